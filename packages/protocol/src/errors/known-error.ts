@@ -1,0 +1,155 @@
+/**
+ * `KnownError`: the one error class for every code of the catalogue, with its
+ * wire encoder and decoder.
+ *
+ * @example
+ * ```ts
+ * try { await app.signInWithCredential({ email, password }); }
+ * catch (e) {
+ *   if (isKnownError(e, 'PASSWORD_REQUIREMENTS_NOT_MET')) console.log(e.code); // narrowed
+ * }
+ * ```
+ */
+import {
+  type CodesIn,
+  catalogueRow,
+  type DetailFieldType,
+  familiesOf,
+  isKnownErrorCode,
+  type KnownErrorCode,
+  type KnownErrorDetails,
+  type KnownErrorFamily,
+} from './catalogue.js';
+import { clientMessages, messageFor } from './messages.js';
+
+type DetailsArg<C extends KnownErrorCode> = KnownErrorDetails<C> extends undefined ? [] : [KnownErrorDetails<C>];
+
+/** An error the protocol knows by code. `status` is the HTTP status the service answers with. */
+export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error {
+  override readonly name = 'KnownError';
+  readonly code: C;
+  readonly status: number;
+  readonly details: KnownErrorDetails<C>;
+
+  constructor(
+    code: C,
+    ...args: [...DetailsArg<C>, message?: string] | [details: KnownErrorDetails<C>, message?: string]
+  ) {
+    const details = (args[0] ?? undefined) as KnownErrorDetails<C>;
+    const message = (args[1] as string | undefined) ?? messageFor(code, details);
+    super(message);
+    this.code = code;
+    this.status = catalogueRow(code).status;
+    this.details = details;
+  }
+
+  /** True when this error is `codeOrFamily` or belongs to that family; narrows `code`. */
+  is<F extends KnownErrorCode | KnownErrorFamily>(codeOrFamily: F): this is KnownError<CodesIn<F> & C> {
+    return (this.code as string) === codeOrFamily || familiesOf(this.code).includes(codeOrFamily as KnownErrorFamily);
+  }
+
+  /** The JSON body the service sends for this error. */
+  toJSON(): KnownErrorBody {
+    const body: KnownErrorBody = { code: this.code, error: this.message };
+    const wanted = catalogueRow(this.code).details;
+    if (wanted) body.details = { ...defaultDetails(wanted), ...((this.details as object | undefined) ?? {}) };
+    return body;
+  }
+}
+
+/** The body of a known-error answer. */
+export interface KnownErrorBody {
+  code: string;
+  error: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Raised by the SDK when the service answers with a code it does not know
+ * ("Unknown KnownError code"), so callers can still see the code and body.
+ */
+export class UnknownKnownErrorCode extends Error {
+  override readonly name = 'UnknownKnownErrorCode';
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(clientMessages.unknownKnownErrorCode(code));
+  }
+}
+
+/** True when `value` is a `KnownError`, optionally of the given code or family (narrows). */
+export function isKnownError<F extends KnownErrorCode | KnownErrorFamily = KnownErrorCode>(
+  value: unknown,
+  codeOrFamily?: F,
+): value is KnownError<CodesIn<F>> {
+  if (!(value instanceof KnownError)) return false;
+  return codeOrFamily === undefined || value.is(codeOrFamily);
+}
+
+/** Response pieces for a known error: the status, the `x-stack-known-error` header and the body. */
+export function encodeKnownError(error: KnownError): { status: number; code: string; body: KnownErrorBody } {
+  return { status: error.status, code: error.code, body: error.toJSON() };
+}
+
+/**
+ * Rebuild a known error from an answer's `x-stack-known-error` header and JSON
+ * body. Returns `UnknownKnownErrorCode` for a code outside the catalogue or a
+ * body that does not match the header.
+ */
+export function decodeKnownError(
+  headerCode: string,
+  status: number,
+  body: unknown,
+): KnownError | UnknownKnownErrorCode {
+  const parsed = body as Partial<KnownErrorBody> | null;
+  if (!isKnownErrorCode(headerCode) || !parsed || typeof parsed !== 'object' || parsed.code !== headerCode) {
+    return new UnknownKnownErrorCode(headerCode, status, body);
+  }
+  const wanted = catalogueRow(headerCode).details;
+  const raw = parsed.details && typeof parsed.details === 'object' ? parsed.details : undefined;
+  const details = wanted ? { ...defaultDetails(wanted), ...raw } : undefined;
+  const message = typeof parsed.error === 'string' && parsed.error ? parsed.error : undefined;
+  return new KnownError(headerCode, details as never, message);
+}
+
+/**
+ * Why `details` does not match the catalogue's shape for `code`, or `null`
+ * when it does. The service's own tests use it to check every answer.
+ */
+export function detailsProblem(code: KnownErrorCode, details: unknown): string | null {
+  const wanted = catalogueRow(code).details;
+  if (!wanted) return null;
+  if (!details || typeof details !== 'object' || Array.isArray(details)) return 'details must be an object';
+  for (const [key, type] of Object.entries(wanted)) {
+    const value = (details as Record<string, unknown>)[key];
+    if (!matches(type, value)) return `details.${key} must be ${type}`;
+  }
+  return null;
+}
+
+function matches(type: DetailFieldType, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' && value.length > 0;
+    case 'number':
+      return typeof value === 'number';
+    case 'string[]':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string');
+    case 'null':
+      return value === null || value === undefined;
+    case 'string?':
+      return value == null || typeof value === 'string';
+    case 'number?':
+      return value == null || typeof value === 'number';
+    case 'json':
+      return value !== undefined;
+  }
+}
+
+function defaultDetails(wanted: Readonly<Record<string, DetailFieldType>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, type] of Object.entries(wanted)) if (type === 'null') out[key] = null;
+  return out;
+}

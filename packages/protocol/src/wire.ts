@@ -1,0 +1,157 @@
+/**
+ * Wire types: the JSON the service sends and the SDK reads, with the wire's
+ * own snake_case names (wire-protocol.md §15). SDK objects are mapped from these.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface OAuthProviderLinkWire {
+  id: string;
+  account_id: string;
+  email: string | null;
+}
+
+export interface ClientTeamWire {
+  id: string;
+  display_name: string;
+  profile_image_url: string | null;
+  client_metadata?: Json;
+  client_read_only_metadata?: Json;
+}
+
+export interface ServerTeamWire extends ClientTeamWire {
+  created_at_millis: number;
+  server_metadata: Json;
+}
+
+/** The user as a client sees it (`GET /users/me` with client access). */
+export interface ClientUserWire {
+  id: string;
+  primary_email: string | null;
+  primary_email_verified: boolean;
+  display_name: string | null;
+  selected_team: ClientTeamWire | null;
+  selected_team_id: string | null;
+  profile_image_url: string | null;
+  signed_up_at_millis: number;
+  has_password: boolean;
+  otp_auth_enabled: boolean;
+  passkey_auth_enabled: boolean;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+  oauth_providers: OAuthProviderLinkWire[];
+  auth_with_email: boolean;
+  requires_totp_mfa: boolean;
+}
+
+/** The user as server code sees it: the client view plus server-only fields. */
+export interface ServerUserWire extends Omit<ClientUserWire, 'selected_team'> {
+  selected_team: ServerTeamWire | null;
+  primary_email_auth_enabled: boolean;
+  server_metadata: Json;
+  last_active_at_millis: number;
+}
+
+export interface ClientProjectConfigWire {
+  sign_up_enabled: boolean;
+  credential_enabled: boolean;
+  magic_link_enabled: boolean;
+  passkey_enabled: boolean;
+  client_team_creation_enabled: boolean;
+  client_user_deletion_enabled: boolean;
+  enabled_oauth_providers: { id: string }[];
+}
+
+/** `GET /projects/current` with client or server access. */
+export interface ClientProjectWire {
+  id: string;
+  display_name: string;
+  config: ClientProjectConfigWire;
+}
+
+export interface OAuthProviderConfigWire {
+  id: string;
+  enabled: boolean;
+  type: 'shared' | 'standard';
+  client_id?: string;
+  client_secret?: string;
+  facebook_config_id?: string;
+  microsoft_tenant_id?: string;
+}
+
+export type EmailConfigWire =
+  | { type: 'shared' }
+  | {
+      type: 'standard';
+      host: string;
+      port: number;
+      username: string;
+      password: string;
+      sender_name: string;
+      sender_email: string;
+    };
+
+export interface AdminProjectConfigWire extends ClientProjectConfigWire {
+  id: string;
+  allow_localhost: boolean;
+  create_team_on_sign_up: boolean;
+  legacy_global_jwt_signing?: boolean;
+  oauth_providers: OAuthProviderConfigWire[];
+  domains: { domain: string; handler_path: string }[];
+  email_config: EmailConfigWire;
+  team_creator_default_permissions: { id: string }[];
+  team_member_default_permissions: { id: string }[];
+}
+
+/** `GET /projects/current` with admin access. */
+export interface AdminProjectWire {
+  id: string;
+  display_name: string;
+  description: string | null;
+  created_at_millis: number;
+  user_count: number;
+  is_production_mode: boolean;
+  config: AdminProjectConfigWire;
+}
+
+/** Answer of password sign-up and sign-in. */
+export interface SignInResponseWire {
+  access_token: string;
+  refresh_token: string;
+  user_id: string;
+  is_new_user?: boolean;
+}
+
+/** Answer of `POST /auth/sessions` (server). */
+export interface CreateSessionResponseWire {
+  access_token: string;
+  refresh_token: string;
+}
+
+/** Answer of `POST /auth/oauth/token` with `grant_type=refresh_token`. */
+export interface RefreshResponseWire {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in?: number;
+  scope?: string;
+}
+
+/** Payload of an access token (wire-protocol.md §5.1). */
+export interface AccessTokenClaims {
+  sub: string;
+  aud?: string;
+  iss: string;
+  iat: number;
+  exp?: number;
+  branchId: string;
+  projectId?: string;
+}
+
+export interface SuccessWire {
+  success: true;
+}
+
+export interface ListWire<T> {
+  items: T[];
+  is_paginated: boolean;
+  pagination?: { next_cursor: string | null };
+}

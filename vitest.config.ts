@@ -1,0 +1,42 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+// Tests run against the TypeScript sources (the `source` export condition), so
+// unit and integration tests need no build; e2e tests use the built packages.
+export default defineConfig({
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
+  test: {
+    projects: [
+      { extends: true, test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'js', include: ['packages/js/src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['packages/server/src/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'react', include: ['packages/react/src/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+      },
+      {
+        extends: true,
+        test: { name: 'cli', include: ['packages/cli/src/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
