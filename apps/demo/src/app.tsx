@@ -1,0 +1,172 @@
+/** The demo's shell: header with navigation and the user button, the routed page, and a footer. */
+import type { ClientApp } from '@latchkey/js';
+import { Handler, LatchkeyProvider, UserButton } from '@latchkey/react';
+import { type ReactNode, Suspense, useEffect } from 'react';
+import { Home } from './pages/home.js';
+import { NotFound } from './pages/not-found.js';
+import { Protected } from './pages/protected.js';
+import { Link, usePathname } from './router.js';
+import { useTheme } from './theme.js';
+
+export function App({ app }: { app: ClientApp }) {
+  const [theme, nextTheme] = useTheme();
+  const pathname = usePathname();
+  const isHandler = pathname === app.urls.handler || pathname.startsWith(`${app.urls.handler}/`);
+
+  useEffect(() => {
+    document.title = `${titleOf(pathname, isHandler)} · Latchkey demo`;
+  }, [pathname, isHandler]);
+
+  return (
+    <LatchkeyProvider app={app} theme={theme}>
+      <Shell
+        headerEnd={
+          <>
+            <ThemeToggle theme={theme} onChange={nextTheme} />
+            <UserButton />
+          </>
+        }
+      >
+        <Suspense fallback={<PageLoading />}>
+          {isHandler ? (
+            <Handler />
+          ) : pathname === '/' ? (
+            <Home />
+          ) : pathname === '/protected' ? (
+            <Protected />
+          ) : (
+            <NotFound />
+          )}
+        </Suspense>
+      </Shell>
+    </LatchkeyProvider>
+  );
+}
+
+function titleOf(pathname: string, isHandler: boolean): string {
+  if (pathname === '/') return 'Home';
+  if (pathname === '/protected') return 'Protected page';
+  if (!isHandler) return 'Not found';
+  if (pathname.endsWith('/sign-in')) return 'Sign in';
+  if (pathname.endsWith('/sign-up')) return 'Sign up';
+  if (pathname.endsWith('/sign-out')) return 'Signing out';
+  return 'Account';
+}
+
+interface ShellProps {
+  headerEnd?: ReactNode;
+  children: ReactNode;
+}
+
+function Shell({ headerEnd, children }: ShellProps) {
+  return (
+    <div className="demo-shell">
+      <a className="demo-skip" href="#main">
+        Skip to content
+      </a>
+      <header className="demo-header">
+        <div className="demo-header-inner">
+          <a className="demo-brand" href="/">
+            <Logo />
+            <span>Latchkey demo</span>
+          </a>
+          <nav className="demo-nav" aria-label="Main">
+            <Link to="/">Home</Link>
+            <Link to="/protected">Protected</Link>
+          </nav>
+          <div className="demo-header-end">{headerEnd}</div>
+        </div>
+      </header>
+      <main className="demo-main" id="main">
+        {children}
+      </main>
+      <footer className="demo-footer">
+        <p>Latchkey demo · a small host app on its own origin, signing people in through a Latchkey service.</p>
+      </footer>
+    </div>
+  );
+}
+
+function PageLoading() {
+  return (
+    <div className="demo-loading" role="status">
+      <span className="demo-spinner" aria-hidden="true" />
+      Loading…
+    </div>
+  );
+}
+
+/** Shown when the demo cannot start (no configuration, bad keys). */
+export function StartupError({ error }: { error: unknown }) {
+  return (
+    <Shell>
+      <section className="demo-panel demo-panel-narrow" aria-labelledby="startup-title">
+        <h1 id="startup-title">The demo could not start</h1>
+        <p className="demo-muted">{error instanceof Error ? error.message : String(error)}</p>
+        <p className="demo-muted">
+          Serve the built demo with <code>apps/demo/serve.mjs</code> (or run <code>npm start</code>), which provides{' '}
+          <code>/latchkey-config.json</code>.
+        </p>
+      </section>
+    </Shell>
+  );
+}
+
+function Logo() {
+  return (
+    <svg className="demo-logo" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
+      <rect width="32" height="32" rx="8" fill="currentColor" />
+      <g fill="none" stroke="var(--demo-on-accent)" strokeWidth="2.4" strokeLinecap="round" strokeLinejoin="round">
+        <rect x="9" y="14.5" width="14" height="10" rx="2" />
+        <path d="M12 14.5v-3a4 4 0 0 1 8 0v3" />
+      </g>
+    </svg>
+  );
+}
+
+function ThemeToggle({ theme, onChange }: { theme: string; onChange: () => void }) {
+  return (
+    <button
+      type="button"
+      className="demo-icon-button"
+      onClick={onChange}
+      aria-label={`Colour theme: ${theme}. Change theme`}
+      title={`Theme: ${theme}`}
+    >
+      <ThemeIcon theme={theme} />
+    </button>
+  );
+}
+
+function ThemeIcon({ theme }: { theme: string }) {
+  const common = {
+    width: 18,
+    height: 18,
+    viewBox: '0 0 24 24',
+    fill: 'none',
+    stroke: 'currentColor',
+    strokeWidth: 1.8,
+    strokeLinecap: 'round' as const,
+  };
+  if (theme === 'light') {
+    return (
+      <svg aria-hidden="true" {...common}>
+        <circle cx="12" cy="12" r="4" />
+        <path d="M12 2.5v2M12 19.5v2M2.5 12h2M19.5 12h2M5.3 5.3l1.4 1.4M17.3 17.3l1.4 1.4M5.3 18.7l1.4-1.4M17.3 6.7l1.4-1.4" />
+      </svg>
+    );
+  }
+  if (theme === 'dark') {
+    return (
+      <svg aria-hidden="true" {...common}>
+        <path d="M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5Z" />
+      </svg>
+    );
+  }
+  return (
+    <svg aria-hidden="true" {...common}>
+      <rect x="3" y="4.5" width="18" height="12" rx="2" />
+      <path d="M8.5 20h7M12 16.5V20" />
+    </svg>
+  );
+}

@@ -1,0 +1,235 @@
+import type { SignInResult } from '@latchkey/js';
+import { KnownError } from '@latchkey/protocol';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LatchkeyProvider } from '../provider.js';
+import { createFakeApp, deferred, visit } from '../test-support/fake-app.js';
+import { SignIn, SignUp } from './credential-pages.js';
+
+afterEach(cleanup);
+beforeEach(() => visit('/handler/sign-in'));
+
+function renderPage(
+  page: 'sign-in' | 'sign-up',
+  props: Parameters<typeof SignIn>[0] = {},
+  projectName?: string,
+  serviceProjectName?: string | null,
+) {
+  const fake = createFakeApp({ projectName: serviceProjectName });
+  const Page = page === 'sign-in' ? SignIn : SignUp;
+  render(
+    <LatchkeyProvider app={fake.app} projectName={projectName}>
+      <Page {...props} />
+    </LatchkeyProvider>,
+  );
+  return { app: fake.mocks };
+}
+
+function fill(email: string, password: string) {
+  fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
+}
+
+const submitButton = (name: RegExp) => screen.getByRole('button', { name });
+
+describe('SignIn', () => {
+  it('titles the card with the project name: given, else from the service, else generic', async () => {
+    const { app } = renderPage('sign-in', {}, 'Acme');
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign in to Acme' })).toBeTruthy();
+    expect(app.getProject).not.toHaveBeenCalled();
+    cleanup();
+    renderPage('sign-in', {}, undefined, 'Demo project');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in to Demo project' })).toBeTruthy();
+    cleanup();
+    renderPage('sign-in', {}, undefined, null);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in to your account' })).toBeTruthy();
+  });
+
+  it('labels its fields and names the region after the title', () => {
+    renderPage('sign-in', {}, 'Acme');
+    expect(screen.getByLabelText('E-mail').getAttribute('type')).toBe('email');
+    expect(screen.getByLabelText('Password').getAttribute('autocomplete')).toBe('current-password');
+    expect(screen.getByRole('region', { name: 'Sign in to Acme' })).toBeTruthy();
+  });
+
+  it('shows required-field messages tied to the fields and does not call the SDK', () => {
+    const { app } = renderPage('sign-in');
+    fireEvent.click(submitButton(/sign in/i));
+    const email = screen.getByLabelText('E-mail');
+    const password = screen.getByLabelText('Password');
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(describedText(email)).toBe('Enter your e-mail address.');
+    expect(describedText(password)).toBe('Enter your password.');
+    expect(document.activeElement).toBe(email);
+    expect(app.signInWithCredential).not.toHaveBeenCalled();
+  });
+
+  it('checks the e-mail shape and clears a field error once the field changes', () => {
+    renderPage('sign-in');
+    fill('not-an-email', 'secret-password');
+    fireEvent.click(submitButton(/sign in/i));
+    const email = screen.getByLabelText('E-mail');
+    expect(describedText(email)).toBe('Enter a valid e-mail address, like name@example.com.');
+    fireEvent.change(email, { target: { value: 'ada@example.com' } });
+    expect(email.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('calls signInWithCredential with the trimmed e-mail and the password; short passwords are left to the service', async () => {
+    const { app } = renderPage('sign-in');
+    fill('  ada@example.com ', 'short');
+    fireEvent.click(submitButton(/sign in/i));
+    expect(app.signInWithCredential).toHaveBeenCalledWith({ email: 'ada@example.com', password: 'short' });
+    await act(async () => {});
+  });
+
+  it('disables the button and marks it busy while the service answers, then shows its error', async () => {
+    const { app } = renderPage('sign-in');
+    const answer = deferred<SignInResult>();
+    app.signInWithCredential.mockReturnValueOnce(answer.promise);
+    fill('ada@example.com', 'wrong-password');
+    fireEvent.click(submitButton(/sign in/i));
+
+    const busy = screen.getByRole('button', { name: 'Signing in…' }) as HTMLButtonElement;
+    expect(busy.disabled).toBe(true);
+    expect(busy.getAttribute('aria-busy')).toBe('true');
+    fireEvent.click(busy);
+    expect(app.signInWithCredential).toHaveBeenCalledTimes(1);
+
+    await act(async () => answer.reject(new KnownError('EMAIL_PASSWORD_MISMATCH')));
+    expect(screen.getByRole('alert').textContent).toBe('Wrong e-mail or password.');
+    const idle = submitButton(/^sign in$/i) as HTMLButtonElement;
+    expect(idle.disabled).toBe(false);
+    expect(idle.getAttribute('aria-busy')).toBe('false');
+    const form = idle.closest('form')!;
+    expect(document.getElementById(form.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Wrong e-mail or password.',
+    );
+  });
+
+  it('rewords server errors with the messages prop', async () => {
+    const { app } = renderPage('sign-in', { messages: { EMAIL_PASSWORD_MISMATCH: 'Nope, try again.' } });
+    app.signInWithCredential.mockRejectedValueOnce(new KnownError('EMAIL_PASSWORD_MISMATCH'));
+    fill('ada@example.com', 'wrong-password');
+    fireEvent.click(submitButton(/sign in/i));
+    expect((await screen.findByText('Nope, try again.')).closest('[role="alert"]')).toBeTruthy();
+  });
+
+  it('stays busy after success while the SDK redirects', async () => {
+    const { app } = renderPage('sign-in');
+    fill('ada@example.com', 'right-password');
+    fireEvent.click(submitButton(/sign in/i));
+    await act(async () => {});
+    expect(app.signInWithCredential).toHaveBeenCalledTimes(1);
+    expect((screen.getByRole('button', { name: 'Signing in…' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('passes noRedirect, calls onSuccess and becomes usable again', async () => {
+    const successes: string[] = [];
+    const { app } = renderPage('sign-in', { noRedirect: true, onSuccess: ({ email }) => successes.push(email) });
+    fill('ada@example.com', 'right-password');
+    fireEvent.click(submitButton(/sign in/i));
+    await act(async () => {});
+    expect(app.signInWithCredential).toHaveBeenCalledWith({
+      email: 'ada@example.com',
+      password: 'right-password',
+      noRedirect: true,
+    });
+    expect(successes).toEqual(['ada@example.com']);
+    expect((submitButton(/^sign in$/i) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('shows a non-catalogue failure by its message', async () => {
+    const { app } = renderPage('sign-in');
+    app.signInWithCredential.mockRejectedValueOnce(new Error('Could not reach the Latchkey service at http://x.'));
+    fill('ada@example.com', 'right-password');
+    fireEvent.click(submitButton(/sign in/i));
+    expect(
+      (await screen.findByText('Could not reach the Latchkey service at http://x.')).closest('[role="alert"]'),
+    ).toBeTruthy();
+  });
+
+  it('links to sign-up, keeping after_auth_return_to', () => {
+    visit('/handler/sign-in?after_auth_return_to=%2Fprotected%3Ftab%3D2');
+    renderPage('sign-in');
+    const link = screen.getByRole('link', { name: 'Create an account' });
+    expect(link.getAttribute('href')).toBe('/handler/sign-up?after_auth_return_to=%2Fprotected%3Ftab%3D2');
+  });
+
+  it('shows and hides the password', () => {
+    renderPage('sign-in');
+    const password = screen.getByLabelText('Password');
+    expect(password.getAttribute('type')).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password.getAttribute('type')).toBe('text');
+    fireEvent.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(password.getAttribute('type')).toBe('password');
+  });
+});
+
+describe('SignUp', () => {
+  it('titles the card and links to sign-in keeping after_auth_return_to', () => {
+    visit('/handler/sign-up?after_auth_return_to=%2Fprotected');
+    renderPage('sign-up', {}, 'Acme');
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign up for Acme' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
+      '/handler/sign-in?after_auth_return_to=%2Fprotected',
+    );
+    expect(screen.getByLabelText('Password').getAttribute('autocomplete')).toBe('new-password');
+  });
+
+  it('checks the password length with the service limits, in the catalogue wording', () => {
+    const { app } = renderPage('sign-up');
+    fill('ada@example.com', 'seven77');
+    fireEvent.click(submitButton(/create account/i));
+    const password = screen.getByLabelText('Password');
+    expect(describedText(password)).toContain('The password must be at least 8 characters long.');
+    expect(describedText(password)).toContain('At least 8 characters.');
+    expect(document.activeElement).toBe(password);
+
+    fill('ada@example.com', 'x'.repeat(71));
+    fireEvent.click(submitButton(/create account/i));
+    expect(describedText(password)).toContain('The password must be at most 70 characters long.');
+    expect(app.signUpWithCredential).not.toHaveBeenCalled();
+  });
+
+  it('calls signUpWithCredential and shows USER_EMAIL_ALREADY_EXISTS', async () => {
+    const { app } = renderPage('sign-up');
+    app.signUpWithCredential.mockRejectedValueOnce(new KnownError('USER_EMAIL_ALREADY_EXISTS'));
+    fill('ada@example.com', 'long-enough');
+    fireEvent.click(submitButton(/create account/i));
+    expect(app.signUpWithCredential).toHaveBeenCalledWith({ email: 'ada@example.com', password: 'long-enough' });
+    expect(screen.getByRole('button', { name: 'Creating account…' }).getAttribute('aria-busy')).toBe('true');
+    expect((await screen.findByText('User email already exists.')).closest('[role="alert"]')).toBeTruthy();
+  });
+
+  it('shows SIGN_UP_NOT_ENABLED as a form error', async () => {
+    const { app } = renderPage('sign-up');
+    app.signUpWithCredential.mockRejectedValueOnce(new KnownError('SIGN_UP_NOT_ENABLED'));
+    fill('ada@example.com', 'long-enough');
+    fireEvent.click(submitButton(/create account/i));
+    expect(
+      (await screen.findByText('Sign-up is not enabled for this project.')).closest('[role="alert"]'),
+    ).toBeTruthy();
+  });
+
+  it('puts the service password rules under the password field, with their details', async () => {
+    const { app } = renderPage('sign-up', { messages: { PASSWORD_TOO_SHORT: tooShortInGerman } });
+    app.signUpWithCredential.mockRejectedValueOnce(new KnownError('PASSWORD_TOO_SHORT', { min_length: 12 }));
+    fill('ada@example.com', 'long-enough');
+    fireEvent.click(submitButton(/create account/i));
+    await screen.findByText('Mindestens 12 Zeichen.');
+    expect(describedText(screen.getByLabelText('Password'))).toContain('Mindestens 12 Zeichen.');
+    expect(screen.getByRole('alert').textContent).toBe('');
+  });
+});
+
+function tooShortInGerman(details: { min_length: number }) {
+  return `Mindestens ${details.min_length} Zeichen.`;
+}
+
+/** The text of the elements an element's aria-describedby points at. */
+function describedText(element: HTMLElement): string {
+  const ids = element.getAttribute('aria-describedby')?.split(' ') ?? [];
+  return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+}

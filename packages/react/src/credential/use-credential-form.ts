@@ -1,0 +1,101 @@
+/** State and submission of a credential (e-mail + password) form. */
+import { familiesOf, type KnownErrorCode } from '@latchkey/protocol';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { errorText, knownErrorCodeOf, type LatchkeyMessages } from '../internal/messages.js';
+import { useControllableState } from '../internal/use-controllable-state.js';
+import { useApp } from '../provider.js';
+import { type CredentialKind, type FieldErrors, validateCredentials } from './validation.js';
+
+/** `submitting` while the service answers; `redirecting` after success while the SDK navigates away. */
+export type CredentialFormStatus = 'idle' | 'submitting' | 'redirecting';
+
+export interface CredentialFormOptions {
+  kind: CredentialKind;
+  /** Rewording of known errors and form messages. */
+  messages?: LatchkeyMessages;
+  /** Stay on the page after success instead of letting the SDK redirect. */
+  noRedirect?: boolean;
+  /** Called after the service accepted the credentials. */
+  onSuccess?: (result: { email: string }) => void;
+  /** The e-mail value (controlled). */
+  email?: string;
+  /** The e-mail value at first (uncontrolled). */
+  defaultEmail?: string;
+  onEmailChange?: (email: string) => void;
+}
+
+export interface FormErrors extends FieldErrors {
+  form?: string;
+}
+
+export type CredentialFormState = ReturnType<typeof useCredentialForm>;
+
+export function useCredentialForm(options: CredentialFormOptions) {
+  const { kind, messages, noRedirect, onSuccess } = options;
+  const app = useApp();
+  const baseId = useId();
+  const ids = {
+    email: `${baseId}email`,
+    emailError: `${baseId}email-error`,
+    password: `${baseId}password`,
+    passwordError: `${baseId}password-error`,
+    passwordHint: `${baseId}password-hint`,
+    formError: `${baseId}form-error`,
+  };
+  const [email, setEmailValue] = useControllableState(options.email, options.defaultEmail ?? '', options.onEmailChange);
+  const [password, setPasswordValue] = useState('');
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [status, setStatus] = useState<CredentialFormStatus>('idle');
+  const inFlight = useRef(false);
+
+  const setEmail = (value: string) => {
+    setEmailValue(value);
+    if (errors.email) setErrors(({ email: _, ...rest }) => rest);
+  };
+  const setPassword = (value: string) => {
+    setPasswordValue(value);
+    if (errors.password) setErrors(({ password: _, ...rest }) => rest);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (inFlight.current) return;
+    const fieldErrors = validateCredentials(kind, { email, password }, messages);
+    if (fieldErrors.email || fieldErrors.password) {
+      setErrors(fieldErrors);
+      focusById(fieldErrors.email ? ids.email : ids.password);
+      return;
+    }
+    inFlight.current = true;
+    setErrors({});
+    setStatus('submitting');
+    const credentials = { email: email.trim(), password, ...(noRedirect ? { noRedirect: true } : {}) };
+    try {
+      if (kind === 'sign-in') await app.signInWithCredential(credentials);
+      else await app.signUpWithCredential(credentials);
+      onSuccess?.({ email: credentials.email });
+      setStatus(noRedirect ? 'idle' : 'redirecting');
+      if (noRedirect) inFlight.current = false;
+    } catch (error) {
+      inFlight.current = false;
+      setStatus('idle');
+      const text = errorText(error, messages);
+      if (isPasswordRequirement(knownErrorCodeOf(error))) {
+        setErrors({ password: text });
+        focusById(ids.password);
+      } else {
+        setErrors({ form: text });
+      }
+    }
+  };
+
+  return { kind, ids, messages, email, setEmail, password, setPassword, errors, status, onSubmit };
+}
+
+function isPasswordRequirement(code: KnownErrorCode | null): boolean {
+  return code !== null && familiesOf(code).includes('PASSWORD_REQUIREMENTS_NOT_MET');
+}
+
+function focusById(id: string) {
+  document.getElementById(id)?.focus();
+}

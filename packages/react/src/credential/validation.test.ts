@@ -1,0 +1,25 @@
+import { constants } from '@latchkey/protocol';
+import { describe, expect, it } from 'vitest';
+import { validateCredentials } from './validation.js';
+
+describe('validateCredentials', () => {
+  it('accepts a well-formed sign-up at the service limits', () => {
+    const min = 'x'.repeat(constants.passwordMinLength);
+    const max = 'x'.repeat(constants.passwordMaxLength);
+    expect(validateCredentials('sign-up', { email: 'a@b.example', password: min })).toEqual({});
+    expect(validateCredentials('sign-up', { email: 'a@localhost', password: max })).toEqual({});
+  });
+
+  it('rejects e-mail addresses without the local@domain shape', () => {
+    for (const email of ['plain', 'a@', '@b.c', 'a b@c.d', 'a@b..c', 'a@b@c']) {
+      expect(validateCredentials('sign-in', { email, password: 'p' }).email, email).toBeDefined();
+    }
+  });
+
+  it('rewords with a messages table', () => {
+    expect(validateCredentials('sign-in', { email: '', password: '' }, { EMAIL_REQUIRED: 'E-mail?' })).toEqual({
+      email: 'E-mail?',
+      password: 'Enter your password.',
+    });
+  });
+});

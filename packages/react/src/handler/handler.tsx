@@ -1,0 +1,71 @@
+/** `Handler`: serves the Latchkey pages under the handler base path, with no router. */
+import type { ClientApp } from '@latchkey/js';
+import type { ReactNode } from 'react';
+import { SignIn, SignUp } from '../credential/credential-pages.js';
+import type { LatchkeyMessages } from '../internal/messages.js';
+import { useLocationPath } from '../internal/use-location-path.js';
+import { LatchkeyProvider, useOptionalLatchkeyContext } from '../provider.js';
+import { handlerPageOf } from './handler-page.js';
+import { NotFound } from './not-found.js';
+import { SignOut } from './sign-out.js';
+
+/**
+ * Props of `Handler`.
+ *
+ * @example
+ * ```tsx
+ * <Handler basePath="/auth" messages={{ EMAIL_PASSWORD_MISMATCH: 'Try again.' }} />
+ * ```
+ */
+export interface HandlerProps {
+  /** The app; defaults to the one of the nearest `LatchkeyProvider`. */
+  app?: ClientApp;
+  /** Base path of the pages; defaults to `app.urls.handler` (`/handler`). */
+  basePath?: string;
+  /** Rewording of known errors and form messages on every page. */
+  messages?: LatchkeyMessages;
+}
+
+/**
+ * Renders the page that `window.location.pathname` names under the handler
+ * base path: `sign-in`, `sign-up` or `sign-out`; anything else gets a
+ * "Page not found" card with a link home. Mount it on the handler route of
+ * your router (or for every path under it).
+ *
+ * @example
+ * ```tsx
+ * // with any router: route "/handler/*" to
+ * <Handler />
+ * // or without a provider around it
+ * <Handler app={app} basePath="/auth" />
+ * ```
+ */
+export function Handler({ app, basePath, messages }: HandlerProps) {
+  const context = useOptionalLatchkeyContext();
+  const page = <HandlerPage basePath={basePath} messages={messages} />;
+  if (app && app !== context?.app) {
+    return (
+      <LatchkeyProvider app={app} theme={context?.theme} projectName={context?.projectName}>
+        {page}
+      </LatchkeyProvider>
+    );
+  }
+  if (!context) throw new Error('<Handler> needs an `app` prop or a <LatchkeyProvider> around it.');
+  return page;
+}
+
+function HandlerPage({ basePath, messages }: Omit<HandlerProps, 'app'>): ReactNode {
+  const context = useOptionalLatchkeyContext();
+  const pathname = useLocationPath();
+  const page = handlerPageOf(pathname, basePath ?? context?.app.urls.handler ?? '/handler');
+  switch (page) {
+    case 'sign-in':
+      return <SignIn messages={messages} />;
+    case 'sign-up':
+      return <SignUp messages={messages} />;
+    case 'sign-out':
+      return <SignOut messages={messages} />;
+    default:
+      return <NotFound />;
+  }
+}

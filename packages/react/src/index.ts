@@ -1,0 +1,32 @@
+/**
+ * @latchkey/react: React bindings for the Latchkey SDK. A provider and hooks
+ * (thin `useSyncExternalStore` adapters over `ClientApp`), ready-made pages
+ * (`SignIn`, `SignUp`, `SignOut`, served by `Handler`), `UserButton`, and the
+ * compound parts the pages are built from. Styles: `@latchkey/react/styles.css`.
+ *
+ * @example
+ * ```tsx
+ * import { Handler, LatchkeyProvider, UserButton, useUser } from '@latchkey/react';
+ * import '@latchkey/react/styles.css';
+ * ```
+ */
+
+export {
+  CredentialForm,
+  type CredentialFormProps,
+  EmailField,
+  type FieldProps,
+  FormError,
+  PasswordField,
+  type PasswordFieldProps,
+  SubmitButton,
+  type SubmitButtonProps,
+} from './credential/credential-form.js';
+export { type CredentialPageProps, SignIn, SignUp } from './credential/credential-pages.js';
+export { PasswordInput, type PasswordInputProps } from './credential/password-input.js';
+export { Handler, type HandlerProps } from './handler/handler.js';
+export { SignOut, type SignOutProps } from './handler/sign-out.js';
+export { type FormMessageCode, formMessages, type LatchkeyMessages } from './internal/messages.js';
+export { LatchkeyProvider, type LatchkeyProviderProps, type LatchkeyTheme, useApp } from './provider.js';
+export { type UseUserOptions, type UseUserOr, useUser } from './use-user.js';
+export { UserButton, type UserButtonProps } from './user-button/user-button.js';

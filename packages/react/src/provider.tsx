@@ -1,0 +1,87 @@
+/**
+ * `LatchkeyProvider` puts a `ClientApp` (and the look of the pages) in React
+ * context; `useApp` reads it back.
+ */
+import type { ClientApp } from '@latchkey/js';
+import { createContext, type ReactNode, useContext, useMemo } from 'react';
+
+/**
+ * Colour theme of Latchkey components. `system` follows the visitor's OS setting.
+ *
+ * @example
+ * ```tsx
+ * <LatchkeyProvider app={app} theme="dark">…</LatchkeyProvider>
+ * ```
+ */
+export type LatchkeyTheme = 'light' | 'dark' | 'system';
+
+interface LatchkeyContextValue {
+  app: ClientApp;
+  theme: LatchkeyTheme;
+  projectName: string | undefined;
+}
+
+const LatchkeyContext = createContext<LatchkeyContextValue | null>(null);
+
+/**
+ * Props of `LatchkeyProvider`.
+ *
+ * @example
+ * ```tsx
+ * const props: LatchkeyProviderProps = { app, theme: 'system', projectName: 'Acme' };
+ * ```
+ */
+export interface LatchkeyProviderProps {
+  /** The SDK app every hook and component below uses. */
+  app: ClientApp;
+  /** Colour theme of Latchkey components (default `system`). */
+  theme?: LatchkeyTheme;
+  /** Display name of the project, shown in page titles ("Sign in to Acme"). */
+  projectName?: string;
+  children?: ReactNode;
+}
+
+/**
+ * Makes `app` available to Latchkey hooks and components.
+ *
+ * @example
+ * ```tsx
+ * const app = new ClientApp({ projectId, publishableClientKey, baseUrl, tokenStore: 'cookie' });
+ * createRoot(el).render(
+ *   <LatchkeyProvider app={app} theme="system" projectName="Acme">
+ *     <App />
+ *   </LatchkeyProvider>,
+ * );
+ * ```
+ */
+export function LatchkeyProvider({ app, theme = 'system', projectName, children }: LatchkeyProviderProps) {
+  const value = useMemo(() => ({ app, theme, projectName }), [app, theme, projectName]);
+  return <LatchkeyContext.Provider value={value}>{children}</LatchkeyContext.Provider>;
+}
+
+/**
+ * The app given to the nearest `LatchkeyProvider`. Throws outside of one.
+ *
+ * @example
+ * ```tsx
+ * function SignInLink() {
+ *   const app = useApp();
+ *   return <a href={app.urls.signIn}>Sign in</a>;
+ * }
+ * ```
+ */
+export function useApp(): ClientApp {
+  return useLatchkeyContext().app;
+}
+
+/** Internal: the whole context (theme and project name included). */
+export function useLatchkeyContext(): LatchkeyContextValue {
+  const value = useContext(LatchkeyContext);
+  if (!value) throw new Error('Latchkey hooks and components must be used inside <LatchkeyProvider app={...}>.');
+  return value;
+}
+
+/** Internal: the context, or null outside a provider. */
+export function useOptionalLatchkeyContext(): LatchkeyContextValue | null {
+  return useContext(LatchkeyContext);
+}

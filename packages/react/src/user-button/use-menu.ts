@@ -1,0 +1,87 @@
+/**
+ * Keyboard and focus behaviour of a menu button (WAI-ARIA menu button
+ * pattern): the button opens the menu and focuses its first item (ArrowUp:
+ * the last); arrows, Home and End move between items; Escape closes and
+ * returns focus to the button; Tab or a click outside closes.
+ */
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+
+type FocusTarget = 'first' | 'last';
+
+export function useMenu() {
+  const [open, setOpen] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const pendingFocus = useRef<FocusTarget | null>(null);
+
+  const items = useCallback(
+    () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []),
+    [],
+  );
+
+  const openMenu = useCallback((focus: FocusTarget) => {
+    pendingFocus.current = focus;
+    setOpen(true);
+  }, []);
+
+  const close = useCallback((restoreFocus: boolean) => {
+    setOpen(false);
+    if (restoreFocus) buttonRef.current?.focus();
+  }, []);
+
+  useEffect(() => {
+    if (!open || !pendingFocus.current) return;
+    const list = items();
+    (pendingFocus.current === 'first' ? list[0] : list[list.length - 1])?.focus();
+    pendingFocus.current = null;
+  }, [open, items]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: MouseEvent) => {
+      const target = event.target as Node;
+      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onPointerDown);
+    return () => document.removeEventListener('mousedown', onPointerDown);
+  }, [open]);
+
+  const buttonProps = {
+    ref: buttonRef,
+    'aria-haspopup': 'menu' as const,
+    'aria-expanded': open,
+    onClick: () => (open ? close(false) : openMenu('first')),
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        openMenu(event.key === 'ArrowDown' ? 'first' : 'last');
+      } else if (event.key === 'Escape' && open) {
+        event.preventDefault();
+        close(true);
+      }
+    },
+  };
+
+  const menuProps = {
+    ref: menuRef,
+    role: 'menu' as const,
+    onKeyDown: (event: KeyboardEvent) => {
+      const list = items();
+      const index = list.indexOf(document.activeElement as HTMLElement);
+      const move = (to: number) => {
+        event.preventDefault();
+        list[(to + list.length) % list.length]?.focus();
+      };
+      if (event.key === 'ArrowDown') move(index + 1);
+      else if (event.key === 'ArrowUp') move(index < 0 ? -1 : index - 1);
+      else if (event.key === 'Home') move(0);
+      else if (event.key === 'End') move(-1);
+      else if (event.key === 'Escape') {
+        event.preventDefault();
+        close(true);
+      } else if (event.key === 'Tab') close(false);
+    },
+  };
+
+  return { open, close, buttonProps, menuProps };
+}

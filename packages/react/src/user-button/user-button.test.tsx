@@ -1,0 +1,115 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LatchkeyProvider } from '../provider.js';
+import { createFakeApp, fakeUser } from '../test-support/fake-app.js';
+import { initialsOf, UserButton } from './user-button.js';
+
+afterEach(cleanup);
+
+function renderButton(user = fakeUser()) {
+  const fake = createFakeApp({ user, urls: { afterSignOut: '/bye' } });
+  render(
+    <LatchkeyProvider app={fake.app} theme="dark">
+      <UserButton />
+      <a href="/elsewhere">elsewhere</a>
+    </LatchkeyProvider>,
+  );
+  return { fake, user, trigger: screen.getByRole('button', { name: 'Account menu for Ada Lovelace' }) };
+}
+
+describe('UserButton', () => {
+  it('shows initials on a closed menu button, themed', () => {
+    const { trigger } = renderButton();
+    expect(trigger.textContent).toContain('AL');
+    expect(trigger.getAttribute('aria-haspopup')).toBe('menu');
+    expect(trigger.getAttribute('aria-expanded')).toBe('false');
+    expect(trigger.closest('.lk-root')?.getAttribute('data-lk-theme')).toBe('dark');
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('renders nothing when nobody is signed in', () => {
+    const fake = createFakeApp({ user: null });
+    const { container } = render(
+      <LatchkeyProvider app={fake.app}>
+        <UserButton />
+      </LatchkeyProvider>,
+    );
+    expect(container.innerHTML).toBe('');
+  });
+
+  it('opens on click with who is signed in, focusing "Sign out"', () => {
+    const { trigger } = renderButton();
+    fireEvent.click(trigger);
+    const menu = screen.getByRole('menu');
+    expect(trigger.getAttribute('aria-expanded')).toBe('true');
+    expect(trigger.getAttribute('aria-controls')).toBe(menu.id);
+    expect(menu.textContent).toContain('ada@example.com');
+    expect(menu.textContent).toContain('Ada Lovelace');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Sign out' }));
+  });
+
+  it('opens with ArrowDown and closes with Escape, returning focus to the button', () => {
+    const { trigger } = renderButton();
+    trigger.focus();
+    fireEvent.keyDown(trigger, { key: 'ArrowDown' });
+    const item = screen.getByRole('menuitem', { name: 'Sign out' });
+    expect(document.activeElement).toBe(item);
+    fireEvent.keyDown(item, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(item); // a single item wraps to itself
+    fireEvent.keyDown(item, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(trigger);
+  });
+
+  it('closes on Tab and on a click outside', () => {
+    const { trigger } = renderButton();
+    fireEvent.click(trigger);
+    fireEvent.keyDown(screen.getByRole('menuitem'), { key: 'Tab' });
+    expect(screen.queryByRole('menu')).toBeNull();
+    fireEvent.click(trigger);
+    fireEvent.mouseDown(screen.getByRole('link', { name: 'elsewhere' }));
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('signs out to the after-sign-out page, showing progress', async () => {
+    const { trigger, user } = renderButton();
+    user.signOut.mockReturnValueOnce(new Promise(() => {}));
+    fireEvent.click(trigger);
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Sign out' }));
+    expect(user.signOut).toHaveBeenCalledWith({ redirectUrl: '/bye' });
+    const item = screen.getByRole('menuitem', { name: 'Signing out…' });
+    expect(item.getAttribute('aria-busy')).toBe('true');
+    fireEvent.click(item);
+    expect(user.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports a failed sign-out in the menu', async () => {
+    const { trigger, user } = renderButton();
+    user.signOut.mockRejectedValueOnce(new Error('Network down'));
+    fireEvent.click(trigger);
+    await act(async () => fireEvent.click(screen.getByRole('menuitem', { name: 'Sign out' })));
+    expect(screen.getByRole('alert').textContent).toBe('Network down');
+    expect(screen.getByRole('menuitem', { name: 'Sign out' })).toBeTruthy();
+  });
+
+  it('shows the profile picture when there is one', () => {
+    const fake = createFakeApp({ user: fakeUser({ profileImageUrl: 'https://img.example/ada.png' }) });
+    render(
+      <LatchkeyProvider app={fake.app}>
+        <UserButton showName />
+      </LatchkeyProvider>,
+    );
+    const trigger = screen.getByRole('button', { name: 'Account menu for Ada Lovelace' });
+    expect(trigger.querySelector('img')?.getAttribute('src')).toBe('https://img.example/ada.png');
+    expect(trigger.textContent).toContain('Ada Lovelace');
+  });
+});
+
+describe('initialsOf', () => {
+  it('takes the first and last name, else the e-mail', () => {
+    expect(initialsOf({ displayName: 'grace brewster hopper', primaryEmail: null })).toBe('GH');
+    expect(initialsOf({ displayName: 'Ada', primaryEmail: null })).toBe('A');
+    expect(initialsOf({ displayName: '  ', primaryEmail: 'zoe@example.com' })).toBe('Z');
+    expect(initialsOf({ displayName: null, primaryEmail: null })).toBe('?');
+  });
+});
