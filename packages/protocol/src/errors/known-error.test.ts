@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  KnownError,
-  UnknownKnownErrorCode,
   decodeKnownError,
   detailsProblem,
   encodeKnownError,
   errorCatalogue,
   errorMessages,
   isKnownError,
+  KnownError,
   knownErrorCodes,
   messageFor,
+  UnknownKnownErrorCode,
 } from '../index.js';
 
 describe('the known-error catalogue', () => {
@@ -22,7 +22,10 @@ describe('the known-error catalogue', () => {
     for (const code of knownErrorCodes) {
       const row = errorCatalogue[code] as { details?: Record<string, string> };
       const sample = Object.fromEntries(
-        Object.entries(row.details ?? {}).map(([k, t]) => [k, t === 'number' ? 8 : t === 'string[]' ? ['client'] : 'x']),
+        Object.entries(row.details ?? {}).map(([k, t]) => [
+          k,
+          t === 'number' ? 8 : t === 'string[]' ? ['client'] : 'x',
+        ]),
       );
       const text = messageFor(code, (row.details ? sample : undefined) as never);
       expect(text.length, code).toBeGreaterThan(5);
@@ -35,7 +38,11 @@ describe('the known-error catalogue', () => {
     expect(encoded).toEqual({
       status: 400,
       code: 'PASSWORD_TOO_LONG',
-      body: { code: 'PASSWORD_TOO_LONG', error: 'The password must be at most 70 characters long.', details: { maxLength: 70 } },
+      body: {
+        code: 'PASSWORD_TOO_LONG',
+        error: 'The password must be at most 70 characters long.',
+        details: { maxLength: 70 },
+      },
     });
   });
 
@@ -80,7 +87,9 @@ describe('decodeKnownError', () => {
   });
 
   it('refuses a body whose code differs from the header', () => {
-    expect(decodeKnownError('USER_NOT_FOUND', 404, { code: 'API_KEY_NOT_FOUND' })).toBeInstanceOf(UnknownKnownErrorCode);
+    expect(decodeKnownError('USER_NOT_FOUND', 404, { code: 'API_KEY_NOT_FOUND' })).toBeInstanceOf(
+      UnknownKnownErrorCode,
+    );
   });
 
   it('reports details that do not match the catalogue', () => {

@@ -22,7 +22,11 @@ import {
 } from './catalogue.js';
 import { clientMessages, messageFor } from './messages.js';
 
-type DetailsArg<C extends KnownErrorCode> = KnownErrorDetails<C> extends undefined ? [] : [KnownErrorDetails<C>];
+/** Constructor arguments after the code: details (only for codes that have them), then an optional message. */
+type ErrorArgs<C extends KnownErrorCode> =
+  KnownErrorDetails<C> extends undefined
+    ? [details?: undefined, message?: string]
+    : [details: KnownErrorDetails<C>, message?: string];
 
 /** An error the protocol knows by code. `status` is the HTTP status the service answers with. */
 export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error {
@@ -31,16 +35,11 @@ export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error
   readonly status: number;
   readonly details: KnownErrorDetails<C>;
 
-  constructor(
-    code: C,
-    ...args: [...DetailsArg<C>, message?: string] | [details: KnownErrorDetails<C>, message?: string]
-  ) {
-    const details = (args[0] ?? undefined) as KnownErrorDetails<C>;
-    const message = (args[1] as string | undefined) ?? messageFor(code, details);
-    super(message);
+  constructor(code: C, ...[details, message]: ErrorArgs<C>) {
+    super(message ?? messageFor(code, details as KnownErrorDetails<C>));
     this.code = code;
     this.status = catalogueRow(code).status;
-    this.details = details;
+    this.details = details as KnownErrorDetails<C>;
   }
 
   /** True when this error is `codeOrFamily` or belongs to that family; narrows `code`. */

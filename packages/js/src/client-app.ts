@@ -1,0 +1,264 @@
+/**
+ * `ClientApp`: the SDK for code running on behalf of an end user (browser or
+ * Node). Built from the shared pipeline with the publishable-key credential
+ * strategy plus the user's session, and the resource modules it mounts.
+ */
+import { afterAuthReturnToParam, clientMessages, constants, KnownError } from '@latchkey/protocol';
+import { type SignInTokens, signInWithPassword, signUpWithPassword } from './auth/password.js';
+import { QueryCache } from './internal/cache/query-cache.js';
+import { type ClientContext, cacheKeys } from './internal/client-context.js';
+import { publishableKeyCredentials, withSession } from './internal/http/credentials.js';
+import { createPipeline, type FetchFunction } from './internal/http/request.js';
+import { currentLocation, redirectTo, withQueryParam } from './internal/redirect.js';
+import { createRefresher } from './internal/session/refresh-request.js';
+import { Session } from './internal/session/session.js';
+import { createTokenStore, type TokenStoreOption } from './internal/session/token-store.js';
+import { type Clock, systemClock, systemTimers, type Timers } from './internal/timers.js';
+import type { Project } from './projects/project-mapper.js';
+import { fetchCurrentProject } from './projects/projects-api.js';
+import { type HandlerUrls, resolveUrls } from './urls.js';
+import { type CurrentUser, loadCurrentUser } from './users/current-user.js';
+
+/**
+ * Options of `new ClientApp(...)`.
+ *
+ * @example
+ * ```ts
+ * const options: ClientAppOptions = {
+ *   projectId, publishableClientKey, baseUrl: 'https://auth.example.com',
+ *   tokenStore: 'cookie', urls: { afterSignIn: '/dashboard' },
+ * };
+ * ```
+ */
+export interface ClientAppOptions {
+  projectId: string;
+  publishableClientKey: string;
+  /**
+   * The service's origin, e.g. `https://auth.example.com`; calls go to
+   * `<baseUrl>/api/v1` (a base already ending in `/api/v1` is accepted too).
+   */
+  baseUrl: string;
+  /** `'cookie'` in browsers, `'memory'` for one process, or tokens you hold (read once). */
+  tokenStore: TokenStoreOption;
+  /** Handler pages and redirect targets to override (spec §2). */
+  urls?: Partial<HandlerUrls>;
+  fetch?: FetchFunction;
+  /** Time source for token expiry; tests move it. */
+  clock?: Clock;
+  /** Timer functions for retries, cache expiry and cookie polling. */
+  timers?: Timers;
+  /** How to change page; defaults to `window.location.assign`. */
+  navigate?: (url: string) => void;
+}
+
+/**
+ * E-mail and password for `signInWithCredential`.
+ *
+ * @example
+ * ```ts
+ * await app.signInWithCredential({ email: 'a@example.com', password: 'correct-horse-1', noRedirect: true });
+ * ```
+ */
+export interface CredentialSignInOptions {
+  email: string;
+  password: string;
+  /** Stay on the page instead of going to the after-sign-in page. */
+  noRedirect?: boolean;
+}
+
+/**
+ * E-mail and password for `signUpWithCredential`, and where verification links point.
+ *
+ * @example
+ * ```ts
+ * await app.signUpWithCredential({ email, password, verificationCallbackUrl: 'https://app.example.com/verify' });
+ * ```
+ */
+export interface CredentialSignUpOptions extends CredentialSignInOptions {
+  /** Absolute URL of your e-mail verification page; defaults to `<origin><handler>/email-verification` in browsers. */
+  verificationCallbackUrl?: string;
+}
+
+/**
+ * A successful sign-in or sign-up.
+ *
+ * @example
+ * ```ts
+ * const { userId, newUser } = await app.signUpWithCredential({ email, password, noRedirect: true });
+ * ```
+ */
+export interface SignInResult {
+  userId: string;
+  newUser: boolean;
+}
+
+/**
+ * What `getUser` does when nobody is signed in.
+ *
+ * @example
+ * ```ts
+ * const user = await app.getUser({ or: 'redirect' satisfies GetUserOr });
+ * ```
+ */
+export type GetUserOr = 'return-null' | 'redirect' | 'throw';
+
+/**
+ * The client SDK: sign-up, sign-in, the current user and the handler redirects.
+ *
+ * @example
+ * ```ts
+ * const app = new ClientApp({ projectId, publishableClientKey, baseUrl: 'http://localhost:8101', tokenStore: 'cookie' });
+ * await app.signInWithCredential({ email, password, noRedirect: true });
+ * const user = await app.getUser({ or: 'throw' });
+ * ```
+ */
+export class ClientApp {
+  readonly projectId: string;
+  readonly #context: ClientContext;
+
+  constructor(options: ClientAppOptions) {
+    requireOption(options, 'projectId');
+    requireOption(options, 'publishableClientKey');
+    requireOption(options, 'baseUrl');
+    const timers = options.timers ?? systemTimers;
+    const clock = options.clock ?? systemClock;
+    const { projectId, baseUrl, publishableClientKey, fetch } = options;
+    const send = createPipeline({ baseUrl, projectId, fetch, timers });
+    const refresh = createRefresher({ baseUrl, projectId, publishableClientKey, fetch, clock, timers });
+    const session = new Session({ store: createTokenStore(options.tokenStore, projectId, timers), clock, refresh });
+    const keys = publishableKeyCredentials(publishableClientKey);
+    const keysAndTokens = withSession(keys, session);
+    this.projectId = projectId;
+    this.#context = {
+      projectId,
+      urls: Object.freeze(resolveUrls(options.urls)),
+      session,
+      cache: new QueryCache({ timers }),
+      send: (request) => send(request, keysAndTokens),
+      sendWithoutSession: (request) => send(request, keys),
+      redirect: (target) =>
+        redirectTo(target, { navigate: options.navigate, timers, waitAfterNavigateMs: constants.redirectWaitMs }),
+    };
+  }
+
+  /** The resolved handler pages and redirect targets (frozen). */
+  get urls(): HandlerUrls {
+    return this.#context.urls;
+  }
+
+  /** Creates an account with e-mail and password and signs it in. Refusals are thrown as `KnownError`s. */
+  async signUpWithCredential(options: CredentialSignUpOptions): Promise<SignInResult> {
+    const verificationCallbackUrl = options.verificationCallbackUrl ?? this.#defaultVerificationCallbackUrl();
+    const request = { email: options.email, password: options.password, verificationCallbackUrl };
+    const tokens = await signUpWithPassword(this.#context.sendWithoutSession, request);
+    return this.#completeSignIn({ ...tokens, newUser: true }, options.noRedirect);
+  }
+
+  /** Signs in with e-mail and password. A wrong password is thrown as `EMAIL_PASSWORD_MISMATCH`. */
+  async signInWithCredential(options: CredentialSignInOptions): Promise<SignInResult> {
+    const tokens = await signInWithPassword(this.#context.sendWithoutSession, options.email, options.password);
+    return this.#completeSignIn(tokens, options.noRedirect);
+  }
+
+  /**
+   * The signed-in user, or what `or` asks for when nobody is: `null`
+   * (default), a redirect to sign-in, or a thrown `USER_AUTHENTICATION_REQUIRED`.
+   */
+  getUser(options: { or: 'redirect' | 'throw' }): Promise<CurrentUser>;
+  getUser(options?: { or?: GetUserOr }): Promise<CurrentUser | null>;
+  async getUser(options: { or?: GetUserOr } = {}): Promise<CurrentUser | null> {
+    const context = this.#context;
+    const user = await context.cache.fetch(cacheKeys.user, () => loadCurrentUser(context));
+    if (user || !options.or || options.or === 'return-null') return user;
+    if (options.or === 'throw')
+      throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, clientMessages.notSignedIn);
+    await this.redirectToSignIn();
+    throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+  }
+
+  /** The project's public settings (which sign-in methods are on). */
+  getProject(): Promise<Project> {
+    const send = this.#context.sendWithoutSession;
+    return this.#context.cache.fetch(cacheKeys.project, () => fetchCurrentProject(send));
+  }
+
+  /**
+   * Calls `listener` whenever the current user changes (sign-in, sign-out,
+   * update, another tab). Subscribing loads the user if it is not loaded yet.
+   */
+  subscribeUser(listener: () => void): () => void {
+    const { cache, session } = this.#context;
+    const stopCache = cache.subscribe(cacheKeys.user, listener);
+    const stopSession = session.subscribe(() => cache.invalidate(cacheKeys.user));
+    if (cache.needsLoad(cacheKeys.user)) this.getUser().catch(() => {});
+    return () => {
+      stopCache();
+      stopSession();
+    };
+  }
+
+  /** The user as last loaded: `undefined` while not loaded yet, `null` when signed out. */
+  getUserSnapshot(): CurrentUser | null | undefined {
+    return this.#context.cache.peek<CurrentUser | null>(cacheKeys.user);
+  }
+
+  /** Goes to the sign-in page, which returns here afterwards (`after_auth_return_to`). */
+  redirectToSignIn(): Promise<void> {
+    return this.#redirectToAuthPage(this.#context.urls.signIn);
+  }
+
+  /** Goes to the sign-up page, which returns here afterwards (`after_auth_return_to`). */
+  redirectToSignUp(): Promise<void> {
+    return this.#redirectToAuthPage(this.#context.urls.signUp);
+  }
+
+  redirectToAfterSignIn(): Promise<void> {
+    return this.#context.redirect(this.#context.urls.afterSignIn);
+  }
+
+  redirectToAfterSignUp(): Promise<void> {
+    return this.#context.redirect(this.#context.urls.afterSignUp);
+  }
+
+  redirectToAfterSignOut(): Promise<void> {
+    return this.#context.redirect(this.#context.urls.afterSignOut);
+  }
+
+  redirectToHome(): Promise<void> {
+    return this.#context.redirect(this.#context.urls.home);
+  }
+
+  async #completeSignIn(tokens: SignInTokens, noRedirect = false): Promise<SignInResult> {
+    this.#context.session.setTokens(tokens);
+    this.#context.cache.invalidate(cacheKeys.user);
+    if (!noRedirect) await this.#context.redirect(this.#afterAuthTarget(tokens.newUser));
+    return { userId: tokens.userId, newUser: tokens.newUser };
+  }
+
+  /** `after_auth_return_to` of the current page when present, else after-sign-up / after-sign-in. */
+  #afterAuthTarget(newUser: boolean): string {
+    const returnTo = currentLocation()?.searchParams.get(afterAuthReturnToParam);
+    if (returnTo) return returnTo;
+    return newUser ? this.#context.urls.afterSignUp : this.#context.urls.afterSignIn;
+  }
+
+  #redirectToAuthPage(page: string): Promise<void> {
+    const location = currentLocation();
+    if (!location) return this.#context.redirect(page);
+    const here = `${location.pathname}${location.search}${location.hash}`;
+    return this.#context.redirect(withQueryParam(page, afterAuthReturnToParam, here, location.origin));
+  }
+
+  #defaultVerificationCallbackUrl(): string | undefined {
+    const page = this.#context.urls.emailVerification;
+    const location = currentLocation();
+    if (location) return new URL(page, location.origin).href;
+    return /^https?:\/\//i.test(page) ? page : undefined;
+  }
+}
+
+function requireOption(options: ClientAppOptions, name: 'projectId' | 'publishableClientKey' | 'baseUrl'): void {
+  if (typeof options?.[name] !== 'string' || options[name] === '') {
+    throw new TypeError(`ClientApp: the ${name} option is required.`);
+  }
+}

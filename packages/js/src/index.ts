@@ -1,0 +1,44 @@
+/**
+ * @latchkey/js: the Latchkey SDK for browsers and Node.
+ *
+ * @example
+ * ```ts
+ * import { ClientApp, isKnownError } from '@latchkey/js';
+ *
+ * const app = new ClientApp({ projectId, publishableClientKey, baseUrl, tokenStore: 'cookie' });
+ * try {
+ *   await app.signInWithCredential({ email, password });
+ * } catch (e) {
+ *   if (isKnownError(e, 'EMAIL_PASSWORD_MISMATCH')) showError(e.message);
+ * }
+ * ```
+ */
+
+/**
+ * The protocol's error class and guard, re-exported so apps need one import.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (isKnownError(e, 'USER_EMAIL_ALREADY_EXISTS')) setError('Taken'); }
+ * ```
+ */
+export { isKnownError, KnownError, UnknownKnownErrorCode } from '@latchkey/protocol';
+export {
+  ClientApp,
+  type ClientAppOptions,
+  type CredentialSignInOptions,
+  type CredentialSignUpOptions,
+  type GetUserOr,
+  type SignInResult,
+} from './client-app.js';
+export { ConnectivityError, HttpError } from './errors.js';
+export type { FetchFunction } from './internal/http/request.js';
+export type { TokenStoreOption } from './internal/session/token-store.js';
+export type { Clock, Timers } from './internal/timers.js';
+export type { Project } from './projects/project-mapper.js';
+export type { Team } from './teams/team-mapper.js';
+export type { HandlerUrls } from './urls.js';
+export type { CurrentUser, SignOutOptions, UserTokens } from './users/current-user.js';
+export type { OAuthProviderLink, UserData } from './users/user-mapper.js';
+export type { UserUpdate } from './users/users-api.js';
+export { sdkVersion } from './version.js';

@@ -1,0 +1,61 @@
+/**
+ * Credential strategies: small request decorators that add an audience's
+ * headers. `ClientApp` uses the publishable key plus the user's session; a
+ * server or admin audience is another strategy on the same pipeline.
+ */
+import { type AccessType, headers, type KnownError } from '@latchkey/protocol';
+
+/** Headers for one attempt, and how to repair them when the service refuses them. */
+export interface PreparedCredentials {
+  headers: Record<string, string>;
+  /** True when the failure was repaired (an expired token dropped, say) and the attempt should be repeated. */
+  recover?(error: KnownError): boolean;
+}
+
+/** Prepares the credentials of every attempt afresh (tokens may have been refreshed in between). */
+export interface Credentials {
+  prepare(): Promise<PreparedCredentials>;
+}
+
+/** A user session as the pipeline sees it. */
+export interface SessionTokenSource {
+  getTokens(): Promise<{ accessToken: string; refreshToken: string } | null>;
+  markAccessTokenExpired(accessToken: string): void;
+}
+
+/** Project keys sent with an access type, e.g. the publishable client key for `client` access. */
+export function projectKeyCredentials(accessType: AccessType, keys: Record<string, string>): Credentials {
+  const prepared: PreparedCredentials = { headers: { [headers.accessType]: accessType, ...keys } };
+  return { prepare: async () => prepared };
+}
+
+/** `client` access with the publishable client key. */
+export function publishableKeyCredentials(publishableClientKey: string): Credentials {
+  return projectKeyCredentials('client', { [headers.publishableClientKey]: publishableClientKey });
+}
+
+/**
+ * Adds the session's access and refresh tokens to `base`. An invalid-access-token
+ * answer drops the token that was sent, so the next attempt refreshes it first.
+ */
+export function withSession(base: Credentials, session: SessionTokenSource): Credentials {
+  return {
+    async prepare() {
+      const prepared = await base.prepare();
+      const tokens = await session.getTokens();
+      if (!tokens) return prepared;
+      return {
+        headers: {
+          ...prepared.headers,
+          [headers.accessToken]: tokens.accessToken,
+          [headers.refreshToken]: tokens.refreshToken,
+        },
+        recover(error) {
+          if (!error.is('INVALID_ACCESS_TOKEN')) return prepared.recover?.(error) ?? false;
+          session.markAccessTokenExpired(tokens.accessToken);
+          return true;
+        },
+      };
+    },
+  };
+}

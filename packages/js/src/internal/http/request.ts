@@ -1,0 +1,127 @@
+/**
+ * The one request pipeline: builds `<baseUrl>/api/v1<path>` with the protocol
+ * headers (wire-protocol.md §1, §2), lets a credential strategy decorate each
+ * attempt, sends it, decodes the answer and applies the retry rules.
+ */
+import { apiBasePath, headers, KnownError } from '@latchkey/protocol';
+import { clientVersionHeader } from '../../version.js';
+import { systemTimers, type Timers } from '../timers.js';
+import type { Credentials, PreparedCredentials } from './credentials.js';
+import { randomNonce } from './nonce.js';
+import { type ProcessedResponse, processApiResponse } from './process-response.js';
+import { type AttemptOutcome, withRetries } from './retry.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One API call. `body: undefined` sends no body (and no content-type). */
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path below `/api/v1`, e.g. `/users/me`. */
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+}
+
+/**
+ * The `fetch` the SDK calls; pass your own to route requests in-process or to record them.
+ *
+ * @example
+ * ```ts
+ * const fetch: FetchFunction = (url, init) => globalThis.fetch(url, init);
+ * new ClientApp({ ...options, fetch });
+ * ```
+ */
+export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface PipelineOptions {
+  baseUrl: string;
+  projectId: string;
+  fetch?: FetchFunction;
+  timers?: Timers;
+  random?: () => number;
+  isOnline?: () => boolean;
+}
+
+/** Sends an API request with the given credentials; resolves with the decoded 2xx body. */
+export type SendRequest = (request: ApiRequest, credentials: Credentials) => Promise<unknown>;
+
+/**
+ * `<baseUrl>/api/v1<path>?<query>`, with trailing slashes removed. A base that
+ * already ends in `/api/v1` (an "API URL") is accepted as the same service.
+ */
+export function apiUrl(baseUrl: string, path: string, query?: ApiRequest['query']): string {
+  const origin = baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+  const url = `${origin}${apiBasePath}${path}`.replace(/\/+$/, '');
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) search.append(key, value);
+  const text = search.toString();
+  return text ? `${url}?${text}` : url;
+}
+
+/** The headers of one attempt: protocol headers, then the credentials', then content-type with a body. */
+export function requestHeaders(projectId: string, request: ApiRequest, credentials: PreparedCredentials) {
+  const result: Record<string, string> = {
+    [headers.overrideErrorStatus]: 'true',
+    [headers.projectId]: projectId,
+    [headers.clientVersion]: clientVersionHeader,
+    [headers.randomNonce]: randomNonce(),
+    ...credentials.headers,
+  };
+  if (request.body !== undefined) result['content-type'] = 'application/json';
+  return result;
+}
+
+/** The fetch options of one attempt. */
+export function requestInit(request: ApiRequest, requestHeaders: Record<string, string>): RequestInit {
+  const init: RequestInit = { method: request.method, headers: requestHeaders, credentials: 'omit', cache: 'no-store' };
+  if (request.body !== undefined) init.body = JSON.stringify(request.body);
+  return init;
+}
+
+/** `fetch` looked up at call time, so a stub installed later is used. */
+export const globalFetch: FetchFunction = (input, init) => globalThis.fetch(input, init);
+
+/** Creates the pipeline every audience sends through. */
+export function createPipeline(options: PipelineOptions): SendRequest {
+  const fetchFunction = options.fetch ?? globalFetch;
+  const timers = options.timers ?? systemTimers;
+  const random = options.random ?? Math.random;
+  return (request, credentials) => {
+    const url = apiUrl(options.baseUrl, request.path, request.query);
+    const attempt = async (): Promise<AttemptOutcome<unknown>> => {
+      const prepared = await credentials.prepare();
+      const init = requestInit(request, requestHeaders(options.projectId, request, prepared));
+      let response: Response;
+      try {
+        response = await fetchFunction(url, init);
+      } catch (error) {
+        if (error instanceof TypeError) return { kind: 'network-error', error };
+        throw error;
+      }
+      return outcomeOf(await processApiResponse(response, url), prepared);
+    };
+    return withRetries(attempt, { method: request.method, url, timers, random, isOnline: options.isOnline });
+  };
+}
+
+/** Maps a decoded answer to the retry loop: data, a retry, or a thrown error. */
+export function outcomeOf(processed: ProcessedResponse, prepared: PreparedCredentials): AttemptOutcome<unknown> {
+  switch (processed.kind) {
+    case 'ok':
+      return { kind: 'done', value: processed.body };
+    case 'known-error':
+      if (processed.error instanceof KnownError && prepared.recover?.(processed.error)) {
+        return { kind: 'retry', delayMs: 0, failure: processed.error };
+      }
+      throw processed.error;
+    case 'rate-limited':
+      return { kind: 'retry', delayMs: processed.retryAfterMs ?? 0, failure: processed.error };
+    case 'loop-detected':
+      return { kind: 'retry', delayMs: 'backoff', failure: processed.error };
+    case 'http-error':
+      throw processed.error;
+  }
+}
+
+/** A pipeline bound to one set of credentials, as resource modules use it. */
+export type Send = (request: ApiRequest) => Promise<unknown>;

@@ -1,0 +1,71 @@
+/**
+ * The retry rules of spec §7 and wire-protocol.md §4.3: up to 5 attempts;
+ * network failures are retried only for idempotent methods, with a random
+ * exponential delay of (0.5..1.5) * 1000 ms * 2^attempt. Time and randomness
+ * are injected so tests run on fake timers.
+ */
+import { constants, KnownError } from '@latchkey/protocol';
+import { ConnectivityError } from '../../errors.js';
+import { sleep, type Timers } from '../timers.js';
+
+/** What one attempt ended with. `retry` waits `delayMs` (or the backoff delay) before the next attempt. */
+export type AttemptOutcome<T> =
+  | { kind: 'done'; value: T }
+  | { kind: 'retry'; delayMs: number | 'backoff'; failure: Error }
+  | { kind: 'network-error'; error: unknown };
+
+export interface RetryOptions {
+  method: string;
+  url: string;
+  timers: Timers;
+  /** A number in [0, 1), like `Math.random`. */
+  random: () => number;
+  isOnline?: () => boolean;
+  maxAttempts?: number;
+}
+
+const idempotentMethods = new Set(['GET', 'PUT', 'DELETE', 'OPTIONS', 'HEAD']);
+
+/** Whether a network failure of `method` may be retried. */
+export function isIdempotent(method: string): boolean {
+  return idempotentMethods.has(method.toUpperCase());
+}
+
+/** The backoff delay after failed attempt number `attempt` (0-based). */
+export function backoffDelayMs(attempt: number, random: () => number): number {
+  return (0.5 + random()) * constants.networkRetryBaseDelayMs * 2 ** attempt;
+}
+
+/** Runs `attempt` until it is done, a failure is final, or the attempts run out. */
+export async function withRetries<T>(attempt: () => Promise<AttemptOutcome<T>>, options: RetryOptions): Promise<T> {
+  const maxAttempts = options.maxAttempts ?? constants.networkRetryAttempts;
+  let lastFailure: unknown;
+  for (let index = 0; index < maxAttempts; index++) {
+    const outcome = await attempt();
+    if (outcome.kind === 'done') return outcome.value;
+    if (outcome.kind === 'network-error' && !isIdempotent(options.method)) {
+      throw connectivityError(options, outcome.error);
+    }
+    lastFailure = outcome.kind === 'network-error' ? outcome.error : outcome.failure;
+    if (index === maxAttempts - 1) break;
+    const delayMs = delayBefore(outcome, index, options.random);
+    if (delayMs > 0) await sleep(options.timers, Math.min(delayMs, constants.maxTimeoutMs));
+  }
+  if (lastFailure instanceof KnownError) throw lastFailure;
+  throw connectivityError(options, lastFailure);
+}
+
+/** Default online check: only an explicit `navigator.onLine === false` counts as offline. */
+export function navigatorIsOnline(): boolean {
+  return typeof navigator === 'undefined' || navigator.onLine !== false;
+}
+
+function delayBefore(outcome: AttemptOutcome<unknown>, index: number, random: () => number): number {
+  if (outcome.kind === 'retry' && outcome.delayMs !== 'backoff') return outcome.delayMs;
+  return backoffDelayMs(index, random);
+}
+
+function connectivityError(options: RetryOptions, cause: unknown): ConnectivityError {
+  const online = (options.isOnline ?? navigatorIsOnline)();
+  return new ConnectivityError(options.url, !online, { cause });
+}

@@ -1,0 +1,62 @@
+/**
+ * Redirect targets must be relative or on the app's own origin (spec §2);
+ * anything else (another origin, `//host`, backslash tricks, `javascript:`)
+ * is refused before any navigation happens.
+ */
+import { clientMessages, KnownError } from '@latchkey/protocol';
+import { sleep, type Timers } from './timers.js';
+
+/** Stand-in origin outside a browser: relative targets resolve against it, absolute ones never match it. */
+const detachedOrigin = 'https://app.invalid';
+
+/** The page the app runs on, or `null` outside a browser. */
+export function currentLocation(): URL | null {
+  return typeof window === 'undefined' || !window.location ? null : new URL(window.location.href);
+}
+
+/**
+ * `target` as a same-origin path (`/path?query#hash`), or a thrown
+ * `REDIRECT_URL_NOT_WHITELISTED` error when it leaves `origin`.
+ */
+export function trustedRedirectPath(target: string, origin: string = detachedOrigin): string {
+  let url: URL;
+  try {
+    url = new URL(target, `${origin}/`);
+  } catch {
+    throw redirectRefused(target);
+  }
+  const webScheme = url.protocol === 'http:' || url.protocol === 'https:';
+  if (!webScheme || url.origin !== new URL(origin).origin) throw redirectRefused(target);
+  // Collapse leading slashes so the path can never be read as `//other-host`.
+  return `${url.pathname.replace(/^\/+/, '/')}${url.search}${url.hash}`;
+}
+
+/** `target` with `name=value` added to its query, kept relative. */
+export function withQueryParam(target: string, name: string, value: string, origin = detachedOrigin): string {
+  const url = new URL(trustedRedirectPath(target, origin), `${origin}/`);
+  url.searchParams.set(name, value);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+export interface RedirectorOptions {
+  navigate?: (url: string) => void;
+  timers: Timers;
+  waitAfterNavigateMs: number;
+}
+
+/** Validates, navigates, then waits for the page to go (spec §2: 2000 ms). */
+export async function redirectTo(target: string, options: RedirectorOptions): Promise<void> {
+  const location = currentLocation();
+  const path = trustedRedirectPath(target, location?.origin);
+  const navigate = options.navigate ?? assignLocation;
+  navigate(path);
+  await sleep(options.timers, options.waitAfterNavigateMs);
+}
+
+function assignLocation(url: string): void {
+  if (typeof window !== 'undefined') window.location.assign(url);
+}
+
+function redirectRefused(target: string): KnownError<'REDIRECT_URL_NOT_WHITELISTED'> {
+  return new KnownError('REDIRECT_URL_NOT_WHITELISTED', undefined, clientMessages.redirectNotTrusted(target));
+}
