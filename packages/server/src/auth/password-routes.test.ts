@@ -1,0 +1,224 @@
+/** Password sign-up and sign-in over HTTP: successes, every refusal, and sign-in timing. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  authHeaders,
+  call,
+  countRows,
+  expectKnownError,
+  goodPassword,
+  newEmail,
+  signUp,
+  snapshot,
+  userHeaders,
+} from '../test-support/api.js';
+import { startTestService, type TestService } from '../testing/index.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service?.close());
+
+const signUpCall = (body: unknown, headers = authHeaders(service)) =>
+  call(service, 'POST', '/auth/password/sign-up', { headers, json: body });
+const signInCall = (body: unknown, headers = authHeaders(service)) =>
+  call(service, 'POST', '/auth/password/sign-in', { headers, json: body });
+
+describe('POST /auth/password/sign-up', () => {
+  it('creates a user and a session and returns working tokens', async () => {
+    const email = newEmail('Mixed.Case');
+    const answer = await signUpCall({
+      email,
+      password: goodPassword,
+      verification_callback_url: 'http://localhost:3000/handler/email-verification',
+    });
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.body).sort()).toEqual(['access_token', 'refresh_token', 'user_id']);
+    expect(answer.body.refresh_token).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/);
+    const me = await call(service, 'GET', '/users/me', { headers: userHeaders(service, answer.body) });
+    expect(me.body).toMatchObject({ id: answer.body.user_id, primary_email: email, has_password: true });
+  });
+
+  it('accepts passwords of 8 and 64 and 70 characters, counted in code points', async () => {
+    for (const password of ['12345678', 'p'.repeat(64), 'q'.repeat(70), '🔑'.repeat(70)]) {
+      expect((await signUpCall({ email: newEmail(), password })).status).toBe(200);
+    }
+  });
+
+  it.each([
+    ['a missing email', { password: goodPassword }],
+    ['a missing password', { email: 'x@example.com' }],
+    ['an extra field', { email: 'x@example.com', password: goodPassword, admin: true }],
+    ['a numeric email', { email: 7, password: goodPassword }],
+    ['a numeric password', { email: 'x@example.com', password: 12345678 }],
+    ['a null password', { email: 'x@example.com', password: null }],
+    ['an invalid email', { email: 'not-an-email', password: goodPassword }],
+    ['an email with spaces', { email: 'a b@example.com', password: goodPassword }],
+    ['an email without a domain dot', { email: 'a@localhost', password: goodPassword }],
+    ['an over-long email', { email: `${'a'.repeat(250)}@example.com`, password: goodPassword }],
+    [
+      'a callback that is not a URL',
+      { email: 'x@example.com', password: goodPassword, verification_callback_url: 'nope' },
+    ],
+    ['a non-string callback', { email: 'x@example.com', password: goodPassword, verification_callback_url: 5 }],
+  ])('refuses %s with SCHEMA_ERROR', async (_name, body) => {
+    const before = await snapshot(service);
+    expectKnownError(await signUpCall(body), 'SCHEMA_ERROR', 400);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it.each([
+    ['', 'PASSWORD_TOO_SHORT', { min_length: 8 }],
+    ['1234567', 'PASSWORD_TOO_SHORT', { min_length: 8 }],
+    ['x'.repeat(71), 'PASSWORD_TOO_LONG', { maxLength: 70 }],
+    ['x'.repeat(5000), 'PASSWORD_TOO_LONG', { maxLength: 70 }],
+  ] as const)('refuses a password of %# with its requirement', async (password, code, details) => {
+    const before = await snapshot(service);
+    const answer = await signUpCall({ email: newEmail(), password });
+    expectKnownError(answer, code, 400);
+    expect(answer.body.details).toEqual(details);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('refuses a taken e-mail, whatever its case, with 409', async () => {
+    const { email } = await signUp(service);
+    const before = await snapshot(service);
+    for (const variant of [email, email.toUpperCase()]) {
+      expectKnownError(await signUpCall({ email: variant, password: goodPassword }), 'USER_EMAIL_ALREADY_EXISTS', 409);
+    }
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('creates one user when the same e-mail signs up concurrently', async () => {
+    const email = newEmail('race');
+    const answers = await Promise.all(Array.from({ length: 4 }, () => signUpCall({ email, password: goodPassword })));
+    const statuses = answers.map((a) => a.headers.get('x-stack-actual-status') ?? String(a.status)).sort();
+    expect(statuses).toEqual(['200', '409', '409', '409']);
+  });
+
+  it.each([
+    ['a foreign domain', 'https://evil.example.com/handler/email-verification'],
+    ['a javascript: URL', 'javascript:alert(1)'],
+    ['a look-alike of localhost', 'http://localhost.evil.example.com/cb'],
+  ])('refuses a verification callback on %s', async (_name, url) => {
+    const before = await snapshot(service);
+    const answer = await signUpCall({ email: newEmail(), password: goodPassword, verification_callback_url: url });
+    expectKnownError(answer, 'REDIRECT_URL_NOT_WHITELISTED', 400);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('accepts callbacks on trusted domains, and refuses localhost once allow_localhost is off', async () => {
+    await service.setProjectConfig({
+      allow_localhost: false,
+      domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }],
+    });
+    try {
+      const trusted = await signUpCall({
+        email: newEmail(),
+        password: goodPassword,
+        verification_callback_url: 'https://app.example.com/handler/email-verification?x=1',
+      });
+      expect(trusted.status).toBe(200);
+      const local = await signUpCall({
+        email: newEmail(),
+        password: goodPassword,
+        verification_callback_url: 'http://localhost:3000/handler/email-verification',
+      });
+      expectKnownError(local, 'REDIRECT_URL_NOT_WHITELISTED', 400);
+    } finally {
+      await service.setProjectConfig({ allow_localhost: true, domains: [] });
+    }
+  });
+
+  it('refuses when sign-up or password authentication is disabled', async () => {
+    const before = await snapshot(service);
+    await service.setProjectConfig({ sign_up_enabled: false });
+    try {
+      expectKnownError(await signUpCall({ email: newEmail(), password: goodPassword }), 'SIGN_UP_NOT_ENABLED', 400);
+    } finally {
+      await service.setProjectConfig({ sign_up_enabled: true });
+    }
+    await service.setProjectConfig({ credential_enabled: false });
+    try {
+      const answer = await signUpCall({ email: newEmail(), password: goodPassword });
+      expectKnownError(answer, 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 400);
+    } finally {
+      await service.setProjectConfig({ credential_enabled: true });
+    }
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('keeps users of different projects apart (same e-mail in two projects)', async () => {
+    const other = await service.createOtherProject();
+    const { email } = await signUp(service);
+    const otherService = { ...service, projectId: other.projectId, keys: other.keys };
+    await signUp(otherService, email);
+    expect(await countRows(service, 'users', other.projectId)).toBe(1);
+  });
+});
+
+describe('POST /auth/password/sign-in', () => {
+  it('signs in with the right password (e-mail case-insensitive) and opens a new session', async () => {
+    const user = await signUp(service);
+    const sessions = await countRows(service, 'sessions');
+    const answer = await signInCall({ email: user.email.toUpperCase(), password: user.password });
+    expect(answer.status).toBe(200);
+    expect(answer.body.user_id).toBe(user.user_id);
+    expect(answer.body.refresh_token).not.toBe(user.refresh_token);
+    expect(await countRows(service, 'sessions')).toBe(sessions + 1);
+  });
+
+  it('refuses a wrong password and an unknown e-mail alike', async () => {
+    const user = await signUp(service);
+    const before = await snapshot(service);
+    expectKnownError(
+      await signInCall({ email: user.email, password: 'wrong-password' }),
+      'EMAIL_PASSWORD_MISMATCH',
+      400,
+    );
+    expectKnownError(await signInCall({ email: newEmail(), password: goodPassword }), 'EMAIL_PASSWORD_MISMATCH', 400);
+    expectKnownError(await signInCall({ email: user.email, password: '' }), 'EMAIL_PASSWORD_MISMATCH', 400);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it.each([
+    ['no body', undefined],
+    ['an invalid email', { email: 'nope', password: goodPassword }],
+    ['an extra field', { email: 'a@example.com', password: goodPassword, remember: true }],
+    ['a numeric password', { email: 'a@example.com', password: 1 }],
+  ])('refuses %s with SCHEMA_ERROR', async (_name, body) => {
+    expectKnownError(await signInCall(body), 'SCHEMA_ERROR', 400);
+  });
+
+  it('refuses when password authentication is disabled', async () => {
+    const user = await signUp(service);
+    await service.setProjectConfig({ credential_enabled: false });
+    try {
+      const answer = await signInCall({ email: user.email, password: user.password });
+      expectKnownError(answer, 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 400);
+    } finally {
+      await service.setProjectConfig({ credential_enabled: true });
+    }
+  });
+
+  it('answers an unknown e-mail about as slowly as a wrong password', async () => {
+    const user = await signUp(service);
+    const time = async (email: string) => {
+      const started = performance.now();
+      await signInCall({ email, password: 'wrong-password' });
+      return performance.now() - started;
+    };
+    await time(user.email);
+    await time(newEmail());
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const wrong: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      wrong.push(await time(user.email));
+      unknown.push(await time(newEmail()));
+    }
+    const ratio = median(wrong) / median(unknown);
+    expect(ratio).toBeGreaterThan(1 / 3);
+    expect(ratio).toBeLessThan(3);
+  });
+});

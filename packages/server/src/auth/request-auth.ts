@@ -1,0 +1,112 @@
+/**
+ * Project authentication of a request (wire-protocol §2, §4.4), in the
+ * protocol's order: access type, project id, user access token, admin token or
+ * project key, project. Empty-string headers count as absent (decision c).
+ * Higher access types include lower ones.
+ */
+import { type AccessType, accessTypes, headers, KnownError } from '@latchkey/protocol';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, Deps, RequestAuth } from '../http/env.js';
+import { type ApiKeyKind, isValidApiKey } from '../projects/api-keys.js';
+import { findProject } from '../projects/projects.js';
+import { checkAdminAccessToken } from './admin-access-token.js';
+
+const rank: Record<AccessType, number> = { client: 0, server: 1, admin: 2 };
+
+const keyByAccessType = {
+  client: {
+    kind: 'publishableClientKey',
+    missing: 'CLIENT_AUTHENTICATION_REQUIRED',
+    invalid: 'INVALID_PUBLISHABLE_CLIENT_KEY',
+  },
+  server: { kind: 'secretServerKey', missing: 'SERVER_AUTHENTICATION_REQUIRED', invalid: 'INVALID_SECRET_SERVER_KEY' },
+  admin: {
+    kind: 'superSecretAdminKey',
+    missing: 'ADMIN_AUTHENTICATION_REQUIRED',
+    invalid: 'INVALID_SUPER_SECRET_ADMIN_KEY',
+  },
+} as const satisfies Record<AccessType, { kind: ApiKeyKind; missing: string; invalid: string }>;
+
+const keyHeaders: Record<ApiKeyKind, string> = {
+  publishableClientKey: headers.publishableClientKey,
+  secretServerKey: headers.secretServerKey,
+  superSecretAdminKey: headers.superSecretAdminKey,
+};
+
+/** The access types at or above `minimum`. */
+export function accessTypesFrom(minimum: AccessType): AccessType[] {
+  return accessTypes.filter((type) => rank[type] >= rank[minimum]);
+}
+
+function isAccessType(value: string): value is AccessType {
+  return (accessTypes as readonly string[]).includes(value);
+}
+
+/** Authenticates `request`, throwing the protocol's known error on the first failed check. */
+export async function authenticate(request: Request, deps: Deps): Promise<RequestAuth> {
+  const header = (name: string) => request.headers.get(name) || undefined;
+  const accessTypeHeader = header(headers.accessType);
+  const adminToken = header(headers.adminAccessToken);
+  if (!accessTypeHeader) {
+    const anyKey = Object.values(keyHeaders).some((name) => header(name));
+    throw new KnownError(anyKey || adminToken ? 'PROJECT_KEY_WITHOUT_ACCESS_TYPE' : 'ACCESS_TYPE_REQUIRED');
+  }
+  if (!isAccessType(accessTypeHeader)) throw new KnownError('INVALID_ACCESS_TYPE', { accessType: accessTypeHeader });
+  const accessType = accessTypeHeader;
+  const projectId = header(headers.projectId);
+  if (!projectId) throw new KnownError('ACCESS_TYPE_WITHOUT_PROJECT_ID', { request_type: accessType });
+
+  let userId: string | null = null;
+  const accessToken = header(headers.accessToken);
+  if (accessToken) {
+    const check = await deps.accessTokens.check(accessToken);
+    if (!check.ok) {
+      throw check.reason === 'expired'
+        ? new KnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: null })
+        : new KnownError('UNPARSABLE_ACCESS_TOKEN');
+    }
+    if (check.projectId !== projectId) throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
+    userId = check.userId;
+  }
+
+  if (adminToken) {
+    await checkAdminAccessToken(adminToken, deps.accessTokens);
+  } else {
+    const { kind, missing, invalid } = keyByAccessType[accessType];
+    const key = header(keyHeaders[kind]);
+    if (!key) throw new KnownError(missing);
+    const valid = await isValidApiKey(deps.storage.db, projectId, kind, key, deps.clock.now());
+    if (!valid) throw new KnownError(invalid, { project_id: projectId });
+  }
+
+  const project = await findProject(deps.storage.db, projectId);
+  if (!project) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
+  return { accessType, project, userId };
+}
+
+/**
+ * Route middleware: authenticates the request and refuses access types below
+ * `minimum` with INSUFFICIENT_ACCESS_TYPE. The result is `c.get('auth')`.
+ *
+ * @example
+ * api.post('/auth/sessions', requireAccess(deps, 'server'), handler);
+ */
+export function requireAccess(deps: Deps, minimum: AccessType): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const auth = await authenticate(c.req.raw, deps);
+    if (rank[auth.accessType] < rank[minimum]) {
+      throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
+        actual_access_type: auth.accessType,
+        allowed_access_types: accessTypesFrom(minimum),
+      });
+    }
+    c.set('auth', auth);
+    await next();
+  };
+}
+
+/** The signed-in user of the request, or CANNOT_GET_OWN_USER_WITHOUT_USER. */
+export function requireUserId(auth: RequestAuth): string {
+  if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  return auth.userId;
+}

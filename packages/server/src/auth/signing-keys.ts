@@ -1,0 +1,122 @@
+/**
+ * Per-project ES256 signing keys. A project's key pair is created the first
+ * time it is needed; the private JWK is stored encrypted under the master
+ * secret, the public JWK in clear for the JWKS. `kid` = the first 12
+ * characters of the key's JWK thumbprint.
+ */
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Sealer } from '../crypto/encryption.js';
+import type { Clock } from '../http/env.js';
+import { type Database, json } from '../storage/schema.js';
+
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+}
+
+export interface VerificationKey {
+  projectId: string;
+  publicKey: CryptoKey;
+}
+
+/** A public JWK as published in the JWKS. */
+export type PublicJwk = JWK & { kid: string; alg: 'ES256'; use: 'sig' };
+
+/** Looks up, creates and caches signing keys. Verification keys are cached by `kid`. */
+export class SigningKeys {
+  readonly #signing = new Map<string, Promise<SigningKey>>();
+  readonly #verification = new Map<string, VerificationKey>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sealer: Sealer,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The project's active signing key, created on first use. */
+  signingKey(projectId: string): Promise<SigningKey> {
+    let key = this.#signing.get(projectId);
+    if (!key) {
+      key = this.#loadOrCreate(projectId);
+      this.#signing.set(projectId, key);
+      key.catch(() => this.#signing.delete(projectId));
+    }
+    return key;
+  }
+
+  /** The public key for `kid` and the project it belongs to, or null. */
+  async verificationKey(kid: string): Promise<VerificationKey | null> {
+    const cached = this.#verification.get(kid);
+    if (cached) return cached;
+    const row = await this.db
+      .selectFrom('signing_keys')
+      .select(['project_id', 'public_jwk'])
+      .where('kid', '=', kid)
+      .executeTakeFirst();
+    if (!row) return null;
+    const key = { projectId: row.project_id, publicKey: (await importJWK(row.public_jwk, 'ES256')) as CryptoKey };
+    this.#verification.set(kid, key);
+    return key;
+  }
+
+  /** The project's public keys (creating its key pair if needed). */
+  async publicJwks(projectId: string): Promise<PublicJwk[]> {
+    await this.signingKey(projectId);
+    const rows = await this.db
+      .selectFrom('signing_keys')
+      .select(['kid', 'public_jwk'])
+      .where('project_id', '=', projectId)
+      .orderBy('created_at')
+      .execute();
+    return rows.map((row) => ({ ...row.public_jwk, kid: row.kid, alg: 'ES256', use: 'sig' }) as PublicJwk);
+  }
+
+  async #loadOrCreate(projectId: string): Promise<SigningKey> {
+    const existing = await this.#loadActive(projectId);
+    if (existing) return existing;
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const publicJwk = await exportJWK(publicKey);
+    const kid = (await calculateJwkThumbprint(publicJwk)).slice(0, 12);
+    const sealed = this.sealer.seal(JSON.stringify(await exportJWK(privateKey)), associatedData(projectId, kid));
+    // Two instances may race here; the partial unique index keeps one active key per project.
+    await this.db
+      .insertInto('signing_keys')
+      .values({
+        kid,
+        project_id: projectId,
+        public_jwk: json(publicJwk),
+        private_jwk_encrypted: sealed,
+        active: true,
+        created_at: new Date(this.clock.now()),
+      })
+      .onConflict((oc) => oc.column('project_id').where('active', '=', true).doNothing())
+      .execute();
+    const stored = await this.#loadActive(projectId);
+    if (!stored) throw new Error(`no signing key for project ${projectId}`);
+    return stored;
+  }
+
+  async #loadActive(projectId: string): Promise<SigningKey | null> {
+    const row = await this.db
+      .selectFrom('signing_keys')
+      .select(['kid', 'private_jwk_encrypted'])
+      .where('project_id', '=', projectId)
+      .where('active', '=', true)
+      .executeTakeFirst();
+    if (!row) return null;
+    let jwk: JWK;
+    try {
+      jwk = JSON.parse(this.sealer.open(row.private_jwk_encrypted, associatedData(projectId, row.kid)));
+    } catch {
+      throw new Error(
+        `cannot decrypt the signing key of project ${projectId}: the master secret differs from the one it was created with`,
+      );
+    }
+    return { kid: row.kid, privateKey: (await importJWK(jwk, 'ES256')) as CryptoKey };
+  }
+}
+
+function associatedData(projectId: string, kid: string): string {
+  return `signing-key:${projectId}:${kid}`;
+}

@@ -1,0 +1,26 @@
+/** Random identifiers and secrets: lowercase Crockford base32 from the system CSPRNG. */
+import { randomBytes } from 'node:crypto';
+
+/** Lowercase Crockford base32: digits and letters without i, l, o, u. */
+export const crockfordAlphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/**
+ * `length` random lowercase Crockford base32 characters (5 bits each). Each
+ * byte is reduced modulo 32, which is unbiased because 256 is a multiple of 32.
+ */
+export function randomCrockford(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (const byte of bytes) out += crockfordAlphabet[byte & 31];
+  return out;
+}
+
+/** A refresh token, verification code or key body: 45 characters, 225 bits. */
+export function randomToken(): string {
+  return randomCrockford(45);
+}
+
+/** A request id: 16 characters, 80 bits. */
+export function randomRequestId(): string {
+  return randomCrockford(16);
+}

@@ -1,0 +1,126 @@
+/**
+ * Bad bodies (over HTTP, on a JSON route and on DELETE): every one is a known
+ * error with a readable `details.message`, never a 500, and changes nothing.
+ */
+import { headers as h } from '@latchkey/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { authHeaders, call, expectKnownError, signUp, snapshot, userHeaders } from '../test-support/api.js';
+import { startTestService, type TestService } from '../testing/index.js';
+import { describeIssues } from './body.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({ bodyLimitBytes: 4096 });
+});
+afterAll(() => service?.close());
+
+const json = { 'content-type': 'application/json' };
+
+describe('JSON bodies', () => {
+  it.each([
+    ['malformed JSON', '{"email": "a@example.com",', json, 'BODY_PARSING_ERROR'],
+    ['a truncated string', '{"email": "a@exa', json, 'BODY_PARSING_ERROR'],
+    [
+      'JSON with a wrong content-type',
+      '{"email":"a@example.com","password":"correct-horse-1"}',
+      { 'content-type': 'text/plain' },
+      'BODY_PARSING_ERROR',
+    ],
+    ['JSON with no content-type', '{"email":"a@example.com","password":"correct-horse-1"}', {}, 'BODY_PARSING_ERROR'],
+    ['an array', '[1,2]', json, 'SCHEMA_ERROR'],
+    ['a string', '"hello"', json, 'SCHEMA_ERROR'],
+    ['null', 'null', json, 'SCHEMA_ERROR'],
+    ['a number', '42', json, 'SCHEMA_ERROR'],
+    ['an empty body', '', json, 'SCHEMA_ERROR'],
+    ['an array nested 2,000 levels deep', `${'['.repeat(2000)}${']'.repeat(2000)}`, json, 'SCHEMA_ERROR'],
+    ['an object nested 65 levels deep', `${'{"a":'.repeat(65)}1${'}'.repeat(65)}`, json, 'SCHEMA_ERROR'],
+    [
+      'an oversized body',
+      JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(5000) }),
+      json,
+      'BODY_PARSING_ERROR',
+    ],
+  ] as const)('%s → %s', async (_name, body, contentType, code) => {
+    const before = await snapshot(service);
+    const answer = await call(service, 'POST', '/auth/password/sign-up', {
+      headers: { ...authHeaders(service), ...contentType },
+      body,
+    });
+    expectKnownError(answer, code, 400);
+    expect(answer.body.details.message.length).toBeGreaterThan(10);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('refuses an oversized body even without content-length (chunked upload)', async () => {
+    const big = JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(10_000) });
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${service.apiUrl}/auth/password/sign-up`, {
+      method: 'POST',
+      headers: { ...authHeaders(service), ...json },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.headers.get(h.knownError)).toBe('BODY_PARSING_ERROR');
+  });
+
+  it('refuses bytes that are not UTF-8', async () => {
+    const response = await fetch(`${service.apiUrl}/auth/password/sign-up`, {
+      method: 'POST',
+      headers: { ...authHeaders(service), ...json },
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+    });
+    expect(response.headers.get(h.knownError)).toBe('BODY_PARSING_ERROR');
+  });
+
+  it('names the offending field in SCHEMA_ERROR', async () => {
+    const answer = await call(service, 'POST', '/auth/password/sign-up', {
+      headers: authHeaders(service),
+      json: { email: 42, password: 'correct-horse-1', extra: true },
+    });
+    expectKnownError(answer, 'SCHEMA_ERROR', 400);
+    expect(answer.body.details.message).toContain('body.email');
+    expect(answer.body.details.message).toContain('extra');
+  });
+});
+
+describe('DELETE bodies (decision d)', () => {
+  it('accepts no body and {} but not other content', async () => {
+    const a = await signUp(service);
+    const b = await signUp(service);
+    const none = await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, a) });
+    expect(none.status).toBe(200);
+    const empty = await call(service, 'DELETE', '/auth/sessions/current', {
+      headers: userHeaders(service, b),
+      json: {},
+    });
+    expect(empty.status).toBe(200);
+    const c = await signUp(service);
+    const extra = await call(service, 'DELETE', '/auth/sessions/current', {
+      headers: userHeaders(service, c),
+      json: { everything: true },
+    });
+    expectKnownError(extra, 'SCHEMA_ERROR', 400);
+    const broken = await call(service, 'DELETE', '/auth/sessions/current', {
+      headers: { ...userHeaders(service, c), ...json },
+      body: '{',
+    });
+    expectKnownError(broken, 'BODY_PARSING_ERROR', 400);
+  });
+});
+
+describe('describeIssues', () => {
+  it('writes one readable clause per issue, rooted at body', () => {
+    const result = z.strictObject({ a: z.string(), b: z.object({ c: z.number() }) }).safeParse({ b: { c: 'x' }, d: 1 });
+    expect(result.success).toBe(false);
+    const text = describeIssues(result.error!);
+    expect(text).toContain('body.a:');
+    expect(text).toContain('body.b.c:');
+    expect(text).toContain('body: Unrecognized key: "d"');
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Reading request bodies: a size limit enforced while streaming, JSON or form
+ * parsing, and zod validation. Failures are known errors: BODY_PARSING_ERROR
+ * for bytes that are not a readable body, SCHEMA_ERROR for a readable body of
+ * the wrong shape (both with a human `details.message`).
+ */
+import { KnownError } from '@latchkey/protocol';
+import type { z } from 'zod';
+
+function bodyError(message: string): KnownError<'BODY_PARSING_ERROR'> {
+  return new KnownError('BODY_PARSING_ERROR', { message });
+}
+
+/** Reads the body as UTF-8 text, refusing more than `limit` bytes. */
+export async function readBodyText(request: Request, limit: number): Promise<string> {
+  const tooLarge = () => bodyError(`The request body is larger than the limit of ${limit} bytes.`);
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limit) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw bodyError('The request body is not valid UTF-8.');
+  }
+}
+
+/** One readable line per zod issue, e.g. `body.email: Invalid email address`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${['body', ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; ');
+}
+
+/** Validates `value` against `schema`, throwing SCHEMA_ERROR on mismatch. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new KnownError('SCHEMA_ERROR', { message: describeIssues(result.error) });
+  return result.data;
+}
+
+/** True when `text` holds U+0000, which PostgreSQL cannot store in text or jsonb. */
+export function hasNul(text: string): boolean {
+  return text.includes('\u0000');
+}
+
+/** Deepest nesting a JSON body may have; deeper values are refused before validation walks them. */
+export const maxJsonDepth = 64;
+
+/**
+ * Why a parsed body cannot be stored or validated safely, or null: nesting
+ * deeper than `maxJsonDepth`, or U+0000 in a string or key. Iterative, so a
+ * hostile body cannot exhaust the stack.
+ */
+function unsafeJson(root: unknown): string | null {
+  const stack: [unknown, string, number][] = [[root, 'body', 0]];
+  while (stack.length > 0) {
+    const [value, path, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (hasNul(value)) return `${path}: must not contain the NUL character`;
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= maxJsonDepth) return `${path}: nested deeper than ${maxJsonDepth} levels`;
+    for (const [key, item] of Object.entries(value)) {
+      if (hasNul(key)) return `${path}: keys must not contain the NUL character`;
+      stack.push([item, `${path}.${key}`, depth + 1]);
+    }
+  }
+  return null;
+}
+
+function mediaType(request: Request): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * Reads a JSON body and validates it. An empty body reads as `undefined`, so
+ * routes that accept no body (DELETE, decision d) use an optional schema.
+ */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S, limit: number): Promise<z.infer<S>> {
+  const text = await readBodyText(request, limit);
+  let value: unknown;
+  if (text.trim() !== '') {
+    const type = mediaType(request);
+    if (type !== 'application/json' && !type.endsWith('+json')) {
+      throw bodyError(`Expected content-type application/json, got ${type ? `"${type}"` : 'none'}.`);
+    }
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw bodyError(`The request body is not valid JSON (${(error as Error).message}).`);
+    }
+    const problem = unsafeJson(value);
+    if (problem) throw new KnownError('SCHEMA_ERROR', { message: problem });
+  }
+  return validate(schema, value);
+}
+
+/** Reads an `application/x-www-form-urlencoded` body (the OAuth token endpoint). */
+export async function readForm(request: Request, limit: number): Promise<URLSearchParams> {
+  const text = await readBodyText(request, limit);
+  if (mediaType(request) !== 'application/x-www-form-urlencoded') {
+    throw bodyError('Expected content-type application/x-www-form-urlencoded.');
+  }
+  return new URLSearchParams(text);
+}

@@ -1,0 +1,40 @@
+/**
+ * Every answer leaves through `finishResponse`: request id, `cache-control`,
+ * CORS on `/api/*`, the status override, and one log line. The log line holds
+ * the method, path (no query), status, duration and known-error code; never
+ * headers, bodies, tokens, keys or passwords.
+ */
+import { headers } from '@latchkey/protocol';
+import type { Logger } from 'pino';
+import { corsHeaders, isApiPath } from './cors.js';
+import type { RequestRecord } from './env.js';
+import { applyStatusOverride } from './responses.js';
+
+export function finishResponse(
+  request: Request,
+  response: Response,
+  record: RequestRecord,
+  logger: Logger | null,
+): Response {
+  const pathname = new URL(request.url).pathname;
+  const finished = new Headers(response.headers);
+  finished.set(headers.requestId, record.requestId);
+  finished.set('cache-control', 'no-store, max-age=0');
+  if (isApiPath(pathname)) for (const [name, value] of Object.entries(corsHeaders)) finished.set(name, value);
+  const answer = applyStatusOverride(
+    request,
+    new Response(response.body, { status: response.status, statusText: response.statusText, headers: finished }),
+  );
+  logger?.info(
+    {
+      reqId: record.requestId,
+      method: request.method,
+      path: pathname,
+      status: response.status,
+      ms: Math.round((performance.now() - record.startedAt) * 10) / 10,
+      ...(record.errorCode ? { error: record.errorCode } : {}),
+    },
+    'request',
+  );
+  return answer;
+}

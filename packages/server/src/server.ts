@@ -1,0 +1,44 @@
+/** `startServer`: serves a service over HTTP on Node (@hono/node-server). */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Service } from './service.js';
+
+/** A listening HTTP server. */
+export interface RunningServer {
+  /** Origin the server answers on, e.g. `http://127.0.0.1:8102` (the real port when 0 was asked). */
+  url: string;
+  /** Stops accepting connections, closes idle ones and resolves when the server is closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on `host:port` (port 0 picks a free one) and resolves once listening.
+ * Rejects with the listen error (e.g. `EADDRINUSE`).
+ *
+ * @example
+ * const { url, close } = await startServer({ service, port: 0 });
+ */
+export function startServer(options: { service: Service; port: number; host?: string }): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: (request) => options.service.fetch(request), port: options.port, hostname: host });
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.once('listening', () => {
+      server.off('error', onError);
+      const { port } = server.address() as AddressInfo;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      let closing: Promise<void> | undefined;
+      resolve({
+        url: `http://${shownHost}:${port}`,
+        close: () => {
+          closing ??= new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            if ('closeIdleConnections' in server) server.closeIdleConnections();
+          });
+          return closing;
+        },
+      });
+    });
+  });
+}

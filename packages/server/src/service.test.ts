@@ -1,0 +1,119 @@
+/** `createService` and `startServer`: options, logging, unexpected failures, listening. */
+import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
+import { headers as h } from '@latchkey/protocol';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createApiKeySet } from './projects/api-keys.js';
+import { createProject } from './projects/projects.js';
+import { startServer } from './server.js';
+import { createService } from './service.js';
+import { openPGlite } from './storage/open-storage.js';
+import { authHeaders, call, signUp, userHeaders } from './test-support/api.js';
+import { startTestService } from './testing/index.js';
+import { testSeed } from './testing/seed-cache.js';
+
+describe('createService', () => {
+  it('refuses a master secret shorter than 32 characters', async () => {
+    const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
+    try {
+      expect(() => createService({ storage, secret: 'short', logger: false })).toThrow(/at least 32/);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('logs one line per request with its request id, and no secret', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const text of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(text));
+        done();
+      },
+    });
+    const service = await startTestService({ logger: pino(sink) });
+    try {
+      const user = await signUp(service, 'logged@example.com', 'a secret password');
+      const me = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user) });
+      await call(service, 'GET', '/users/me', { headers: { ...authHeaders(service), 'x-stack-access-token': 'junk' } });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines).toHaveLength(3);
+      expect(lines[1]).toMatchObject({
+        reqId: me.headers.get(h.requestId),
+        method: 'GET',
+        path: '/api/v1/users/me',
+        status: 200,
+      });
+      expect(lines[2]).toMatchObject({ status: 401, error: 'UNPARSABLE_ACCESS_TOKEN' }); // the real status
+      const text = JSON.stringify(lines);
+      for (const secret of [
+        'a secret password',
+        user.access_token,
+        user.refresh_token,
+        service.keys.publishableClientKey,
+        service.keys.secretServerKey,
+      ]) {
+        expect(text).not.toContain(secret);
+      }
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('answers 500 text (with the request id) when something unexpected breaks, honouring the override', async () => {
+    const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
+    const project = await createProject(storage, { displayName: 'P' });
+    const keys = await createApiKeySet(storage, project.id);
+    const service = createService({ storage, secret: 'x'.repeat(32), logger: false });
+    await storage.close();
+    const request = (override: boolean) =>
+      service.fetch(
+        new Request('http://local/api/v1/projects/current', {
+          headers: {
+            [h.projectId]: project.id,
+            [h.accessType]: 'client',
+            [h.publishableClientKey]: keys.publishableClientKey!,
+            ...(override ? { [h.overrideErrorStatus]: 'true' } : {}),
+          },
+        }),
+      );
+    const plain = await request(false);
+    expect(plain.status).toBe(500);
+    expect(plain.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await plain.text()).toContain(plain.headers.get(h.requestId)!);
+    const overridden = await request(true);
+    expect(overridden.status).toBe(200);
+    expect(overridden.headers.get(h.actualStatus)).toBe('500');
+    expect(overridden.headers.get(h.knownError)).toBeNull();
+  });
+});
+
+describe('startServer', () => {
+  it('reports the real port when asked for port 0, and closes', async () => {
+    const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
+    const service = createService({ storage, secret: 'x'.repeat(32), logger: false });
+    const server = await startServer({ service, port: 0 });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(server.url).not.toMatch(/:0$/);
+      const response = await fetch(`${server.url}/api/v1/projects/current`);
+      expect(response.headers.get(h.knownError)).toBe('ACCESS_TYPE_REQUIRED');
+    } finally {
+      await server.close();
+      await storage.close();
+    }
+    await expect(fetch(`${server.url}/api/v1/projects/current`)).rejects.toThrow();
+  });
+
+  it('rejects with EADDRINUSE when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const service = { fetch: async () => new Response('') };
+      await expect(startServer({ service, port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * `createService`: the Latchkey service as a standard fetch handler (Hono),
+ * every route under `/api/v1`.
+ */
+import { isKnownError } from '@latchkey/protocol';
+import { Hono } from 'hono';
+import pino, { type Logger } from 'pino';
+import { AccessTokens } from './auth/access-tokens.js';
+import { registerPasswordRoutes } from './auth/password-routes.js';
+import { prepareDummyHash } from './auth/passwords.js';
+import { registerSessionRoutes } from './auth/session-routes.js';
+import { SigningKeys } from './auth/signing-keys.js';
+import { registerTokenRoute } from './auth/token-route.js';
+import { createSealer } from './crypto/encryption.js';
+import { randomRequestId } from './crypto/random.js';
+import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
+import { finishResponse } from './http/request-log.js';
+import { knownErrorResponse, textResponse } from './http/responses.js';
+import { registerMiscRoutes } from './misc-routes.js';
+import { registerProjectRoutes } from './projects/projects-routes.js';
+import type { Storage } from './storage/open-storage.js';
+import { registerUserRoutes } from './users/users-routes.js';
+
+/** Options of `createService`. */
+export interface ServiceOptions {
+  /** The open database (`openStorage`). */
+  storage: Storage;
+  /** Master secret, at least 32 characters; encrypts signing keys at rest. Keep it for the life of the data. */
+  secret: string;
+  /** Time source in epoch ms (token `iat`/`exp`, expiry checks, timestamps). Default `Date`. */
+  clock?: Clock;
+  /** A pino logger, or `false` for none. Default: pino to stdout. One line per request. */
+  logger?: Logger | false;
+  /** Largest accepted request body. Default 100 KiB. */
+  bodyLimitBytes?: number;
+}
+
+/** A running service: a standard fetch handler. */
+export interface Service {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** Minimum length of the master secret. */
+export const minimumSecretLength = 32;
+
+/**
+ * Creates the service. Mount `fetch` anywhere that speaks the Fetch API, or
+ * serve it with `startServer`.
+ *
+ * @example
+ * const storage = await openStorage({ dataDir: '.latchkey' });
+ * await bootstrap(storage, { dev: true });
+ * const service = createService({ storage, secret: process.env.LATCHKEY_SECRET! });
+ * const server = await startServer({ service, port: 8102 });
+ */
+export function createService(options: ServiceOptions): Service {
+  if (typeof options.secret !== 'string' || options.secret.length < minimumSecretLength) {
+    throw new TypeError(`createService: the secret must be at least ${minimumSecretLength} characters`);
+  }
+  const clock = options.clock ?? { now: () => Date.now() };
+  prepareDummyHash();
+  const logger = options.logger === false ? null : (options.logger ?? pino());
+  const signingKeys = new SigningKeys(options.storage.db, createSealer(options.secret, 'signing-keys'), clock);
+  const deps: Deps = {
+    storage: options.storage,
+    clock,
+    signingKeys,
+    accessTokens: new AccessTokens(signingKeys, clock),
+    bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
+  };
+
+  const api = new Hono<AppEnv>();
+  registerProjectRoutes(api, deps);
+  registerPasswordRoutes(api, deps);
+  registerSessionRoutes(api, deps);
+  registerTokenRoute(api, deps);
+  registerUserRoutes(api, deps);
+  registerMiscRoutes(api, deps);
+
+  const app = new Hono<AppEnv>();
+  app.options('/api/*', (c) => c.body(null, 200));
+  app.route('/api/v1', api);
+  app.notFound(() => textResponse(404, 'Not found'));
+  app.onError((error, c) => {
+    const record = c.env.record;
+    if (isKnownError(error)) {
+      record.errorCode = error.code;
+      return knownErrorResponse(error);
+    }
+    const requestId = record.requestId;
+    logger?.error(
+      { reqId: requestId, err: { name: error.name, message: error.message, stack: error.stack } },
+      'failed',
+    );
+    return textResponse(500, `Something went wrong. Request id: ${requestId}`);
+  });
+
+  return {
+    async fetch(request) {
+      const record: RequestRecord = { requestId: randomRequestId(), startedAt: performance.now() };
+      let response: Response;
+      try {
+        response = await app.fetch(request, { record });
+      } catch (error) {
+        logger?.error({ reqId: record.requestId, err: String(error) }, 'failed');
+        response = textResponse(500, `Something went wrong. Request id: ${record.requestId}`);
+      }
+      return finishResponse(request, response, record, logger);
+    },
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * The migrations, in order. Append new ones; never edit one that has shipped:
+ * the runner refuses to open a database whose applied migration text differs.
+ */
+import initial from './0001-initial.js';
+
+export interface Migration {
+  /** Sortable id, also the file name. */
+  id: string;
+  /** Plain SQL statements separated by `;` at line ends (no function bodies). */
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [{ id: '0001-initial', sql: initial }];

@@ -1,0 +1,114 @@
+/**
+ * Opening the database: embedded PGlite (in a data directory, or in memory) or
+ * PostgreSQL through a `pg` pool, with Kysely on top. Migrations are applied
+ * before `openStorage` resolves.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrate } from './migrate.js';
+import { pgliteDialect } from './pglite-driver.js';
+import type { Database } from './schema.js';
+import { findBuiltSeed } from './seed.js';
+
+/** Where the service keeps its data. */
+export interface StorageOptions {
+  /**
+   * Directory of the embedded database (PGlite keeps its files in
+   * `<dataDir>/pglite`). Ignored when `databaseUrl` is set. With neither, the
+   * database lives in memory and is lost on close.
+   */
+  dataDir?: string;
+  /** PostgreSQL connection string, e.g. `postgres://user:pass@host:5432/db`. */
+  databaseUrl?: string;
+  /** Schema for all tables (created if missing). Default `public`. Lowercase letters, digits and `_`. */
+  schema?: string;
+}
+
+/** An open database. Every service and admin function takes one. */
+export interface Storage {
+  /**
+   * The query builder; every table has a `project_id`. Inside a transaction
+   * callback use the transaction, never `db`: PGlite is one connection, so a
+   * query on `db` there would wait for the transaction that waits for it.
+   */
+  readonly db: Kysely<Database>;
+  readonly kind: 'pglite' | 'postgres';
+  readonly schema: string;
+  /** Closes the pool or the embedded database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database and applies pending migrations.
+ *
+ * @example
+ * const storage = await openStorage({ dataDir: '.latchkey' });          // embedded
+ * const shared = await openStorage({ databaseUrl: process.env.DATABASE_URL }); // PostgreSQL
+ * await storage.close();
+ */
+export async function openStorage(options: StorageOptions = {}): Promise<Storage> {
+  const schema = checkSchemaName(options.schema ?? 'public');
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, schema);
+  return openPGlite({ dataDir: options.dataDir, schema, seed: 'built' });
+}
+
+/** Internal: opens PGlite, loading `seed` (a dump, or the built one) when the database is new. */
+export async function openPGlite(options: {
+  dataDir?: string | undefined;
+  schema: string;
+  seed: Blob | 'built' | null;
+}): Promise<Storage> {
+  const dir = options.dataDir === undefined ? undefined : join(options.dataDir, 'pglite');
+  const isNew = dir === undefined || !existsSync(join(dir, 'PG_VERSION'));
+  const seed = isNew ? (options.seed === 'built' ? await findBuiltSeed() : options.seed) : null;
+  if (dir) await mkdir(dir, { recursive: true, mode: 0o700 });
+  const pglite = new PGlite({ ...(dir ? { dataDir: dir } : {}), ...(seed ? { loadDataDir: seed } : {}) });
+  const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
+  return finishOpening(db, 'pglite', options.schema, async () => {
+    if (options.schema !== 'public') await sql`set search_path to ${sql.id(options.schema)}`.execute(db);
+  });
+}
+
+async function openPostgres(databaseUrl: string, schema: string): Promise<Storage> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return finishOpening(db, 'postgres', schema, async () => {});
+}
+
+async function finishOpening(
+  db: Kysely<Database>,
+  kind: Storage['kind'],
+  schema: string,
+  prepare: () => Promise<void>,
+): Promise<Storage> {
+  try {
+    await prepare();
+    await migrate(db, schema);
+  } catch (error) {
+    await db.destroy().catch(() => {});
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    kind,
+    schema,
+    close: () => {
+      closing ??= db.destroy();
+      return closing;
+    },
+  };
+}
+
+function checkSchemaName(schema: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new TypeError(`invalid schema name "${schema}": use lowercase letters, digits and _`);
+  }
+  return schema;
+}

@@ -1,0 +1,106 @@
+/**
+ * Table types for Kysely. Every table carries `project_id`. JSON columns are
+ * written as JSON text (see `json()`), because the `pg` driver would turn a JS
+ * array parameter into a PostgreSQL array rather than JSON.
+ */
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** A JSON value as stored in a `jsonb` column. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A `jsonb` column: read as `T`, written as JSON text. */
+export type JsonColumn<T> = ColumnType<T, string, string>;
+
+export interface ProjectsTable {
+  id: string;
+  display_name: string;
+  description: string | null;
+  created_at: Date;
+  is_production_mode: boolean;
+  config: JsonColumn<Record<string, JsonValue>>;
+}
+
+export interface ApiKeySetsTable {
+  id: string;
+  project_id: string;
+  description: string;
+  created_at: Date;
+  expires_at: Date;
+  manually_revoked_at: Date | null;
+  publishable_client_key_hash: string | null;
+  publishable_client_key_last_four: string | null;
+  secret_server_key_hash: string | null;
+  secret_server_key_last_four: string | null;
+  super_secret_admin_key_hash: string | null;
+  super_secret_admin_key_last_four: string | null;
+}
+
+export interface SigningKeysTable {
+  project_id: string;
+  kid: string;
+  public_jwk: JsonColumn<Record<string, JsonValue>>;
+  private_jwk_encrypted: string;
+  active: boolean;
+  created_at: Date;
+}
+
+export interface UsersTable {
+  project_id: string;
+  id: string;
+  display_name: string | null;
+  primary_email: string | null;
+  primary_email_verified: boolean;
+  primary_email_auth_enabled: boolean;
+  profile_image_url: string | null;
+  password_hash: string | null;
+  client_metadata: JsonColumn<JsonValue>;
+  client_read_only_metadata: JsonColumn<JsonValue>;
+  server_metadata: JsonColumn<JsonValue>;
+  signed_up_at: Date;
+  last_active_at: Date;
+  selected_team_id: string | null;
+  requires_totp_mfa: Generated<boolean>;
+  otp_auth_enabled: Generated<boolean>;
+  passkey_auth_enabled: Generated<boolean>;
+}
+
+export interface SessionsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  refresh_token_hash: string;
+  created_at: Date;
+  expires_at: Date;
+  last_used_at: Date;
+}
+
+export interface MigrationsTable {
+  id: string;
+  checksum: string;
+  applied_at: Date;
+}
+
+export interface Database {
+  projects: ProjectsTable;
+  api_key_sets: ApiKeySetsTable;
+  signing_keys: SigningKeysTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  latchkey_migrations: MigrationsTable;
+}
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type ApiKeySetRow = Selectable<ApiKeySetsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+
+/** JSON text for a `jsonb` column. */
+export function json(value: unknown): string {
+  return JSON.stringify(value ?? null);
+}
+
+/** True for a PostgreSQL unique-constraint violation (SQLSTATE 23505), from `pg` or PGlite. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

@@ -1,0 +1,372 @@
+/**
+ * One storage contract, every backend: PGlite always; PostgreSQL when
+ * `DATABASE_URL` is set or postgres://postgres@127.0.0.1:5432/test answers.
+ * The same queries the service runs must behave the same on both.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isKnownError } from '@latchkey/protocol';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession, findSession, revokeSession, touchSession } from '../auth/sessions.js';
+import { randomCrockford } from '../crypto/random.js';
+import { createApiKeySet, isValidApiKey, revokeApiKeySet } from '../projects/api-keys.js';
+import { bootstrap } from '../projects/bootstrap.js';
+import { createProject, findProject, updateProjectConfig } from '../projects/projects.js';
+import { testSeed } from '../testing/seed-cache.js';
+import { deleteUser, findUser, findUserByAuthEmail, insertPasswordUser, updateUser } from '../users/users.js';
+import { migrate, splitStatements } from './migrate.js';
+import { openPGlite, openStorage, type Storage } from './open-storage.js';
+import { isUniqueViolation, json } from './schema.js';
+
+const postgresUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const postgresUp = await reachable(postgresUrl);
+if (!postgresUp) {
+  console.warn(`storage contract: PostgreSQL half skipped, nothing answers at ${postgresUrl} (set DATABASE_URL)`);
+}
+
+interface Backend {
+  name: string;
+  available: boolean;
+  /** Opens a fresh, migrated database; `drop` removes it. */
+  open(): Promise<{ storage: Storage; drop(): Promise<void> }>;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'PGlite',
+    available: true,
+    async open() {
+      const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
+      return { storage, drop: () => storage.close() };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    available: postgresUp,
+    async open() {
+      const schema = `lk_contract_${randomCrockford(10)}`;
+      const storage = await openStorage({ databaseUrl: postgresUrl, schema });
+      return {
+        storage,
+        drop: async () => {
+          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(storage.db);
+          await storage.close();
+        },
+      };
+    },
+  },
+];
+
+describe.each(backends)('storage contract on $name', (backend) => {
+  let storage: Storage;
+  let drop: () => Promise<void>;
+  const now = Date.now();
+
+  beforeAll(async () => {
+    if (!backend.available) return;
+    ({ storage, drop } = await backend.open());
+  });
+  afterAll(async () => {
+    await drop?.();
+  });
+
+  const test = it.skipIf(!backend.available);
+
+  async function newUser(projectId: string, email = `${randomUUID()}@example.com`) {
+    return insertPasswordUser(storage.db, { projectId, email, passwordHash: 'hash', now });
+  }
+
+  test('applies migrations once: a second run applies nothing', async () => {
+    expect(await migrate(storage.db, storage.schema)).toEqual([]);
+    const rows = await storage.db.selectFrom('latchkey_migrations').select('id').execute();
+    expect(rows.map((r) => r.id)).toEqual(['0001-initial']);
+  });
+
+  test('refuses to run when an applied migration was edited', async () => {
+    const edited = [{ id: '0001-initial', sql: 'select 1' }];
+    await expect(migrate(storage.db, storage.schema, edited)).rejects.toThrow(/changed after it was applied/);
+  });
+
+  test('creates, reads and updates projects with their config as JSON', async () => {
+    const project = await createProject(storage, { displayName: 'P', config: { allow_localhost: false }, now });
+    expect(project.createdAt.getTime()).toBe(now);
+    expect((await findProject(storage.db, project.id))?.config.allow_localhost).toBe(false);
+    const config = await updateProjectConfig(storage, project.id, {
+      domains: [{ domain: 'https://a.example.com', handler_path: '/handler' }],
+    });
+    expect(config).toMatchObject({ allow_localhost: false, sign_up_enabled: true });
+    expect((await findProject(storage.db, project.id))?.config.domains).toHaveLength(1);
+    expect(await findProject(storage.db, 'missing')).toBeNull();
+  });
+
+  test('refuses invalid config patches and unknown projects', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    await expect(updateProjectConfig(storage, project.id, { nope: true } as never)).rejects.toSatisfy((e) =>
+      isKnownError(e, 'SCHEMA_ERROR'),
+    );
+    await expect(updateProjectConfig(storage, 'missing', {})).rejects.toSatisfy((e) =>
+      isKnownError(e, 'PROJECT_NOT_FOUND'),
+    );
+  });
+
+  test('checks API keys by hash, per project, kind, revocation and expiry', async () => {
+    const a = await createProject(storage, { displayName: 'A' });
+    const b = await createProject(storage, { displayName: 'B' });
+    const keys = await createApiKeySet(storage, a.id, { now, expiresAtMillis: now + 1000 });
+    const pck = keys.publishableClientKey!;
+    expect(pck).toMatch(/^pck_[0-9a-hjkmnp-tv-z]{45}$/);
+    expect(await isValidApiKey(storage.db, a.id, 'publishableClientKey', pck, now)).toBe(true);
+    expect(await isValidApiKey(storage.db, b.id, 'publishableClientKey', pck, now)).toBe(false);
+    expect(await isValidApiKey(storage.db, a.id, 'secretServerKey', pck, now)).toBe(false);
+    expect(await isValidApiKey(storage.db, a.id, 'publishableClientKey', pck, now + 1000)).toBe(false);
+    const stored = await storage.db
+      .selectFrom('api_key_sets')
+      .selectAll()
+      .where('id', '=', keys.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(pck);
+    expect(stored.publishable_client_key_last_four).toBe(pck.slice(-4));
+    expect(await revokeApiKeySet(storage, b.id, keys.id)).toBe(false);
+    expect(await revokeApiKeySet(storage, a.id, keys.id)).toBe(true);
+    expect(await isValidApiKey(storage.db, a.id, 'publishableClientKey', pck, now)).toBe(false);
+  });
+
+  test('stores metadata of every JSON kind unchanged', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    const user = await newUser(project.id);
+    for (const value of ['text', '"quoted"', ['a', 1], [], null, 0, true, { a: { b: [null] } }, 'ünïcødé 🔑']) {
+      const row = await updateUser(storage.db, project.id, user.id, { client_metadata: value });
+      expect(row?.client_metadata).toEqual(value);
+      expect((await findUser(storage.db, project.id, user.id))?.client_metadata).toEqual(value);
+    }
+  });
+
+  test('keeps timestamps to the millisecond', async () => {
+    const project = await createProject(storage, { displayName: 'P', now: 1_700_000_000_123 });
+    expect((await findProject(storage.db, project.id))?.createdAt.getTime()).toBe(1_700_000_000_123);
+  });
+
+  test('allows one sign-in e-mail per project, case-insensitively', async () => {
+    const a = await createProject(storage, { displayName: 'A' });
+    const b = await createProject(storage, { displayName: 'B' });
+    await newUser(a.id, 'Same@Example.com');
+    await expect(newUser(a.id, 'same@example.COM')).rejects.toSatisfy(isUniqueViolation);
+    await newUser(b.id, 'same@example.com');
+    expect((await findUserByAuthEmail(storage.db, a.id, 'SAME@example.com'))?.primary_email).toBe('Same@Example.com');
+    expect(await findUserByAuthEmail(storage.db, a.id, 'other@example.com')).toBeNull();
+  });
+
+  test('finds sessions by refresh token within their project and lifetime; revokes them', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    const other = await createProject(storage, { displayName: 'O' });
+    const user = await newUser(project.id);
+    const { refreshToken } = await createSession(storage.db, {
+      projectId: project.id,
+      userId: user.id,
+      now,
+      lifetimeMs: 1000,
+    });
+    expect(refreshToken).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/);
+    const session = await findSession(storage.db, project.id, refreshToken, now);
+    expect(session?.user_id).toBe(user.id);
+    expect(await findSession(storage.db, other.id, refreshToken, now)).toBeNull();
+    expect(await findSession(storage.db, project.id, refreshToken, now + 1000)).toBeNull();
+    await touchSession(storage.db, session!, now + 500);
+    expect((await findUser(storage.db, project.id, user.id))?.last_active_at.getTime()).toBe(now + 500);
+    expect(await revokeSession(storage.db, project.id, refreshToken, now)).toBe(true);
+    expect(await revokeSession(storage.db, project.id, refreshToken, now)).toBe(false);
+  });
+
+  test('refuses a session whose user belongs to another project', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    const other = await createProject(storage, { displayName: 'O' });
+    const user = await newUser(project.id);
+    await expect(createSession(storage.db, { projectId: other.id, userId: user.id, now })).rejects.toThrow();
+  });
+
+  test('deletes sessions with their user, and everything with its project', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    const user = await newUser(project.id);
+    await createSession(storage.db, { projectId: project.id, userId: user.id, now });
+    expect(await deleteUser(storage.db, project.id, user.id)).toBe(true);
+    expect(await deleteUser(storage.db, project.id, user.id)).toBe(false);
+    const left = await storage.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+    expect(left).toEqual([]);
+    const second = await newUser(project.id);
+    await createApiKeySet(storage, project.id);
+    await storage.db.deleteFrom('projects').where('id', '=', project.id).execute();
+    expect(await findUser(storage.db, project.id, second.id)).toBeNull();
+    const keys = await storage.db
+      .selectFrom('api_key_sets')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .execute();
+    expect(keys).toEqual([]);
+  });
+
+  test('rolls a failed transaction back entirely', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    const email = `${randomUUID()}@example.com`;
+    await expect(
+      storage.db.transaction().execute(async (trx) => {
+        await insertPasswordUser(trx, { projectId: project.id, email, passwordHash: 'h', now });
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await findUserByAuthEmail(storage.db, project.id, email)).toBeNull();
+  });
+
+  test('serves queries from elsewhere while a transaction is open, and never inside it', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const email = `${randomUUID()}@example.com`;
+    const transaction = storage.db.transaction().execute(async (trx) => {
+      await insertPasswordUser(trx, { projectId: project.id, email, passwordHash: 'h', now });
+      await held;
+      throw new Error('rolled back');
+    });
+    const outside = findUserByAuthEmail(storage.db, project.id, email);
+    release();
+    await expect(transaction).rejects.toThrow('rolled back');
+    expect(await outside).toBeNull();
+    const burst = await Promise.all(Array.from({ length: 20 }, () => findProject(storage.db, project.id)));
+    expect(burst.every((p) => p?.id === project.id)).toBe(true);
+  });
+
+  test('bootstraps the internal project once, and the dev project keys only on the first start', async () => {
+    const fresh = await backend.open();
+    try {
+      const first = await bootstrap(fresh.storage, { dev: true });
+      expect(first?.publishableClientKey).toMatch(/^pck_/);
+      expect(first?.secretServerKey).toMatch(/^ssk_/);
+      expect(first?.superSecretAdminKey).toMatch(/^sak_/);
+      expect(await bootstrap(fresh.storage, { dev: true })).toBeNull();
+      const internal = await findProject(fresh.storage.db, 'internal');
+      expect(internal).toMatchObject({ displayName: 'Latchkey internal' });
+      expect(internal?.config).toMatchObject({
+        sign_up_enabled: true,
+        credential_enabled: true,
+        allow_localhost: true,
+      });
+      const dev = await findProject(fresh.storage.db, first!.projectId);
+      expect(dev?.displayName).toBe('Default project');
+      expect(dev?.config.client_user_deletion_enabled).toBe(false);
+      expect(
+        await isValidApiKey(fresh.storage.db, first!.projectId, 'secretServerKey', first!.secretServerKey, Date.now()),
+      ).toBe(true);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  test('writes JSON text parameters, never PostgreSQL arrays', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    await storage.db
+      .updateTable('projects')
+      .set({ config: json({ list: [1, 2] }) })
+      .where('id', '=', project.id)
+      .execute();
+    const row = await storage.db
+      .selectFrom('projects')
+      .select('config')
+      .where('id', '=', project.id)
+      .executeTakeFirstOrThrow();
+    expect(row.config).toEqual({ list: [1, 2] });
+  });
+});
+
+describe('PostgreSQL specifics', () => {
+  const test = it.skipIf(!postgresUp);
+
+  test('several instances opening one new schema at once apply each migration once', async () => {
+    const schema = `lk_race_${randomCrockford(10)}`;
+    const storages = await Promise.all(
+      Array.from({ length: 4 }, () => openStorage({ databaseUrl: postgresUrl, schema })),
+    );
+    try {
+      const rows = await storages[0]!.db.selectFrom('latchkey_migrations').select('id').execute();
+      expect(rows).toHaveLength(1);
+      const results = await Promise.all(storages.map((s) => bootstrap(s, { dev: true })));
+      expect(results.filter((r) => r !== null)).toHaveLength(1);
+    } finally {
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(storages[0]!.db);
+      await Promise.all(storages.map((s) => s.close()));
+    }
+  });
+
+  test('keeps schemas apart', async () => {
+    const [a, b] = await Promise.all(
+      ['a', 'b'].map((x) => openStorage({ databaseUrl: postgresUrl, schema: `lk_iso_${x}_${randomCrockford(8)}` })),
+    );
+    try {
+      await createProject(a!, { id: 'only-in-a', displayName: 'A' });
+      expect(await findProject(b!.db, 'only-in-a')).toBeNull();
+    } finally {
+      for (const s of [a!, b!]) {
+        await sql`drop schema ${sql.id(s.schema)} cascade`.execute(s.db);
+        await s.close();
+      }
+    }
+  });
+});
+
+describe('PGlite data directories', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'latchkey-datadir-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps data across restarts and leaves other files of the directory alone', async () => {
+    const first = await openPGlite({ dataDir: dir, schema: 'public', seed: await testSeed() });
+    await createProject(first, { id: 'kept', displayName: 'Kept' });
+    await first.close();
+    await first.close();
+    const second = await openStorage({ dataDir: dir });
+    try {
+      expect((await findProject(second.db, 'kept'))?.displayName).toBe('Kept');
+      expect(await migrate(second.db, 'public')).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('splitStatements', () => {
+  it('splits at semicolons that end a line', () => {
+    expect(splitStatements('create table a (x int);\n\ncreate index b on a (x);\nselect 1')).toEqual([
+      'create table a (x int)',
+      'create index b on a (x)',
+      'select 1',
+    ]);
+  });
+});
+
+describe('openStorage options', () => {
+  it('refuses a schema name that is not a plain identifier', async () => {
+    await expect(openStorage({ schema: 'x"; drop table users; --' })).rejects.toThrow(/invalid schema name/);
+  });
+});

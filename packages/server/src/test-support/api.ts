@@ -1,0 +1,133 @@
+/**
+ * Helpers for tests that drive a test service over HTTP: request building,
+ * answer reading, known-error assertions and row counts.
+ */
+import { detailsProblem, headers as h, isKnownErrorCode, type KnownErrorCode } from '@latchkey/protocol';
+import { expect } from 'vitest';
+import type { TestService } from '../testing/index.js';
+
+export type AccessType = 'client' | 'server' | 'admin';
+
+/** The headers the SDK sends for `accessType` with the test project's key for it (override on). */
+export function authHeaders(service: TestService, accessType: AccessType = 'client'): Record<string, string> {
+  const base: Record<string, string> = {
+    [h.overrideErrorStatus]: 'true',
+    [h.projectId]: service.projectId,
+    [h.accessType]: accessType,
+    [h.clientVersion]: 'js @latchkey/test@0.0.0',
+    [h.publishableClientKey]: service.keys.publishableClientKey,
+  };
+  if (accessType !== 'client') base[h.secretServerKey] = service.keys.secretServerKey;
+  if (accessType === 'admin') base[h.superSecretAdminKey] = service.keys.superSecretAdminKey;
+  return base;
+}
+
+/** Headers of a signed-in user. */
+export function userHeaders(
+  service: TestService,
+  tokens: { access_token: string; refresh_token?: string },
+  accessType: AccessType = 'client',
+): Record<string, string> {
+  return {
+    ...authHeaders(service, accessType),
+    [h.accessToken]: tokens.access_token,
+    ...(tokens.refresh_token ? { [h.refreshToken]: tokens.refresh_token } : {}),
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or the text when the body is not JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and assert their shape.
+  body: any;
+  text: string;
+}
+
+/** Sends a request over HTTP. `json` sets a JSON body; `body` sends raw text. */
+export async function call(
+  service: TestService,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; json?: unknown; body?: string } = {},
+): Promise<Answer> {
+  const headers = { ...(options.headers ?? {}) };
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${service.apiUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/**
+ * Asserts a known-error answer: the code header and body agree, `details`
+ * matches the catalogue, and the status sits where the request asked for it
+ * (200 + `x-stack-actual-status` with the override header, else the real one).
+ */
+export function expectKnownError(answer: Answer, code: KnownErrorCode, status: number, overridden = true): void {
+  expect({ code: answer.headers.get(h.knownError), body: answer.body?.code }).toEqual({ code, body: code });
+  expect(isKnownErrorCode(answer.body.code)).toBe(true);
+  expect(detailsProblem(code, answer.body.details)).toBeNull();
+  expect(typeof answer.body.error).toBe('string');
+  expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  if (overridden) {
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get(h.actualStatus)).toBe(String(status));
+  } else {
+    expect(answer.status).toBe(status);
+    expect(answer.headers.get(h.actualStatus)).toBeNull();
+  }
+}
+
+let counter = 0;
+
+/** A fresh e-mail address. */
+export function newEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+export const goodPassword = 'correct-horse-1';
+
+/** Signs a new user up and returns the answer's tokens and the credentials. */
+export async function signUp(service: TestService, email = newEmail(), password = goodPassword) {
+  const answer = await call(service, 'POST', '/auth/password/sign-up', {
+    headers: authHeaders(service),
+    json: { email, password },
+  });
+  expect(answer.status, answer.text).toBe(200);
+  return { ...(answer.body as { access_token: string; refresh_token: string; user_id: string }), email, password };
+}
+
+/** Rows of `table` in the test project (every table has `project_id`). */
+export async function countRows(
+  service: TestService,
+  table: 'users' | 'sessions' | 'api_key_sets' | 'signing_keys',
+  projectId = service.projectId,
+): Promise<number> {
+  const row = await service.storage.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** A snapshot of the project's users and sessions, to show a refused request changed nothing. */
+export async function snapshot(service: TestService) {
+  const users = await service.storage.db
+    .selectFrom('users')
+    .selectAll()
+    .where('project_id', '=', service.projectId)
+    .orderBy('id')
+    .execute();
+  const sessions = await countRows(service, 'sessions');
+  return { users, sessions };
+}

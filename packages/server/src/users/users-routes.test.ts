@@ -1,0 +1,247 @@
+/** `GET`, `PATCH` and `DELETE /users/me` over HTTP: views by access type, validation, deletion rules. */
+import { headers as h } from '@latchkey/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders, call, countRows, expectKnownError, signUp, snapshot, userHeaders } from '../test-support/api.js';
+import { startTestService, type TestService } from '../testing/index.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service?.close());
+
+const clientKeys = [
+  'auth_with_email',
+  'client_metadata',
+  'client_read_only_metadata',
+  'display_name',
+  'has_password',
+  'id',
+  'oauth_providers',
+  'otp_auth_enabled',
+  'passkey_auth_enabled',
+  'primary_email',
+  'primary_email_verified',
+  'profile_image_url',
+  'requires_totp_mfa',
+  'selected_team',
+  'selected_team_id',
+  'signed_up_at_millis',
+];
+const serverKeys = [...clientKeys, 'last_active_at_millis', 'primary_email_auth_enabled', 'server_metadata'].sort();
+
+describe('GET /users/me', () => {
+  it('gives client access the client view', async () => {
+    const user = await signUp(service);
+    const answer = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user) });
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.body).sort()).toEqual(clientKeys);
+    expect(answer.body).toMatchObject({
+      id: user.user_id,
+      primary_email: user.email,
+      primary_email_verified: false,
+      display_name: null,
+      selected_team: null,
+      has_password: true,
+      auth_with_email: true,
+      requires_totp_mfa: false,
+      oauth_providers: [],
+      client_metadata: {},
+    });
+  });
+
+  it.each(['server', 'admin'] as const)('gives %s access the server view', async (accessType) => {
+    const user = await signUp(service);
+    const answer = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user, accessType) });
+    expect(Object.keys(answer.body).sort()).toEqual(serverKeys);
+    expect(answer.body).toMatchObject({ primary_email_auth_enabled: true, server_metadata: {} });
+  });
+
+  it('answers CANNOT_GET_OWN_USER_WITHOUT_USER without an access token', async () => {
+    const user = await signUp(service);
+    const answer = await call(service, 'GET', '/users/me', {
+      headers: { ...authHeaders(service), [h.refreshToken]: user.refresh_token },
+    });
+    expectKnownError(answer, 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+  });
+});
+
+describe('PATCH /users/me', () => {
+  it('updates the client fields and answers the new user', async () => {
+    const user = await signUp(service);
+    const changes = {
+      display_name: 'Alice',
+      client_metadata: { theme: 'dark', n: 1, list: ['a', 1, null], text: 'plain "string"' },
+      profile_image_url: 'https://cdn.example.com/alice.png',
+      otp_auth_enabled: true,
+      passkey_auth_enabled: true,
+      selected_team_id: null,
+      totp_secret_base64: null,
+    };
+    const answer = await call(service, 'PATCH', '/users/me', { headers: userHeaders(service, user), json: changes });
+    expect(answer.status).toBe(200);
+    const { totp_secret_base64: _, ...visible } = changes;
+    expect(answer.body).toMatchObject(visible);
+    const again = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user) });
+    expect(again.body).toEqual(answer.body);
+  });
+
+  it('stores any JSON value as metadata, including bare strings, arrays and null', async () => {
+    const user = await signUp(service);
+    for (const value of ['just a string', ['x', 2], null, 0, false, { nested: { deep: [{}] } }]) {
+      const answer = await call(service, 'PATCH', '/users/me', {
+        headers: userHeaders(service, user),
+        json: { client_metadata: value },
+      });
+      expect(answer.body.client_metadata).toEqual(value);
+    }
+  });
+
+  it('clears nullable fields with null and accepts an empty patch', async () => {
+    const user = await signUp(service);
+    await call(service, 'PATCH', '/users/me', { headers: userHeaders(service, user), json: { display_name: 'X' } });
+    const cleared = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user),
+      json: { display_name: null },
+    });
+    expect(cleared.body.display_name).toBeNull();
+    const empty = await call(service, 'PATCH', '/users/me', { headers: userHeaders(service, user), json: {} });
+    expect(empty.status).toBe(200);
+  });
+
+  it('lets server access write the read-only and server metadata', async () => {
+    const user = await signUp(service);
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user, 'server'),
+      json: { client_read_only_metadata: { plan: 'pro' }, server_metadata: { stripe: 'cus_1' } },
+    });
+    expect(answer.body).toMatchObject({
+      client_read_only_metadata: { plan: 'pro' },
+      server_metadata: { stripe: 'cus_1' },
+    });
+    const client = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user) });
+    expect(client.body.client_read_only_metadata).toEqual({ plan: 'pro' });
+    expect(client.body).not.toHaveProperty('server_metadata');
+  });
+
+  it.each([
+    ['client_read_only_metadata from a client', { client_read_only_metadata: { plan: 'free' } }],
+    ['server_metadata from a client', { server_metadata: { x: 1 } }],
+    ['an unknown field', { nickname: 'al' }],
+    ['primary_email (not writable here)', { primary_email: 'new@example.com' }],
+    ['a numeric display name', { display_name: 5 }],
+    ['an over-long display name', { display_name: 'x'.repeat(257) }],
+    ['a boolean as string', { otp_auth_enabled: 'true' }],
+    ['a javascript: image URL', { profile_image_url: 'javascript:alert(1)' }],
+    ['a relative image URL', { profile_image_url: '/me.png' }],
+    ['a non-image data URL', { profile_image_url: 'data:text/html;base64,PHNjcmlwdD4=' }],
+    ['oversized metadata', { client_metadata: { blob: 'x'.repeat(17_000) } }],
+    ['metadata nested 70 levels deep', { client_metadata: JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) }],
+    ['a TOTP secret (MFA not available yet)', { totp_secret_base64: 'xcrfsRo4g5j/2v6zuxb01kXD3iA=' }],
+    ['an array body', [{ display_name: 'x' }]],
+  ])('refuses %s with SCHEMA_ERROR and changes nothing', async (_name, body) => {
+    const user = await signUp(service);
+    const before = await snapshot(service);
+    const answer = await call(service, 'PATCH', '/users/me', { headers: userHeaders(service, user), json: body });
+    expectKnownError(answer, 'SCHEMA_ERROR', 400);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('accepts a base64 image data URL', async () => {
+    const user = await signUp(service);
+    const url = `data:image/png;base64,${Buffer.from('png bytes').toString('base64')}`;
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user),
+      json: { profile_image_url: url },
+    });
+    expect(answer.body.profile_image_url).toBe(url);
+  });
+
+  it('refuses a body over the 100 KiB limit with BODY_PARSING_ERROR', async () => {
+    const user = await signUp(service);
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user),
+      json: { client_metadata: { blob: 'x'.repeat(110_000) } },
+    });
+    expectKnownError(answer, 'BODY_PARSING_ERROR', 400);
+  });
+
+  it('refuses selecting a team that does not exist', async () => {
+    const user = await signUp(service);
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user),
+      json: { selected_team_id: 'f22c438e-7f0e-489c-abb2-105d325031fe' },
+    });
+    expectKnownError(answer, 'TEAM_NOT_FOUND', 404);
+  });
+
+  it('needs a user', async () => {
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: authHeaders(service),
+      json: { display_name: 'x' },
+    });
+    expectKnownError(answer, 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+  });
+});
+
+describe('DELETE /users/me', () => {
+  it('is refused to a client while client_user_deletion_enabled is off', async () => {
+    const user = await signUp(service);
+    const before = await snapshot(service);
+    const answer = await call(service, 'DELETE', '/users/me', { headers: userHeaders(service, user) });
+    expectKnownError(answer, 'INSUFFICIENT_ACCESS_TYPE', 401);
+    expect(answer.body.details).toEqual({ actual_access_type: 'client', allowed_access_types: ['server', 'admin'] });
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('deletes the user and their sessions when the project allows it (no body)', async () => {
+    const user = await signUp(service);
+    await service.setProjectConfig({ client_user_deletion_enabled: true });
+    try {
+      const users = await countRows(service, 'users');
+      const answer = await call(service, 'DELETE', '/users/me', { headers: userHeaders(service, user) });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ success: true });
+      expect(await countRows(service, 'users')).toBe(users - 1);
+      const sessions = await service.storage.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', user.user_id)
+        .execute();
+      expect(sessions).toEqual([]);
+      const me = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user) });
+      expectKnownError(me, 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+      const signIn = await call(service, 'POST', '/auth/password/sign-in', {
+        headers: authHeaders(service),
+        json: { email: user.email, password: user.password },
+      });
+      expectKnownError(signIn, 'EMAIL_PASSWORD_MISMATCH', 400);
+    } finally {
+      await service.setProjectConfig({ client_user_deletion_enabled: false });
+    }
+  });
+
+  it.each(['server', 'admin'] as const)('is always allowed to %s access (with a {} body)', async (accessType) => {
+    const user = await signUp(service);
+    const answer = await call(service, 'DELETE', '/users/me', {
+      headers: userHeaders(service, user, accessType),
+      json: {},
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  it('frees the e-mail address for a new sign-up', async () => {
+    const user = await signUp(service);
+    await call(service, 'DELETE', '/users/me', { headers: userHeaders(service, user, 'server') });
+    await signUp(service, user.email);
+  });
+
+  it('refuses a body with fields', async () => {
+    const user = await signUp(service);
+    const answer = await call(service, 'DELETE', '/users/me', {
+      headers: userHeaders(service, user, 'server'),
+      json: { confirm: true },
+    });
+    expectKnownError(answer, 'SCHEMA_ERROR', 400);
+  });
+});
