@@ -1,0 +1,189 @@
+import { resolve } from 'node:path';
+import { originFor, parseCommandArgs, parsePort } from '../internal/args.js';
+import { Cleanup } from '../internal/cleanup.js';
+import { type CliContext, waitForStop } from '../internal/context.js';
+import {
+  type DevProject,
+  devProjectPath,
+  ensureDataDir,
+  loadOrCreateSecret,
+  lockDataDir,
+  readDevProject,
+  writeDevProject,
+} from '../internal/data-dir.js';
+import { CliError } from '../internal/errors.js';
+import { type DevInfo, formatDevInfo } from '../internal/format.js';
+import { createLogger } from '../internal/logger.js';
+import { waitUntilServing } from '../internal/ready.js';
+import {
+  checkPortFree,
+  listenOrFail,
+  loadServer,
+  openStorageOrFail,
+  type ServerModule,
+  type Storage,
+} from '../internal/service.js';
+
+export const devUsage = `Usage: latchkey dev [options]
+
+Runs the Latchkey service for local development on an embedded database
+(PGlite in the data directory), with a development project and its keys.
+
+Options:
+  -p, --port <n>        port to listen on (default 8102; 0 picks a free port)
+      --host <host>     interface to listen on (default 127.0.0.1)
+      --data-dir <dir>  database, master secret and dev keys (default .latchkey)
+      --json            print { apiUrl, projectId, publishableClientKey,
+                        secretServerKey, superSecretAdminKey, dataDir } as one
+                        JSON line on stdout once the service answers
+  -h, --help            show this help
+
+Environment:
+  LATCHKEY_SECRET       master secret (32+ characters); without it one is
+                        generated once and kept in <data-dir>/secret
+  LATCHKEY_LOG_LEVEL    level of the service log on stderr (default warn;
+                        info logs every request)
+`;
+
+export interface DevOptions {
+  /** Default 8102; 0 picks a free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Default `.latchkey` (resolved against the current directory). */
+  dataDir?: string;
+  /** Master secret; default: generated once and kept in `<dataDir>/secret`. */
+  secret?: string;
+  /** pino level of the service's log on stderr; default `warn`. */
+  logLevel?: string;
+  /** Where notices go (e.g. re-issued keys); default stderr. */
+  notify?: (message: string) => void;
+}
+
+/** A running development service. */
+export interface DevService {
+  info: DevInfo;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the service on the embedded database in `dataDir`, creating the dev
+ * project on the first start, and resolves once it answers over HTTP.
+ *
+ * @example
+ * const dev = await startDev({ port: 0, dataDir: '.latchkey' });
+ * console.log(dev.info.apiUrl, dev.info.publishableClientKey);
+ * await dev.close();
+ */
+export async function startDev(options: DevOptions = {}): Promise<DevService> {
+  const dataDir = resolve(options.dataDir ?? '.latchkey');
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 8102;
+  const notify = options.notify ?? ((message: string) => process.stderr.write(`latchkey: ${message}\n`));
+  const logger = createLogger({ level: options.logLevel, fallback: 'warn', to: 'stderr' });
+  await checkPortFree(host, port);
+  await ensureDataDir(dataDir);
+  const cleanup = new Cleanup();
+  try {
+    const lock = await lockDataDir(dataDir);
+    cleanup.add(() => lock.release());
+    const [secret, server] = await Promise.all([loadOrCreateSecret(dataDir, options.secret), loadServer()]);
+    const storage = await openStorageOrFail(server, { dataDir });
+    cleanup.add(() => storage.close());
+    const project = await devProject(dataDir, storage, await server.bootstrap(storage, { dev: true }), server, notify);
+    const service = server.createService({ storage, secret, logger });
+    const listening = await listenOrFail(server, { service, port, host });
+    cleanup.add(() => listening.close());
+    const apiUrl = originFor(host, Number(new URL(listening.url).port));
+    await waitUntilServing(apiUrl, project);
+    return { info: { apiUrl, ...project, dataDir }, close: () => cleanup.run() };
+  } catch (error) {
+    await cleanup.run();
+    throw error;
+  }
+}
+
+/**
+ * The dev project's keys: just created by bootstrap (then saved), or saved by an
+ * earlier start. When the saved file is gone, the project gets a new key set.
+ */
+async function devProject(
+  dataDir: string,
+  storage: Storage,
+  created: DevProject | null,
+  server: ServerModule,
+  notify: (message: string) => void,
+): Promise<DevProject> {
+  if (!created) {
+    const saved = await readDevProject(dataDir);
+    if (saved) return saved;
+  }
+  let project: DevProject;
+  if (created) {
+    const { projectId, publishableClientKey, secretServerKey, superSecretAdminKey } = created;
+    project = { projectId, publishableClientKey, secretServerKey, superSecretAdminKey };
+  } else {
+    project = await reissueDevKeys(storage, server);
+    notify(`${devProjectPath(dataDir)} was missing: issued a new development key set`);
+  }
+  await writeDevProject(dataDir, project);
+  return project;
+}
+
+/** A new key set for the oldest non-internal project (the one bootstrap created). */
+async function reissueDevKeys(storage: Storage, server: ServerModule): Promise<DevProject> {
+  const row = await storage.db
+    .selectFrom('projects')
+    .select('id')
+    .where('id', '!=', 'internal')
+    .orderBy('created_at')
+    .executeTakeFirst();
+  if (!row) throw new CliError('the database has no development project; delete the data directory to start afresh');
+  const keys = await server.createApiKeySet(storage, row.id, { description: 'Development keys (re-issued)' });
+  if (!keys.publishableClientKey || !keys.secretServerKey || !keys.superSecretAdminKey) {
+    throw new CliError('could not issue development keys');
+  }
+  const { publishableClientKey, secretServerKey, superSecretAdminKey } = keys;
+  return { projectId: row.id, publishableClientKey, secretServerKey, superSecretAdminKey };
+}
+
+/** `latchkey dev`: runs until SIGINT/SIGTERM. */
+export async function runDev(args: string[], context: CliContext): Promise<number> {
+  const flags = parseCommandArgs('dev', args, {
+    port: { type: 'string', short: 'p' },
+    host: { type: 'string' },
+    'data-dir': { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flags.help) {
+    context.stdout.write(devUsage);
+    return 0;
+  }
+  const stop = waitForStop(context.signal);
+  try {
+    const dev = await startDev({
+      port: parsePort('dev', flags.port, 8102),
+      host: flags.host ?? '127.0.0.1',
+      dataDir: resolve(context.cwd, flags['data-dir'] ?? '.latchkey'),
+      secret: context.env.LATCHKEY_SECRET || undefined,
+      logLevel: context.env.LATCHKEY_LOG_LEVEL,
+      notify: (message) => context.stderr.write(`latchkey: ${message}\n`),
+    });
+    const { apiUrl, projectId, publishableClientKey, secretServerKey, superSecretAdminKey, dataDir } = dev.info;
+    // Stopped while starting: stop without announcing a service that is going away.
+    if (!stop.isStopped()) {
+      context.stdout.write(
+        flags.json
+          ? `${JSON.stringify({ apiUrl, projectId, publishableClientKey, secretServerKey, superSecretAdminKey, dataDir })}\n`
+          : formatDevInfo(dev.info),
+      );
+    }
+    await stop.stopped;
+    if (!flags.json) context.stderr.write('Stopping...\n');
+    await dev.close();
+    return 0;
+  } finally {
+    stop.dispose();
+  }
+}

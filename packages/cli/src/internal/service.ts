@@ -1,0 +1,83 @@
+import { createServer } from 'node:net';
+import type { RunningServer, Service, Storage, StorageOptions } from '@latchkey/server';
+import { CliError, systemErrorCode } from './errors.js';
+
+export type { Storage } from '@latchkey/server';
+
+/** The service package, loaded on demand so `--help` and usage errors stay instant. */
+export type ServerModule = typeof import('@latchkey/server');
+
+export function loadServer(): Promise<ServerModule> {
+  return import('@latchkey/server');
+}
+
+/** Opens the database (applying migrations), turning connection failures into one-line errors. */
+export async function openStorageOrFail(server: ServerModule, options: StorageOptions): Promise<Storage> {
+  try {
+    return await server.openStorage(options);
+  } catch (error) {
+    const where = options.databaseUrl
+      ? `the database at ${redactUrl(options.databaseUrl)}`
+      : `the data directory ${options.dataDir}`;
+    const detail = (error instanceof Error && error.message) || systemErrorCode(error) || String(error);
+    throw new CliError(`cannot open ${where}: ${detail}`);
+  }
+}
+
+/**
+ * Fails fast, before the database is opened, when `host:port` cannot be bound
+ * (the listener itself still reports the error if the port is taken meanwhile).
+ */
+export async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ host, port, exclusive: true }, resolve);
+    });
+  } catch (error) {
+    throw listenError(error, host, port);
+  } finally {
+    await new Promise((resolve) => probe.close(resolve));
+  }
+}
+
+/** Starts the HTTP listener, turning "port in use" and friends into one-line errors. */
+export async function listenOrFail(
+  server: ServerModule,
+  options: { service: Service; port: number; host: string },
+): Promise<RunningServer> {
+  try {
+    return await server.startServer(options);
+  } catch (error) {
+    throw listenError(error, options.host, options.port);
+  }
+}
+
+function listenError(error: unknown, host: string, port: number): unknown {
+  switch (systemErrorCode(error)) {
+    case 'EADDRINUSE':
+      return new CliError(
+        `port ${port} is already in use on ${host}; stop the other process or choose another port with --port`,
+      );
+    case 'EACCES':
+      return new CliError(`no permission to listen on ${host}:${port}; choose a port above 1023 with --port`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new CliError(`cannot listen on host ${host}; choose another with --host`);
+    default:
+      return error;
+  }
+}
+
+/** Hides the password in a connection string before it is printed. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable DATABASE_URL)';
+  }
+}
