@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClientApp, type ClientAppOptions } from './client-app.js';
+import type { ClientAppOptions } from './client-app.js';
 import { parseCookies } from './internal/session/cookie-store.js';
 import { clearCookies } from './test-support/cookies.js';
-import { createFakeService, testProjectId, testPublishableKey } from './test-support/fake-service.js';
+import { createFakeService, testProjectId } from './test-support/fake-service.js';
+import { createTestApp } from './test-support/test-app.js';
 import { testClock } from './test-support/tokens.js';
 
 const alice = { email: 'alice@example.com', password: 'correct-horse-1' };
@@ -11,18 +12,7 @@ const clock = testClock();
 let service = createFakeService({ clock });
 
 function createApp(overrides: Partial<ClientAppOptions> = {}) {
-  const navigate = vi.fn();
-  const app = new ClientApp({
-    projectId: testProjectId,
-    publishableClientKey: testPublishableKey,
-    baseUrl: 'https://auth.example.com',
-    tokenStore: 'cookie',
-    fetch: service.fetch,
-    clock,
-    navigate,
-    ...overrides,
-  });
-  return { app, navigate };
+  return createTestApp(service, { clock, tokenStore: 'cookie', ...overrides });
 }
 
 /** Runs a redirecting call to its end (it waits 2000 ms for the page to go). */
@@ -57,16 +47,56 @@ describe('ClientApp in a browser', () => {
     await expect(tab2.getUser()).resolves.toMatchObject({ primaryEmail: alice.email });
   });
 
-  it('tells a subscribed tab when another tab signs out', async () => {
+  it('tells a subscribed tab within 100 ms when another tab signs out, showing no out-of-date user', async () => {
     const tab1 = createApp().app;
     await tab1.signUpWithCredential({ ...alice, noRedirect: true });
     const tab2 = createApp().app;
-    const listener = vi.fn();
-    tab2.subscribeUser(listener);
+    tab2.subscribeUser(() => {});
     await vi.waitFor(() => expect(tab2.getUserSnapshot()).toBeTruthy());
     await (await tab1.getUser({ or: 'throw' })).signOut({ noRedirect: true });
+    const callsBefore = service.calls().length;
     await vi.advanceTimersByTimeAsync(100);
+    expect(tab2.getUserSnapshot()).toBeNull();
+    expect(service.calls().slice(callsBefore)).toEqual([]); // signed out without asking the service
+  });
+
+  it('tells a subscribed tab within 100 ms when another tab signs in', async () => {
+    await createApp().app.signUpWithCredential({ ...alice, noRedirect: true });
+    clearCookies();
+    const tab2 = createApp().app;
+    tab2.subscribeUser(() => {});
     await vi.waitFor(() => expect(tab2.getUserSnapshot()).toBeNull());
+    await createApp().app.signInWithCredential({ ...alice, noRedirect: true });
+    await vi.advanceTimersByTimeAsync(100);
+    await vi.waitFor(() => expect(tab2.getUserSnapshot()).toMatchObject({ primaryEmail: alice.email }));
+  });
+
+  it('regression: getUser() of an unsubscribed tab is null right after another tab signed out', async () => {
+    const tab1 = createApp().app;
+    await tab1.signUpWithCredential({ ...alice, noRedirect: true });
+    const tab2 = createApp().app;
+    await expect(tab2.getUser()).resolves.toMatchObject({ primaryEmail: alice.email });
+    await (await tab1.getUser({ or: 'throw' })).signOut({ noRedirect: true });
+    await expect(tab2.getUser()).resolves.toBeNull();
+  });
+
+  it('never shows the previous user when another tab signs in as someone else', async () => {
+    const bob = { email: 'bob@example.com', password: 'correct-horse-2' };
+    const tab1 = createApp().app;
+    await tab1.signUpWithCredential({ ...bob, noRedirect: true });
+    await tab1.signUpWithCredential({ ...alice, noRedirect: true });
+    const tab2 = createApp().app;
+    const seen: Array<string | null | undefined> = [];
+    tab2.subscribeUser(() => {
+      const user = tab2.getUserSnapshot();
+      seen.push(user === undefined ? undefined : (user?.primaryEmail ?? null));
+    });
+    await vi.waitFor(() => expect(tab2.getUserSnapshot()).toBeTruthy());
+    await (await tab1.getUser({ or: 'throw' })).signOut({ noRedirect: true });
+    await tab1.signInWithCredential({ ...bob, noRedirect: true });
+    await vi.advanceTimersByTimeAsync(100);
+    await vi.waitFor(() => expect(tab2.getUserSnapshot()).toMatchObject({ primaryEmail: bob.email }));
+    expect(seen).toEqual([alice.email, undefined, bob.email]);
   });
 
   it('sends to sign-in with after_auth_return_to = current path, search and hash', async () => {
@@ -103,6 +133,34 @@ describe('ClientApp in a browser', () => {
     const { app, navigate } = createApp();
     await expect(app.signUpWithCredential(alice)).rejects.toMatchObject({ code: 'REDIRECT_URL_NOT_WHITELISTED' });
     expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['//evil.com', '%2F%2Fevil.com'],
+    ['/\\evil.com', '%2F%5Cevil.com'],
+    ['\\/evil.com', '%5C%2Fevil.com'],
+    ['/\t/evil.com', '%2F%09%2Fevil.com'],
+    ['https://evil.com/', 'https%3A%2F%2Fevil.com%2F'],
+    ['javascript:alert(1)', 'javascript%3Aalert(1)'],
+    ['data:text/html,<script>alert(1)</script>', 'data%3Atext%2Fhtml%2C%3Cscript%3Ealert(1)%3C%2Fscript%3E'],
+    ['" javascript:" (space first)', '%20javascript%3Aalert(1)'],
+    ['"\\njavascript:" (newline first)', '%0Ajavascript%3Aalert(1)'],
+    ['"\\x01javascript:" (control character first)', '%01javascript%3Aalert(1)'],
+    ['"java\\tscript:" (tab inside)', 'java%09script%3Aalert(1)'],
+  ])('refuses after_auth_return_to=%s after sign-in, navigating nowhere', async (_label, encoded) => {
+    await createApp().app.signUpWithCredential({ ...alice, noRedirect: true });
+    window.history.replaceState(null, '', `/handler/sign-in?after_auth_return_to=${encoded}`);
+    const { app, navigate } = createApp();
+    await expect(app.signInWithCredential(alice)).rejects.toMatchObject({ code: 'REDIRECT_URL_NOT_WHITELISTED' });
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('keeps a doubly encoded after_auth_return_to on this origin, as a path', async () => {
+    await createApp().app.signUpWithCredential({ ...alice, noRedirect: true });
+    window.history.replaceState(null, '', '/handler/sign-in?after_auth_return_to=%252F%252Fevil.com');
+    const { app, navigate } = createApp();
+    await settle(app.signInWithCredential(alice));
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/%2F%2Fevil.com');
   });
 
   it('refuses configured redirect targets that leave the origin', async () => {

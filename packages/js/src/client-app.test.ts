@@ -1,8 +1,9 @@
 import { clientMessages, isKnownError, KnownError } from '@latchkey/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientApp, type ClientAppOptions } from './client-app.js';
-import { knownErrorAnswer } from './test-support/answers.js';
-import { createFakeService, testProjectId, testPublishableKey } from './test-support/fake-service.js';
+import { knownErrorAnswer, plainErrorAnswer } from './test-support/answers.js';
+import { createFakeService } from './test-support/fake-service.js';
+import { createTestApp } from './test-support/test-app.js';
 import { testClock } from './test-support/tokens.js';
 
 const alice = { email: 'alice@example.com', password: 'correct-horse-1' };
@@ -10,18 +11,7 @@ const alice = { email: 'alice@example.com', password: 'correct-horse-1' };
 function setup(overrides: Partial<ClientAppOptions> = {}) {
   const clock = testClock();
   const service = createFakeService({ clock });
-  const navigate = vi.fn();
-  const app = new ClientApp({
-    projectId: testProjectId,
-    publishableClientKey: testPublishableKey,
-    baseUrl: 'https://auth.example.com',
-    tokenStore: 'memory',
-    fetch: service.fetch,
-    clock,
-    navigate,
-    ...overrides,
-  });
-  return { app, service, clock, navigate };
+  return { ...createTestApp(service, { clock, ...overrides }), service, clock };
 }
 
 afterEach(() => vi.useRealTimers());
@@ -160,6 +150,47 @@ describe('ClientApp', () => {
     await expect(app.getUser()).resolves.toBeNull();
   });
 
+  it('signs out locally even when the service refuses the sign-out with another error', async () => {
+    const { app, service } = setup();
+    await app.signInWithCredential(await signedUp(app, service));
+    const user = await app.getUser({ or: 'throw' });
+    service.interceptNext('DELETE /auth/sessions/current', () => plainErrorAnswer(500, 'Something went wrong'));
+    await expect(user.signOut({ noRedirect: true })).rejects.toMatchObject({ name: 'HttpError', status: 500 });
+    expect(app.getUserSnapshot()).toBeNull();
+    await expect(user.getTokens()).resolves.toEqual({ accessToken: null, refreshToken: null });
+    await expect(app.getUser()).resolves.toBeNull();
+    expect(service.calls().at(-1)).toBe('DELETE /auth/sessions/current');
+  });
+
+  it("rejects the string 'undefined' as a token given by the caller", async () => {
+    const { app, service } = setup({ tokenStore: { accessToken: 'undefined', refreshToken: 'undefined' } });
+    await expect(app.getUser()).resolves.toBeNull();
+    expect(service.requests.at(-1)?.headers['x-stack-refresh-token']).toBeUndefined();
+    expect(service.calls()).toEqual(['GET /users/me']);
+  });
+
+  it('never sends an access token without a refresh token', async () => {
+    const first = setup();
+    await first.app.signInWithCredential(await signedUp(first.app, first.service));
+    const { accessToken } = await (await first.app.getUser({ or: 'throw' })).getTokens();
+    const second = createTestApp(first.service, { clock: first.clock, tokenStore: { accessToken } }).app;
+    await expect(second.getUser()).resolves.toBeNull();
+    expect(first.service.requests.at(-1)?.headers['x-stack-access-token']).toBeUndefined();
+  });
+
+  it('drops the user at once when a refresh is refused (no out-of-date user, no reload)', async () => {
+    const { app, service, clock } = setup();
+    await app.signInWithCredential(await signedUp(app, service));
+    app.subscribeUser(() => {});
+    await vi.waitFor(() => expect(app.getUserSnapshot()).toBeTruthy());
+    const user = app.getUserSnapshot()!;
+    service.sessions.clear();
+    clock.advance(600_000);
+    await expect(user.getTokens()).resolves.toEqual({ accessToken: null, refreshToken: null });
+    expect(app.getUserSnapshot()).toBeNull();
+    expect(service.calls()).toEqual(['POST /auth/password/sign-in', 'GET /users/me', 'POST /auth/oauth/token']);
+  });
+
   it('gives the user auth headers for the host app server', async () => {
     const { app, service } = setup();
     await app.signInWithCredential(await signedUp(app, service));
@@ -186,14 +217,8 @@ describe('ClientApp', () => {
     const first = setup();
     await first.app.signInWithCredential(await signedUp(first.app, first.service));
     const tokens = await (await first.app.getUser({ or: 'throw' })).getTokens();
-    const second = new ClientApp({
-      projectId: testProjectId,
-      publishableClientKey: testPublishableKey,
-      baseUrl: 'https://auth.example.com',
-      tokenStore: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken },
-      fetch: first.service.fetch,
-      clock: first.clock,
-    });
+    const tokenStore = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
+    const second = createTestApp(first.service, { clock: first.clock, tokenStore }).app;
     await expect(second.getUser()).resolves.toMatchObject({ primaryEmail: alice.email });
   });
 

@@ -8,12 +8,13 @@ import { type SignInTokens, signInWithPassword, signUpWithPassword } from './aut
 import { QueryCache } from './internal/cache/query-cache.js';
 import { type ClientContext, cacheKeys } from './internal/client-context.js';
 import { publishableKeyCredentials, withSession } from './internal/http/credentials.js';
-import { createPipeline, type FetchFunction } from './internal/http/request.js';
+import { createPipeline } from './internal/http/request.js';
 import { currentLocation, redirectTo, withQueryParam } from './internal/redirect.js';
 import { createRefresher } from './internal/session/refresh-request.js';
 import { Session } from './internal/session/session.js';
-import { createTokenStore, type TokenStoreOption } from './internal/session/token-store.js';
-import { type Clock, systemClock, systemTimers, type Timers } from './internal/timers.js';
+import { createTokenStore } from './internal/session/token-store.js';
+import { systemClock, systemTimers } from './internal/timers.js';
+import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 import type { Project } from './projects/project-mapper.js';
 import { fetchCurrentProject } from './projects/projects-api.js';
 import { type HandlerUrls, resolveUrls } from './urls.js';
@@ -128,12 +129,19 @@ export class ClientApp {
     const session = new Session({ store: createTokenStore(options.tokenStore, projectId, timers), clock, refresh });
     const keys = publishableKeyCredentials(publishableClientKey);
     const keysAndTokens = withSession(keys, session);
+    const cache = new QueryCache({ timers });
+    // Another tab signed out (or a refresh was refused): signed out at once, no out-of-date user shown.
+    // Another session began: forget the old user and load the new one.
+    session.onChange((refreshToken) => {
+      if (refreshToken) cache.reset(cacheKeys.user);
+      else cache.set(cacheKeys.user, null);
+    });
     this.projectId = projectId;
     this.#context = {
       projectId,
       urls: Object.freeze(resolveUrls(options.urls)),
       session,
-      cache: new QueryCache({ timers }),
+      cache,
       send: (request) => send(request, keysAndTokens),
       sendWithoutSession: (request) => send(request, keys),
       redirect: (target) =>
@@ -168,6 +176,7 @@ export class ClientApp {
   getUser(options?: { or?: GetUserOr }): Promise<CurrentUser | null>;
   async getUser(options: { or?: GetUserOr } = {}): Promise<CurrentUser | null> {
     const context = this.#context;
+    context.session.stored(); // notices a session another tab ended or began since the last read
     const user = await context.cache.fetch(cacheKeys.user, () => loadCurrentUser(context));
     if (user || !options.or || options.or === 'return-null') return user;
     if (options.or === 'throw')
@@ -189,11 +198,12 @@ export class ClientApp {
   subscribeUser(listener: () => void): () => void {
     const { cache, session } = this.#context;
     const stopCache = cache.subscribe(cacheKeys.user, listener);
-    const stopSession = session.subscribe(() => cache.invalidate(cacheKeys.user));
+    const stopWatching = session.watch();
+    session.stored(); // a session another tab ended or began while nobody watched
     if (cache.needsLoad(cacheKeys.user)) this.getUser().catch(() => {});
     return () => {
       stopCache();
-      stopSession();
+      stopWatching();
     };
   }
 
@@ -212,18 +222,22 @@ export class ClientApp {
     return this.#redirectToAuthPage(this.#context.urls.signUp);
   }
 
+  /** Goes to the after-sign-in page (`urls.afterSignIn`), then waits 2000 ms for the page to go. */
   redirectToAfterSignIn(): Promise<void> {
     return this.#context.redirect(this.#context.urls.afterSignIn);
   }
 
+  /** Goes to the after-sign-up page (`urls.afterSignUp`), then waits 2000 ms for the page to go. */
   redirectToAfterSignUp(): Promise<void> {
     return this.#context.redirect(this.#context.urls.afterSignUp);
   }
 
+  /** Goes to the after-sign-out page (`urls.afterSignOut`), then waits 2000 ms for the page to go. */
   redirectToAfterSignOut(): Promise<void> {
     return this.#context.redirect(this.#context.urls.afterSignOut);
   }
 
+  /** Goes to the home page (`urls.home`), then waits 2000 ms for the page to go. */
   redirectToHome(): Promise<void> {
     return this.#context.redirect(this.#context.urls.home);
   }

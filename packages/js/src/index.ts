@@ -32,12 +32,10 @@ export {
   type SignInResult,
 } from './client-app.js';
 export { ConnectivityError, HttpError } from './errors.js';
-export type { FetchFunction } from './internal/http/request.js';
-export type { TokenStoreOption } from './internal/session/token-store.js';
-export type { Clock, Timers } from './internal/timers.js';
+export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 export type { Project } from './projects/project-mapper.js';
 export type { Team } from './teams/team-mapper.js';
-export type { HandlerUrls } from './urls.js';
+export { type HandlerUrls, resolveUrls, sameOriginPath } from './urls.js';
 export type { CurrentUser, SignOutOptions, UserTokens } from './users/current-user.js';
 export type { OAuthProviderLink, UserData } from './users/user-mapper.js';
 export type { UserUpdate } from './users/users-api.js';

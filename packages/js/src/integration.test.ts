@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientApp, type ClientAppOptions } from './client-app.js';
-import type { FetchFunction } from './internal/http/request.js';
+import type { FetchFunction } from './options.js';
 
 interface TestService {
   url: string;

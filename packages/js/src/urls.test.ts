@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveUrls } from './urls.js';
+import { resolveUrls, sameOriginPath } from './urls.js';
 
 describe('resolveUrls', () => {
   it('uses the spec defaults', () => {
@@ -32,5 +32,26 @@ describe('resolveUrls', () => {
   it('moves pages with the handler base unless a page is overridden', () => {
     const urls = resolveUrls({ handler: '/auth/', signUp: '/join' });
     expect(urls).toMatchObject({ handler: '/auth', signIn: '/auth/sign-in', signUp: '/join' });
+  });
+});
+
+describe('sameOriginPath', () => {
+  const origin = 'https://app.example.com';
+
+  it('gives the path of a relative or same-origin target', () => {
+    expect(sameOriginPath('/account?tab=2#top', origin)).toBe('/account?tab=2#top');
+    expect(sameOriginPath('https://app.example.com/account', origin)).toBe('/account');
+  });
+
+  it.each(['https://evil.com', '//evil.com', '/\\evil.com', '\\/evil.com', ' javascript:alert(1)', 'data:,x'])(
+    'gives null for %s',
+    (target) => {
+      expect(sameOriginPath(target, origin)).toBeNull();
+    },
+  );
+
+  it('outside a browser accepts relative targets only', () => {
+    expect(sameOriginPath('/x')).toBe('/x');
+    expect(sameOriginPath('https://app.example.com/x')).toBeNull();
   });
 });

@@ -14,6 +14,10 @@ describe('redirect validation', () => {
     ['?tab=2', '/?tab=2'],
     // Same scheme without slashes is a relative path for the URL parser (and for browsers).
     ['https:evil.com', '/evil.com'],
+    // Percent-encoded slashes stay encoded: a path on this origin, never `//host`.
+    ['%2F%2Fevil.com', '/%2F%2Fevil.com'],
+    ['/%5Cevil.com', '/%5Cevil.com'],
+    ['  /padded  ', '/padded'],
   ])('accepts %s as %s', (target, path) => {
     expect(trustedRedirectPath(target, origin)).toBe(path);
   });
@@ -26,10 +30,22 @@ describe('redirect validation', () => {
     '//evil.com',
     '//evil.com/path',
     '/\\evil.com',
+    '\\/evil.com',
     '\\\\evil.com',
+    '/\\/evil.com',
+    '\t//evil.com',
+    '\n//evil.com',
     '/\t/evil.com',
     'javascript:alert(1)',
     ' javascript:alert(1)',
+    '\tjavascript:alert(1)',
+    '\njavascript:alert(1)',
+    '\u0000javascript:alert(1)',
+    '\u001fjavascript:alert(1)',
+    'java\tscr\nipt:alert(1)',
+    'javascript://app.example.com/%0aalert(1)',
+    'vbscript:msgbox(1)',
+    'data:,hello',
     'JaVaScRiPt:alert(1)',
     'data:text/html,<script>alert(1)</script>',
     'http:evil.com',

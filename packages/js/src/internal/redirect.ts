@@ -4,7 +4,8 @@
  * is refused before any navigation happens.
  */
 import { clientMessages, KnownError } from '@latchkey/protocol';
-import { sleep, type Timers } from './timers.js';
+import type { Timers } from '../options.js';
+import { sleep } from './timers.js';
 
 /** Stand-in origin outside a browser: relative targets resolve against it, absolute ones never match it. */
 const detachedOrigin = 'https://app.invalid';

@@ -1,33 +1,8 @@
 /**
- * Time sources the SDK reads through, so tests can control them: a clock for
- * "now" (token expiry) and timers for waiting (retries, cache expiry, polling).
+ * The system time sources behind `Clock` and `Timers` (see `options.ts`), and
+ * a `sleep` on injectable timers, so tests control every wait.
  */
-
-/**
- * Reads the current time in epoch milliseconds.
- *
- * @example
- * ```ts
- * let now = Date.now();
- * const app = new ClientApp({ ...options, clock: { now: () => now } }); // tests move `now`
- * ```
- */
-export interface Clock {
-  now(): number;
-}
-
-/**
- * The subset of the timer functions the SDK uses.
- *
- * @example
- * ```ts
- * const timers: Timers = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) };
- * ```
- */
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+import type { Clock, Timers } from '../options.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
 

@@ -98,4 +98,32 @@ describe('QueryCache', () => {
     expect(cache.needsLoad('k')).toBe(true);
     await expect(cache.fetch('k', async () => 'up')).resolves.toBe('up');
   });
+
+  it('regression: keeps an entry whose load outlasts the 5 s drop, so the loaded value is not lost', async () => {
+    const cache = new QueryCache();
+    const gate = deferred<string>();
+    const read = cache.fetch('k', () => gate.promise); // a reader without a subscription (a suspended component)
+    await vi.advanceTimersByTimeAsync(8_000);
+    gate.resolve('slow');
+    await expect(read).resolves.toBe('slow');
+    expect(cache.peek('k')).toBe('slow');
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(cache.peek('k')).toBe('slow');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(cache.peek('k')).toBeUndefined();
+  });
+
+  it('reset forgets the value (not loaded again) and reloads at once when subscribed', async () => {
+    const cache = new QueryCache();
+    let n = 0;
+    const load = vi.fn(async () => ++n);
+    const seen: unknown[] = [];
+    cache.subscribe('k', () => seen.push(cache.peek('k')));
+    await cache.fetch('k', load);
+    cache.reset('k');
+    expect(cache.peek('k')).toBeUndefined();
+    expect(cache.needsLoad('k')).toBe(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(seen).toEqual([1, undefined, 2]);
+  });
 });

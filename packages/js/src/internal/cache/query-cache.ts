@@ -5,7 +5,8 @@
  * UI bindings only subscribe and read snapshots.
  */
 import { constants } from '@latchkey/protocol';
-import { systemTimers, type Timers } from '../timers.js';
+import type { Timers } from '../../options.js';
+import { systemTimers } from '../timers.js';
 
 type Loader<T> = () => Promise<T>;
 
@@ -67,6 +68,23 @@ export class QueryCache {
     this.store(entry, value);
   }
 
+  /**
+   * Forgets the value of `key` (back to "not loaded", so nothing out of date
+   * is shown meanwhile) and reloads it at once when someone is subscribed.
+   */
+  reset(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    const hadValue = entry.hasValue;
+    entry.generation++;
+    entry.inFlight = null;
+    entry.value = undefined;
+    entry.hasValue = false;
+    entry.stale = false;
+    if (hadValue) this.notify(entry);
+    if (entry.listeners.size > 0 && entry.loader) this.load(key, entry, entry.loader).catch(() => {});
+  }
+
   /** Marks `key` out of date; reloads it at once when someone is subscribed (once, however often it is called). */
   invalidate(key: string): void {
     const entry = this.entries.get(key);
@@ -102,16 +120,20 @@ export class QueryCache {
     const generation = ++entry.generation;
     entry.loader = load;
     const isLatest = () => entry.generation === generation && this.entries.get(key) === entry;
+    const settle = (): boolean => {
+      const latest = isLatest();
+      if (latest) entry.inFlight = null;
+      // The drop waits for loads in flight (see scheduleDrop): count the 5 s from now.
+      if (entry.listeners.size === 0) this.scheduleDrop(key, entry);
+      return latest;
+    };
     const promise = load().then(
       (value) => {
-        if (isLatest()) {
-          entry.inFlight = null;
-          this.store(entry, value);
-        }
+        if (settle()) this.store(entry, value);
         return value;
       },
       (error: unknown) => {
-        if (isLatest()) entry.inFlight = null;
+        settle();
         throw error;
       },
     );
@@ -124,13 +146,19 @@ export class QueryCache {
     entry.value = value;
     entry.hasValue = true;
     entry.stale = false;
-    if (changed) for (const listener of [...entry.listeners]) listener();
+    if (changed) this.notify(entry);
+  }
+
+  private notify(entry: Entry<unknown>): void {
+    for (const listener of [...entry.listeners]) listener();
   }
 
   private scheduleDrop(key: string, entry: Entry<unknown>): void {
     this.timers.clearTimeout(entry.dropHandle);
     entry.dropHandle = this.timers.setTimeout(() => {
-      if (entry.listeners.size === 0 && this.entries.get(key) === entry) this.entries.delete(key);
+      // A load in flight keeps its entry (a reader waits for it); it schedules the drop again when it settles.
+      const unused = entry.listeners.size === 0 && entry.inFlight === null;
+      if (unused && this.entries.get(key) === entry) this.entries.delete(key);
     }, this.dropAfterMs);
     // A pending drop must not keep a Node process alive.
     (entry.dropHandle as { unref?: () => void } | undefined)?.unref?.();

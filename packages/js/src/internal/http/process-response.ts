@@ -4,6 +4,7 @@
  */
 import { decodeKnownError, headers, type KnownError, type UnknownKnownErrorCode } from '@latchkey/protocol';
 import { HttpError } from '../../errors.js';
+import type { AttemptOutcome } from './retry.js';
 
 /** What an answer means to the request pipeline. */
 export type ProcessedResponse =
@@ -37,6 +38,31 @@ export async function processApiResponse(response: Response, url: string): Promi
   if (status < 200 || status > 299) return { kind: 'http-error', error: new HttpError(url, status, text) };
   const body = parseBody(response, text, url, status);
   return body instanceof HttpError ? { kind: 'http-error', error: body } : { kind: 'ok', status, body };
+}
+
+/**
+ * The retry loop's view of a decoded answer, the same for every endpoint:
+ * 429 waits `Retry-After` (or retries at once), a 508 loop backs off, other
+ * HTTP errors are thrown. `ok` reads the data; `knownError` decides about a
+ * known error (retry, an expected value, or throw).
+ */
+export function attemptOutcome<T>(
+  processed: ProcessedResponse,
+  ok: (body: unknown) => T,
+  knownError: (error: KnownError | UnknownKnownErrorCode) => AttemptOutcome<T>,
+): AttemptOutcome<T> {
+  switch (processed.kind) {
+    case 'ok':
+      return { kind: 'done', value: ok(processed.body) };
+    case 'known-error':
+      return knownError(processed.error);
+    case 'rate-limited':
+      return { kind: 'retry', delayMs: processed.retryAfterMs ?? 0, failure: processed.error };
+    case 'loop-detected':
+      return { kind: 'retry', delayMs: 'backoff', failure: processed.error };
+    case 'http-error':
+      throw processed.error;
+  }
 }
 
 /** `Retry-After` in seconds, as milliseconds; `null` when absent or unreadable. */

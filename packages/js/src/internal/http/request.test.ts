@@ -1,9 +1,10 @@
 import { KnownError } from '@latchkey/protocol';
 import { describe, expect, it, vi } from 'vitest';
+import type { FetchFunction } from '../../options.js';
 import { jsonAnswer, knownErrorAnswer } from '../../test-support/answers.js';
 import { recordRequest } from '../../test-support/fake-service.js';
 import { publishableKeyCredentials, type SessionTokenSource, withSession } from './credentials.js';
-import { apiUrl, createPipeline, type FetchFunction } from './request.js';
+import { apiUrl, createPipeline } from './request.js';
 
 describe('apiUrl', () => {
   it('builds <baseUrl>/api/v1<path> without trailing slashes', () => {

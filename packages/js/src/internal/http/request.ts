@@ -4,12 +4,13 @@
  * attempt, sends it, decodes the answer and applies the retry rules.
  */
 import { apiBasePath, headers, KnownError } from '@latchkey/protocol';
+import type { FetchFunction, Timers } from '../../options.js';
 import { clientVersionHeader } from '../../version.js';
-import { systemTimers, type Timers } from '../timers.js';
+import { systemTimers } from '../timers.js';
 import type { Credentials, PreparedCredentials } from './credentials.js';
 import { randomNonce } from './nonce.js';
-import { type ProcessedResponse, processApiResponse } from './process-response.js';
-import { type AttemptOutcome, withRetries } from './retry.js';
+import { attemptOutcome, type ProcessedResponse, processApiResponse } from './process-response.js';
+import { type AttemptOutcome, sendWithRetries } from './retry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -21,17 +22,6 @@ export interface ApiRequest {
   query?: Record<string, string | undefined>;
   body?: unknown;
 }
-
-/**
- * The `fetch` the SDK calls; pass your own to route requests in-process or to record them.
- *
- * @example
- * ```ts
- * const fetch: FetchFunction = (url, init) => globalThis.fetch(url, init);
- * new ClientApp({ ...options, fetch });
- * ```
- */
-export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
 export interface PipelineOptions {
   baseUrl: string;
@@ -71,9 +61,9 @@ export function requestHeaders(projectId: string, request: ApiRequest, credentia
   return result;
 }
 
-/** The fetch options of one attempt. */
+/** The fetch options of one attempt (`sendWithRetries` adds `credentials` and `cache`). */
 export function requestInit(request: ApiRequest, requestHeaders: Record<string, string>): RequestInit {
-  const init: RequestInit = { method: request.method, headers: requestHeaders, credentials: 'omit', cache: 'no-store' };
+  const init: RequestInit = { method: request.method, headers: requestHeaders };
   if (request.body !== undefined) init.body = JSON.stringify(request.body);
   return init;
 }
@@ -83,44 +73,33 @@ export const globalFetch: FetchFunction = (input, init) => globalThis.fetch(inpu
 
 /** Creates the pipeline every audience sends through. */
 export function createPipeline(options: PipelineOptions): SendRequest {
-  const fetchFunction = options.fetch ?? globalFetch;
+  const fetch = options.fetch ?? globalFetch;
   const timers = options.timers ?? systemTimers;
   const random = options.random ?? Math.random;
   return (request, credentials) => {
     const url = apiUrl(options.baseUrl, request.path, request.query);
-    const attempt = async (): Promise<AttemptOutcome<unknown>> => {
+    const prepare = async () => {
       const prepared = await credentials.prepare();
-      const init = requestInit(request, requestHeaders(options.projectId, request, prepared));
-      let response: Response;
-      try {
-        response = await fetchFunction(url, init);
-      } catch (error) {
-        if (error instanceof TypeError) return { kind: 'network-error', error };
-        throw error;
-      }
-      return outcomeOf(await processApiResponse(response, url), prepared);
+      return {
+        init: requestInit(request, requestHeaders(options.projectId, request, prepared)),
+        decode: async (response: Response) => outcomeOf(await processApiResponse(response, url), prepared),
+      };
     };
-    return withRetries(attempt, { method: request.method, url, timers, random, isOnline: options.isOnline });
+    return sendWithRetries(prepare, { fetch, url, method: request.method, timers, random, isOnline: options.isOnline });
   };
 }
 
-/** Maps a decoded answer to the retry loop: data, a retry, or a thrown error. */
+/** Maps a decoded answer to the retry loop; a known error the credentials can repair is retried at once. */
 export function outcomeOf(processed: ProcessedResponse, prepared: PreparedCredentials): AttemptOutcome<unknown> {
-  switch (processed.kind) {
-    case 'ok':
-      return { kind: 'done', value: processed.body };
-    case 'known-error':
-      if (processed.error instanceof KnownError && prepared.recover?.(processed.error)) {
-        return { kind: 'retry', delayMs: 0, failure: processed.error };
-      }
-      throw processed.error;
-    case 'rate-limited':
-      return { kind: 'retry', delayMs: processed.retryAfterMs ?? 0, failure: processed.error };
-    case 'loop-detected':
-      return { kind: 'retry', delayMs: 'backoff', failure: processed.error };
-    case 'http-error':
-      throw processed.error;
-  }
+  return attemptOutcome(
+    processed,
+    (body) => body,
+    (error) => {
+      if (error instanceof KnownError && prepared.recover?.(error))
+        return { kind: 'retry', delayMs: 0, failure: error };
+      throw error;
+    },
+  );
 }
 
 /** A pipeline bound to one set of credentials, as resource modules use it. */

@@ -6,7 +6,8 @@
  */
 import { constants, KnownError } from '@latchkey/protocol';
 import { ConnectivityError } from '../../errors.js';
-import { sleep, type Timers } from '../timers.js';
+import type { FetchFunction, Timers } from '../../options.js';
+import { sleep } from '../timers.js';
 
 /** What one attempt ended with. `retry` waits `delayMs` (or the backoff delay) before the next attempt. */
 export type AttemptOutcome<T> =
@@ -53,6 +54,36 @@ export async function withRetries<T>(attempt: () => Promise<AttemptOutcome<T>>, 
   }
   if (lastFailure instanceof KnownError) throw lastFailure;
   throw connectivityError(options, lastFailure);
+}
+
+/** One attempt's fetch options and how to read its answer. */
+export interface Attempt<T> {
+  init: RequestInit;
+  decode(response: Response): Promise<AttemptOutcome<T>>;
+}
+
+export interface SendOptions extends RetryOptions {
+  fetch: FetchFunction;
+}
+
+/**
+ * Sends the attempts `prepare` makes (afresh each time: tokens may change in
+ * between) until one is done or the retry rules give up. Every request goes
+ * out with `credentials: 'omit'` and `cache: 'no-store'` (wire-protocol.md §1);
+ * a `TypeError` from `fetch` is a network failure.
+ */
+export function sendWithRetries<T>(prepare: () => Attempt<T> | Promise<Attempt<T>>, options: SendOptions): Promise<T> {
+  return withRetries(async () => {
+    const attempt = await prepare();
+    let response: Response;
+    try {
+      response = await options.fetch(options.url, { ...attempt.init, credentials: 'omit', cache: 'no-store' });
+    } catch (error) {
+      if (error instanceof TypeError) return { kind: 'network-error', error };
+      throw error;
+    }
+    return attempt.decode(response);
+  }, options);
 }
 
 /** Default online check: only an explicit `navigator.onLine === false` counts as offline. */

@@ -3,10 +3,13 @@
  * `stack-refresh-<projectId>` (1 year), `["<refresh>","<access>"]` in
  * `stack-access` (1 day), the legacy `stack-refresh` read as a fallback and
  * deleted on every write. Cookies are read on every access and polled every
- * 100 ms while someone listens, so two tabs agree.
+ * 100 ms while someone listens, so two tabs agree. Every read on an https
+ * page also sets the `stack-is-https` marker (with `secure`), which tells
+ * server-side code that the browser uses https.
  */
 import { constants, cookieNames } from '@latchkey/protocol';
-import { systemTimers, type Timers } from '../timers.js';
+import type { Timers } from '../../options.js';
+import { systemTimers } from '../timers.js';
 import type { StoredTokens, TokenStore } from './token-store.js';
 
 /** The part of `document` the store uses. */
@@ -26,33 +29,36 @@ export function cookieTokenStore(options: CookieStoreOptions): TokenStore {
   const doc = options.document ?? browserDocument();
   const timers = options.timers ?? systemTimers;
   const listeners = new Set<() => void>();
-  let last = readCookieTokens(doc, options.projectId);
-  let pollHandle: unknown;
+  /** The tokens as last polled or written here: what the poll compares against. */
+  let seen = readCookieTokens(doc, options.projectId);
+  let pollHandle: unknown = null;
 
   const poll = () => {
+    pollHandle = null;
     const current = readCookieTokens(doc, options.projectId);
-    if (!sameTokens(current, last)) {
-      last = current;
+    if (!sameTokens(current, seen)) {
+      seen = current;
       for (const listener of [...listeners]) listener();
     }
-    pollHandle = timers.setTimeout(poll, constants.cookieStorePollMs);
+    // A listener may have unsubscribed the last listener: then polling stops here.
+    if (listeners.size > 0 && pollHandle === null) pollHandle = timers.setTimeout(poll, constants.cookieStorePollMs);
   };
 
   return {
-    read() {
-      last = readCookieTokens(doc, options.projectId);
-      return last;
-    },
+    // A read must not move `seen`: a change made by another tab is reported by the next poll either way.
+    read: () => readCookieTokens(doc, options.projectId),
     write(tokens) {
       writeCookieTokens(doc, options.projectId, tokens);
-      last = readCookieTokens(doc, options.projectId);
+      seen = readCookieTokens(doc, options.projectId);
     },
     subscribe(listener) {
       listeners.add(listener);
-      if (listeners.size === 1) pollHandle = timers.setTimeout(poll, constants.cookieStorePollMs);
+      if (pollHandle === null) pollHandle = timers.setTimeout(poll, constants.cookieStorePollMs);
       return () => {
         listeners.delete(listener);
-        if (listeners.size === 0) timers.clearTimeout(pollHandle);
+        if (listeners.size > 0 || pollHandle === null) return;
+        timers.clearTimeout(pollHandle);
+        pollHandle = null;
       };
     },
   };
@@ -60,7 +66,7 @@ export function cookieTokenStore(options: CookieStoreOptions): TokenStore {
 
 /** Reads the tokens; the access token counts only if it was stored with the current refresh token. */
 export function readCookieTokens(doc: CookieDocument, projectId: string): StoredTokens {
-  const cookies = parseCookies(doc.cookie);
+  const cookies = readCookies(doc);
   const refreshToken = cookies.get(cookieNames.refreshToken(projectId)) ?? cookies.get(cookieNames.legacyRefreshToken);
   const pair = parseAccessPair(cookies.get(cookieNames.accessToken));
   const accessToken = refreshToken && pair && pair[0] === refreshToken ? pair[1] : null;
@@ -69,28 +75,38 @@ export function readCookieTokens(doc: CookieDocument, projectId: string): Stored
 
 /** Writes (or deletes) the cookies for `tokens` and deletes the legacy cookie. */
 export function writeCookieTokens(doc: CookieDocument, projectId: string, tokens: StoredTokens): void {
-  const secure = doc.location?.protocol === 'https:';
   const refreshName = cookieNames.refreshToken(projectId);
-  if (tokens.refreshToken)
-    setCookie(doc, refreshName, tokens.refreshToken, constants.refreshTokenCookieMaxAgeSeconds, secure);
-  else deleteCookie(doc, refreshName);
+  if (tokens.refreshToken) {
+    setCookie(doc, refreshName, tokens.refreshToken, constants.refreshTokenCookieMaxAgeSeconds);
+  } else {
+    deleteCookie(doc, refreshName);
+  }
   if (tokens.refreshToken && tokens.accessToken) {
     const pair = JSON.stringify([tokens.refreshToken, tokens.accessToken]);
-    setCookie(doc, cookieNames.accessToken, pair, constants.accessTokenCookieMaxAgeSeconds, secure);
+    setCookie(doc, cookieNames.accessToken, pair, constants.accessTokenCookieMaxAgeSeconds);
   } else {
     deleteCookie(doc, cookieNames.accessToken);
   }
   deleteCookie(doc, cookieNames.legacyRefreshToken);
 }
 
-/** `name -> value` of a `document.cookie` string; the first occurrence of a name wins. */
+/** `name -> value` of a `document.cookie` string, both decoded; the first occurrence of a name wins. */
 export function parseCookies(header: string): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const part of header.split(';')) {
     const index = part.indexOf('=');
     if (index < 0) continue;
-    const name = part.slice(0, index).trim();
-    if (name && !cookies.has(name)) cookies.set(name, decodeCookieValue(part.slice(index + 1).trim()));
+    const name = decodeCookiePart(part.slice(0, index).trim());
+    if (name && !cookies.has(name)) cookies.set(name, decodeCookiePart(part.slice(index + 1).trim()));
+  }
+  return cookies;
+}
+
+/** The page's cookies; on an https page also (re)sets the `stack-is-https` marker. */
+function readCookies(doc: CookieDocument): Map<string, string> {
+  const cookies = parseCookies(doc.cookie);
+  if (isHttps(doc) && !cookies.has(cookieNames.isHttps)) {
+    doc.cookie = `${cookieNames.isHttps}=true; ${attributes(doc)}`;
   }
   return cookies;
 }
@@ -106,21 +122,34 @@ function parseAccessPair(value: string | undefined): [string, string] | null {
   }
 }
 
-function setCookie(doc: CookieDocument, name: string, value: string, maxAgeSeconds: number, secure: boolean): void {
+/**
+ * Names and values are percent-encoded, so no token or project id can end
+ * the cookie early (`;`), add attributes or smuggle another cookie in.
+ */
+function setCookie(doc: CookieDocument, name: string, value: string, maxAgeSeconds: number): void {
   const expires = new Date(Date.now() + maxAgeSeconds * 1000).toUTCString();
-  const flags = `expires=${expires}; max-age=${maxAgeSeconds}; path=/; samesite=lax${secure ? '; secure' : ''}`;
-  doc.cookie = `${name}=${encodeURIComponent(value)}; ${flags}`;
+  doc.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; expires=${expires}; max-age=${maxAgeSeconds}; ${attributes(doc)}`;
 }
 
+/** Deletes with the attributes the cookie was written with, so the browser matches it. */
 function deleteCookie(doc: CookieDocument, name: string): void {
-  doc.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; max-age=0; path=/`;
+  doc.cookie = `${encodeURIComponent(name)}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; max-age=0; ${attributes(doc)}`;
 }
 
-function decodeCookieValue(value: string): string {
+/** Site-wide, not sent on cross-site subrequests, and https-only on https pages. */
+function attributes(doc: CookieDocument): string {
+  return `path=/; samesite=lax${isHttps(doc) ? '; secure' : ''}`;
+}
+
+function isHttps(doc: CookieDocument): boolean {
+  return doc.location?.protocol === 'https:';
+}
+
+function decodeCookiePart(text: string): string {
   try {
-    return decodeURIComponent(value);
+    return decodeURIComponent(text);
   } catch {
-    return value;
+    return text;
   }
 }
 

@@ -5,10 +5,11 @@
  */
 import { clientMessages, constants, KnownError } from '@latchkey/protocol';
 import { HttpError } from '../../errors.js';
-import { processApiResponse } from '../http/process-response.js';
-import { apiUrl, type FetchFunction, globalFetch } from '../http/request.js';
-import { type AttemptOutcome, withRetries } from '../http/retry.js';
-import { type Clock, systemClock, systemTimers, type Timers } from '../timers.js';
+import type { Clock, FetchFunction, Timers } from '../../options.js';
+import { attemptOutcome, processApiResponse } from '../http/process-response.js';
+import { apiUrl, globalFetch } from '../http/request.js';
+import { type AttemptOutcome, sendWithRetries } from '../http/retry.js';
+import { systemClock, systemTimers } from '../timers.js';
 import { remainingValidityMs } from './jwt.js';
 
 /** A refresh either yields an access token or is refused (the session is over). */
@@ -49,54 +50,35 @@ export async function processRefreshResponse(
   url: string,
   now: number,
 ): Promise<AttemptOutcome<RefreshOutcome>> {
-  const processed = await processApiResponse(response, url);
-  switch (processed.kind) {
-    case 'known-error':
-      if (processed.error instanceof KnownError && processed.error.is('REFRESH_TOKEN_ERROR')) {
-        return { kind: 'done', value: { kind: 'refused', error: processed.error } };
+  return attemptOutcome<RefreshOutcome>(
+    await processApiResponse(response, url),
+    (body) => ({ kind: 'refreshed', accessToken: readAccessToken(body, url, now) }),
+    (error) => {
+      if (error instanceof KnownError && error.is('REFRESH_TOKEN_ERROR')) {
+        return { kind: 'done', value: { kind: 'refused', error } };
       }
-      throw processed.error;
-    case 'rate-limited':
-      return { kind: 'retry', delayMs: processed.retryAfterMs ?? 0, failure: processed.error };
-    case 'loop-detected':
-      return { kind: 'retry', delayMs: 'backoff', failure: processed.error };
-    case 'http-error':
-      throw processed.error;
-    case 'ok':
-      return { kind: 'done', value: { kind: 'refreshed', accessToken: readAccessToken(processed.body, url, now) } };
-  }
+      throw error;
+    },
+  );
 }
 
 /** Creates the function a session refreshes through. */
 export function createRefresher(options: RefresherOptions): Refresher {
-  const fetchFunction = options.fetch ?? globalFetch;
+  const fetch = options.fetch ?? globalFetch;
   const clock = options.clock ?? systemClock;
+  const timers = options.timers ?? systemTimers;
+  const random = options.random ?? Math.random;
   const url = apiUrl(options.baseUrl, '/auth/oauth/token');
   return (refreshToken) => {
     const body = refreshRequestBody(refreshToken, options.projectId, options.publishableClientKey);
-    const init: RequestInit = {
-      method: 'POST',
-      headers: { 'content-type': refreshContentType },
-      body,
-      credentials: 'omit',
-      cache: 'no-store',
-    };
-    const attempt = async (): Promise<AttemptOutcome<RefreshOutcome>> => {
-      let response: Response;
-      try {
-        response = await fetchFunction(url, init);
-      } catch (error) {
-        if (error instanceof TypeError) return { kind: 'network-error', error };
-        throw error;
-      }
-      return processRefreshResponse(response, url, clock.now());
-    };
-    const timers = options.timers ?? systemTimers;
-    return withRetries(attempt, {
-      method: 'POST',
+    const init: RequestInit = { method: 'POST', headers: { 'content-type': refreshContentType }, body };
+    const decode = (response: Response) => processRefreshResponse(response, url, clock.now());
+    return sendWithRetries(() => ({ init, decode }), {
+      fetch,
       url,
+      method: 'POST',
       timers,
-      random: options.random ?? Math.random,
+      random,
       isOnline: options.isOnline,
     });
   };

@@ -1,9 +1,12 @@
 import { KnownError } from '@latchkey/protocol';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recordingDocument } from '../../test-support/cookies.js';
 import { fakeAccessToken, testClock } from '../../test-support/tokens.js';
+import { systemTimers } from '../timers.js';
+import { cookieTokenStore } from './cookie-store.js';
 import type { RefreshOutcome } from './refresh-request.js';
 import { Session } from './session.js';
-import { memoryTokenStore, type StoredTokens } from './token-store.js';
+import { memoryTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
 
 function setup(tokens: Partial<StoredTokens>, answer?: (refreshToken: string) => Promise<RefreshOutcome>) {
   const clock = testClock();
@@ -78,10 +81,10 @@ describe('session rules', () => {
   it('is signed out after REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: tokens cleared, listeners told', async () => {
     const { session, store } = setup({ refreshToken: 'rt' }, async () => refused);
     const listener = vi.fn();
-    session.subscribe(listener);
+    session.onChange(listener);
     await expect(session.getTokens()).resolves.toBeNull();
     expect(store.read()).toEqual({ accessToken: null, refreshToken: null });
-    expect(listener).toHaveBeenCalledTimes(1);
+    expect(listener).toHaveBeenCalledExactlyOnceWith(null);
   });
 
   it("refuses the string 'undefined' as either token", async () => {
@@ -112,5 +115,68 @@ describe('session rules', () => {
     session.setTokens({ accessToken: fakeAccessToken(clock.now() + 61_000), refreshToken: 'rt' });
     await session.getTokens(120_000);
     expect(refresh).not.toHaveBeenCalled();
+  });
+
+  it('notices on any read that the stored session changed elsewhere, and tells onChange listeners once', async () => {
+    const { session, store } = setup({ accessToken: fakeAccessToken(null), refreshToken: 'rt-1' });
+    const listener = vi.fn();
+    session.onChange(listener);
+    store.write({ accessToken: null, refreshToken: null }); // another tab signed out
+    await expect(session.getTokens()).resolves.toBeNull();
+    session.stored();
+    expect(listener).toHaveBeenCalledExactlyOnceWith(null);
+    store.write({ accessToken: fakeAccessToken(null), refreshToken: 'rt-2' }); // another tab signed in
+    session.stored();
+    expect(listener).toHaveBeenLastCalledWith('rt-2');
+    session.setTokens({ accessToken: fakeAccessToken(null), refreshToken: 'rt-3' }); // this app's own sign-in
+    session.clear(); // and sign-out
+    session.stored();
+    expect(listener).toHaveBeenCalledTimes(2);
+  });
+
+  it('watches the store only while someone watches', () => {
+    const store = memoryTokenStore();
+    const subscribe = vi.spyOn(store, 'subscribe');
+    const session = new Session({ store, clock: testClock(), refresh: vi.fn() });
+    const stopA = session.watch();
+    const stopB = session.watch();
+    expect(subscribe).toHaveBeenCalledTimes(1);
+    stopA();
+    stopA();
+    stopB();
+    session.watch();
+    expect(subscribe).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('session on the cookie store', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("makes one refresh however many callers come during it, across the store's 100 ms re-reads", async () => {
+    vi.useFakeTimers();
+    const clock = testClock();
+    const { doc } = recordingDocument('https:');
+    const otherTab = cookieTokenStore({ projectId: 'p', document: doc });
+    otherTab.write({ refreshToken: 'rt', accessToken: fakeAccessToken(clock.now() + 10_000) });
+    const store: TokenStore = cookieTokenStore({ projectId: 'p', document: doc, timers: systemTimers });
+    const refresh = vi.fn(async (): Promise<RefreshOutcome> => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return { kind: 'refreshed', accessToken: fakeAccessToken(clock.now() + 600_000) };
+    });
+    const session = new Session({ store, clock, refresh });
+    const changes = vi.fn();
+    session.onChange(changes);
+    session.watch();
+    const callers: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 8; i++) {
+      callers.push(session.getTokens());
+      otherTab.read();
+      await vi.advanceTimersByTimeAsync(130); // past a poll of the cookies each time
+    }
+    const tokens = await Promise.all(callers);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(new Set(tokens.map((t) => (t as { accessToken: string }).accessToken)).size).toBe(1);
+    expect(otherTab.read().accessToken).toBe((tokens[0] as { accessToken: string }).accessToken);
+    expect(changes).not.toHaveBeenCalled();
   });
 });

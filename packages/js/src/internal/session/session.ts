@@ -5,7 +5,7 @@
  * refused refresh ends the session. The string 'undefined' is never a token.
  */
 import { constants } from '@latchkey/protocol';
-import type { Clock } from '../timers.js';
+import type { Clock } from '../../options.js';
 import { remainingValidityMs } from './jwt.js';
 import type { Refresher } from './refresh-request.js';
 import type { StoredTokens, TokenStore } from './token-store.js';
@@ -27,20 +27,32 @@ interface RefreshInFlight {
   promise: Promise<SessionTokens | null>;
 }
 
+/** Told the new refresh token (`null`: signed out) when the session changed without this app asking. */
+export type SessionChangeListener = (refreshToken: string | null) => void;
+
 export class Session {
   private refreshing: RefreshInFlight | null = null;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<SessionChangeListener>();
+  private watchers = 0;
   private stopWatching: (() => void) | null = null;
   private knownRefreshToken: string | null;
 
   constructor(private readonly options: SessionOptions) {
-    this.knownRefreshToken = this.stored().refreshToken;
+    this.knownRefreshToken = usableTokens(options.store.read()).refreshToken;
   }
 
-  /** The stored tokens with 'undefined' and empty strings treated as absent. */
+  /**
+   * The stored tokens with 'undefined' and empty strings treated as absent.
+   * Every read also notices a session that changed elsewhere (another tab
+   * signed out or in) and tells the `onChange` listeners.
+   */
   stored(): StoredTokens {
-    const tokens = this.options.store.read();
-    return { accessToken: usableToken(tokens.accessToken), refreshToken: usableToken(tokens.refreshToken) };
+    const tokens = usableTokens(this.options.store.read());
+    if (tokens.refreshToken !== this.knownRefreshToken) {
+      this.knownRefreshToken = tokens.refreshToken;
+      this.emit(tokens.refreshToken);
+    }
+    return tokens;
   }
 
   /**
@@ -77,26 +89,30 @@ export class Session {
   }
 
   /** Calls `listener` when the session changes without this app asking: another tab, or a refused refresh. */
-  subscribe(listener: () => void): () => void {
+  onChange(listener: SessionChangeListener): () => void {
     this.listeners.add(listener);
-    this.stopWatching ??= this.options.store.subscribe(() => this.onStoreChange());
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Watches the store for changes made elsewhere (the cookie store polls every
+   * 100 ms) until every returned stop function has been called.
+   */
+  watch(): () => void {
+    this.stopWatching ??= this.options.store.subscribe(() => this.stored());
+    this.watchers++;
+    let watching = true;
     return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size > 0) return;
+      if (!watching) return;
+      watching = false;
+      if (--this.watchers > 0) return;
       this.stopWatching?.();
       this.stopWatching = null;
     };
   }
 
-  private onStoreChange(): void {
-    const refreshToken = this.stored().refreshToken;
-    if (refreshToken === this.knownRefreshToken) return;
-    this.knownRefreshToken = refreshToken;
-    this.emit();
-  }
-
-  private emit(): void {
-    for (const listener of [...this.listeners]) listener();
+  private emit(refreshToken: string | null): void {
+    for (const listener of [...this.listeners]) listener(refreshToken);
   }
 
   private refreshOnce(refreshToken: string): Promise<SessionTokens | null> {
@@ -113,12 +129,16 @@ export class Session {
     if (this.stored().refreshToken !== refreshToken) return this.getTokens();
     if (outcome.kind === 'refused') {
       this.clear();
-      this.emit();
+      this.emit(null);
       return null;
     }
     this.options.store.write({ refreshToken, accessToken: outcome.accessToken });
     return { accessToken: outcome.accessToken, refreshToken };
   }
+}
+
+function usableTokens(tokens: StoredTokens): StoredTokens {
+  return { accessToken: usableToken(tokens.accessToken), refreshToken: usableToken(tokens.refreshToken) };
 }
 
 function usableToken(value: string | null | undefined): string | null {

@@ -2,7 +2,7 @@
  * Where a session keeps its tokens. Every store holds a refresh token and an
  * access token; the session decides what they are worth.
  */
-import type { Timers } from '../timers.js';
+import type { Timers, TokenStoreOption } from '../../options.js';
 import { cookieTokenStore } from './cookie-store.js';
 
 /** The tokens a store holds; `null` for absent. */
@@ -17,16 +17,6 @@ export interface TokenStore {
   /** Calls `listener` when the tokens change other than through `write` (another tab, say). */
   subscribe(listener: () => void): () => void;
 }
-
-/**
- * The `tokenStore` option: kept in memory, in browser cookies, or given once by the caller.
- *
- * @example
- * ```ts
- * new ClientApp({ ...options, tokenStore: { accessToken, refreshToken } }); // tokens from a request
- * ```
- */
-export type TokenStoreOption = 'memory' | 'cookie' | { accessToken?: string | null; refreshToken?: string | null };
 
 /** Tokens kept in this object only; lost on reload. */
 export function memoryTokenStore(initial?: Partial<StoredTokens>): TokenStore {
