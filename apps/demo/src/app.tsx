@@ -1,6 +1,6 @@
 /** The demo's shell: header with navigation and the user button, the routed page, and a footer. */
 import type { ClientApp } from '@latchkey/js';
-import { Handler, LatchkeyProvider, UserButton } from '@latchkey/react';
+import { Handler, LatchkeyProvider, Spinner, UserButton } from '@latchkey/react';
 import { type ReactNode, Suspense, useEffect } from 'react';
 import { Home } from './pages/home.js';
 import { NotFound } from './pages/not-found.js';
@@ -90,7 +90,7 @@ function Shell({ headerEnd, children }: ShellProps) {
 function PageLoading() {
   return (
     <div className="demo-loading" role="status">
-      <span className="demo-spinner" aria-hidden="true" />
+      <Spinner />
       Loading…
     </div>
   );

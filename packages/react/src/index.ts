@@ -1,8 +1,8 @@
 /**
  * @latchkey/react: React bindings for the Latchkey SDK. A provider and hooks
  * (thin `useSyncExternalStore` adapters over `ClientApp`), ready-made pages
- * (`SignIn`, `SignUp`, `SignOut`, served by `Handler`), `UserButton`, and the
- * compound parts the pages are built from. Styles: `@latchkey/react/styles.css`.
+ * (`SignIn`, `SignUp`, `SignOut`, served by `Handler`), `UserButton`, the
+ * compound parts the pages are built from, and `Spinner`. Styles: `@latchkey/react/styles.css`.
  *
  * @example
  * ```tsx
@@ -26,7 +26,8 @@ export { type CredentialPageProps, SignIn, SignUp } from './credential/credentia
 export { PasswordInput, type PasswordInputProps } from './credential/password-input.js';
 export { Handler, type HandlerProps } from './handler/handler.js';
 export { SignOut, type SignOutProps } from './handler/sign-out.js';
-export { type FormMessageCode, formMessages, type LatchkeyMessages } from './internal/messages.js';
+export { type FormMessageCode, formMessages, type LatchkeyMessages } from './messages.js';
 export { LatchkeyProvider, type LatchkeyProviderProps, type LatchkeyTheme, useApp } from './provider.js';
+export { Spinner } from './spinner.js';
 export { type UseUserOptions, type UseUserOr, useUser } from './use-user.js';
 export { UserButton, type UserButtonProps } from './user-button/user-button.js';

@@ -1,5 +1,6 @@
+import { isKnownError } from '@latchkey/protocol';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { Component, type ReactNode, Suspense } from 'react';
+import { Component, type ReactNode, StrictMode, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LatchkeyProvider, useApp } from './provider.js';
 import { createFakeApp, fakeUser } from './test-support/fake-app.js';
@@ -12,9 +13,12 @@ function Email(props: UseUserOptions) {
   return <p>{user ? `user:${user.primaryEmail}` : 'signed out'}</p>;
 }
 
+let caught: unknown = null;
+
 class Boundary extends Component<{ children: ReactNode }, { error: Error | null }> {
   override state = { error: null as Error | null };
   static getDerivedStateFromError(error: Error) {
+    caught = error;
     return { error };
   }
   override render() {
@@ -22,14 +26,15 @@ class Boundary extends Component<{ children: ReactNode }, { error: Error | null 
   }
 }
 
-function renderWith(fake: ReturnType<typeof createFakeApp>, ui: ReactNode) {
-  return render(
+function renderWith(fake: ReturnType<typeof createFakeApp>, ui: ReactNode, strict = false) {
+  const tree = (
     <LatchkeyProvider app={fake.app}>
       <Boundary>
         <Suspense fallback={<p>loading</p>}>{ui}</Suspense>
       </Boundary>
-    </LatchkeyProvider>,
+    </LatchkeyProvider>
   );
+  return render(strict ? <StrictMode>{tree}</StrictMode> : tree);
 }
 
 describe('useUser', () => {
@@ -69,12 +74,49 @@ describe('useUser', () => {
     expect(screen.getByText('loading')).toBeTruthy();
   });
 
-  it("throws to the error boundary with { or: 'throw' }", () => {
+  it("throws USER_AUTHENTICATION_REQUIRED to the error boundary with { or: 'throw' }, as getUser does", () => {
     const fake = createFakeApp({ user: null });
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderWith(fake, <Email or="throw" />);
     expect(screen.getByText(/error:User is not signed in/)).toBeTruthy();
+    expect(isKnownError(caught, 'USER_AUTHENTICATION_REQUIRED')).toBe(true);
     vi.mocked(console.error).mockRestore();
+  });
+
+  it('under StrictMode loads once, redirects once and keeps one subscription', async () => {
+    const fake = createFakeApp({ user: undefined });
+    renderWith(fake, <Email />, true);
+    await act(async () => fake.finishLoad(fakeUser()));
+    expect(screen.getByText('user:ada@example.com')).toBeTruthy();
+    expect(fake.mocks.getUser).toHaveBeenCalledTimes(1);
+    expect(fake.listenerCount()).toBe(1);
+    cleanup();
+    const signedOut = createFakeApp({ user: null });
+    renderWith(signedOut, <Email or="redirect" />, true);
+    await act(async () => {});
+    expect(signedOut.mocks.redirectToSignIn).toHaveBeenCalledTimes(1);
+  });
+
+  it('regression: never shows the user of a load the store has moved past', async () => {
+    const fake = createFakeApp({ user: undefined });
+    const stale = fakeUser({ primaryEmail: 'old@example.com' });
+    fake.mocks.getUser.mockImplementationOnce(async () => stale); // finished, but a newer session replaced it
+    renderWith(fake, <Email />);
+    await act(async () => {});
+    expect(screen.queryByText('user:old@example.com')).toBeNull();
+    expect(screen.getByText('loading')).toBeTruthy();
+    await act(async () => fake.finishLoad(fakeUser({ primaryEmail: 'new@example.com' })));
+    expect(screen.getByText('user:new@example.com')).toBeTruthy();
+  });
+
+  it('suspends again, showing no one, when another tab begins a new session', async () => {
+    const fake = createFakeApp({ user: fakeUser() });
+    renderWith(fake, <Email />);
+    expect(screen.getByText('user:ada@example.com')).toBeTruthy();
+    act(() => fake.setUser(undefined));
+    expect(screen.getByText('loading')).toBeTruthy();
+    await act(async () => fake.finishLoad(fakeUser({ primaryEmail: 'grace@example.com' })));
+    expect(screen.getByText('user:grace@example.com')).toBeTruthy();
   });
 
   it('throws a failed load to the error boundary', async () => {
@@ -82,7 +124,8 @@ describe('useUser', () => {
     fake.mocks.getUser.mockRejectedValueOnce(new Error('offline'));
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderWith(fake, <Email />);
-    expect(await screen.findByText('error:offline')).toBeTruthy();
+    // React holds a suspended tree's fallback for ~300 ms before retrying: allow for it on a busy machine.
+    expect(await screen.findByText('error:offline', {}, { timeout: 5_000 })).toBeTruthy();
     vi.mocked(console.error).mockRestore();
   });
 });

@@ -1,14 +1,19 @@
 /**
  * `useUser`: the signed-in user, as a thin `useSyncExternalStore` adapter over
- * `app.subscribeUser` / `app.getUserSnapshot`.
+ * `app.subscribeUser` / `app.getUserSnapshot`; loading, de-duplication,
+ * sessions of other tabs and redirects are the SDK's.
  *
- * Convention: while the user is not loaded yet, `useUser` suspends (it throws
- * the load promise), so wrap the part of the tree that reads the user in
- * `<Suspense fallback={...}>`. Once loaded it re-renders on every change.
+ * Suspense convention: while the user is not loaded yet (first render, or
+ * after another tab began a new session), `useUser` suspends, so wrap the
+ * part of the tree that reads the user in `<Suspense fallback={...}>`. A
+ * failed load is thrown to the nearest error boundary. Once loaded, the
+ * component re-renders on every change (sign-in, sign-out, update, another
+ * tab) and never shows the user of a session that has ended.
  */
 import type { ClientApp, CurrentUser } from '@latchkey/js';
-import { clientMessages } from '@latchkey/protocol';
+import { clientMessages, KnownError } from '@latchkey/protocol';
 import { useCallback, useSyncExternalStore } from 'react';
+import { WorkTracker } from './internal/suspense.js';
 import { useApp } from './provider.js';
 
 /**
@@ -33,13 +38,15 @@ export interface UseUserOptions {
   /**
    * `return-null` (default): return `null`. `redirect`: send the visitor to the
    * sign-in page (with `after_auth_return_to`) and stay suspended meanwhile.
-   * `throw`: throw an error for the nearest error boundary.
+   * `throw`: throw the `KnownError` `USER_AUTHENTICATION_REQUIRED` (as
+   * `app.getUser({ or: 'throw' })` does) for the nearest error boundary.
    */
   or?: UseUserOr;
 }
 
 /**
- * The signed-in user, or `null`. Suspends while the user is loading.
+ * The signed-in user, or `null`. Suspends while the user is loading: put a
+ * `<Suspense>` boundary above (and an error boundary for failed loads).
  *
  * @example
  * ```tsx
@@ -61,76 +68,27 @@ export function useUser({ or = 'return-null' }: UseUserOptions = {}): CurrentUse
   const app = useApp();
   const subscribe = useCallback((listener: () => void) => app.subscribeUser(listener), [app]);
   const getSnapshot = useCallback(() => app.getUserSnapshot(), [app]);
-  const snapshot = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+  const user = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
 
-  const user = snapshot === undefined ? awaitLoad(app) : loadedSnapshot(app, snapshot);
-  if (user !== null) return user;
-  if (or === 'redirect') return awaitRedirect(app);
-  if (or === 'throw') throw new Error(clientMessages.notSignedIn);
+  if (user === undefined) {
+    userLoads.suspend(app);
+    // Loaded, yet the store holds nothing: a newer session replaced it meanwhile. Wait for that one.
+    userLoads.forget(app);
+    userLoads.suspend(app);
+  }
+  userLoads.forget(app);
+  if (user) {
+    signInRedirects.forget(app);
+    return user;
+  }
+  if (or === 'redirect') {
+    signInRedirects.suspend(app);
+    // Navigation done, yet this page is still shown (e.g. a router kept it): wait to be unmounted.
+    throw new Promise<never>(() => {});
+  }
+  if (or === 'throw') throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, clientMessages.notSignedIn);
   return null;
 }
 
-/** A promise thrown to Suspense, shared by every component that needs it. */
-interface Pending<T> {
-  promise: Promise<void>;
-  status: 'pending' | 'done' | 'failed';
-  value?: T;
-  error?: unknown;
-}
-
-const loads = new WeakMap<ClientApp, Pending<CurrentUser | null>>();
-const redirects = new WeakMap<ClientApp, Pending<unknown>>();
-
-function track<T>(map: WeakMap<ClientApp, Pending<T>>, app: ClientApp, start: () => Promise<T>): Pending<T> {
-  const existing = map.get(app);
-  if (existing) return existing;
-  const entry: Pending<T> = { status: 'pending', promise: Promise.resolve() };
-  entry.promise = start().then(
-    (value) => {
-      entry.status = 'done';
-      entry.value = value;
-    },
-    (error: unknown) => {
-      entry.status = 'failed';
-      entry.error = error;
-    },
-  );
-  map.set(app, entry);
-  return entry;
-}
-
-/** Suspends until `getUser()` settles; falls back on its result if the snapshot is still empty. */
-function awaitLoad(app: ClientApp): CurrentUser | null {
-  const entry = track(loads, app, () => app.getUser({ or: 'return-null' }));
-  if (entry.status === 'pending') throw entry.promise;
-  if (entry.status === 'failed') throwAndForget(loads, app, entry);
-  return entry.value ?? null;
-}
-
-/** Drops finished work once the store has a value of its own. */
-function loadedSnapshot(app: ClientApp, snapshot: CurrentUser | null): CurrentUser | null {
-  if (loads.get(app)?.status === 'done') loads.delete(app);
-  if (snapshot !== null) redirects.delete(app);
-  return snapshot;
-}
-
-/** Starts one redirect to sign-in per app and stays suspended while it runs. */
-function awaitRedirect(app: ClientApp): never {
-  const entry = track(redirects, app, () => app.redirectToSignIn());
-  if (entry.status === 'failed') throwAndForget(redirects, app, entry);
-  if (entry.status === 'pending') throw entry.promise;
-  // Navigation done, yet this page is still shown (e.g. a router kept it): wait to be unmounted.
-  throw new Promise<never>(() => {});
-}
-
-/**
- * Throws a failure and forgets it once this render pass is over (React retries
- * a failed render once, synchronously), so that a later retry, e.g. an error
- * boundary reset, starts again.
- */
-function throwAndForget<T>(map: WeakMap<ClientApp, Pending<T>>, app: ClientApp, entry: Pending<T>): never {
-  queueMicrotask(() => {
-    if (map.get(app) === entry) map.delete(app);
-  });
-  throw entry.error;
-}
+const userLoads = new WorkTracker<ClientApp>((app) => app.getUser());
+const signInRedirects = new WorkTracker<ClientApp>((app) => app.redirectToSignIn());

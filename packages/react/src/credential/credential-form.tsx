@@ -3,8 +3,9 @@
  * calls the SDK; `FormError`, `EmailField`, `PasswordField` and `SubmitButton`
  * render inside it, in any order and with any markup around them.
  */
+import { constants } from '@latchkey/protocol';
 import { createContext, type ReactNode, useContext } from 'react';
-import { Spinner } from '../internal/auth-card.js';
+import { Spinner } from '../spinner.js';
 import { PasswordInput } from './password-input.js';
 import { type CredentialFormOptions, type CredentialFormState, useCredentialForm } from './use-credential-form.js';
 
@@ -121,32 +122,25 @@ export interface FieldProps {
 export function EmailField({ label = 'E-mail', placeholder = 'you@example.com' }: FieldProps) {
   const { ids, email, setEmail, errors } = useFormContext('EmailField');
   return (
-    <div className="lk-field">
-      <label className="lk-label" htmlFor={ids.email}>
-        {label}
-      </label>
-      <input
-        id={ids.email}
-        className="lk-input"
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
-        placeholder={placeholder}
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        aria-invalid={errors.email ? true : undefined}
-        aria-describedby={errors.email ? ids.emailError : undefined}
-      />
-      {errors.email ? (
-        <p className="lk-field-error" id={ids.emailError}>
-          {errors.email}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame inputId={ids.email} label={label} error={{ id: ids.emailError, text: errors.email }}>
+      {(described) => (
+        <input
+          {...described}
+          id={ids.email}
+          className="lk-input"
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          placeholder={placeholder}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+      )}
+    </FieldFrame>
   );
 }
 
@@ -173,34 +167,72 @@ export interface PasswordFieldProps extends FieldProps {
  */
 export function PasswordField({ label = 'Password', placeholder, hint }: PasswordFieldProps) {
   const { ids, kind, password, setPassword, errors } = useFormContext('PasswordField');
-  const shownHint = hint ?? (kind === 'sign-up' ? 'At least 8 characters.' : null);
-  const describedBy = [errors.password ? ids.passwordError : null, shownHint ? ids.passwordHint : null]
-    .filter(Boolean)
-    .join(' ');
+  const shownHint = hint ?? (kind === 'sign-up' ? `At least ${constants.passwordMinLength} characters.` : null);
+  return (
+    <FieldFrame
+      inputId={ids.password}
+      label={label}
+      error={{ id: ids.passwordError, text: errors.password }}
+      hint={{ id: ids.passwordHint, text: shownHint }}
+    >
+      {(described) => (
+        <PasswordInput
+          {...described}
+          id={ids.password}
+          name="password"
+          autoComplete={kind === 'sign-up' ? 'new-password' : 'current-password'}
+          required
+          placeholder={placeholder}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+      )}
+    </FieldFrame>
+  );
+}
+
+/** Text under a field, found by its id. */
+interface FieldNote {
+  id: string;
+  text: ReactNode;
+}
+
+/** The ARIA props that tie an input to its error and hint. */
+interface DescribedProps {
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+interface FieldFrameProps {
+  inputId: string;
+  label: ReactNode;
+  error: FieldNote;
+  hint?: FieldNote;
+  /** Renders the input, given the props that describe it. */
+  children: (described: DescribedProps) => ReactNode;
+}
+
+/** What every field shares: label, input, the error (tied with aria-describedby, aria-invalid) and an optional hint. */
+function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) {
+  const notes = [error, hint].filter((note): note is FieldNote => Boolean(note?.text));
+  const described: DescribedProps = {
+    'aria-invalid': error.text ? true : undefined,
+    'aria-describedby': notes.length > 0 ? notes.map((note) => note.id).join(' ') : undefined,
+  };
   return (
     <div className="lk-field">
-      <label className="lk-label" htmlFor={ids.password}>
+      <label className="lk-label" htmlFor={inputId}>
         {label}
       </label>
-      <PasswordInput
-        id={ids.password}
-        name="password"
-        autoComplete={kind === 'sign-up' ? 'new-password' : 'current-password'}
-        required
-        placeholder={placeholder}
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        aria-invalid={errors.password ? true : undefined}
-        aria-describedby={describedBy || undefined}
-      />
-      {errors.password ? (
-        <p className="lk-field-error" id={ids.passwordError}>
-          {errors.password}
+      {children(described)}
+      {error.text ? (
+        <p className="lk-field-error" id={error.id}>
+          {error.text}
         </p>
       ) : null}
-      {shownHint ? (
-        <p className="lk-hint" id={ids.passwordHint}>
-          {shownHint}
+      {hint?.text ? (
+        <p className="lk-hint" id={hint.id}>
+          {hint.text}
         </p>
       ) : null}
     </div>

@@ -107,6 +107,20 @@ describe('SignIn', () => {
     );
   });
 
+  it('announces a refusal in the one role=alert region and brings focus back to the first field', async () => {
+    const { app } = renderPage('sign-in');
+    app.signInWithCredential.mockRejectedValueOnce(new KnownError('EMAIL_PASSWORD_MISMATCH'));
+    fill('ada@example.com', 'wrong-password');
+    fireEvent.click(submitButton(/sign in/i));
+    await screen.findByText('Wrong e-mail or password.');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(document.activeElement).toBe(screen.getByLabelText('E-mail'));
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: '' } });
+    fireEvent.click(submitButton(/sign in/i));
+    expect(screen.getAllByRole('alert')).toHaveLength(1); // field errors are tied to their fields, not alerts
+    expect(screen.getByRole('alert').textContent).toBe('');
+  });
+
   it('rewords server errors with the messages prop', async () => {
     const { app } = renderPage('sign-in', { messages: { EMAIL_PASSWORD_MISMATCH: 'Nope, try again.' } });
     app.signInWithCredential.mockRejectedValueOnce(new KnownError('EMAIL_PASSWORD_MISMATCH'));
@@ -154,6 +168,12 @@ describe('SignIn', () => {
     renderPage('sign-in');
     const link = screen.getByRole('link', { name: 'Create an account' });
     expect(link.getAttribute('href')).toBe('/handler/sign-up?after_auth_return_to=%2Fprotected%3Ftab%3D2');
+  });
+
+  it('drops an after_auth_return_to that leaves the origin from the sign-up link', () => {
+    visit('/handler/sign-in?after_auth_return_to=%2F%5Cevil.com');
+    renderPage('sign-in');
+    expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/handler/sign-up');
   });
 
   it('shows and hides the password', () => {

@@ -1,9 +1,9 @@
 /** `SignIn` and `SignUp`: the credential pages, each a card around a `CredentialForm`. */
 import type { ReactNode } from 'react';
 import { AuthCard } from '../internal/auth-card.js';
-import type { LatchkeyMessages } from '../internal/messages.js';
 import { currentReturnTo, withReturnTo } from '../internal/return-to.js';
 import { useProjectName } from '../internal/use-project-name.js';
+import type { LatchkeyMessages } from '../messages.js';
 import { useLatchkeyContext } from '../provider.js';
 import { CredentialForm } from './credential-form.js';
 

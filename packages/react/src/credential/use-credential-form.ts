@@ -1,8 +1,9 @@
 /** State and submission of a credential (e-mail + password) form. */
 import { familiesOf, type KnownErrorCode } from '@latchkey/protocol';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { errorText, knownErrorCodeOf, type LatchkeyMessages } from '../internal/messages.js';
+import { errorText, knownErrorCodeOf } from '../internal/error-text.js';
 import { useControllableState } from '../internal/use-controllable-state.js';
+import type { LatchkeyMessages } from '../messages.js';
 import { useApp } from '../provider.js';
 import { type CredentialKind, type FieldErrors, validateCredentials } from './validation.js';
 
@@ -84,7 +85,9 @@ export function useCredentialForm(options: CredentialFormOptions) {
         setErrors({ password: text });
         focusById(ids.password);
       } else {
+        // The submit button was disabled while busy, which drops its focus: bring keyboard users back to the form.
         setErrors({ form: text });
+        focusById(ids.email);
       }
     }
   };

@@ -1,6 +1,7 @@
 /** Checks the credential forms make before calling the service (same limits as the service). */
 import { constants, messageFor } from '@latchkey/protocol';
-import { formMessage, type LatchkeyMessages } from '../internal/messages.js';
+import { formMessage } from '../internal/error-text.js';
+import type { LatchkeyMessages } from '../messages.js';
 
 export type CredentialKind = 'sign-in' | 'sign-up';
 

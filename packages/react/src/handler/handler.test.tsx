@@ -1,5 +1,6 @@
 import { KnownError } from '@latchkey/protocol';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
 import { createFakeApp, fakeUser, visit } from '../test-support/fake-app.js';
@@ -60,6 +61,21 @@ describe('Handler', () => {
     expect(screen.getByRole('status').textContent).toContain('Ending your session');
     await act(async () => {});
     expect(user.signOut).toHaveBeenCalledWith({ redirectUrl: '/goodbye' });
+  });
+
+  it('signs out once under StrictMode (effects run twice in development)', async () => {
+    const user = fakeUser();
+    const fake = createFakeApp({ user });
+    visit('/handler/sign-out');
+    render(
+      <StrictMode>
+        <LatchkeyProvider app={fake.app}>
+          <Handler />
+        </LatchkeyProvider>
+      </StrictMode>,
+    );
+    await act(async () => {});
+    expect(user.signOut).toHaveBeenCalledTimes(1);
   });
 
   it('goes straight to after-sign-out when nobody is signed in', async () => {

@@ -2,8 +2,8 @@
 import type { ClientApp } from '@latchkey/js';
 import type { ReactNode } from 'react';
 import { SignIn, SignUp } from '../credential/credential-pages.js';
-import type { LatchkeyMessages } from '../internal/messages.js';
 import { useLocationPath } from '../internal/use-location-path.js';
+import type { LatchkeyMessages } from '../messages.js';
 import { LatchkeyProvider, useOptionalLatchkeyContext } from '../provider.js';
 import { handlerPageOf } from './handler-page.js';
 import { NotFound } from './not-found.js';

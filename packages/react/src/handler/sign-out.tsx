@@ -1,8 +1,10 @@
 /** `SignOut`: signs the user out on arrival, then goes to the after-sign-out page. */
 import { useEffect, useRef, useState } from 'react';
-import { AuthCard, Spinner } from '../internal/auth-card.js';
-import { errorText, type LatchkeyMessages } from '../internal/messages.js';
+import { AuthCard } from '../internal/auth-card.js';
+import { errorText } from '../internal/error-text.js';
+import type { LatchkeyMessages } from '../messages.js';
 import { useApp } from '../provider.js';
+import { Spinner } from '../spinner.js';
 
 /**
  * Props of `SignOut`.

@@ -40,11 +40,6 @@ export function AuthCard({ title, subtitle, icon = 'lock', footer, className, ch
   );
 }
 
-/** A small rotating ring; decorative, pair it with text. */
-export function Spinner() {
-  return <span className="lk-spinner" aria-hidden="true" />;
-}
-
 function Icon({ name }: { name: 'lock' | 'compass' | 'door' }) {
   const common = {
     width: 22,

@@ -17,4 +17,22 @@ describe('after_auth_return_to', () => {
     expect(currentReturnTo()).toBeNull();
     expect(withReturnTo('/handler/sign-up', null)).toBe('/handler/sign-up');
   });
+
+  it.each([
+    ['https%3A%2F%2Fevil.com%2Fphish', 'another origin'],
+    ['%2F%2Fevil.com', 'a protocol-relative URL'],
+    ['%2F%5Cevil.com', 'a backslash that browsers read as a slash'],
+    ['%5C%2Fevil.com', 'a leading backslash'],
+    ['javascript%3Aalert(1)', 'a javascript: URL'],
+    ['%20%09javascript%3Aalert(1)', 'whitespace before the scheme'],
+    ['data%3Atext%2Fhtml%2Cx', 'a data: URL'],
+  ])('drops after_auth_return_to=%s (%s)', (value) => {
+    visit(`/handler/sign-in?after_auth_return_to=${value}`);
+    expect(currentReturnTo()).toBeNull();
+  });
+
+  it('carries a same-origin absolute value as a path', () => {
+    visit(`/handler/sign-in?after_auth_return_to=${encodeURIComponent(`${window.location.origin}/p?q=1#h`)}`);
+    expect(currentReturnTo()).toBe('/p?q=1#h');
+  });
 });

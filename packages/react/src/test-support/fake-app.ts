@@ -3,7 +3,7 @@
  * the React bindings use. For component tests only; the real SDK and service
  * are exercised end to end by the e2e suite.
  */
-import type { ClientApp, CurrentUser, HandlerUrls, Project } from '@latchkey/js';
+import { type ClientApp, type CurrentUser, type HandlerUrls, type Project, resolveUrls } from '@latchkey/js';
 import { vi } from 'vitest';
 
 type UsedByReact =
@@ -33,25 +33,6 @@ export function fakeUser(fields: Partial<UserFields> = {}): FakeUser {
   return user as unknown as FakeUser;
 }
 
-const defaultUrls: HandlerUrls = {
-  handler: '/handler',
-  signIn: '/handler/sign-in',
-  signUp: '/handler/sign-up',
-  signOut: '/handler/sign-out',
-  emailVerification: '/handler/email-verification',
-  passwordReset: '/handler/password-reset',
-  forgotPassword: '/handler/forgot-password',
-  oauthCallback: '/handler/oauth-callback',
-  magicLinkCallback: '/handler/magic-link-callback',
-  accountSettings: '/handler/account-settings',
-  error: '/handler/error',
-  teamInvitation: '/handler/team-invitation',
-  home: '/',
-  afterSignIn: '/',
-  afterSignUp: '/',
-  afterSignOut: '/',
-};
-
 interface FakeAppOptions {
   /** The user snapshot at start (`undefined` = not loaded yet; default `null`). */
   user?: CurrentUser | null;
@@ -73,7 +54,7 @@ export function createFakeApp(options: FakeAppOptions = {}) {
   };
 
   const fake = {
-    urls: { ...defaultUrls, ...options.urls },
+    urls: resolveUrls(options.urls),
     signInWithCredential: vi.fn<ClientApp['signInWithCredential']>(async () => ({ userId: 'u', newUser: false })),
     signUpWithCredential: vi.fn<ClientApp['signUpWithCredential']>(async () => ({ userId: 'u', newUser: true })),
     getUser: vi.fn(async (): Promise<CurrentUser | null> => {

@@ -1,9 +1,10 @@
 /** `UserButton`: the signed-in user's avatar, opening a menu with who is signed in and "Sign out". */
 import type { CurrentUser } from '@latchkey/js';
 import { Suspense, useId, useState } from 'react';
-import { Spinner, useRootProps } from '../internal/auth-card.js';
-import { errorText } from '../internal/messages.js';
+import { useRootProps } from '../internal/auth-card.js';
+import { errorText } from '../internal/error-text.js';
 import { useApp } from '../provider.js';
+import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
 import { useMenu } from './use-menu.js';
 
