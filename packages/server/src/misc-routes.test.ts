@@ -88,6 +88,9 @@ describe('junk bodies on every route', () => {
     'true',
     '{"display_name":"a\\u0000b"}',
     '{"client_metadata":{"k\\u0000":1},"email":"a@example.com","password":"x\\u0000yyyyyyy"}',
+    '{"client_metadata":{"a":"\\ud800"},"server_metadata":{"\\udc00":1}}',
+    '{"client_metadata":{"__proto__":{"admin":true}}}',
+    '{"email":"a@example.com","password":"correct-horse-\\ud800"}',
     'grant_type=refresh_token&client_id=%00&client_secret=%00&refresh_token=%00',
   ];
 

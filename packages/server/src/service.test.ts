@@ -60,6 +60,59 @@ describe('createService', () => {
     }
   });
 
+  it('keeps passwords, tokens and keys out of the log on error paths too', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    // PGlite: the test closes the storage to provoke a 500, which a PostgreSQL test schema could not then drop.
+    const service = await startTestService({ logger: pino(sink), databaseUrl: null });
+    const password = 'a logged-out secret password';
+    try {
+      const user = await signUp(service, 'errors@example.com', password);
+      const json = { ...authHeaders(service), 'content-type': 'application/json' };
+      await call(service, 'POST', '/auth/password/sign-in', {
+        headers: authHeaders(service),
+        json: { email: user.email, password: `${password}!` },
+      });
+      await call(service, 'POST', '/auth/password/sign-in', { headers: json, body: `{"password":"${password}"` });
+      await call(service, 'POST', '/auth/password/sign-in', { headers: json, body: `password=${password}` });
+      await call(service, 'GET', '/users/me', {
+        headers: { ...userHeaders(service, user, 'server'), [h.secretServerKey]: `${service.keys.secretServerKey}x` },
+      });
+      await call(service, 'POST', '/auth/oauth/token', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=refresh_token&refresh_token=${user.refresh_token}x&client_id=${service.projectId}&client_secret=${service.keys.publishableClientKey}`,
+      });
+      const basic = Buffer.from(`${service.projectId}:${service.keys.publishableClientKey}`).toString('base64');
+      await call(service, 'POST', '/auth/oauth/token?refresh_token=in-the-query', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+        body: `grant_type=refresh_token&refresh_token=${user.refresh_token}`,
+      });
+      await service.storage.close();
+      await call(service, 'GET', '/users/me', { headers: userHeaders(service, user) });
+      await new Promise((resolve) => setImmediate(resolve));
+      const text = lines.join('');
+      expect(text).toContain('"status":500');
+      for (const secret of [
+        password,
+        user.access_token,
+        user.refresh_token,
+        service.keys.publishableClientKey,
+        service.keys.secretServerKey,
+        basic,
+        'in-the-query',
+      ]) {
+        expect(text).not.toContain(secret);
+      }
+    } finally {
+      await service.close();
+    }
+  });
+
   it('answers 500 text (with the request id) when something unexpected breaks, honouring the override', async () => {
     const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
     const project = await createProject(storage, { displayName: 'P' });

@@ -35,7 +35,13 @@ export interface ServiceOptions {
   bodyLimitBytes?: number;
 }
 
-/** A running service: a standard fetch handler. */
+/**
+ * A running service: a standard fetch handler. It never rejects; failures are
+ * answers (known errors, or a 500 whose body holds only the request id).
+ *
+ * @example
+ * const response = await service.fetch(new Request('http://localhost/api/v1/projects/current', { headers }));
+ */
 export interface Service {
   fetch(request: Request): Promise<Response>;
 }

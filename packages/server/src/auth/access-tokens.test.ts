@@ -3,7 +3,7 @@ import { accessTokenIssuer, headers as h } from '@latchkey/protocol';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSealer } from '../crypto/encryption.js';
-import { call, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
+import { call, expectKnownError, refreshGrant, signUp, userHeaders } from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { AccessTokens } from './access-tokens.js';
 import { SigningKeys } from './signing-keys.js';
@@ -57,15 +57,7 @@ describe('issued access tokens', () => {
       const answer = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user) });
       expectKnownError(answer, 'ACCESS_TOKEN_EXPIRED', 401);
       expect(answer.body.details).toEqual({ expired_at_millis: null });
-      const refreshed = await call(service, 'POST', '/auth/oauth/token', {
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: user.refresh_token,
-          client_id: service.projectId,
-          client_secret: service.keys.publishableClientKey,
-        }).toString(),
-      });
+      const refreshed = await refreshGrant(service, user.refresh_token);
       const me = await call(service, 'GET', '/users/me', {
         headers: userHeaders(service, { ...user, access_token: refreshed.body.access_token }),
       });

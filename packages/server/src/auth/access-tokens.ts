@@ -7,6 +7,7 @@
 import { accessTokenIssuer, constants } from '@latchkey/protocol';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../http/env.js';
+import { isUserId } from '../users/users.js';
 import type { SigningKeys } from './signing-keys.js';
 
 /** The outcome of reading an access token. */
@@ -15,7 +16,6 @@ export type AccessTokenCheck =
   | { ok: false; reason: 'unparsable' | 'expired' };
 
 const kidPattern = /^[A-Za-z0-9_-]{12}$/;
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class AccessTokens {
   constructor(
@@ -59,7 +59,7 @@ export class AccessTokens {
         requiredClaims: ['sub', 'exp', 'iat'],
         currentDate: new Date(this.clock.now()),
       });
-      if (typeof payload.sub !== 'string' || !uuidPattern.test(payload.sub)) return unparsable;
+      if (typeof payload.sub !== 'string' || !isUserId(payload.sub)) return unparsable;
       return { ok: true, projectId: key.projectId, userId: payload.sub.toLowerCase() };
     } catch (error) {
       return error instanceof errors.JWTExpired ? { ok: false, reason: 'expired' } : unparsable;

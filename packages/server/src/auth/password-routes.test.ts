@@ -1,5 +1,6 @@
-/** Password sign-up and sign-in over HTTP: successes, every refusal, and sign-in timing. */
+/** Password sign-up and sign-in over HTTP: successes, every refusal, races, and where the hashing happens. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProject } from '../projects/projects.js';
 import {
   authHeaders,
   call,
@@ -11,7 +12,9 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
+import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { hashPassword } from './passwords.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -89,11 +92,32 @@ describe('POST /auth/password/sign-up', () => {
     expect(await snapshot(service)).toEqual(before);
   });
 
-  it('creates one user when the same e-mail signs up concurrently', async () => {
-    const email = newEmail('race');
-    const answers = await Promise.all(Array.from({ length: 4 }, () => signUpCall({ email, password: goodPassword })));
-    const statuses = answers.map((a) => a.headers.get('x-stack-actual-status') ?? String(a.status)).sort();
-    expect(statuses).toEqual(['200', '409', '409', '409']);
+  it('trims the e-mail, keeps its case, and treats Ada@Example.com and ada@example.com as one account', async () => {
+    const local = newEmail('Ada').split('@')[0]!;
+    const typed = ` ${local}@Example.com\t`;
+    const created = await signUpCall({ email: typed, password: goodPassword });
+    expect(created.status).toBe(200);
+    const me = await call(service, 'GET', '/users/me', { headers: userHeaders(service, created.body) });
+    expect(me.body.primary_email).toBe(`${local}@Example.com`);
+    const before = await snapshot(service);
+    for (const variant of [`${local.toLowerCase()}@example.com`, `  ${local.toUpperCase()}@EXAMPLE.COM  `]) {
+      expectKnownError(await signUpCall({ email: variant, password: goodPassword }), 'USER_EMAIL_ALREADY_EXISTS', 409);
+    }
+    expect(await snapshot(service)).toEqual(before);
+    const signedIn = await signInCall({ email: ` ${local.toLowerCase()}@example.com `, password: goodPassword });
+    expect(signedIn.body.user_id).toBe(created.body.user_id);
+  });
+
+  it('refuses a password holding a lone surrogate, which argon2 hashes like any other lone surrogate', async () => {
+    // Regression: argon2 encodes the password as UTF-8, turning every lone
+    // surrogate into U+FFFD, so "…\ud800" signed up and "…\udfff" signed in.
+    const before = await snapshot(service);
+    const email = newEmail();
+    const answer = await signUpCall({ email, password: 'correct-horse-\ud800' });
+    expectKnownError(answer, 'SCHEMA_ERROR', 400);
+    expect(answer.body.details.message).toContain('lone surrogate');
+    expect(await snapshot(service)).toEqual(before);
+    expectKnownError(await signInCall({ email, password: 'correct-horse-\udfff' }), 'SCHEMA_ERROR', 400);
   });
 
   it.each([
@@ -154,6 +178,87 @@ describe('POST /auth/password/sign-up', () => {
     const otherService = { ...service, projectId: other.projectId, keys: other.keys };
     await signUp(otherService, email);
     expect(await countRows(service, 'users', other.projectId)).toBe(1);
+  });
+});
+
+describe.each([
+  { backend: 'PGlite', databaseUrl: null, available: true },
+  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
+])('the same e-mail signing up concurrently on $backend', ({ databaseUrl, available }) => {
+  it.skipIf(!available)(
+    'creates exactly one user; every other answer is USER_EMAIL_ALREADY_EXISTS 409, never a 500',
+    async () => {
+      const raced = await startTestService({ databaseUrl });
+      try {
+        const email = newEmail('race');
+        const variants = [email, email.toUpperCase(), ...Array.from({ length: 6 }, () => email)];
+        const answers = await Promise.all(
+          variants.map((variant) =>
+            call(raced, 'POST', '/auth/password/sign-up', {
+              headers: authHeaders(raced),
+              json: { email: variant, password: goodPassword },
+            }),
+          ),
+        );
+        const created = answers.filter(
+          (answer) => answer.status === 200 && !answer.headers.get('x-stack-actual-status'),
+        );
+        expect(created).toHaveLength(1);
+        for (const answer of answers.filter((a) => !created.includes(a))) {
+          expectKnownError(answer, 'USER_EMAIL_ALREADY_EXISTS', 409);
+        }
+        expect(await countRows(raced, 'users')).toBe(1);
+        expect(await countRows(raced, 'sessions')).toBe(1);
+      } finally {
+        await raced.close();
+      }
+    },
+  );
+});
+
+describe('password hashing and the database connection', () => {
+  it('never hashes while holding the PGlite connection: other queries run during sign-ups and sign-ins', async () => {
+    // PGlite is one connection. Hashing inside a transaction would make every
+    // query wait out the hash (DESIGN.md); hashed first, queries wait ~1 ms.
+    const local = await startTestService({ databaseUrl: null });
+    try {
+      const user = await signUp(local);
+      const started = performance.now();
+      await hashPassword(goodPassword);
+      const hashMs = performance.now() - started;
+      const work = Promise.all([
+        ...Array.from({ length: 3 }, () =>
+          call(local, 'POST', '/auth/password/sign-up', {
+            headers: authHeaders(local),
+            json: { email: newEmail(), password: goodPassword },
+          }),
+        ),
+        ...Array.from({ length: 3 }, () =>
+          call(local, 'POST', '/auth/password/sign-in', {
+            headers: authHeaders(local),
+            json: { email: user.email, password: user.password },
+          }),
+        ),
+      ]);
+      let finished = false;
+      void work.finally(() => {
+        finished = true;
+      });
+      const waits: number[] = [];
+      while (!finished) {
+        // A macrotask turn, so the listener (in this process) gets to read its sockets.
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        const asked = performance.now();
+        await findProject(local.storage.db, local.projectId);
+        waits.push(performance.now() - asked);
+      }
+      expect((await work).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      const median = waits.sort((a, b) => a - b)[Math.floor(waits.length / 2)]!;
+      expect(waits.length).toBeGreaterThan(5);
+      expect(median).toBeLessThan(hashMs / 4);
+    } finally {
+      await local.close();
+    }
   });
 });
 

@@ -3,20 +3,26 @@
  * hashed or verified before any transaction opens. Unknown e-mail and wrong
  * password give the same error after the same amount of hashing work.
  */
-import { constants, KnownError, type SignInResponseWire } from '@latchkey/protocol';
+import { KnownError, type SignInResponseWire } from '@latchkey/protocol';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { readJson } from '../http/body.js';
 import type { AppEnv, Deps } from '../http/env.js';
 import { jsonResponse } from '../http/responses.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import { isUniqueViolation } from '../storage/schema.js';
+import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findUserByAuthEmail, insertPasswordUser } from '../users/users.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { checkPasswordRequirements, hashPassword, verifyPassword } from './passwords.js';
 import { requireAccess } from './request-auth.js';
 import { createSession } from './sessions.js';
 
-const email = z.email().max(254);
+/**
+ * A sign-in e-mail: surrounding whitespace trimmed (mobile keyboards add a
+ * trailing space), then checked. The pattern admits ASCII only, so the
+ * database's `lower()` and JavaScript's `toLowerCase()` agree on it; case is
+ * kept as typed and ignored by lookups and the unique index.
+ */
+const email = z.string().trim().pipe(z.email().max(254));
 
 const signUpBody = z.strictObject({
   email,
@@ -25,17 +31,6 @@ const signUpBody = z.strictObject({
 });
 
 const signInBody = z.strictObject({ email, password: z.string() });
-
-/** PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG, counted in Unicode code points. */
-export function checkPasswordRequirements(password: string): void {
-  const length = [...password].length;
-  if (length < constants.passwordMinLength) {
-    throw new KnownError('PASSWORD_TOO_SHORT', { min_length: constants.passwordMinLength });
-  }
-  if (length > constants.passwordMaxLength) {
-    throw new KnownError('PASSWORD_TOO_LONG', { maxLength: constants.passwordMaxLength });
-  }
-}
 
 export function registerPasswordRoutes(api: Hono<AppEnv>, deps: Deps): void {
   const { db } = deps.storage;
@@ -61,7 +56,7 @@ export function registerPasswordRoutes(api: Hono<AppEnv>, deps: Deps): void {
         return { userId: user.id, refreshToken: session.refreshToken };
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
+      if (isUniqueViolation(error, authEmailIndex)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
       throw error;
     }
     const answer: SignInResponseWire = {

@@ -4,9 +4,24 @@
  * Callers hash before they open a transaction, never inside one.
  */
 import { randomBytes } from 'node:crypto';
+import { constants, KnownError } from '@latchkey/protocol';
 import argon2 from 'argon2';
 
 const options = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/**
+ * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG, counted in Unicode code points.
+ * Call it before `hashPassword`, so an over-long password costs no hashing.
+ */
+export function checkPasswordRequirements(password: string): void {
+  const length = [...password].length;
+  if (length < constants.passwordMinLength) {
+    throw new KnownError('PASSWORD_TOO_SHORT', { min_length: constants.passwordMinLength });
+  }
+  if (length > constants.passwordMaxLength) {
+    throw new KnownError('PASSWORD_TOO_LONG', { maxLength: constants.passwordMaxLength });
+  }
+}
 
 /** An argon2id PHC string for `password`. */
 export function hashPassword(password: string): Promise<string> {

@@ -4,6 +4,7 @@
  * refused requests change nothing.
  */
 import { headers as h, internalProjectId, type KnownErrorCode } from '@latchkey/protocol';
+import { exportSPKI, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKeySet, revokeApiKeySet } from '../projects/api-keys.js';
 import { type Answer, authHeaders, call, expectKnownError, signUp, snapshot } from '../test-support/api.js';
@@ -16,6 +17,8 @@ let user: Awaited<ReturnType<typeof signUp>>;
 let expiredToken: string;
 let otherProjectToken: string;
 let internalUserToken: string;
+let publicJwkText: string;
+let publicPem: string;
 
 beforeAll(async () => {
   service = await startTestService();
@@ -29,6 +32,10 @@ beforeAll(async () => {
   const internalKeys = await createApiKeySet(service.storage, internalProjectId);
   const internal = { ...service, projectId: internalProjectId, keys: internalKeys as typeof service.keys };
   internalUserToken = (await signUp(internal)).access_token;
+  const jwks = await fetch(`${service.apiUrl}/projects/${service.projectId}/.well-known/jwks.json`);
+  const [jwk] = ((await jwks.json()) as { keys: Record<string, string>[] }).keys;
+  publicJwkText = JSON.stringify(jwk);
+  publicPem = await exportSPKI((await importJWK(jwk!, 'ES256')) as CryptoKey);
 });
 afterAll(() => service?.close());
 
@@ -64,6 +71,25 @@ const cases: Case[] = [
     code: 'INVALID_ACCESS_TYPE',
     status: 400,
     details: { accessType: 'root' },
+  },
+  {
+    name: 'an access type in capitals',
+    headers: () => ({ ...authHeaders(service), [h.accessType]: 'CLIENT' }),
+    code: 'INVALID_ACCESS_TYPE',
+    status: 400,
+    details: { accessType: 'CLIENT' },
+  },
+  {
+    name: 'two access types (a repeated header reads "client, server")',
+    headers: () => ({ ...authHeaders(service), [h.accessType]: 'client, server' }),
+    code: 'INVALID_ACCESS_TYPE',
+    status: 400,
+  },
+  {
+    name: 'an empty access type with a key (decision c: absent)',
+    headers: () => ({ ...authHeaders(service), [h.accessType]: '' }),
+    code: 'PROJECT_KEY_WITHOUT_ACCESS_TYPE',
+    status: 400,
   },
   {
     name: 'an unknown access type, before a missing project id',
@@ -175,6 +201,18 @@ const cases: Case[] = [
         () => unsignedToken(claimsFor(service.projectId, user.user_id), kidOf(user.access_token)),
       ],
       ['an HS256 token', () => hmacToken(claimsFor(service.projectId, user.user_id), kidOf(user.access_token), 'x')],
+      [
+        'HS256 keyed with the published public JWK (algorithm confusion)',
+        () => hmacToken(claimsFor(service.projectId, user.user_id), kidOf(user.access_token), publicJwkText),
+      ],
+      [
+        'HS256 keyed with the public key as PEM (algorithm confusion)',
+        () => hmacToken(claimsFor(service.projectId, user.user_id), kidOf(user.access_token), publicPem),
+      ],
+      [
+        'a kid of another project with this project as audience',
+        () => tamper(otherProjectToken, { aud: service.projectId }),
+      ],
     ] as const
   ).map(
     ([name, token]): Case => ({
@@ -283,6 +321,14 @@ describe('access types', () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.body.id).toBe(user.user_id);
+  });
+
+  it('treats empty access-token and admin-token headers as absent (decision c)', async () => {
+    const answer = await call(service, 'GET', '/projects/current', {
+      headers: { ...authHeaders(service), [h.accessToken]: '', [h.adminAccessToken]: '', [h.refreshToken]: '' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get(h.actualStatus)).toBeNull();
   });
 
   it('checks only the key of the access type asked for', async () => {

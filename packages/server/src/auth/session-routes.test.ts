@@ -1,7 +1,16 @@
 /** `POST /auth/sessions` (server) and `DELETE /auth/sessions/current` (sign-out) over HTTP. */
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, call, countRows, expectKnownError, signUp, snapshot, userHeaders } from '../test-support/api.js';
+import {
+  authHeaders,
+  call,
+  countRows,
+  expectKnownError,
+  refreshGrant,
+  signUp,
+  snapshot,
+  userHeaders,
+} from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 let service: TestService;
@@ -10,16 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-const refresh = (refreshToken: string) =>
-  call(service, 'POST', '/auth/oauth/token', {
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'refresh_token',
-      refresh_token: refreshToken,
-      client_id: service.projectId,
-      client_secret: service.keys.publishableClientKey,
-    }).toString(),
-  });
+const refresh = (refreshToken: string) => refreshGrant(service, refreshToken);
 
 describe('POST /auth/sessions', () => {
   it('creates a session for a user (server access) with the lifetime asked for', async () => {
@@ -66,6 +66,8 @@ describe('POST /auth/sessions', () => {
     ['an extra field', () => ({ user_id: 'me', admin: true }), 'SCHEMA_ERROR'],
     ['a lifetime over 367 days', () => ({ user_id: 'me', expires_in_millis: 368 * 86_400_000 }), 'SCHEMA_ERROR'],
     ['a negative lifetime', () => ({ user_id: 'me', expires_in_millis: -1 }), 'SCHEMA_ERROR'],
+    ['a zero lifetime', () => ({ user_id: 'me', expires_in_millis: 0 }), 'SCHEMA_ERROR'],
+    ['a null lifetime', () => ({ user_id: 'me', expires_in_millis: null }), 'SCHEMA_ERROR'],
     ['a fractional lifetime', () => ({ user_id: 'me', expires_in_millis: 1.5 }), 'SCHEMA_ERROR'],
     ['a string lifetime', () => ({ user_id: 'me', expires_in_millis: '1000' }), 'SCHEMA_ERROR'],
   ] as const)('refuses %s', async (_name, body, code) => {
@@ -77,6 +79,42 @@ describe('POST /auth/sessions', () => {
     expectKnownError(answer, code, 400);
     if (code === 'USER_ID_DOES_NOT_EXIST') expect(answer.body.details.user_id).toBe(body().user_id);
     expect(await snapshot(service)).toEqual(before);
+  });
+
+  it.each([
+    ['1e999 (JSON for Infinity)', '1e999'],
+    ['a number beyond 2^53', '9007199254740993123'],
+  ])('refuses a lifetime of %s with SCHEMA_ERROR', async (_name, number) => {
+    const user = await signUp(service);
+    const before = await snapshot(service);
+    const answer = await call(service, 'POST', '/auth/sessions', {
+      headers: { ...authHeaders(service, 'server'), 'content-type': 'application/json' },
+      body: `{"user_id":"${user.user_id}","expires_in_millis":${number}}`,
+    });
+    expectKnownError(answer, 'SCHEMA_ERROR', 400);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('accepts exactly 367 days, the longest lifetime', async () => {
+    const user = await signUp(service);
+    const answer = await call(service, 'POST', '/auth/sessions', {
+      headers: authHeaders(service, 'server'),
+      json: { user_id: user.user_id, expires_in_millis: 367 * 86_400_000 },
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  it('cannot mint a session for a deleted user from a still-valid access token ("me")', async () => {
+    const user = await signUp(service);
+    await call(service, 'DELETE', '/users/me', { headers: userHeaders(service, user, 'server') });
+    const before = await snapshot(service);
+    const answer = await call(service, 'POST', '/auth/sessions', {
+      headers: userHeaders(service, user, 'server'),
+      json: { user_id: 'me' },
+    });
+    expectKnownError(answer, 'USER_ID_DOES_NOT_EXIST', 400);
+    expect(await snapshot(service)).toEqual(before);
+    expectKnownError(await refresh(user.refresh_token), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401, false);
   });
 
   it('refuses a user of another project', async () => {

@@ -5,23 +5,18 @@
 import { type CreateSessionResponseWire, constants, headers, KnownError } from '@latchkey/protocol';
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { readJson } from '../http/body.js';
+import { emptyBody, readJson } from '../http/body.js';
 import type { AppEnv, Deps } from '../http/env.js';
 import { jsonResponse } from '../http/responses.js';
-import { findUser } from '../users/users.js';
+import { findUser, isUserId } from '../users/users.js';
 import { requireAccess } from './request-auth.js';
 import { createSession, revokeSession } from './sessions.js';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const createSessionBody = z.strictObject({
   user_id: z.string().min(1).max(100),
   expires_in_millis: z.number().int().positive().max(constants.maxServerSessionExpiresInMs).optional(),
   is_impersonation: z.boolean().optional(),
 });
-
-/** DELETE routes accept no body or `{}` (decision d). */
-const emptyBody = z.strictObject({}).optional();
 
 export function registerSessionRoutes(api: Hono<AppEnv>, deps: Deps): void {
   const { db } = deps.storage;
@@ -34,7 +29,7 @@ export function registerSessionRoutes(api: Hono<AppEnv>, deps: Deps): void {
       if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
       userId = auth.userId;
     }
-    const user = uuidPattern.test(userId) ? await findUser(db, auth.project.id, userId.toLowerCase()) : null;
+    const user = isUserId(userId) ? await findUser(db, auth.project.id, userId.toLowerCase()) : null;
     if (!user) throw new KnownError('USER_ID_DOES_NOT_EXIST', { user_id: body.user_id });
     const { refreshToken } = await createSession(db, {
       projectId: auth.project.id,

@@ -3,15 +3,13 @@
  * (an opaque 45-character value). Refresh tokens are not rotated (decision b).
  */
 import { randomUUID } from 'node:crypto';
+import { constants } from '@latchkey/protocol';
 import type { Kysely } from 'kysely';
 import { sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
 import type { Database, SessionRow } from '../storage/schema.js';
 
-/** Default session lifetime: one year. */
-export const defaultSessionLifetimeMs = 365 * 24 * 3600 * 1000;
-
-/** Creates a session and returns its refresh token (the only copy in clear). */
+/** Creates a session (default lifetime: one year) and returns its refresh token, the only copy in clear. */
 export async function createSession(
   db: Kysely<Database>,
   input: { projectId: string; userId: string; now: number; lifetimeMs?: number },
@@ -27,7 +25,7 @@ export async function createSession(
       user_id: input.userId,
       refresh_token_hash: sha256Hex(refreshToken),
       created_at: now,
-      expires_at: new Date(input.now + (input.lifetimeMs ?? defaultSessionLifetimeMs)),
+      expires_at: new Date(input.now + (input.lifetimeMs ?? constants.defaultServerSessionExpiresInMs)),
       last_used_at: now,
     })
     .execute();

@@ -48,4 +48,23 @@ describe('sealer', () => {
     expect(() => sealer.open(flipped, 'row-1')).toThrow();
     expect(() => sealer.open('v2.x.y', 'row-1')).toThrow(/format/);
   });
+
+  it('refuses a truncated auth tag (a 4-byte tag is forged in 2^32 tries)', () => {
+    // Regression: without authTagLength, Node's GCM accepts 4- to 16-byte tags,
+    // so an empty value sealed with the first 4 bytes of its tag opened.
+    const [prefix, iv, body] = sealer.seal('', 'row-1').split('.');
+    const tag = Buffer.from(body!, 'base64url');
+    for (const length of [4, 8, 12]) {
+      const truncated = `${prefix}.${iv}.${tag.subarray(0, length).toString('base64url')}`;
+      expect(() => sealer.open(truncated, 'row-1')).toThrow(/malformed/);
+    }
+    expect(sealer.open(sealer.seal('', 'row-1'), 'row-1')).toBe('');
+  });
+
+  it('refuses an IV that is not 12 bytes', () => {
+    const [prefix, , body] = sealer.seal('private jwk', 'row-1').split('.');
+    expect(() => sealer.open(`${prefix}.${Buffer.alloc(16).toString('base64url')}.${body}`, 'row-1')).toThrow(
+      /malformed/,
+    );
+  });
 });

@@ -7,6 +7,9 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const version = 'v1';
+const ivBytes = 12;
+/** GCM tag length, pinned: Node otherwise accepts 4- to 16-byte tags, and a 4-byte tag is forged in 2^32 tries. */
+const tagBytes = 16;
 
 /** Encrypts and decrypts small values under one derived key. */
 export interface Sealer {
@@ -19,20 +22,24 @@ export function createSealer(secret: string, purpose: string): Sealer {
   const key = Buffer.from(hkdfSync('sha256', secret, 'latchkey', `latchkey ${purpose} ${version}`, 32));
   return {
     seal(plaintext, associatedData) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const iv = randomBytes(ivBytes);
+      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: tagBytes });
       cipher.setAAD(Buffer.from(associatedData, 'utf8'));
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
       return `${version}.${iv.toString('base64url')}.${body.toString('base64url')}`;
     },
     open(sealed, associatedData) {
-      const [tag, ivText, bodyText] = sealed.split('.');
-      if (tag !== version || !ivText || !bodyText) throw new Error('unknown encrypted value format');
+      const [prefix, ivText, bodyText] = sealed.split('.');
+      if (prefix !== version || !ivText || !bodyText) throw new Error('unknown encrypted value format');
+      const iv = Buffer.from(ivText, 'base64url');
       const body = Buffer.from(bodyText, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(ivText, 'base64url'));
+      if (iv.length !== ivBytes || body.length < tagBytes) throw new Error('malformed encrypted value');
+      const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: tagBytes });
       decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-      decipher.setAuthTag(body.subarray(body.length - 16));
-      return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8');
+      decipher.setAuthTag(body.subarray(body.length - tagBytes));
+      return Buffer.concat([decipher.update(body.subarray(0, body.length - tagBytes)), decipher.final()]).toString(
+        'utf8',
+      );
     },
   };
 }

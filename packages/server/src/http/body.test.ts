@@ -2,6 +2,7 @@
  * Bad bodies (over HTTP, on a JSON route and on DELETE): every one is a known
  * error with a readable `details.message`, never a 500, and changes nothing.
  */
+import http from 'node:http';
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -67,6 +68,66 @@ describe('JSON bodies', () => {
       duplex: 'half',
     } as RequestInit);
     expect(response.headers.get(h.knownError)).toBe('BODY_PARSING_ERROR');
+  });
+
+  it('stops reading an endless chunked body at the limit, and still answers', async () => {
+    // Regression: the limit must cut the upload off, not buffer it. The client
+    // keeps writing 64 KiB chunks until the answer arrives; socket buffers hold a
+    // few MiB, so an answer long before 64 MiB shows the service stopped reading.
+    const url = new URL(`${service.apiUrl}/auth/password/sign-up`);
+    const ceiling = 64 * 1024 * 1024;
+    const outcome = await new Promise<{ code: string | undefined; sent: number }>((resolve, reject) => {
+      let sent = 0;
+      let answered = false;
+      const request = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { ...authHeaders(service), ...json, 'transfer-encoding': 'chunked' },
+        },
+        (response) => {
+          answered = true;
+          response.resume();
+          response.on('end', () => {
+            request.destroy();
+            resolve({ code: response.headers[h.knownError] as string | undefined, sent });
+          });
+        },
+      );
+      request.on('error', (error) => {
+        if (!answered) reject(error);
+      });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      request.write('{"email":"');
+      const pump = () => {
+        if (answered) return;
+        if (sent >= ceiling) return reject(new Error(`no answer after ${sent} bytes: the service kept reading`));
+        sent += chunk.length;
+        if (request.write(chunk)) setImmediate(pump);
+        else request.once('drain', pump);
+      };
+      pump();
+    });
+    expect(outcome.code).toBe('BODY_PARSING_ERROR');
+    expect(outcome.sent).toBeLessThan(ceiling);
+  });
+
+  it.each([
+    ['a form body sent as JSON', 'password=hunter2-secret&email=a%40example.com', 'password='],
+    ['a bare secret', 'hunter2-secret', 'hunter2'],
+    ['a truncated JSON body', '{"email":"a@example.com","password":"hunter2-secret"', 'hunter2'],
+  ])('does not echo the request body in BODY_PARSING_ERROR (%s)', async (_name, body, secret) => {
+    // Regression: V8's JSON.parse message quotes the input ("password=h"...),
+    // and the service copied it into the error that SDKs throw and apps log.
+    const answer = await call(service, 'POST', '/auth/password/sign-up', {
+      headers: { ...authHeaders(service), ...json },
+      body,
+    });
+    expectKnownError(answer, 'BODY_PARSING_ERROR', 400);
+    expect(answer.text).not.toContain(secret);
+    expect(answer.body.details.message).toMatch(/^The request body is not valid JSON/);
   });
 
   it('refuses bytes that are not UTF-8', async () => {

@@ -5,7 +5,7 @@
  * the wrong shape (both with a human `details.message`).
  */
 import { KnownError } from '@latchkey/protocol';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 function bodyError(message: string): KnownError<'BODY_PARSING_ERROR'> {
   return new KnownError('BODY_PARSING_ERROR', { message });
@@ -54,30 +54,60 @@ export function hasNul(text: string): boolean {
   return text.includes('\u0000');
 }
 
+/** In `u` mode this matches only unpaired surrogates; a valid pair is one astral code point. */
+const loneSurrogate = /\p{Surrogate}/u;
+
+/**
+ * Why a string from a JSON body cannot be stored faithfully, or null. U+0000
+ * is refused by PostgreSQL. A lone surrogate is valid JSON but not Unicode:
+ * jsonb refuses it (a 500), text columns and argon2 silently turn it into
+ * U+FFFD (a changed value; two different passwords that hash alike).
+ */
+function textProblem(text: string): string | null {
+  if (hasNul(text)) return 'must not contain the NUL character';
+  if (loneSurrogate.test(text)) return 'must be valid Unicode (it holds a lone surrogate)';
+  return null;
+}
+
 /** Deepest nesting a JSON body may have; deeper values are refused before validation walks them. */
 export const maxJsonDepth = 64;
 
 /**
  * Why a parsed body cannot be stored or validated safely, or null: nesting
- * deeper than `maxJsonDepth`, or U+0000 in a string or key. Iterative, so a
- * hostile body cannot exhaust the stack.
+ * deeper than `maxJsonDepth`, a string or key `textProblem` refuses, or a key
+ * named `__proto__` (zod rebuilds objects by assignment, so such a key would be
+ * dropped silently, and clients that merge metadata could be polluted by it).
+ * Iterative, so a hostile body cannot exhaust the stack.
  */
 function unsafeJson(root: unknown): string | null {
   const stack: [unknown, string, number][] = [[root, 'body', 0]];
   while (stack.length > 0) {
     const [value, path, depth] = stack.pop()!;
     if (typeof value === 'string') {
-      if (hasNul(value)) return `${path}: must not contain the NUL character`;
+      const problem = textProblem(value);
+      if (problem) return `${path}: ${problem}`;
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= maxJsonDepth) return `${path}: nested deeper than ${maxJsonDepth} levels`;
     for (const [key, item] of Object.entries(value)) {
-      if (hasNul(key)) return `${path}: keys must not contain the NUL character`;
+      if (key === '__proto__') return `${path}: the key "__proto__" is not allowed`;
+      const problem = textProblem(key);
+      if (problem) return `${path}: keys ${problem}`;
       stack.push([item, `${path}.${key}`, depth + 1]);
     }
   }
   return null;
+}
+
+/**
+ * Where JSON parsing failed, e.g. ` (at position 12)`, or nothing. V8's own
+ * message quotes the body (`Unexpected token 'p', "password=h"...`), which
+ * would put a password or token into an error that clients log.
+ */
+function jsonErrorPosition(error: unknown): string {
+  const position = /\bposition (\d+)/.exec((error as Error).message ?? '');
+  return position ? ` (at position ${position[1]})` : '';
 }
 
 function mediaType(request: Request): string {
@@ -99,13 +129,16 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw bodyError(`The request body is not valid JSON (${(error as Error).message}).`);
+      throw bodyError(`The request body is not valid JSON${jsonErrorPosition(error)}.`);
     }
     const problem = unsafeJson(value);
     if (problem) throw new KnownError('SCHEMA_ERROR', { message: problem });
   }
   return validate(schema, value);
 }
+
+/** The body of a DELETE: none, or `{}` (decision d). */
+export const emptyBody = z.strictObject({}).optional();
 
 /** Reads an `application/x-www-form-urlencoded` body (the OAuth token endpoint). */
 export async function readForm(request: Request, limit: number): Promise<URLSearchParams> {

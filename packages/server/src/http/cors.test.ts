@@ -19,7 +19,15 @@ function expectCors(response: Response) {
     'content-type, x-stack-actual-status, x-stack-known-error',
   );
   expect(response.headers.get('access-control-max-age')).toBe('86400');
+  expect(response.headers.get('access-control-allow-credentials')).toBeNull();
 }
+
+/** `access-control-allow-headers` exactly as wire-protocol §3 spells it (not derived from the code under test). */
+const allowedHeadersOfTheProtocol =
+  'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, ' +
+  'x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, ' +
+  'x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, ' +
+  'x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace';
 
 describe('CORS', () => {
   it.each(['/api/v1/users/me', '/api/v1/auth/oauth/token', '/api/v1/no/such/route', '/api/anything'])(
@@ -39,6 +47,11 @@ describe('CORS', () => {
       expect(response.headers.get(h.requestId)).toMatch(/^[0-9a-z]{16}$/);
     },
   );
+
+  it('allows exactly the request headers of wire-protocol §3, without credentials', async () => {
+    const response = await fetch(`${service.apiUrl}/users/me`, { method: 'OPTIONS' });
+    expect(response.headers.get('access-control-allow-headers')).toBe(allowedHeadersOfTheProtocol);
+  });
 
   it('puts the CORS headers on successes, known errors and unknown routes', async () => {
     const ok = await fetch(`${service.apiUrl}/projects/current`, { headers: authHeaders(service) });

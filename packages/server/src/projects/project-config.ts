@@ -97,6 +97,13 @@ export const projectConfigPatchSchema = z
   })
   .partial();
 
+/**
+ * A change to a project's configuration: any subset of `ProjectConfig`; lists
+ * (`domains`, `oauth_providers`, permissions) replace the stored list.
+ *
+ * @example
+ * const patch: ProjectConfigPatch = { allow_localhost: false, domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] };
+ */
 export type ProjectConfigPatch = z.infer<typeof projectConfigPatchSchema>;
 
 /** The stored config completed with defaults for keys added since it was written. */

@@ -3,7 +3,7 @@
  * written as JSON text (see `json()`), because the `pg` driver would turn a JS
  * array parameter into a PostgreSQL array rather than JSON.
  */
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** A JSON value as stored in a `jsonb` column. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -90,9 +90,7 @@ export interface Database {
 }
 
 export type ProjectRow = Selectable<ProjectsTable>;
-export type ApiKeySetRow = Selectable<ApiKeySetsTable>;
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 
 /** JSON text for a `jsonb` column. */
@@ -100,7 +98,16 @@ export function json(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** True for a PostgreSQL unique-constraint violation (SQLSTATE 23505), from `pg` or PGlite. */
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+/**
+ * True for a PostgreSQL unique-constraint violation (SQLSTATE 23505), from `pg`
+ * or PGlite; with `constraint`, only a violation of that constraint or index,
+ * so that an unrelated duplicate is not reported as the one the caller expects.
+ */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint: violated } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && (constraint === undefined || violated === constraint);
 }
+
+/** The unique index that allows one sign-in e-mail per project, case-insensitively. */
+export const authEmailIndex = 'users_auth_email_idx';

@@ -9,38 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isKnownError } from '@latchkey/protocol';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, findSession, revokeSession, touchSession } from '../auth/sessions.js';
 import { randomCrockford } from '../crypto/random.js';
 import { createApiKeySet, isValidApiKey, revokeApiKeySet } from '../projects/api-keys.js';
 import { bootstrap } from '../projects/bootstrap.js';
 import { createProject, findProject, updateProjectConfig } from '../projects/projects.js';
+import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { testSeed } from '../testing/seed-cache.js';
 import { deleteUser, findUser, findUserByAuthEmail, insertPasswordUser, updateUser } from '../users/users.js';
 import { migrate, splitStatements } from './migrate.js';
 import { openPGlite, openStorage, type Storage } from './open-storage.js';
 import { isUniqueViolation, json } from './schema.js';
-
-const postgresUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const postgresUp = await reachable(postgresUrl);
-if (!postgresUp) {
-  console.warn(`storage contract: PostgreSQL half skipped, nothing answers at ${postgresUrl} (set DATABASE_URL)`);
-}
 
 interface Backend {
   name: string;

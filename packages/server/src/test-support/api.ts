@@ -106,6 +106,19 @@ export async function signUp(service: TestService, email = newEmail(), password 
   return { ...(answer.body as { access_token: string; refresh_token: string; user_id: string }), email, password };
 }
 
+/** `POST /auth/oauth/token` with `grant_type=refresh_token`, as the SDK sends it (client_secret_post). */
+export function refreshGrant(service: TestService, refreshToken: string): Promise<Answer> {
+  return call(service, 'POST', '/auth/oauth/token', {
+    headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+    body: new URLSearchParams({
+      refresh_token: refreshToken,
+      grant_type: 'refresh_token',
+      client_id: service.projectId,
+      client_secret: service.keys.publishableClientKey,
+    }).toString(),
+  });
+}
+
 /** Rows of `table` in the test project (every table has `project_id`). */
 export async function countRows(
   service: TestService,

@@ -147,6 +147,42 @@ describe('PATCH /users/me', () => {
     expect(await snapshot(service)).toEqual(before);
   });
 
+  it.each([
+    // Regression: zod rebuilt the object without the key and the answer was 200.
+    [
+      'a __proto__ key in metadata (silently dropped)',
+      '{"client_metadata":{"__proto__":{"admin":true},"x":1}}',
+      '__proto__',
+    ],
+    ['a __proto__ key deep in metadata', '{"client_metadata":{"list":[{"__proto__":null}]}}', '__proto__'],
+    // Regression: valid JSON that jsonb refuses, answered 500.
+    ['a lone surrogate in a metadata value (was a 500)', '{"client_metadata":{"a":"\\ud800"}}', 'lone surrogate'],
+    ['a lone surrogate in a metadata key (was a 500)', '{"client_metadata":{"\\udc00":1}}', 'lone surrogate'],
+    // Regression: stored as U+FFFD, so the answer differed from what was sent.
+    ['a lone surrogate in the display name (stored as U+FFFD)', '{"display_name":"x\\ud800y"}', 'lone surrogate'],
+  ])('refuses %s with SCHEMA_ERROR and changes nothing', async (_name, body, words) => {
+    const user = await signUp(service);
+    const before = await snapshot(service);
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: { ...userHeaders(service, user), 'content-type': 'application/json' },
+      body,
+    });
+    expectKnownError(answer, 'SCHEMA_ERROR', 400);
+    expect(answer.body.details.message).toContain(words);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('keeps keys such as constructor and prototype, and astral characters, unchanged', async () => {
+    const user = await signUp(service);
+    const value = { constructor: { prototype: { polluted: 1 } }, key: '🔑 ünïcødé' };
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user),
+      json: { client_metadata: value, display_name: '🔑' },
+    });
+    expect(answer.body).toMatchObject({ client_metadata: value, display_name: '🔑' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('accepts a base64 image data URL', async () => {
     const user = await signUp(service);
     const url = `data:image/png;base64,${Buffer.from('png bytes').toString('base64')}`;

@@ -10,7 +10,7 @@ import { KnownError } from '@latchkey/protocol';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { requireAccess, requireUserId } from '../auth/request-auth.js';
-import { readJson } from '../http/body.js';
+import { emptyBody, readJson } from '../http/body.js';
 import type { AppEnv, Deps, RequestAuth } from '../http/env.js';
 import { jsonResponse } from '../http/responses.js';
 import type { UserRow } from '../storage/schema.js';
@@ -55,8 +55,6 @@ const serverPatch = clientPatch.extend({
   client_read_only_metadata: metadata.optional(),
   server_metadata: metadata.optional(),
 });
-
-const emptyBody = z.strictObject({}).optional();
 
 function view(auth: RequestAuth, row: UserRow) {
   return auth.accessType === 'client' ? clientUserView(row) : serverUserView(row);

@@ -4,6 +4,13 @@ import type { ClientUserWire, Json, ServerUserWire } from '@latchkey/protocol';
 import { type Kysely, sql } from 'kysely';
 import { type Database, json, type UserRow } from '../storage/schema.js';
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when `value` has the shape of a user id (a UUID, any case); check before querying the uuid column. */
+export function isUserId(value: string): boolean {
+  return uuidPattern.test(value);
+}
+
 /** The user of the project, or null. `userId` must be a UUID. */
 export async function findUser(db: Kysely<Database>, projectId: string, userId: string): Promise<UserRow | null> {
   const row = await db
