@@ -16,7 +16,7 @@ export {
   type CreatedApiKeySet,
   createApiKeySet,
   revokeApiKeySet,
-} from './projects/api-keys.js';
+} from './api-keys/api-keys.js';
 export { bootstrap, type DevProjectKeys } from './projects/bootstrap.js';
 export type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
 export {
@@ -24,7 +24,7 @@ export {
   createProject,
   type ProjectRecord,
   updateProjectConfig,
-} from './projects/projects.js';
+} from './projects/project-store.js';
 export { type RunningServer, startServer } from './server.js';
 export { createService, type Service, type ServiceOptions } from './service.js';
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';

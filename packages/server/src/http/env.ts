@@ -1,8 +1,8 @@
 /** Types shared by the middleware and the feature routes. */
 import type { AccessType } from '@latchkey/protocol';
-import type { AccessTokens } from '../auth/access-tokens.js';
-import type { SigningKeys } from '../auth/signing-keys.js';
-import type { ProjectRecord } from '../projects/projects.js';
+import type { AccessTokens } from '../tokens/access-tokens.js';
+import type { SigningKeys } from '../tokens/signing-keys.js';
+import type { ProjectRecord } from '../projects/project-store.js';
 import type { Storage } from '../storage/open-storage.js';
 
 /** The service's notion of time, in epoch milliseconds. */

@@ -3,9 +3,9 @@ import { internalProjectId } from '@latchkey/protocol';
 import { sql } from 'kysely';
 import type { Storage } from '../storage/open-storage.js';
 import { json } from '../storage/schema.js';
-import { createApiKeySet } from './api-keys.js';
+import { createApiKeySet } from '../api-keys/api-keys.js';
 import { defaultProjectConfig } from './project-config.js';
-import { createProject } from './projects.js';
+import { createProject } from './project-store.js';
 
 /** The development project's id and plaintext keys. */
 export interface DevProjectKeys {

@@ -4,11 +4,11 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import type { Hono } from 'hono';
-import { requireAccess } from '../auth/request-auth.js';
+import { requireAccess } from '../access/request-auth.js';
 import { hasNul } from '../http/body.js';
 import type { AppEnv, Deps } from '../http/env.js';
 import { jsonResponse } from '../http/responses.js';
-import { adminProjectView, clientProjectView, countUsers, findProject } from './projects.js';
+import { adminProjectView, clientProjectView, countUsers, findProject } from './project-store.js';
 
 export function registerProjectRoutes(api: Hono<AppEnv>, deps: Deps): void {
   const { db } = deps.storage;

@@ -23,10 +23,10 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { randomCrockford } from '../crypto/random.js';
-import { createApiKeySet } from '../projects/api-keys.js';
+import { createApiKeySet } from '../api-keys/api-keys.js';
 import { bootstrap } from '../projects/bootstrap.js';
 import type { ProjectConfig, ProjectConfigPatch } from '../projects/project-config.js';
-import { createProject, updateProjectConfig } from '../projects/projects.js';
+import { createProject, updateProjectConfig } from '../projects/project-store.js';
 import { startServer } from '../server.js';
 import { createService, type Service } from '../service.js';
 import { openPGlite, openStorage, type Storage } from '../storage/open-storage.js';

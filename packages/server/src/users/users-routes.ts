@@ -9,12 +9,12 @@
 import { KnownError } from '@latchkey/protocol';
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { requireAccess, requireUserId } from '../auth/request-auth.js';
+import { requireAccess, requireUserId } from '../access/request-auth.js';
 import { emptyBody, readJson } from '../http/body.js';
 import type { AppEnv, Deps, RequestAuth } from '../http/env.js';
 import { jsonResponse } from '../http/responses.js';
 import type { UserRow } from '../storage/schema.js';
-import { clientUserView, deleteUser, findUser, serverUserView, updateUser } from './users.js';
+import { clientUserView, deleteUser, findUser, serverUserView, updateUser } from './user-store.js';
 
 /** Largest metadata value, as JSON text. */
 export const maxMetadataBytes = 16_384;

@@ -10,8 +10,8 @@ import type { Hono } from 'hono';
 import { hasNul, readForm } from '../http/body.js';
 import type { AppEnv, Deps } from '../http/env.js';
 import { jsonResponse } from '../http/responses.js';
-import { isValidApiKey } from '../projects/api-keys.js';
-import { findSession, touchSession } from './sessions.js';
+import { isValidApiKey } from '../api-keys/api-keys.js';
+import { findSession, touchSession } from '../sessions/session-store.js';
 
 /** An OAuth error body (RFC 6749 §5.2) for cases the known-error catalogue has no code for. */
 function oauthError(error: string, description: string): Response {

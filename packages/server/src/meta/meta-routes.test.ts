@@ -1,8 +1,8 @@
 /** `POST /check-feature-support`, and a sweep of junk bodies over every route: never a 5xx, always a known error. */
 import { detailsProblem, headers as h, isKnownErrorCode } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, call, expectKnownError, signUp, userHeaders } from './test-support/api.js';
-import { startTestService, type TestService } from './testing/index.js';
+import { authHeaders, call, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
+import { startTestService, type TestService } from '../testing/index.js';
 
 let service: TestService;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  * never grants access: it is ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN.
  */
 import { KnownError } from '@latchkey/protocol';
-import type { AccessTokens } from './access-tokens.js';
+import type { AccessTokens } from '../tokens/access-tokens.js';
 
 /** Checks an admin access token; throws the matching INVALID_ADMIN_ACCESS_TOKEN error. */
 export async function checkAdminAccessToken(token: string, accessTokens: AccessTokens): Promise<never> {

@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { emptyBody, readJson } from '../http/body.js';
 import type { AppEnv, Deps } from '../http/env.js';
 import { jsonResponse } from '../http/responses.js';
-import { findUser, isUserId } from '../users/users.js';
-import { requireAccess } from './request-auth.js';
-import { createSession, revokeSession } from './sessions.js';
+import { findUser, isUserId } from '../users/user-store.js';
+import { requireAccess } from '../access/request-auth.js';
+import { createSession, revokeSession } from './session-store.js';
 
 const createSessionBody = z.strictObject({
   user_id: z.string().min(1).max(100),

@@ -11,10 +11,10 @@ import type { AppEnv, Deps } from '../http/env.js';
 import { jsonResponse } from '../http/responses.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUserByAuthEmail, insertPasswordUser } from '../users/users.js';
+import { findUserByAuthEmail, insertPasswordUser } from '../users/user-store.js';
 import { checkPasswordRequirements, hashPassword, verifyPassword } from './passwords.js';
-import { requireAccess } from './request-auth.js';
-import { createSession } from './sessions.js';
+import { requireAccess } from '../access/request-auth.js';
+import { createSession } from '../sessions/session-store.js';
 
 /**
  * A sign-in e-mail: surrounding whitespace trimmed (mobile keyboards add a

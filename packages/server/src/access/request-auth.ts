@@ -7,8 +7,8 @@
 import { type AccessType, accessTypes, headers, KnownError } from '@latchkey/protocol';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Deps, RequestAuth } from '../http/env.js';
-import { type ApiKeyKind, isValidApiKey } from '../projects/api-keys.js';
-import { findProject } from '../projects/projects.js';
+import { type ApiKeyKind, isValidApiKey } from '../api-keys/api-keys.js';
+import { findProject } from '../projects/project-store.js';
 import { checkAdminAccessToken } from './admin-access-token.js';
 
 const rank: Record<AccessType, number> = { client: 0, server: 1, admin: 2 };

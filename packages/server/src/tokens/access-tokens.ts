@@ -7,7 +7,7 @@
 import { accessTokenIssuer, constants } from '@latchkey/protocol';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../http/env.js';
-import { isUserId } from '../users/users.js';
+import { isUserId } from '../users/user-store.js';
 import type { SigningKeys } from './signing-keys.js';
 
 /** The outcome of reading an access token. */

@@ -1,6 +1,6 @@
 /** Password sign-up and sign-in over HTTP: successes, every refusal, races, and where the hashing happens. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findProject } from '../projects/projects.js';
+import { findProject } from '../projects/project-store.js';
 import {
   authHeaders,
   call,
