@@ -112,6 +112,30 @@ describe('ClientApp', () => {
     unsubscribe();
   });
 
+  it('serves every key through subscribe, getSnapshot and load', async () => {
+    const { app, service } = setup();
+    expect(app.getSnapshot('project')).toBeUndefined();
+    const listener = vi.fn();
+    const stop = app.subscribe('project', listener);
+    await vi.waitFor(() => expect(app.getSnapshot('project')).toMatchObject({ displayName: 'Test project' }));
+    expect(listener).toHaveBeenCalledOnce();
+    await expect(app.load('project')).resolves.toBe(app.getSnapshot('project'));
+    await expect(app.getProject()).resolves.toBe(app.getSnapshot('project'));
+    await expect(app.load('user')).resolves.toBeNull();
+    expect(app.getSnapshot('user')).toBeNull();
+    expect(service.calls()).toEqual(['GET /projects/current', 'GET /users/me']);
+    stop();
+  });
+
+  it('keeps subscribeUser and getUserSnapshot as wrappers of the generic API', async () => {
+    const { app } = setup();
+    await app.signUpWithCredential({ ...alice, noRedirect: true });
+    const stop = app.subscribeUser(() => {});
+    await vi.waitFor(() => expect(app.getSnapshot('user')).toBeTruthy());
+    expect(app.getUserSnapshot()).toBe(app.getSnapshot('user'));
+    stop();
+  });
+
   it('reloads the subscribed user after a sign-in', async () => {
     const { app, service } = setup();
     await signedUp(app, service);

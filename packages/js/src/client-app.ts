@@ -5,6 +5,7 @@
  */
 import { afterAuthReturnToParam, clientMessages, constants, KnownError } from '@latchkey/protocol';
 import { type SignInTokens, signInWithPassword, signUpWithPassword } from './auth/password.js';
+import { createDataStore, type DataQuery, type DataStore } from './internal/cache/data-store.js';
 import { QueryCache } from './internal/cache/query-cache.js';
 import { type ClientContext, cacheKeys } from './internal/client-context.js';
 import { publishableKeyCredentials, withSession } from './internal/http/credentials.js';
@@ -104,6 +105,32 @@ export interface SignInResult {
 export type GetUserOr = 'return-null' | 'redirect' | 'throw';
 
 /**
+ * The data an app loads and caches, by key: what `subscribe`, `getSnapshot`
+ * and `load` read. UI bindings subscribe to a key and read its snapshot.
+ *
+ * @example
+ * ```ts
+ * const user: AppData['user'] = app.getSnapshot('user') ?? null;
+ * ```
+ */
+export interface AppData {
+  /** The signed-in user; `null` when signed out. */
+  user: CurrentUser | null;
+  /** The project's public settings. */
+  project: Project;
+}
+
+/**
+ * A key of `AppData`.
+ *
+ * @example
+ * ```ts
+ * const keys: AppDataKey[] = ['user', 'project'];
+ * ```
+ */
+export type AppDataKey = keyof AppData;
+
+/**
  * The client SDK: sign-up, sign-in, the current user and the handler redirects.
  *
  * @example
@@ -116,6 +143,8 @@ export type GetUserOr = 'return-null' | 'redirect' | 'throw';
 export class ClientApp {
   readonly projectId: string;
   readonly #context: ClientContext;
+  readonly #data: DataStore;
+  readonly #queries: { readonly [K in AppDataKey]: DataQuery<AppData[K]> };
 
   constructor(options: ClientAppOptions) {
     requireOption(options, 'projectId');
@@ -137,7 +166,7 @@ export class ClientApp {
       else cache.set(cacheKeys.user, null);
     });
     this.projectId = projectId;
-    this.#context = {
+    const context: ClientContext = {
       projectId,
       urls: Object.freeze(resolveUrls(options.urls)),
       session,
@@ -146,6 +175,17 @@ export class ClientApp {
       sendWithoutSession: (request) => send(request, keys),
       redirect: (target) =>
         redirectTo(target, { navigate: options.navigate, timers, waitAfterNavigateMs: constants.redirectWaitMs }),
+    };
+    this.#context = context;
+    this.#data = createDataStore(cache);
+    this.#queries = {
+      user: {
+        key: cacheKeys.user,
+        load: () => loadCurrentUser(context),
+        watch: () => session.watch(),
+        sync: () => void session.stored(), // notices a session another tab ended or began since the last read
+      },
+      project: { key: cacheKeys.project, load: () => fetchCurrentProject(context.sendWithoutSession) },
     };
   }
 
@@ -175,9 +215,7 @@ export class ClientApp {
   getUser(options: { or: 'redirect' | 'throw' }): Promise<CurrentUser>;
   getUser(options?: { or?: GetUserOr }): Promise<CurrentUser | null>;
   async getUser(options: { or?: GetUserOr } = {}): Promise<CurrentUser | null> {
-    const context = this.#context;
-    context.session.stored(); // notices a session another tab ended or began since the last read
-    const user = await context.cache.fetch(cacheKeys.user, () => loadCurrentUser(context));
+    const user = await this.load('user');
     if (user || !options.or || options.or === 'return-null') return user;
     if (options.or === 'throw')
       throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, clientMessages.notSignedIn);
@@ -187,29 +225,58 @@ export class ClientApp {
 
   /** The project's public settings (which sign-in methods are on). */
   getProject(): Promise<Project> {
-    const send = this.#context.sendWithoutSession;
-    return this.#context.cache.fetch(cacheKeys.project, () => fetchCurrentProject(send));
+    return this.load('project');
   }
 
   /**
-   * Calls `listener` whenever the current user changes (sign-in, sign-out,
-   * update, another tab). Subscribing loads the user if it is not loaded yet.
+   * Calls `listener` whenever `key`'s data changes (for `'user'`: sign-in,
+   * sign-out, update, another tab). Subscribing loads the data when it is not
+   * loaded yet; for `'user'` it also watches other tabs. Returns the
+   * unsubscribe function. UI bindings pair it with `getSnapshot`.
+   *
+   * @example
+   * ```ts
+   * const user = useSyncExternalStore((l) => app.subscribe('user', l), () => app.getSnapshot('user'));
+   * ```
    */
-  subscribeUser(listener: () => void): () => void {
-    const { cache, session } = this.#context;
-    const stopCache = cache.subscribe(cacheKeys.user, listener);
-    const stopWatching = session.watch();
-    session.stored(); // a session another tab ended or began while nobody watched
-    if (cache.needsLoad(cacheKeys.user)) this.getUser().catch(() => {});
-    return () => {
-      stopCache();
-      stopWatching();
-    };
+  subscribe<K extends AppDataKey>(key: K, listener: () => void): () => void {
+    return this.#data.subscribe(this.#queries[key], listener);
   }
 
-  /** The user as last loaded: `undefined` while not loaded yet, `null` when signed out. */
+  /**
+   * `key`'s data as last loaded; `undefined` while not loaded yet (for
+   * `'user'` also while another tab's new session loads). `null` user: signed out.
+   *
+   * @example
+   * ```ts
+   * const project = app.getSnapshot('project'); // Project | undefined
+   * ```
+   */
+  getSnapshot<K extends AppDataKey>(key: K): AppData[K] | undefined {
+    return this.#data.snapshot(this.#queries[key]);
+  }
+
+  /**
+   * Loads `key`'s data, or returns it from the cache; concurrent calls share one
+   * request. `getUser()` and `getProject()` go through it.
+   *
+   * @example
+   * ```ts
+   * const user = await app.load('user'); // CurrentUser | null
+   * ```
+   */
+  load<K extends AppDataKey>(key: K): Promise<AppData[K]> {
+    return this.#data.load(this.#queries[key]);
+  }
+
+  /** @deprecated Use `subscribe('user', listener)`. */
+  subscribeUser(listener: () => void): () => void {
+    return this.subscribe('user', listener);
+  }
+
+  /** @deprecated Use `getSnapshot('user')`. */
   getUserSnapshot(): CurrentUser | null | undefined {
-    return this.#context.cache.peek<CurrentUser | null>(cacheKeys.user);
+    return this.getSnapshot('user');
   }
 
   /** Goes to the sign-in page, which returns here afterwards (`after_auth_return_to`). */

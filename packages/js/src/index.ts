@@ -24,6 +24,8 @@
  */
 export { isKnownError, KnownError, UnknownKnownErrorCode } from '@latchkey/protocol';
 export {
+  type AppData,
+  type AppDataKey,
   ClientApp,
   type ClientAppOptions,
   type CredentialSignInOptions,
