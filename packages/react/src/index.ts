@@ -2,7 +2,9 @@
  * @latchkey/react: React bindings for the Latchkey SDK. A provider and hooks
  * (thin `useSyncExternalStore` adapters over `ClientApp`), ready-made pages
  * (`SignIn`, `SignUp`, `SignOut`, served by `Handler`), `UserButton`, the
- * compound parts the pages are built from, and `Spinner`. Styles: `@latchkey/react/styles.css`.
+ * compound parts the pages are built from, `AuthCard` and `Spinner`. Every
+ * word they show is in `englishLabels` and the known-error wording, both
+ * replaceable (`labels`, `messages`). Styles: `@latchkey/react/styles.css`.
  *
  * @example
  * ```tsx
@@ -11,12 +13,14 @@
  * ```
  */
 
+export { AuthCard, type AuthCardProps } from './auth-card/auth-card.js';
 export {
   CredentialForm,
   type CredentialFormProps,
   EmailField,
   type FieldProps,
   FormError,
+  type FormErrorProps,
   PasswordField,
   type PasswordFieldProps,
   SubmitButton,
@@ -26,8 +30,9 @@ export { type CredentialPageProps, SignIn, SignUp } from './credential/credentia
 export { PasswordInput, type PasswordInputProps } from './credential/password-input.js';
 export { Handler, type HandlerProps } from './handler/handler.js';
 export { SignOut, type SignOutProps } from './handler/sign-out.js';
+export { englishLabels, type LatchkeyLabels, type LatchkeyTranslation } from './labels.js';
 export { type FormMessageCode, formMessages, type LatchkeyMessages } from './messages.js';
 export { LatchkeyProvider, type LatchkeyProviderProps, type LatchkeyTheme, useApp } from './provider.js';
-export { Spinner } from './spinner.js';
+export { Spinner, type SpinnerProps } from './spinner.js';
 export { type UseUserOptions, type UseUserOr, useUser } from './use-user.js';
 export { UserButton, type UserButtonProps } from './user-button/user-button.js';

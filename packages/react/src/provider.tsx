@@ -1,9 +1,11 @@
 /**
- * `LatchkeyProvider` puts a `ClientApp` (and the look of the pages) in React
- * context; `useApp` reads it back.
+ * `LatchkeyProvider` puts a `ClientApp`, the look of the components and their
+ * words (`labels`, `messages`) in React context; `useApp` reads the app back.
  */
 import type { ClientApp } from '@latchkey/js';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
+import { TextContext, useText } from './internal/text.js';
+import type { LatchkeyTranslation } from './labels.js';
 
 /**
  * Colour theme of Latchkey components. `system` follows the visitor's OS setting.
@@ -28,10 +30,10 @@ const LatchkeyContext = createContext<LatchkeyContextValue | null>(null);
  *
  * @example
  * ```tsx
- * const props: LatchkeyProviderProps = { app, theme: 'system', projectName: 'Acme' };
+ * const props: LatchkeyProviderProps = { app, theme: 'system', projectName: 'Acme', labels: { signInSubmit: 'Continue' } };
  * ```
  */
-export interface LatchkeyProviderProps {
+export interface LatchkeyProviderProps extends LatchkeyTranslation {
   /** The SDK app every hook and component below uses. */
   app: ClientApp;
   /** Colour theme of Latchkey components (default `system`). */
@@ -42,21 +44,35 @@ export interface LatchkeyProviderProps {
 }
 
 /**
- * Makes `app` available to Latchkey hooks and components.
+ * Makes `app` available to Latchkey hooks and components. `labels` and
+ * `messages` reword or translate every component below (a page's own props
+ * of the same names win over them).
  *
  * @example
  * ```tsx
  * const app = new ClientApp({ projectId, publishableClientKey, baseUrl, tokenStore: 'cookie' });
  * createRoot(el).render(
- *   <LatchkeyProvider app={app} theme="system" projectName="Acme">
+ *   <LatchkeyProvider app={app} theme="system" projectName="Acme" labels={{ signUpLink: 'Join Acme' }}>
  *     <App />
  *   </LatchkeyProvider>,
  * );
  * ```
  */
-export function LatchkeyProvider({ app, theme = 'system', projectName, children }: LatchkeyProviderProps) {
+export function LatchkeyProvider({
+  app,
+  theme = 'system',
+  projectName,
+  labels,
+  messages,
+  children,
+}: LatchkeyProviderProps) {
   const value = useMemo(() => ({ app, theme, projectName }), [app, theme, projectName]);
-  return <LatchkeyContext.Provider value={value}>{children}</LatchkeyContext.Provider>;
+  const text = useText({ labels, messages });
+  return (
+    <LatchkeyContext.Provider value={value}>
+      <TextContext.Provider value={text}>{children}</TextContext.Provider>
+    </LatchkeyContext.Provider>
+  );
 }
 
 /**

@@ -42,7 +42,7 @@ describe('useUser', () => {
     const fake = createFakeApp({ user: undefined });
     renderWith(fake, <Email />);
     expect(screen.getByText('loading')).toBeTruthy();
-    expect(fake.mocks.getUser).toHaveBeenCalledTimes(1);
+    expect(fake.loadCount('user')).toBe(1);
 
     await act(async () => fake.finishLoad(fakeUser()));
     expect(screen.getByText('user:ada@example.com')).toBeTruthy();
@@ -63,7 +63,7 @@ describe('useUser', () => {
     );
     await act(async () => fake.finishLoad(null));
     expect(screen.getAllByText('signed out')).toHaveLength(2);
-    expect(fake.mocks.getUser).toHaveBeenCalledTimes(1);
+    expect(fake.loadCount('user')).toBe(1);
   });
 
   it("redirects to sign-in with { or: 'redirect' } and stays suspended", async () => {
@@ -88,7 +88,7 @@ describe('useUser', () => {
     renderWith(fake, <Email />, true);
     await act(async () => fake.finishLoad(fakeUser()));
     expect(screen.getByText('user:ada@example.com')).toBeTruthy();
-    expect(fake.mocks.getUser).toHaveBeenCalledTimes(1);
+    expect(fake.loadCount('user')).toBe(1);
     expect(fake.listenerCount()).toBe(1);
     cleanup();
     const signedOut = createFakeApp({ user: null });
@@ -100,7 +100,7 @@ describe('useUser', () => {
   it('regression: never shows the user of a load the store has moved past', async () => {
     const fake = createFakeApp({ user: undefined });
     const stale = fakeUser({ primaryEmail: 'old@example.com' });
-    fake.mocks.getUser.mockImplementationOnce(async () => stale); // finished, but a newer session replaced it
+    fake.mocks.load.mockImplementationOnce(async () => stale); // finished, but a newer session replaced it
     renderWith(fake, <Email />);
     await act(async () => {});
     expect(screen.queryByText('user:old@example.com')).toBeNull();
@@ -121,7 +121,7 @@ describe('useUser', () => {
 
   it('throws a failed load to the error boundary', async () => {
     const fake = createFakeApp({ user: undefined });
-    fake.mocks.getUser.mockRejectedValueOnce(new Error('offline'));
+    fake.mocks.load.mockRejectedValueOnce(new Error('offline'));
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderWith(fake, <Email />);
     // React holds a suspended tree's fallback for ~300 ms before retrying: allow for it on a busy machine.

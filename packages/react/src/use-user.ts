@@ -1,7 +1,7 @@
 /**
- * `useUser`: the signed-in user, as a thin `useSyncExternalStore` adapter over
- * `app.subscribeUser` / `app.getUserSnapshot`; loading, de-duplication,
- * sessions of other tabs and redirects are the SDK's.
+ * `useUser`: the signed-in user, as a thin layer over the generic data hook
+ * (`useSyncExternalStore` over `app.subscribe('user')` / `app.getSnapshot('user')`);
+ * loading, de-duplication, sessions of other tabs and redirects are the SDK's.
  *
  * Suspense convention: while the user is not loaded yet (first render, or
  * after another tab began a new session), `useUser` suspends, so wrap the
@@ -12,8 +12,8 @@
  */
 import type { ClientApp, CurrentUser } from '@latchkey/js';
 import { clientMessages, KnownError } from '@latchkey/protocol';
-import { useCallback, useSyncExternalStore } from 'react';
 import { WorkTracker } from './internal/suspense.js';
+import { useAppData } from './internal/use-app-data.js';
 import { useApp } from './provider.js';
 
 /**
@@ -66,17 +66,7 @@ export function useUser(options: { or: 'redirect' | 'throw' }): CurrentUser;
 export function useUser(options?: UseUserOptions): CurrentUser | null;
 export function useUser({ or = 'return-null' }: UseUserOptions = {}): CurrentUser | null {
   const app = useApp();
-  const subscribe = useCallback((listener: () => void) => app.subscribeUser(listener), [app]);
-  const getSnapshot = useCallback(() => app.getUserSnapshot(), [app]);
-  const user = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
-
-  if (user === undefined) {
-    userLoads.suspend(app);
-    // Loaded, yet the store holds nothing: a newer session replaced it meanwhile. Wait for that one.
-    userLoads.forget(app);
-    userLoads.suspend(app);
-  }
-  userLoads.forget(app);
+  const user = useAppData('user', { suspend: true });
   if (user) {
     signInRedirects.forget(app);
     return user;
@@ -90,5 +80,4 @@ export function useUser({ or = 'return-null' }: UseUserOptions = {}): CurrentUse
   return null;
 }
 
-const userLoads = new WorkTracker<ClientApp>((app) => app.getUser());
 const signInRedirects = new WorkTracker<ClientApp>((app) => app.redirectToSignIn());

@@ -1,12 +1,28 @@
 /**
  * The credential form as compound parts: `CredentialForm` holds the state and
  * calls the SDK; `FormError`, `EmailField`, `PasswordField` and `SubmitButton`
- * render inside it, in any order and with any markup around them.
+ * render inside it, in any order and with any markup around them. Every part
+ * takes the props of its main element (listed on each) and forwards its ref.
  */
 import { constants } from '@latchkey/protocol';
-import { createContext, type ReactNode, useContext } from 'react';
+import {
+  type ButtonHTMLAttributes,
+  createContext,
+  type FormHTMLAttributes,
+  forwardRef,
+  type HTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  useContext,
+} from 'react';
+import { composeRefs } from '../internal/compose-refs.js';
+import { Field } from '../internal/field.js';
+import { Icon } from '../internal/icon.js';
+import { cx } from '../internal/root-props.js';
+import { TextContext, useLabels, useText } from '../internal/text.js';
+import type { LatchkeyTranslation } from '../labels.js';
 import { Spinner } from '../spinner.js';
-import { PasswordInput } from './password-input.js';
+import { PasswordInput, type PasswordInputProps } from './password-input.js';
 import { type CredentialFormOptions, type CredentialFormState, useCredentialForm } from './use-credential-form.js';
 
 const FormContext = createContext<CredentialFormState | null>(null);
@@ -18,17 +34,20 @@ function useFormContext(part: string): CredentialFormState {
 }
 
 /**
- * Props of `CredentialForm`: what it does (`kind`, `messages`, `noRedirect`,
- * `onSuccess`), the e-mail value (controlled with `email` + `onEmailChange`,
- * or uncontrolled with `defaultEmail`) and its parts.
+ * Props of `CredentialForm`: what it does (`kind`, `noRedirect`,
+ * `onSuccess`), its words (`labels`, `messages`), the e-mail value
+ * (controlled with `email` + `onEmailChange`, or uncontrolled with
+ * `defaultEmail`), its parts, and any `<form>` prop but `onSubmit`.
  *
  * @example
  * ```tsx
  * <CredentialForm kind="sign-up" defaultEmail={invitedEmail} noRedirect onSuccess={() => setStep('welcome')} />
  * ```
  */
-export interface CredentialFormProps extends CredentialFormOptions {
-  className?: string;
+export interface CredentialFormProps
+  extends CredentialFormOptions,
+    LatchkeyTranslation,
+    Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit' | 'children'> {
   /** The parts; defaults to an error area, the e-mail and password fields and the submit button. */
   children?: ReactNode;
 }
@@ -38,6 +57,7 @@ export interface CredentialFormProps extends CredentialFormOptions {
  * nearest `LatchkeyProvider`. It checks the fields first (required, e-mail
  * shape, password length on sign-up), then shows the service's refusals with
  * the wording of `messages` (known-error codes, reworded or translated).
+ * Other props and the ref go to the `<form>`.
  *
  * @example
  * ```tsx
@@ -49,229 +69,240 @@ export interface CredentialFormProps extends CredentialFormOptions {
  * </CredentialForm>
  * ```
  */
-export function CredentialForm({ className, children, ...options }: CredentialFormProps) {
-  const form = useCredentialForm(options);
+export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(function CredentialForm(
+  { kind, labels, messages, noRedirect, onSuccess, email, defaultEmail, onEmailChange, className, children, ...rest },
+  ref,
+) {
+  const text = useText({ labels, messages });
+  const form = useCredentialForm({
+    kind,
+    messages: text.messages,
+    noRedirect,
+    onSuccess,
+    email,
+    defaultEmail,
+    onEmailChange,
+  });
   return (
-    <FormContext.Provider value={form}>
-      <form
-        className={`lk-form${className ? ` ${className}` : ''}`}
-        noValidate
-        onSubmit={form.onSubmit}
-        aria-describedby={form.errors.form ? form.ids.formError : undefined}
-      >
-        {children ?? (
-          <>
-            <FormError />
-            <EmailField />
-            <PasswordField />
-            <SubmitButton />
-          </>
-        )}
-      </form>
-    </FormContext.Provider>
+    <TextContext.Provider value={text}>
+      <FormContext.Provider value={form}>
+        <form
+          aria-describedby={form.errors.form ? form.formErrorId : undefined}
+          {...rest}
+          ref={ref}
+          className={cx('lk-form', className)}
+          noValidate
+          onSubmit={form.onSubmit}
+        >
+          {children ?? (
+            <>
+              <FormError />
+              <EmailField />
+              <PasswordField />
+              <SubmitButton />
+            </>
+          )}
+        </form>
+      </FormContext.Provider>
+    </TextContext.Provider>
   );
-}
+});
 
 /**
- * The form-level error (a refusal from the service), announced with `role="alert"`.
+ * Props of `FormError`: any `<div>` prop.
+ *
+ * @example
+ * ```tsx
+ * <FormError className="my-error" />
+ * ```
+ */
+export type FormErrorProps = Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'role'>;
+
+/**
+ * The form-level error (a refusal from the service), announced by its
+ * `role="alert"` region (always present, empty while there is no error).
+ * Other props and the ref go to that region.
  *
  * @example
  * ```tsx
  * <CredentialForm kind="sign-up"><FormError />...</CredentialForm>
  * ```
  */
-export function FormError() {
-  const { errors, ids } = useFormContext('FormError');
+export const FormError = forwardRef<HTMLDivElement, FormErrorProps>(function FormError({ className, ...rest }, ref) {
+  const { errors, formErrorId } = useFormContext('FormError');
   return (
-    <div className="lk-alert-region" role="alert" id={ids.formError}>
+    <div {...rest} ref={ref} className={cx('lk-alert-region', className)} role="alert" id={formErrorId}>
       {errors.form ? (
         <p className="lk-alert">
-          <svg className="lk-alert-icon" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-            <circle cx="10" cy="10" r="8" fill="none" stroke="currentColor" strokeWidth="1.8" />
-            <path d="M10 5.8v5.2M10 13.6v.4" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          </svg>
+          <Icon name="alert" size={18} className="lk-alert-icon" />
           <span>{errors.form}</span>
         </p>
       ) : null}
     </div>
   );
-}
+});
 
 /**
- * Props of `EmailField` (and the base of `PasswordField`'s).
+ * Props of `EmailField` (and the base of `PasswordField`'s): the label and
+ * hint, and any `<input>` prop but its value and type (the form owns them).
  *
  * @example
  * ```tsx
- * <EmailField label="Work e-mail" placeholder="you@company.com" />
+ * <EmailField label="Work e-mail" placeholder="you@company.com" autoFocus />
  * ```
  */
-export interface FieldProps {
-  /** Visible label (default "E-mail" / "Password"). */
+export interface FieldProps
+  extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'value' | 'defaultValue' | 'children'> {
+  /** Visible label (default: the `emailLabel` / `passwordLabel` labels). */
   label?: ReactNode;
-  placeholder?: string;
+  /** Help text under the field. */
+  hint?: ReactNode;
 }
 
 /**
- * The labelled e-mail field of a `CredentialForm`.
+ * The labelled e-mail field of a `CredentialForm`, its error tied to the
+ * input. Other props and the ref go to the `<input>`.
  *
  * @example
  * ```tsx
  * <EmailField label="E-mail address" placeholder="you@example.com" />
  * ```
  */
-export function EmailField({ label = 'E-mail', placeholder = 'you@example.com' }: FieldProps) {
-  const { ids, email, setEmail, errors } = useFormContext('EmailField');
+export const EmailField = forwardRef<HTMLInputElement, FieldProps>(function EmailField(
+  { label, hint, id, placeholder, className, onChange, 'aria-describedby': describedBy, ...rest },
+  ref,
+) {
+  const { emailRef, email, setEmail, errors } = useFormContext('EmailField');
+  const labels = useLabels();
   return (
-    <FieldFrame inputId={ids.email} label={label} error={{ id: ids.emailError, text: errors.email }}>
-      {(described) => (
+    <Field id={id} label={label ?? labels.emailLabel} hint={hint} error={errors.email} describedBy={describedBy}>
+      {(control) => (
         <input
-          {...described}
-          id={ids.email}
-          className="lk-input"
-          type="email"
           name="email"
           autoComplete="email"
           inputMode="email"
           autoCapitalize="none"
           spellCheck={false}
           required
-          placeholder={placeholder}
+          placeholder={placeholder ?? labels.emailPlaceholder}
+          {...rest}
+          {...control}
+          ref={composeRefs(ref, emailRef)}
+          className={cx('lk-input', className)}
+          type="email"
           value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          onChange={(event) => {
+            onChange?.(event);
+            setEmail(event.target.value);
+          }}
         />
       )}
-    </FieldFrame>
+    </Field>
   );
-}
+});
 
 /**
- * Props of `PasswordField`.
+ * Props of `PasswordField`: those of `EmailField`, plus the visibility of the
+ * password (controlled or not, as on `PasswordInput`).
  *
  * @example
  * ```tsx
  * <PasswordField hint={null} />
  * ```
  */
-export interface PasswordFieldProps extends FieldProps {
-  /** Help text under the field; sign-up forms show the length rule by default. */
-  hint?: ReactNode;
-}
+export interface PasswordFieldProps
+  extends FieldProps,
+    Pick<PasswordInputProps, 'visible' | 'defaultVisible' | 'onVisibleChange' | 'toggleLabels'> {}
 
 /**
- * The labelled password field of a `CredentialForm`, with a show/hide toggle.
+ * The labelled password field of a `CredentialForm`, with a show/hide toggle;
+ * sign-up forms show the length rule as a hint unless `hint` says otherwise
+ * (`null` for none). Other props and the ref go to the `<input>`.
  *
  * @example
  * ```tsx
  * <PasswordField label="Choose a password" hint="Eight characters or more." />
  * ```
  */
-export function PasswordField({ label = 'Password', placeholder, hint }: PasswordFieldProps) {
-  const { ids, kind, password, setPassword, errors } = useFormContext('PasswordField');
-  const shownHint = hint ?? (kind === 'sign-up' ? `At least ${constants.passwordMinLength} characters.` : null);
+export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(function PasswordField(
+  { label, hint, id, onChange, 'aria-describedby': describedBy, ...rest },
+  ref,
+) {
+  const { kind, passwordRef, password, setPassword, errors } = useFormContext('PasswordField');
+  const labels = useLabels();
+  const lengthRule = kind === 'sign-up' ? labels.newPasswordHint({ minLength: constants.passwordMinLength }) : null;
   return (
-    <FieldFrame
-      inputId={ids.password}
-      label={label}
-      error={{ id: ids.passwordError, text: errors.password }}
-      hint={{ id: ids.passwordHint, text: shownHint }}
+    <Field
+      id={id}
+      label={label ?? labels.passwordLabel}
+      hint={hint === undefined ? lengthRule : hint}
+      error={errors.password}
+      describedBy={describedBy}
     >
-      {(described) => (
+      {(control) => (
         <PasswordInput
-          {...described}
-          id={ids.password}
           name="password"
           autoComplete={kind === 'sign-up' ? 'new-password' : 'current-password'}
           required
-          placeholder={placeholder}
+          {...rest}
+          {...control}
+          ref={composeRefs(ref, passwordRef)}
           value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          onChange={(event) => {
+            onChange?.(event);
+            setPassword(event.target.value);
+          }}
         />
       )}
-    </FieldFrame>
+    </Field>
   );
-}
-
-/** Text under a field, found by its id. */
-interface FieldNote {
-  id: string;
-  text: ReactNode;
-}
-
-/** The ARIA props that tie an input to its error and hint. */
-interface DescribedProps {
-  'aria-invalid': true | undefined;
-  'aria-describedby': string | undefined;
-}
-
-interface FieldFrameProps {
-  inputId: string;
-  label: ReactNode;
-  error: FieldNote;
-  hint?: FieldNote;
-  /** Renders the input, given the props that describe it. */
-  children: (described: DescribedProps) => ReactNode;
-}
-
-/** What every field shares: label, input, the error (tied with aria-describedby, aria-invalid) and an optional hint. */
-function FieldFrame({ inputId, label, error, hint, children }: FieldFrameProps) {
-  const notes = [error, hint].filter((note): note is FieldNote => Boolean(note?.text));
-  const described: DescribedProps = {
-    'aria-invalid': error.text ? true : undefined,
-    'aria-describedby': notes.length > 0 ? notes.map((note) => note.id).join(' ') : undefined,
-  };
-  return (
-    <div className="lk-field">
-      <label className="lk-label" htmlFor={inputId}>
-        {label}
-      </label>
-      {children(described)}
-      {error.text ? (
-        <p className="lk-field-error" id={error.id}>
-          {error.text}
-        </p>
-      ) : null}
-      {hint?.text ? (
-        <p className="lk-hint" id={hint.id}>
-          {hint.text}
-        </p>
-      ) : null}
-    </div>
-  );
-}
+});
 
 /**
- * Props of `SubmitButton`.
+ * Props of `SubmitButton`: its texts and any `<button>` prop but `type`.
  *
  * @example
  * ```tsx
  * <SubmitButton busyChildren="Checking…">Continue</SubmitButton>
  * ```
  */
-export interface SubmitButtonProps {
-  /** Label (default "Sign in" / "Create account"). */
+export interface SubmitButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'> {
+  /** Label (default: the `signInSubmit` / `signUpSubmit` labels). */
   children?: ReactNode;
-  /** Label while the form is busy (default "Signing in…" / "Creating account…"). */
+  /** Label while the form is busy (default: the `signInBusy` / `signUpBusy` labels). */
   busyChildren?: ReactNode;
 }
 
 /**
  * The submit button of a `CredentialForm`; disabled and `aria-busy` while the
- * service answers and while the SDK redirects.
+ * service answers and while the SDK redirects. Other props and the ref go to
+ * the `<button>`.
  *
  * @example
  * ```tsx
  * <SubmitButton busyChildren="One moment…">Continue</SubmitButton>
  * ```
  */
-export function SubmitButton({ children, busyChildren }: SubmitButtonProps) {
+export const SubmitButton = forwardRef<HTMLButtonElement, SubmitButtonProps>(function SubmitButton(
+  { children, busyChildren, className, disabled, ...rest },
+  ref,
+) {
   const { kind, status } = useFormContext('SubmitButton');
+  const labels = useLabels();
   const busy = status !== 'idle';
-  const idleLabel = children ?? (kind === 'sign-in' ? 'Sign in' : 'Create account');
-  const busyLabel = busyChildren ?? (kind === 'sign-in' ? 'Signing in…' : 'Creating account…');
+  const idleLabel = children ?? (kind === 'sign-in' ? labels.signInSubmit : labels.signUpSubmit);
+  const busyLabel = busyChildren ?? (kind === 'sign-in' ? labels.signInBusy : labels.signUpBusy);
   return (
-    <button type="submit" className="lk-button lk-button-primary lk-button-block" disabled={busy} aria-busy={busy}>
+    <button
+      {...rest}
+      ref={ref}
+      type="submit"
+      className={cx('lk-button lk-button-primary lk-button-block', className)}
+      disabled={busy || disabled}
+      aria-busy={busy}
+    >
       {busy ? <Spinner /> : null}
       <span>{busy ? busyLabel : idleLabel}</span>
     </button>
   );
-}
+});

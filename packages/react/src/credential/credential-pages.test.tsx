@@ -36,7 +36,7 @@ describe('SignIn', () => {
   it('titles the card with the project name: given, else from the service, else generic', async () => {
     const { app } = renderPage('sign-in', {}, 'Acme');
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in to Acme' })).toBeTruthy();
-    expect(app.getProject).not.toHaveBeenCalled();
+    expect(app.load).not.toHaveBeenCalled();
     cleanup();
     renderPage('sign-in', {}, undefined, 'Demo project');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in');

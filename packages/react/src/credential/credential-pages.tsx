@@ -1,36 +1,38 @@
 /** `SignIn` and `SignUp`: the credential pages, each a card around a `CredentialForm`. */
-import type { ReactNode } from 'react';
-import { AuthCard } from '../internal/auth-card.js';
+import { forwardRef, type HTMLAttributes, type ReactNode } from 'react';
+import { AuthCard } from '../auth-card/auth-card.js';
 import { currentReturnTo, withReturnTo } from '../internal/return-to.js';
+import { TextContext, useText } from '../internal/text.js';
 import { useProjectName } from '../internal/use-project-name.js';
-import type { LatchkeyMessages } from '../messages.js';
-import { useLatchkeyContext } from '../provider.js';
+import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
+import { useApp } from '../provider.js';
 import { CredentialForm } from './credential-form.js';
 
 /**
- * Props of `SignIn` and `SignUp`.
+ * Props of `SignIn` and `SignUp`: the project name, the words (`labels`,
+ * `messages`), what happens on success, and any `<div>` prop for the page
+ * element (`className`, `id`, `data-*`…).
  *
  * @example
  * ```tsx
  * <SignUp projectName="Acme" messages={{ USER_EMAIL_ALREADY_EXISTS: 'You already have an account: sign in.' }} />
  * ```
  */
-export interface CredentialPageProps {
+export interface CredentialPageProps extends LatchkeyTranslation, Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   /** Project name for the title; defaults to the provider's `projectName`, else the service's display name. */
   projectName?: string;
-  /** Rewording of known errors and form messages, e.g. `{ EMAIL_PASSWORD_MISMATCH: '…' }`. */
-  messages?: LatchkeyMessages;
   /** Stay on the page after success instead of redirecting. */
   noRedirect?: boolean;
   /** Called after the service accepted the credentials. */
   onSuccess?: (result: { email: string }) => void;
-  className?: string;
 }
 
 /**
  * The sign-in page: e-mail and password, with a link to sign-up that keeps
  * `after_auth_return_to`. After success the SDK sends the user to
- * `after_auth_return_to` or the after-sign-in page.
+ * `after_auth_return_to` or the after-sign-in page. The title names the
+ * project as soon as its name is known; the page never waits for it. Other
+ * props and the ref go to the page element.
  *
  * @example
  * ```tsx
@@ -39,71 +41,69 @@ export interface CredentialPageProps {
  * </LatchkeyProvider>
  * ```
  */
-export function SignIn(props: CredentialPageProps) {
-  const { app } = useLatchkeyContext();
-  return (
-    <CredentialPage
-      {...props}
-      kind="sign-in"
-      title={(name) => (name ? `Sign in to ${name}` : name === null ? 'Sign in to your account' : 'Sign in')}
-      subtitle="Welcome back. Enter your e-mail and password to continue."
-      footer={
-        <>
-          New here?{' '}
-          <a className="lk-link" href={withReturnTo(app.urls.signUp, currentReturnTo())}>
-            Create an account
-          </a>
-        </>
-      }
-    />
-  );
-}
+export const SignIn = forwardRef<HTMLDivElement, CredentialPageProps>(function SignIn(props, ref) {
+  return <CredentialPage {...props} ref={ref} kind="sign-in" />;
+});
 
 /**
  * The sign-up page: e-mail and a new password, with a link to sign-in that
  * keeps `after_auth_return_to`. After success the SDK sends the new user to
- * `after_auth_return_to` or the after-sign-up page.
+ * `after_auth_return_to` or the after-sign-up page. Other props and the ref
+ * go to the page element.
  *
  * @example
  * ```tsx
  * <LatchkeyProvider app={app}>
- *   <SignUp projectName="Acme" />
+ *   <SignUp projectName="Acme" labels={{ signUpSubmit: 'Join Acme' }} />
  * </LatchkeyProvider>
  * ```
  */
-export function SignUp(props: CredentialPageProps) {
-  const { app } = useLatchkeyContext();
-  return (
-    <CredentialPage
-      {...props}
-      kind="sign-up"
-      title={(name) => (name ? `Sign up for ${name}` : name === null ? 'Create your account' : 'Sign up')}
-      subtitle="Enter your e-mail and choose a password to get started."
-      footer={
-        <>
-          Already have an account?{' '}
-          <a className="lk-link" href={withReturnTo(app.urls.signIn, currentReturnTo())}>
-            Sign in
-          </a>
-        </>
-      }
-    />
-  );
-}
+export const SignUp = forwardRef<HTMLDivElement, CredentialPageProps>(function SignUp(props, ref) {
+  return <CredentialPage {...props} ref={ref} kind="sign-up" />;
+});
 
 interface PageSetup extends CredentialPageProps {
   kind: 'sign-in' | 'sign-up';
-  /** The title for a project name (`undefined`: still loading; `null`: unknown). */
-  title: (projectName: string | null | undefined) => string;
-  subtitle: string;
-  footer: ReactNode;
 }
 
-function CredentialPage({ kind, title, subtitle, footer, projectName, className, ...formOptions }: PageSetup) {
+const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function CredentialPage(
+  { kind, projectName, labels, messages, noRedirect, onSuccess, ...rest },
+  ref,
+) {
+  const app = useApp();
+  const text = useText({ labels, messages });
   const name = useProjectName(projectName);
-  return (
-    <AuthCard title={title(name)} subtitle={subtitle} footer={footer} className={className}>
-      <CredentialForm kind={kind} {...formOptions} />
-    </AuthCard>
+  const words = pageWords(kind, text.labels);
+  const otherPage = kind === 'sign-in' ? app.urls.signUp : app.urls.signIn;
+  const footer: ReactNode = (
+    <>
+      {words.prompt}{' '}
+      <a className="lk-link" href={withReturnTo(otherPage, currentReturnTo())}>
+        {words.link}
+      </a>
+    </>
   );
+  return (
+    <TextContext.Provider value={text}>
+      <AuthCard {...rest} ref={ref} title={words.title(name)} subtitle={words.subtitle} footer={footer}>
+        <CredentialForm kind={kind} noRedirect={noRedirect} onSuccess={onSuccess} />
+      </AuthCard>
+    </TextContext.Provider>
+  );
+});
+
+/** The words of one credential page, picked from the labels. */
+function pageWords(kind: 'sign-in' | 'sign-up', labels: LatchkeyLabels) {
+  const signIn = kind === 'sign-in';
+  return {
+    /** The title for a project name (`undefined`: still loading; `null`: unknown). */
+    title: (name: string | null | undefined) => {
+      if (name) return (signIn ? labels.signInTitleWithProject : labels.signUpTitleWithProject)({ projectName: name });
+      if (name === null) return signIn ? labels.signInTitleUnnamed : labels.signUpTitleUnnamed;
+      return signIn ? labels.signInTitle : labels.signUpTitle;
+    },
+    subtitle: signIn ? labels.signInSubtitle : labels.signUpSubtitle,
+    prompt: signIn ? labels.signUpPrompt : labels.signInPrompt,
+    link: signIn ? labels.signUpLink : labels.signInLink,
+  };
 }

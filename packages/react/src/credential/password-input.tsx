@@ -3,7 +3,9 @@
  * works controlled (`visible` + `onVisibleChange`) or uncontrolled
  * (`defaultVisible`).
  */
-import { forwardRef, type InputHTMLAttributes } from 'react';
+import { forwardRef, type InputHTMLAttributes, useId } from 'react';
+import { cx } from '../internal/root-props.js';
+import { useLabels } from '../internal/text.js';
 import { useControllableState } from '../internal/use-controllable-state.js';
 
 /**
@@ -20,12 +22,16 @@ export interface PasswordInputProps extends Omit<InputHTMLAttributes<HTMLInputEl
   /** Whether the password is shown at first (uncontrolled, default false). */
   defaultVisible?: boolean;
   onVisibleChange?: (visible: boolean) => void;
-  /** Accessible names of the toggle; each should contain its visible text ("Show", "Hide"). */
+  /**
+   * Accessible names of the toggle; each should contain its visible text
+   * ("Show", "Hide"). Default: the `showPassword` and `hidePassword` labels.
+   */
   toggleLabels?: { show: string; hide: string };
 }
 
 /**
- * A password input with a show/hide toggle button.
+ * A password input with a show/hide toggle button. Other props and the ref
+ * go to the `<input>`.
  *
  * @example
  * ```tsx
@@ -34,38 +40,34 @@ export interface PasswordInputProps extends Omit<InputHTMLAttributes<HTMLInputEl
  * ```
  */
 export const PasswordInput = forwardRef<HTMLInputElement, PasswordInputProps>(function PasswordInput(
-  {
-    visible,
-    defaultVisible = false,
-    onVisibleChange,
-    toggleLabels = { show: 'Show password', hide: 'Hide password' },
-    className,
-    id,
-    ...inputProps
-  },
+  { visible, defaultVisible = false, onVisibleChange, toggleLabels, className, id, ...inputProps },
   ref,
 ) {
+  const labels = useLabels();
+  const generatedId = useId();
+  const inputId = id ?? generatedId;
   const [shown, setShown] = useControllableState(visible, defaultVisible, onVisibleChange);
+  const names = toggleLabels ?? { show: labels.showPassword, hide: labels.hidePassword };
   return (
     <div className="lk-password">
       <input
-        {...inputProps}
-        id={id}
-        ref={ref}
-        type={shown ? 'text' : 'password'}
-        className={`lk-input lk-password-input${className ? ` ${className}` : ''}`}
         autoCapitalize="none"
         autoCorrect="off"
         spellCheck={false}
+        {...inputProps}
+        id={inputId}
+        ref={ref}
+        type={shown ? 'text' : 'password'}
+        className={cx('lk-input lk-password-input', className)}
       />
       <button
         type="button"
         className="lk-password-toggle"
-        aria-controls={id}
-        aria-label={shown ? toggleLabels.hide : toggleLabels.show}
+        aria-controls={inputId}
+        aria-label={shown ? names.hide : names.show}
         onClick={() => setShown(!shown)}
       >
-        {shown ? 'Hide' : 'Show'}
+        {shown ? labels.hidePasswordShort : labels.showPasswordShort}
       </button>
     </div>
   );

@@ -1,6 +1,6 @@
 /** State and submission of a credential (e-mail + password) form. */
 import { familiesOf, type KnownErrorCode } from '@latchkey/protocol';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, type RefObject, useId, useRef, useState } from 'react';
 import { errorText, knownErrorCodeOf } from '../internal/error-text.js';
 import { useControllableState } from '../internal/use-controllable-state.js';
 import type { LatchkeyMessages } from '../messages.js';
@@ -34,15 +34,9 @@ export type CredentialFormState = ReturnType<typeof useCredentialForm>;
 export function useCredentialForm(options: CredentialFormOptions) {
   const { kind, messages, noRedirect, onSuccess } = options;
   const app = useApp();
-  const baseId = useId();
-  const ids = {
-    email: `${baseId}email`,
-    emailError: `${baseId}email-error`,
-    password: `${baseId}password`,
-    passwordError: `${baseId}password-error`,
-    passwordHint: `${baseId}password-hint`,
-    formError: `${baseId}form-error`,
-  };
+  const formErrorId = `${useId()}form-error`;
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
   const [email, setEmailValue] = useControllableState(options.email, options.defaultEmail ?? '', options.onEmailChange);
   const [password, setPasswordValue] = useState('');
   const [errors, setErrors] = useState<FormErrors>({});
@@ -64,7 +58,7 @@ export function useCredentialForm(options: CredentialFormOptions) {
     const fieldErrors = validateCredentials(kind, { email, password }, messages);
     if (fieldErrors.email || fieldErrors.password) {
       setErrors(fieldErrors);
-      focusById(fieldErrors.email ? ids.email : ids.password);
+      focus(fieldErrors.email ? emailRef : passwordRef);
       return;
     }
     inFlight.current = true;
@@ -83,22 +77,22 @@ export function useCredentialForm(options: CredentialFormOptions) {
       const text = errorText(error, messages);
       if (isPasswordRequirement(knownErrorCodeOf(error))) {
         setErrors({ password: text });
-        focusById(ids.password);
+        focus(passwordRef);
       } else {
         // The submit button was disabled while busy, which drops its focus: bring keyboard users back to the form.
         setErrors({ form: text });
-        focusById(ids.email);
+        focus(emailRef);
       }
     }
   };
 
-  return { kind, ids, messages, email, setEmail, password, setPassword, errors, status, onSubmit };
+  return { kind, formErrorId, emailRef, passwordRef, email, setEmail, password, setPassword, errors, status, onSubmit };
 }
 
 function isPasswordRequirement(code: KnownErrorCode | null): boolean {
   return code !== null && familiesOf(code).includes('PASSWORD_REQUIREMENTS_NOT_MET');
 }
 
-function focusById(id: string) {
-  document.getElementById(id)?.focus();
+function focus(ref: RefObject<HTMLInputElement | null>) {
+  ref.current?.focus();
 }

@@ -2,8 +2,9 @@
 import type { ClientApp } from '@latchkey/js';
 import type { ReactNode } from 'react';
 import { SignIn, SignUp } from '../credential/credential-pages.js';
+import { TextContext, useText } from '../internal/text.js';
 import { useLocationPath } from '../internal/use-location-path.js';
-import type { LatchkeyMessages } from '../messages.js';
+import type { LatchkeyTranslation } from '../labels.js';
 import { LatchkeyProvider, useOptionalLatchkeyContext } from '../provider.js';
 import { handlerPageOf } from './handler-page.js';
 import { NotFound } from './not-found.js';
@@ -17,20 +18,19 @@ import { SignOut } from './sign-out.js';
  * <Handler basePath="/auth" messages={{ EMAIL_PASSWORD_MISMATCH: 'Try again.' }} />
  * ```
  */
-export interface HandlerProps {
+export interface HandlerProps extends LatchkeyTranslation {
   /** The app; defaults to the one of the nearest `LatchkeyProvider`. */
   app?: ClientApp;
   /** Base path of the pages; defaults to `app.urls.handler` (`/handler`). */
   basePath?: string;
-  /** Rewording of known errors and form messages on every page. */
-  messages?: LatchkeyMessages;
 }
 
 /**
  * Renders the page that `window.location.pathname` names under the handler
  * base path: `sign-in`, `sign-up` or `sign-out`; anything else gets a
  * "Page not found" card with a link home. Mount it on the handler route of
- * your router (or for every path under it).
+ * your router (or for every path under it). `labels` and `messages` apply to
+ * every page it serves.
  *
  * @example
  * ```tsx
@@ -40,9 +40,9 @@ export interface HandlerProps {
  * <Handler app={app} basePath="/auth" />
  * ```
  */
-export function Handler({ app, basePath, messages }: HandlerProps) {
+export function Handler({ app, basePath, labels, messages }: HandlerProps) {
   const context = useOptionalLatchkeyContext();
-  const page = <HandlerPage basePath={basePath} messages={messages} />;
+  const page = <HandlerPage basePath={basePath} labels={labels} messages={messages} />;
   if (app && app !== context?.app) {
     return (
       <LatchkeyProvider app={app} theme={context?.theme} projectName={context?.projectName}>
@@ -54,17 +54,23 @@ export function Handler({ app, basePath, messages }: HandlerProps) {
   return page;
 }
 
-function HandlerPage({ basePath, messages }: Omit<HandlerProps, 'app'>): ReactNode {
+function HandlerPage({ basePath, labels, messages }: Omit<HandlerProps, 'app'>): ReactNode {
   const context = useOptionalLatchkeyContext();
+  const text = useText({ labels, messages });
   const pathname = useLocationPath();
-  const page = handlerPageOf(pathname, basePath ?? context?.app.urls.handler ?? '/handler');
-  switch (page) {
+  return (
+    <TextContext.Provider value={text}>{pageAt(pathname, basePath ?? context?.app.urls.handler)}</TextContext.Provider>
+  );
+}
+
+function pageAt(pathname: string, basePath = '/handler'): ReactNode {
+  switch (handlerPageOf(pathname, basePath)) {
     case 'sign-in':
-      return <SignIn messages={messages} />;
+      return <SignIn />;
     case 'sign-up':
-      return <SignUp messages={messages} />;
+      return <SignUp />;
     case 'sign-out':
-      return <SignOut messages={messages} />;
+      return <SignOut />;
     default:
       return <NotFound />;
   }

@@ -1,18 +1,17 @@
-import { AuthCard } from '../internal/auth-card.js';
+import { AuthCard } from '../auth-card/auth-card.js';
+import { Icon } from '../internal/icon.js';
+import { useLabels } from '../internal/text.js';
 import { useApp } from '../provider.js';
 
 /** The card the Handler shows for a page it does not serve. */
 export function NotFound() {
   const app = useApp();
+  const labels = useLabels();
   return (
-    <AuthCard
-      icon="compass"
-      title="Page not found"
-      subtitle="The page you are looking for does not exist or has moved."
-    >
+    <AuthCard icon={<Icon name="compass" size={22} />} title={labels.notFoundTitle} subtitle={labels.notFoundSubtitle}>
       <div className="lk-actions">
         <a className="lk-button lk-button-primary lk-button-block" href={app.urls.home}>
-          Go to the home page
+          {labels.notFoundHome}
         </a>
       </div>
     </AuthCard>

@@ -1,27 +1,31 @@
 /** `SignOut`: signs the user out on arrival, then goes to the after-sign-out page. */
-import { useEffect, useRef, useState } from 'react';
-import { AuthCard } from '../internal/auth-card.js';
+import { forwardRef, type HTMLAttributes, useEffect, useRef, useState } from 'react';
+import { AuthCard } from '../auth-card/auth-card.js';
 import { errorText } from '../internal/error-text.js';
-import type { LatchkeyMessages } from '../messages.js';
+import { Icon } from '../internal/icon.js';
+import { TextContext, useText } from '../internal/text.js';
+import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
 
 /**
- * Props of `SignOut`.
+ * Props of `SignOut`: its words and any `<div>` prop for the page element.
  *
  * @example
  * ```tsx
  * <SignOut messages={{ REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: 'You were already signed out.' }} />
  * ```
  */
-export interface SignOutProps {
-  /** Rewording of known errors. */
-  messages?: LatchkeyMessages;
+export interface SignOutProps extends LatchkeyTranslation, Omit<HTMLAttributes<HTMLDivElement>, 'children'> {}
+
+interface Failure {
+  error: unknown;
 }
 
 /**
  * The sign-out page: shows "Signing out…", signs the current user out (if
- * any) and redirects to the app's after-sign-out URL.
+ * any) and redirects to the app's after-sign-out URL; on failure it says why
+ * and offers to try again. Other props and the ref go to the page element.
  *
  * @example
  * ```tsx
@@ -29,10 +33,12 @@ export interface SignOutProps {
  * <LatchkeyProvider app={app}><SignOut /></LatchkeyProvider>
  * ```
  */
-export function SignOut({ messages }: SignOutProps) {
+export const SignOut = forwardRef<HTMLDivElement, SignOutProps>(function SignOut({ labels, messages, ...rest }, ref) {
   const app = useApp();
+  const text = useText({ labels, messages });
+  const words = text.labels;
   const started = useRef(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const [attempt, setAttempt] = useState(0);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts the sign-out on "Try again"
@@ -43,47 +49,48 @@ export function SignOut({ messages }: SignOutProps) {
       const user = await app.getUser({ or: 'return-null' });
       if (user) await user.signOut({ redirectUrl: app.urls.afterSignOut });
       else await app.redirectToAfterSignOut();
-    })().catch((caught: unknown) => {
+    })().catch((error: unknown) => {
       started.current = false;
-      setError(errorText(caught, messages));
+      setFailure({ error });
     });
-  }, [app, messages, attempt]);
+  }, [app, attempt]);
 
-  if (error) {
-    return (
-      <AuthCard
-        icon="door"
-        title="Could not sign you out"
-        subtitle={
-          <span className="lk-error-text" role="alert">
-            {error}
-          </span>
-        }
-      >
-        <div className="lk-actions">
-          <button
-            type="button"
-            className="lk-button lk-button-primary"
-            onClick={() => {
-              setError(null);
-              setAttempt((n) => n + 1);
-            }}
-          >
-            Try again
-          </button>
-          <a className="lk-button lk-button-secondary" href={app.urls.home}>
-            Go home
-          </a>
-        </div>
-      </AuthCard>
-    );
-  }
-  return (
-    <AuthCard icon="door" title="Signing out…" subtitle="You will be redirected in a moment.">
+  const door = <Icon name="door" size={22} />;
+  const page = failure ? (
+    <AuthCard
+      {...rest}
+      ref={ref}
+      icon={door}
+      title={words.signOutFailedTitle}
+      subtitle={
+        <span className="lk-error-text" role="alert">
+          {errorText(failure.error, text.messages)}
+        </span>
+      }
+    >
+      <div className="lk-actions">
+        <button
+          type="button"
+          className="lk-button lk-button-primary"
+          onClick={() => {
+            setFailure(null);
+            setAttempt((n) => n + 1);
+          }}
+        >
+          {words.tryAgain}
+        </button>
+        <a className="lk-button lk-button-secondary" href={app.urls.home}>
+          {words.goHome}
+        </a>
+      </div>
+    </AuthCard>
+  ) : (
+    <AuthCard {...rest} ref={ref} icon={door} title={words.signOutTitle} subtitle={words.signOutSubtitle}>
       <div className="lk-status" role="status">
         <Spinner />
-        <span>Ending your session</span>
+        <span>{words.signOutStatus}</span>
       </div>
     </AuthCard>
   );
-}
+  return <TextContext.Provider value={text}>{page}</TextContext.Provider>;
+});

@@ -7,7 +7,8 @@
  * double renders included) and a failure reaches the error boundary.
  */
 
-interface Work {
+export interface Work {
+  /** Settles (never rejects) once `status` is final. */
   promise: Promise<void>;
   status: 'pending' | 'done' | 'failed';
   error?: unknown;
@@ -34,6 +35,17 @@ export class WorkTracker<Owner extends object> {
       queueMicrotask(() => this.forget(owner, work));
       throw work.error;
     }
+  }
+
+  /** The work of `owner` as it stands, if any. */
+  peek(owner: Owner): Work | undefined {
+    return this.#works.get(owner);
+  }
+
+  /** The running or finished work of `owner`; starts it anew when there is none or it failed. */
+  run(owner: Owner): Work {
+    const work = this.#works.get(owner);
+    return work && work.status !== 'failed' ? work : this.#begin(owner);
   }
 
   /** Forgets finished work of `owner` (all of it, or only `work`), so the next `suspend` starts anew. */

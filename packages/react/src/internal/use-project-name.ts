@@ -1,28 +1,17 @@
-import { useEffect, useState } from 'react';
 import { useLatchkeyContext } from '../provider.js';
+import { useAppData } from './use-app-data.js';
 
 /**
  * The project's display name for page titles: `override`, else the
- * provider's `projectName`, else the one the service reports. `undefined`
- * while it loads, `null` when it cannot be known.
+ * provider's `projectName`, else the one the service reports (loaded without
+ * suspending: the page shows at once and names the project when it can).
+ * `undefined` while it loads, `null` when it cannot be known.
  */
 export function useProjectName(override?: string): string | null | undefined {
-  const { app, projectName } = useLatchkeyContext();
+  const { projectName } = useLatchkeyContext();
   const given = override ?? projectName;
-  const [loaded, setLoaded] = useState<{ app: unknown; name: string | null }>();
-
-  useEffect(() => {
-    if (given !== undefined) return;
-    let live = true;
-    app.getProject().then(
-      (project) => live && setLoaded({ app, name: project.displayName || null }),
-      () => live && setLoaded({ app, name: null }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [app, given]);
-
+  const project = useAppData('project', { suspend: false, enabled: given === undefined });
   if (given !== undefined) return given;
-  return loaded?.app === app ? loaded.name : undefined;
+  if (project.status === 'ready') return project.data.displayName || null;
+  return project.status === 'failed' ? null : undefined;
 }

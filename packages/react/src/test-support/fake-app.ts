@@ -1,21 +1,13 @@
 /**
  * A small in-memory stand-in for `ClientApp`, implementing the part of the SDK
- * the React bindings use. For component tests only; the real SDK and service
- * are exercised end to end by the e2e suite.
+ * the React bindings use, for the states a real service cannot be held in:
+ * a user load kept pending, a failing project load, a refused sign-in on cue.
+ * Tests that can use the real thing use `real-app.ts` (the SDK on an
+ * in-process service); the e2e suite covers the built packages in Chromium.
  */
-import { type ClientApp, type CurrentUser, type HandlerUrls, type Project, resolveUrls } from '@latchkey/js';
+import type { AppData, AppDataKey, ClientApp, CurrentUser, HandlerUrls, Project } from '@latchkey/js';
+import { resolveUrls } from '@latchkey/js';
 import { vi } from 'vitest';
-
-type UsedByReact =
-  | 'urls'
-  | 'signInWithCredential'
-  | 'signUpWithCredential'
-  | 'getUser'
-  | 'getProject'
-  | 'subscribeUser'
-  | 'getUserSnapshot'
-  | 'redirectToSignIn'
-  | 'redirectToAfterSignOut';
 
 type UserFields = Pick<CurrentUser, 'id' | 'displayName' | 'primaryEmail' | 'profileImageUrl'>;
 
@@ -34,62 +26,94 @@ export function fakeUser(fields: Partial<UserFields> = {}): FakeUser {
 }
 
 interface FakeAppOptions {
-  /** The user snapshot at start (`undefined` = not loaded yet; default `null`). */
+  /** The user snapshot at start (`undefined` = not loaded yet, its load pending until `finishLoad`; default `null`). */
   user?: CurrentUser | null;
   urls?: Partial<HandlerUrls>;
-  /** The project's display name (`null`: `getProject` fails). */
+  /** The project's display name (`null`: loading the project fails). */
   projectName?: string | null;
 }
 
+type Snapshots = { [K in AppDataKey]?: AppData[K] };
+
 export function createFakeApp(options: FakeAppOptions = {}) {
-  const listeners = new Set<() => void>();
-  let snapshot: CurrentUser | null | undefined = 'user' in options ? options.user : null;
-  let loadResult: CurrentUser | null = snapshot ?? null;
+  const listeners: Record<AppDataKey, Set<() => void>> = { user: new Set(), project: new Set() };
+  const snapshots: Snapshots = { user: 'user' in options ? options.user : null };
+  const inFlight: { [K in AppDataKey]?: Promise<AppData[K]> } = {};
+  let loadResult: CurrentUser | null = snapshots.user ?? null;
   let releaseLoad: (() => void) | null = null;
   const projectName = options.projectName === undefined ? 'Demo project' : options.projectName;
 
-  const setUser = (user: CurrentUser | null | undefined) => {
-    snapshot = user;
-    for (const listener of listeners) listener();
+  const set = <K extends AppDataKey>(key: K, value: AppData[K] | undefined) => {
+    (snapshots as Record<K, AppData[K] | undefined>)[key] = value;
+    for (const listener of listeners[key]) listener();
+  };
+
+  const loaders: { [K in AppDataKey]: () => Promise<AppData[K]> } = {
+    async user() {
+      await new Promise<void>((resolve) => {
+        releaseLoad = resolve;
+      });
+      return loadResult;
+    },
+    async project() {
+      if (projectName === null) throw new Error('project unavailable');
+      return { id: 'p', displayName: projectName } as Project;
+    },
+  };
+
+  /** The shared load of `key`: one at a time, its result stored and announced. */
+  const loadShared = <K extends AppDataKey>(key: K): Promise<AppData[K]> => {
+    const cached = snapshots[key];
+    if (cached !== undefined) return Promise.resolve(cached as AppData[K]);
+    const running = inFlight[key] as Promise<AppData[K]> | undefined;
+    if (running) return running;
+    const started = loaders[key]().then(
+      (value) => {
+        delete inFlight[key];
+        set(key, value as AppData[K]);
+        return value as AppData[K];
+      },
+      (error: unknown) => {
+        delete inFlight[key];
+        throw error;
+      },
+    );
+    (inFlight as Record<K, Promise<AppData[K]>>)[key] = started;
+    return started;
   };
 
   const fake = {
     urls: resolveUrls(options.urls),
     signInWithCredential: vi.fn<ClientApp['signInWithCredential']>(async () => ({ userId: 'u', newUser: false })),
     signUpWithCredential: vi.fn<ClientApp['signUpWithCredential']>(async () => ({ userId: 'u', newUser: true })),
-    getUser: vi.fn(async (): Promise<CurrentUser | null> => {
-      if (snapshot !== undefined) return snapshot;
-      await new Promise<void>((resolve) => {
-        releaseLoad = resolve;
-      });
-      setUser(loadResult);
-      return loadResult;
+    getUser: vi.fn(async (): Promise<CurrentUser | null> => fake.load('user')),
+    load: vi.fn(loadShared) as ReturnType<typeof vi.fn<ClientApp['load']>>,
+    subscribe: vi.fn((key: AppDataKey, listener: () => void) => {
+      listeners[key].add(listener);
+      if (snapshots[key] === undefined) fake.load(key).catch(() => {});
+      return () => listeners[key].delete(listener);
     }),
-    getProject: vi.fn(async (): Promise<Project> => {
-      if (projectName === null) throw new Error('project unavailable');
-      return { id: 'p', displayName: projectName } as Project;
-    }),
-    subscribeUser: vi.fn<ClientApp['subscribeUser']>((listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    }),
-    getUserSnapshot: () => snapshot,
+    getSnapshot: <K extends AppDataKey>(key: K) => snapshots[key] as AppData[K] | undefined,
     redirectToSignIn: vi.fn<ClientApp['redirectToSignIn']>(() => new Promise(() => {})),
     redirectToAfterSignOut: vi.fn<ClientApp['redirectToAfterSignOut']>(async () => undefined),
-  } satisfies Pick<ClientApp, Exclude<UsedByReact, 'getUser'>> & { getUser: unknown };
+  } satisfies Partial<Record<keyof ClientApp, unknown>>;
 
   return {
     /** The fake, typed as the app the components take. */
     app: fake as unknown as ClientApp,
     /** The same object, with its mocks visible. */
     mocks: fake,
-    setUser,
-    /** Finishes a pending `getUser()` load with `user`. */
+    /** Replaces the user snapshot (`undefined`: another tab began a session; the next load is pending). */
+    setUser: (user: CurrentUser | null | undefined) => set('user', user),
+    /** Finishes a pending user load with `user`. */
     finishLoad(user: CurrentUser | null) {
       loadResult = user;
       releaseLoad?.();
     },
-    listenerCount: () => listeners.size,
+    /** How many components listen to `key`. */
+    listenerCount: (key: AppDataKey = 'user') => listeners[key].size,
+    /** How many times `key` was loaded (calls of `load`). */
+    loadCount: (key: AppDataKey) => fake.load.mock.calls.filter(([called]) => called === key).length,
   };
 }
 

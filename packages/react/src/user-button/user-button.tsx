@@ -1,31 +1,36 @@
 /** `UserButton`: the signed-in user's avatar, opening a menu with who is signed in and "Sign out". */
 import type { CurrentUser } from '@latchkey/js';
-import { Suspense, useId, useState } from 'react';
-import { useRootProps } from '../internal/auth-card.js';
+import { type ForwardedRef, forwardRef, type HTMLAttributes, Suspense, useId, useState } from 'react';
 import { errorText } from '../internal/error-text.js';
+import { Icon } from '../internal/icon.js';
+import { useRootProps } from '../internal/root-props.js';
+import { useLabels, useMessages } from '../internal/text.js';
 import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
 import { useMenu } from './use-menu.js';
 
 /**
- * Props of `UserButton`.
+ * Props of `UserButton`: `showName`, and any `<div>` prop for its root
+ * element (`className`, `id`, `data-*`…).
  *
  * @example
  * ```tsx
  * <UserButton showName className="header-user" />
  * ```
  */
-export interface UserButtonProps {
+export interface UserButtonProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   /** Show the user's name (or e-mail) beside the avatar. */
   showName?: boolean;
-  className?: string;
 }
 
 /**
  * An avatar button (picture or initials) with a menu showing the signed-in
  * user and a "Sign out" item. Renders nothing when nobody is signed in and a
  * placeholder while the user loads (it has its own Suspense boundary).
+ * Other props and the ref go to its root element (the placeholder's while
+ * loading). Its texts are the `accountMenuFor`, `accountMenu`, `signOut` and
+ * `signingOut` labels.
  *
  * @example
  * ```tsx
@@ -35,61 +40,68 @@ export interface UserButtonProps {
  * </header>
  * ```
  */
-export function UserButton(props: UserButtonProps) {
-  const root = useRootProps(`lk-user-button${props.className ? ` ${props.className}` : ''}`);
+export const UserButton = forwardRef<HTMLDivElement, UserButtonProps>(function UserButton(
+  { showName, className, ...rest },
+  ref,
+) {
+  const root = useRootProps('lk-user-button', className);
   return (
     <Suspense
       fallback={
-        <span {...root}>
+        <span {...(rest as HTMLAttributes<HTMLSpanElement>)} {...root} ref={ref as ForwardedRef<HTMLSpanElement>}>
           <span className="lk-avatar lk-avatar-loading" aria-hidden="true" />
         </span>
       }
     >
-      <UserMenu {...props} />
+      <UserMenu {...rest} root={root} showName={showName} forwardedRef={ref} />
     </Suspense>
   );
+});
+
+interface UserMenuProps extends Omit<UserButtonProps, 'className'> {
+  root: ReturnType<typeof useRootProps>;
+  forwardedRef: ForwardedRef<HTMLDivElement>;
 }
 
-function UserMenu({ showName, className }: UserButtonProps) {
+function UserMenu({ showName, root, forwardedRef, ...rest }: UserMenuProps) {
   const user = useUser();
   const app = useApp();
-  const root = useRootProps(`lk-user-button${className ? ` ${className}` : ''}`);
+  const labels = useLabels();
+  const messages = useMessages();
   const menuId = useId();
   const { open, buttonProps, menuProps } = useMenu();
   const [signingOut, setSigningOut] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   if (!user) return null;
 
-  const name = user.displayName || user.primaryEmail || 'Account';
+  const name = user.displayName || user.primaryEmail || labels.accountMenu;
   const signOut = async () => {
     if (signingOut) return;
     setSigningOut(true);
-    setError(null);
+    setFailure(null);
     try {
       await user.signOut({ redirectUrl: app.urls.afterSignOut });
-    } catch (caught) {
-      setError(errorText(caught, undefined));
+    } catch (error) {
+      setFailure({ error });
       setSigningOut(false);
     }
   };
 
   return (
-    <div {...root}>
+    <div {...rest} {...root} ref={forwardedRef}>
       <button
         type="button"
         className="lk-user-trigger"
         aria-controls={open ? menuId : undefined}
-        aria-label={`Account menu for ${name}`}
+        aria-label={labels.accountMenuFor({ name })}
         {...buttonProps}
       >
         <Avatar user={user} />
         {showName ? <span className="lk-user-trigger-name">{name}</span> : null}
-        <svg className="lk-chevron" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-          <path d="M4 6.5 8 10l4-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-        </svg>
+        <Icon name="chevron-down" size={14} className="lk-chevron" />
       </button>
       {open ? (
-        <div {...menuProps} role="menu" className="lk-menu" id={menuId} aria-label="Account">
+        <div {...menuProps} role="menu" className="lk-menu" id={menuId} aria-label={labels.accountMenu}>
           <div className="lk-menu-header">
             <Avatar user={user} />
             <div className="lk-menu-identity">
@@ -107,12 +119,12 @@ function UserMenu({ showName, className }: UserButtonProps) {
             aria-disabled={signingOut || undefined}
             onClick={signOut}
           >
-            {signingOut ? <Spinner /> : <SignOutIcon />}
-            <span>{signingOut ? 'Signing out…' : 'Sign out'}</span>
+            {signingOut ? <Spinner /> : <Icon name="sign-out" size={16} className="lk-menu-icon" />}
+            <span>{signingOut ? labels.signingOut : labels.signOut}</span>
           </button>
-          {error ? (
+          {failure ? (
             <p className="lk-menu-error" role="alert">
-              {error}
+              {errorText(failure.error, messages)}
             </p>
           ) : null}
         </div>
@@ -144,19 +156,4 @@ export function initialsOf(user: Pick<CurrentUser, 'displayName' | 'primaryEmail
       .toUpperCase();
   }
   return (Array.from(user.primaryEmail ?? '?')[0] ?? '?').toUpperCase();
-}
-
-function SignOutIcon() {
-  return (
-    <svg className="lk-menu-icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
-      <path
-        d="M10 4H6a1 1 0 0 0-1 1v14a1 1 0 0 0 1 1h4M15 8l4 4-4 4M19 12H9"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
 }

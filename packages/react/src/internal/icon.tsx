@@ -1,0 +1,66 @@
+/**
+ * One registry of the inline SVG icons the components draw: 24×24 line
+ * icons stroked with `currentColor`, decorative (hidden from assistive
+ * technology; the text beside them says what they mean).
+ */
+import type { ReactNode, SVGProps } from 'react';
+
+const icons = {
+  lock: (
+    <>
+      <rect x="5" y="10.5" width="14" height="9.5" rx="2" />
+      <path d="M8.5 10.5V8a3.5 3.5 0 0 1 7 0v2.5" />
+      <path d="M12 14.5v2" />
+    </>
+  ),
+  compass: (
+    <>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M15.5 8.5 13.4 13.4 8.5 15.5 10.6 10.6Z" />
+    </>
+  ),
+  door: (
+    <>
+      <path d="M14 4h4.5a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1H14" />
+      <path d="M9.5 8 5.5 12l4 4M5.5 12H15" />
+    </>
+  ),
+  alert: (
+    <>
+      <circle cx="12" cy="12" r="9.6" />
+      <path d="M12 7v6.2M12 16.3v.5" strokeWidth="2.4" />
+    </>
+  ),
+  'chevron-down': <path d="M6 9.75 12 15l6-5.25" strokeWidth="2.4" />,
+  'sign-out': <path d="M10 4H6a1 1 0 0 0-1 1v14a1 1 0 0 0 1 1h4M15 8l4 4-4 4M19 12H9" />,
+} satisfies Record<string, ReactNode>;
+
+/** The names of the registered icons. */
+export type IconName = keyof typeof icons;
+
+export interface IconProps extends Omit<SVGProps<SVGSVGElement>, 'children' | 'ref'> {
+  name: IconName;
+  /** Width and height in pixels (default 20). */
+  size?: number;
+}
+
+/** A registered icon, `size` pixels square. */
+export function Icon({ name, size = 20, ...rest }: IconProps) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width={size}
+      height={size}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...rest}
+    >
+      {icons[name]}
+    </svg>
+  );
+}
