@@ -1,0 +1,3 @@
+export declare const styleParts: string[];
+export declare const stylesheetPath: string;
+export declare function buildStylesheet(): string;
