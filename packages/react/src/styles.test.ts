@@ -31,7 +31,9 @@ describe('styles.css', () => {
   it('styles every lk- class the components render', () => {
     const stylesheet = readFileSync(stylesheetPath, 'utf8');
     const defined = new Set(stylesheet.match(/\.lk-[a-z0-9-]+/g)?.map((name) => name.slice(1)));
-    const used = new Set(sourceFiles(srcDir).flatMap((file) => readFileSync(file, 'utf8').match(/\blk-[a-z0-9-]+/g) ?? []));
+    const used = new Set(
+      sourceFiles(srcDir).flatMap((file) => readFileSync(file, 'utf8').match(/\blk-[a-z0-9-]+/g) ?? []),
+    );
     used.delete('lk-theme'); // the data-lk-theme attribute, not a class
     expect(used.size).toBeGreaterThan(30);
     expect([...used].filter((name) => !defined.has(name))).toEqual([]);

@@ -1,0 +1,71 @@
+// @vitest-environment node
+/**
+ * Bundle guard (STYLE.md item 11) and size budget (issue 5): what an app
+ * ships to show the sign-in page (the SDK's `ClientApp`, the provider and
+ * `SignIn`), bundled for the browser with React left out, must stay within
+ * 20 kB min+gzip and hold no zod, Node built-ins or server code. The figures
+ * are printed; the whole entry is measured too, for the record.
+ */
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const srcDir = fileURLToPath(new URL('.', import.meta.url));
+const budgetBytes = 20_000;
+
+async function bundle(contents: string) {
+  const result = await build({
+    stdin: { contents, resolveDir: srcDir, loader: 'ts', sourcefile: 'budget-entry.ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['source'],
+    external: ['react', 'react-dom', 'react/jsx-runtime'],
+    jsx: 'automatic',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]!.text;
+  const inputs = Object.keys(result.metafile.inputs);
+  return { code, inputs, gzipped: gzipSync(code).length };
+}
+
+function expectBrowserOnly({ code, inputs }: { code: string; inputs: string[] }) {
+  expect(inputs.filter((path) => /(^|\/)zod\//.test(path))).toEqual([]);
+  expect(inputs.filter((path) => path.includes('packages/server') || path.includes('@latchkey/server'))).toEqual([]);
+  expect(inputs.filter((path) => path.startsWith('node:'))).toEqual([]);
+  expect(inputs.filter((path) => /node_modules\/react(-dom)?\//.test(path))).toEqual([]);
+  expect(code).not.toMatch(/["']node:[a-z_/]+["']/);
+  expect(code).not.toMatch(/\bzod\b/);
+}
+
+describe('browser bundle of @latchkey/react', () => {
+  it('SDK + provider + sign-in page: within 20 kB min+gzip, React excluded, no zod, node: or server code', async () => {
+    const result = await bundle(
+      [
+        "export { ClientApp } from '@latchkey/js';",
+        "export { LatchkeyProvider } from './provider.js';",
+        "export { SignIn } from './credential/credential-pages.js';",
+      ].join('\n'),
+    );
+    expectBrowserOnly(result);
+    // It really holds the SDK, the catalogue and the page, not an empty shell.
+    expect(result.inputs.some((path) => path.endsWith('js/src/client-app.ts'))).toBe(true);
+    expect(result.inputs.some((path) => path.includes('protocol/src'))).toBe(true);
+    expect(result.code).toContain('lk-password-toggle');
+    console.log(
+      `@latchkey/react ClientApp + LatchkeyProvider + SignIn: ${result.code.length} B minified, ${result.gzipped} B min+gzip (budget ${budgetBytes} B, ${result.inputs.length} modules)`,
+    );
+    expect(result.gzipped).toBeLessThanOrEqual(budgetBytes);
+  });
+
+  it('whole entry: no zod, node: or server code (size recorded)', async () => {
+    const result = await bundle("export * from './index.js';");
+    expectBrowserOnly(result);
+    console.log(`@latchkey/react whole entry: ${result.code.length} B minified, ${result.gzipped} B min+gzip`);
+    expect(result.gzipped).toBeLessThanOrEqual(budgetBytes);
+  });
+});
