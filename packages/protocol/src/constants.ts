@@ -1,4 +1,13 @@
-/** Business constants and limits shared by the SDK and the service (spec §9). */
+/** Business constants, cookie names, key prefixes and handler routes shared by the SDK and the service. */
+
+/**
+ * Business constants and limits (spec §9).
+ *
+ * @example
+ * ```ts
+ * await sleep(constants.redirectWaitMs);
+ * ```
+ */
 export const constants = {
   refreshTokenCookieMaxAgeSeconds: 31_536_000,
   accessTokenCookieMaxAgeSeconds: 86_400,
@@ -33,7 +42,14 @@ export const constants = {
   randomTokenLength: 45,
 } as const;
 
-/** Cookie names of the browser token store (wire-protocol.md §8). */
+/**
+ * Cookie names of the browser token store (wire-protocol.md §8).
+ *
+ * @example
+ * ```ts
+ * cookieNames.refreshToken(projectId); // 'stack-refresh-<projectId>'
+ * ```
+ */
 export const cookieNames = {
   refreshToken: (projectId: string) => `stack-refresh-${projectId}`,
   legacyRefreshToken: 'stack-refresh',
@@ -42,15 +58,38 @@ export const cookieNames = {
   oauthVerifier: (state: string) => `stack-oauth-outer-${state}`,
 } as const;
 
-/** Prefixes of the three API key kinds (wire-protocol.md §6). */
+/**
+ * Prefixes of the three API key kinds (wire-protocol.md §6).
+ *
+ * @example
+ * ```ts
+ * if (!key.startsWith(apiKeyPrefixes.publishableClientKey)) throw new Error('not a publishable key');
+ * ```
+ */
 export const apiKeyPrefixes = {
   publishableClientKey: 'pck_',
   secretServerKey: 'ssk_',
   superSecretAdminKey: 'sak_',
 } as const;
 
-/** Default handler routes and redirect targets (spec §2). */
+/**
+ * Where the handler pages live by default (spec §2).
+ *
+ * @example
+ * ```ts
+ * const signIn = `${defaultHandlerPath}/sign-in`;
+ * ```
+ */
 export const defaultHandlerPath = '/handler';
+
+/**
+ * The pages the handler serves, as path segments below the handler path (spec §2).
+ *
+ * @example
+ * ```ts
+ * handlerPages.includes('sign-in'); // true
+ * ```
+ */
 export const handlerPages = [
   'sign-in',
   'sign-up',
@@ -64,13 +103,42 @@ export const handlerPages = [
   'error',
   'team-invitation',
 ] as const;
+/**
+ * One handler page.
+ *
+ * @example
+ * ```ts
+ * const page: HandlerPage = 'sign-up';
+ * ```
+ */
 export type HandlerPage = (typeof handlerPages)[number];
 
-/** The query parameter that carries the page to return to after signing in. */
+/**
+ * The query parameter that carries the page to return to after signing in.
+ *
+ * @example
+ * ```ts
+ * new URL(location.href).searchParams.get(afterAuthReturnToParam);
+ * ```
+ */
 export const afterAuthReturnToParam = 'after_auth_return_to';
 
-/** Issuer of access tokens (wire-protocol.md §5.1). */
+/**
+ * Issuer (`iss`) of access tokens (wire-protocol.md §5.1).
+ *
+ * @example
+ * ```ts
+ * await jwtVerify(token, keys, { issuer: accessTokenIssuer });
+ * ```
+ */
 export const accessTokenIssuer = 'https://access-token.jwt-signature.stack-auth.com';
 
-/** The id of the project that hosts dashboard users. */
+/**
+ * The id of the project that hosts dashboard users.
+ *
+ * @example
+ * ```ts
+ * const isDashboard = projectId === internalProjectId;
+ * ```
+ */
 export const internalProjectId = 'internal';

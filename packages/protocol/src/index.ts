@@ -1,7 +1,13 @@
 /**
  * @latchkey/protocol: what the Latchkey service and SDK agree on. Header
  * names, the known-error catalogue, business constants and wire types.
- * No runtime dependencies; safe in browsers and in Node.
+ * No runtime dependencies and no side effects; safe in browsers and in Node.
+ * Decoding a known error does not load the English wording (`errorMessages`).
+ *
+ * @example
+ * ```ts
+ * import { decodeKnownError, headers, isKnownError } from '@latchkey/protocol';
+ * ```
  */
 
 export * from './constants.js';
@@ -18,17 +24,17 @@ export {
   type KnownErrorFamily,
   knownErrorCodes,
 } from './errors/catalogue.js';
+export { clientMessages } from './errors/client-messages.js';
+export { encodeKnownError } from './errors/encode.js';
 export {
   decodeKnownError,
   detailsProblem,
-  encodeKnownError,
   isKnownError,
   KnownError,
   type KnownErrorBody,
   UnknownKnownErrorCode,
 } from './errors/known-error.js';
 export {
-  clientMessages,
   errorMessages,
   messageFor,
   type WebAuthnErrorCode,

@@ -10,10 +10,24 @@
  * narrowing union) is derived from these two tables.
  */
 
-/** How a `details` field is typed on the wire. `?` suffix: may be absent or null. */
+/**
+ * How a `details` field is typed on the wire. `?` suffix: may be absent or null.
+ *
+ * @example
+ * ```ts
+ * const minLength: DetailFieldType = errorCatalogue.PASSWORD_TOO_SHORT.details.min_length; // 'number'
+ * ```
+ */
 export type DetailFieldType = 'string' | 'number' | 'string[]' | 'json' | 'null' | 'string?' | 'number?';
 
-/** Abstract families: never sent, used for `instanceof`-like checks. */
+/**
+ * Abstract families (each with its parent): never sent, used for `is()` checks.
+ *
+ * @example
+ * ```ts
+ * errorFamilies.INVALID_ACCESS_TOKEN; // 'INVALID_SESSION_AUTHENTICATION'
+ * ```
+ */
 export const errorFamilies = {
   PROJECT_AUTHENTICATION_ERROR: null,
   INVALID_PROJECT_AUTHENTICATION: 'PROJECT_AUTHENTICATION_ERROR',
@@ -27,6 +41,14 @@ export const errorFamilies = {
   VERIFICATION_ERROR: null,
 } as const satisfies Record<string, string | null>;
 
+/**
+ * The name of an abstract family.
+ *
+ * @example
+ * ```ts
+ * const family: KnownErrorFamily = 'REFRESH_TOKEN_ERROR';
+ * ```
+ */
 export type KnownErrorFamily = keyof typeof errorFamilies;
 
 interface Row {
@@ -37,7 +59,14 @@ interface Row {
   readonly compatible?: false;
 }
 
-/** The catalogue. Keep it sorted by area, one line per code. */
+/**
+ * The catalogue. Keep it sorted by area, one line per code.
+ *
+ * @example
+ * ```ts
+ * errorCatalogue.USER_EMAIL_ALREADY_EXISTS.status; // 409
+ * ```
+ */
 export const errorCatalogue = {
   // Request
   UNSUPPORTED_ERROR: { status: 500, details: { originalErrorCode: 'string' } },
@@ -168,10 +197,25 @@ export const errorCatalogue = {
   INVALID_TOTP_CODE: { status: 400 },
 } as const satisfies Record<string, Row>;
 
+/**
+ * A code of the catalogue.
+ *
+ * @example
+ * ```ts
+ * const code: KnownErrorCode = 'EMAIL_PASSWORD_MISMATCH';
+ * ```
+ */
 export type KnownErrorCode = keyof typeof errorCatalogue;
 
-/** Every code, in catalogue order. */
-export const knownErrorCodes = Object.keys(errorCatalogue) as KnownErrorCode[];
+/**
+ * Every code, in catalogue order.
+ *
+ * @example
+ * ```ts
+ * for (const code of knownErrorCodes) console.log(code, errorCatalogue[code].status);
+ * ```
+ */
+export const knownErrorCodes = /* @__PURE__ */ Object.keys(errorCatalogue) as KnownErrorCode[];
 
 type Catalogue = typeof errorCatalogue;
 
@@ -189,7 +233,14 @@ type FieldType<T extends DetailFieldType> = T extends 'string'
             ? number | null
             : unknown;
 
-/** The `details` object a code carries (`undefined` for codes without details). */
+/**
+ * The `details` object a code carries (`undefined` for codes without details).
+ *
+ * @example
+ * ```ts
+ * const details: KnownErrorDetails<'PASSWORD_TOO_SHORT'> = { min_length: 8 };
+ * ```
+ */
 export type KnownErrorDetails<C extends KnownErrorCode> = Catalogue[C] extends {
   details: infer D extends Record<string, DetailFieldType>;
 }
@@ -202,10 +253,24 @@ type FamilyChain<F> = F extends KnownErrorFamily
   ? F | (ParentOf<F> extends KnownErrorFamily ? FamilyChain<ParentOf<F>> : never)
   : never;
 
-/** The families a code belongs to, nearest first. */
+/**
+ * The families a code belongs to (type level).
+ *
+ * @example
+ * ```ts
+ * type F = FamiliesOf<'ACCESS_TOKEN_EXPIRED'>; // 'INVALID_ACCESS_TOKEN' | 'INVALID_SESSION_AUTHENTICATION' | ...
+ * ```
+ */
 export type FamiliesOf<C extends KnownErrorCode> = Catalogue[C] extends { family: infer F } ? FamilyChain<F> : never;
 
-/** The codes that belong to a family (or the code itself). */
+/**
+ * The codes that belong to a family (or the code itself).
+ *
+ * @example
+ * ```ts
+ * type C = CodesIn<'PASSWORD_REQUIREMENTS_NOT_MET'>; // 'PASSWORD_TOO_SHORT' | 'PASSWORD_TOO_LONG'
+ * ```
+ */
 export type CodesIn<F extends KnownErrorCode | KnownErrorFamily> = {
   [C in KnownErrorCode]: C extends F ? C : F extends FamiliesOf<C> ? C : never;
 }[KnownErrorCode];
@@ -215,7 +280,14 @@ export function catalogueRow(code: KnownErrorCode): Row {
   return errorCatalogue[code];
 }
 
-/** The families a code belongs to, nearest first. */
+/**
+ * The families a code belongs to, nearest first.
+ *
+ * @example
+ * ```ts
+ * familiesOf('ACCESS_TOKEN_EXPIRED'); // ['INVALID_ACCESS_TOKEN', 'INVALID_SESSION_AUTHENTICATION', 'SESSION_AUTHENTICATION_ERROR']
+ * ```
+ */
 export function familiesOf(code: KnownErrorCode): KnownErrorFamily[] {
   const chain: KnownErrorFamily[] = [];
   let family: KnownErrorFamily | null | undefined = catalogueRow(code).family;
@@ -226,6 +298,14 @@ export function familiesOf(code: KnownErrorCode): KnownErrorFamily[] {
   return chain;
 }
 
+/**
+ * True when `value` is a code of the catalogue (families are not codes).
+ *
+ * @example
+ * ```ts
+ * isKnownErrorCode('USER_NOT_FOUND'); // true
+ * ```
+ */
 export function isKnownErrorCode(value: unknown): value is KnownErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorCatalogue, value);
 }

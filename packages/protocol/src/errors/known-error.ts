@@ -1,6 +1,9 @@
 /**
- * `KnownError`: the one error class for every code of the catalogue, with its
- * wire encoder and decoder.
+ * `KnownError`: the one error class for every code of the catalogue, and its
+ * wire decoder. The English wording is not needed here: an error decoded from
+ * the service carries the service's message, the SDK gives its own, and
+ * `encodeKnownError` (the service side) words the rest from `errorMessages`.
+ * So the SDK's bundle holds no wording table.
  *
  * @example
  * ```ts
@@ -20,7 +23,6 @@ import {
   type KnownErrorDetails,
   type KnownErrorFamily,
 } from './catalogue.js';
-import { clientMessages, messageFor } from './messages.js';
 
 /** Constructor arguments after the code: details (only for codes that have them), then an optional message. */
 type ErrorArgs<C extends KnownErrorCode> =
@@ -28,7 +30,16 @@ type ErrorArgs<C extends KnownErrorCode> =
     ? [details?: undefined, message?: string]
     : [details: KnownErrorDetails<C>, message?: string];
 
-/** An error the protocol knows by code. `status` is the HTTP status the service answers with. */
+/**
+ * An error the protocol knows by code. `status` is the HTTP status the service
+ * answers with. Built without a `message`, its message is its code, which
+ * `messageFor(code, details)` words and `encodeKnownError` sends worded.
+ *
+ * @example
+ * ```ts
+ * throw new KnownError('PASSWORD_TOO_SHORT', { min_length: 8 }, 'Use at least 8 characters.');
+ * ```
+ */
 export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error {
   override readonly name = 'KnownError';
   readonly code: C;
@@ -36,7 +47,7 @@ export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error
   readonly details: KnownErrorDetails<C>;
 
   constructor(code: C, ...[details, message]: ErrorArgs<C>) {
-    super(message ?? messageFor(code, details as KnownErrorDetails<C>));
+    super(message ?? code);
     this.code = code;
     this.status = catalogueRow(code).status;
     this.details = details as KnownErrorDetails<C>;
@@ -47,7 +58,7 @@ export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error
     return (this.code as string) === codeOrFamily || familiesOf(this.code).includes(codeOrFamily as KnownErrorFamily);
   }
 
-  /** The JSON body the service sends for this error. */
+  /** The JSON body of this error, with its message as it is (see `encodeKnownError` for the worded one). */
   toJSON(): KnownErrorBody {
     const body: KnownErrorBody = { code: this.code, error: this.message };
     const wanted = catalogueRow(this.code).details;
@@ -56,7 +67,14 @@ export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error
   }
 }
 
-/** The body of a known-error answer. */
+/**
+ * The body of a known-error answer (wire-protocol.md §4.1).
+ *
+ * @example
+ * ```ts
+ * const body: KnownErrorBody = { code: 'USER_EMAIL_ALREADY_EXISTS', error: 'User email already exists.' };
+ * ```
+ */
 export interface KnownErrorBody {
   code: string;
   error: string;
@@ -66,6 +84,11 @@ export interface KnownErrorBody {
 /**
  * Raised by the SDK when the service answers with a code it does not know
  * ("Unknown KnownError code"), so callers can still see the code and body.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof UnknownKnownErrorCode) console.warn(e.code, e.status, e.body); }
+ * ```
  */
 export class UnknownKnownErrorCode extends Error {
   override readonly name = 'UnknownKnownErrorCode';
@@ -74,11 +97,21 @@ export class UnknownKnownErrorCode extends Error {
     readonly status: number,
     readonly body: unknown,
   ) {
-    super(clientMessages.unknownKnownErrorCode(code));
+    super(unknownCodeMessage(code));
   }
 }
 
-/** True when `value` is a `KnownError`, optionally of the given code or family (narrows). */
+/** The message of `UnknownKnownErrorCode` (spec §7: 'Unknown KnownError code'). */
+export const unknownCodeMessage = (code: string): string => `Unknown KnownError code: ${code}`;
+
+/**
+ * True when `value` is a `KnownError`, optionally of the given code or family (narrows).
+ *
+ * @example
+ * ```ts
+ * if (isKnownError(e, 'PASSWORD_REQUIREMENTS_NOT_MET')) showPasswordHint(e.code);
+ * ```
+ */
 export function isKnownError<F extends KnownErrorCode | KnownErrorFamily = KnownErrorCode>(
   value: unknown,
   codeOrFamily?: F,
@@ -87,15 +120,16 @@ export function isKnownError<F extends KnownErrorCode | KnownErrorFamily = Known
   return codeOrFamily === undefined || value.is(codeOrFamily);
 }
 
-/** Response pieces for a known error: the status, the `x-stack-known-error` header and the body. */
-export function encodeKnownError(error: KnownError): { status: number; code: string; body: KnownErrorBody } {
-  return { status: error.status, code: error.code, body: error.toJSON() };
-}
-
 /**
  * Rebuild a known error from an answer's `x-stack-known-error` header and JSON
  * body. Returns `UnknownKnownErrorCode` for a code outside the catalogue or a
- * body that does not match the header.
+ * body that does not match the header. The message is the body's `error`.
+ *
+ * @example
+ * ```ts
+ * const code = response.headers.get('x-stack-known-error');
+ * if (code) throw decodeKnownError(code, status, await response.json());
+ * ```
  */
 export function decodeKnownError(
   headerCode: string,
@@ -116,6 +150,11 @@ export function decodeKnownError(
 /**
  * Why `details` does not match the catalogue's shape for `code`, or `null`
  * when it does. The service's own tests use it to check every answer.
+ *
+ * @example
+ * ```ts
+ * detailsProblem('PASSWORD_TOO_SHORT', { min_length: '8' }); // 'details.min_length must be number'
+ * ```
  */
 export function detailsProblem(code: KnownErrorCode, details: unknown): string | null {
   const wanted = catalogueRow(code).details;

@@ -1,12 +1,21 @@
 /**
  * English wording for every known error, kept apart from the catalogue so that
  * an application can reword or translate it: pass your own table to
- * `messageFor` or to the React pages.
+ * `messageFor` or to the React pages. Only code that words errors loads it
+ * (the service's `encodeKnownError`, UI pages); decoding an error does not.
  */
 import type { KnownErrorCode, KnownErrorDetails } from './catalogue.js';
 
 type Wording = { [C in KnownErrorCode]: string | ((details: KnownErrorDetails<C>) => string) };
 
+/**
+ * The English wording of every code: a string, or a function of the error's details.
+ *
+ * @example
+ * ```ts
+ * errorMessages.EMAIL_PASSWORD_MISMATCH; // 'Wrong e-mail or password.'
+ * ```
+ */
 export const errorMessages: Wording = {
   UNSUPPORTED_ERROR: (d) => `An unsupported error happened (${d.originalErrorCode}).`,
   BODY_PARSING_ERROR: (d) => `The request body could not be read: ${d.message}`,
@@ -94,27 +103,14 @@ export const errorMessages: Wording = {
   INVALID_TOTP_CODE: 'Invalid TOTP code. Please try signing in again.',
 };
 
-/** Messages the SDK raises itself, without a server answer (spec §8, client messages). */
-export const clientMessages = {
-  oauthCallbackFailed: 'Error signing in during OAuth callback. Please try again.',
-  notSignedIn: "User is not signed in but getUser was called with { or: 'throw' }",
-  redirectNotTrusted: (url: string) =>
-    `Refusing to redirect to ${url}: it is neither relative nor on this app's origin.`,
-  noPersistentTokenStore: 'This action needs a persistent token store (cookie or custom).',
-  duplicateAppId: 'A Stack client app with the same unique identifier already exists',
-  apiKeyExpired: 'expired',
-  apiKeyManuallyRevoked: 'manually-revoked',
-  noAccessToken: 'No access token available',
-  noPrimaryEmail: 'User does not have a primary email',
-  unknownKnownErrorCode: (code: string) => `Unknown KnownError code: ${code}`,
-  offline: 'You appear to be offline. Check your connection and try again.',
-  connectivity: (url: string) => `Could not reach the Latchkey service at ${url}.`,
-  accessTokenTooShort: 'The service issued access tokens that expire in less than 20 seconds.',
-} as const;
-
 /**
  * WebAuthn ceremony failures reported by the browser, carried as the `code` of
  * `PASSKEY_WEBAUTHN_ERROR` (spec §8, WebAuthn ceremony).
+ *
+ * @example
+ * ```ts
+ * const text = webAuthnErrorMessages[error.details.code as WebAuthnErrorCode] ?? error.message;
+ * ```
  */
 export const webAuthnErrorMessages = {
   ERROR_CEREMONY_ABORTED: 'The passkey prompt was closed before it finished.',
@@ -130,20 +126,42 @@ export const webAuthnErrorMessages = {
   ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY: 'The browser reported a passkey error.',
 } as const;
 
+/**
+ * A WebAuthn ceremony failure code.
+ *
+ * @example
+ * ```ts
+ * const aborted: WebAuthnErrorCode = 'ERROR_CEREMONY_ABORTED';
+ * ```
+ */
 export type WebAuthnErrorCode = keyof typeof webAuthnErrorMessages;
 
-/** The wording of a known error, from `table` (the English wording by default). */
+/**
+ * The wording of a known error, from `table` (the English wording for codes
+ * the table leaves out, or when its entry throws).
+ *
+ * @example
+ * ```ts
+ * messageFor('PASSWORD_TOO_SHORT', { min_length: 8 }); // 'The password must be at least 8 characters long.'
+ * messageFor('EMAIL_PASSWORD_MISMATCH', undefined, { EMAIL_PASSWORD_MISMATCH: 'Mauvais mot de passe.' });
+ * ```
+ */
 export function messageFor<C extends KnownErrorCode>(
   code: C,
   details: KnownErrorDetails<C>,
   table: Partial<Wording> = errorMessages,
 ): string {
-  const entry = (table[code] ?? errorMessages[code]) as string | ((d: KnownErrorDetails<C>) => string);
-  if (typeof entry === 'string') return entry;
+  return word(table[code], details) ?? word(errorMessages[code], details) ?? code;
+}
+
+type Entry = string | ((details: never) => string);
+
+/** An entry applied to `details`; `null` when there is none or it throws (details of the wrong shape). */
+function word(entry: Entry | undefined, details: unknown): string | null {
+  if (typeof entry !== 'function') return entry ?? null;
   try {
-    return entry(details);
+    return entry(details as never);
   } catch {
-    const fallback = errorMessages[code] as string | ((d: KnownErrorDetails<C>) => string);
-    return typeof fallback === 'string' ? fallback : code;
+    return null;
   }
 }
