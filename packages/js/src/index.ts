@@ -33,7 +33,7 @@ export {
   type GetUserOr,
   type SignInResult,
 } from './client-app.js';
-export { ConnectivityError, HttpError } from './errors.js';
+export { ConnectivityError, HttpError, MalformedAnswerError, RateLimitedError } from './errors.js';
 export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 export type { Project } from './projects/project-mapper.js';
 export type { Team } from './teams/team-mapper.js';

@@ -3,14 +3,14 @@
  * reading the given `Response`, so it is tested with recorded answers.
  */
 import { decodeKnownError, headers, type KnownError, type UnknownKnownErrorCode } from '@latchkey/protocol';
-import { HttpError } from '../../errors.js';
+import { HttpError, RateLimitedError } from '../../errors.js';
 import type { AttemptOutcome } from './retry.js';
 
 /** What an answer means to the request pipeline. */
 export type ProcessedResponse =
   | { kind: 'ok'; status: number; body: unknown }
   | { kind: 'known-error'; error: KnownError | UnknownKnownErrorCode }
-  | { kind: 'rate-limited'; retryAfterMs: number | null; error: HttpError }
+  | { kind: 'rate-limited'; retryAfterMs: number | null; error: RateLimitedError }
   | { kind: 'loop-detected'; error: HttpError }
   | { kind: 'http-error'; error: HttpError };
 
@@ -31,7 +31,7 @@ export async function processApiResponse(response: Response, url: string): Promi
   if (knownCode !== null) return { kind: 'known-error', error: decodeKnownError(knownCode, status, parseJson(text)) };
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    return { kind: 'rate-limited', retryAfterMs, error: new HttpError(url, status, text) };
+    return { kind: 'rate-limited', retryAfterMs, error: new RateLimitedError(url, retryAfterMs) };
   }
   if (status === 508 && text.includes(loopMarker))
     return { kind: 'loop-detected', error: new HttpError(url, status, text) };

@@ -1,6 +1,6 @@
 import { KnownError } from '@latchkey/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConnectivityError } from '../../errors.js';
+import { ConnectivityError, HttpError, RateLimitedError } from '../../errors.js';
 import { knownErrorAnswer, plainErrorAnswer } from '../../test-support/answers.js';
 import { systemTimers } from '../timers.js';
 import { projectKeyCredentials } from './credentials.js';
@@ -60,6 +60,41 @@ describe('retry rules', () => {
     await vi.runAllTimersAsync();
     await expect(result).resolves.toEqual({ ok: true });
     expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('throws RateLimitedError with the retry time when 429 persists after 5 attempts', async () => {
+    const tooMany = () => plainErrorAnswer(429, 'Too many requests', { 'retry-after': '30' });
+    const { fetch, times } = scriptedFetch(Array(5).fill(tooMany));
+    const result = pipeline(fetch)({ method: 'GET', path: '/users/me' }, credentials);
+    const settled = expect(result).rejects.toThrow('The Latchkey service rate limited this request; retry after 30 s.');
+    await vi.advanceTimersByTimeAsync(119_999);
+    expect(fetch).toHaveBeenCalledTimes(4);
+    await vi.advanceTimersByTimeAsync(1);
+    await settled;
+    expect(times).toEqual([0, 30_000, 60_000, 90_000, 120_000]);
+    await expect(result).rejects.toMatchObject({
+      name: 'RateLimitedError',
+      code: 'RATE_LIMITED',
+      retryAfterMs: 30_000,
+    });
+  });
+
+  it('regression: a persistent 429 is not reported as "Could not reach the Latchkey service"', async () => {
+    const { fetch } = scriptedFetch(Array(5).fill(() => plainErrorAnswer(429, 'slow')));
+    const error = await pipeline(fetch)({ method: 'POST', path: '/x', body: {} }, credentials).catch((e) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).not.toBeInstanceOf(ConnectivityError);
+    expect(error.message).toBe('The Latchkey service rate limited this request; retry later.');
+  });
+
+  it('throws the 508 answer when the loop persists after 5 attempts', async () => {
+    const { fetch } = scriptedFetch(Array(5).fill(() => plainErrorAnswer(508, 'INFINITE_LOOP_DETECTED: loop')));
+    const result = pipeline(fetch)({ method: 'GET', path: '/x' }, credentials);
+    const settled = expect(result).rejects.toMatchObject({ name: 'HttpError', status: 508 });
+    await vi.runAllTimersAsync();
+    await settled;
+    await expect(result).rejects.toBeInstanceOf(HttpError);
+    expect(fetch).toHaveBeenCalledTimes(5);
   });
 
   it('retries network errors on GET 5 times with exponential delays, then throws a connectivity error', async () => {

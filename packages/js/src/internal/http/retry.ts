@@ -4,7 +4,7 @@
  * exponential delay of (0.5..1.5) * 1000 ms * 2^attempt. Time and randomness
  * are injected so tests run on fake timers.
  */
-import { constants, KnownError } from '@latchkey/protocol';
+import { constants } from '@latchkey/protocol';
 import { ConnectivityError } from '../../errors.js';
 import type { FetchFunction, Timers } from '../../options.js';
 import { sleep } from '../timers.js';
@@ -37,23 +37,27 @@ export function backoffDelayMs(attempt: number, random: () => number): number {
   return (0.5 + random()) * constants.networkRetryBaseDelayMs * 2 ** attempt;
 }
 
-/** Runs `attempt` until it is done, a failure is final, or the attempts run out. */
+/**
+ * Runs `attempt` until it is done, a failure is final, or the attempts run out.
+ * Then a network failure becomes a `ConnectivityError`; any other failure (a
+ * known error, a persistent 429 as `RateLimitedError`, a 508 loop) is thrown as it came.
+ */
 export async function withRetries<T>(attempt: () => Promise<AttemptOutcome<T>>, options: RetryOptions): Promise<T> {
   const maxAttempts = options.maxAttempts ?? constants.networkRetryAttempts;
-  let lastFailure: unknown;
+  let last: Exclude<AttemptOutcome<T>, { kind: 'done' }> | undefined;
   for (let index = 0; index < maxAttempts; index++) {
     const outcome = await attempt();
     if (outcome.kind === 'done') return outcome.value;
     if (outcome.kind === 'network-error' && !isIdempotent(options.method)) {
       throw connectivityError(options, outcome.error);
     }
-    lastFailure = outcome.kind === 'network-error' ? outcome.error : outcome.failure;
+    last = outcome;
     if (index === maxAttempts - 1) break;
     const delayMs = delayBefore(outcome, index, options.random);
     if (delayMs > 0) await sleep(options.timers, Math.min(delayMs, constants.maxTimeoutMs));
   }
-  if (lastFailure instanceof KnownError) throw lastFailure;
-  throw connectivityError(options, lastFailure);
+  if (last?.kind === 'retry') throw last.failure;
+  throw connectivityError(options, last?.error);
 }
 
 /** One attempt's fetch options and how to read its answer. */
