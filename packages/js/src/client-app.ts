@@ -1,25 +1,21 @@
 /**
  * `ClientApp`: the SDK for code running on behalf of an end user (browser or
- * Node). Built from the shared pipeline with the publishable-key credential
- * strategy plus the user's session, and the resource modules it mounts.
+ * Node). An audience over the shared core (`internal/core.ts`): the
+ * publishable key plus the user's session as credentials, and the resource
+ * modules it mounts (password auth, the current user, the project).
  */
-import { afterAuthReturnToParam, clientMessages, constants, KnownError } from '@latchkey/protocol';
+import { afterAuthReturnToParam, clientMessages, KnownError } from '@latchkey/protocol';
 import { type SignInTokens, signInWithPassword, signUpWithPassword } from './auth/password.js';
-import { createDataStore, type DataQuery, type DataStore } from './internal/cache/data-store.js';
-import { QueryCache } from './internal/cache/query-cache.js';
-import { type ClientContext, cacheKeys } from './internal/client-context.js';
+import type { DataQuery } from './internal/cache/data-store.js';
+import { type Core, createCore, type Send } from './internal/core.js';
 import { publishableKeyCredentials, withSession } from './internal/http/credentials.js';
-import { createPipeline } from './internal/http/request.js';
-import { currentLocation, redirectTo, withQueryParam } from './internal/redirect.js';
-import { createRefresher } from './internal/session/refresh-request.js';
-import { Session } from './internal/session/session.js';
-import { createTokenStore } from './internal/session/token-store.js';
-import { systemClock, systemTimers } from './internal/timers.js';
+import { currentLocation, withQueryParam } from './internal/redirect.js';
+import type { Session } from './internal/session/session.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
-import type { Project } from './projects/project-mapper.js';
+import type { Project } from './projects/project-decoder.js';
 import { fetchCurrentProject } from './projects/projects-api.js';
-import { type HandlerUrls, resolveUrls } from './urls.js';
-import { type CurrentUser, loadCurrentUser } from './users/current-user.js';
+import type { HandlerUrls } from './urls.js';
+import { type CurrentUser, currentUserQuery } from './users/current-user.js';
 
 /**
  * Options of `new ClientApp(...)`.
@@ -142,69 +138,43 @@ export type AppDataKey = keyof AppData;
  */
 export class ClientApp {
   readonly projectId: string;
-  readonly #context: ClientContext;
-  readonly #data: DataStore;
+  readonly #core: Core<Session>;
+  /** Sends with the publishable key only (sign-in, the project). */
+  readonly #sendAsApp: Send;
   readonly #queries: { readonly [K in AppDataKey]: DataQuery<AppData[K]> };
 
   constructor(options: ClientAppOptions) {
     requireOption(options, 'projectId');
     requireOption(options, 'publishableClientKey');
     requireOption(options, 'baseUrl');
-    const timers = options.timers ?? systemTimers;
-    const clock = options.clock ?? systemClock;
-    const { projectId, baseUrl, publishableClientKey, fetch } = options;
-    const send = createPipeline({ baseUrl, projectId, fetch, timers });
-    const refresh = createRefresher({ baseUrl, projectId, publishableClientKey, fetch, clock, timers });
-    const session = new Session({ store: createTokenStore(options.tokenStore, projectId, timers), clock, refresh });
-    const keys = publishableKeyCredentials(publishableClientKey);
-    const keysAndTokens = withSession(keys, session);
-    const cache = new QueryCache({ timers });
-    // Another tab signed out (or a refresh was refused): signed out at once, no out-of-date user shown.
-    // Another session began: forget the old user and load the new one.
-    session.onChange((refreshToken) => {
-      if (refreshToken) cache.reset(cacheKeys.user);
-      else cache.set(cacheKeys.user, null);
-    });
-    this.projectId = projectId;
-    const context: ClientContext = {
-      projectId,
-      urls: Object.freeze(resolveUrls(options.urls)),
-      session,
-      cache,
-      send: (request) => send(request, keysAndTokens),
-      sendWithoutSession: (request) => send(request, keys),
-      redirect: (target) =>
-        redirectTo(target, { navigate: options.navigate, timers, waitAfterNavigateMs: constants.redirectWaitMs }),
-    };
-    this.#context = context;
-    this.#data = createDataStore(cache);
+    const { publishableClientKey, tokenStore } = options;
+    const core = createCore(options, { tokenStore, publishableClientKey });
+    const appKey = publishableKeyCredentials(publishableClientKey);
+    this.projectId = options.projectId;
+    this.#core = core;
+    this.#sendAsApp = core.sender(appKey);
     this.#queries = {
-      user: {
-        key: cacheKeys.user,
-        load: () => loadCurrentUser(context),
-        watch: () => session.watch(),
-        sync: () => void session.stored(), // notices a session another tab ended or began since the last read
-      },
-      project: { key: cacheKeys.project, load: () => fetchCurrentProject(context.sendWithoutSession) },
+      user: currentUserQuery(core, core.sender(withSession(appKey, core.session))),
+      project: { key: 'project', load: () => fetchCurrentProject(this.#sendAsApp) },
     };
   }
 
   /** The resolved handler pages and redirect targets (frozen). */
   get urls(): HandlerUrls {
-    return this.#context.urls;
+    return this.#core.urls;
   }
 
   /** Creates an account with e-mail and password and signs it in. Refusals are thrown as `KnownError`s. */
   async signUpWithCredential(options: CredentialSignUpOptions): Promise<SignInResult> {
     const verificationCallbackUrl = options.verificationCallbackUrl ?? this.#defaultVerificationCallbackUrl();
     const request = { email: options.email, password: options.password, verificationCallbackUrl };
-    const tokens = await signUpWithPassword(this.#context.sendWithoutSession, request);
+    const tokens = await signUpWithPassword(this.#sendAsApp, request);
     return this.#completeSignIn({ ...tokens, newUser: true }, options.noRedirect);
   }
 
   /** Signs in with e-mail and password. A wrong password is thrown as `EMAIL_PASSWORD_MISMATCH`. */
   async signInWithCredential(options: CredentialSignInOptions): Promise<SignInResult> {
-    const tokens = await signInWithPassword(this.#context.sendWithoutSession, options.email, options.password);
+    const tokens = await signInWithPassword(this.#sendAsApp, options.email, options.password);
     return this.#completeSignIn(tokens, options.noRedirect);
   }
 
@@ -220,7 +190,7 @@ export class ClientApp {
     if (options.or === 'throw')
       throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, clientMessages.notSignedIn);
     await this.redirectToSignIn();
-    throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+    throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, 'Nobody is signed in; went to the sign-in page.');
   }
 
   /** The project's public settings (which sign-in methods are on). */
@@ -240,7 +210,7 @@ export class ClientApp {
    * ```
    */
   subscribe<K extends AppDataKey>(key: K, listener: () => void): () => void {
-    return this.#data.subscribe(this.#queries[key], listener);
+    return this.#core.data.subscribe(this.#queries[key], listener);
   }
 
   /**
@@ -253,7 +223,7 @@ export class ClientApp {
    * ```
    */
   getSnapshot<K extends AppDataKey>(key: K): AppData[K] | undefined {
-    return this.#data.snapshot(this.#queries[key]);
+    return this.#core.data.snapshot(this.#queries[key]);
   }
 
   /**
@@ -266,7 +236,7 @@ export class ClientApp {
    * ```
    */
   load<K extends AppDataKey>(key: K): Promise<AppData[K]> {
-    return this.#data.load(this.#queries[key]);
+    return this.#core.data.load(this.#queries[key]);
   }
 
   /** @deprecated Use `subscribe('user', listener)`. */
@@ -281,38 +251,38 @@ export class ClientApp {
 
   /** Goes to the sign-in page, which returns here afterwards (`after_auth_return_to`). */
   redirectToSignIn(): Promise<void> {
-    return this.#redirectToAuthPage(this.#context.urls.signIn);
+    return this.#redirectToAuthPage(this.#core.urls.signIn);
   }
 
   /** Goes to the sign-up page, which returns here afterwards (`after_auth_return_to`). */
   redirectToSignUp(): Promise<void> {
-    return this.#redirectToAuthPage(this.#context.urls.signUp);
+    return this.#redirectToAuthPage(this.#core.urls.signUp);
   }
 
   /** Goes to the after-sign-in page (`urls.afterSignIn`), then waits 2000 ms for the page to go. */
   redirectToAfterSignIn(): Promise<void> {
-    return this.#context.redirect(this.#context.urls.afterSignIn);
+    return this.#core.redirect(this.#core.urls.afterSignIn);
   }
 
   /** Goes to the after-sign-up page (`urls.afterSignUp`), then waits 2000 ms for the page to go. */
   redirectToAfterSignUp(): Promise<void> {
-    return this.#context.redirect(this.#context.urls.afterSignUp);
+    return this.#core.redirect(this.#core.urls.afterSignUp);
   }
 
   /** Goes to the after-sign-out page (`urls.afterSignOut`), then waits 2000 ms for the page to go. */
   redirectToAfterSignOut(): Promise<void> {
-    return this.#context.redirect(this.#context.urls.afterSignOut);
+    return this.#core.redirect(this.#core.urls.afterSignOut);
   }
 
   /** Goes to the home page (`urls.home`), then waits 2000 ms for the page to go. */
   redirectToHome(): Promise<void> {
-    return this.#context.redirect(this.#context.urls.home);
+    return this.#core.redirect(this.#core.urls.home);
   }
 
   async #completeSignIn(tokens: SignInTokens, noRedirect = false): Promise<SignInResult> {
-    this.#context.session.setTokens(tokens);
-    this.#context.cache.invalidate(cacheKeys.user);
-    if (!noRedirect) await this.#context.redirect(this.#afterAuthTarget(tokens.newUser));
+    this.#core.session.setTokens(tokens);
+    this.#core.data.invalidate(this.#queries.user);
+    if (!noRedirect) await this.#core.redirect(this.#afterAuthTarget(tokens.newUser));
     return { userId: tokens.userId, newUser: tokens.newUser };
   }
 
@@ -320,18 +290,18 @@ export class ClientApp {
   #afterAuthTarget(newUser: boolean): string {
     const returnTo = currentLocation()?.searchParams.get(afterAuthReturnToParam);
     if (returnTo) return returnTo;
-    return newUser ? this.#context.urls.afterSignUp : this.#context.urls.afterSignIn;
+    return newUser ? this.#core.urls.afterSignUp : this.#core.urls.afterSignIn;
   }
 
   #redirectToAuthPage(page: string): Promise<void> {
     const location = currentLocation();
-    if (!location) return this.#context.redirect(page);
+    if (!location) return this.#core.redirect(page);
     const here = `${location.pathname}${location.search}${location.hash}`;
-    return this.#context.redirect(withQueryParam(page, afterAuthReturnToParam, here, location.origin));
+    return this.#core.redirect(withQueryParam(page, afterAuthReturnToParam, here, location.origin));
   }
 
   #defaultVerificationCallbackUrl(): string | undefined {
-    const page = this.#context.urls.emailVerification;
+    const page = this.#core.urls.emailVerification;
     const location = currentLocation();
     if (location) return new URL(page, location.origin).href;
     return /^https?:\/\//i.test(page) ? page : undefined;

@@ -35,10 +35,10 @@ export {
 } from './client-app.js';
 export { ConnectivityError, HttpError, MalformedAnswerError, RateLimitedError } from './errors.js';
 export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
-export type { Project } from './projects/project-mapper.js';
-export type { Team } from './teams/team-mapper.js';
+export type { Project } from './projects/project-decoder.js';
+export type { Team } from './teams/team-decoder.js';
 export { type HandlerUrls, resolveUrls, sameOriginPath } from './urls.js';
 export type { CurrentUser, SignOutOptions, UserTokens } from './users/current-user.js';
-export type { OAuthProviderLink, UserData } from './users/user-mapper.js';
+export type { OAuthProviderLink, UserData } from './users/user-decoder.js';
 export type { UserUpdate } from './users/users-api.js';
 export { sdkVersion } from './version.js';

@@ -1,8 +1,8 @@
 /** `GET /projects/current` (spec §7). */
-import type { ClientProjectWire } from '@latchkey/protocol';
-import type { Send } from '../internal/http/request.js';
-import { mapClientProject, type Project } from './project-mapper.js';
+import type { Send } from '../internal/core.js';
+import { decodeClientProject, type Project } from './project-decoder.js';
 
-export async function fetchCurrentProject(send: Send): Promise<Project> {
-  return mapClientProject((await send({ method: 'GET', path: '/projects/current' })) as ClientProjectWire);
+/** The project's client view. */
+export function fetchCurrentProject(send: Send): Promise<Project> {
+  return send({ method: 'GET', path: '/projects/current' }, decodeClientProject);
 }

@@ -1,5 +1,14 @@
 /** Recorded-style service answers (wire-protocol.md §3, §4). */
-import { encodeKnownError, headers, KnownError, type KnownErrorCode } from '@latchkey/protocol';
+import {
+  type ClientProjectWire,
+  type ClientUserWire,
+  encodeKnownError,
+  headers,
+  KnownError,
+  type KnownErrorCode,
+  type RefreshResponseWire,
+  type SignInResponseWire,
+} from '@latchkey/protocol';
 
 /** A 2xx JSON answer. */
 export function jsonAnswer(body: unknown, status = 200): Response {
@@ -33,4 +42,87 @@ export function plainErrorAnswer(status: number, text: string, extra: Record<str
       ...extra,
     },
   });
+}
+
+/**
+ * Answer bodies as the service sends them: recorded from `@latchkey/server`
+ * (`signUp`, `currentUser`, `project`, `refresh`), and the full shapes of
+ * wire-protocol.md §15 where the service's answer leaves optional parts empty.
+ */
+export const recordedAnswers = {
+  signUp: {
+    access_token:
+      'eyJhbGciOiJFUzI1NiIsImtpZCI6IkRDbkJzb3BLSWNDVSJ9.eyJicmFuY2hJZCI6Im1haW4iLCJzdWIiOiI4YzM0YWMxNS04MmY4LTQ2MzMtYjEzYi03YzU5ZDkxNDBjNTQiLCJpc3MiOiJodHRwczovL2FjY2Vzcy10b2tlbi5qd3Qtc2lnbmF0dXJlLnN0YWNrLWF1dGguY29tIiwiaWF0IjoxNzk1NDU2OTc5LCJhdWQiOiIyMWQ4YmQ5OS03ODgzLTQxMzEtOWY3ZS04N2ZjZGQ1NTYwYzIiLCJleHAiOjE3OTU0NTc1Nzl9.XVGv5aCu8OiIHlKloGndWZzhGpCkqotgMTtzM6_g-31oyZ-bgX2_cQWDNBoG7a0OjZdoHzqdj_c5mAo6VpHawA',
+    refresh_token: 'n6aybwqkgdesap142xjwa8vkxapa8haw2n74p2bhd1rce',
+    user_id: '8c34ac15-82f8-4633-b13b-7c59d9140c54',
+  } satisfies SignInResponseWire,
+  currentUser: {
+    id: '8c34ac15-82f8-4633-b13b-7c59d9140c54',
+    primary_email: 'alice@example.com',
+    primary_email_verified: false,
+    display_name: null,
+    selected_team: null,
+    selected_team_id: null,
+    profile_image_url: null,
+    signed_up_at_millis: 1795456979348,
+    has_password: true,
+    otp_auth_enabled: false,
+    passkey_auth_enabled: false,
+    client_metadata: {},
+    client_read_only_metadata: {},
+    oauth_providers: [],
+    auth_with_email: true,
+    requires_totp_mfa: false,
+  } satisfies ClientUserWire,
+  /** §15.1 with every part filled: a selected team (§15.2) and a connected account. */
+  fullUser: {
+    id: 'u1',
+    primary_email: 'alice@example.com',
+    primary_email_verified: true,
+    display_name: 'Alice',
+    selected_team: { id: 't1', display_name: 'Team', profile_image_url: null, client_metadata: { a: 1 } },
+    selected_team_id: 't1',
+    profile_image_url: 'https://img.example/a.png',
+    signed_up_at_millis: 1_700_000_000_000,
+    has_password: true,
+    otp_auth_enabled: false,
+    passkey_auth_enabled: true,
+    client_metadata: { theme: 'dark' },
+    client_read_only_metadata: { plan: 'pro' },
+    oauth_providers: [{ id: 'github', account_id: '42', email: null }],
+    auth_with_email: true,
+    requires_totp_mfa: false,
+  } satisfies ClientUserWire,
+  project: {
+    id: '21d8bd99-7883-4131-9f7e-87fcdd5560c2',
+    display_name: 'Test project',
+    config: {
+      sign_up_enabled: true,
+      credential_enabled: true,
+      magic_link_enabled: false,
+      passkey_enabled: false,
+      client_team_creation_enabled: false,
+      client_user_deletion_enabled: false,
+      enabled_oauth_providers: [],
+    },
+  } satisfies ClientProjectWire,
+  refresh: {
+    access_token:
+      'eyJhbGciOiJFUzI1NiIsImtpZCI6IkRDbkJzb3BLSWNDVSJ9.eyJicmFuY2hJZCI6Im1haW4iLCJzdWIiOiI4YzM0YWMxNS04MmY4LTQ2MzMtYjEzYi03YzU5ZDkxNDBjNTQiLCJpc3MiOiJodHRwczovL2FjY2Vzcy10b2tlbi5qd3Qtc2lnbmF0dXJlLnN0YWNrLWF1dGguY29tIiwiaWF0IjoxNzk1NDU2OTc5LCJhdWQiOiIyMWQ4YmQ5OS03ODgzLTQxMzEtOWY3ZS04N2ZjZGQ1NTYwYzIiLCJleHAiOjE3OTU0NTc1Nzl9.8ai1IqJxCsBiJk4pjVKh6OebEfIEl1r-9BMk5hX-oGT16DB35YgM0c_qmrpML9fX-GAVHk8TSZHXE9zsAEy-0g',
+    token_type: 'Bearer',
+    expires_in: 600,
+    scope: 'legacy',
+  } satisfies RefreshResponseWire,
+};
+
+/** A copy of `body` without `key`. */
+export function without(body: object, key: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...body };
+  delete copy[key];
+  return copy;
+}
+
+/** A copy of `body` with `key` set to `value`. */
+export function withField(body: object, key: string, value: unknown): Record<string, unknown> {
+  return { ...body, [key]: value };
 }

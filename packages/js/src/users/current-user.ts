@@ -1,10 +1,13 @@
 /**
  * `CurrentUser`: the signed-in user's data plus what they can do to their own
- * account. Mutations update the app's cache so subscribers see the result.
+ * account, and the current user as app data (`'user'` in the cache).
+ * Mutations update the cache so subscribers see the result.
  */
 import { headers, isKnownError } from '@latchkey/protocol';
-import { type ClientContext, cacheKeys } from '../internal/client-context.js';
-import { mapClientUser, type UserData } from './user-mapper.js';
+import type { DataQuery } from '../internal/cache/data-store.js';
+import type { Core, Send } from '../internal/core.js';
+import type { Session } from '../internal/session/session.js';
+import type { UserData } from './user-decoder.js';
 import {
   deleteCurrentSession,
   deleteCurrentUser,
@@ -62,30 +65,54 @@ export interface CurrentUser extends UserData {
   getAuthHeaders(): Promise<Record<string, string>>;
 }
 
-/** Loads the signed-in user, or `null`. */
-export async function loadCurrentUser(context: ClientContext): Promise<CurrentUser | null> {
-  const wire = await fetchCurrentUser(context.send);
-  return wire ? createCurrentUser(mapClientUser(wire), context) : null;
+/** What a user object works with: the core and its session, the user's credentials, its cache entry. */
+interface UserScope {
+  core: Core<Session>;
+  send: Send;
+  query: DataQuery<CurrentUser | null>;
 }
 
-export function createCurrentUser(data: UserData, context: ClientContext): CurrentUser {
+/**
+ * The current user as app data, loaded with `send` (the user's credentials).
+ * While subscribed it watches other tabs; before each read it takes in their
+ * changes. A session that ends elsewhere (another tab, a refused refresh)
+ * sets it to `null` at once; a new session forgets the old user and loads the new one.
+ */
+export function currentUserQuery(core: Core<Session>, send: Send): DataQuery<CurrentUser | null> {
+  const { session, data } = core;
+  const query: DataQuery<CurrentUser | null> = {
+    key: 'user',
+    load: async () => {
+      const user = await fetchCurrentUser(send);
+      return user && createCurrentUser(user, scope);
+    },
+    watch: () => session.watch(),
+    sync: () => void session.stored(),
+  };
+  const scope: UserScope = { core, send, query };
+  session.onChange((refreshToken) => (refreshToken ? data.reset(query) : data.set(query, null)));
+  return query;
+}
+
+function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
+  const { core, send, query } = scope;
   const getTokens = async (): Promise<UserTokens> => {
-    const tokens = await context.session.getTokens();
+    const tokens = await core.session.getTokens();
     return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
   };
   return {
-    ...data,
+    ...user,
     async update(update) {
-      await updateCurrentUser(context.send, update);
-      await context.cache.refetch(cacheKeys.user, () => loadCurrentUser(context));
+      await updateCurrentUser(send, update);
+      await core.data.reload(query);
     },
     async signOut(options = {}) {
-      await endSession(context);
-      if (!options.noRedirect) await context.redirect(options.redirectUrl ?? context.urls.afterSignOut);
+      await endSession(scope);
+      if (!options.noRedirect) await core.redirect(options.redirectUrl ?? core.urls.afterSignOut);
     },
     async delete() {
-      await deleteCurrentUser(context.send);
-      signOutLocally(context);
+      await deleteCurrentUser(send);
+      signOutLocally(scope);
     },
     getTokens,
     async getAuthHeaders() {
@@ -98,18 +125,19 @@ export function createCurrentUser(data: UserData, context: ClientContext): Curre
  * Revokes the session on the service, then clears it locally whatever the
  * answer. A refresh token the service no longer knows is no failure (spec §4).
  */
-export async function endSession(context: ClientContext): Promise<void> {
+async function endSession(scope: UserScope): Promise<void> {
+  const { session } = scope.core;
   try {
-    if (context.session.stored().refreshToken) await deleteCurrentSession(context.send);
+    if (session.stored().refreshToken) await deleteCurrentSession(scope.send);
   } catch (error) {
-    const sessionAlreadyOver = !context.session.stored().refreshToken;
+    const sessionAlreadyOver = !session.stored().refreshToken;
     if (!isKnownError(error, 'REFRESH_TOKEN_ERROR') && !sessionAlreadyOver) throw error;
   } finally {
-    signOutLocally(context);
+    signOutLocally(scope);
   }
 }
 
-function signOutLocally(context: ClientContext): void {
-  context.session.clear();
-  context.cache.set(cacheKeys.user, null);
+function signOutLocally({ core, query }: UserScope): void {
+  core.session.clear();
+  core.data.set(query, null);
 }

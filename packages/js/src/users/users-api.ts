@@ -1,6 +1,7 @@
 /** The `/users/me` and `/auth/sessions/current` calls of a signed-in client (spec §7). */
-import { type ClientUserWire, isKnownError, type Json } from '@latchkey/protocol';
-import type { Send } from '../internal/http/request.js';
+import { isKnownError, type Json } from '@latchkey/protocol';
+import type { Send } from '../internal/core.js';
+import { decodeClientUser, type UserData } from './user-decoder.js';
 
 /**
  * Fields a user may change about themselves.
@@ -16,10 +17,13 @@ export interface UserUpdate {
   profileImageUrl?: string | null;
 }
 
+/** Answers whose body the SDK does not read (`{"success": true}` and the like). */
+const ignoreAnswer = (): void => {};
+
 /** `GET /users/me`; `null` when no user is signed in. */
-export async function fetchCurrentUser(send: Send): Promise<ClientUserWire | null> {
+export async function fetchCurrentUser(send: Send): Promise<UserData | null> {
   try {
-    return (await send({ method: 'GET', path: '/users/me' })) as ClientUserWire;
+    return await send({ method: 'GET', path: '/users/me' }, decodeClientUser);
   } catch (error) {
     if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return null;
     throw error;
@@ -36,17 +40,17 @@ export function userUpdateBody(update: UserUpdate): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }
 
-/** `PATCH /users/me`. */
-export async function updateCurrentUser(send: Send, update: UserUpdate): Promise<void> {
-  await send({ method: 'PATCH', path: '/users/me', body: userUpdateBody(update) });
+/** `PATCH /users/me`; the caller re-reads the user (as the 2.7 SDK does). */
+export function updateCurrentUser(send: Send, update: UserUpdate): Promise<void> {
+  return send({ method: 'PATCH', path: '/users/me', body: userUpdateBody(update) }, ignoreAnswer);
 }
 
 /** `DELETE /users/me`, sent without a body. */
-export async function deleteCurrentUser(send: Send): Promise<void> {
-  await send({ method: 'DELETE', path: '/users/me' });
+export function deleteCurrentUser(send: Send): Promise<void> {
+  return send({ method: 'DELETE', path: '/users/me' }, ignoreAnswer);
 }
 
 /** `DELETE /auth/sessions/current` with body `{}`: revokes the refresh token sent with it. */
-export async function deleteCurrentSession(send: Send): Promise<void> {
-  await send({ method: 'DELETE', path: '/auth/sessions/current', body: {} });
+export function deleteCurrentSession(send: Send): Promise<void> {
+  return send({ method: 'DELETE', path: '/auth/sessions/current', body: {} }, ignoreAnswer);
 }

@@ -101,6 +101,3 @@ export function outcomeOf(processed: ProcessedResponse, prepared: PreparedCreden
     },
   );
 }
-
-/** A pipeline bound to one set of credentials, as resource modules use it. */
-export type Send = (request: ApiRequest) => Promise<unknown>;

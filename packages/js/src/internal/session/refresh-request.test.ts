@@ -1,6 +1,6 @@
 import { KnownError } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../errors.js';
+import { HttpError, MalformedAnswerError } from '../../errors.js';
 import { jsonAnswer, knownErrorAnswer } from '../../test-support/answers.js';
 import { recordRequest } from '../../test-support/fake-service.js';
 import { fakeAccessToken } from '../../test-support/tokens.js';
@@ -64,14 +64,23 @@ describe('processRefreshResponse', () => {
 
   it('refuses a freshly issued token with less than 20 s left', async () => {
     const answer = jsonAnswer({ access_token: fakeAccessToken(now + 19_000), token_type: 'Bearer' });
+    await expect(processRefreshResponse(answer.clone(), url, now)).rejects.toBeInstanceOf(HttpError);
     await expect(processRefreshResponse(answer, url, now)).rejects.toThrow(
       'The service issued access tokens that expire in less than 20 seconds.',
     );
   });
 
-  it('refuses an answer without access_token', async () => {
-    await expect(processRefreshResponse(jsonAnswer({ token_type: 'Bearer' }), url, now)).rejects.toBeInstanceOf(
-      HttpError,
+  it('refuses an answer without access_token, naming the call and the field', async () => {
+    const missing = processRefreshResponse(jsonAnswer({ token_type: 'Bearer' }), url, now);
+    await expect(missing).rejects.toBeInstanceOf(MalformedAnswerError);
+    await expect(missing).rejects.toThrow(
+      "The service's answer to POST /auth/oauth/token is malformed: access_token is missing",
+    );
+    await expect(processRefreshResponse(jsonAnswer({ access_token: 42 }), url, now)).rejects.toThrow(
+      'access_token must be a non-empty string',
+    );
+    await expect(processRefreshResponse(jsonAnswer({ access_token: '' }), url, now)).rejects.toThrow(
+      'access_token must be a non-empty string',
     );
   });
 });

@@ -3,9 +3,10 @@
  * form-encoded, OAuth client authentication in the body, no `x-stack-*`
  * headers. Only `access_token` is kept: refresh tokens are not rotated.
  */
-import { clientMessages, constants, KnownError } from '@latchkey/protocol';
+import { clientMessages, constants, KnownError, type RefreshResponseWire } from '@latchkey/protocol';
 import { HttpError } from '../../errors.js';
 import type { Clock, FetchFunction, Timers } from '../../options.js';
+import { decodeAnswer, readFields } from '../decode/fields.js';
 import { attemptOutcome, processApiResponse } from '../http/process-response.js';
 import { apiUrl, globalFetch } from '../http/request.js';
 import { type AttemptOutcome, sendWithRetries } from '../http/retry.js';
@@ -84,18 +85,18 @@ export function createRefresher(options: RefresherOptions): Refresher {
   };
 }
 
+/** The access token of a refresh answer, refused when it would be used up within 20 s of `now`. */
 function readAccessToken(body: unknown, url: string, now: number): string {
-  const token = body && typeof body === 'object' ? (body as { access_token?: unknown }).access_token : undefined;
-  if (typeof token !== 'string' || token === '') {
-    throw new HttpError(
-      url,
-      200,
-      JSON.stringify(body),
-      `The token endpoint at ${url} answered without an access_token.`,
-    );
-  }
+  const token = decodeAnswer(refreshCall, body, decodeRefresh);
   if (remainingValidityMs(token, now) < constants.requiredAccessTokenValidityMs) {
     throw new HttpError(url, 200, '', clientMessages.accessTokenTooShort);
   }
   return token;
+}
+
+const refreshCall = 'POST /auth/oauth/token';
+
+/** Decodes a refresh answer: only `access_token` is read (refresh tokens are not rotated, decision b). */
+export function decodeRefresh(body: unknown): string {
+  return readFields<RefreshResponseWire, string>(body, (answer) => answer.nonEmptyString('access_token'));
 }

@@ -1,0 +1,89 @@
+/**
+ * The SDK core every audience shares (STYLE.md item 2): the request pipeline,
+ * the optional user session, the data cache, the resolved URLs and validated
+ * redirects. An audience is a short file on top: its credentials (a request
+ * decorator from `http/credentials.ts`) plus the resource modules it mounts.
+ * `ClientApp` sends the publishable key and the session; a server app sends
+ * its secret key (and a session only when given a token store); an admin app
+ * its admin key or admin access token. No audience extends another.
+ */
+import { constants } from '@latchkey/protocol';
+import type { Clock, FetchFunction, Timers, TokenStoreOption } from '../options.js';
+import { type HandlerUrls, resolveUrls } from '../urls.js';
+import { createDataStore, type DataStore } from './cache/data-store.js';
+import { QueryCache } from './cache/query-cache.js';
+import { type Decoder, decodeAnswer } from './decode/fields.js';
+import type { Credentials } from './http/credentials.js';
+import { type ApiRequest, createPipeline } from './http/request.js';
+import { redirectTo } from './redirect.js';
+import { createRefresher } from './session/refresh-request.js';
+import { Session } from './session/session.js';
+import { createTokenStore } from './session/token-store.js';
+import { systemClock, systemTimers } from './timers.js';
+
+/** What every audience configures the same way. */
+export interface CoreOptions {
+  projectId: string;
+  baseUrl: string;
+  fetch?: FetchFunction;
+  clock?: Clock;
+  timers?: Timers;
+  urls?: Partial<HandlerUrls>;
+  navigate?: (url: string) => void;
+}
+
+/** A user session: where its tokens live, and the client secret its refresh call sends (wire-protocol.md §5.3). */
+export interface SessionOptions {
+  tokenStore: TokenStoreOption;
+  publishableClientKey: string;
+}
+
+/** One call with the credentials already chosen: the request and the pure decoder of its answer. */
+export type Send = <T>(request: ApiRequest, decode: Decoder<T>) => Promise<T>;
+
+export interface Core<S extends Session | null = Session | null> {
+  readonly projectId: string;
+  readonly urls: HandlerUrls;
+  /** The user session; `null` for an audience without one. */
+  readonly session: S;
+  readonly data: DataStore;
+  /** Sends `request` with `credentials` and decodes the 2xx answer; a malformed answer names the call. */
+  send<T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T>;
+  /** `send` bound to one set of credentials, as resource modules take it. */
+  sender(credentials: Credentials): Send;
+  /** Validated navigation (spec §2), then the 2000 ms wait for the page to go. */
+  redirect(target: string): Promise<void>;
+}
+
+export function createCore(options: CoreOptions, session: SessionOptions): Core<Session>;
+export function createCore(options: CoreOptions): Core<null>;
+export function createCore(options: CoreOptions, sessionOptions?: SessionOptions): Core {
+  const { projectId, baseUrl, fetch, navigate } = options;
+  const timers = options.timers ?? systemTimers;
+  const clock = options.clock ?? systemClock;
+  const pipeline = createPipeline({ baseUrl, projectId, fetch, timers });
+  const send = async <T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T> =>
+    decodeAnswer(`${request.method} ${request.path}`, await pipeline(request, credentials), decode);
+  return {
+    projectId,
+    urls: Object.freeze(resolveUrls(options.urls)),
+    session: sessionOptions ? createSession(options, sessionOptions, timers, clock) : null,
+    data: createDataStore(new QueryCache({ timers })),
+    send,
+    sender: (credentials) => (request, decode) => send(credentials, request, decode),
+    redirect: (target) => redirectTo(target, { navigate, timers, waitAfterNavigateMs: constants.redirectWaitMs }),
+  };
+}
+
+function createSession(options: CoreOptions, session: SessionOptions, timers: Timers, clock: Clock): Session {
+  const { projectId, baseUrl, fetch } = options;
+  const refresh = createRefresher({
+    baseUrl,
+    projectId,
+    publishableClientKey: session.publishableClientKey,
+    fetch,
+    clock,
+    timers,
+  });
+  return new Session({ store: createTokenStore(session.tokenStore, projectId, timers), clock, refresh });
+}

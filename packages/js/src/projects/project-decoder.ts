@@ -1,0 +1,47 @@
+/** The project entity (client view of spec §3), decoded from wire-protocol.md §15.6. */
+import type { ClientProjectConfigWire, ClientProjectWire } from '@latchkey/protocol';
+import { type Fields, readFields } from '../internal/decode/fields.js';
+
+/**
+ * A project as a client sees it: what sign-in methods and actions it allows.
+ *
+ * @example
+ * ```ts
+ * const project = await app.getProject();
+ * if (project.config.signUpEnabled) showSignUpLink();
+ * ```
+ */
+export interface Project {
+  id: string;
+  displayName: string;
+  config: {
+    signUpEnabled: boolean;
+    credentialEnabled: boolean;
+    magicLinkEnabled: boolean;
+    passkeyEnabled: boolean;
+    clientTeamCreationEnabled: boolean;
+    clientUserDeletionEnabled: boolean;
+    oauthProviders: { id: string }[];
+  };
+}
+
+/** Decodes a client project answer (`GET /projects/current`). */
+export function decodeClientProject(body: unknown): Project {
+  return readFields<ClientProjectWire, Project>(body, (project) => ({
+    id: project.string('id'),
+    displayName: project.string('display_name'),
+    config: project.object('config', readClientConfig),
+  }));
+}
+
+function readClientConfig(config: Fields<ClientProjectConfigWire>): Project['config'] {
+  return {
+    signUpEnabled: config.boolean('sign_up_enabled'),
+    credentialEnabled: config.boolean('credential_enabled'),
+    magicLinkEnabled: config.boolean('magic_link_enabled'),
+    passkeyEnabled: config.boolean('passkey_enabled'),
+    clientTeamCreationEnabled: config.boolean('client_team_creation_enabled'),
+    clientUserDeletionEnabled: config.boolean('client_user_deletion_enabled'),
+    oauthProviders: config.list('enabled_oauth_providers', (provider) => ({ id: provider.string('id') })),
+  };
+}

@@ -1,0 +1,76 @@
+/** The user entity (spec §3), decoded from its wire shape (wire-protocol.md §15.1). */
+import type { ClientUserWire, Json } from '@latchkey/protocol';
+import { type Fields, readFields } from '../internal/decode/fields.js';
+import { readClientTeam, type Team } from '../teams/team-decoder.js';
+
+/**
+ * An OAuth account connected to the user.
+ *
+ * @example
+ * ```ts
+ * const hasGitHub = user.oauthProviders.some((p: OAuthProviderLink) => p.id === 'github');
+ * ```
+ */
+export interface OAuthProviderLink {
+  /** Provider id, e.g. `github`. */
+  id: string;
+  accountId: string;
+  email: string | null;
+}
+
+/**
+ * The user's data as a client sees it (client view of spec §3).
+ *
+ * @example
+ * ```ts
+ * const user = await app.getUser({ or: 'throw' });
+ * console.log(user.displayName ?? user.primaryEmail, user.signedUpAt.toISOString());
+ * ```
+ */
+export interface UserData {
+  id: string;
+  displayName: string | null;
+  primaryEmail: string | null;
+  primaryEmailVerified: boolean;
+  profileImageUrl: string | null;
+  signedUpAt: Date;
+  clientMetadata: Json;
+  clientReadOnlyMetadata: Json;
+  hasPassword: boolean;
+  emailAuthEnabled: boolean;
+  otpAuthEnabled: boolean;
+  oauthProviders: OAuthProviderLink[];
+  passkeyAuthEnabled: boolean;
+  isMultiFactorRequired: boolean;
+  selectedTeam: Team | null;
+}
+
+/** Reads the client view of a user; a server view adds its own fields to this. */
+export function readClientUser(user: Fields<ClientUserWire>): UserData {
+  return {
+    id: user.string('id'),
+    displayName: user.stringOrNull('display_name'),
+    primaryEmail: user.stringOrNull('primary_email'),
+    primaryEmailVerified: user.boolean('primary_email_verified'),
+    profileImageUrl: user.stringOrNull('profile_image_url'),
+    signedUpAt: new Date(user.number('signed_up_at_millis')),
+    clientMetadata: user.json('client_metadata'),
+    clientReadOnlyMetadata: user.json('client_read_only_metadata'),
+    hasPassword: user.boolean('has_password'),
+    emailAuthEnabled: user.boolean('auth_with_email'),
+    otpAuthEnabled: user.boolean('otp_auth_enabled'),
+    oauthProviders: user.list('oauth_providers', (link) => ({
+      id: link.string('id'),
+      accountId: link.string('account_id'),
+      email: link.stringOrNull('email'),
+    })),
+    passkeyAuthEnabled: user.boolean('passkey_auth_enabled'),
+    isMultiFactorRequired: user.boolean('requires_totp_mfa'),
+    selectedTeam: user.objectOrNull('selected_team', readClientTeam),
+  };
+}
+
+/** Decodes a client user answer (`GET /users/me`). */
+export function decodeClientUser(body: unknown): UserData {
+  return readFields(body, readClientUser);
+}
