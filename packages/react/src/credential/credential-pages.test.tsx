@@ -1,9 +1,16 @@
+// @vitest-environment node
+import '../test-support/dom-in-node.js';
 import type { SignInResult } from '@latchkey/js';
 import { KnownError } from '@latchkey/protocol';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TestService } from '@latchkey/server/testing';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createRef } from 'react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import { axeViolations } from '../test-support/axe.js';
 import { createFakeApp, deferred, visit } from '../test-support/fake-app.js';
+import { realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { SignIn, SignUp } from './credential-pages.js';
 
 afterEach(cleanup);
@@ -253,3 +260,148 @@ function describedText(element: HTMLElement): string {
   const ids = element.getAttribute('aria-describedby')?.split(' ') ?? [];
   return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
 }
+
+describe.each(['sign-in', 'sign-up'] as const)('the %s page, accessibility and keyboard', (page) => {
+  it('has no axe violations, blank and with every error shown', async () => {
+    renderPage(page, {}, 'Acme');
+    expect(await axeViolations()).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: page === 'sign-in' ? 'Sign in' : 'Create account' }));
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('is used with the keyboard alone: Tab through the fields and the toggle, Enter submits', async () => {
+    const { app } = renderPage(page, {}, 'Acme');
+    const user = userEvent.setup();
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByLabelText('E-mail'));
+    await user.keyboard('ada@example.com');
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByLabelText('Password'));
+    await user.keyboard('long-enough');
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Show password' }));
+    await user.keyboard(' ');
+    expect(screen.getByLabelText('Password').getAttribute('type')).toBe('text');
+    await user.click(screen.getByLabelText('Password'));
+    await user.keyboard('{Enter}');
+    const call = page === 'sign-in' ? app.signInWithCredential : app.signUpWithCredential;
+    expect(call).toHaveBeenCalledWith({ email: 'ada@example.com', password: 'long-enough' });
+  });
+});
+
+describe('credential pages, words and props', () => {
+  it('take their interface text from labels: the provider, then the page', () => {
+    visit('/handler/sign-in');
+    const fake = createFakeApp();
+    render(
+      <LatchkeyProvider app={fake.app} projectName="Acme" labels={{ emailLabel: 'Courriel', signInSubmit: 'Entrer' }}>
+        <SignIn
+          labels={{
+            signInSubmit: 'Continuer',
+            signInTitleWithProject: ({ projectName }) => `Bienvenue sur ${projectName}`,
+          }}
+        />
+      </LatchkeyProvider>,
+    );
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Bienvenue sur Acme');
+    expect(screen.getByLabelText('Courriel')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continuer' })).toBeTruthy();
+  });
+
+  it('take a whole translation as one object, spread onto the page', () => {
+    const french = {
+      labels: { passwordLabel: 'Mot de passe', signUpLink: 'Créer un compte' },
+      messages: { EMAIL_REQUIRED: 'Votre e-mail, s’il vous plaît.' },
+    };
+    renderPage('sign-in', french);
+    expect(screen.getByRole('link', { name: 'Créer un compte' })).toBeTruthy();
+    fireEvent.click(submitButton(/sign in/i));
+    expect(describedText(screen.getByLabelText('E-mail'))).toBe('Votre e-mail, s’il vous plaît.');
+    expect(screen.getByLabelText('Mot de passe')).toBeTruthy();
+  });
+
+  it('forward the ref and other props to the page element', () => {
+    const fake = createFakeApp();
+    const ref = createRef<HTMLDivElement>();
+    render(
+      <LatchkeyProvider app={fake.app} theme="dark">
+        <SignUp ref={ref} className="mine" data-testid="page" id="signup" />
+      </LatchkeyProvider>,
+    );
+    const page = screen.getByTestId('page');
+    expect(ref.current).toBe(page);
+    expect(page.id).toBe('signup');
+    expect(page.className).toBe('lk-root lk-page mine');
+    expect(page.getAttribute('data-lk-theme')).toBe('dark');
+  });
+});
+
+describe('credential pages on the real service', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startRealService();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  function renderReal(page: 'sign-in' | 'sign-up') {
+    const real = realApp(service);
+    const Page = page === 'sign-in' ? SignIn : SignUp;
+    render(
+      <LatchkeyProvider app={real.app}>
+        <Page />
+      </LatchkeyProvider>,
+    );
+    return real;
+  }
+
+  it('names the project as the service does, without holding the page back', async () => {
+    renderReal('sign-in');
+    expect(screen.getByLabelText('E-mail')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in to Test project' })).toBeTruthy();
+  });
+
+  it('signs up by keyboard, signs the new user in and goes to the after-sign-up page', async () => {
+    visit('/handler/sign-up?after_auth_return_to=%2Fwelcome');
+    const { app, navigations } = renderReal('sign-up');
+    const email = uniqueEmail('keys');
+    const user = userEvent.setup();
+    await user.tab();
+    await user.keyboard(email);
+    await user.tab();
+    await user.keyboard('correct-horse-battery{Enter}');
+    await waitFor(() => expect(navigations).toEqual(['/welcome']), { timeout: 10_000 });
+    expect(screen.getByRole('button', { name: 'Creating account…' })).toBeTruthy();
+    expect((await app.getUser())?.primaryEmail).toBe(email);
+  });
+
+  it("shows the service's refusals: a taken e-mail, then a wrong password", async () => {
+    const email = uniqueEmail('taken');
+    await realApp(service).app.signUpWithCredential({ email, password: 'correct-horse-battery', noRedirect: true });
+    renderReal('sign-up');
+    fill(email, 'another-password');
+    fireEvent.click(submitButton(/create account/i));
+    expect(await screen.findByText('User email already exists.', {}, { timeout: 10_000 })).toBeTruthy();
+    cleanup();
+    const { navigations } = renderReal('sign-in');
+    fill(email, 'not-the-password');
+    fireEvent.click(submitButton(/sign in/i));
+    expect(await screen.findByText('Wrong e-mail or password.', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByLabelText('E-mail'));
+    expect(navigations).toEqual([]);
+  });
+
+  it('says so when the project does not take sign-ups', async () => {
+    await service.setProjectConfig({ sign_up_enabled: false });
+    try {
+      renderReal('sign-up');
+      fill(uniqueEmail(), 'correct-horse-battery');
+      fireEvent.click(submitButton(/create account/i));
+      expect(await screen.findByText('Sign-up is not enabled for this project.', {}, { timeout: 10_000 })).toBeTruthy();
+    } finally {
+      await service.setProjectConfig({ sign_up_enabled: true });
+    }
+  });
+});
