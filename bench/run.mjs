@@ -23,6 +23,7 @@ const server = await import('../packages/server/dist/index.js').catch(() => {
   console.error('bench: packages/server is not built; run `npm run build` first (or `npm run bench`).');
   process.exit(1);
 });
+const testing = await import('../packages/server/dist/testing/index.js');
 
 console.log(
   `Latchkey bench, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ` +
@@ -71,9 +72,7 @@ async function backends() {
 }
 
 async function dropSchema(schema) {
-  const storage = await server.openStorage({ databaseUrl });
-  await storage.db.schema.dropSchema(schema).ifExists().cascade().execute();
-  await storage.close();
+  await testing.dropSchema(await server.openStorage({ databaseUrl, schema }));
 }
 
 async function benchBackend(backend) {

@@ -210,9 +210,8 @@ describe.skipIf(!process.env.DATABASE_URL)('latchkey start and migrate on Postgr
 
   afterAll(async () => {
     const { openStorage } = await import('@latchkey/server');
-    const storage = await openStorage({ databaseUrl });
-    await storage.db.schema.dropSchema(schema).ifExists().cascade().execute();
-    await storage.close();
+    const { dropSchema } = await import('@latchkey/server/testing');
+    await dropSchema(await openStorage({ databaseUrl, schema }));
   });
 
   it('migrates, then serves with JSON logs on stdout and the URL on stderr', async () => {

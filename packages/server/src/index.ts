@@ -10,21 +10,21 @@
  * const { url } = await startServer({ service, port: 8102 });
  */
 
+export type { CreateApiKeySetOptions, CreatedApiKeySet } from './api-keys/api-keys.js';
 export type { Clock } from './http/env.js';
 export {
-  type CreateApiKeySetOptions,
-  type CreatedApiKeySet,
+  bootstrap,
   createApiKeySet,
-  revokeApiKeySet,
-} from './api-keys/api-keys.js';
-export { bootstrap, type DevProjectKeys } from './projects/bootstrap.js';
-export type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
-export {
-  type CreateProjectOptions,
   createProject,
-  type ProjectRecord,
+  findDevProject,
+  issueDevKeys,
+  revokeApiKeySet,
+  type SecretOption,
   updateProjectConfig,
-} from './projects/project-store.js';
+} from './operations.js';
+export type { DevProjectKeys } from './projects/bootstrap.js';
+export type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
+export type { CreateProjectOptions, ProjectRecord } from './projects/projects.js';
 export { type RunningServer, startServer } from './server.js';
 export { createService, type Service, type ServiceOptions } from './service.js';
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';

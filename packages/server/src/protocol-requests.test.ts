@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { detailsProblem, headers as h, internalProjectId, isKnownErrorCode } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeySet } from './api-keys/api-keys.js';
+import { createApiKeySet } from './operations.js';
 import { type Answer, authHeaders, call, newEmail } from './test-support/api.js';
 import { startTestService, type TestKeys, type TestService } from './testing/index.js';
 

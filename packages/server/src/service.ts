@@ -5,21 +5,18 @@
 import { isKnownError } from '@latchkey/protocol';
 import { Hono } from 'hono';
 import pino, { type Logger } from 'pino';
-import { AccessTokens } from './tokens/access-tokens.js';
-import { registerPasswordRoutes } from './password/password-routes.js';
-import { prepareDummyHash } from './password/passwords.js';
-import { registerSessionRoutes } from './sessions/session-routes.js';
-import { SigningKeys } from './tokens/signing-keys.js';
-import { registerTokenRoute } from './tokens/token-routes.js';
 import { createSealer } from './crypto/encryption.js';
 import { randomRequestId } from './crypto/random.js';
 import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
+import { mountRoutes } from './http/mount-routes.js';
 import { finishResponse } from './http/request-log.js';
 import { knownErrorResponse, textResponse } from './http/responses.js';
-import { registerMiscRoutes } from './meta/meta-routes.js';
-import { registerProjectRoutes } from './projects/projects-routes.js';
-import type { Storage } from './storage/open-storage.js';
-import { registerUserRoutes } from './users/users-routes.js';
+import { prepareDummyHash } from './password/passwords.js';
+import { configSealerPurpose } from './projects/config-secrets.js';
+import { apiRoutes } from './routes.js';
+import { dbOf, type Storage } from './storage/open-storage.js';
+import { AccessTokens } from './tokens/access-tokens.js';
+import { SigningKeys } from './tokens/signing-keys.js';
 
 /** Options of `createService`. */
 export interface ServiceOptions {
@@ -33,6 +30,12 @@ export interface ServiceOptions {
   logger?: Logger | false;
   /** Largest accepted request body. Default 100 KiB. */
   bodyLimitBytes?: number;
+  /**
+   * Check every answer against its route's declared schema and every known
+   * error against the route's declared errors, answering 500 on a mismatch.
+   * For tests; default false.
+   */
+  strict?: boolean;
 }
 
 /**
@@ -66,22 +69,20 @@ export function createService(options: ServiceOptions): Service {
   const clock = options.clock ?? { now: () => Date.now() };
   prepareDummyHash();
   const logger = options.logger === false ? null : (options.logger ?? pino());
-  const signingKeys = new SigningKeys(options.storage.db, createSealer(options.secret, 'signing-keys'), clock);
+  const db = dbOf(options.storage);
+  const signingKeys = new SigningKeys(db, createSealer(options.secret, 'signing-keys'), clock);
   const deps: Deps = {
-    storage: options.storage,
+    db,
     clock,
     signingKeys,
     accessTokens: new AccessTokens(signingKeys, clock),
+    configSealer: createSealer(options.secret, configSealerPurpose),
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
+    strict: options.strict ?? false,
   };
 
   const api = new Hono<AppEnv>();
-  registerProjectRoutes(api, deps);
-  registerPasswordRoutes(api, deps);
-  registerSessionRoutes(api, deps);
-  registerTokenRoute(api, deps);
-  registerUserRoutes(api, deps);
-  registerMiscRoutes(api, deps);
+  mountRoutes(api, apiRoutes, deps);
 
   const app = new Hono<AppEnv>();
   app.options('/api/*', (c) => c.body(null, 200));

@@ -130,21 +130,13 @@ async function devProject(
   return project;
 }
 
-/** A new key set for the oldest non-internal project (the one bootstrap created). */
+/** A new key set for the development project (the one bootstrap created). */
 async function reissueDevKeys(storage: Storage, server: ServerModule): Promise<DevProject> {
-  const row = await storage.db
-    .selectFrom('projects')
-    .select('id')
-    .where('id', '!=', 'internal')
-    .orderBy('created_at')
-    .executeTakeFirst();
-  if (!row) throw new CliError('the database has no development project; delete the data directory to start afresh');
-  const keys = await server.createApiKeySet(storage, row.id, { description: 'Development keys (re-issued)' });
-  if (!keys.publishableClientKey || !keys.secretServerKey || !keys.superSecretAdminKey) {
-    throw new CliError('could not issue development keys');
+  if (!(await server.findDevProject(storage))) {
+    throw new CliError('the database has no development project; delete the data directory to start afresh');
   }
-  const { publishableClientKey, secretServerKey, superSecretAdminKey } = keys;
-  return { projectId: row.id, publishableClientKey, secretServerKey, superSecretAdminKey };
+  const { projectId, publishableClientKey, secretServerKey, superSecretAdminKey } = await server.issueDevKeys(storage);
+  return { projectId, publishableClientKey, secretServerKey, superSecretAdminKey };
 }
 
 /** `latchkey dev`: runs until SIGINT/SIGTERM. */

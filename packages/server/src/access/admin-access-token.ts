@@ -4,8 +4,15 @@
  * user owns. Project ownership is not implemented yet, so a readable token
  * never grants access: it is ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN.
  */
-import { KnownError } from '@latchkey/protocol';
+import { KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import type { AccessTokens } from '../tokens/access-tokens.js';
+
+/** The known errors `checkAdminAccessToken` may throw. */
+export const adminAccessTokenErrors = [
+  'ADMIN_ACCESS_TOKEN_EXPIRED',
+  'UNPARSABLE_ADMIN_ACCESS_TOKEN',
+  'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
+] as const satisfies readonly KnownErrorCode[];
 
 /** Checks an admin access token; throws the matching INVALID_ADMIN_ACCESS_TOKEN error. */
 export async function checkAdminAccessToken(token: string, accessTokens: AccessTokens): Promise<never> {

@@ -6,7 +6,7 @@
 import { headers as h, internalProjectId, type KnownErrorCode } from '@latchkey/protocol';
 import { exportSPKI, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeySet, revokeApiKeySet } from '../api-keys/api-keys.js';
+import { createApiKeySet, revokeApiKeySet } from '../operations.js';
 import { type Answer, authHeaders, call, expectKnownError, signUp, snapshot } from '../test-support/api.js';
 import { claimsFor, forgedToken, hmacToken, kidOf, tamper, unsignedToken } from '../test-support/tokens.js';
 import { startTestService, type TestService } from '../testing/index.js';

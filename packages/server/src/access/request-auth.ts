@@ -4,12 +4,11 @@
  * project key, project. Empty-string headers count as absent (decision c).
  * Higher access types include lower ones.
  */
-import { type AccessType, accessTypes, headers, KnownError } from '@latchkey/protocol';
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv, Deps, RequestAuth } from '../http/env.js';
+import { type AccessType, accessTypes, headers, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import { type ApiKeyKind, isValidApiKey } from '../api-keys/api-keys.js';
-import { findProject } from '../projects/project-store.js';
-import { checkAdminAccessToken } from './admin-access-token.js';
+import type { Deps, RequestAuth } from '../http/env.js';
+import { findProject } from '../projects/projects.js';
+import { adminAccessTokenErrors, checkAdminAccessToken } from './admin-access-token.js';
 
 const rank: Record<AccessType, number> = { client: 0, server: 1, admin: 2 };
 
@@ -75,34 +74,40 @@ export async function authenticate(request: Request, deps: Deps): Promise<Reques
     const { kind, missing, invalid } = keyByAccessType[accessType];
     const key = header(keyHeaders[kind]);
     if (!key) throw new KnownError(missing);
-    const valid = await isValidApiKey(deps.storage.db, projectId, kind, key, deps.clock.now());
+    const valid = await isValidApiKey(deps.db, projectId, kind, key, deps.clock.now());
     if (!valid) throw new KnownError(invalid, { project_id: projectId });
   }
 
-  const project = await findProject(deps.storage.db, projectId);
+  const project = await findProject(deps.db, projectId);
   if (!project) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
   return { accessType, project, userId };
 }
 
-/**
- * Route middleware: authenticates the request and refuses access types below
- * `minimum` with INSUFFICIENT_ACCESS_TYPE. The result is `c.get('auth')`.
- *
- * @example
- * api.post('/auth/sessions', requireAccess(deps, 'server'), handler);
- */
-export function requireAccess(deps: Deps, minimum: AccessType): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const auth = await authenticate(c.req.raw, deps);
-    if (rank[auth.accessType] < rank[minimum]) {
-      throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
-        actual_access_type: auth.accessType,
-        allowed_access_types: accessTypesFrom(minimum),
-      });
-    }
-    c.set('auth', auth);
-    await next();
-  };
+/** Refuses access types below `minimum` with INSUFFICIENT_ACCESS_TYPE. */
+export function requireAccessType(auth: RequestAuth, minimum: AccessType): void {
+  if (rank[auth.accessType] < rank[minimum]) {
+    throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
+      actual_access_type: auth.accessType,
+      allowed_access_types: accessTypesFrom(minimum),
+    });
+  }
+}
+
+/** The known errors `authenticate` and `requireAccessType` may answer for a route of access `minimum`. */
+export function projectAuthErrors(minimum: AccessType): KnownErrorCode[] {
+  return [
+    'ACCESS_TYPE_REQUIRED',
+    'PROJECT_KEY_WITHOUT_ACCESS_TYPE',
+    'INVALID_ACCESS_TYPE',
+    'ACCESS_TYPE_WITHOUT_PROJECT_ID',
+    'ACCESS_TOKEN_EXPIRED',
+    'UNPARSABLE_ACCESS_TOKEN',
+    'INVALID_PROJECT_FOR_ACCESS_TOKEN',
+    ...adminAccessTokenErrors,
+    ...Object.values(keyByAccessType).flatMap(({ missing, invalid }) => [missing, invalid]),
+    'PROJECT_NOT_FOUND',
+    ...(minimum === 'client' ? [] : (['INSUFFICIENT_ACCESS_TYPE'] as const)),
+  ];
 }
 
 /** The signed-in user of the request, or CANNOT_GET_OWN_USER_WITHOUT_USER. */

@@ -5,20 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { apiKeyPrefixes } from '@latchkey/protocol';
-import type { Kysely } from 'kysely';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
-import type { Storage } from '../storage/open-storage.js';
-import type { Database } from '../storage/schema.js';
+import type { Db } from '../storage/db.js';
+import { type ApiKeyKind, findValidKeyHashes, insertKeySet, keyColumns, revokeKeySet } from './api-key-store.js';
 
-/** The three kinds of API key. */
-export type ApiKeyKind = keyof typeof apiKeyPrefixes;
-
-const columns = {
-  publishableClientKey: { hash: 'publishable_client_key_hash', lastFour: 'publishable_client_key_last_four' },
-  secretServerKey: { hash: 'secret_server_key_hash', lastFour: 'secret_server_key_last_four' },
-  superSecretAdminKey: { hash: 'super_secret_admin_key_hash', lastFour: 'super_secret_admin_key_last_four' },
-} as const;
+export type { ApiKeyKind } from './api-key-store.js';
 
 /** A new key of `kind`: its prefix and 45 random lowercase Crockford base32 characters. */
 export function generateApiKey(kind: ApiKeyKind): string {
@@ -51,10 +43,10 @@ export interface CreatedApiKeySet {
  * Creates a key set for a project and returns its plaintext keys (shown once).
  *
  * @example
- * const { publishableClientKey, secretServerKey } = await createApiKeySet(storage, projectId, { description: 'CI' });
+ * const { publishableClientKey, secretServerKey } = await createKeySet(db, projectId, { description: 'CI' });
  */
-export async function createApiKeySet(
-  storage: Pick<Storage, 'db'>,
+export async function createKeySet(
+  db: Db,
   projectId: string,
   options: CreateApiKeySetOptions = {},
 ): Promise<CreatedApiKeySet> {
@@ -70,50 +62,26 @@ export async function createApiKeySet(
     createdAtMillis: now,
     expiresAtMillis: options.expiresAtMillis ?? now + 100 * 365 * 24 * 3600 * 1000,
   };
-  const stored: Record<string, string | null> = {};
-  for (const kind of Object.keys(columns) as ApiKeyKind[]) {
+  const keys = {} as Record<ApiKeyKind, { hash: string; lastFour: string } | null>;
+  for (const kind of Object.keys(keyColumns) as ApiKeyKind[]) {
     const key = wanted[kind] ? generateApiKey(kind) : undefined;
     if (key) created[kind] = key;
-    stored[columns[kind].hash] = key ? sha256Hex(key) : null;
-    stored[columns[kind].lastFour] = key ? key.slice(-4) : null;
+    keys[kind] = key ? { hash: sha256Hex(key), lastFour: key.slice(-4) } : null;
   }
-  await storage.db
-    .insertInto('api_key_sets')
-    .values({
-      id: created.id,
-      project_id: projectId,
-      description: created.description,
-      created_at: new Date(created.createdAtMillis),
-      expires_at: new Date(created.expiresAtMillis),
-      manually_revoked_at: null,
-      ...stored,
-    })
-    .execute();
+  await insertKeySet(db, {
+    id: created.id,
+    projectId,
+    description: created.description,
+    createdAt: new Date(created.createdAtMillis),
+    expiresAt: new Date(created.expiresAtMillis),
+    keys,
+  });
   return created;
 }
 
-/**
- * Revokes a key set; its keys stop working at once. Returns false when the
- * project has no such key set or it is already revoked.
- *
- * @example
- * const keys = await createApiKeySet(storage, projectId);
- * await revokeApiKeySet(storage, projectId, keys.id); // true
- */
-export async function revokeApiKeySet(
-  storage: Pick<Storage, 'db'>,
-  projectId: string,
-  keySetId: string,
-  options: { now?: number } = {},
-): Promise<boolean> {
-  const result = await storage.db
-    .updateTable('api_key_sets')
-    .set({ manually_revoked_at: new Date(options.now ?? Date.now()) })
-    .where('project_id', '=', projectId)
-    .where('id', '=', keySetId)
-    .where('manually_revoked_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+/** Revokes a key set; its keys stop working at once. False when the project has no such unrevoked set. */
+export function revokeKeySetNow(db: Db, projectId: string, keySetId: string, now = Date.now()): Promise<boolean> {
+  return revokeKeySet(db, projectId, keySetId, new Date(now));
 }
 
 /**
@@ -121,23 +89,18 @@ export async function revokeApiKeySet(
  * set of the project. Hashes are compared in constant time.
  */
 export async function isValidApiKey(
-  db: Kysely<Database>,
+  db: Db,
   projectId: string,
   kind: ApiKeyKind,
   key: string,
   now: number,
 ): Promise<boolean> {
-  const column = columns[kind].hash;
-  const rows = await db
-    .selectFrom('api_key_sets')
-    .select(`${column} as hash`)
-    .where('project_id', '=', projectId)
-    .where('manually_revoked_at', 'is', null)
-    .where('expires_at', '>', new Date(now))
-    .where(column, 'is not', null)
-    .execute();
+  // PostgreSQL cannot hold U+0000 in text: such an id names no project.
+  if (projectId.includes('\u0000')) return false;
   const hash = sha256Hex(key);
   let valid = false;
-  for (const row of rows) if (constantTimeEqual(row.hash ?? '', hash)) valid = true;
+  for (const stored of await findValidKeyHashes(db, projectId, kind, now)) {
+    if (constantTimeEqual(stored, hash)) valid = true;
+  }
   return valid;
 }

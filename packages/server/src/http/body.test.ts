@@ -5,10 +5,8 @@
 import http from 'node:http';
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { authHeaders, call, expectKnownError, signUp, snapshot, userHeaders } from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
-import { describeIssues } from './body.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -172,16 +170,5 @@ describe('DELETE bodies (decision d)', () => {
       body: '{',
     });
     expectKnownError(broken, 'BODY_PARSING_ERROR', 400);
-  });
-});
-
-describe('describeIssues', () => {
-  it('writes one readable clause per issue, rooted at body', () => {
-    const result = z.strictObject({ a: z.string(), b: z.object({ c: z.number() }) }).safeParse({ b: { c: 'x' }, d: 1 });
-    expect(result.success).toBe(false);
-    const text = describeIssues(result.error!);
-    expect(text).toContain('body.a:');
-    expect(text).toContain('body.b.c:');
-    expect(text).toContain('body: Unrecognized key: "d"');
   });
 });

@@ -6,6 +6,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { validate } from '../common/validate.js';
 
 function bodyError(message: string): KnownError<'BODY_PARSING_ERROR'> {
   return new KnownError('BODY_PARSING_ERROR', { message });
@@ -35,18 +36,6 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   } catch {
     throw bodyError('The request body is not valid UTF-8.');
   }
-}
-
-/** One readable line per zod issue, e.g. `body.email: Invalid email address`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${['body', ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; ');
-}
-
-/** Validates `value` against `schema`, throwing SCHEMA_ERROR on mismatch. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new KnownError('SCHEMA_ERROR', { message: describeIssues(result.error) });
-  return result.data;
 }
 
 /** True when `text` holds U+0000, which PostgreSQL cannot store in text or jsonb. */

@@ -1,9 +1,10 @@
 /** Types shared by the middleware and the feature routes. */
 import type { AccessType } from '@latchkey/protocol';
+import type { Sealer } from '../crypto/encryption.js';
+import type { ProjectRecord } from '../projects/projects.js';
+import type { Db } from '../storage/db.js';
 import type { AccessTokens } from '../tokens/access-tokens.js';
 import type { SigningKeys } from '../tokens/signing-keys.js';
-import type { ProjectRecord } from '../projects/project-store.js';
-import type { Storage } from '../storage/open-storage.js';
 
 /** The service's notion of time, in epoch milliseconds. */
 export interface Clock {
@@ -12,11 +13,16 @@ export interface Clock {
 
 /** What the routes need, built once by `createService`. */
 export interface Deps {
-  storage: Storage;
+  /** The database; handlers pass it (or a transaction on it) to store functions. */
+  db: Db;
   clock: Clock;
   signingKeys: SigningKeys;
   accessTokens: AccessTokens;
+  /** Seals and opens the secrets of project configs (OAuth client secrets, SMTP passwords). */
+  configSealer: Sealer;
   bodyLimitBytes: number;
+  /** Check every answer against its route's schema and every known error against its declaration (tests). */
+  strict: boolean;
 }
 
 /** Who is calling: the result of project authentication (wire-protocol §4.4). */

@@ -1,6 +1,7 @@
 /** Password sign-up and sign-in over HTTP: successes, every refusal, races, and where the hashing happens. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findProject } from '../projects/project-store.js';
+import { findProject } from '../projects/projects.js';
+import { dbOf } from '../storage/open-storage.js';
 import {
   authHeaders,
   call,
@@ -249,7 +250,7 @@ describe('password hashing and the database connection', () => {
         // A macrotask turn, so the listener (in this process) gets to read its sockets.
         await new Promise((resolve) => setTimeout(resolve, 1));
         const asked = performance.now();
-        await findProject(local.storage.db, local.projectId);
+        await findProject(dbOf(local.storage), local.projectId);
         waits.push(performance.now() - asked);
       }
       expect((await work).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);

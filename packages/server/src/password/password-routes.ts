@@ -3,54 +3,57 @@
  * hashed or verified before any transaction opens. Unknown e-mail and wrong
  * password give the same error after the same amount of hashing work.
  */
-import { KnownError, type SignInResponseWire } from '@latchkey/protocol';
-import type { Hono } from 'hono';
+import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { readJson } from '../http/body.js';
-import type { AppEnv, Deps } from '../http/env.js';
-import { jsonResponse } from '../http/responses.js';
+import { callbackUrl, email } from '../common/schemas.js';
+import { defineRoute, type Route } from '../http/route.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUserByAuthEmail, insertPasswordUser } from '../users/user-store.js';
-import { checkPasswordRequirements, hashPassword, verifyPassword } from './passwords.js';
-import { requireAccess } from '../access/request-auth.js';
 import { createSession } from '../sessions/session-store.js';
+import { inTransaction } from '../storage/db.js';
+import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
+import { findUserByAuthEmail, insertPasswordUser, markUserActive } from '../users/user-store.js';
+import { checkPasswordRequirements, hashPassword, verifyPassword } from './passwords.js';
 
-/**
- * A sign-in e-mail: surrounding whitespace trimmed (mobile keyboards add a
- * trailing space), then checked. The pattern admits ASCII only, so the
- * database's `lower()` and JavaScript's `toLowerCase()` agree on it; case is
- * kept as typed and ignored by lookups and the unique index.
- */
-const email = z.string().trim().pipe(z.email().max(254));
+/** The answer of every sign-in: a new session's tokens and the user's id. */
+export const signInAnswer = z
+  .object({
+    access_token: z.string(),
+    refresh_token: z.string(),
+    user_id: z.uuid(),
+    is_new_user: z.boolean().optional(),
+  })
+  .meta({ id: 'SignInAnswer' });
 
-const signUpBody = z.strictObject({
-  email,
-  password: z.string(),
-  verification_callback_url: z.url().max(2048).optional(),
-});
-
-const signInBody = z.strictObject({ email, password: z.string() });
-
-export function registerPasswordRoutes(api: Hono<AppEnv>, deps: Deps): void {
-  const { db } = deps.storage;
-
-  api.post('/auth/password/sign-up', requireAccess(deps, 'client'), async (c) => {
-    const body = await readJson(c.req.raw, signUpBody, deps.bodyLimitBytes);
-    const { project } = c.get('auth');
+const signUp = defineRoute({
+  method: 'POST',
+  path: '/auth/password/sign-up',
+  tag: 'password',
+  summary: 'Creates a user with an e-mail and a password, and signs them in.',
+  access: 'client',
+  body: z.strictObject({ email, password: z.string(), verification_callback_url: callbackUrl.optional() }),
+  answer: signInAnswer,
+  errors: [
+    'SIGN_UP_NOT_ENABLED',
+    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'PASSWORD_TOO_SHORT',
+    'PASSWORD_TOO_LONG',
+    'USER_EMAIL_ALREADY_EXISTS',
+  ],
+  handler: async ({ auth: { project }, body, deps }) => {
     if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
-    const callbackUrl = body.verification_callback_url;
-    if (callbackUrl !== undefined && !isTrustedUrl(callbackUrl, project.config)) {
+    const callback = body.verification_callback_url;
+    if (callback !== undefined && !isTrustedUrl(callback, project.config)) {
       throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     }
     checkPasswordRequirements(body.password);
-    if (await findUserByAuthEmail(db, project.id, body.email)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
+    if (await findUserByAuthEmail(deps.db, project.id, body.email)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
     const passwordHash = await hashPassword(body.password);
     const now = deps.clock.now();
     let created: { userId: string; refreshToken: string };
     try {
-      created = await db.transaction().execute(async (trx) => {
+      created = await inTransaction(deps.db, async (trx) => {
         const user = await insertPasswordUser(trx, { projectId: project.id, email: body.email, passwordHash, now });
         const session = await createSession(trx, { projectId: project.id, userId: user.id, now });
         return { userId: user.id, refreshToken: session.refreshToken };
@@ -59,36 +62,39 @@ export function registerPasswordRoutes(api: Hono<AppEnv>, deps: Deps): void {
       if (isUniqueViolation(error, authEmailIndex)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
       throw error;
     }
-    const answer: SignInResponseWire = {
+    return {
       access_token: await deps.accessTokens.issue(project.id, created.userId),
       refresh_token: created.refreshToken,
       user_id: created.userId,
     };
-    return jsonResponse(answer);
-  });
+  },
+});
 
-  api.post('/auth/password/sign-in', requireAccess(deps, 'client'), async (c) => {
-    const body = await readJson(c.req.raw, signInBody, deps.bodyLimitBytes);
-    const { project } = c.get('auth');
+const signIn = defineRoute({
+  method: 'POST',
+  path: '/auth/password/sign-in',
+  tag: 'password',
+  summary: 'Signs in with an e-mail and a password.',
+  access: 'client',
+  body: z.strictObject({ email, password: z.string() }),
+  answer: signInAnswer,
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
+  handler: async ({ auth: { project }, body, deps }) => {
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
-    const user = await findUserByAuthEmail(db, project.id, body.email);
+    const user = await findUserByAuthEmail(deps.db, project.id, body.email);
     const matches = await verifyPassword(user?.password_hash ?? null, body.password);
     if (!user || !matches) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
     const now = deps.clock.now();
-    const session = await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set({ last_active_at: new Date(now) })
-        .where('project_id', '=', project.id)
-        .where('id', '=', user.id)
-        .execute();
+    const session = await inTransaction(deps.db, async (trx) => {
+      await markUserActive(trx, project.id, user.id, now);
       return createSession(trx, { projectId: project.id, userId: user.id, now });
     });
-    const answer: SignInResponseWire = {
+    return {
       access_token: await deps.accessTokens.issue(project.id, user.id),
       refresh_token: session.refreshToken,
       user_id: user.id,
     };
-    return jsonResponse(answer);
-  });
-}
+  },
+});
+
+export const passwordRoutes: Route[] = [signUp, signIn];

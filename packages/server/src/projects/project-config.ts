@@ -1,13 +1,20 @@
 /**
  * A project's configuration: stored as the admin config of wire-protocol §15.6
- * (without the derived `id` and `enabled_oauth_providers`), with defaults for
- * keys a stored config lacks, and the zod schema of a config patch.
+ * (without the derived `id` and `enabled_oauth_providers`), parsed with its
+ * schema on every read (defaults fill keys a stored config lacks), and the
+ * zod schema of a config patch. Secret fields (OAuth client secrets, the SMTP
+ * password) are stored sealed (`config-secrets.ts`).
  */
-import type { AdminProjectConfigWire, ClientProjectConfigWire } from '@latchkey/protocol';
+import type { AdminProjectConfigWire } from '@latchkey/protocol';
 import { z } from 'zod';
 
-/** The stored configuration. */
-export type ProjectConfig = Omit<AdminProjectConfigWire, 'id' | 'enabled_oauth_providers'>;
+/** The stored configuration (the admin config of wire-protocol §15.6 less its derived keys). */
+export type ProjectConfig = z.output<typeof projectConfigSchema>;
+
+// The stored config must stay a valid admin config on the wire.
+const _wireCompatible: (config: ProjectConfig) => Omit<AdminProjectConfigWire, 'id' | 'enabled_oauth_providers'> = (
+  config,
+) => config;
 
 /** Settings of a new project. */
 export const defaultProjectConfig: ProjectConfig = {
@@ -27,7 +34,7 @@ export const defaultProjectConfig: ProjectConfig = {
   team_member_default_permissions: [],
 };
 
-const oauthProviderIds = [
+export const oauthProviderIds = [
   'google',
   'github',
   'microsoft',
@@ -41,7 +48,7 @@ const oauthProviderIds = [
   'x',
 ] as const;
 
-const oauthProvider = z
+export const oauthProvider = z
   .strictObject({
     id: z.enum(oauthProviderIds),
     enabled: z.boolean(),
@@ -55,7 +62,7 @@ const oauthProvider = z
     message: 'a standard OAuth provider needs client_id and client_secret',
   });
 
-const emailConfig = z.discriminatedUnion('type', [
+export const emailConfig = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('shared') }),
   z.strictObject({
     type: z.literal('standard'),
@@ -68,34 +75,35 @@ const emailConfig = z.discriminatedUnion('type', [
   }),
 ]);
 
-const permissionList = z.array(z.strictObject({ id: z.string().min(1).max(256) })).max(100);
+export const permissionList = z.array(z.strictObject({ id: z.string().min(1).max(256) })).max(100);
+
+/** A complete configuration. */
+export const projectConfigSchema = z.strictObject({
+  allow_localhost: z.boolean(),
+  sign_up_enabled: z.boolean(),
+  credential_enabled: z.boolean(),
+  magic_link_enabled: z.boolean(),
+  passkey_enabled: z.boolean(),
+  client_team_creation_enabled: z.boolean(),
+  client_user_deletion_enabled: z.boolean(),
+  create_team_on_sign_up: z.boolean(),
+  legacy_global_jwt_signing: z.boolean(),
+  oauth_providers: z.array(oauthProvider).max(oauthProviderIds.length),
+  domains: z
+    .array(
+      z.strictObject({
+        domain: z.url({ protocol: /^https?$/ }),
+        handler_path: z.string().startsWith('/').max(1024),
+      }),
+    )
+    .max(100),
+  email_config: emailConfig,
+  team_creator_default_permissions: permissionList,
+  team_member_default_permissions: permissionList,
+});
 
 /** A config patch: every key optional; lists replace the stored list. */
-export const projectConfigPatchSchema = z
-  .strictObject({
-    allow_localhost: z.boolean(),
-    sign_up_enabled: z.boolean(),
-    credential_enabled: z.boolean(),
-    magic_link_enabled: z.boolean(),
-    passkey_enabled: z.boolean(),
-    client_team_creation_enabled: z.boolean(),
-    client_user_deletion_enabled: z.boolean(),
-    create_team_on_sign_up: z.boolean(),
-    legacy_global_jwt_signing: z.boolean(),
-    oauth_providers: z.array(oauthProvider).max(oauthProviderIds.length),
-    domains: z
-      .array(
-        z.strictObject({
-          domain: z.url({ protocol: /^https?$/ }),
-          handler_path: z.string().startsWith('/').max(1024),
-        }),
-      )
-      .max(100),
-    email_config: emailConfig,
-    team_creator_default_permissions: permissionList,
-    team_member_default_permissions: permissionList,
-  })
-  .partial();
+export const projectConfigPatchSchema = projectConfigSchema.partial();
 
 /**
  * A change to a project's configuration: any subset of `ProjectConfig`; lists
@@ -106,31 +114,14 @@ export const projectConfigPatchSchema = z
  */
 export type ProjectConfigPatch = z.infer<typeof projectConfigPatchSchema>;
 
-/** The stored config completed with defaults for keys added since it was written. */
-export function completeConfig(stored: unknown): ProjectConfig {
+/**
+ * The stored config, completed with defaults for keys added since it was
+ * written and checked against the schema. A stored config that does not parse
+ * is a fault of the service's data, not of the caller: it throws a plain error.
+ */
+export function parseStoredConfig(projectId: string, stored: unknown): ProjectConfig {
   const object = stored && typeof stored === 'object' && !Array.isArray(stored) ? stored : {};
-  return { ...defaultProjectConfig, ...(object as Partial<ProjectConfig>) };
-}
-
-/** `{id}` of each enabled OAuth provider. */
-function enabledProviders(config: ProjectConfig): { id: string }[] {
-  return config.oauth_providers.filter((p) => p.enabled).map((p) => ({ id: p.id }));
-}
-
-/** The config as a client sees it. */
-export function clientConfigView(config: ProjectConfig): ClientProjectConfigWire {
-  return {
-    sign_up_enabled: config.sign_up_enabled,
-    credential_enabled: config.credential_enabled,
-    magic_link_enabled: config.magic_link_enabled,
-    passkey_enabled: config.passkey_enabled,
-    client_team_creation_enabled: config.client_team_creation_enabled,
-    client_user_deletion_enabled: config.client_user_deletion_enabled,
-    enabled_oauth_providers: enabledProviders(config),
-  };
-}
-
-/** The config as an administrator sees it. */
-export function adminConfigView(projectId: string, config: ProjectConfig): AdminProjectConfigWire {
-  return { id: projectId, ...config, enabled_oauth_providers: enabledProviders(config) };
+  const parsed = projectConfigSchema.safeParse({ ...defaultProjectConfig, ...object });
+  if (!parsed.success) throw new Error(`the stored config of project ${projectId} is invalid: ${parsed.error.message}`);
+  return parsed.data;
 }

@@ -1,6 +1,7 @@
 /** `POST /auth/sessions` (server) and `DELETE /auth/sessions/current` (sign-out) over HTTP. */
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbOf } from '../storage/open-storage.js';
 import {
   authHeaders,
   call,
@@ -48,7 +49,7 @@ describe('POST /auth/sessions', () => {
       json: { user_id: 'me' },
     });
     expect(answer.status).toBe(200);
-    const row = await service.storage.db
+    const row = await dbOf(service.storage)
       .selectFrom('sessions')
       .select(['created_at', 'expires_at'])
       .where('user_id', '=', user.user_id)

@@ -2,54 +2,65 @@
  * Sessions over the API: creation by server code (`POST /auth/sessions`) and
  * sign-out (`DELETE /auth/sessions/current`, refresh token from the header).
  */
-import { type CreateSessionResponseWire, constants, headers, KnownError } from '@latchkey/protocol';
-import type { Hono } from 'hono';
+import { constants, headers, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { emptyBody, readJson } from '../http/body.js';
-import type { AppEnv, Deps } from '../http/env.js';
-import { jsonResponse } from '../http/responses.js';
-import { findUser, isUserId } from '../users/user-store.js';
-import { requireAccess } from '../access/request-auth.js';
+import { successAnswer } from '../common/schemas.js';
+import { defineRoute, type Route } from '../http/route.js';
+import { findUser } from '../users/user-store.js';
 import { createSession, revokeSession } from './session-store.js';
 
-const createSessionBody = z.strictObject({
-  user_id: z.string().min(1).max(100),
-  expires_in_millis: z.number().int().positive().max(constants.maxServerSessionExpiresInMs).optional(),
-  is_impersonation: z.boolean().optional(),
-});
+/** A new session's tokens. */
+export const sessionTokensAnswer = z
+  .object({ access_token: z.string(), refresh_token: z.string() })
+  .meta({ id: 'SessionTokens' });
 
-export function registerSessionRoutes(api: Hono<AppEnv>, deps: Deps): void {
-  const { db } = deps.storage;
-
-  api.post('/auth/sessions', requireAccess(deps, 'server'), async (c) => {
-    const body = await readJson(c.req.raw, createSessionBody, deps.bodyLimitBytes);
-    const auth = c.get('auth');
+const createSessionRoute = defineRoute({
+  method: 'POST',
+  path: '/auth/sessions',
+  tag: 'sessions',
+  summary: 'Starts a session for a user (server code acting as the user); `user_id` may be `me`.',
+  access: 'server',
+  body: z.strictObject({
+    user_id: z.string().min(1).max(100),
+    expires_in_millis: z.number().int().positive().max(constants.maxServerSessionExpiresInMs).optional(),
+    is_impersonation: z.boolean().optional(),
+  }),
+  answer: sessionTokensAnswer,
+  errors: ['USER_ID_DOES_NOT_EXIST', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  handler: async ({ auth, userId: signedIn, body, deps }) => {
     let userId = body.user_id;
     if (userId === 'me') {
-      if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-      userId = auth.userId;
+      if (!signedIn) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+      userId = signedIn;
     }
-    const user = isUserId(userId) ? await findUser(db, auth.project.id, userId.toLowerCase()) : null;
+    const user = await findUser(deps.db, auth.project.id, userId);
     if (!user) throw new KnownError('USER_ID_DOES_NOT_EXIST', { user_id: body.user_id });
-    const { refreshToken } = await createSession(db, {
+    const { refreshToken } = await createSession(deps.db, {
       projectId: auth.project.id,
       userId: user.id,
       now: deps.clock.now(),
       lifetimeMs: body.expires_in_millis ?? constants.defaultServerSessionExpiresInMs,
     });
-    const answer: CreateSessionResponseWire = {
-      access_token: await deps.accessTokens.issue(auth.project.id, user.id),
-      refresh_token: refreshToken,
-    };
-    return jsonResponse(answer);
-  });
+    return { access_token: await deps.accessTokens.issue(auth.project.id, user.id), refresh_token: refreshToken };
+  },
+});
 
-  api.delete('/auth/sessions/current', requireAccess(deps, 'client'), async (c) => {
-    await readJson(c.req.raw, emptyBody, deps.bodyLimitBytes);
-    const { project } = c.get('auth');
-    const refreshToken = c.req.header(headers.refreshToken);
-    const revoked = refreshToken ? await revokeSession(db, project.id, refreshToken, deps.clock.now()) : false;
+const signOut = defineRoute({
+  method: 'DELETE',
+  path: '/auth/sessions/current',
+  tag: 'sessions',
+  summary: 'Signs out: ends the session of the refresh token sent in `x-stack-refresh-token`.',
+  access: 'client',
+  answer: successAnswer,
+  errors: ['REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
+  handler: async ({ auth, request, deps }) => {
+    const refreshToken = request.headers.get(headers.refreshToken);
+    const revoked = refreshToken
+      ? await revokeSession(deps.db, auth.project.id, refreshToken, deps.clock.now())
+      : false;
     if (!revoked) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-    return jsonResponse({ success: true });
-  });
-}
+    return { success: true as const };
+  },
+});
+
+export const sessionRoutes: Route[] = [createSessionRoute, signOut];

@@ -4,14 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from '@latchkey/protocol';
-import type { Kysely } from 'kysely';
 import { sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
-import type { Database, SessionRow } from '../storage/schema.js';
+import { type Db, inTransaction } from '../storage/db.js';
+import type { SessionRow } from '../storage/schema.js';
+import { markUserActive } from '../users/user-store.js';
 
 /** Creates a session (default lifetime: one year) and returns its refresh token, the only copy in clear. */
 export async function createSession(
-  db: Kysely<Database>,
+  db: Db,
   input: { projectId: string; userId: string; now: number; lifetimeMs?: number },
 ): Promise<{ sessionId: string; refreshToken: string }> {
   const refreshToken = randomToken();
@@ -34,7 +35,7 @@ export async function createSession(
 
 /** The unexpired session of the project holding `refreshToken`, or null. */
 export async function findSession(
-  db: Kysely<Database>,
+  db: Db,
   projectId: string,
   refreshToken: string,
   now: number,
@@ -50,26 +51,19 @@ export async function findSession(
 }
 
 /** Marks the session and its user as active now. */
-export async function touchSession(db: Kysely<Database>, session: SessionRow, now: number): Promise<void> {
-  const at = new Date(now);
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('sessions').set({ last_used_at: at }).where('id', '=', session.id).execute();
+export async function touchSession(db: Db, session: SessionRow, now: number): Promise<void> {
+  await inTransaction(db, async (trx) => {
     await trx
-      .updateTable('users')
-      .set({ last_active_at: at })
-      .where('project_id', '=', session.project_id)
-      .where('id', '=', session.user_id)
+      .updateTable('sessions')
+      .set({ last_used_at: new Date(now) })
+      .where('id', '=', session.id)
       .execute();
+    await markUserActive(trx, session.project_id, session.user_id, now);
   });
 }
 
 /** Deletes the unexpired session holding `refreshToken`; false when there is none. */
-export async function revokeSession(
-  db: Kysely<Database>,
-  projectId: string,
-  refreshToken: string,
-  now: number,
-): Promise<boolean> {
+export async function revokeSession(db: Db, projectId: string, refreshToken: string, now: number): Promise<boolean> {
   const result = await db
     .deleteFrom('sessions')
     .where('refresh_token_hash', '=', sha256Hex(refreshToken))

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { pgliteDialect } from './pglite-driver.js';
 import type { Database } from './schema.js';
@@ -28,18 +29,26 @@ export interface StorageOptions {
   schema?: string;
 }
 
-/** An open database. Every service and admin function takes one. */
+/**
+ * An open database. Every service and admin function takes one; its query
+ * handle stays inside the package (`dbOf`), so code outside reaches data only
+ * through the operations the package exports.
+ */
 export interface Storage {
-  /**
-   * The query builder; every table has a `project_id`. Inside a transaction
-   * callback use the transaction, never `db`: PGlite is one connection, so a
-   * query on `db` there would wait for the transaction that waits for it.
-   */
-  readonly db: Kysely<Database>;
   readonly kind: 'pglite' | 'postgres';
+  /** The PostgreSQL schema holding the tables. */
   readonly schema: string;
   /** Closes the pool or the embedded database. */
   close(): Promise<void>;
+}
+
+const handles = new WeakMap<Storage, Db>();
+
+/** Internal: the query handle of an open storage. */
+export function dbOf(storage: Storage): Db {
+  const db = handles.get(storage);
+  if (!db) throw new TypeError('not a storage opened by openStorage');
+  return db;
 }
 
 /**
@@ -95,8 +104,7 @@ async function finishOpening(
     throw error;
   }
   let closing: Promise<void> | undefined;
-  return {
-    db,
+  const storage: Storage = {
     kind,
     schema,
     close: () => {
@@ -104,6 +112,18 @@ async function finishOpening(
       return closing;
     },
   };
+  handles.set(storage, db);
+  return storage;
+}
+
+/**
+ * Internal (tests): drops the storage's PostgreSQL schema and all it holds,
+ * then closes the storage. Refuses `public`, which holds real data.
+ */
+export async function dropSchema(storage: Storage): Promise<void> {
+  if (storage.schema === 'public') throw new TypeError('dropSchema refuses to drop the public schema');
+  await sql`drop schema if exists ${sql.id(storage.schema)} cascade`.execute(dbOf(storage));
+  await storage.close();
 }
 
 function checkSchemaName(schema: string): string {

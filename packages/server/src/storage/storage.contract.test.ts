@@ -10,16 +10,16 @@ import { join } from 'node:path';
 import { isKnownError } from '@latchkey/protocol';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, findSession, revokeSession, touchSession } from '../sessions/session-store.js';
+import { isValidApiKey } from '../api-keys/api-keys.js';
 import { randomCrockford } from '../crypto/random.js';
-import { createApiKeySet, isValidApiKey, revokeApiKeySet } from '../api-keys/api-keys.js';
-import { bootstrap } from '../projects/bootstrap.js';
-import { createProject, findProject, updateProjectConfig } from '../projects/project-store.js';
+import { bootstrap, createApiKeySet, createProject, revokeApiKeySet, updateProjectConfig } from '../operations.js';
+import { findProject } from '../projects/projects.js';
+import { createSession, findSession, revokeSession, touchSession } from '../sessions/session-store.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { testSeed } from '../testing/seed-cache.js';
 import { deleteUser, findUser, findUserByAuthEmail, insertPasswordUser, updateUser } from '../users/user-store.js';
 import { migrate, splitStatements } from './migrate.js';
-import { openPGlite, openStorage, type Storage } from './open-storage.js';
+import { dbOf, openPGlite, openStorage, type Storage } from './open-storage.js';
 import { isUniqueViolation, json } from './schema.js';
 
 interface Backend {
@@ -47,7 +47,7 @@ const backends: Backend[] = [
       return {
         storage,
         drop: async () => {
-          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(storage.db);
+          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(dbOf(storage));
           await storage.close();
         },
       };
@@ -71,30 +71,30 @@ describe.each(backends)('storage contract on $name', (backend) => {
   const test = it.skipIf(!backend.available);
 
   async function newUser(projectId: string, email = `${randomUUID()}@example.com`) {
-    return insertPasswordUser(storage.db, { projectId, email, passwordHash: 'hash', now });
+    return insertPasswordUser(dbOf(storage), { projectId, email, passwordHash: 'hash', now });
   }
 
   test('applies migrations once: a second run applies nothing', async () => {
-    expect(await migrate(storage.db, storage.schema)).toEqual([]);
-    const rows = await storage.db.selectFrom('latchkey_migrations').select('id').execute();
+    expect(await migrate(dbOf(storage), storage.schema)).toEqual([]);
+    const rows = await dbOf(storage).selectFrom('latchkey_migrations').select('id').execute();
     expect(rows.map((r) => r.id)).toEqual(['0001-initial']);
   });
 
   test('refuses to run when an applied migration was edited', async () => {
     const edited = [{ id: '0001-initial', sql: 'select 1' }];
-    await expect(migrate(storage.db, storage.schema, edited)).rejects.toThrow(/changed after it was applied/);
+    await expect(migrate(dbOf(storage), storage.schema, edited)).rejects.toThrow(/changed after it was applied/);
   });
 
   test('creates, reads and updates projects with their config as JSON', async () => {
     const project = await createProject(storage, { displayName: 'P', config: { allow_localhost: false }, now });
     expect(project.createdAt.getTime()).toBe(now);
-    expect((await findProject(storage.db, project.id))?.config.allow_localhost).toBe(false);
+    expect((await findProject(dbOf(storage), project.id))?.config.allow_localhost).toBe(false);
     const config = await updateProjectConfig(storage, project.id, {
       domains: [{ domain: 'https://a.example.com', handler_path: '/handler' }],
     });
     expect(config).toMatchObject({ allow_localhost: false, sign_up_enabled: true });
-    expect((await findProject(storage.db, project.id))?.config.domains).toHaveLength(1);
-    expect(await findProject(storage.db, 'missing')).toBeNull();
+    expect((await findProject(dbOf(storage), project.id))?.config.domains).toHaveLength(1);
+    expect(await findProject(dbOf(storage), 'missing')).toBeNull();
   });
 
   test('refuses invalid config patches and unknown projects', async () => {
@@ -113,11 +113,11 @@ describe.each(backends)('storage contract on $name', (backend) => {
     const keys = await createApiKeySet(storage, a.id, { now, expiresAtMillis: now + 1000 });
     const pck = keys.publishableClientKey!;
     expect(pck).toMatch(/^pck_[0-9a-hjkmnp-tv-z]{45}$/);
-    expect(await isValidApiKey(storage.db, a.id, 'publishableClientKey', pck, now)).toBe(true);
-    expect(await isValidApiKey(storage.db, b.id, 'publishableClientKey', pck, now)).toBe(false);
-    expect(await isValidApiKey(storage.db, a.id, 'secretServerKey', pck, now)).toBe(false);
-    expect(await isValidApiKey(storage.db, a.id, 'publishableClientKey', pck, now + 1000)).toBe(false);
-    const stored = await storage.db
+    expect(await isValidApiKey(dbOf(storage), a.id, 'publishableClientKey', pck, now)).toBe(true);
+    expect(await isValidApiKey(dbOf(storage), b.id, 'publishableClientKey', pck, now)).toBe(false);
+    expect(await isValidApiKey(dbOf(storage), a.id, 'secretServerKey', pck, now)).toBe(false);
+    expect(await isValidApiKey(dbOf(storage), a.id, 'publishableClientKey', pck, now + 1000)).toBe(false);
+    const stored = await dbOf(storage)
       .selectFrom('api_key_sets')
       .selectAll()
       .where('id', '=', keys.id)
@@ -126,22 +126,22 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(stored.publishable_client_key_last_four).toBe(pck.slice(-4));
     expect(await revokeApiKeySet(storage, b.id, keys.id)).toBe(false);
     expect(await revokeApiKeySet(storage, a.id, keys.id)).toBe(true);
-    expect(await isValidApiKey(storage.db, a.id, 'publishableClientKey', pck, now)).toBe(false);
+    expect(await isValidApiKey(dbOf(storage), a.id, 'publishableClientKey', pck, now)).toBe(false);
   });
 
   test('stores metadata of every JSON kind unchanged', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const user = await newUser(project.id);
     for (const value of ['text', '"quoted"', ['a', 1], [], null, 0, true, { a: { b: [null] } }, 'ünïcødé 🔑']) {
-      const row = await updateUser(storage.db, project.id, user.id, { client_metadata: value });
+      const row = await updateUser(dbOf(storage), project.id, user.id, { client_metadata: value });
       expect(row?.client_metadata).toEqual(value);
-      expect((await findUser(storage.db, project.id, user.id))?.client_metadata).toEqual(value);
+      expect((await findUser(dbOf(storage), project.id, user.id))?.client_metadata).toEqual(value);
     }
   });
 
   test('keeps timestamps to the millisecond', async () => {
     const project = await createProject(storage, { displayName: 'P', now: 1_700_000_000_123 });
-    expect((await findProject(storage.db, project.id))?.createdAt.getTime()).toBe(1_700_000_000_123);
+    expect((await findProject(dbOf(storage), project.id))?.createdAt.getTime()).toBe(1_700_000_000_123);
   });
 
   test('allows one sign-in e-mail per project, case-insensitively', async () => {
@@ -150,51 +150,53 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await newUser(a.id, 'Same@Example.com');
     await expect(newUser(a.id, 'same@example.COM')).rejects.toSatisfy(isUniqueViolation);
     await newUser(b.id, 'same@example.com');
-    expect((await findUserByAuthEmail(storage.db, a.id, 'SAME@example.com'))?.primary_email).toBe('Same@Example.com');
-    expect(await findUserByAuthEmail(storage.db, a.id, 'other@example.com')).toBeNull();
+    expect((await findUserByAuthEmail(dbOf(storage), a.id, 'SAME@example.com'))?.primary_email).toBe(
+      'Same@Example.com',
+    );
+    expect(await findUserByAuthEmail(dbOf(storage), a.id, 'other@example.com')).toBeNull();
   });
 
   test('finds sessions by refresh token within their project and lifetime; revokes them', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const other = await createProject(storage, { displayName: 'O' });
     const user = await newUser(project.id);
-    const { refreshToken } = await createSession(storage.db, {
+    const { refreshToken } = await createSession(dbOf(storage), {
       projectId: project.id,
       userId: user.id,
       now,
       lifetimeMs: 1000,
     });
     expect(refreshToken).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/);
-    const session = await findSession(storage.db, project.id, refreshToken, now);
+    const session = await findSession(dbOf(storage), project.id, refreshToken, now);
     expect(session?.user_id).toBe(user.id);
-    expect(await findSession(storage.db, other.id, refreshToken, now)).toBeNull();
-    expect(await findSession(storage.db, project.id, refreshToken, now + 1000)).toBeNull();
-    await touchSession(storage.db, session!, now + 500);
-    expect((await findUser(storage.db, project.id, user.id))?.last_active_at.getTime()).toBe(now + 500);
-    expect(await revokeSession(storage.db, project.id, refreshToken, now)).toBe(true);
-    expect(await revokeSession(storage.db, project.id, refreshToken, now)).toBe(false);
+    expect(await findSession(dbOf(storage), other.id, refreshToken, now)).toBeNull();
+    expect(await findSession(dbOf(storage), project.id, refreshToken, now + 1000)).toBeNull();
+    await touchSession(dbOf(storage), session!, now + 500);
+    expect((await findUser(dbOf(storage), project.id, user.id))?.last_active_at.getTime()).toBe(now + 500);
+    expect(await revokeSession(dbOf(storage), project.id, refreshToken, now)).toBe(true);
+    expect(await revokeSession(dbOf(storage), project.id, refreshToken, now)).toBe(false);
   });
 
   test('refuses a session whose user belongs to another project', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const other = await createProject(storage, { displayName: 'O' });
     const user = await newUser(project.id);
-    await expect(createSession(storage.db, { projectId: other.id, userId: user.id, now })).rejects.toThrow();
+    await expect(createSession(dbOf(storage), { projectId: other.id, userId: user.id, now })).rejects.toThrow();
   });
 
   test('deletes sessions with their user, and everything with its project', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const user = await newUser(project.id);
-    await createSession(storage.db, { projectId: project.id, userId: user.id, now });
-    expect(await deleteUser(storage.db, project.id, user.id)).toBe(true);
-    expect(await deleteUser(storage.db, project.id, user.id)).toBe(false);
-    const left = await storage.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+    await createSession(dbOf(storage), { projectId: project.id, userId: user.id, now });
+    expect(await deleteUser(dbOf(storage), project.id, user.id)).toBe(true);
+    expect(await deleteUser(dbOf(storage), project.id, user.id)).toBe(false);
+    const left = await dbOf(storage).selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
     expect(left).toEqual([]);
     const second = await newUser(project.id);
     await createApiKeySet(storage, project.id);
-    await storage.db.deleteFrom('projects').where('id', '=', project.id).execute();
-    expect(await findUser(storage.db, project.id, second.id)).toBeNull();
-    const keys = await storage.db
+    await dbOf(storage).deleteFrom('projects').where('id', '=', project.id).execute();
+    expect(await findUser(dbOf(storage), project.id, second.id)).toBeNull();
+    const keys = await dbOf(storage)
       .selectFrom('api_key_sets')
       .select('id')
       .where('project_id', '=', project.id)
@@ -206,12 +208,14 @@ describe.each(backends)('storage contract on $name', (backend) => {
     const project = await createProject(storage, { displayName: 'P' });
     const email = `${randomUUID()}@example.com`;
     await expect(
-      storage.db.transaction().execute(async (trx) => {
-        await insertPasswordUser(trx, { projectId: project.id, email, passwordHash: 'h', now });
-        throw new Error('boom');
-      }),
+      dbOf(storage)
+        .transaction()
+        .execute(async (trx) => {
+          await insertPasswordUser(trx, { projectId: project.id, email, passwordHash: 'h', now });
+          throw new Error('boom');
+        }),
     ).rejects.toThrow('boom');
-    expect(await findUserByAuthEmail(storage.db, project.id, email)).toBeNull();
+    expect(await findUserByAuthEmail(dbOf(storage), project.id, email)).toBeNull();
   });
 
   test('serves queries from elsewhere while a transaction is open, and never inside it', async () => {
@@ -221,16 +225,18 @@ describe.each(backends)('storage contract on $name', (backend) => {
       release = resolve;
     });
     const email = `${randomUUID()}@example.com`;
-    const transaction = storage.db.transaction().execute(async (trx) => {
-      await insertPasswordUser(trx, { projectId: project.id, email, passwordHash: 'h', now });
-      await held;
-      throw new Error('rolled back');
-    });
-    const outside = findUserByAuthEmail(storage.db, project.id, email);
+    const transaction = dbOf(storage)
+      .transaction()
+      .execute(async (trx) => {
+        await insertPasswordUser(trx, { projectId: project.id, email, passwordHash: 'h', now });
+        await held;
+        throw new Error('rolled back');
+      });
+    const outside = findUserByAuthEmail(dbOf(storage), project.id, email);
     release();
     await expect(transaction).rejects.toThrow('rolled back');
     expect(await outside).toBeNull();
-    const burst = await Promise.all(Array.from({ length: 20 }, () => findProject(storage.db, project.id)));
+    const burst = await Promise.all(Array.from({ length: 20 }, () => findProject(dbOf(storage), project.id)));
     expect(burst.every((p) => p?.id === project.id)).toBe(true);
   });
 
@@ -242,18 +248,24 @@ describe.each(backends)('storage contract on $name', (backend) => {
       expect(first?.secretServerKey).toMatch(/^ssk_/);
       expect(first?.superSecretAdminKey).toMatch(/^sak_/);
       expect(await bootstrap(fresh.storage, { dev: true })).toBeNull();
-      const internal = await findProject(fresh.storage.db, 'internal');
+      const internal = await findProject(dbOf(fresh.storage), 'internal');
       expect(internal).toMatchObject({ displayName: 'Latchkey internal' });
       expect(internal?.config).toMatchObject({
         sign_up_enabled: true,
         credential_enabled: true,
         allow_localhost: true,
       });
-      const dev = await findProject(fresh.storage.db, first!.projectId);
+      const dev = await findProject(dbOf(fresh.storage), first!.projectId);
       expect(dev?.displayName).toBe('Default project');
       expect(dev?.config.client_user_deletion_enabled).toBe(false);
       expect(
-        await isValidApiKey(fresh.storage.db, first!.projectId, 'secretServerKey', first!.secretServerKey, Date.now()),
+        await isValidApiKey(
+          dbOf(fresh.storage),
+          first!.projectId,
+          'secretServerKey',
+          first!.secretServerKey,
+          Date.now(),
+        ),
       ).toBe(true);
     } finally {
       await fresh.drop();
@@ -262,12 +274,12 @@ describe.each(backends)('storage contract on $name', (backend) => {
 
   test('writes JSON text parameters, never PostgreSQL arrays', async () => {
     const project = await createProject(storage, { displayName: 'P' });
-    await storage.db
+    await dbOf(storage)
       .updateTable('projects')
       .set({ config: json({ list: [1, 2] }) })
       .where('id', '=', project.id)
       .execute();
-    const row = await storage.db
+    const row = await dbOf(storage)
       .selectFrom('projects')
       .select('config')
       .where('id', '=', project.id)
@@ -285,12 +297,12 @@ describe('PostgreSQL specifics', () => {
       Array.from({ length: 4 }, () => openStorage({ databaseUrl: postgresUrl, schema })),
     );
     try {
-      const rows = await storages[0]!.db.selectFrom('latchkey_migrations').select('id').execute();
+      const rows = await dbOf(storages[0]!).selectFrom('latchkey_migrations').select('id').execute();
       expect(rows).toHaveLength(1);
       const results = await Promise.all(storages.map((s) => bootstrap(s, { dev: true })));
       expect(results.filter((r) => r !== null)).toHaveLength(1);
     } finally {
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(storages[0]!.db);
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(dbOf(storages[0]!));
       await Promise.all(storages.map((s) => s.close()));
     }
   });
@@ -301,10 +313,10 @@ describe('PostgreSQL specifics', () => {
     );
     try {
       await createProject(a!, { id: 'only-in-a', displayName: 'A' });
-      expect(await findProject(b!.db, 'only-in-a')).toBeNull();
+      expect(await findProject(dbOf(b!), 'only-in-a')).toBeNull();
     } finally {
       for (const s of [a!, b!]) {
-        await sql`drop schema ${sql.id(s.schema)} cascade`.execute(s.db);
+        await sql`drop schema ${sql.id(s.schema)} cascade`.execute(dbOf(s));
         await s.close();
       }
     }
@@ -327,8 +339,8 @@ describe('PGlite data directories', () => {
     await first.close();
     const second = await openStorage({ dataDir: dir });
     try {
-      expect((await findProject(second.db, 'kept'))?.displayName).toBe('Kept');
-      expect(await migrate(second.db, 'public')).toEqual([]);
+      expect((await findProject(dbOf(second), 'kept'))?.displayName).toBe('Kept');
+      expect(await migrate(dbOf(second), 'public')).toEqual([]);
     } finally {
       await second.close();
     }

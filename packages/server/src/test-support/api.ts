@@ -4,6 +4,7 @@
  */
 import { detailsProblem, headers as h, isKnownErrorCode, type KnownErrorCode } from '@latchkey/protocol';
 import { expect } from 'vitest';
+import { dbOf } from '../storage/open-storage.js';
 import type { TestService } from '../testing/index.js';
 
 export type AccessType = 'client' | 'server' | 'admin';
@@ -125,7 +126,7 @@ export async function countRows(
   table: 'users' | 'sessions' | 'api_key_sets' | 'signing_keys',
   projectId = service.projectId,
 ): Promise<number> {
-  const row = await service.storage.db
+  const row = await dbOf(service.storage)
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<string | number>().as('count'))
     .where('project_id', '=', projectId)
@@ -135,7 +136,7 @@ export async function countRows(
 
 /** A snapshot of the project's users and sessions, to show a refused request changed nothing. */
 export async function snapshot(service: TestService) {
-  const users = await service.storage.db
+  const users = await dbOf(service.storage)
     .selectFrom('users')
     .selectAll()
     .where('project_id', '=', service.projectId)

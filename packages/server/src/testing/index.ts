@@ -20,19 +20,17 @@
  * service.clock.advance(600_000); // access tokens issued so far are now expired
  * await service.close();
  */
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { randomCrockford } from '../crypto/random.js';
-import { createApiKeySet } from '../api-keys/api-keys.js';
-import { bootstrap } from '../projects/bootstrap.js';
+import { bootstrap, createApiKeySet, createProject, updateProjectConfig } from '../operations.js';
 import type { ProjectConfig, ProjectConfigPatch } from '../projects/project-config.js';
-import { createProject, updateProjectConfig } from '../projects/project-store.js';
 import { startServer } from '../server.js';
 import { createService, type Service } from '../service.js';
-import { openPGlite, openStorage, type Storage } from '../storage/open-storage.js';
+import { dropSchema, openPGlite, openStorage, type Storage } from '../storage/open-storage.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { testSeed } from './seed-cache.js';
 
+export { dropSchema } from '../storage/open-storage.js';
 export type { TestClock } from './clock.js';
 
 /** The three plaintext keys of a project's key set. */
@@ -90,15 +88,16 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ? await openStorage({ databaseUrl, schema })
     : await openPGlite({ schema, seed: await testSeed() });
   const dropDatabase = async () => {
-    if (databaseUrl) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(storage.db);
-    await storage.close();
+    await (databaseUrl ? dropSchema(storage) : storage.close());
   };
   try {
     await bootstrap(storage, { dev: false });
     const project = await newProject(storage, 'Test project', options.projectConfig, clock.now());
+    const secret = randomCrockford(48);
     const service = createService({
       storage,
-      secret: randomCrockford(48),
+      secret,
+      strict: true,
       clock,
       logger: options.logger ?? false,
       ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
@@ -118,7 +117,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       clock,
       storage,
       service,
-      setProjectConfig: (patch) => updateProjectConfig(storage, project.projectId, patch),
+      setProjectConfig: (patch) => updateProjectConfig(storage, project.projectId, patch, { secret }),
       createOtherProject: (config) => newProject(storage, 'Other project', config, clock.now()),
       close: () => {
         closing ??= server.close().finally(dropDatabase);

@@ -3,6 +3,7 @@ import { accessTokenIssuer, headers as h } from '@latchkey/protocol';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSealer } from '../crypto/encryption.js';
+import { dbOf } from '../storage/open-storage.js';
 import { call, expectKnownError, refreshGrant, signUp, userHeaders } from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { AccessTokens } from './access-tokens.js';
@@ -101,7 +102,7 @@ describe('JWKS', () => {
 describe('signing keys at rest', () => {
   it('store the private key encrypted, so another master secret cannot sign', async () => {
     await signUp(service);
-    const row = await service.storage.db
+    const row = await dbOf(service.storage)
       .selectFrom('signing_keys')
       .selectAll()
       .where('project_id', '=', service.projectId)
@@ -110,7 +111,7 @@ describe('signing keys at rest', () => {
     expect(row.private_jwk_encrypted).not.toContain('"d"');
     const clock = { now: () => Date.now() };
     const keys = new SigningKeys(
-      service.storage.db,
+      dbOf(service.storage),
       createSealer('another secret of 32 characters!!', 'signing-keys'),
       clock,
     );
@@ -123,10 +124,10 @@ describe('signing keys at rest', () => {
     const other = await service.createOtherProject();
     const clock = { now: () => Date.now() };
     const sealer = createSealer('the same secret for both instances!', 'signing-keys');
-    const instances = [1, 2, 3].map(() => new SigningKeys(service.storage.db, sealer, clock));
+    const instances = [1, 2, 3].map(() => new SigningKeys(dbOf(service.storage), sealer, clock));
     const keys = await Promise.all(instances.map((instance) => instance.signingKey(other.projectId)));
     expect(new Set(keys.map((key) => key.kid)).size).toBe(1);
-    const rows = await service.storage.db
+    const rows = await dbOf(service.storage)
       .selectFrom('signing_keys')
       .select('kid')
       .where('project_id', '=', other.projectId)

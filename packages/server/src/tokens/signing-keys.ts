@@ -5,10 +5,10 @@
  * characters of the key's JWK thumbprint.
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import type { Kysely } from 'kysely';
 import type { Sealer } from '../crypto/encryption.js';
 import type { Clock } from '../http/env.js';
-import { type Database, json } from '../storage/schema.js';
+import type { Db } from '../storage/db.js';
+import { findActiveKey, findPublicKey, insertActiveKeyIfNone, listPublicKeys } from './signing-key-store.js';
 
 export interface SigningKey {
   kid: string;
@@ -21,7 +21,7 @@ export interface VerificationKey {
 }
 
 /** A public JWK as published in the JWKS. */
-export type PublicJwk = JWK & { kid: string; alg: 'ES256'; use: 'sig' };
+export type PublicJwk = JWK & { kid: string; kty: string; alg: 'ES256'; use: 'sig' };
 
 /** Looks up, creates and caches signing keys. Verification keys are cached by `kid`. */
 export class SigningKeys {
@@ -29,7 +29,7 @@ export class SigningKeys {
   readonly #verification = new Map<string, VerificationKey>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly sealer: Sealer,
     private readonly clock: Clock,
   ) {}
@@ -49,13 +49,9 @@ export class SigningKeys {
   async verificationKey(kid: string): Promise<VerificationKey | null> {
     const cached = this.#verification.get(kid);
     if (cached) return cached;
-    const row = await this.db
-      .selectFrom('signing_keys')
-      .select(['project_id', 'public_jwk'])
-      .where('kid', '=', kid)
-      .executeTakeFirst();
+    const row = await findPublicKey(this.db, kid);
     if (!row) return null;
-    const key = { projectId: row.project_id, publicKey: (await importJWK(row.public_jwk, 'ES256')) as CryptoKey };
+    const key = { projectId: row.projectId, publicKey: (await importJWK(row.publicJwk, 'ES256')) as CryptoKey };
     this.#verification.set(kid, key);
     return key;
   }
@@ -63,13 +59,14 @@ export class SigningKeys {
   /** The project's public keys (creating its key pair if needed). */
   async publicJwks(projectId: string): Promise<PublicJwk[]> {
     await this.signingKey(projectId);
-    const rows = await this.db
-      .selectFrom('signing_keys')
-      .select(['kid', 'public_jwk'])
-      .where('project_id', '=', projectId)
-      .orderBy('created_at')
-      .execute();
-    return rows.map((row) => ({ ...row.public_jwk, kid: row.kid, alg: 'ES256', use: 'sig' }) as PublicJwk);
+    const rows = await listPublicKeys(this.db, projectId);
+    return rows.map((row) => ({
+      ...row.publicJwk,
+      kty: row.publicJwk.kty ?? 'EC',
+      kid: row.kid,
+      alg: 'ES256',
+      use: 'sig',
+    }));
   }
 
   async #loadOrCreate(projectId: string): Promise<SigningKey> {
@@ -80,34 +77,24 @@ export class SigningKeys {
     const kid = (await calculateJwkThumbprint(publicJwk)).slice(0, 12);
     const sealed = this.sealer.seal(JSON.stringify(await exportJWK(privateKey)), associatedData(projectId, kid));
     // Two instances may race here; the partial unique index keeps one active key per project.
-    await this.db
-      .insertInto('signing_keys')
-      .values({
-        kid,
-        project_id: projectId,
-        public_jwk: json(publicJwk),
-        private_jwk_encrypted: sealed,
-        active: true,
-        created_at: new Date(this.clock.now()),
-      })
-      .onConflict((oc) => oc.column('project_id').where('active', '=', true).doNothing())
-      .execute();
+    await insertActiveKeyIfNone(this.db, {
+      projectId,
+      kid,
+      publicJwk,
+      sealedPrivateJwk: sealed,
+      createdAt: new Date(this.clock.now()),
+    });
     const stored = await this.#loadActive(projectId);
     if (!stored) throw new Error(`no signing key for project ${projectId}`);
     return stored;
   }
 
   async #loadActive(projectId: string): Promise<SigningKey | null> {
-    const row = await this.db
-      .selectFrom('signing_keys')
-      .select(['kid', 'private_jwk_encrypted'])
-      .where('project_id', '=', projectId)
-      .where('active', '=', true)
-      .executeTakeFirst();
+    const row = await findActiveKey(this.db, projectId);
     if (!row) return null;
     let jwk: JWK;
     try {
-      jwk = JSON.parse(this.sealer.open(row.private_jwk_encrypted, associatedData(projectId, row.kid)));
+      jwk = JSON.parse(this.sealer.open(row.sealedPrivateJwk, associatedData(projectId, row.kid)));
     } catch {
       throw new Error(
         `cannot decrypt the signing key of project ${projectId}: the master secret differs from the one it was created with`,

@@ -1,8 +1,9 @@
-/** Users: queries and the client and server views (wire-protocol §15.1). */
+/** Users: every query on the `users` table. */
 import { randomUUID } from 'node:crypto';
-import type { ClientUserWire, Json, ServerUserWire } from '@latchkey/protocol';
-import { type Kysely, sql } from 'kysely';
-import { type Database, json, type UserRow } from '../storage/schema.js';
+import type { Json } from '@latchkey/protocol';
+import { sql } from 'kysely';
+import type { Db } from '../storage/db.js';
+import { json, type UserRow } from '../storage/schema.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,23 +12,20 @@ export function isUserId(value: string): boolean {
   return uuidPattern.test(value);
 }
 
-/** The user of the project, or null. `userId` must be a UUID. */
-export async function findUser(db: Kysely<Database>, projectId: string, userId: string): Promise<UserRow | null> {
+/** The user of the project, or null (also for an id that is not a UUID). */
+export async function findUser(db: Db, projectId: string, userId: string): Promise<UserRow | null> {
+  if (!isUserId(userId)) return null;
   const row = await db
     .selectFrom('users')
     .selectAll()
     .where('project_id', '=', projectId)
-    .where('id', '=', userId)
+    .where('id', '=', userId.toLowerCase())
     .executeTakeFirst();
   return row ?? null;
 }
 
 /** The user who signs in with `email` (case-insensitive), or null. */
-export async function findUserByAuthEmail(
-  db: Kysely<Database>,
-  projectId: string,
-  email: string,
-): Promise<UserRow | null> {
+export async function findUserByAuthEmail(db: Db, projectId: string, email: string): Promise<UserRow | null> {
   const row = await db
     .selectFrom('users')
     .selectAll()
@@ -40,7 +38,7 @@ export async function findUserByAuthEmail(
 
 /** Inserts a user who signs in with e-mail and password; returns the new row. */
 export async function insertPasswordUser(
-  db: Kysely<Database>,
+  db: Db,
   input: { projectId: string; email: string; passwordHash: string; now: number },
 ): Promise<UserRow> {
   const now = new Date(input.now);
@@ -80,7 +78,7 @@ export interface UserChanges {
 
 /** Applies `changes` and returns the updated row, or null when the user is gone. */
 export async function updateUser(
-  db: Kysely<Database>,
+  db: Db,
   projectId: string,
   userId: string,
   changes: UserChanges,
@@ -104,7 +102,7 @@ export async function updateUser(
 }
 
 /** Deletes the user and, by cascade, their sessions. False when there was no such user. */
-export async function deleteUser(db: Kysely<Database>, projectId: string, userId: string): Promise<boolean> {
+export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
   const result = await db
     .deleteFrom('users')
     .where('project_id', '=', projectId)
@@ -113,36 +111,22 @@ export async function deleteUser(db: Kysely<Database>, projectId: string, userId
   return result.numDeletedRows > 0n;
 }
 
-/** The user as a client sees it. */
-export function clientUserView(row: UserRow): ClientUserWire {
-  const hasPassword = row.password_hash !== null;
-  return {
-    id: row.id,
-    primary_email: row.primary_email,
-    primary_email_verified: row.primary_email_verified,
-    display_name: row.display_name,
-    selected_team: null,
-    selected_team_id: row.selected_team_id,
-    profile_image_url: row.profile_image_url,
-    signed_up_at_millis: row.signed_up_at.getTime(),
-    has_password: hasPassword,
-    otp_auth_enabled: row.otp_auth_enabled,
-    passkey_auth_enabled: row.passkey_auth_enabled,
-    client_metadata: row.client_metadata as Json,
-    client_read_only_metadata: row.client_read_only_metadata as Json,
-    oauth_providers: [],
-    auth_with_email: row.primary_email_auth_enabled && (hasPassword || row.otp_auth_enabled),
-    requires_totp_mfa: row.requires_totp_mfa,
-  };
+/** Marks the user as active at `now` (a sign-in, a refresh). */
+export async function markUserActive(db: Db, projectId: string, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ last_active_at: new Date(now) })
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .execute();
 }
 
-/** The user as server code sees it: the client view plus server-only fields. */
-export function serverUserView(row: UserRow): ServerUserWire {
-  return {
-    ...clientUserView(row),
-    selected_team: null,
-    primary_email_auth_enabled: row.primary_email_auth_enabled,
-    server_metadata: row.server_metadata as Json,
-    last_active_at_millis: row.last_active_at.getTime(),
-  };
+/** Number of users of a project. */
+export async function countUsers(db: Db, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

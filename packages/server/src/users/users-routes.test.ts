@@ -1,6 +1,7 @@
 /** `GET`, `PATCH` and `DELETE /users/me` over HTTP: views by access type, validation, deletion rules. */
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, countRows, expectKnownError, signUp, snapshot, userHeaders } from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
@@ -239,7 +240,7 @@ describe('DELETE /users/me', () => {
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({ success: true });
       expect(await countRows(service, 'users')).toBe(users - 1);
-      const sessions = await service.storage.db
+      const sessions = await dbOf(service.storage)
         .selectFrom('sessions')
         .select('id')
         .where('user_id', '=', user.user_id)

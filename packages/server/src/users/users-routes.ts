@@ -7,37 +7,12 @@
  * INSUFFICIENT_ACCESS_TYPE (only server and admin access may then delete).
  */
 import { KnownError } from '@latchkey/protocol';
-import type { Hono } from 'hono';
 import { z } from 'zod';
-import { requireAccess, requireUserId } from '../access/request-auth.js';
-import { emptyBody, readJson } from '../http/body.js';
-import type { AppEnv, Deps, RequestAuth } from '../http/env.js';
-import { jsonResponse } from '../http/responses.js';
+import { imageUrl, metadata, successAnswer } from '../common/schemas.js';
+import { defineRoute, type Route } from '../http/route.js';
 import type { UserRow } from '../storage/schema.js';
-import { clientUserView, deleteUser, findUser, serverUserView, updateUser } from './user-store.js';
-
-/** Largest metadata value, as JSON text. */
-export const maxMetadataBytes = 16_384;
-
-const metadata = z.json().refine((value) => Buffer.byteLength(JSON.stringify(value)) <= maxMetadataBytes, {
-  message: `must be at most ${maxMetadataBytes} bytes as JSON`,
-});
-
-const imageUrl = z
-  .string()
-  .max(65_536)
-  .refine(
-    (value) => {
-      if (/^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+=*$/i.test(value)) return true;
-      try {
-        const { protocol } = new URL(value);
-        return value.length <= 2048 && (protocol === 'https:' || protocol === 'http:');
-      } catch {
-        return false;
-      }
-    },
-    { message: 'must be an http(s) URL (up to 2048 characters) or a base64 image data URL' },
-  );
+import { deleteUser, findUser, updateUser } from './user-store.js';
+import { userViews } from './user-views.js';
 
 const clientPatch = z.strictObject({
   display_name: z.string().max(256).nullable().optional(),
@@ -56,43 +31,61 @@ const serverPatch = clientPatch.extend({
   server_metadata: metadata.optional(),
 });
 
-function view(auth: RequestAuth, row: UserRow) {
-  return auth.accessType === 'client' ? clientUserView(row) : serverUserView(row);
+/** The signed-in user's row; a token whose user is gone reads as no user. */
+function ownUser(row: UserRow | null): UserRow {
+  if (!row) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  return row;
 }
 
-export function registerUserRoutes(api: Hono<AppEnv>, deps: Deps): void {
-  const { db } = deps.storage;
+const getCurrentUser = defineRoute({
+  method: 'GET',
+  path: '/users/me',
+  tag: 'users',
+  summary: 'The signed-in user, in the client view (client access) or the server view.',
+  access: 'client',
+  user: true,
+  answer: userViews,
+  errors: [],
+  handler: async ({ auth, userId, deps }) => ownUser(await findUser(deps.db, auth.project.id, userId)),
+});
 
-  api.get('/users/me', requireAccess(deps, 'client'), async (c) => {
-    const auth = c.get('auth');
-    const row = await findUser(db, auth.project.id, requireUserId(auth));
-    if (!row) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-    return jsonResponse(view(auth, row));
-  });
-
-  api.patch('/users/me', requireAccess(deps, 'client'), async (c) => {
-    const auth = c.get('auth');
-    const userId = requireUserId(auth);
-    const schema = auth.accessType === 'client' ? clientPatch : serverPatch;
-    const { totp_secret_base64: _disabled, ...changes } = await readJson(c.req.raw, schema, deps.bodyLimitBytes);
+const updateCurrentUser = defineRoute({
+  method: 'PATCH',
+  path: '/users/me',
+  tag: 'users',
+  summary: 'Changes fields of the signed-in user; server access may also write read-only and server metadata.',
+  access: 'client',
+  user: true,
+  body: { client: clientPatch, server: serverPatch },
+  answer: userViews,
+  errors: ['TEAM_NOT_FOUND'],
+  handler: async ({ auth, userId, body, deps }) => {
+    const { totp_secret_base64: _disabled, ...changes } = body;
     // Teams come in a later slice: no team exists, so none can be selected.
     if (changes.selected_team_id) throw new KnownError('TEAM_NOT_FOUND', { team_id: changes.selected_team_id });
-    const row = await updateUser(db, auth.project.id, userId, changes);
-    if (!row) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-    return jsonResponse(view(auth, row));
-  });
+    return ownUser(await updateUser(deps.db, auth.project.id, userId, changes));
+  },
+});
 
-  api.delete('/users/me', requireAccess(deps, 'client'), async (c) => {
-    await readJson(c.req.raw, emptyBody, deps.bodyLimitBytes);
-    const auth = c.get('auth');
-    const userId = requireUserId(auth);
+const deleteCurrentUser = defineRoute({
+  method: 'DELETE',
+  path: '/users/me',
+  tag: 'users',
+  summary: 'Deletes the signed-in user and their sessions (clients only where the project allows it).',
+  access: 'client',
+  user: true,
+  answer: successAnswer,
+  errors: ['INSUFFICIENT_ACCESS_TYPE'],
+  handler: async ({ auth, userId, deps }) => {
     if (auth.accessType === 'client' && !auth.project.config.client_user_deletion_enabled) {
       throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
         actual_access_type: 'client',
         allowed_access_types: ['server', 'admin'],
       });
     }
-    if (!(await deleteUser(db, auth.project.id, userId))) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-    return jsonResponse({ success: true });
-  });
-}
+    if (!(await deleteUser(deps.db, auth.project.id, userId))) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    return { success: true as const };
+  },
+});
+
+export const userRoutes: Route[] = [getCurrentUser, updateCurrentUser, deleteCurrentUser];

@@ -1,0 +1,54 @@
+/**
+ * Schema pieces more than one feature uses: request fields (e-mail, metadata,
+ * image URLs) and answer fields (JSON values, timestamps). Each has an `id` in
+ * the OpenAPI document where it is a named component.
+ */
+import { z } from 'zod';
+
+/** Any JSON value (metadata). */
+export const jsonValue = z.json().meta({ id: 'Json', description: 'Any JSON value.' });
+
+/** Largest metadata value, as JSON text. */
+export const maxMetadataBytes = 16_384;
+
+/** A metadata value a caller writes: any JSON up to `maxMetadataBytes`. */
+export const metadata = z
+  .json()
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= maxMetadataBytes, {
+    message: `must be at most ${maxMetadataBytes} bytes as JSON`,
+  })
+  .meta({ description: `Any JSON value up to ${maxMetadataBytes} bytes.` });
+
+/**
+ * A sign-in e-mail: surrounding whitespace trimmed (mobile keyboards add a
+ * trailing space), then checked. The pattern admits ASCII only, so the
+ * database's `lower()` and JavaScript's `toLowerCase()` agree on it; case is
+ * kept as typed and ignored by lookups and the unique index.
+ */
+export const email = z.string().trim().pipe(z.email().max(254));
+
+/** A profile image: an http(s) URL up to 2048 characters, or a base64 image data URL. */
+export const imageUrl = z
+  .string()
+  .max(65_536)
+  .refine(
+    (value) => {
+      if (/^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+=*$/i.test(value)) return true;
+      try {
+        const { protocol } = new URL(value);
+        return value.length <= 2048 && (protocol === 'https:' || protocol === 'http:');
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an http(s) URL (up to 2048 characters) or a base64 image data URL' },
+  );
+
+/** An absolute http(s) URL a flow sends the user back to (checked against the trusted domains by the route). */
+export const callbackUrl = z.url().max(2048);
+
+/** Epoch milliseconds. */
+export const millis = z.number().int().nonnegative();
+
+/** `{ success: true }`, the answer of deletions and sign-out. */
+export const successAnswer = z.object({ success: z.literal(true) }).meta({ id: 'Success' });

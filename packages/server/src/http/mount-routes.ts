@@ -1,0 +1,99 @@
+/**
+ * Serving declared routes: the one wrapper every route runs through, in the
+ * same order everywhere — authenticate, require the user, validate params,
+ * query and body, call the handler, render the answer for the caller's
+ * access type. In strict mode (tests) it also checks each answer against its
+ * schema and each known error against the route's declaration, so the
+ * OpenAPI document cannot drift from what the service does.
+ */
+import { type AccessType, isKnownError, type KnownErrorCode } from '@latchkey/protocol';
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import { authenticate, projectAuthErrors, requireAccessType, requireUserId } from '../access/request-auth.js';
+import { validate } from '../common/validate.js';
+import { emptyBody, readForm, readJson } from './body.js';
+import type { AppEnv, Deps, RequestAuth } from './env.js';
+import { jsonResponse, textResponse } from './responses.js';
+import { type AnswerSpec, isFormBody, isSchema, isViewSet, pickByAccess, type Route, type ViewSet } from './route.js';
+
+/** Errors any route of this shape may answer besides its declared ones. */
+export function implicitErrors(route: Route): KnownErrorCode[] {
+  const errors: KnownErrorCode[] = [];
+  if (route.access !== 'none') errors.push(...projectAuthErrors(route.access));
+  if (route.user) errors.push('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  if (route.method !== 'GET' || route.query || route.params) errors.push('SCHEMA_ERROR');
+  if (route.method !== 'GET') errors.push('BODY_PARSING_ERROR');
+  return errors;
+}
+
+/** Serves `routes` on `api`. */
+export function mountRoutes(api: Hono<AppEnv>, routes: readonly Route[], deps: Deps): void {
+  for (const route of routes) {
+    const allowed = deps.strict ? new Set<string>([...implicitErrors(route), ...route.errors]) : null;
+    api.on(route.method, route.path, async (c) => {
+      try {
+        return await serve(route, c, deps);
+      } catch (error) {
+        if (allowed && isKnownError(error) && !allowed.has(error.code)) {
+          throw new Error(`${route.method} ${route.path} answered ${error.code}, which it does not declare`);
+        }
+        throw error;
+      }
+    });
+  }
+}
+
+async function serve(route: Route, c: Context<AppEnv>, deps: Deps): Promise<Response> {
+  const request = c.req.raw;
+  let auth: RequestAuth | null = null;
+  if (route.access !== 'none') {
+    auth = await authenticate(request, deps);
+    requireAccessType(auth, route.access);
+  }
+  const userId = route.user && auth ? requireUserId(auth) : (auth?.userId ?? null);
+  const params = route.params ? validate(route.params, c.req.param(), 'params') : {};
+  const query = route.query ? validate(route.query, firstValues(new URL(request.url).searchParams), 'query') : {};
+  const body = await readBody(route, request, auth?.accessType ?? 'client', deps);
+  const result = await route.handler({ request, auth, userId, body, query, params, deps });
+  if (result instanceof Response) return result;
+  return answer(route, result, auth, deps);
+}
+
+/** The first value of each query parameter (a repeated one is read once, as the SDK never repeats them). */
+function firstValues(search: URLSearchParams): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of search) if (!(key in values)) values[key] = value;
+  return values;
+}
+
+async function readBody(route: Route, request: Request, accessType: AccessType, deps: Deps): Promise<unknown> {
+  if (route.method === 'GET') return undefined;
+  if (isFormBody(route.body)) return readForm(request, deps.bodyLimitBytes);
+  const schema = route.body === undefined ? emptyBody : pickByAccess(route.body, accessType, isSchema);
+  // A body declared only for higher access types: lower ones may send none.
+  return readJson(request, schema ?? emptyBody, deps.bodyLimitBytes);
+}
+
+async function answer(route: Route, result: unknown, auth: RequestAuth | null, deps: Deps): Promise<Response> {
+  const spec: AnswerSpec = route.answer;
+  if (spec === 'text') return textResponse(route.status ?? 200, String(result));
+  let value = result;
+  let schema: z.ZodType | undefined = isSchema(spec) ? spec : undefined;
+  if (isViewSet(spec)) {
+    const views: ViewSet<unknown> = spec;
+    const view = pickByAccess(views, auth?.accessType ?? 'client', (v): v is never => false);
+    if (!view) throw new Error(`${route.method} ${route.path} has no view for ${auth?.accessType}`);
+    value = await view.render(result, { auth, deps });
+    schema = view.schema;
+  }
+  if (deps.strict && schema) checkAnswer(route, schema, value);
+  return jsonResponse(value, route.status ?? 200);
+}
+
+function checkAnswer(route: Route, schema: z.ZodType, value: unknown): void {
+  const checked = schema.safeParse(JSON.parse(JSON.stringify(value ?? null)));
+  if (!checked.success) {
+    const where = checked.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`${route.method} ${route.path} answered outside its schema: ${where}`);
+  }
+}

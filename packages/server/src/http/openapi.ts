@@ -1,0 +1,235 @@
+/**
+ * The OpenAPI 3.1 document of the service, generated from the route
+ * declarations: paths, access level (security and `x-latchkey-access`),
+ * request and answer schemas (zod's JSON Schema, 2020-12 dialect, which
+ * OpenAPI 3.1 uses) and the known errors each route may answer, grouped by
+ * status.
+ */
+import { type AccessType, errorCatalogue, headers, type KnownErrorCode } from '@latchkey/protocol';
+import { z } from 'zod';
+import { implicitErrors } from './mount-routes.js';
+import { type AnswerSpec, isFormBody, isSchema, isViewSet, type Route } from './route.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Hoists `$defs` into components, renaming anonymous ones so conversions of different schemas never clash. */
+class SchemaSet {
+  readonly components: Record<string, JsonSchema> = {};
+  #anonymous = 0;
+
+  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const {
+      $schema: _dialect,
+      $defs,
+      ...root
+    } = z.toJSONSchema(schema, {
+      io,
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+    }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    const renames = new Map<string, string>();
+    for (const name of Object.keys($defs ?? {})) {
+      renames.set(name, name.startsWith('__schema') ? `Anonymous${++this.#anonymous}` : name);
+    }
+    const rewrite = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(rewrite);
+      if (typeof value !== 'object' || value === null) return value;
+      const out: JsonSchema = {};
+      for (const [key, item] of Object.entries(value)) {
+        out[key] =
+          key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')
+            ? `#/components/schemas/${renames.get(item.slice(8)) ?? item.slice(8)}`
+            : rewrite(item);
+      }
+      return out;
+    };
+    for (const [name, def] of Object.entries($defs ?? {}))
+      this.components[renames.get(name)!] ??= rewrite(def) as JsonSchema;
+    return rewrite(root) as JsonSchema;
+  }
+}
+
+const credentialSchemes: Record<string, { header: string; description: string }> = {
+  projectId: { header: headers.projectId, description: 'The project id.' },
+  accessType: { header: headers.accessType, description: '`client`, `server` or `admin`.' },
+  publishableClientKey: { header: headers.publishableClientKey, description: 'Client access.' },
+  secretServerKey: { header: headers.secretServerKey, description: 'Server access.' },
+  superSecretAdminKey: { header: headers.superSecretAdminKey, description: 'Admin access.' },
+  adminAccessToken: {
+    header: headers.adminAccessToken,
+    description: "Admin access: a project owner's access token on the internal project.",
+  },
+  accessToken: { header: headers.accessToken, description: "The signed-in user's access token." },
+};
+
+function security(access: AccessType, user: boolean): Record<string, string[]>[] {
+  const base = { projectId: [], accessType: [], ...(user ? { accessToken: [] } : {}) };
+  const keys: Record<AccessType, string[]> = {
+    client: ['publishableClientKey'],
+    server: ['secretServerKey'],
+    admin: ['superSecretAdminKey', 'adminAccessToken'],
+  };
+  const accepted = (['client', 'server', 'admin'] as const).slice(['client', 'server', 'admin'].indexOf(access));
+  return accepted.flatMap((type) => keys[type].map((key) => ({ ...base, [key]: [] })));
+}
+
+function answerContent(spec: AnswerSpec, schemas: SchemaSet): Record<string, unknown> {
+  if (spec === 'text') return { 'text/plain': { schema: { type: 'string' } } };
+  if (isSchema(spec)) return { 'application/json': { schema: schemas.convert(spec, 'output') } };
+  const byAccess = (['client', 'server', 'admin'] as const).flatMap((type) => {
+    const view = isViewSet(spec) ? spec[type] : undefined;
+    return view ? [{ type, schema: schemas.convert(view.schema, 'output') }] : [];
+  });
+  const schema = byAccess.length === 1 ? byAccess[0]!.schema : { oneOf: byAccess.map((entry) => entry.schema) };
+  return {
+    'application/json': {
+      schema,
+      'x-latchkey-view-by-access': Object.fromEntries(byAccess.map((entry) => [entry.type, entry.schema])),
+    },
+  };
+}
+
+function requestBody(route: Route, schemas: SchemaSet): Record<string, unknown> | undefined {
+  if (route.method === 'GET' || route.body === undefined) return undefined;
+  if (isFormBody(route.body)) {
+    return {
+      required: true,
+      content: { 'application/x-www-form-urlencoded': { schema: schemas.convert(route.body.form, 'input') } },
+    };
+  }
+  if (isSchema(route.body)) {
+    return { required: false, content: { 'application/json': { schema: schemas.convert(route.body, 'input') } } };
+  }
+  const byAccess = Object.entries(route.body as Record<string, z.ZodType>).map(([type, schema]) => [
+    type,
+    schemas.convert(schema, 'input'),
+  ]);
+  return {
+    required: false,
+    description: 'The accepted fields depend on the access type (`x-latchkey-body-by-access`).',
+    content: {
+      'application/json': {
+        schema: byAccess[byAccess.length - 1]![1],
+        'x-latchkey-body-by-access': Object.fromEntries(byAccess),
+      },
+    },
+  };
+}
+
+function parameters(route: Route, schemas: SchemaSet): Record<string, unknown>[] {
+  const list: Record<string, unknown>[] = [];
+  for (const [where, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
+    if (!schema) continue;
+    const converted = schemas.convert(schema, 'input') as {
+      properties?: Record<string, JsonSchema>;
+      required?: string[];
+    };
+    for (const [name, property] of Object.entries(converted.properties ?? {})) {
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' || (converted.required ?? []).includes(name),
+        schema: property,
+      });
+    }
+  }
+  return list;
+}
+
+/** Known errors grouped by HTTP status, each group as one OpenAPI response. */
+function errorResponses(codes: readonly KnownErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, KnownErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = errorCatalogue[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: `Known errors: ${list.join(', ')}.`,
+      headers: { [headers.knownError]: { schema: { type: 'string', enum: list } } },
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [{ $ref: '#/components/schemas/KnownError' }],
+            properties: { code: { type: 'string', enum: list } },
+          },
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+/** `PATCH /users/:userId` → `patchUsersUserId`: unique, since method and path are. */
+function operationId(route: Route): string {
+  const words = route.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return route.method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+}
+
+/** `/users/:userId` as OpenAPI writes it: `/users/{userId}`. */
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/**
+ * The OpenAPI 3.1 document of `routes`.
+ *
+ * @example
+ * const document = openApiDocument(apiRoutes, { version: '0.1.0' });
+ */
+export function openApiDocument(routes: readonly Route[], info: { version: string }): Record<string, unknown> {
+  const schemas = new SchemaSet();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const errors = [...implicitErrors(route), ...route.errors];
+    const operation: Record<string, unknown> = {
+      operationId: operationId(route),
+      summary: route.summary,
+      tags: [route.tag],
+      'x-latchkey-access': route.access,
+      'x-latchkey-user-required': route.user === true,
+      'x-latchkey-errors': [...new Set(errors)],
+      security: route.access === 'none' ? [] : security(route.access, route.user === true),
+      parameters: parameters(route, schemas),
+      responses: {
+        [String(route.status ?? 200)]: { description: 'Success.', content: answerContent(route.answer, schemas) },
+        ...errorResponses(errors),
+      },
+    };
+    const body = requestBody(route, schemas);
+    if (body) operation.requestBody = body;
+    paths[openApiPath(route.path)] ??= {};
+    paths[openApiPath(route.path)]![route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Latchkey API',
+      version: info.version,
+      description:
+        'The Latchkey service, wire-compatible with the Stack Auth v1 REST API. Errors are known errors: a `code` from the catalogue, a message and `details`, with the code also in the `x-stack-known-error` header.',
+    },
+    servers: [{ url: '/api/v1' }],
+    paths,
+    components: {
+      schemas: {
+        KnownError: {
+          type: 'object',
+          required: ['code', 'error'],
+          properties: { code: { type: 'string' }, error: { type: 'string' }, details: { type: 'object' } },
+        },
+        ...schemas.components,
+      },
+      securitySchemes: Object.fromEntries(
+        Object.entries(credentialSchemes).map(([name, { header, description }]) => [
+          name,
+          { type: 'apiKey', in: 'header', name: header, description },
+        ]),
+      ),
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * What scripts, the CLI and tests may do to a storage without the HTTP API:
+ * set it up, create projects and key sets, change a project's config. Each
+ * is a thin door to the feature that owns the work; nothing here touches a
+ * table.
+ */
+import {
+  type CreateApiKeySetOptions,
+  type CreatedApiKeySet,
+  createKeySet,
+  revokeKeySetNow,
+} from './api-keys/api-keys.js';
+import { createSealer } from './crypto/encryption.js';
+import { bootstrapDatabase, type DevProjectKeys, findDevProjectId, issueKeys } from './projects/bootstrap.js';
+import { configSealerPurpose } from './projects/config-secrets.js';
+import type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
+import { type CreateProjectOptions, changeConfig, insertNewProject, type ProjectRecord } from './projects/projects.js';
+import { dbOf, type Storage } from './storage/open-storage.js';
+
+/** The service secret, needed when a config holds secrets to seal (OAuth client secrets, an SMTP password). */
+export interface SecretOption {
+  secret?: string;
+}
+
+function sealerFor(options: SecretOption) {
+  return options.secret ? createSealer(options.secret, configSealerPurpose) : null;
+}
+
+/**
+ * Ensures the internal project exists. With `dev: true`, on the first start
+ * (no project besides `internal`), also creates "Default project" with a full
+ * key set and returns its keys, which are never shown again (they are stored
+ * hashed); on later starts it returns null.
+ *
+ * @example
+ * const created = await bootstrap(storage, { dev: true });
+ * if (created) console.log(created.projectId, created.publishableClientKey);
+ */
+export function bootstrap(storage: Storage, options: { dev: boolean }): Promise<DevProjectKeys | null> {
+  return bootstrapDatabase(dbOf(storage), storage.schema, options);
+}
+
+/**
+ * The development project's id (the project `bootstrap` created), or null.
+ *
+ * @example
+ * const projectId = await findDevProject(storage);
+ */
+export function findDevProject(storage: Storage): Promise<string | null> {
+  return findDevProjectId(dbOf(storage));
+}
+
+/**
+ * A new full key set for the development project (when its saved keys are
+ * lost). Throws when the storage has no development project.
+ *
+ * @example
+ * const keys = await issueDevKeys(storage);
+ */
+export async function issueDevKeys(
+  storage: Storage,
+  description = 'Development keys (re-issued)',
+): Promise<DevProjectKeys> {
+  const projectId = await findDevProject(storage);
+  if (!projectId) throw new Error('the database has no development project');
+  return issueKeys(dbOf(storage), projectId, description);
+}
+
+/**
+ * Creates a project. Its signing key is created when the service first needs
+ * it. A config with secrets needs the service `secret` to seal them.
+ *
+ * @example
+ * const project = await createProject(storage, { displayName: 'My app', config: { allow_localhost: false } });
+ */
+export async function createProject(
+  storage: Storage,
+  options: CreateProjectOptions & SecretOption,
+): Promise<ProjectRecord> {
+  return (await insertNewProject(dbOf(storage), options, sealerFor(options)))!;
+}
+
+/**
+ * Merges `patch` into a project's config (lists replace the stored list) and
+ * returns the new config, its secrets sealed. Throws SCHEMA_ERROR for an
+ * invalid patch and PROJECT_NOT_FOUND for an unknown project.
+ *
+ * @example
+ * await updateProjectConfig(storage, projectId, { client_user_deletion_enabled: true });
+ */
+export function updateProjectConfig(
+  storage: Storage,
+  projectId: string,
+  patch: ProjectConfigPatch,
+  options: SecretOption = {},
+): Promise<ProjectConfig> {
+  return changeConfig(dbOf(storage), projectId, patch, sealerFor(options));
+}
+
+/**
+ * Creates a key set for a project and returns its plaintext keys (shown once).
+ *
+ * @example
+ * const { publishableClientKey, secretServerKey } = await createApiKeySet(storage, projectId, { description: 'CI' });
+ */
+export function createApiKeySet(
+  storage: Storage,
+  projectId: string,
+  options: CreateApiKeySetOptions = {},
+): Promise<CreatedApiKeySet> {
+  return createKeySet(dbOf(storage), projectId, options);
+}
+
+/**
+ * Revokes a key set; its keys stop working at once. Returns false when the
+ * project has no such key set or it is already revoked.
+ *
+ * @example
+ * const keys = await createApiKeySet(storage, projectId);
+ * await revokeApiKeySet(storage, projectId, keys.id); // true
+ */
+export function revokeApiKeySet(
+  storage: Storage,
+  projectId: string,
+  keySetId: string,
+  options: { now?: number } = {},
+): Promise<boolean> {
+  return revokeKeySetNow(dbOf(storage), projectId, keySetId, options.now);
+}

@@ -1,0 +1,21 @@
+/**
+ * Every route of the API, in one list: the service serves it and the OpenAPI
+ * document describes it. A feature adds its routes here.
+ */
+import type { Route } from './http/route.js';
+import { metaRoutes } from './meta/meta-routes.js';
+import { passwordRoutes } from './password/password-routes.js';
+import { projectRoutes } from './projects/projects-routes.js';
+import { sessionRoutes } from './sessions/session-routes.js';
+import { tokenRoutes } from './tokens/token-routes.js';
+import { userRoutes } from './users/users-routes.js';
+
+/** The routes below `/api/v1`. */
+export const apiRoutes: readonly Route[] = [
+  ...passwordRoutes,
+  ...sessionRoutes,
+  ...tokenRoutes,
+  ...userRoutes,
+  ...projectRoutes,
+  ...metaRoutes(() => apiRoutes),
+];

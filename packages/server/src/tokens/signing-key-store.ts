@@ -1,0 +1,58 @@
+/** Signing keys: every query on the `signing_keys` table. */
+import type { JWK } from 'jose';
+import type { Db } from '../storage/db.js';
+import { json } from '../storage/schema.js';
+
+/** The project owning `kid` and its public JWK, or null. */
+export async function findPublicKey(db: Db, kid: string): Promise<{ projectId: string; publicJwk: JWK } | null> {
+  const row = await db
+    .selectFrom('signing_keys')
+    .select(['project_id', 'public_jwk'])
+    .where('kid', '=', kid)
+    .executeTakeFirst();
+  return row ? { projectId: row.project_id, publicJwk: row.public_jwk as JWK } : null;
+}
+
+/** The project's public keys, oldest first. */
+export async function listPublicKeys(db: Db, projectId: string): Promise<{ kid: string; publicJwk: JWK }[]> {
+  const rows = await db
+    .selectFrom('signing_keys')
+    .select(['kid', 'public_jwk'])
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((row) => ({ kid: row.kid, publicJwk: row.public_jwk as JWK }));
+}
+
+/** The project's active key, its private JWK still sealed, or null. */
+export async function findActiveKey(
+  db: Db,
+  projectId: string,
+): Promise<{ kid: string; sealedPrivateJwk: string } | null> {
+  const row = await db
+    .selectFrom('signing_keys')
+    .select(['kid', 'private_jwk_encrypted'])
+    .where('project_id', '=', projectId)
+    .where('active', '=', true)
+    .executeTakeFirst();
+  return row ? { kid: row.kid, sealedPrivateJwk: row.private_jwk_encrypted } : null;
+}
+
+/** Stores a new active key unless the project already has one (two instances may race; one wins). */
+export async function insertActiveKeyIfNone(
+  db: Db,
+  key: { projectId: string; kid: string; publicJwk: JWK; sealedPrivateJwk: string; createdAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('signing_keys')
+    .values({
+      kid: key.kid,
+      project_id: key.projectId,
+      public_jwk: json(key.publicJwk),
+      private_jwk_encrypted: key.sealedPrivateJwk,
+      active: true,
+      created_at: key.createdAt,
+    })
+    .onConflict((oc) => oc.column('project_id').where('active', '=', true).doNothing())
+    .execute();
+}
