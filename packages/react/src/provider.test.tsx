@@ -1,6 +1,7 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SignIn } from './credential/credential-pages.js';
+import { PasswordInput } from './credential/password-input.js';
 import { LatchkeyProvider } from './provider.js';
 import { createFakeApp, visit } from './test-support/fake-app.js';
 
@@ -24,5 +25,33 @@ describe('LatchkeyProvider', () => {
       </LatchkeyProvider>,
     );
     expect(root()?.getAttribute('data-lk-theme')).toBe('light');
+  });
+
+  it('words every component below it from its labels and messages; a nested provider or a page words over them', () => {
+    visit('/handler/sign-in');
+    const fake = createFakeApp();
+    render(
+      <LatchkeyProvider
+        app={fake.app}
+        projectName="Acme"
+        labels={{ signInSubmit: 'Entrer', passwordLabel: 'Mot de passe' }}
+        messages={{ EMAIL_REQUIRED: 'Courriel requis.' }}
+      >
+        <SignIn />
+        <LatchkeyProvider app={fake.app} labels={{ showPassword: 'Voir' }}>
+          <PasswordInput aria-label="Code" />
+        </LatchkeyProvider>
+      </LatchkeyProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Entrer' })).toBeTruthy();
+    expect(screen.getByLabelText('Mot de passe')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Voir' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Entrer' }));
+    expect(screen.getByText('Courriel requis.')).toBeTruthy();
+  });
+
+  it('leaves components outside any provider in English', () => {
+    render(<PasswordInput aria-label="Code" />);
+    expect(screen.getByRole('button', { name: 'Show password' }).textContent).toBe('Show');
   });
 });

@@ -1,9 +1,14 @@
+// @vitest-environment node
+import './test-support/dom-in-node.js';
+import type { ClientApp } from '@latchkey/js';
 import { isKnownError } from '@latchkey/protocol';
-import { act, cleanup, render, screen } from '@testing-library/react';
+import type { TestService } from '@latchkey/server/testing';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { Component, type ReactNode, StrictMode, Suspense } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LatchkeyProvider, useApp } from './provider.js';
-import { createFakeApp, fakeUser } from './test-support/fake-app.js';
+import { createFakeApp, fakeUser, visit } from './test-support/fake-app.js';
+import { realApp, startRealService, uniqueEmail } from './test-support/real-app.js';
 import { type UseUserOptions, useUser } from './use-user.js';
 
 afterEach(cleanup);
@@ -26,7 +31,7 @@ class Boundary extends Component<{ children: ReactNode }, { error: Error | null 
   }
 }
 
-function renderWith(fake: ReturnType<typeof createFakeApp>, ui: ReactNode, strict = false) {
+function renderWith(fake: { app: ClientApp }, ui: ReactNode, strict = false) {
   const tree = (
     <LatchkeyProvider app={fake.app}>
       <Boundary>
@@ -127,6 +132,39 @@ describe('useUser', () => {
     // React holds a suspended tree's fallback for ~300 ms before retrying: allow for it on a busy machine.
     expect(await screen.findByText('error:offline', {}, { timeout: 5_000 })).toBeTruthy();
     vi.mocked(console.error).mockRestore();
+  });
+});
+
+describe('useUser on the real SDK and service', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startRealService();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('follows sign-in and sign-out through the SDK cache, in StrictMode', async () => {
+    const real = realApp(service);
+    renderWith(real, <Email />, true);
+    expect(screen.getByText('loading')).toBeTruthy();
+    expect(await screen.findByText('signed out', {}, { timeout: 10_000 })).toBeTruthy();
+    const email = uniqueEmail('ada');
+    await act(() => real.app.signUpWithCredential({ email, password: 'correct-horse-battery', noRedirect: true }));
+    expect(await screen.findByText(`user:${email}`, {}, { timeout: 10_000 })).toBeTruthy();
+    const user = await real.app.getUser({ or: 'throw' });
+    await act(() => user.signOut({ redirectUrl: '/bye' }));
+    await waitFor(() => expect(screen.getByText('signed out')).toBeTruthy(), { timeout: 10_000 });
+    expect(real.navigations).toEqual(['/bye']);
+  });
+
+  it("sends a signed-out visitor to sign-in with { or: 'redirect' }, to come back here", async () => {
+    visit('/protected?tab=2');
+    const real = realApp(service);
+    renderWith(real, <Email or="redirect" />);
+    await waitFor(() => expect(real.navigations).toHaveLength(1), { timeout: 10_000 });
+    expect(real.navigations[0]).toBe('/handler/sign-in?after_auth_return_to=%2Fprotected%3Ftab%3D2');
+    expect(screen.getByText('loading')).toBeTruthy();
   });
 });
 

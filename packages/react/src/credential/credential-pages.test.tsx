@@ -4,7 +4,7 @@ import type { SignInResult } from '@latchkey/js';
 import { KnownError } from '@latchkey/protocol';
 import type { TestService } from '@latchkey/server/testing';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { createRef } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';

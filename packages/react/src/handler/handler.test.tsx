@@ -1,8 +1,10 @@
 import { KnownError } from '@latchkey/protocol';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import { axeViolations } from '../test-support/axe.js';
 import { createFakeApp, fakeUser, visit } from '../test-support/fake-app.js';
 import { Handler } from './handler.js';
 import { handlerPageOf } from './handler-page.js';
@@ -100,6 +102,31 @@ describe('Handler', () => {
     visit('/handler/sign-in');
     render(<Handler app={fake.app} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in to Demo project' })).toBeTruthy();
+  });
+});
+
+describe('Handler, words and accessibility', () => {
+  it('passes labels and messages to every page it serves', async () => {
+    const user = fakeUser();
+    user.signOut.mockRejectedValueOnce(new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'));
+    const french = {
+      labels: { signInSubmit: 'Se connecter', signOutFailedTitle: 'Déconnexion impossible' },
+      messages: { REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: 'Session terminée.' },
+    };
+    renderHandler('/handler/sign-in', createFakeApp(), french);
+    expect(screen.getByRole('button', { name: 'Se connecter' })).toBeTruthy();
+    cleanup();
+    renderHandler('/handler/sign-out', createFakeApp({ user }), french);
+    await act(async () => {});
+    expect(title()).toBe('Déconnexion impossible');
+    expect(screen.getByRole('alert').textContent).toBe('Session terminée.');
+  });
+
+  it('serves a "Page not found" card with no axe violations, its link reached with Tab', async () => {
+    renderHandler('/handler/nope');
+    expect(await axeViolations()).toEqual([]);
+    await userEvent.setup().tab();
+    expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Go to the home page' }));
   });
 });
 

@@ -86,7 +86,7 @@ export function createFakeApp(options: FakeAppOptions = {}) {
     urls: resolveUrls(options.urls),
     signInWithCredential: vi.fn<ClientApp['signInWithCredential']>(async () => ({ userId: 'u', newUser: false })),
     signUpWithCredential: vi.fn<ClientApp['signUpWithCredential']>(async () => ({ userId: 'u', newUser: true })),
-    getUser: vi.fn(async (): Promise<CurrentUser | null> => fake.load('user')),
+    getUser: vi.fn(async (): Promise<CurrentUser | null> => loadShared('user')),
     load: vi.fn(loadShared) as ReturnType<typeof vi.fn<ClientApp['load']>>,
     subscribe: vi.fn((key: AppDataKey, listener: () => void) => {
       listeners[key].add(listener);

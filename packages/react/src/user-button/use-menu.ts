@@ -2,7 +2,8 @@
  * Keyboard and focus behaviour of a menu button (WAI-ARIA menu button
  * pattern): the button opens the menu and focuses its first item (ArrowUp:
  * the last); arrows, Home and End move between items; Escape closes and
- * returns focus to the button; Tab or a click outside closes.
+ * returns focus to the button; Tab closes and moves on from the button; a
+ * click outside closes.
  */
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 
@@ -79,7 +80,10 @@ export function useMenu() {
       else if (event.key === 'Escape') {
         event.preventDefault();
         close(true);
-      } else if (event.key === 'Tab') close(false);
+      } else if (event.key === 'Tab') {
+        // Tab leaves from the button, so it lands just after (Shift+Tab: before) it however the menu is placed.
+        close(true);
+      }
     },
   };
 

@@ -1,7 +1,14 @@
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+// @vitest-environment node
+import '../test-support/dom-in-node.js';
+import type { TestService } from '@latchkey/server/testing';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { createRef } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import { axeViolations } from '../test-support/axe.js';
 import { createFakeApp, fakeUser } from '../test-support/fake-app.js';
+import { realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { initialsOf, UserButton } from './user-button.js';
 
 afterEach(cleanup);
@@ -102,6 +109,106 @@ describe('UserButton', () => {
     const trigger = screen.getByRole('button', { name: 'Account menu for Ada Lovelace' });
     expect(trigger.querySelector('img')?.getAttribute('src')).toBe('https://img.example/ada.png');
     expect(trigger.textContent).toContain('Ada Lovelace');
+  });
+});
+
+describe('UserButton, accessibility and keyboard', () => {
+  function renderInHeader() {
+    const fake = createFakeApp({ user: fakeUser() });
+    render(
+      <LatchkeyProvider app={fake.app}>
+        <header>
+          <UserButton showName />
+        </header>
+        <main>
+          <a href="/next">next</a>
+        </main>
+      </LatchkeyProvider>,
+    );
+    return screen.getByRole('button', { name: 'Account menu for Ada Lovelace' });
+  }
+
+  it('has no axe violations, closed or open', async () => {
+    const trigger = renderInHeader();
+    expect(await axeViolations()).toEqual([]);
+    fireEvent.click(trigger);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('opens with Enter or Space on the focused button, closes with Escape back to it, and lets Tab move on', async () => {
+    const trigger = renderInHeader();
+    const user = userEvent.setup();
+    await user.tab();
+    expect(document.activeElement).toBe(trigger);
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Sign out' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(trigger);
+    await user.keyboard(' ');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Sign out' }));
+    await user.tab();
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('link', { name: 'next' }));
+  });
+
+  it('opens on ArrowUp at the last item; Home and End stay within the menu', async () => {
+    const trigger = renderInHeader();
+    const user = userEvent.setup();
+    trigger.focus();
+    await user.keyboard('{ArrowUp}');
+    const item = screen.getByRole('menuitem', { name: 'Sign out' });
+    expect(document.activeElement).toBe(item);
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toBe(item);
+    await user.keyboard('{End}');
+    expect(document.activeElement).toBe(item);
+  });
+
+  it('forwards its ref and other props to its root, and takes its words from the labels', () => {
+    const fake = createFakeApp({ user: fakeUser() });
+    const ref = createRef<HTMLDivElement>();
+    render(
+      <LatchkeyProvider
+        app={fake.app}
+        labels={{ accountMenuFor: ({ name }) => `Compte de ${name}`, accountMenu: 'Compte', signOut: 'Se déconnecter' }}
+      >
+        <UserButton ref={ref} className="mine" data-testid="user" />
+      </LatchkeyProvider>,
+    );
+    expect(ref.current).toBe(screen.getByTestId('user'));
+    expect(ref.current?.className).toBe('lk-root lk-user-button mine');
+    fireEvent.click(screen.getByRole('button', { name: 'Compte de Ada Lovelace' }));
+    expect(screen.getByRole('menu', { name: 'Compte' })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: 'Se déconnecter' })).toBeTruthy();
+  });
+});
+
+describe('UserButton on the real service', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startRealService();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('shows who signed in, signs them out through the service and goes to the after-sign-out page', async () => {
+    const { app, navigations } = realApp(service);
+    const email = uniqueEmail('grace');
+    await app.signUpWithCredential({ email, password: 'correct-horse-battery', noRedirect: true });
+    render(
+      <LatchkeyProvider app={app}>
+        <UserButton showName />
+      </LatchkeyProvider>,
+    );
+    const trigger = await screen.findByRole('button', { name: `Account menu for ${email}` }, { timeout: 10_000 });
+    expect(trigger.textContent).toContain(email[0]!.toUpperCase());
+    fireEvent.click(trigger);
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Sign out' }));
+    await waitFor(() => expect(navigations).toEqual(['/']), { timeout: 10_000 });
+    await waitFor(() => expect(screen.queryByRole('button')).toBeNull()); // signed out: nothing to show
+    expect(await app.getUser()).toBeNull();
   });
 });
 
