@@ -4,7 +4,7 @@
  * publishable key plus the user's session as credentials, and the resource
  * modules it mounts (password auth, the current user, the project).
  */
-import { afterAuthReturnToParam, clientMessages, KnownError } from '@latchkey/protocol';
+import { afterAuthReturnToParam, KnownError } from '@latchkey/protocol';
 import { type SignInTokens, signInWithPassword, signUpWithPassword } from './auth/password.js';
 import type { DataQuery } from './internal/cache/data-store.js';
 import { type Core, createCore, type Send } from './internal/core.js';
@@ -187,8 +187,7 @@ export class ClientApp {
   async getUser(options: { or?: GetUserOr } = {}): Promise<CurrentUser | null> {
     const user = await this.load('user');
     if (user || !options.or || options.or === 'return-null') return user;
-    if (options.or === 'throw')
-      throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, clientMessages.notSignedIn);
+    if (options.or === 'throw') throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, notSignedIn);
     await this.redirectToSignIn();
     throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, 'Nobody is signed in; went to the sign-in page.');
   }
@@ -307,6 +306,9 @@ export class ClientApp {
     return /^https?:\/\//i.test(page) ? page : undefined;
   }
 }
+
+/** Spec §8's wording (also `clientMessages.notSignedIn`); the SDK raises it, so it carries it. */
+const notSignedIn = "User is not signed in but getUser was called with { or: 'throw' }";
 
 function requireOption(options: ClientAppOptions, name: 'projectId' | 'publishableClientKey' | 'baseUrl'): void {
   if (typeof options?.[name] !== 'string' || options[name] === '') {

@@ -1,3 +1,4 @@
+import { clientMessages } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
 import { ConnectivityError, HttpError, MalformedAnswerError, RateLimitedError } from './errors.js';
 
@@ -7,7 +8,8 @@ describe('SDK errors', () => {
     const error = new ConnectivityError('https://a.example/api/v1/x', false, { cause });
     expect(error).toMatchObject({ name: 'ConnectivityError', code: 'CONNECTIVITY_ERROR', offline: false, cause });
     expect(error.message).toBe('Could not reach the Latchkey service at https://a.example/api/v1/x.');
-    expect(new ConnectivityError('u', true).message).toMatch(/offline/);
+    expect(error.message).toBe(clientMessages.connectivity('https://a.example/api/v1/x'));
+    expect(new ConnectivityError('u', true).message).toBe(clientMessages.offline);
   });
 
   it('HttpError carries status and body', () => {

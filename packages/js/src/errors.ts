@@ -3,9 +3,10 @@
  * outside the protocol, kept refusing for too many requests, or sent an answer
  * without the fields the SDK reads. Everything the service reports on purpose
  * is a `KnownError` from `@latchkey/protocol` instead. Each class has a stable
- * `code` (never a catalogue code) and its own English message.
+ * `code` (never a catalogue code) and carries its own English message (the
+ * words of `clientMessages`, which UIs may reword), so the SDK's bundle needs
+ * no wording table.
  */
-import { clientMessages } from '@latchkey/protocol';
 
 /**
  * The service could not be reached: network failure, offline, or still failing
@@ -25,7 +26,8 @@ export class ConnectivityError extends Error {
     readonly offline: boolean,
     options?: { cause?: unknown },
   ) {
-    super(offline ? clientMessages.offline : clientMessages.connectivity(url), options);
+    const offlineText = 'You appear to be offline. Check your connection and try again.';
+    super(offline ? offlineText : `Could not reach the Latchkey service at ${url}.`, options);
   }
 }
 

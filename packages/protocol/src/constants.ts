@@ -1,46 +1,4 @@
-/** Business constants, cookie names, key prefixes and handler routes shared by the SDK and the service. */
-
-/**
- * Business constants and limits (spec §9).
- *
- * @example
- * ```ts
- * await sleep(constants.redirectWaitMs);
- * ```
- */
-export const constants = {
-  refreshTokenCookieMaxAgeSeconds: 31_536_000,
-  accessTokenCookieMaxAgeSeconds: 86_400,
-  oauthVerifierCookieMaxAgeSeconds: 3_600,
-  cookieStorePollMs: 100,
-  /** The most remaining validity a caller may demand of an access token. */
-  maxRequiredAccessTokenValidityMs: 60_000,
-  /** The validity the SDK asks for when it reads tokens. */
-  requiredAccessTokenValidityMs: 20_000,
-  defaultServerSessionExpiresInMs: 31_536_000_000,
-  maxServerSessionExpiresInMs: 367 * 24 * 3600 * 1000,
-  clientAppPrefetchWarningThreshold: 10,
-  redirectWaitMs: 2_000,
-  networkRetryAttempts: 5,
-  networkRetryBaseDelayMs: 1_000,
-  maxTimeoutMs: 2_147_483_647,
-  cacheConcurrency: 1,
-  cacheThrottleMs: 300,
-  cacheDropAfterLastSubscriberMs: 5_000,
-  signedAssertionLifetimeSeconds: 60,
-  keySetCacheSeconds: 300,
-  clockToleranceSeconds: 30,
-  rsaMinimumKeyBits: 2048,
-  nonceCacheEntries: 100,
-  totpDigits: 6,
-  recursivePermissionsDefault: true,
-  /** Access-token lifetime the service issues. */
-  accessTokenLifetimeSeconds: 600,
-  passwordMinLength: 8,
-  passwordMaxLength: 70,
-  /** Length of refresh tokens, codes and key bodies: lowercase Crockford base32. */
-  randomTokenLength: 45,
-} as const;
+/** Cookie names, key prefixes, handler routes and other names shared by the SDK and the service. */
 
 /**
  * Cookie names of the browser token store (wire-protocol.md §8).

@@ -40,17 +40,18 @@ async function bundle(contents: string, plugins: Plugin[] = []): Promise<string>
   return result.outputFiles[0]?.text ?? '';
 }
 
-const modules = [
-  'index.ts',
-  'constants.ts',
-  'headers.ts',
-  'wire.ts',
-  ...readdirSync(`${srcDir}/errors`)
+/** Every source module of the package, tests and test support left out. */
+const modules = ['.', 'errors'].flatMap((dir) =>
+  readdirSync(`${srcDir}/${dir}`)
     .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
-    .map((name) => `errors/${name}`),
-];
+    .map((name) => (dir === '.' ? name : `${dir}/${name}`)),
+);
 
 describe('@latchkey/protocol', () => {
+  it('checks every module', () => {
+    expect(modules).toEqual(expect.arrayContaining(['index.ts', 'business-constants.ts', 'errors/catalogue.ts']));
+  });
+
   it.each(modules)('%s runs no code when imported for nothing', async (path) => {
     expect((await bundle(`import './${path.replace(/\.ts$/, '.js')}';`, [ignoreSideEffectsFlag])).trim()).toBe('');
   });

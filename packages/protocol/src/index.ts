@@ -10,6 +10,7 @@
  * ```
  */
 
+export * from './business-constants.js';
 export * from './constants.js';
 export {
   type CodesIn,

@@ -7,7 +7,7 @@
  * its secret key (and a session only when given a token store); an admin app
  * its admin key or admin access token. No audience extends another.
  */
-import { constants } from '@latchkey/protocol';
+import { redirectWaitMs } from '@latchkey/protocol';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from '../options.js';
 import { type HandlerUrls, resolveUrls } from '../urls.js';
 import { createDataStore, type DataStore } from './cache/data-store.js';
@@ -71,7 +71,7 @@ export function createCore(options: CoreOptions, sessionOptions?: SessionOptions
     data: createDataStore(new QueryCache({ timers })),
     send,
     sender: (credentials) => (request, decode) => send(credentials, request, decode),
-    redirect: (target) => redirectTo(target, { navigate, timers, waitAfterNavigateMs: constants.redirectWaitMs }),
+    redirect: (target) => redirectTo(target, { navigate, timers, waitAfterNavigateMs: redirectWaitMs }),
   };
 }
 

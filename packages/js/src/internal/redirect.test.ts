@@ -1,3 +1,4 @@
+import { clientMessages } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
 import { trustedRedirectPath, withQueryParam } from './redirect.js';
 
@@ -70,6 +71,18 @@ describe('redirect validation', () => {
   it('adds a query parameter, keeping the target relative', () => {
     expect(withQueryParam('/handler/sign-in', 'after_auth_return_to', '/a?b=1#c', origin)).toBe(
       '/handler/sign-in?after_auth_return_to=%2Fa%3Fb%3D1%23c',
+    );
+  });
+});
+
+describe('the refusal', () => {
+  it('is REDIRECT_URL_NOT_WHITELISTED worded as clientMessages.redirectNotTrusted', () => {
+    const target = 'https://evil.example/';
+    expect(() => trustedRedirectPath(target, 'https://app.example')).toThrow(
+      expect.objectContaining({
+        code: 'REDIRECT_URL_NOT_WHITELISTED',
+        message: clientMessages.redirectNotTrusted(target),
+      }),
     );
   });
 });

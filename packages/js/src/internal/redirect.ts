@@ -3,7 +3,7 @@
  * anything else (another origin, `//host`, backslash tricks, `javascript:`)
  * is refused before any navigation happens.
  */
-import { clientMessages, KnownError } from '@latchkey/protocol';
+import { KnownError } from '@latchkey/protocol';
 import type { Timers } from '../options.js';
 import { sleep } from './timers.js';
 
@@ -59,5 +59,6 @@ function assignLocation(url: string): void {
 }
 
 function redirectRefused(target: string): KnownError<'REDIRECT_URL_NOT_WHITELISTED'> {
-  return new KnownError('REDIRECT_URL_NOT_WHITELISTED', undefined, clientMessages.redirectNotTrusted(target));
+  const message = `Refusing to redirect to ${target}: it is neither relative nor on this app's origin.`;
+  return new KnownError('REDIRECT_URL_NOT_WHITELISTED', undefined, message);
 }

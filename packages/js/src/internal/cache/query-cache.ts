@@ -4,7 +4,7 @@
  * they change, and an entry is dropped 5 s after its last subscriber leaves.
  * UI bindings only subscribe and read snapshots.
  */
-import { constants } from '@latchkey/protocol';
+import { cacheDropAfterLastSubscriberMs } from '@latchkey/protocol';
 import type { Timers } from '../../options.js';
 import { systemTimers } from '../timers.js';
 
@@ -28,44 +28,44 @@ export interface QueryCacheOptions {
 }
 
 export class QueryCache {
-  private readonly entries = new Map<string, Entry<unknown>>();
-  private readonly timers: Timers;
-  private readonly dropAfterMs: number;
+  readonly #entries = new Map<string, Entry<unknown>>();
+  readonly #timers: Timers;
+  readonly #dropAfterMs: number;
 
   constructor(options: QueryCacheOptions = {}) {
-    this.timers = options.timers ?? systemTimers;
-    this.dropAfterMs = options.dropAfterMs ?? constants.cacheDropAfterLastSubscriberMs;
+    this.#timers = options.timers ?? systemTimers;
+    this.#dropAfterMs = options.dropAfterMs ?? cacheDropAfterLastSubscriberMs;
   }
 
   /** The cached value when fresh, else the load in flight, else a new load. */
   fetch<T>(key: string, load: Loader<T>): Promise<T> {
-    const entry = this.entry<T>(key);
+    const entry = this.#entry<T>(key);
     if (entry.hasValue && !entry.stale) return Promise.resolve(entry.value as T);
-    return entry.inFlight ?? this.load(key, entry, load);
+    return entry.inFlight ?? this.#load(key, entry, load);
   }
 
   /** Loads anew, replacing the cached value (after a mutation). */
   refetch<T>(key: string, load: Loader<T>): Promise<T> {
-    return this.load(key, this.entry<T>(key), load);
+    return this.#load(key, this.#entry<T>(key), load);
   }
 
   /** The cached value, or `undefined` when nothing is loaded yet. */
   peek<T>(key: string): T | undefined {
-    return this.entries.get(key)?.value as T | undefined;
+    return this.#entries.get(key)?.value as T | undefined;
   }
 
   /** Whether `key` has no up-to-date value and no load running for it. */
   needsLoad(key: string): boolean {
-    const entry = this.entries.get(key);
+    const entry = this.#entries.get(key);
     return !entry || (entry.inFlight === null && (!entry.hasValue || entry.stale));
   }
 
   /** Stores `value` for `key`; loads still running for it are ignored. */
   set<T>(key: string, value: T): void {
-    const entry = this.entry<T>(key);
+    const entry = this.#entry<T>(key);
     entry.generation++;
     entry.inFlight = null;
-    this.store(entry, value);
+    this.#store(entry, value);
   }
 
   /**
@@ -73,7 +73,7 @@ export class QueryCache {
    * is shown meanwhile) and reloads it at once when someone is subscribed.
    */
   reset(key: string): void {
-    const entry = this.entries.get(key);
+    const entry = this.#entries.get(key);
     if (!entry) return;
     const hadValue = entry.hasValue;
     entry.generation++;
@@ -81,55 +81,55 @@ export class QueryCache {
     entry.value = undefined;
     entry.hasValue = false;
     entry.stale = false;
-    if (hadValue) this.notify(entry);
-    if (entry.listeners.size > 0 && entry.loader) this.load(key, entry, entry.loader).catch(() => {});
+    if (hadValue) this.#notify(entry);
+    if (entry.listeners.size > 0 && entry.loader) this.#load(key, entry, entry.loader).catch(() => {});
   }
 
   /** Marks `key` out of date; reloads it at once when someone is subscribed (once, however often it is called). */
   invalidate(key: string): void {
-    const entry = this.entries.get(key);
+    const entry = this.#entries.get(key);
     if (!entry || (entry.stale && entry.inFlight)) return;
     entry.stale = true;
     entry.generation++;
     entry.inFlight = null;
-    if (entry.listeners.size > 0 && entry.loader) this.load(key, entry, entry.loader).catch(() => {});
+    if (entry.listeners.size > 0 && entry.loader) this.#load(key, entry, entry.loader).catch(() => {});
   }
 
   /** Calls `listener` whenever the value of `key` changes. */
   subscribe(key: string, listener: () => void): () => void {
-    const entry = this.entry(key);
+    const entry = this.#entry(key);
     entry.listeners.add(listener);
-    this.timers.clearTimeout(entry.dropHandle);
+    this.#timers.clearTimeout(entry.dropHandle);
     return () => {
       entry.listeners.delete(listener);
-      if (entry.listeners.size === 0) this.scheduleDrop(key, entry);
+      if (entry.listeners.size === 0) this.#scheduleDrop(key, entry);
     };
   }
 
-  private entry<T>(key: string): Entry<T> {
-    let entry = this.entries.get(key) as Entry<T> | undefined;
+  #entry<T>(key: string): Entry<T> {
+    let entry = this.#entries.get(key) as Entry<T> | undefined;
     if (!entry) {
       entry = newEntry<T>();
-      this.entries.set(key, entry as Entry<unknown>);
-      this.scheduleDrop(key, entry);
+      this.#entries.set(key, entry as Entry<unknown>);
+      this.#scheduleDrop(key, entry);
     }
     return entry;
   }
 
-  private load<T>(key: string, entry: Entry<T>, load: Loader<T>): Promise<T> {
+  #load<T>(key: string, entry: Entry<T>, load: Loader<T>): Promise<T> {
     const generation = ++entry.generation;
     entry.loader = load;
-    const isLatest = () => entry.generation === generation && this.entries.get(key) === entry;
+    const isLatest = () => entry.generation === generation && this.#entries.get(key) === entry;
     const settle = (): boolean => {
       const latest = isLatest();
       if (latest) entry.inFlight = null;
       // The drop waits for loads in flight (see scheduleDrop): count the 5 s from now.
-      if (entry.listeners.size === 0) this.scheduleDrop(key, entry);
+      if (entry.listeners.size === 0) this.#scheduleDrop(key, entry);
       return latest;
     };
     const promise = load().then(
       (value) => {
-        if (settle()) this.store(entry, value);
+        if (settle()) this.#store(entry, value);
         return value;
       },
       (error: unknown) => {
@@ -141,25 +141,25 @@ export class QueryCache {
     return promise;
   }
 
-  private store<T>(entry: Entry<T>, value: T): void {
+  #store<T>(entry: Entry<T>, value: T): void {
     const changed = !entry.hasValue || entry.value !== value;
     entry.value = value;
     entry.hasValue = true;
     entry.stale = false;
-    if (changed) this.notify(entry);
+    if (changed) this.#notify(entry);
   }
 
-  private notify(entry: Entry<unknown>): void {
+  #notify(entry: Entry<unknown>): void {
     for (const listener of [...entry.listeners]) listener();
   }
 
-  private scheduleDrop(key: string, entry: Entry<unknown>): void {
-    this.timers.clearTimeout(entry.dropHandle);
-    entry.dropHandle = this.timers.setTimeout(() => {
+  #scheduleDrop(key: string, entry: Entry<unknown>): void {
+    this.#timers.clearTimeout(entry.dropHandle);
+    entry.dropHandle = this.#timers.setTimeout(() => {
       // A load in flight keeps its entry (a reader waits for it); it schedules the drop again when it settles.
       const unused = entry.listeners.size === 0 && entry.inFlight === null;
-      if (unused && this.entries.get(key) === entry) this.entries.delete(key);
-    }, this.dropAfterMs);
+      if (unused && this.#entries.get(key) === entry) this.#entries.delete(key);
+    }, this.#dropAfterMs);
     // A pending drop must not keep a Node process alive.
     (entry.dropHandle as { unref?: () => void } | undefined)?.unref?.();
   }

@@ -4,7 +4,7 @@
  * exponential delay of (0.5..1.5) * 1000 ms * 2^attempt. Time and randomness
  * are injected so tests run on fake timers.
  */
-import { constants } from '@latchkey/protocol';
+import { maxTimeoutMs, networkRetryAttempts, networkRetryBaseDelayMs } from '@latchkey/protocol';
 import { ConnectivityError } from '../../errors.js';
 import type { FetchFunction, Timers } from '../../options.js';
 import { sleep } from '../timers.js';
@@ -34,7 +34,7 @@ export function isIdempotent(method: string): boolean {
 
 /** The backoff delay after failed attempt number `attempt` (0-based). */
 export function backoffDelayMs(attempt: number, random: () => number): number {
-  return (0.5 + random()) * constants.networkRetryBaseDelayMs * 2 ** attempt;
+  return (0.5 + random()) * networkRetryBaseDelayMs * 2 ** attempt;
 }
 
 /**
@@ -43,7 +43,7 @@ export function backoffDelayMs(attempt: number, random: () => number): number {
  * known error, a persistent 429 as `RateLimitedError`, a 508 loop) is thrown as it came.
  */
 export async function withRetries<T>(attempt: () => Promise<AttemptOutcome<T>>, options: RetryOptions): Promise<T> {
-  const maxAttempts = options.maxAttempts ?? constants.networkRetryAttempts;
+  const maxAttempts = options.maxAttempts ?? networkRetryAttempts;
   let last: Exclude<AttemptOutcome<T>, { kind: 'done' }> | undefined;
   for (let index = 0; index < maxAttempts; index++) {
     const outcome = await attempt();
@@ -54,7 +54,7 @@ export async function withRetries<T>(attempt: () => Promise<AttemptOutcome<T>>, 
     last = outcome;
     if (index === maxAttempts - 1) break;
     const delayMs = delayBefore(outcome, index, options.random);
-    if (delayMs > 0) await sleep(options.timers, Math.min(delayMs, constants.maxTimeoutMs));
+    if (delayMs > 0) await sleep(options.timers, Math.min(delayMs, maxTimeoutMs));
   }
   if (last?.kind === 'retry') throw last.failure;
   throw connectivityError(options, last?.error);

@@ -7,7 +7,12 @@
  * page also sets the `stack-is-https` marker (with `secure`), which tells
  * server-side code that the browser uses https.
  */
-import { constants, cookieNames } from '@latchkey/protocol';
+import {
+  accessTokenCookieMaxAgeSeconds,
+  cookieNames,
+  cookieStorePollMs,
+  refreshTokenCookieMaxAgeSeconds,
+} from '@latchkey/protocol';
 import type { Timers } from '../../options.js';
 import { systemTimers } from '../timers.js';
 import type { StoredTokens, TokenStore } from './token-store.js';
@@ -41,7 +46,7 @@ export function cookieTokenStore(options: CookieStoreOptions): TokenStore {
       for (const listener of [...listeners]) listener();
     }
     // A listener may have unsubscribed the last listener: then polling stops here.
-    if (listeners.size > 0 && pollHandle === null) pollHandle = timers.setTimeout(poll, constants.cookieStorePollMs);
+    if (listeners.size > 0 && pollHandle === null) pollHandle = timers.setTimeout(poll, cookieStorePollMs);
   };
 
   return {
@@ -53,7 +58,7 @@ export function cookieTokenStore(options: CookieStoreOptions): TokenStore {
     },
     subscribe(listener) {
       listeners.add(listener);
-      if (pollHandle === null) pollHandle = timers.setTimeout(poll, constants.cookieStorePollMs);
+      if (pollHandle === null) pollHandle = timers.setTimeout(poll, cookieStorePollMs);
       return () => {
         listeners.delete(listener);
         if (listeners.size > 0 || pollHandle === null) return;
@@ -77,13 +82,13 @@ export function readCookieTokens(doc: CookieDocument, projectId: string): Stored
 export function writeCookieTokens(doc: CookieDocument, projectId: string, tokens: StoredTokens): void {
   const refreshName = cookieNames.refreshToken(projectId);
   if (tokens.refreshToken) {
-    setCookie(doc, refreshName, tokens.refreshToken, constants.refreshTokenCookieMaxAgeSeconds);
+    setCookie(doc, refreshName, tokens.refreshToken, refreshTokenCookieMaxAgeSeconds);
   } else {
     deleteCookie(doc, refreshName);
   }
   if (tokens.refreshToken && tokens.accessToken) {
     const pair = JSON.stringify([tokens.refreshToken, tokens.accessToken]);
-    setCookie(doc, cookieNames.accessToken, pair, constants.accessTokenCookieMaxAgeSeconds);
+    setCookie(doc, cookieNames.accessToken, pair, accessTokenCookieMaxAgeSeconds);
   } else {
     deleteCookie(doc, cookieNames.accessToken);
   }

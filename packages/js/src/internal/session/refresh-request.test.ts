@@ -1,4 +1,4 @@
-import { KnownError } from '@latchkey/protocol';
+import { clientMessages, KnownError } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
 import { HttpError, MalformedAnswerError } from '../../errors.js';
 import { jsonAnswer, knownErrorAnswer } from '../../test-support/answers.js';
@@ -65,9 +65,7 @@ describe('processRefreshResponse', () => {
   it('refuses a freshly issued token with less than 20 s left', async () => {
     const answer = jsonAnswer({ access_token: fakeAccessToken(now + 19_000), token_type: 'Bearer' });
     await expect(processRefreshResponse(answer.clone(), url, now)).rejects.toBeInstanceOf(HttpError);
-    await expect(processRefreshResponse(answer, url, now)).rejects.toThrow(
-      'The service issued access tokens that expire in less than 20 seconds.',
-    );
+    await expect(processRefreshResponse(answer, url, now)).rejects.toThrow(clientMessages.accessTokenTooShort);
   });
 
   it('refuses an answer without access_token, naming the call and the field', async () => {

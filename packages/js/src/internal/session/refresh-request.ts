@@ -3,7 +3,7 @@
  * form-encoded, OAuth client authentication in the body, no `x-stack-*`
  * headers. Only `access_token` is kept: refresh tokens are not rotated.
  */
-import { clientMessages, constants, KnownError, type RefreshResponseWire } from '@latchkey/protocol';
+import { KnownError, type RefreshResponseWire, requiredAccessTokenValidityMs } from '@latchkey/protocol';
 import { HttpError } from '../../errors.js';
 import type { Clock, FetchFunction, Timers } from '../../options.js';
 import { decodeAnswer, readFields } from '../decode/fields.js';
@@ -88,8 +88,8 @@ export function createRefresher(options: RefresherOptions): Refresher {
 /** The access token of a refresh answer, refused when it would be used up within 20 s of `now`. */
 function readAccessToken(body: unknown, url: string, now: number): string {
   const token = decodeAnswer(refreshCall, body, decodeRefresh);
-  if (remainingValidityMs(token, now) < constants.requiredAccessTokenValidityMs) {
-    throw new HttpError(url, 200, '', clientMessages.accessTokenTooShort);
+  if (remainingValidityMs(token, now) < requiredAccessTokenValidityMs) {
+    throw new HttpError(url, 200, '', 'The service issued access tokens that expire in less than 20 seconds.');
   }
   return token;
 }

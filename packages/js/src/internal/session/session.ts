@@ -4,7 +4,7 @@
  * otherwise it is refreshed, once per session however many callers wait; a
  * refused refresh ends the session. The string 'undefined' is never a token.
  */
-import { constants } from '@latchkey/protocol';
+import { maxRequiredAccessTokenValidityMs, requiredAccessTokenValidityMs } from '@latchkey/protocol';
 import type { Clock } from '../../options.js';
 import { remainingValidityMs } from './jwt.js';
 import type { Refresher } from './refresh-request.js';
@@ -31,14 +31,16 @@ interface RefreshInFlight {
 export type SessionChangeListener = (refreshToken: string | null) => void;
 
 export class Session {
-  private refreshing: RefreshInFlight | null = null;
-  private readonly listeners = new Set<SessionChangeListener>();
-  private watchers = 0;
-  private stopWatching: (() => void) | null = null;
-  private knownRefreshToken: string | null;
+  #refreshing: RefreshInFlight | null = null;
+  readonly #listeners = new Set<SessionChangeListener>();
+  #watchers = 0;
+  #stopWatching: (() => void) | null = null;
+  #knownRefreshToken: string | null;
+  readonly #options: SessionOptions;
 
-  constructor(private readonly options: SessionOptions) {
-    this.knownRefreshToken = usableTokens(options.store.read()).refreshToken;
+  constructor(options: SessionOptions) {
+    this.#options = options;
+    this.#knownRefreshToken = usableTokens(options.store.read()).refreshToken;
   }
 
   /**
@@ -47,10 +49,10 @@ export class Session {
    * signed out or in) and tells the `onChange` listeners.
    */
   stored(): StoredTokens {
-    const tokens = usableTokens(this.options.store.read());
-    if (tokens.refreshToken !== this.knownRefreshToken) {
-      this.knownRefreshToken = tokens.refreshToken;
-      this.emit(tokens.refreshToken);
+    const tokens = usableTokens(this.#options.store.read());
+    if (tokens.refreshToken !== this.#knownRefreshToken) {
+      this.#knownRefreshToken = tokens.refreshToken;
+      this.#emit(tokens.refreshToken);
     }
     return tokens;
   }
@@ -59,39 +61,39 @@ export class Session {
    * Tokens with more than `minValidityMs` (at most 60 s) left, refreshing when
    * needed; `null` when signed out.
    */
-  async getTokens(minValidityMs: number = constants.requiredAccessTokenValidityMs): Promise<SessionTokens | null> {
-    const required = Math.min(minValidityMs, constants.maxRequiredAccessTokenValidityMs);
+  async getTokens(minValidityMs: number = requiredAccessTokenValidityMs): Promise<SessionTokens | null> {
+    const required = Math.min(minValidityMs, maxRequiredAccessTokenValidityMs);
     const { accessToken, refreshToken } = this.stored();
     if (!refreshToken) return null;
-    if (accessToken && remainingValidityMs(accessToken, this.options.clock.now()) > required) {
+    if (accessToken && remainingValidityMs(accessToken, this.#options.clock.now()) > required) {
       return { accessToken, refreshToken };
     }
-    return this.refreshOnce(refreshToken);
+    return this.#refreshOnce(refreshToken);
   }
 
   /** Drops `accessToken` after the service refused it, so the next use refreshes first. */
   markAccessTokenExpired(accessToken: string): void {
     const stored = this.stored();
-    if (stored.accessToken === accessToken) this.options.store.write({ ...stored, accessToken: null });
+    if (stored.accessToken === accessToken) this.#options.store.write({ ...stored, accessToken: null });
   }
 
   /** Starts a new session (after a sign-in). */
   setTokens(tokens: SessionTokens): void {
     const refreshToken = usableToken(tokens.refreshToken);
-    this.knownRefreshToken = refreshToken;
-    this.options.store.write({ refreshToken, accessToken: refreshToken ? usableToken(tokens.accessToken) : null });
+    this.#knownRefreshToken = refreshToken;
+    this.#options.store.write({ refreshToken, accessToken: refreshToken ? usableToken(tokens.accessToken) : null });
   }
 
   /** Ends the session locally: tokens cleared, signed out. */
   clear(): void {
-    this.knownRefreshToken = null;
-    this.options.store.write({ accessToken: null, refreshToken: null });
+    this.#knownRefreshToken = null;
+    this.#options.store.write({ accessToken: null, refreshToken: null });
   }
 
   /** Calls `listener` when the session changes without this app asking: another tab, or a refused refresh. */
   onChange(listener: SessionChangeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /**
@@ -99,40 +101,40 @@ export class Session {
    * 100 ms) until every returned stop function has been called.
    */
   watch(): () => void {
-    this.stopWatching ??= this.options.store.subscribe(() => this.stored());
-    this.watchers++;
+    this.#stopWatching ??= this.#options.store.subscribe(() => this.stored());
+    this.#watchers++;
     let watching = true;
     return () => {
       if (!watching) return;
       watching = false;
-      if (--this.watchers > 0) return;
-      this.stopWatching?.();
-      this.stopWatching = null;
+      if (--this.#watchers > 0) return;
+      this.#stopWatching?.();
+      this.#stopWatching = null;
     };
   }
 
-  private emit(refreshToken: string | null): void {
-    for (const listener of [...this.listeners]) listener(refreshToken);
+  #emit(refreshToken: string | null): void {
+    for (const listener of [...this.#listeners]) listener(refreshToken);
   }
 
-  private refreshOnce(refreshToken: string): Promise<SessionTokens | null> {
-    if (this.refreshing?.refreshToken === refreshToken) return this.refreshing.promise;
-    const promise = this.refresh(refreshToken).finally(() => {
-      if (this.refreshing?.promise === promise) this.refreshing = null;
+  #refreshOnce(refreshToken: string): Promise<SessionTokens | null> {
+    if (this.#refreshing?.refreshToken === refreshToken) return this.#refreshing.promise;
+    const promise = this.#refresh(refreshToken).finally(() => {
+      if (this.#refreshing?.promise === promise) this.#refreshing = null;
     });
-    this.refreshing = { refreshToken, promise };
+    this.#refreshing = { refreshToken, promise };
     return promise;
   }
 
-  private async refresh(refreshToken: string): Promise<SessionTokens | null> {
-    const outcome = await this.options.refresh(refreshToken);
+  async #refresh(refreshToken: string): Promise<SessionTokens | null> {
+    const outcome = await this.#options.refresh(refreshToken);
     if (this.stored().refreshToken !== refreshToken) return this.getTokens();
     if (outcome.kind === 'refused') {
       this.clear();
-      this.emit(null);
+      this.#emit(null);
       return null;
     }
-    this.options.store.write({ refreshToken, accessToken: outcome.accessToken });
+    this.#options.store.write({ refreshToken, accessToken: outcome.accessToken });
     return { accessToken: outcome.accessToken, refreshToken };
   }
 }
