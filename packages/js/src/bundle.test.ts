@@ -1,39 +1,72 @@
 /**
  * Bundle guard (STYLE.md item 11): the browser entry must not pull in zod,
- * Node built-ins or server code. The min+gzip size is recorded as a figure.
+ * Node built-ins or server code, and `ClientApp` with `getUser` must stay
+ * within 10 kB min+gzip. The figures are printed on every run.
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { errorMessages } from '@latchkey/protocol';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
+const srcDir = fileURLToPath(new URL('.', import.meta.url));
+
+/** Budget of `new ClientApp(...)` + `getUser()`, in bytes of minified, gzipped code. */
+const clientAppBudget = 10_000;
+
+/** Modules of the service and its dependencies, which a browser bundle must never hold. */
+const serverModules =
+  /(packages\/server\/|@latchkey\/server|\/(zod|hono|kysely|pino|pg|@electric-sql|argon2|nodemailer)\/)/;
+
+async function bundle(contents: string) {
+  const result = await build({
+    stdin: { contents, resolveDir: srcDir, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['source'],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.text ?? '';
+  const output = Object.values(result.metafile.outputs)[0];
+  /** Modules with code in the bundle (esbuild also lists modules it read and dropped whole). */
+  const kept = Object.entries(output?.inputs ?? {}).filter(([, input]) => input.bytesInOutput > 0);
+  return {
+    code,
+    gzipped: gzipSync(code).length,
+    inputs: kept.map(([path]) => path),
+    read: Object.keys(result.metafile.inputs),
+  };
+}
+
+function report(label: string, { code, gzipped, inputs }: Awaited<ReturnType<typeof bundle>>) {
+  console.log(`${label}: ${code.length} B minified, ${gzipped} B min+gzip (${inputs.length} modules)`);
+}
 
 describe('browser bundle of @latchkey/js', () => {
   it('holds no zod, node: built-ins or server modules', async () => {
-    const result = await build({
-      entryPoints: [entry],
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      conditions: ['source'],
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
-    const code = result.outputFiles[0]!.text;
-    const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.filter((path) => /(^|\/)zod\//.test(path))).toEqual([]);
-    expect(inputs.filter((path) => path.includes('packages/server') || path.includes('@latchkey/server'))).toEqual([]);
-    expect(inputs.filter((path) => path.startsWith('node:'))).toEqual([]);
-    expect(code).not.toMatch(/["']node:[a-z_/]+["']/);
-    expect(code).not.toMatch(/\bzod\b/);
-    expect(inputs.some((path) => path.includes('protocol/src'))).toBe(true);
-    const gzipped = gzipSync(code).length;
-    console.log(
-      `@latchkey/js browser bundle: ${code.length} B minified, ${gzipped} B min+gzip (${inputs.length} modules)`,
-    );
-    expect(gzipped).toBeGreaterThan(0);
+    const entry = await bundle("export * from './index.js';");
+    report('@latchkey/js browser entry', entry);
+    expect(entry.read.filter((path) => serverModules.test(path))).toEqual([]);
+    expect(entry.read.filter((path) => path.startsWith('node:') || path.includes('node_modules'))).toEqual([]);
+    expect(entry.code).not.toMatch(/["']node:[a-z_/]+["']/);
+    expect(entry.code).not.toMatch(/\bzod\b/);
+    expect(entry.inputs.some((path) => path.includes('protocol/src'))).toBe(true);
+  });
+
+  it(`keeps ClientApp + getUser within ${clientAppBudget} B min+gzip, without the wording table`, async () => {
+    const app = await bundle(`
+      import { ClientApp } from './index.js';
+      const app = new ClientApp({ projectId: 'p', publishableClientKey: 'k', baseUrl: 'https://a.example', tokenStore: 'cookie' });
+      app.getUser().then(console.log);
+    `);
+    report('ClientApp + getUser', app);
+    expect(app.code).toContain('USER_EMAIL_ALREADY_EXISTS'); // the catalogue decodes known errors
+    expect(app.code).not.toContain(errorMessages.EMAIL_PASSWORD_MISMATCH);
+    expect(app.inputs.filter((path) => path.endsWith('errors/messages.ts'))).toEqual([]);
+    expect(app.gzipped).toBeLessThanOrEqual(clientAppBudget);
   });
 });
