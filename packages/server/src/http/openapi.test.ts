@@ -31,6 +31,12 @@ describe('GET /api/v1/openapi.json', () => {
     expect(document.servers).toEqual([{ url: '/api/v1' }]);
   });
 
+  it('names every shared schema (no anonymous components)', () => {
+    const names = Object.keys(document.components.schemas);
+    expect(names).toEqual(expect.arrayContaining(['ClientUser', 'ServerUser', 'AdminProject', 'Json', 'KnownError']));
+    expect(names.filter((name) => name.startsWith('Anonymous'))).toEqual([]);
+  });
+
   it('resolves every $ref to a component', () => {
     const refs = refsIn(document);
     expect(refs.length).toBeGreaterThan(10);
@@ -70,6 +76,8 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('lists the known errors of each route under their real status', () => {
     const signUp = document.paths['/auth/password/sign-up'].post;
+    expect(signUp['x-latchkey-route-errors']).toContain('USER_EMAIL_ALREADY_EXISTS');
+    expect(signUp['x-latchkey-route-errors']).not.toContain('SCHEMA_ERROR');
     expect(signUp['x-latchkey-errors']).toEqual(
       expect.arrayContaining(['USER_EMAIL_ALREADY_EXISTS', 'SCHEMA_ERROR', 'INVALID_PUBLISHABLE_CLIENT_KEY']),
     );

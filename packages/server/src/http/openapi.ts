@@ -12,10 +12,36 @@ import { type AnswerSpec, isFormBody, isSchema, isViewSet, type Route } from './
 
 type JsonSchema = Record<string, unknown>;
 
+/** A definition's content with its own name taken out, so equal recursive definitions compare equal. */
+function contentKey(name: string, def: JsonSchema): string {
+  const { description: _description, ...rest } = def;
+  return JSON.stringify(rest).replaceAll(`"#/$defs/${name}"`, '"#self"');
+}
+
 /** Hoists `$defs` into components, renaming anonymous ones so conversions of different schemas never clash. */
 class SchemaSet {
   readonly components: Record<string, JsonSchema> = {};
   #anonymous = 0;
+  /** Anonymous definitions seen so far, by content (with their own name taken out), to name each once. */
+  readonly #byContent = new Map<string, string>();
+
+  constructor() {
+    // zod's recursive JSON value (`z.json()`, metadata fields) is the one anonymous schema that recurs: name it.
+    const json = z.toJSONSchema(z.object({ value: z.json() })) as { $defs: Record<string, JsonSchema> };
+    const [name, def] = Object.entries(json.$defs)[0]!;
+    this.#byContent.set(contentKey(name, def), 'Json');
+  }
+
+  #nameFor(name: string, def: JsonSchema): string {
+    if (!name.startsWith('__schema')) return name;
+    const key = contentKey(name, def);
+    let chosen = this.#byContent.get(key);
+    if (!chosen) {
+      chosen = `Anonymous${++this.#anonymous}`;
+      this.#byContent.set(key, chosen);
+    }
+    return chosen;
+  }
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     const {
@@ -28,9 +54,7 @@ class SchemaSet {
       target: 'draft-2020-12',
     }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
     const renames = new Map<string, string>();
-    for (const name of Object.keys($defs ?? {})) {
-      renames.set(name, name.startsWith('__schema') ? `Anonymous${++this.#anonymous}` : name);
-    }
+    for (const [name, def] of Object.entries($defs ?? {})) renames.set(name, this.#nameFor(name, def));
     const rewrite = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(rewrite);
       if (typeof value !== 'object' || value === null) return value;
@@ -193,6 +217,7 @@ export function openApiDocument(routes: readonly Route[], info: { version: strin
       'x-latchkey-access': route.access,
       'x-latchkey-user-required': route.user === true,
       'x-latchkey-errors': [...new Set(errors)],
+      'x-latchkey-route-errors': [...new Set(route.errors)],
       security: route.access === 'none' ? [] : security(route.access, route.user === true),
       parameters: parameters(route, schemas),
       responses: {

@@ -10,9 +10,16 @@ type Operation = {
   'x-latchkey-access': string;
   'x-latchkey-user-required': boolean;
   'x-latchkey-errors': string[];
+  'x-latchkey-route-errors': string[];
   parameters: { name: string; in: string; required: boolean; schema: unknown }[];
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+  responses: Record<
+    string,
+    {
+      description: string;
+      content?: Record<string, { schema: unknown; 'x-latchkey-view-by-access'?: Record<string, Schema> }>;
+    }
+  >;
 };
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -21,8 +28,50 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => escapes[char]!);
 }
 
-function schemaBlock(label: string, schema: unknown): string {
-  return `<details><summary>${escapeHtml(label)}</summary><pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre></details>`;
+type Schema = {
+  type?: string | string[];
+  $ref?: string;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  enum?: unknown[];
+  const?: unknown;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  description?: string;
+};
+
+/** A short type for a field: `string | null`, `array of ClientUser`, `"totp"`. */
+function typeSummary(schema: Schema): string {
+  if (schema.$ref) return schema.$ref.split('/').pop()!;
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  const union = schema.anyOf ?? schema.oneOf;
+  if (union) return union.map(typeSummary).join(' | ');
+  if (schema.type === 'array') return `array of ${schema.items ? typeSummary(schema.items) : 'any'}`;
+  if (Array.isArray(schema.type)) return schema.type.join(' | ');
+  return schema.type ?? 'any';
+}
+
+/** The fields of an object schema as a table, then the whole schema behind a disclosure. */
+function schemaBlock(label: string, schema: Schema, components: Record<string, Schema>): string {
+  const resolved = schema.$ref ? (components[schema.$ref.split('/').pop()!] ?? schema) : schema;
+  const fields = Object.entries(resolved.properties ?? {});
+  const table =
+    fields.length === 0
+      ? ''
+      : `<table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Required</th></tr></thead><tbody>${fields
+          .map(
+            ([name, field]) =>
+              `<tr><td><code>${escapeHtml(name)}</code></td><td>${escapeHtml(typeSummary(field))}</td><td>${
+                (resolved.required ?? []).includes(name) ? 'yes' : 'no'
+              }</td></tr>`,
+          )
+          .join('')}</tbody></table>`;
+  const name = schema.$ref ? ` — ${escapeHtml(typeSummary(schema))}` : '';
+  return `<h4>${escapeHtml(label)}${name}</h4>${table}<details><summary>JSON Schema</summary><pre>${escapeHtml(
+    JSON.stringify(schema, null, 2),
+  )}</pre></details>`;
 }
 
 const accessText: Record<string, string> = {
@@ -32,7 +81,7 @@ const accessText: Record<string, string> = {
   admin: 'admin',
 };
 
-function operationHtml(method: string, path: string, operation: Operation): string {
+function operationHtml(method: string, path: string, operation: Operation, components: Record<string, Schema>): string {
   const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
   const parts = [
     `<h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>`,
@@ -48,15 +97,29 @@ function operationHtml(method: string, path: string, operation: Operation): stri
     parts.push(`<ul class="params">${rows}</ul>`);
   }
   for (const [type, { schema }] of Object.entries(operation.requestBody?.content ?? {})) {
-    parts.push(schemaBlock(`Request body (${type})`, schema));
+    parts.push(schemaBlock(`Request body (${type})`, schema as Schema, components));
   }
   if (success) {
-    for (const [type, { schema }] of Object.entries(success[1].content ?? {})) {
-      parts.push(schemaBlock(`Answer ${success[0]} (${type})`, schema));
+    for (const [type, content] of Object.entries(success[1].content ?? {})) {
+      const views = Object.entries(content['x-latchkey-view-by-access'] ?? {});
+      if (views.length > 1) {
+        for (const [access, schema] of views) {
+          parts.push(schemaBlock(`Answer ${success[0]} to ${access} access (${type})`, schema, components));
+        }
+      } else {
+        parts.push(schemaBlock(`Answer ${success[0]} (${type})`, content.schema as Schema, components));
+      }
     }
   }
-  const errors = operation['x-latchkey-errors'].map((code) => `<code>${escapeHtml(code)}</code>`).join(' ');
-  parts.push(`<p class="errors">Known errors: ${errors || 'none'}</p>`);
+  const codes = (list: string[]) => list.map((code) => `<code>${escapeHtml(code)}</code>`).join(' ');
+  const own = operation['x-latchkey-route-errors'];
+  const common = operation['x-latchkey-errors'].filter((code) => !own.includes(code));
+  parts.push(`<p class="errors">Known errors: ${codes(own) || 'none of its own'}</p>`);
+  if (common.length > 0) {
+    parts.push(
+      `<details class="errors"><summary>…and ${common.length} of authentication and validation</summary><p>${codes(common)}</p></details>`,
+    );
+  }
   return `<article id="${escapeHtml(`${method}-${path}`)}">${parts.join('\n')}</article>`;
 }
 
@@ -70,7 +133,9 @@ h3 { font-size: 1rem; margin: .75rem 0 .25rem; } .meta, .errors { color: var(--m
 code, pre { background: var(--code); border-radius: 4px; padding: 0 .25rem; font-size: .85rem; } pre { padding: .75rem; overflow: auto; }
 .method { display: inline-block; min-width: 4rem; font-size: .75rem; font-weight: 700; letter-spacing: .03em; }
 .get { color: #1a7f37; } .post { color: #0b63c5; } .patch { color: #9a6700; } .delete { color: #c0362c; } .put { color: #8250df; }
-summary { cursor: pointer; color: var(--muted); } nav a { margin-right: .75rem; }`;
+summary { cursor: pointer; color: var(--muted); } nav a { margin-right: .75rem; } a { color: inherit; }
+h4 { font-size: .9rem; margin: .75rem 0 .25rem; } table { border-collapse: collapse; font-size: .85rem; margin-bottom: .25rem; }
+th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .2rem .75rem .2rem 0; } th { color: var(--muted); font-weight: 600; }`;
 
 /**
  * The reference page of an OpenAPI document made by `openApiDocument`.
@@ -81,11 +146,15 @@ summary { cursor: pointer; color: var(--muted); } nav a { margin-right: .75rem; 
 export function referencePage(document: Record<string, unknown>): string {
   const info = document.info as { title: string; version: string; description: string };
   const paths = document.paths as Record<string, Record<string, Operation>>;
+  const components = ((document.components as { schemas?: Record<string, Schema> }).schemas ?? {}) as Record<
+    string,
+    Schema
+  >;
   const byTag = new Map<string, string[]>();
   for (const [path, methods] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       const tag = operation.tags[0] ?? 'other';
-      byTag.set(tag, [...(byTag.get(tag) ?? []), operationHtml(method, path, operation)]);
+      byTag.set(tag, [...(byTag.get(tag) ?? []), operationHtml(method, path, operation, components)]);
     }
   }
   const tags = [...byTag.keys()].sort();
