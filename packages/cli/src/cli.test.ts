@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isPostgresReachable, testPostgresUrl } from '@latchkey/server/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, ensureBuilt, runCli, stopAll } from './test-support/cli-process.js';
 
@@ -202,9 +203,12 @@ describe('latchkey start', () => {
   });
 });
 
-// Against PostgreSQL when DATABASE_URL is set, each run in a fresh schema dropped afterwards.
-describe.skipIf(!process.env.DATABASE_URL)('latchkey start and migrate on PostgreSQL', () => {
-  const databaseUrl = process.env.DATABASE_URL!;
+// Against PostgreSQL when one answers (DATABASE_URL, else the local one), each run in a fresh schema dropped afterwards.
+const databaseUrl = testPostgresUrl;
+const postgresUp = await isPostgresReachable(databaseUrl);
+if (!postgresUp) console.warn(`CLI PostgreSQL tests skipped: nothing answers at ${databaseUrl} (set DATABASE_URL)`);
+
+describe.skipIf(!postgresUp)('latchkey start and migrate on PostgreSQL', () => {
   const schema = `cli_test_${process.pid}_${Date.now().toString(36)}`;
   const env = { DATABASE_URL: databaseUrl, LATCHKEY_SECRET: 'a master secret of more than 32 characters' };
 

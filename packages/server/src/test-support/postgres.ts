@@ -3,23 +3,10 @@
  * postgres://postgres@127.0.0.1:5432/test. Suites that must pass on both
  * backends use `postgresUp` to skip the PostgreSQL half when nothing answers.
  */
-import pg from 'pg';
+import { isPostgresReachable, testPostgresUrl } from '../testing/postgres.js';
 
-export const postgresUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+export const postgresUrl = testPostgresUrl;
 
 /** True when `postgresUrl` answers (checked once per test file). */
-export const postgresUp = await reachable(postgresUrl);
+export const postgresUp = await isPostgresReachable(postgresUrl);
 if (!postgresUp) console.warn(`PostgreSQL half skipped: nothing answers at ${postgresUrl} (set DATABASE_URL)`);
