@@ -1,13 +1,14 @@
 // @vitest-environment node
 /**
- * `styles.css` is the concatenation of `styles/*.css` (see
- * `scripts/build-styles.mjs`); these checks keep it so, and keep every
- * `lk-` class the components render styled.
+ * The stylesheet is built from `styles/*.css` (see
+ * `scripts/build-styles.mjs`): the source entry imports every part in
+ * cascade order, the built file holds every rule once, and every `lk-` class
+ * the components render is styled.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildStylesheet, styleParts, stylesheetPath } from '../scripts/build-styles.mjs';
+import { buildStylesheet, sourceStylesheet, sourceStylesheetPath, styleParts } from '../scripts/build-styles.mjs';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -18,8 +19,13 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('styles.css', () => {
-  it('is up to date with styles/*.css (run `node packages/react/scripts/build-styles.mjs`)', () => {
-    expect(readFileSync(stylesheetPath, 'utf8')).toBe(buildStylesheet());
+  it('imports every part in cascade order, and the build concatenates the same parts', () => {
+    expect(readFileSync(sourceStylesheetPath, 'utf8')).toBe(sourceStylesheet());
+    const built = buildStylesheet();
+    for (const name of styleParts) {
+      expect(built).toContain(readFileSync(`${srcDir}/styles/${name}.css`, 'utf8').trimEnd());
+    }
+    expect(built).not.toContain('@import');
   });
 
   it('includes every part, tokens first', () => {
@@ -29,7 +35,7 @@ describe('styles.css', () => {
   });
 
   it('styles every lk- class the components render', () => {
-    const stylesheet = readFileSync(stylesheetPath, 'utf8');
+    const stylesheet = buildStylesheet();
     const defined = new Set(stylesheet.match(/\.lk-[a-z0-9-]+/g)?.map((name) => name.slice(1)));
     const used = new Set(
       sourceFiles(srcDir).flatMap((file) => readFileSync(file, 'utf8').match(/\blk-[a-z0-9-]+/g) ?? []),
