@@ -1,39 +1,53 @@
-// @vitest-environment jsdom
+/**
+ * `ClientApp` in a browser page (jsdom, see `test-support/browser.ts`):
+ * cookies shared by tabs, redirects, the return-to rules. Against the real
+ * service in-process, one for the file.
+ */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientAppOptions } from './client-app.js';
 import { parseCookies } from './internal/session/cookie-store.js';
+import { useBrowserPage } from './test-support/browser.js';
 import { clearCookies } from './test-support/cookies.js';
-import { createFakeService, testProjectId } from './test-support/fake-service.js';
-import { createTestApp } from './test-support/test-app.js';
-import { testClock } from './test-support/tokens.js';
+import { createTestApp, newCredentials, useTestService } from './test-support/service.js';
 
-const alice = { email: 'alice@example.com', password: 'correct-horse-1' };
-const clock = testClock();
-let service = createFakeService({ clock });
+const service = useTestService();
+useBrowserPage();
+/** A user of this test; fresh for each, since every test shares the one service. */
+let alice = newCredentials();
 
 function createApp(overrides: Partial<ClientAppOptions> = {}) {
-  return createTestApp(service, { clock, tokenStore: 'cookie', ...overrides });
+  return createTestApp(service(), { tokenStore: 'cookie', ...overrides });
 }
 
-/** Runs a redirecting call to its end (it waits 2000 ms for the page to go). */
+/**
+ * Runs a redirecting call to its end: real I/O with the service goes on while
+ * fake time moves, until the call's 2000 ms wait for the page to go is over.
+ */
 async function settle<T>(promise: Promise<T>): Promise<T> {
-  await vi.advanceTimersByTimeAsync(2000);
-  return promise;
+  let settled = false;
+  const tracked = promise.finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    await new Promise((resolve) => setImmediate(resolve));
+    await vi.advanceTimersByTimeAsync(100);
+  }
+  return tracked;
 }
 
 describe('ClientApp in a browser', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    service = createFakeService({ clock });
+    alice = newCredentials();
     clearCookies();
     window.history.replaceState(null, '', '/');
   });
   afterEach(() => vi.useRealTimers());
 
   it('defaults the e-mail verification callback to <origin>/handler/email-verification', async () => {
-    const { app } = createApp();
+    const { app, requests } = createApp();
     await app.signUpWithCredential({ ...alice, noRedirect: true });
-    expect(service.requests[0]!.body).toEqual({
+    expect(requests[0]!.body).toEqual({
       ...alice,
       verification_callback_url: 'http://localhost:3000/handler/email-verification',
     });
@@ -42,7 +56,7 @@ describe('ClientApp in a browser', () => {
   it('keeps the session in cookies, so another tab sees the same user', async () => {
     const tab1 = createApp().app;
     await tab1.signUpWithCredential({ ...alice, noRedirect: true });
-    expect(parseCookies(document.cookie).has(`stack-refresh-${testProjectId}`)).toBe(true);
+    expect(parseCookies(document.cookie).has(`stack-refresh-${service().projectId}`)).toBe(true);
     const tab2 = createApp().app;
     await expect(tab2.getUser()).resolves.toMatchObject({ primaryEmail: alice.email });
   });
@@ -50,25 +64,25 @@ describe('ClientApp in a browser', () => {
   it('tells a subscribed tab within 100 ms when another tab signs out, showing no out-of-date user', async () => {
     const tab1 = createApp().app;
     await tab1.signUpWithCredential({ ...alice, noRedirect: true });
-    const tab2 = createApp().app;
-    tab2.subscribeUser(() => {});
-    await vi.waitFor(() => expect(tab2.getUserSnapshot()).toBeTruthy());
+    const { app: tab2, calls } = createApp();
+    tab2.subscribe('user', () => {});
+    await vi.waitFor(() => expect(tab2.getSnapshot('user')).toBeTruthy());
     await (await tab1.getUser({ or: 'throw' })).signOut({ noRedirect: true });
-    const callsBefore = service.calls().length;
+    const callsBefore = calls().length;
     await vi.advanceTimersByTimeAsync(100);
-    expect(tab2.getUserSnapshot()).toBeNull();
-    expect(service.calls().slice(callsBefore)).toEqual([]); // signed out without asking the service
+    expect(tab2.getSnapshot('user')).toBeNull();
+    expect(calls().slice(callsBefore)).toEqual([]); // signed out without asking the service
   });
 
   it('tells a subscribed tab within 100 ms when another tab signs in', async () => {
     await createApp().app.signUpWithCredential({ ...alice, noRedirect: true });
     clearCookies();
     const tab2 = createApp().app;
-    tab2.subscribeUser(() => {});
-    await vi.waitFor(() => expect(tab2.getUserSnapshot()).toBeNull());
+    tab2.subscribe('user', () => {});
+    await vi.waitFor(() => expect(tab2.getSnapshot('user')).toBeNull());
     await createApp().app.signInWithCredential({ ...alice, noRedirect: true });
     await vi.advanceTimersByTimeAsync(100);
-    await vi.waitFor(() => expect(tab2.getUserSnapshot()).toMatchObject({ primaryEmail: alice.email }));
+    await vi.waitFor(() => expect(tab2.getSnapshot('user')).toMatchObject({ primaryEmail: alice.email }));
   });
 
   it('regression: getUser() of an unsubscribed tab is null right after another tab signed out', async () => {
@@ -81,21 +95,21 @@ describe('ClientApp in a browser', () => {
   });
 
   it('never shows the previous user when another tab signs in as someone else', async () => {
-    const bob = { email: 'bob@example.com', password: 'correct-horse-2' };
+    const bob = newCredentials('correct-horse-2');
     const tab1 = createApp().app;
     await tab1.signUpWithCredential({ ...bob, noRedirect: true });
     await tab1.signUpWithCredential({ ...alice, noRedirect: true });
     const tab2 = createApp().app;
     const seen: Array<string | null | undefined> = [];
-    tab2.subscribeUser(() => {
-      const user = tab2.getUserSnapshot();
+    tab2.subscribe('user', () => {
+      const user = tab2.getSnapshot('user');
       seen.push(user === undefined ? undefined : (user?.primaryEmail ?? null));
     });
-    await vi.waitFor(() => expect(tab2.getUserSnapshot()).toBeTruthy());
+    await vi.waitFor(() => expect(tab2.getSnapshot('user')).toBeTruthy());
     await (await tab1.getUser({ or: 'throw' })).signOut({ noRedirect: true });
     await tab1.signInWithCredential({ ...bob, noRedirect: true });
     await vi.advanceTimersByTimeAsync(100);
-    await vi.waitFor(() => expect(tab2.getUserSnapshot()).toMatchObject({ primaryEmail: bob.email }));
+    await vi.waitFor(() => expect(tab2.getSnapshot('user')).toMatchObject({ primaryEmail: bob.email }));
     expect(seen).toEqual([alice.email, undefined, bob.email]);
   });
 
@@ -172,9 +186,8 @@ describe('ClientApp in a browser', () => {
   it('redirects to sign-in with { or: "redirect" } when nobody is signed in', async () => {
     window.history.replaceState(null, '', '/account');
     const { app, navigate } = createApp();
-    const result = app.getUser({ or: 'redirect' }).catch((e) => e);
-    await vi.advanceTimersByTimeAsync(2000);
-    expect(await result).toMatchObject({ code: 'USER_AUTHENTICATION_REQUIRED' });
+    const result = await settle(app.getUser({ or: 'redirect' }).catch((e) => e));
+    expect(result).toMatchObject({ code: 'USER_AUTHENTICATION_REQUIRED' });
     expect(navigate).toHaveBeenCalledExactlyOnceWith('/handler/sign-in?after_auth_return_to=%2Faccount');
   });
 

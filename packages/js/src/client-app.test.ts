@@ -1,25 +1,63 @@
+/**
+ * `ClientApp` against the real service, in-process (one service for the
+ * file). The SDK reads the service's clock, so moving it expires tokens for
+ * both. Failures the service would not produce on its own (a 500 on sign-out,
+ * a malformed answer, a 429) are injected in front of it.
+ */
 import { clientMessages, isKnownError, KnownError } from '@latchkey/protocol';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ClientApp, type ClientAppOptions } from './client-app.js';
-import { knownErrorAnswer, plainErrorAnswer } from './test-support/answers.js';
-import { createFakeService } from './test-support/fake-service.js';
-import { createTestApp } from './test-support/test-app.js';
-import { testClock } from './test-support/tokens.js';
+import { MalformedAnswerError, RateLimitedError } from './errors.js';
+import { jsonAnswer, plainErrorAnswer, recordedAnswers, without } from './test-support/answers.js';
+import { createTestApp, newCredentials, type TestApp, useTestService } from './test-support/service.js';
 
-const alice = { email: 'alice@example.com', password: 'correct-horse-1' };
+/** Access-token lifetime the service issues (wire-protocol.md §5.1). */
+const accessTokenLifetimeMs = 600_000;
 
-function setup(overrides: Partial<ClientAppOptions> = {}) {
-  const clock = testClock();
-  const service = createFakeService({ clock });
-  return { ...createTestApp(service, { clock, ...overrides }), service, clock };
+const service = useTestService();
+beforeAll(() => service().setProjectConfig({ client_user_deletion_enabled: true }));
+afterEach(() => vi.useRealTimers());
+
+const setup = (options: Partial<ClientAppOptions> = {}) => createTestApp(service(), options);
+
+/** An app whose user has signed up and out again; its record starts empty. Returns the credentials too. */
+async function signedUp(options: Partial<ClientAppOptions> = {}) {
+  const test = setup(options);
+  const credentials = { ...newCredentials(), noRedirect: true };
+  await test.app.signUpWithCredential(credentials);
+  await (await test.app.getUser({ or: 'throw' })).signOut({ noRedirect: true });
+  test.requests.length = 0;
+  return { ...test, credentials };
 }
 
-afterEach(() => vi.useRealTimers());
+/** An app with a signed-in user; its record starts empty. */
+async function signedIn(options: Partial<ClientAppOptions> = {}) {
+  const test = setup(options);
+  const credentials = { ...newCredentials(), noRedirect: true };
+  await test.app.signUpWithCredential(credentials);
+  test.requests.length = 0;
+  return { ...test, credentials };
+}
+
+/** Ends `test`'s session on the service from another device, leaving `test`'s tokens in place. */
+async function revokeElsewhere(test: TestApp) {
+  const tokens = await (await test.app.getUser({ or: 'throw' })).getTokens();
+  const otherDevice = setup({ tokenStore: { ...tokens } }).app;
+  await (await otherDevice.getUser({ or: 'throw' })).signOut({ noRedirect: true });
+}
+
+/** A fresh app holding the tokens of a signed-in user, nothing loaded yet; `device` is the app that signed in. */
+async function secondDevice() {
+  const device = await signedIn();
+  const tokens = await (await device.app.getUser({ or: 'throw' })).getTokens();
+  return { device, test: setup({ tokenStore: { ...tokens } }) };
+}
 
 describe('ClientApp', () => {
   it('signs up, reads and updates the user, signs out and back in', async () => {
-    const { app, service } = setup();
-    await expect(app.signUpWithCredential({ ...alice, noRedirect: true })).resolves.toMatchObject({ newUser: true });
+    const { app, calls } = setup();
+    const alice = { ...newCredentials(), noRedirect: true };
+    await expect(app.signUpWithCredential(alice)).resolves.toMatchObject({ newUser: true });
     const user = await app.getUser({ or: 'throw' });
     expect(user).toMatchObject({ primaryEmail: alice.email, displayName: null, hasPassword: true });
     expect(user.signedUpAt).toBeInstanceOf(Date);
@@ -27,9 +65,9 @@ describe('ClientApp', () => {
     expect(await app.getUser()).toMatchObject({ displayName: 'Alice', clientMetadata: { theme: 'dark' } });
     await user.signOut({ noRedirect: true });
     await expect(app.getUser()).resolves.toBeNull();
-    await expect(app.signInWithCredential({ ...alice, noRedirect: true })).resolves.toMatchObject({ newUser: false });
+    await expect(app.signInWithCredential(alice)).resolves.toMatchObject({ userId: user.id, newUser: false });
     expect(await app.getUser()).toMatchObject({ displayName: 'Alice' });
-    expect(service.calls()).toEqual([
+    expect(calls()).toEqual([
       'POST /auth/password/sign-up',
       'GET /users/me',
       'PATCH /users/me',
@@ -40,16 +78,14 @@ describe('ClientApp', () => {
     ]);
   });
 
-  it('throws sign-up and sign-in refusals as KnownErrors', async () => {
-    const { app } = setup();
-    await app.signUpWithCredential({ ...alice, noRedirect: true });
-    const duplicate = await app.signUpWithCredential({ ...alice, noRedirect: true }).catch((e) => e);
+  it('throws sign-up and sign-in refusals as KnownErrors with the service’s message', async () => {
+    const { app, credentials } = await signedUp();
+    const duplicate = await app.signUpWithCredential(credentials).catch((e) => e);
     expect(isKnownError(duplicate, 'USER_EMAIL_ALREADY_EXISTS')).toBe(true);
-    const short = await app
-      .signUpWithCredential({ email: 'b@example.com', password: '123', noRedirect: true })
-      .catch((e) => e);
+    expect(duplicate.message).toBe('User email already exists.');
+    const short = await app.signUpWithCredential({ ...newCredentials('123'), noRedirect: true }).catch((e) => e);
     expect(isKnownError(short, 'PASSWORD_REQUIREMENTS_NOT_MET') && short.details).toEqual({ min_length: 8 });
-    const wrong = await app.signInWithCredential({ ...alice, password: 'nope', noRedirect: true }).catch((e) => e);
+    const wrong = await app.signInWithCredential({ ...credentials, password: 'nope-nope-1' }).catch((e) => e);
     expect(wrong).toBeInstanceOf(KnownError);
     expect(wrong.code).toBe('EMAIL_PASSWORD_MISMATCH');
   });
@@ -62,58 +98,40 @@ describe('ClientApp', () => {
   });
 
   it('refreshes proactively when the access token has less than 20 s left (same clock as the service)', async () => {
-    const { app, service, clock } = setup();
-    await app.signInWithCredential(await signedUp(app, service));
+    const { app, calls } = await signedIn();
     const user = await app.getUser({ or: 'throw' });
-    clock.advance(581_000);
+    service().clock.advance(accessTokenLifetimeMs - 19_000);
     await user.update({ displayName: 'Soon expired' });
-    expect(service.calls().slice(-3)).toEqual(['POST /auth/oauth/token', 'PATCH /users/me', 'GET /users/me']);
+    expect(calls().slice(-3)).toEqual(['POST /auth/oauth/token', 'PATCH /users/me', 'GET /users/me']);
   });
 
   it('refreshes and retries after the service answers ACCESS_TOKEN_EXPIRED', async () => {
-    const { app, service } = setup();
-    await app.signInWithCredential(await signedUp(app, service));
-    service.interceptNext('GET /users/me', () => knownErrorAnswer('ACCESS_TOKEN_EXPIRED'));
-    await expect(app.getUser()).resolves.toMatchObject({ primaryEmail: alice.email });
-    expect(service.calls().slice(-3)).toEqual(['GET /users/me', 'POST /auth/oauth/token', 'GET /users/me']);
+    const sdkNow = service().clock.now();
+    const { app, calls } = await signedIn({ clock: { now: () => sdkNow } }); // the SDK does not see the token expire
+    service().clock.advance(accessTokenLifetimeMs + 1_000);
+    await expect(app.getUser()).resolves.toMatchObject({ primaryEmail: expect.any(String) });
+    expect(calls()).toEqual(['GET /users/me', 'POST /auth/oauth/token', 'GET /users/me']);
   });
 
   it('is signed out once the service no longer knows the refresh token', async () => {
-    const { app, service, clock } = setup();
-    await app.signInWithCredential(await signedUp(app, service));
-    service.sessions.clear();
-    clock.advance(600_000);
-    await expect(app.getUser()).resolves.toBeNull();
-    expect(service.calls().slice(-2)).toEqual(['POST /auth/oauth/token', 'GET /users/me']);
-    expect(service.requests.at(-1)?.headers['x-stack-refresh-token']).toBeUndefined();
+    const { device, test } = await secondDevice();
+    await (await device.app.getUser({ or: 'throw' })).signOut({ noRedirect: true });
+    service().clock.advance(accessTokenLifetimeMs);
+    await expect(test.app.getUser()).resolves.toBeNull();
+    expect(test.calls()).toEqual(['POST /auth/oauth/token', 'GET /users/me']);
+    expect(test.requests.at(-1)?.headers['x-stack-refresh-token']).toBeUndefined();
   });
 
   it('makes one request and one refresh for many concurrent reads', async () => {
-    const { app, service, clock } = setup();
-    await app.signInWithCredential(await signedUp(app, service));
-    clock.advance(590_000);
+    const { app, calls } = await signedIn();
+    service().clock.advance(accessTokenLifetimeMs - 10_000);
     const users = await Promise.all(Array.from({ length: 20 }, () => app.getUser()));
     expect(new Set(users).size).toBe(1);
-    expect(service.calls().filter((c) => c === 'POST /auth/oauth/token')).toHaveLength(1);
-    expect(service.calls().filter((c) => c === 'GET /users/me')).toHaveLength(1);
-  });
-
-  it('lets UI bindings subscribe: undefined until loaded, then the user, then null after sign-out', async () => {
-    const { app } = setup();
-    await app.signUpWithCredential({ ...alice, noRedirect: true });
-    const listener = vi.fn();
-    expect(app.getUserSnapshot()).toBeUndefined();
-    const unsubscribe = app.subscribeUser(listener);
-    await vi.waitFor(() => expect(app.getUserSnapshot()).toMatchObject({ primaryEmail: alice.email }));
-    expect(app.getUserSnapshot()).toBe(app.getUserSnapshot());
-    await app.getUserSnapshot()!.signOut({ noRedirect: true });
-    expect(app.getUserSnapshot()).toBeNull();
-    expect(listener).toHaveBeenCalledTimes(2);
-    unsubscribe();
+    expect(calls()).toEqual(['POST /auth/oauth/token', 'GET /users/me']);
   });
 
   it('serves every key through subscribe, getSnapshot and load', async () => {
-    const { app, service } = setup();
+    const { app, calls } = setup();
     expect(app.getSnapshot('project')).toBeUndefined();
     const listener = vi.fn();
     const stop = app.subscribe('project', listener);
@@ -123,13 +141,25 @@ describe('ClientApp', () => {
     await expect(app.getProject()).resolves.toBe(app.getSnapshot('project'));
     await expect(app.load('user')).resolves.toBeNull();
     expect(app.getSnapshot('user')).toBeNull();
-    expect(service.calls()).toEqual(['GET /projects/current', 'GET /users/me']);
+    expect(calls()).toEqual(['GET /projects/current', 'GET /users/me']);
     stop();
   });
 
+  it('lets UI bindings subscribe: undefined until loaded, then the user, then null after sign-out', async () => {
+    const { app, credentials } = await signedIn();
+    const listener = vi.fn();
+    expect(app.getSnapshot('user')).toBeUndefined();
+    const unsubscribe = app.subscribe('user', listener);
+    await vi.waitFor(() => expect(app.getSnapshot('user')).toMatchObject({ primaryEmail: credentials.email }));
+    expect(app.getSnapshot('user')).toBe(app.getSnapshot('user'));
+    await app.getSnapshot('user')!.signOut({ noRedirect: true });
+    expect(app.getSnapshot('user')).toBeNull();
+    expect(listener).toHaveBeenCalledTimes(2);
+    unsubscribe();
+  });
+
   it('keeps subscribeUser and getUserSnapshot as wrappers of the generic API', async () => {
-    const { app } = setup();
-    await app.signUpWithCredential({ ...alice, noRedirect: true });
+    const { app } = await signedIn();
     const stop = app.subscribeUser(() => {});
     await vi.waitFor(() => expect(app.getSnapshot('user')).toBeTruthy());
     expect(app.getUserSnapshot()).toBe(app.getSnapshot('user'));
@@ -137,99 +167,96 @@ describe('ClientApp', () => {
   });
 
   it('reloads the subscribed user after a sign-in', async () => {
-    const { app, service } = setup();
-    await signedUp(app, service);
-    app.subscribeUser(() => {});
-    await vi.waitFor(() => expect(app.getUserSnapshot()).toBeNull());
-    await app.signInWithCredential({ ...alice, noRedirect: true });
-    await vi.waitFor(() => expect(app.getUserSnapshot()).toMatchObject({ primaryEmail: alice.email }));
+    const { app, credentials } = await signedUp();
+    app.subscribe('user', () => {});
+    await vi.waitFor(() => expect(app.getSnapshot('user')).toBeNull());
+    await app.signInWithCredential(credentials);
+    await vi.waitFor(() => expect(app.getSnapshot('user')).toMatchObject({ primaryEmail: credentials.email }));
   });
 
   it('loads a user that went out of date while nobody was subscribed, on the next subscription', async () => {
-    const { app, service } = setup();
-    await signedUp(app, service);
-    await app.signInWithCredential({ ...alice, noRedirect: true });
-    expect(app.getUserSnapshot()).toBeNull();
-    app.subscribeUser(() => {});
-    await vi.waitFor(() => expect(app.getUserSnapshot()).toMatchObject({ primaryEmail: alice.email }));
+    const { app, credentials } = await signedUp();
+    await app.signInWithCredential(credentials);
+    expect(app.getSnapshot('user')).toBeNull();
+    app.subscribe('user', () => {});
+    await vi.waitFor(() => expect(app.getSnapshot('user')).toMatchObject({ primaryEmail: credentials.email }));
   });
 
   it('deletes the user with DELETE /users/me (no body) and is signed out', async () => {
-    const { app, service } = setup();
-    await app.signInWithCredential(await signedUp(app, service));
-    const user = await app.getUser({ or: 'throw' });
-    await user.delete();
-    const request = service.requests.at(-1)!;
-    expect(request).toMatchObject({ method: 'DELETE', path: '/api/v1/users/me', body: null, contentType: null });
+    const { app, requests, credentials } = await signedIn();
+    await (await app.getUser({ or: 'throw' })).delete();
+    expect(requests.at(-1)).toMatchObject({
+      method: 'DELETE',
+      path: '/api/v1/users/me',
+      body: null,
+      contentType: null,
+    });
     await expect(app.getUser()).resolves.toBeNull();
+    await expect(app.signInWithCredential(credentials)).rejects.toMatchObject({ code: 'EMAIL_PASSWORD_MISMATCH' });
   });
 
   it('signs out locally even when the service no longer knows the session', async () => {
-    const { app, service } = setup();
-    await app.signInWithCredential(await signedUp(app, service));
-    const user = await app.getUser({ or: 'throw' });
-    service.sessions.clear();
+    const test = await signedIn();
+    const user = await test.app.getUser({ or: 'throw' });
+    await revokeElsewhere(test);
     await expect(user.signOut({ noRedirect: true })).resolves.toBeUndefined();
     await expect(user.getTokens()).resolves.toEqual({ accessToken: null, refreshToken: null });
-    await expect(app.getUser()).resolves.toBeNull();
+    await expect(test.app.getUser()).resolves.toBeNull();
   });
 
   it('signs out locally even when the service refuses the sign-out with another error', async () => {
-    const { app, service } = setup();
-    await app.signInWithCredential(await signedUp(app, service));
+    const { app, calls, failNext } = await signedIn();
     const user = await app.getUser({ or: 'throw' });
-    service.interceptNext('DELETE /auth/sessions/current', () => plainErrorAnswer(500, 'Something went wrong'));
+    failNext('DELETE /auth/sessions/current', () => plainErrorAnswer(500, 'Something went wrong'));
     await expect(user.signOut({ noRedirect: true })).rejects.toMatchObject({ name: 'HttpError', status: 500 });
-    expect(app.getUserSnapshot()).toBeNull();
+    expect(app.getSnapshot('user')).toBeNull();
     await expect(user.getTokens()).resolves.toEqual({ accessToken: null, refreshToken: null });
     await expect(app.getUser()).resolves.toBeNull();
-    expect(service.calls().at(-1)).toBe('DELETE /auth/sessions/current');
+    expect(calls().at(-1)).toBe('DELETE /auth/sessions/current');
   });
 
   it("rejects the string 'undefined' as a token given by the caller", async () => {
-    const { app, service } = setup({ tokenStore: { accessToken: 'undefined', refreshToken: 'undefined' } });
+    const { app, requests, calls } = setup({ tokenStore: { accessToken: 'undefined', refreshToken: 'undefined' } });
     await expect(app.getUser()).resolves.toBeNull();
-    expect(service.requests.at(-1)?.headers['x-stack-refresh-token']).toBeUndefined();
-    expect(service.calls()).toEqual(['GET /users/me']);
+    expect(requests.at(-1)?.headers['x-stack-refresh-token']).toBeUndefined();
+    expect(calls()).toEqual(['GET /users/me']);
   });
 
   it('never sends an access token without a refresh token', async () => {
-    const first = setup();
-    await first.app.signInWithCredential(await signedUp(first.app, first.service));
+    const first = await signedIn();
     const { accessToken } = await (await first.app.getUser({ or: 'throw' })).getTokens();
-    const second = createTestApp(first.service, { clock: first.clock, tokenStore: { accessToken } }).app;
-    await expect(second.getUser()).resolves.toBeNull();
-    expect(first.service.requests.at(-1)?.headers['x-stack-access-token']).toBeUndefined();
+    const second = setup({ tokenStore: { accessToken } });
+    await expect(second.app.getUser()).resolves.toBeNull();
+    expect(second.requests.at(-1)?.headers['x-stack-access-token']).toBeUndefined();
   });
 
   it('drops the user at once when a refresh is refused (no out-of-date user, no reload)', async () => {
-    const { app, service, clock } = setup();
-    await app.signInWithCredential(await signedUp(app, service));
-    app.subscribeUser(() => {});
-    await vi.waitFor(() => expect(app.getUserSnapshot()).toBeTruthy());
-    const user = app.getUserSnapshot()!;
-    service.sessions.clear();
-    clock.advance(600_000);
+    const test = await signedIn();
+    test.app.subscribe('user', () => {});
+    await vi.waitFor(() => expect(test.app.getSnapshot('user')).toBeTruthy());
+    const user = test.app.getSnapshot('user')!;
+    await revokeElsewhere(test);
+    service().clock.advance(accessTokenLifetimeMs);
+    test.requests.length = 0;
     await expect(user.getTokens()).resolves.toEqual({ accessToken: null, refreshToken: null });
-    expect(app.getUserSnapshot()).toBeNull();
-    expect(service.calls()).toEqual(['POST /auth/password/sign-in', 'GET /users/me', 'POST /auth/oauth/token']);
+    expect(test.app.getSnapshot('user')).toBeNull();
+    expect(test.calls()).toEqual(['POST /auth/oauth/token']);
   });
 
   it('gives the user auth headers for the host app server', async () => {
-    const { app, service } = setup();
-    await app.signInWithCredential(await signedUp(app, service));
+    const { app } = await signedIn();
     const user = await app.getUser({ or: 'throw' });
     const header = (await user.getAuthHeaders())['x-stack-auth']!;
     expect(JSON.parse(header)).toEqual(await user.getTokens());
-    expect(JSON.parse(header).refreshToken).toMatch(/^rt/);
+    expect(JSON.parse(header).refreshToken).toMatch(/^[0-9a-z]{45}$/);
   });
 
   it('reads the project once for concurrent callers', async () => {
-    const { app, service } = setup();
+    const { app, calls } = setup();
     const [a, b] = await Promise.all([app.getProject(), app.getProject()]);
     expect(a).toBe(b);
-    expect(a.config.signUpEnabled).toBe(true);
-    expect(service.calls()).toEqual(['GET /projects/current']);
+    expect(a).toMatchObject({ id: service().projectId, config: { signUpEnabled: true } });
+    expect(calls()).toEqual(['GET /projects/current']);
   });
 
   it('throws INVALID_PUBLISHABLE_CLIENT_KEY for a bad key', async () => {
@@ -238,34 +265,31 @@ describe('ClientApp', () => {
   });
 
   it('uses a custom token store given once', async () => {
-    const first = setup();
-    await first.app.signInWithCredential(await signedUp(first.app, first.service));
+    const first = await signedIn();
     const tokens = await (await first.app.getUser({ or: 'throw' })).getTokens();
-    const tokenStore = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
-    const second = createTestApp(first.service, { clock: first.clock, tokenStore }).app;
-    await expect(second.getUser()).resolves.toMatchObject({ primaryEmail: alice.email });
+    const second = setup({ tokenStore: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken } });
+    await expect(second.app.getUser()).resolves.toMatchObject({ primaryEmail: first.credentials.email });
   });
 
   it('in Node, sends sign-up without verification_callback_url unless it can be absolute', async () => {
-    const { app, service } = setup();
-    await app.signUpWithCredential({ ...alice, noRedirect: true });
-    expect(service.requests[0]!.body).toEqual(alice);
-    const absolute = setup({ urls: { emailVerification: 'https://app.example.com/verify' } });
-    await absolute.app.signUpWithCredential({ ...alice, noRedirect: true });
-    expect(absolute.service.requests[0]!.body).toEqual({
-      ...alice,
-      verification_callback_url: 'https://app.example.com/verify',
-    });
+    const plain = setup();
+    const alice = newCredentials();
+    await plain.app.signUpWithCredential({ ...alice, noRedirect: true });
+    expect(plain.requests[0]!.body).toEqual(alice);
+    const absolute = setup({ urls: { emailVerification: 'http://localhost:3000/verify' } });
+    const bob = newCredentials();
+    await absolute.app.signUpWithCredential({ ...bob, noRedirect: true });
+    expect(absolute.requests[0]!.body).toEqual({ ...bob, verification_callback_url: 'http://localhost:3000/verify' });
   });
 
   it('redirects after sign-in, then waits 2000 ms for the page to go', async () => {
-    vi.useFakeTimers();
-    const { app, service, navigate } = setup({ urls: { afterSignIn: '/dashboard' } });
-    await signedUp(app, service);
+    const { app, navigate, credentials } = await signedUp({ urls: { afterSignIn: '/dashboard' } });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let done = false;
-    const signIn = app.signInWithCredential(alice).then(() => (done = true));
-    await vi.advanceTimersByTimeAsync(1999);
+    const signIn = app.signInWithCredential({ ...credentials, noRedirect: false }).then(() => (done = true));
+    while (navigate.mock.calls.length === 0) await new Promise((resolve) => setImmediate(resolve)); // real I/O
     expect(navigate).toHaveBeenCalledExactlyOnceWith('/dashboard');
+    await vi.advanceTimersByTimeAsync(1999);
     expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await signIn;
@@ -273,16 +297,49 @@ describe('ClientApp', () => {
   });
 
   it('requires projectId, publishableClientKey and baseUrl', () => {
-    expect(
-      () => new ClientApp({ projectId: '', publishableClientKey: 'k', baseUrl: 'u', tokenStore: 'memory' }),
-    ).toThrow(/projectId/);
+    const options = { projectId: 'p', publishableClientKey: 'k', baseUrl: 'u', tokenStore: 'memory' } as const;
+    expect(() => new ClientApp({ ...options, projectId: '' })).toThrow(/projectId/);
+    expect(() => new ClientApp({ ...options, publishableClientKey: '' })).toThrow(/publishableClientKey/);
+    expect(() => new ClientApp({ ...options, baseUrl: '' })).toThrow(/baseUrl/);
   });
 });
 
-/** Signs alice up and out again; returns her credentials with noRedirect. */
-async function signedUp(app: ClientApp, service: ReturnType<typeof createFakeService>) {
-  await app.signUpWithCredential({ ...alice, noRedirect: true });
-  await (await app.getUser({ or: 'throw' })).signOut({ noRedirect: true });
-  service.requests.length = 0;
-  return { ...alice, noRedirect: true };
-}
+describe('ClientApp when the service misbehaves', () => {
+  it('throws MalformedAnswerError naming the call and the field, and keeps the user unloaded', async () => {
+    const { app, failNext } = await signedIn();
+    failNext('GET /users/me', () => jsonAnswer(without(recordedAnswers.currentUser, 'client_metadata')));
+    const error = await app.getUser().catch((e) => e);
+    expect(error).toBeInstanceOf(MalformedAnswerError);
+    expect(error.message).toBe("The service's answer to GET /users/me is malformed: client_metadata is missing");
+    expect(app.getSnapshot('user')).toBeUndefined();
+    await expect(app.getUser()).resolves.toMatchObject({ clientMetadata: {} }); // the next answer is fine
+  });
+
+  it('throws RateLimitedError with the retry time when the service keeps answering 429', async () => {
+    const { app, failNext, calls } = setup();
+    for (let i = 0; i < 5; i++) {
+      failNext('GET /projects/current', () => plainErrorAnswer(429, 'Too many requests', { 'retry-after': '30' }));
+    }
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const result = app.getProject().catch((e) => e);
+    await vi.advanceTimersByTimeAsync(4 * 30_000);
+    const error = await result;
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.message).toBe('The Latchkey service rate limited this request; retry after 30 s.');
+    expect(calls()).toHaveLength(5);
+  });
+
+  it('gets through after a 429, a 508 loop and a network failure, then asks the service', async () => {
+    const { app, failNext, calls } = setup();
+    failNext('GET /projects/current', () => plainErrorAnswer(429, 'Too many requests', { 'retry-after': '1' }));
+    failNext('GET /projects/current', () => plainErrorAnswer(508, 'INFINITE_LOOP_DETECTED'));
+    failNext('GET /projects/current', () => {
+      throw new TypeError('fetch failed');
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const project = app.getProject();
+    await vi.runAllTimersAsync();
+    await expect(project).resolves.toMatchObject({ id: service().projectId });
+    expect(calls()).toHaveLength(4);
+  });
+});

@@ -2,7 +2,7 @@ import { KnownError } from '@latchkey/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import type { FetchFunction } from '../../options.js';
 import { jsonAnswer, knownErrorAnswer } from '../../test-support/answers.js';
-import { recordRequest } from '../../test-support/fake-service.js';
+import { recordRequest } from '../../test-support/recorded-request.js';
 import { publishableKeyCredentials, type SessionTokenSource, withSession } from './credentials.js';
 import { apiUrl, createPipeline } from './request.js';
 

@@ -81,10 +81,10 @@ describe('retry rules', () => {
 
   it('regression: a persistent 429 is not reported as "Could not reach the Latchkey service"', async () => {
     const { fetch } = scriptedFetch(Array(5).fill(() => plainErrorAnswer(429, 'slow')));
-    const error = await pipeline(fetch)({ method: 'POST', path: '/x', body: {} }, credentials).catch((e) => e);
+    const error: unknown = await pipeline(fetch)({ method: 'POST', path: '/x', body: {} }, credentials).catch((e) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).not.toBeInstanceOf(ConnectivityError);
-    expect(error.message).toBe('The Latchkey service rate limited this request; retry later.');
+    expect(error).toMatchObject({ message: 'The Latchkey service rate limited this request; retry later.' });
   });
 
   it('throws the 508 answer when the loop persists after 5 attempts', async () => {

@@ -2,7 +2,7 @@ import { clientMessages, KnownError } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
 import { HttpError, MalformedAnswerError } from '../../errors.js';
 import { jsonAnswer, knownErrorAnswer } from '../../test-support/answers.js';
-import { recordRequest } from '../../test-support/fake-service.js';
+import { recordRequest } from '../../test-support/recorded-request.js';
 import { fakeAccessToken } from '../../test-support/tokens.js';
 import { createRefresher, processRefreshResponse, refreshRequestBody } from './refresh-request.js';
 
