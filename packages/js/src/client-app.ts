@@ -13,7 +13,7 @@ import { currentLocation, withQueryParam } from './internal/redirect.js';
 import type { Session } from './internal/session/session.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 import type { Project } from './projects/project-decoder.js';
-import { fetchCurrentProject } from './projects/projects-api.js';
+import { currentProjectQuery } from './projects/projects-api.js';
 import type { HandlerUrls } from './urls.js';
 import { type CurrentUser, currentUserQuery } from './users/current-user.js';
 
@@ -155,7 +155,7 @@ export class ClientApp {
     this.#sendAsApp = core.sender(appKey);
     this.#queries = {
       user: currentUserQuery(core, core.sender(withSession(appKey, core.session))),
-      project: { key: 'project', load: () => fetchCurrentProject(this.#sendAsApp) },
+      project: currentProjectQuery(this.#sendAsApp),
     };
   }
 
