@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { errorCatalogue, type KnownErrorCode, knownErrorCodes } from './catalogue.js';
-import { clientMessages } from './client-messages.js';
 import { errorMessages, messageFor, webAuthnErrorMessages } from './messages.js';
 
 /** Details for `code` whose values carry `marker`, so two calls can be told apart. */
@@ -65,21 +64,5 @@ describe('WebAuthn ceremony wording (spec §8)', () => {
     const codes = Object.keys(webAuthnErrorMessages);
     expect(codes).toHaveLength(11);
     for (const code of codes) expect(code).toMatch(/^ERROR_[A-Z_]+$/);
-  });
-});
-
-describe('client messages (spec §8)', () => {
-  it('keep the wording the spec fixes', () => {
-    expect(clientMessages).toMatchObject({
-      oauthCallbackFailed: 'Error signing in during OAuth callback. Please try again.',
-      notSignedIn: "User is not signed in but getUser was called with { or: 'throw' }",
-      duplicateAppId: 'A Stack client app with the same unique identifier already exists',
-      apiKeyExpired: 'expired',
-      apiKeyManuallyRevoked: 'manually-revoked',
-      noAccessToken: 'No access token available',
-      noPrimaryEmail: 'User does not have a primary email',
-    });
-    expect(clientMessages.unknownKnownErrorCode('X')).toBe('Unknown KnownError code: X');
-    expect(clientMessages.connectivity('https://a.example')).toContain('https://a.example');
   });
 });
