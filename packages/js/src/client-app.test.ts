@@ -158,14 +158,6 @@ describe('ClientApp', () => {
     unsubscribe();
   });
 
-  it('keeps subscribeUser and getUserSnapshot as wrappers of the generic API', async () => {
-    const { app } = await signedIn();
-    const stop = app.subscribeUser(() => {});
-    await vi.waitFor(() => expect(app.getSnapshot('user')).toBeTruthy());
-    expect(app.getUserSnapshot()).toBe(app.getSnapshot('user'));
-    stop();
-  });
-
   it('reloads the subscribed user after a sign-in', async () => {
     const { app, credentials } = await signedUp();
     app.subscribe('user', () => {});

@@ -238,16 +238,6 @@ export class ClientApp {
     return this.#core.data.load(this.#queries[key]);
   }
 
-  /** @deprecated Use `subscribe('user', listener)`. */
-  subscribeUser(listener: () => void): () => void {
-    return this.subscribe('user', listener);
-  }
-
-  /** @deprecated Use `getSnapshot('user')`. */
-  getUserSnapshot(): CurrentUser | null | undefined {
-    return this.getSnapshot('user');
-  }
-
   /** Goes to the sign-in page, which returns here afterwards (`after_auth_return_to`). */
   redirectToSignIn(): Promise<void> {
     return this.#redirectToAuthPage(this.#core.urls.signIn);
