@@ -42,4 +42,10 @@ export {
   webAuthnErrorMessages,
 } from './errors/messages.js';
 export * from './headers.js';
+export {
+  domainSettingsPath,
+  type ProductionModeConfig,
+  type ProductionModeError,
+  productionModeErrors,
+} from './production-mode.js';
 export type * from './wire.js';

@@ -155,3 +155,45 @@ export interface ListWire<T> {
   is_paginated: boolean;
   pagination?: { next_cursor: string | null };
 }
+
+/** The last four characters of an API key: how a key set shows its keys after creation (wire-protocol §15.7). */
+export interface ObfuscatedKeyWire {
+  last_four: string;
+}
+
+/** A key set as list, read and update answers show it: each key as its last four characters; absent kinds omitted. */
+export interface ApiKeySetWire {
+  id: string;
+  description: string;
+  created_at_millis: number;
+  expires_at_millis: number;
+  manually_revoked_at_millis?: number;
+  publishable_client_key?: ObfuscatedKeyWire;
+  secret_server_key?: ObfuscatedKeyWire;
+  super_secret_admin_key?: ObfuscatedKeyWire;
+}
+
+/** A key set as its creation answers it: the only time its keys are shown in full. */
+export interface ApiKeySetFirstViewWire
+  extends Omit<ApiKeySetWire, 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key'> {
+  publishable_client_key?: string;
+  secret_server_key?: string;
+  super_secret_admin_key?: string;
+}
+
+/** One day of a metrics series (`date` as `YYYY-MM-DD`, UTC). */
+export interface MetricsDayWire {
+  date: string;
+  activity: number;
+}
+
+/** `GET /internal/metrics` (wire-protocol §15.9). */
+export interface MetricsWire {
+  total_users: number;
+  daily_users: MetricsDayWire[];
+  daily_active_users: MetricsDayWire[];
+  users_by_country: Record<string, number>;
+  recently_registered: ServerUserWire[];
+  recently_active: ServerUserWire[];
+  login_methods: { method: string; count: number }[];
+}
