@@ -26,5 +26,5 @@ export type { DevProjectKeys } from './projects/bootstrap.js';
 export type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
 export type { CreateProjectOptions, ProjectRecord } from './projects/projects.js';
 export { type RunningServer, startServer } from './server.js';
-export { createService, type Service, type ServiceOptions } from './service.js';
+export { type ConnectionInfo, createService, type Service, type ServiceOptions } from './service.js';
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';

@@ -21,7 +21,12 @@ export interface RunningServer {
 export function startServer(options: { service: Service; port: number; host?: string }): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: (request) => options.service.fetch(request), port: options.port, hostname: host });
+    const server = serve({
+      fetch: (request, env: { incoming?: { socket?: { remoteAddress?: string } } }) =>
+        options.service.fetch(request, { remoteAddress: env.incoming?.socket?.remoteAddress }),
+      port: options.port,
+      hostname: host,
+    });
     const onError = (error: Error) => reject(error);
     server.once('error', onError);
     server.once('listening', () => {

@@ -31,6 +31,13 @@ export interface ServiceOptions {
   /** Largest accepted request body. Default 100 KiB. */
   bodyLimitBytes?: number;
   /**
+   * Header that a trusted reverse proxy sets to the client's address, e.g.
+   * `x-forwarded-for` (its first entry is used). Only set it when every
+   * request passes through such a proxy: clients can send the header too.
+   * Default: none; the socket's address is used.
+   */
+  trustedProxyHeader?: string;
+  /**
    * Check every answer against its route's declared schema and every known
    * error against the route's declared errors, answering 500 on a mismatch.
    * For tests; default false.
@@ -46,7 +53,13 @@ export interface ServiceOptions {
  * const response = await service.fetch(new Request('http://localhost/api/v1/projects/current', { headers }));
  */
 export interface Service {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
+}
+
+/** What the transport knows about a request beyond the request itself. */
+export interface ConnectionInfo {
+  /** The peer's address (`startServer` passes the socket's). */
+  remoteAddress?: string | undefined;
 }
 
 /** Minimum length of the master secret. */
@@ -103,8 +116,12 @@ export function createService(options: ServiceOptions): Service {
   });
 
   return {
-    async fetch(request) {
-      const record: RequestRecord = { requestId: randomRequestId(), startedAt: performance.now() };
+    async fetch(request, connection) {
+      const record: RequestRecord = {
+        requestId: randomRequestId(),
+        startedAt: performance.now(),
+        clientIp: clientIp(request, connection, options.trustedProxyHeader),
+      };
       let response: Response;
       try {
         response = await app.fetch(request, { record });
@@ -115,4 +132,12 @@ export function createService(options: ServiceOptions): Service {
       return finishResponse(request, response, record, logger);
     },
   };
+}
+
+/** The client's address: the first entry of the trusted proxy header, else the peer's, else null. */
+function clientIp(request: Request, connection: ConnectionInfo | undefined, proxyHeader: string | undefined) {
+  const forwarded = proxyHeader ? request.headers.get(proxyHeader)?.split(',')[0]?.trim() : undefined;
+  const address = forwarded || connection?.remoteAddress || null;
+  // A plausible address only (IPv4, IPv6, or an IPv4-mapped IPv6 address): never echo arbitrary header text.
+  return address && /^[0-9a-f:.]{2,45}$/i.test(address) ? address.replace(/^::ffff:(?=\d+\.)/i, '') : null;
 }

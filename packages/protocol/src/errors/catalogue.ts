@@ -164,6 +164,8 @@ export const errorCatalogue = {
   CONTAINED_PERMISSION_NOT_FOUND: { status: 400, details: { permission_id: 'string' } },
   TEAM_NOT_FOUND: { status: 404, details: { team_id: 'string' } },
   TEAM_ALREADY_EXISTS: { status: 409, compatible: false },
+  /** Latchkey's session routes (list and revoke one session) are an extension the 2.7 SDK never calls. */
+  SESSION_NOT_FOUND: { status: 404, details: { session_id: 'string' }, compatible: false },
   TEAM_MEMBERSHIP_NOT_FOUND: { status: 404, details: { team_id: 'string', user_id: 'string' } },
   TEAM_MEMBERSHIP_ALREADY_EXISTS: { status: 409 },
   TEAM_PERMISSION_REQUIRED: {

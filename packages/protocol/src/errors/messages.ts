@@ -78,6 +78,7 @@ export const errorMessages: Wording = {
   CONTAINED_PERMISSION_NOT_FOUND: (d) => `Contained permission "${d.permission_id}" not found.`,
   TEAM_NOT_FOUND: (d) => `Team ${d.team_id} not found.`,
   TEAM_ALREADY_EXISTS: 'The team already exists.',
+  SESSION_NOT_FOUND: 'Session not found.',
   TEAM_MEMBERSHIP_NOT_FOUND: (d) => `User ${d.user_id} is not a member of team ${d.team_id}.`,
   TEAM_MEMBERSHIP_ALREADY_EXISTS: 'The user is already a member of this team.',
   TEAM_PERMISSION_REQUIRED: (d) => `You need the permission "${d.permission_id}" in this team.`,

@@ -52,7 +52,7 @@ const loneSurrogate = /\p{Surrogate}/u;
  * jsonb refuses it (a 500), text columns and argon2 silently turn it into
  * U+FFFD (a changed value; two different passwords that hash alike).
  */
-function textProblem(text: string): string | null {
+export function textProblem(text: string): string | null {
   if (hasNul(text)) return 'must not contain the NUL character';
   if (loneSurrogate.test(text)) return 'must be valid Unicode (it holds a lone surrogate)';
   return null;

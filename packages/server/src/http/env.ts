@@ -37,6 +37,8 @@ export interface RequestAuth {
 export interface RequestRecord {
   requestId: string;
   startedAt: number;
+  /** The client's address: from the trusted proxy header when configured, else the socket's; null when unknown. */
+  clientIp: string | null;
   errorCode?: string;
 }
 

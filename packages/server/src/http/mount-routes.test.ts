@@ -17,7 +17,8 @@ function app(routes: Route[], strict: boolean) {
   const hono = new Hono<AppEnv>();
   mountRoutes(hono, routes, { strict, bodyLimitBytes: 1024 } as Deps);
   hono.onError((error) => new Response(error.message, { status: error instanceof KnownError ? 400 : 500 }));
-  return (path: string, init?: RequestInit) => hono.request(path, init, { record: { requestId: 'r', startedAt: 0 } });
+  return (path: string, init?: RequestInit) =>
+    hono.request(path, init, { record: { requestId: 'r', startedAt: 0, clientIp: null } });
 }
 
 const offSchema = defineRoute({

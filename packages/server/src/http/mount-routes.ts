@@ -6,12 +6,12 @@
  * schema and each known error against the route's declaration, so the
  * OpenAPI document cannot drift from what the service does.
  */
-import { type AccessType, isKnownError, type KnownErrorCode } from '@latchkey/protocol';
+import { type AccessType, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { authenticate, projectAuthErrors, requireAccessType, requireUserId } from '../access/request-auth.js';
 import { validate } from '../common/validate.js';
-import { emptyBody, readForm, readJson } from './body.js';
+import { emptyBody, readForm, readJson, textProblem } from './body.js';
 import type { AppEnv, Deps, RequestAuth } from './env.js';
 import { jsonResponse, textResponse } from './responses.js';
 import { type AnswerSpec, isFormBody, isSchema, isViewSet, pickByAccess, type Route, type ViewSet } from './route.js';
@@ -51,10 +51,13 @@ async function serve(route: Route, c: Context<AppEnv>, deps: Deps): Promise<Resp
     requireAccessType(auth, route.access);
   }
   const userId = route.user && auth ? requireUserId(auth) : (auth?.userId ?? null);
-  const params = route.params ? validate(route.params, c.req.param(), 'params') : {};
-  const query = route.query ? validate(route.query, firstValues(new URL(request.url).searchParams), 'query') : {};
+  const params = route.params ? validate(route.params, storable(c.req.param(), 'params'), 'params') : {};
+  const query = route.query
+    ? validate(route.query, storable(firstValues(new URL(request.url).searchParams), 'query'), 'query')
+    : {};
   const body = await readBody(route, request, auth?.accessType ?? 'client', deps);
-  const result = await route.handler({ request, auth, userId, body, query, params, deps });
+  const client = { ip: c.env.record.clientIp, userAgent: request.headers.get('user-agent')?.slice(0, 512) || null };
+  const result = await route.handler({ request, auth, userId, body, query, params, client, deps });
   if (result instanceof Response) return result;
   return answer(route, result, auth, deps);
 }
@@ -63,6 +66,15 @@ async function serve(route: Route, c: Context<AppEnv>, deps: Deps): Promise<Resp
 function firstValues(search: URLSearchParams): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [key, value] of search) if (!(key in values)) values[key] = value;
+  return values;
+}
+
+/** The values, when each can be stored and compared faithfully (no NUL, no lone surrogate); SCHEMA_ERROR otherwise. */
+function storable(values: Record<string, string>, root: string): Record<string, string> {
+  for (const [name, value] of Object.entries(values)) {
+    const problem = textProblem(value);
+    if (problem) throw new KnownError('SCHEMA_ERROR', { message: `${root}.${name}: ${problem}` });
+  }
   return values;
 }
 

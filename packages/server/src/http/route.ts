@@ -75,7 +75,15 @@ export interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
   body: BodyOf<B>;
   query: Q extends z.ZodType ? z.output<Q> : Record<string, never>;
   params: P extends z.ZodType ? z.output<P> : Record<string, never>;
+  /** Where the request came from (recorded on sessions). */
+  client: ClientInfo;
   deps: Deps;
+}
+
+/** The client's address and user agent, as far as the service can tell. */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
 }
 
 /** A route declaration (see `defineRoute`). */

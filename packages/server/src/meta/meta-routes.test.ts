@@ -52,9 +52,13 @@ describe('the NUL character, which PostgreSQL cannot store', () => {
     }
   });
 
-  it('is an unknown project in the JWKS path and an invalid client at the token endpoint', async () => {
+  it('is refused in path parameters and queries, and an invalid client at the token endpoint', async () => {
     const jwks = await call(service, 'GET', '/projects/%00/.well-known/jwks.json');
-    expectKnownError(jwks, 'PROJECT_NOT_FOUND', 404, false);
+    expectKnownError(jwks, 'SCHEMA_ERROR', 400, false);
+    expect(jwks.body.details.message).toBe('params.projectId: must not contain the NUL character');
+    const users = await call(service, 'GET', '/users?query=a%00b', { headers: authHeaders(service, 'server') });
+    expectKnownError(users, 'SCHEMA_ERROR', 400);
+    expect(users.body.details.message).toBe('query.query: must not contain the NUL character');
     const token = await call(service, 'POST', '/auth/oauth/token', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=refresh_token&client_id=%00&client_secret=x&refresh_token=y',

@@ -11,8 +11,8 @@ import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { createSession } from '../sessions/session-store.js';
 import { inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUserByAuthEmail, insertPasswordUser, markUserActive } from '../users/user-store.js';
-import { checkPasswordRequirements, hashPassword, verifyPassword } from './passwords.js';
+import { findUserByAuthEmail, insertUser, markUserActive, updateUser } from '../users/user-store.js';
+import { checkPasswordRequirements, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 /** The answer of every sign-in: a new session's tokens and the user's id. */
 export const signInAnswer = z
@@ -40,7 +40,7 @@ const signUp = defineRoute({
     'PASSWORD_TOO_LONG',
     'USER_EMAIL_ALREADY_EXISTS',
   ],
-  handler: async ({ auth: { project }, body, deps }) => {
+  handler: async ({ auth: { project }, body, client, deps }) => {
     if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const callback = body.verification_callback_url;
@@ -54,8 +54,14 @@ const signUp = defineRoute({
     let created: { userId: string; refreshToken: string };
     try {
       created = await inTransaction(deps.db, async (trx) => {
-        const user = await insertPasswordUser(trx, { projectId: project.id, email: body.email, passwordHash, now });
-        const session = await createSession(trx, { projectId: project.id, userId: user.id, now });
+        const user = await insertUser(trx, {
+          projectId: project.id,
+          primaryEmail: body.email,
+          primaryEmailAuthEnabled: true,
+          passwordHash,
+          now,
+        });
+        const session = await createSession(trx, { projectId: project.id, userId: user.id, now, client });
         return { userId: user.id, refreshToken: session.refreshToken };
       });
     } catch (error) {
@@ -79,15 +85,18 @@ const signIn = defineRoute({
   body: z.strictObject({ email, password: z.string() }),
   answer: signInAnswer,
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
-  handler: async ({ auth: { project }, body, deps }) => {
+  handler: async ({ auth: { project }, body, client, deps }) => {
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
     const matches = await verifyPassword(user?.password_hash ?? null, body.password);
     if (!user || !matches) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
+    const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
     const now = deps.clock.now();
     const session = await inTransaction(deps.db, async (trx) => {
       await markUserActive(trx, project.id, user.id, now);
-      return createSession(trx, { projectId: project.id, userId: user.id, now });
+      if (upgraded) await updateUser(trx, project.id, user.id, { password_hash: upgraded });
+      return createSession(trx, { projectId: project.id, userId: user.id, now, client });
     });
     return {
       access_token: await deps.accessTokens.issue(project.id, user.id),

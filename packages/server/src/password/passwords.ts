@@ -2,10 +2,18 @@
  * Password hashing: argon2id (OWASP parameters: 19 MiB, 2 passes, 1 lane) in
  * the native binding, which runs on the libuv thread pool, not the event loop.
  * Callers hash before they open a transaction, never inside one.
+ *
+ * Hashes imported from elsewhere (`password_hash` on `POST /users`) may be
+ * bcrypt (`$2a$`, `$2b$`, `$2y$`) or argon2id PHC strings with other
+ * parameters; both verify, within cost bounds that keep a hostile hash from
+ * making a sign-in expensive, and are replaced by a hash of the current
+ * parameters at the first successful sign-in (`needsRehash`).
  */
 import { randomBytes } from 'node:crypto';
 import { constants, KnownError } from '@latchkey/protocol';
 import argon2 from 'argon2';
+import bcrypt from 'bcryptjs';
+import { z } from 'zod';
 
 const options = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -50,8 +58,43 @@ export async function verifyPassword(hash: string | null, password: string): Pro
     return false;
   }
   try {
+    // bcrypt reads at most 72 bytes: a longer password must not match on its first 72.
+    if (bcryptPattern.test(hash)) return Buffer.byteLength(password) <= 72 && (await bcrypt.compare(password, hash));
     return await argon2.verify(hash, password);
   } catch {
     return false;
   }
 }
+
+/** True when `hash` is not an argon2id hash of the current parameters (imported, or from older settings). */
+export function needsRehash(hash: string): boolean {
+  if (!hash.startsWith('$argon2id$')) return true;
+  try {
+    return argon2.needsRehash(hash, options);
+  } catch {
+    return true;
+  }
+}
+
+const bcryptPattern = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
+const argon2idPattern =
+  /^\$argon2id\$v=19\$([mtp]=\d{1,7},[mtp]=\d{1,7},[mtp]=\d{1,7})\$[A-Za-z0-9+/]{11,64}\$[A-Za-z0-9+/]{16,128}$/;
+
+/** Cost bounds of importable hashes: bcrypt cost 4–14; argon2id at most 64 MiB, 10 passes, 8 lanes. */
+function importable(hash: string): boolean {
+  const bcryptCost = bcryptPattern.exec(hash)?.[1];
+  if (bcryptCost) return Number(bcryptCost) >= 4 && Number(bcryptCost) <= 14;
+  const argon = argon2idPattern.exec(hash);
+  if (!argon) return false;
+  // Parameters in any order (libraries differ), each once.
+  const params = new Map(argon[1]!.split(',').map((pair) => [pair[0]!, Number(pair.slice(2))] as const));
+  if (params.size !== 3) return false;
+  const [memory, passes, lanes] = [params.get('m')!, params.get('t')!, params.get('p')!];
+  return memory >= 1024 && memory <= 65_536 && passes >= 1 && passes <= 10 && lanes >= 1 && lanes <= 8;
+}
+
+/** A password hash to import: a bcrypt hash or an argon2id PHC string within the cost bounds. */
+export const importedPasswordHash = z.string().max(512).refine(importable, {
+  message:
+    'must be a bcrypt hash ($2a$, $2b$ or $2y$, cost 4 to 14) or an argon2id PHC string (at most 64 MiB, 10 passes, 8 lanes)',
+});

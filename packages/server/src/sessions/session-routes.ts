@@ -4,10 +4,12 @@
  */
 import { constants, headers, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { successAnswer } from '../common/schemas.js';
+import { millis, successAnswer } from '../common/schemas.js';
+import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findUser } from '../users/user-store.js';
-import { createSession, revokeSession } from './session-store.js';
+import { createSession, deleteSessionById, listUserSessions, revokeSession } from './session-store.js';
 
 /** A new session's tokens. */
 export const sessionTokensAnswer = z
@@ -27,7 +29,7 @@ const createSessionRoute = defineRoute({
   }),
   answer: sessionTokensAnswer,
   errors: ['USER_ID_DOES_NOT_EXIST', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
-  handler: async ({ auth, userId: signedIn, body, deps }) => {
+  handler: async ({ auth, userId: signedIn, body, client, deps }) => {
     let userId = body.user_id;
     if (userId === 'me') {
       if (!signedIn) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
@@ -40,6 +42,8 @@ const createSessionRoute = defineRoute({
       userId: user.id,
       now: deps.clock.now(),
       lifetimeMs: body.expires_in_millis ?? constants.defaultServerSessionExpiresInMs,
+      client,
+      isImpersonation: body.is_impersonation ?? false,
     });
     return { access_token: await deps.accessTokens.issue(auth.project.id, user.id), refresh_token: refreshToken };
   },
@@ -63,4 +67,73 @@ const signOut = defineRoute({
   },
 });
 
-export const sessionRoutes: Route[] = [createSessionRoute, signOut];
+/** A session as its user or server code sees it. */
+const sessionSchema = z
+  .object({
+    id: z.uuid(),
+    user_id: z.uuid(),
+    created_at_millis: millis,
+    last_used_at_millis: millis,
+    expires_at_millis: millis,
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    is_impersonation: z.boolean(),
+    is_current: z.boolean().meta({ description: 'The session of the refresh token sent with this request.' }),
+  })
+  .strict()
+  .meta({ id: 'Session' });
+
+const listSessions = defineRoute({
+  method: 'GET',
+  path: '/auth/sessions',
+  tag: 'sessions',
+  summary: "A user's active sessions, most recently used first: where and when each was opened and last used.",
+  access: 'client',
+  query: z.object({ user_id: z.string().max(100).default('me') }),
+  answer: z.object({ items: z.array(sessionSchema), is_paginated: z.literal(false) }).meta({ id: 'SessionList' }),
+  errors: userRefErrors,
+  handler: async ({ auth, query, request, deps }) => {
+    const user = await resolveUser(deps.db, auth, query.user_id);
+    const rows = await listUserSessions(deps.db, auth.project.id, user.id, deps.clock.now());
+    const sent = request.headers.get(headers.refreshToken);
+    const currentHash = sent ? sha256Hex(sent) : null;
+    return {
+      is_paginated: false as const,
+      items: rows.map((row) => ({
+        id: row.id,
+        user_id: row.user_id,
+        created_at_millis: row.created_at.getTime(),
+        last_used_at_millis: row.last_used_at.getTime(),
+        expires_at_millis: row.expires_at.getTime(),
+        ip: row.ip,
+        user_agent: row.user_agent,
+        is_impersonation: row.is_impersonation,
+        is_current: currentHash !== null && constantTimeEqual(row.refresh_token_hash, currentHash),
+      })),
+    };
+  },
+});
+
+const revokeSessionRoute = defineRoute({
+  method: 'DELETE',
+  path: '/auth/sessions/:sessionId',
+  tag: 'sessions',
+  summary: 'Ends one session: a user their own, server code any in the project. Its refresh token stops working.',
+  access: 'client',
+  params: z.object({ sessionId: z.string().max(100) }),
+  answer: successAnswer,
+  errors: ['SESSION_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
+  handler: async ({ auth, params, deps }) => {
+    let owner: string | undefined;
+    if (auth.accessType === 'client') {
+      if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+      owner = auth.userId;
+    }
+    if (!(await deleteSessionById(deps.db, auth.project.id, params.sessionId, owner))) {
+      throw new KnownError('SESSION_NOT_FOUND', { session_id: params.sessionId });
+    }
+    return { success: true as const };
+  },
+});
+
+export const sessionRoutes: Route[] = [createSessionRoute, signOut, listSessions, revokeSessionRoute];

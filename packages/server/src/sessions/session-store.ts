@@ -4,17 +4,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from '@latchkey/protocol';
+import { isUuid } from '../common/ids.js';
 import { sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
 import { markUserActive } from '../users/user-store.js';
 
-/** Creates a session (default lifetime: one year) and returns its refresh token, the only copy in clear. */
-export async function createSession(
-  db: Db,
-  input: { projectId: string; userId: string; now: number; lifetimeMs?: number },
-): Promise<{ sessionId: string; refreshToken: string }> {
+/** What a new session records besides its user. */
+export interface NewSession {
+  projectId: string;
+  userId: string;
+  now: number;
+  /** Default: one year. */
+  lifetimeMs?: number;
+  /** Where it was opened from (`RouteInput.client`). */
+  client?: { ip: string | null; userAgent: string | null };
+  /** Opened by server code for the user. */
+  isImpersonation?: boolean;
+}
+
+/** Creates a session and returns its refresh token, the only copy in clear. */
+export async function createSession(db: Db, input: NewSession): Promise<{ sessionId: string; refreshToken: string }> {
   const refreshToken = randomToken();
   const sessionId = randomUUID();
   const now = new Date(input.now);
@@ -28,6 +39,9 @@ export async function createSession(
       created_at: now,
       expires_at: new Date(input.now + (input.lifetimeMs ?? constants.defaultServerSessionExpiresInMs)),
       last_used_at: now,
+      ip: input.client?.ip ?? null,
+      user_agent: input.client?.userAgent ?? null,
+      is_impersonation: input.isImpersonation ?? false,
     })
     .execute();
   return { sessionId, refreshToken };
@@ -71,4 +85,44 @@ export async function revokeSession(db: Db, projectId: string, refreshToken: str
     .where('expires_at', '>', new Date(now))
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/** The user's unexpired sessions, most recently used first. */
+export async function listUserSessions(db: Db, projectId: string, userId: string, now: number): Promise<SessionRow[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', new Date(now))
+    .orderBy('last_used_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Deletes the session `sessionId` of the project (and of `userId`, when given); false when there is none. */
+export async function deleteSessionById(
+  db: Db,
+  projectId: string,
+  sessionId: string,
+  userId?: string,
+): Promise<boolean> {
+  if (!isUuid(sessionId)) return false;
+  const result = await db
+    .deleteFrom('sessions')
+    .where('project_id', '=', projectId)
+    .where('id', '=', sessionId.toLowerCase())
+    .$if(userId !== undefined, (query) => query.where('user_id', '=', userId!))
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Deletes every session of the user (a password set by server code signs them out everywhere). */
+export async function deleteUserSessions(db: Db, projectId: string, userId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

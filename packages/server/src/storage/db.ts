@@ -18,7 +18,7 @@ export type Db = Kysely<Database>;
  *
  * @example
  * await inTransaction(db, async (trx) => {
- *   const user = await insertPasswordUser(trx, input);
+ *   const user = await insertUser(trx, input);
  *   return createSession(trx, { projectId, userId: user.id, now });
  * });
  */

@@ -12,6 +12,7 @@ import pg from 'pg';
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { pgliteDialect } from './pglite-driver.js';
+import { pgliteExtensions } from './pglite-extensions.js';
 import type { Database } from './schema.js';
 import { findBuiltSeed } from './seed.js';
 
@@ -75,7 +76,11 @@ export async function openPGlite(options: {
   const isNew = dir === undefined || !existsSync(join(dir, 'PG_VERSION'));
   const seed = isNew ? (options.seed === 'built' ? await findBuiltSeed() : options.seed) : null;
   if (dir) await mkdir(dir, { recursive: true, mode: 0o700 });
-  const pglite = new PGlite({ ...(dir ? { dataDir: dir } : {}), ...(seed ? { loadDataDir: seed } : {}) });
+  const pglite = new PGlite({
+    ...(dir ? { dataDir: dir } : {}),
+    ...(seed ? { loadDataDir: seed } : {}),
+    extensions: pgliteExtensions,
+  });
   const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
   return finishOpening(db, 'pglite', options.schema, async () => {
     if (options.schema !== 'public') await sql`set search_path to ${sql.id(options.schema)}`.execute(db);

@@ -72,6 +72,11 @@ export interface SessionsTable {
   created_at: Date;
   expires_at: Date;
   last_used_at: Date;
+  /** Client address and user agent when the session was opened (null when unknown). */
+  ip: string | null;
+  user_agent: string | null;
+  /** Opened by server code for the user (`POST /auth/sessions` with `is_impersonation`). */
+  is_impersonation: Generated<boolean>;
 }
 
 export interface MigrationsTable {

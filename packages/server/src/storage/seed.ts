@@ -13,6 +13,7 @@ import { Kysely } from 'kysely';
 import { migrate, migrationChecksum } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { pgliteDialect } from './pglite-driver.js';
+import { pgliteExtensions } from './pglite-extensions.js';
 import type { Database } from './schema.js';
 
 const dumpFile = 'pglite-seed.tar.gz';
@@ -29,7 +30,7 @@ export function builtSeedDirs(): string[] {
 
 /** Creates a migrated in-memory database and dumps it (gzip). */
 export async function buildSeed(): Promise<{ dump: Blob; manifest: SeedManifest }> {
-  const pglite = new PGlite();
+  const pglite = new PGlite({ extensions: pgliteExtensions });
   const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
   try {
     await migrate(db, 'public');

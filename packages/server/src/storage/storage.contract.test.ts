@@ -17,8 +17,9 @@ import { findProject } from '../projects/projects.js';
 import { createSession, findSession, revokeSession, touchSession } from '../sessions/session-store.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { testSeed } from '../testing/seed-cache.js';
-import { deleteUser, findUser, findUserByAuthEmail, insertPasswordUser, updateUser } from '../users/user-store.js';
+import { deleteUser, findUser, findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
 import { migrate, splitStatements } from './migrate.js';
+import { migrations } from './migrations/index.js';
 import { dbOf, openPGlite, openStorage, type Storage } from './open-storage.js';
 import { isUniqueViolation, json } from './schema.js';
 
@@ -71,13 +72,19 @@ describe.each(backends)('storage contract on $name', (backend) => {
   const test = it.skipIf(!backend.available);
 
   async function newUser(projectId: string, email = `${randomUUID()}@example.com`) {
-    return insertPasswordUser(dbOf(storage), { projectId, email, passwordHash: 'hash', now });
+    return insertUser(dbOf(storage), {
+      projectId,
+      primaryEmail: email,
+      primaryEmailAuthEnabled: true,
+      passwordHash: 'hash',
+      now,
+    });
   }
 
   test('applies migrations once: a second run applies nothing', async () => {
     expect(await migrate(dbOf(storage), storage.schema)).toEqual([]);
     const rows = await dbOf(storage).selectFrom('latchkey_migrations').select('id').execute();
-    expect(rows.map((r) => r.id)).toEqual(['0001-initial']);
+    expect(rows.map((r) => r.id)).toEqual(migrations.map((m) => m.id));
   });
 
   test('refuses to run when an applied migration was edited', async () => {
@@ -211,7 +218,13 @@ describe.each(backends)('storage contract on $name', (backend) => {
       dbOf(storage)
         .transaction()
         .execute(async (trx) => {
-          await insertPasswordUser(trx, { projectId: project.id, email, passwordHash: 'h', now });
+          await insertUser(trx, {
+            projectId: project.id,
+            primaryEmail: email,
+            primaryEmailAuthEnabled: true,
+            passwordHash: 'h',
+            now,
+          });
           throw new Error('boom');
         }),
     ).rejects.toThrow('boom');
@@ -228,7 +241,13 @@ describe.each(backends)('storage contract on $name', (backend) => {
     const transaction = dbOf(storage)
       .transaction()
       .execute(async (trx) => {
-        await insertPasswordUser(trx, { projectId: project.id, email, passwordHash: 'h', now });
+        await insertUser(trx, {
+          projectId: project.id,
+          primaryEmail: email,
+          primaryEmailAuthEnabled: true,
+          passwordHash: 'h',
+          now,
+        });
         await held;
         throw new Error('rolled back');
       });
@@ -298,7 +317,7 @@ describe('PostgreSQL specifics', () => {
     );
     try {
       const rows = await dbOf(storages[0]!).selectFrom('latchkey_migrations').select('id').execute();
-      expect(rows).toHaveLength(1);
+      expect(rows).toHaveLength(migrations.length);
       const results = await Promise.all(storages.map((s) => bootstrap(s, { dev: true })));
       expect(results.filter((r) => r !== null)).toHaveLength(1);
     } finally {

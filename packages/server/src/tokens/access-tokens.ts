@@ -6,8 +6,8 @@
  */
 import { accessTokenIssuer, constants } from '@latchkey/protocol';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
+import { isUuid } from '../common/ids.js';
 import type { Clock } from '../http/env.js';
-import { isUserId } from '../users/user-store.js';
 import type { SigningKeys } from './signing-keys.js';
 
 /** The outcome of reading an access token. */
@@ -59,7 +59,7 @@ export class AccessTokens {
         requiredClaims: ['sub', 'exp', 'iat'],
         currentDate: new Date(this.clock.now()),
       });
-      if (typeof payload.sub !== 'string' || !isUserId(payload.sub)) return unparsable;
+      if (typeof payload.sub !== 'string' || !isUuid(payload.sub)) return unparsable;
       return { ok: true, projectId: key.projectId, userId: payload.sub.toLowerCase() };
     } catch (error) {
       return error instanceof errors.JWTExpired ? { ok: false, reason: 'expired' } : unparsable;

@@ -2,19 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Json } from '@latchkey/protocol';
 import { sql } from 'kysely';
+import { isUuid } from '../common/ids.js';
 import type { Db } from '../storage/db.js';
 import { json, type UserRow } from '../storage/schema.js';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True when `value` has the shape of a user id (a UUID, any case); check before querying the uuid column. */
-export function isUserId(value: string): boolean {
-  return uuidPattern.test(value);
-}
-
 /** The user of the project, or null (also for an id that is not a UUID). */
 export async function findUser(db: Db, projectId: string, userId: string): Promise<UserRow | null> {
-  if (!isUserId(userId)) return null;
+  if (!isUuid(userId)) return null;
   const row = await db
     .selectFrom('users')
     .selectAll()
@@ -36,29 +30,45 @@ export async function findUserByAuthEmail(db: Db, projectId: string, email: stri
   return row ?? null;
 }
 
-/** Inserts a user who signs in with e-mail and password; returns the new row. */
-export async function insertPasswordUser(
-  db: Db,
-  input: { projectId: string; email: string; passwordHash: string; now: number },
-): Promise<UserRow> {
-  const now = new Date(input.now);
+/** A new user's fields; the rest start empty (no name, no image, `{}` metadata, not verified). */
+export interface NewUser {
+  projectId: string;
+  now: number;
+  primaryEmail?: string | null;
+  primaryEmailVerified?: boolean;
+  primaryEmailAuthEnabled?: boolean;
+  passwordHash?: string | null;
+  displayName?: string | null;
+  profileImageUrl?: string | null;
+  clientMetadata?: Json;
+  clientReadOnlyMetadata?: Json;
+  serverMetadata?: Json;
+  otpAuthEnabled?: boolean;
+  passkeyAuthEnabled?: boolean;
+}
+
+/** Inserts a user; returns the new row. A taken sign-in e-mail fails on `authEmailIndex`. */
+export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
+  const now = new Date(user.now);
   return db
     .insertInto('users')
     .values({
       id: randomUUID(),
-      project_id: input.projectId,
-      display_name: null,
-      primary_email: input.email,
-      primary_email_verified: false,
-      primary_email_auth_enabled: true,
-      profile_image_url: null,
-      password_hash: input.passwordHash,
-      client_metadata: json({}),
-      client_read_only_metadata: json({}),
-      server_metadata: json({}),
+      project_id: user.projectId,
+      display_name: user.displayName ?? null,
+      primary_email: user.primaryEmail ?? null,
+      primary_email_verified: user.primaryEmailVerified ?? false,
+      primary_email_auth_enabled: user.primaryEmailAuthEnabled ?? false,
+      profile_image_url: user.profileImageUrl ?? null,
+      password_hash: user.passwordHash ?? null,
+      client_metadata: json(user.clientMetadata ?? {}),
+      client_read_only_metadata: json(user.clientReadOnlyMetadata ?? {}),
+      server_metadata: json(user.serverMetadata ?? {}),
       signed_up_at: now,
       last_active_at: now,
       selected_team_id: null,
+      otp_auth_enabled: user.otpAuthEnabled ?? false,
+      passkey_auth_enabled: user.passkeyAuthEnabled ?? false,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -67,6 +77,10 @@ export async function insertPasswordUser(
 /** Fields a user update may change. */
 export interface UserChanges {
   display_name?: string | null;
+  primary_email?: string | null;
+  primary_email_verified?: boolean;
+  primary_email_auth_enabled?: boolean;
+  password_hash?: string | null;
   profile_image_url?: string | null;
   selected_team_id?: string | null;
   otp_auth_enabled?: boolean;
@@ -129,4 +143,54 @@ export async function countUsers(db: Db, projectId: string): Promise<number> {
     .where('project_id', '=', projectId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** Where a page of users starts: the first user's sign-up time and id (keyset pagination). */
+export interface UserPosition {
+  signedUpAt: Date;
+  id: string;
+}
+
+/** What `listUserPage` filters and how it orders. */
+export interface UserPageQuery {
+  limit: number;
+  desc: boolean;
+  /** Lower-cased text matched inside e-mails and display names, or an exact id. */
+  search: { contains: string; id: string | null } | null;
+  from: UserPosition | null;
+}
+
+/** `%`, `_` and `\` stand for themselves in a LIKE pattern built from `text`. */
+function likeContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** One page of the project's users in sign-up order (ties by id), from `from` on, at most `limit`. */
+export async function listUserPage(db: Db, projectId: string, page: UserPageQuery): Promise<UserRow[]> {
+  const direction = page.desc ? 'desc' : 'asc';
+  const { search, from } = page;
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .$if(search !== null, (query) =>
+      query.where((eb) => {
+        const pattern = likeContaining(search!.contains);
+        const matches = [
+          eb(sql<string>`lower(primary_email)`, 'like', pattern),
+          eb(sql<string>`lower(display_name)`, 'like', pattern),
+        ];
+        if (search!.id) matches.push(eb('id', '=', search!.id));
+        return eb.or(matches);
+      }),
+    )
+    .$if(from !== null, (query) =>
+      query.where((eb) =>
+        eb(eb.refTuple('signed_up_at', 'id'), page.desc ? '<=' : '>=', eb.tuple(from!.signedUpAt, from!.id)),
+      ),
+    )
+    .orderBy('signed_up_at', direction)
+    .orderBy('id', direction)
+    .limit(page.limit)
+    .execute();
 }

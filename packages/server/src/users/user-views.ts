@@ -40,8 +40,8 @@ export const serverUserSchema = clientUserSchema
   })
   .meta({ id: 'ServerUser', description: 'A user as server code and administrators see it.' });
 
-/** The user as a client sees it. */
-export function clientUserView(row: UserRow): ClientUserWire {
+/** The user as a client sees it (no user has a selected team until teams exist). */
+export function clientUserView(row: UserRow): ClientUserWire & { selected_team: null } {
   const hasPassword = row.password_hash !== null;
   return {
     id: row.id,
@@ -64,7 +64,7 @@ export function clientUserView(row: UserRow): ClientUserWire {
 }
 
 /** The user as server code sees it: the client view plus server-only fields. */
-export function serverUserView(row: UserRow): ServerUserWire {
+export function serverUserView(row: UserRow): ServerUserWire & { selected_team: null } {
   return {
     ...clientUserView(row),
     selected_team: null,

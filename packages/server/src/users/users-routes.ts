@@ -8,11 +8,13 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { imageUrl, metadata, successAnswer } from '../common/schemas.js';
+import { email, imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { importedPasswordHash } from '../password/passwords.js';
 import type { UserRow } from '../storage/schema.js';
 import { deleteUser, findUser, updateUser } from './user-store.js';
-import { userViews } from './user-views.js';
+import { serverUserSchema, serverUserView, userViews } from './user-views.js';
+import { changeUser, createUser, listUsers, userWriteErrors } from './users.js';
 
 const clientPatch = z.strictObject({
   display_name: z.string().max(256).nullable().optional(),
@@ -88,4 +90,140 @@ const deleteCurrentUser = defineRoute({
   },
 });
 
-export const userRoutes: Route[] = [getCurrentUser, updateCurrentUser, deleteCurrentUser];
+const serverUserBody = {
+  primary_email: email.nullable().optional(),
+  primary_email_verified: z.boolean().optional(),
+  primary_email_auth_enabled: z.boolean().optional(),
+  password: z.string().nullable().optional(),
+  password_hash: importedPasswordHash.optional(),
+  display_name: z.string().max(256).nullable().optional(),
+  profile_image_url: imageUrl.nullable().optional(),
+  client_metadata: metadata.optional(),
+  client_read_only_metadata: metadata.optional(),
+  server_metadata: metadata.optional(),
+  otp_auth_enabled: z.boolean().optional(),
+  passkey_auth_enabled: z.boolean().optional(),
+  totp_secret_base64: clientPatch.shape.totp_secret_base64,
+};
+
+const userList = z
+  .object({
+    items: z.array(serverUserSchema),
+    is_paginated: z.literal(true),
+    pagination: z.object({ next_cursor: z.string().nullable() }),
+  })
+  .meta({ id: 'UserList' });
+
+const listUsersRoute = defineRoute({
+  method: 'GET',
+  path: '/users',
+  tag: 'users',
+  summary: "The project's users page by page, in sign-up order, optionally matching a search text.",
+  access: 'server',
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    cursor: z.string().max(300).optional().meta({ description: 'next_cursor of the previous page (or a user id).' }),
+    order_by: z.enum(['signed_up_at']).default('signed_up_at'),
+    desc: z.enum(['true', 'false']).default('false'),
+    query: z.string().max(256).optional().meta({ description: 'Text inside the e-mail or display name, or an id.' }),
+    team_id: z.string().max(100).optional(),
+  }),
+  answer: userList,
+  errors: ['TEAM_NOT_FOUND'],
+  handler: async ({ auth, query, deps }) => {
+    // Teams come in a later slice: no team exists, so none can filter.
+    if (query.team_id) throw new KnownError('TEAM_NOT_FOUND', { team_id: query.team_id });
+    const page = await listUsers(deps.db, auth.project.id, {
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+      desc: query.desc === 'true',
+      query: query.query?.trim() || null,
+      teamId: null,
+    });
+    return {
+      items: page.items.map(serverUserView),
+      is_paginated: true as const,
+      pagination: { next_cursor: page.nextCursor },
+    };
+  },
+});
+
+const createUserRoute = defineRoute({
+  method: 'POST',
+  path: '/users',
+  tag: 'users',
+  summary: 'Creates a user, with a password, an imported bcrypt or argon2id hash, or no password.',
+  access: 'server',
+  body: z.strictObject(serverUserBody),
+  answer: userViews,
+  status: 201,
+  errors: userWriteErrors,
+  handler: async ({ auth, body, deps }) => {
+    const { totp_secret_base64: _disabled, ...input } = body;
+    return createUser(deps.db, auth.project.id, input, deps.clock.now());
+  },
+});
+
+const userParams = z.object({ userId: z.string().max(100) });
+const notFound = () => new KnownError('USER_NOT_FOUND');
+
+const getUserRoute = defineRoute({
+  method: 'GET',
+  path: '/users/:userId',
+  tag: 'users',
+  summary: 'A user of the project, in the server view.',
+  access: 'server',
+  params: userParams,
+  answer: userViews,
+  errors: ['USER_NOT_FOUND'],
+  handler: async ({ auth, params, deps }) =>
+    (await findUser(deps.db, auth.project.id, params.userId)) ?? throwError(notFound),
+});
+
+const updateUserRoute = defineRoute({
+  method: 'PATCH',
+  path: '/users/:userId',
+  tag: 'users',
+  summary: 'Changes any field a server may set; a new password signs the user out everywhere.',
+  access: 'server',
+  params: userParams,
+  body: z.strictObject({ ...serverUserBody, selected_team_id: clientPatch.shape.selected_team_id }),
+  answer: userViews,
+  errors: ['USER_NOT_FOUND', 'TEAM_NOT_FOUND', ...userWriteErrors],
+  handler: async ({ auth, params, body, deps }) => {
+    const { totp_secret_base64: _disabled, ...changes } = body;
+    if (changes.selected_team_id) throw new KnownError('TEAM_NOT_FOUND', { team_id: changes.selected_team_id });
+    return (await changeUser(deps.db, auth.project.id, params.userId, changes)) ?? throwError(notFound);
+  },
+});
+
+const deleteUserRoute = defineRoute({
+  method: 'DELETE',
+  path: '/users/:userId',
+  tag: 'users',
+  summary: 'Deletes a user and their sessions.',
+  access: 'server',
+  params: userParams,
+  answer: successAnswer,
+  errors: ['USER_NOT_FOUND'],
+  handler: async ({ auth, params, deps }) => {
+    if (!(await deleteUser(deps.db, auth.project.id, params.userId))) throw notFound();
+    return { success: true as const };
+  },
+});
+
+function throwError(error: () => KnownError): never {
+  throw error();
+}
+
+// The `/users/me` routes come first: `me` is not an id.
+export const userRoutes: Route[] = [
+  getCurrentUser,
+  updateCurrentUser,
+  deleteCurrentUser,
+  listUsersRoute,
+  createUserRoute,
+  getUserRoute,
+  updateUserRoute,
+  deleteUserRoute,
+];

@@ -3,6 +3,7 @@
  * the runner refuses to open a database whose applied migration text differs.
  */
 import initial from './0001-initial.js';
+import usersAtScale from './0002-users-at-scale.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -11,4 +12,7 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [{ id: '0001-initial', sql: initial }];
+export const migrations: readonly Migration[] = [
+  { id: '0001-initial', sql: initial },
+  { id: '0002-users-at-scale', sql: usersAtScale },
+];

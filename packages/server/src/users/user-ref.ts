@@ -1,0 +1,32 @@
+/**
+ * Routes that take a user as `me` or an id (`?user_id=`, `/:userId`): one
+ * rule for all of them. `me` is the signed-in user. A client may name only
+ * itself; server and admin access may name any user of the project.
+ */
+import { KnownError, type KnownErrorCode } from '@latchkey/protocol';
+import type { RequestAuth } from '../http/env.js';
+import type { Db } from '../storage/db.js';
+import type { UserRow } from '../storage/schema.js';
+import { findUser } from './user-store.js';
+
+/** The known errors `resolveUser` may throw. */
+export const userRefErrors = [
+  'CANNOT_GET_OWN_USER_WITHOUT_USER',
+  'INSUFFICIENT_ACCESS_TYPE',
+  'USER_NOT_FOUND',
+] as const satisfies readonly KnownErrorCode[];
+
+/** The user a request names by `ref` (`me` or an id), or the known error that says why not. */
+export async function resolveUser(db: Db, auth: RequestAuth, ref: string): Promise<UserRow> {
+  const own = ref === 'me' || (auth.userId !== null && ref.toLowerCase() === auth.userId);
+  if (ref === 'me' && !auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  if (!own && auth.accessType === 'client') {
+    throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
+      actual_access_type: 'client',
+      allowed_access_types: ['server', 'admin'],
+    });
+  }
+  const user = await findUser(db, auth.project.id, own ? auth.userId! : ref);
+  if (!user) throw new KnownError(own ? 'CANNOT_GET_OWN_USER_WITHOUT_USER' : 'USER_NOT_FOUND');
+  return user;
+}

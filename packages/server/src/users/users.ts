@@ -1,0 +1,172 @@
+/**
+ * Users as server code manages them: create (with a password, an imported
+ * hash, or neither), change any field a server may set, and list page by page.
+ * The routes and the package's operations (CLI, scripts) both call these, so
+ * the rules live in one place. Passwords are hashed before any transaction.
+ */
+import { type Json, KnownError } from '@latchkey/protocol';
+import { isUuid } from '../common/ids.js';
+import { checkPasswordRequirements, hashPassword } from '../password/passwords.js';
+import { deleteUserSessions } from '../sessions/session-store.js';
+import { type Db, inTransaction } from '../storage/db.js';
+import { authEmailIndex, isUniqueViolation, type UserRow } from '../storage/schema.js';
+import { type CursorScope, decodeCursor, encodeCursor } from './user-cursor.js';
+import {
+  findUser,
+  findUserByAuthEmail,
+  insertUser,
+  listUserPage,
+  type UserChanges,
+  type UserPosition,
+  updateUser,
+} from './user-store.js';
+
+/** A user to create, in wire names (the body of `POST /users`). */
+export interface CreateUserInput {
+  primary_email?: string | null | undefined;
+  primary_email_verified?: boolean | undefined;
+  primary_email_auth_enabled?: boolean | undefined;
+  password?: string | null | undefined;
+  password_hash?: string | undefined;
+  display_name?: string | null | undefined;
+  profile_image_url?: string | null | undefined;
+  client_metadata?: Json | undefined;
+  client_read_only_metadata?: Json | undefined;
+  server_metadata?: Json | undefined;
+  otp_auth_enabled?: boolean | undefined;
+  passkey_auth_enabled?: boolean | undefined;
+}
+
+/** Every field a server may change (the body of `PATCH /users/:userId`, less what the route handles itself). */
+export type ServerUserChanges = Omit<UserChanges, 'password_hash'> & {
+  password?: string | null | undefined;
+  password_hash?: string | undefined;
+};
+
+/** The known errors of creating or changing a user. */
+export const userWriteErrors = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'] as const;
+
+function schemaError(message: string): KnownError<'SCHEMA_ERROR'> {
+  return new KnownError('SCHEMA_ERROR', { message });
+}
+
+/** The stored hash for a password or an imported hash; undefined when neither is given. */
+async function passwordHashOf(input: { password?: string | null; password_hash?: string }) {
+  if (input.password != null && input.password_hash !== undefined) {
+    throw schemaError('body: give password or password_hash, not both');
+  }
+  if (input.password_hash !== undefined) return input.password_hash;
+  if (input.password === null) return null;
+  if (input.password === undefined) return undefined;
+  checkPasswordRequirements(input.password);
+  return hashPassword(input.password);
+}
+
+/** Runs `write`, turning a clash on the sign-in e-mail index into USER_EMAIL_ALREADY_EXISTS. */
+async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, authEmailIndex)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
+    throw error;
+  }
+}
+
+/**
+ * Creates a user. A sign-in e-mail (`primary_email_auth_enabled`) needs an
+ * e-mail and must be free in the project.
+ */
+export async function createUser(db: Db, projectId: string, input: CreateUserInput, now: number): Promise<UserRow> {
+  const authEnabled = input.primary_email_auth_enabled ?? false;
+  if (authEnabled && !input.primary_email) throw schemaError('body.primary_email: required to sign in with it');
+  const passwordHash = await passwordHashOf(input);
+  if (authEnabled && (await findUserByAuthEmail(db, projectId, input.primary_email!))) {
+    throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
+  }
+  return uniqueEmail(() =>
+    insertUser(db, {
+      projectId,
+      now,
+      primaryEmail: input.primary_email ?? null,
+      primaryEmailVerified: input.primary_email_verified ?? false,
+      primaryEmailAuthEnabled: authEnabled,
+      passwordHash: passwordHash ?? null,
+      displayName: input.display_name ?? null,
+      profileImageUrl: input.profile_image_url ?? null,
+      clientMetadata: input.client_metadata ?? {},
+      clientReadOnlyMetadata: input.client_read_only_metadata ?? {},
+      serverMetadata: input.server_metadata ?? {},
+      otpAuthEnabled: input.otp_auth_enabled ?? false,
+      passkeyAuthEnabled: input.passkey_auth_enabled ?? false,
+    }),
+  );
+}
+
+/**
+ * Changes a user as server code may. A new e-mail is unverified unless the
+ * change says otherwise; a password set or removed here signs the user out of
+ * every session. Null when there is no such user.
+ */
+export async function changeUser(
+  db: Db,
+  projectId: string,
+  userId: string,
+  changes: ServerUserChanges,
+): Promise<UserRow | null> {
+  const { password, password_hash, ...fields } = changes;
+  const passwordHash = await passwordHashOf({ password, password_hash });
+  const current = await findUser(db, projectId, userId);
+  if (!current) return null;
+  const set: UserChanges = { ...fields };
+  if (passwordHash !== undefined) set.password_hash = passwordHash;
+  const emailChanged = fields.primary_email !== undefined && fields.primary_email !== current.primary_email;
+  if (emailChanged && fields.primary_email_verified === undefined) set.primary_email_verified = false;
+  const email = fields.primary_email === undefined ? current.primary_email : fields.primary_email;
+  const authEnabled = fields.primary_email_auth_enabled ?? current.primary_email_auth_enabled;
+  if (authEnabled && !email) throw schemaError('body.primary_email: required to sign in with it');
+  if (authEnabled && email && (emailChanged || !current.primary_email_auth_enabled)) {
+    const holder = await findUserByAuthEmail(db, projectId, email);
+    if (holder && holder.id !== current.id) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
+  }
+  return uniqueEmail(() =>
+    inTransaction(db, async (trx) => {
+      const row = await updateUser(trx, projectId, current.id, set);
+      if (row && passwordHash !== undefined) await deleteUserSessions(trx, projectId, current.id);
+      return row;
+    }),
+  );
+}
+
+/** A page of users and the cursor of the next one (null at the end). */
+export interface UserPage {
+  items: UserRow[];
+  nextCursor: string | null;
+}
+
+/** What to list: at most `limit` users in sign-up order, matching `query`, from `cursor` on. */
+export interface ListUsersOptions extends CursorScope {
+  limit: number;
+  cursor: string | null;
+}
+
+/** One page of the project's users. SCHEMA_ERROR for a cursor that is malformed or from another list. */
+export async function listUsers(db: Db, projectId: string, options: ListUsersOptions): Promise<UserPage> {
+  let from: UserPosition | null = null;
+  if (options.cursor) {
+    const cursor = decodeCursor(options.cursor, options);
+    if ('position' in cursor) from = cursor.position;
+    else {
+      const user = await findUser(db, projectId, cursor.userId);
+      if (!user) throw schemaError('query.cursor: names no user of this project');
+      from = { signedUpAt: user.signed_up_at, id: user.id };
+    }
+  }
+  const text = options.query?.trim().toLowerCase() ?? '';
+  const search = text ? { contains: text, id: isUuid(text) ? text : null } : null;
+  const rows = await listUserPage(db, projectId, { limit: options.limit + 1, desc: options.desc, search, from });
+  const next = rows.length > options.limit ? rows[options.limit]! : null;
+  return {
+    items: rows.slice(0, options.limit),
+    nextCursor: next ? encodeCursor({ signedUpAt: next.signed_up_at, id: next.id }, options) : null,
+  };
+}
