@@ -16,8 +16,10 @@ export {
   bootstrap,
   createApiKeySet,
   createProject,
+  createUser,
   findDevProject,
   issueDevKeys,
+  listUsers,
   revokeApiKeySet,
   type SecretOption,
   updateProjectConfig,
@@ -28,3 +30,4 @@ export type { CreateProjectOptions, ProjectRecord } from './projects/projects.js
 export { type RunningServer, startServer } from './server.js';
 export { type ConnectionInfo, createService, type Service, type ServiceOptions } from './service.js';
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';
+export type { CreateUserInput } from './users/users.js';

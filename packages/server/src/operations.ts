@@ -4,18 +4,24 @@
  * is a thin door to the feature that owns the work; nothing here touches a
  * table.
  */
+
+import type { ServerUserWire } from '@latchkey/protocol';
 import {
   type CreateApiKeySetOptions,
   type CreatedApiKeySet,
   createKeySet,
   revokeKeySetNow,
 } from './api-keys/api-keys.js';
+import { validate } from './common/validate.js';
 import { createSealer } from './crypto/encryption.js';
 import { bootstrapDatabase, type DevProjectKeys, findDevProjectId, issueKeys } from './projects/bootstrap.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
 import type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
 import { type CreateProjectOptions, changeConfig, insertNewProject, type ProjectRecord } from './projects/projects.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
+import { serverUserView } from './users/user-views.js';
+import { type CreateUserInput, createUser as createUserIn, listUsers as listUserPageOf } from './users/users.js';
+import { createUserBody } from './users/users-routes.js';
 
 /** The service secret, needed when a config holds secrets to seal (OAuth client secrets, an SMTP password). */
 export interface SecretOption {
@@ -126,4 +132,40 @@ export function revokeApiKeySet(
   options: { now?: number } = {},
 ): Promise<boolean> {
   return revokeKeySetNow(dbOf(storage), projectId, keySetId, options.now);
+}
+
+/**
+ * A page of a project's users in sign-up order (server view, as `GET /users`
+ * answers it), and the cursor of the next page.
+ *
+ * @example
+ * let page = await listUsers(storage, projectId, { limit: 50 });
+ * while (page.nextCursor) page = await listUsers(storage, projectId, { limit: 50, cursor: page.nextCursor });
+ */
+export async function listUsers(
+  storage: Storage,
+  projectId: string,
+  options: { limit?: number; cursor?: string | null; desc?: boolean; query?: string | null } = {},
+): Promise<{ items: ServerUserWire[]; nextCursor: string | null }> {
+  const page = await listUserPageOf(dbOf(storage), projectId, {
+    limit: options.limit ?? 100,
+    cursor: options.cursor ?? null,
+    desc: options.desc ?? false,
+    query: options.query?.trim() || null,
+    teamId: null,
+  });
+  return { items: page.items.map(serverUserView), nextCursor: page.nextCursor };
+}
+
+/**
+ * Creates a user of a project (fields and rules as `POST /users`), answering
+ * its server view. Refusals are known errors (USER_EMAIL_ALREADY_EXISTS,
+ * PASSWORD_TOO_SHORT, SCHEMA_ERROR...).
+ *
+ * @example
+ * await createUser(storage, projectId, { primary_email: 'ada@example.com', password: 'correct-horse-1', primary_email_auth_enabled: true });
+ */
+export async function createUser(storage: Storage, projectId: string, input: CreateUserInput): Promise<ServerUserWire> {
+  const checked = validate(createUserBody, input);
+  return serverUserView(await createUserIn(dbOf(storage), projectId, checked, Date.now()));
 }

@@ -106,6 +106,9 @@ const serverUserBody = {
   totp_secret_base64: clientPatch.shape.totp_secret_base64,
 };
 
+/** The body of `POST /users` (also what `createUser` of the package's operations takes). */
+export const createUserBody = z.strictObject(serverUserBody);
+
 const userList = z
   .object({
     items: z.array(serverUserSchema),
@@ -154,7 +157,7 @@ const createUserRoute = defineRoute({
   tag: 'users',
   summary: 'Creates a user, with a password, an imported bcrypt or argon2id hash, or no password.',
   access: 'server',
-  body: z.strictObject(serverUserBody),
+  body: createUserBody,
   answer: userViews,
   status: 201,
   errors: userWriteErrors,
