@@ -87,7 +87,7 @@ describe('GET /users', () => {
   it('refuses a cursor from another list, a forged one and one naming no user', async () => {
     const first = await list({ limit: '2' });
     const cursor = first.body.pagination.next_cursor as string;
-    for (const other of [{ desc: 'true' }, { query: 'a' }]) {
+    for (const other of [{ desc: 'true' }, { query: 'a' }] as Record<string, string>[]) {
       const answer = await list({ limit: '2', cursor, ...other });
       expectKnownError(answer, 'SCHEMA_ERROR', 400);
       expect(answer.body.details.message).toBe('query.cursor: belongs to a list with another order or filter');
