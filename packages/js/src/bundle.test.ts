@@ -1,7 +1,8 @@
 /**
  * Bundle guard (STYLE.md item 11): the browser entry must not pull in zod,
- * Node built-ins or server code, and `ClientApp` with `getUser` must stay
- * within 10 kB min+gzip. The figures are printed on every run.
+ * Node built-ins, server code or the server entry (`@latchkey/js/server`),
+ * and `ClientApp` with `getUser` must stay within 10 kB min+gzip. The figures
+ * are printed on every run, the server entry's too.
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -18,13 +19,26 @@ const clientAppBudget = 10_000;
 const serverModules =
   /(packages\/server\/|@latchkey\/server|\/(zod|hono|kysely|pino|pg|@electric-sql|argon2|nodemailer)\/)/;
 
-async function bundle(contents: string) {
+/** The modules only the server entry (`server.ts`) reaches: none may be in a browser bundle. */
+const serverEntryModules = [
+  'server.ts',
+  'server-app.ts',
+  'internal/audience.ts',
+  'internal/pagination.ts',
+  'internal/session/request-tokens.ts',
+  'users/server-user.ts',
+  'users/server-users.ts',
+  'users/server-users-api.ts',
+  'sessions/sessions-api.ts',
+];
+
+async function bundle(contents: string, platform: 'browser' | 'node' = 'browser') {
   const result = await build({
     stdin: { contents, resolveDir: srcDir, loader: 'ts' },
     bundle: true,
     minify: true,
     format: 'esm',
-    platform: 'browser',
+    platform,
     conditions: ['source'],
     write: false,
     metafile: true,
@@ -55,6 +69,19 @@ describe('browser bundle of @latchkey/js', () => {
     expect(entry.code).not.toMatch(/["']node:[a-z_/]+["']/);
     expect(entry.code).not.toMatch(/\bzod\b/);
     expect(entry.inputs.some((path) => path.includes('protocol/src'))).toBe(true);
+  });
+
+  it('holds none of the server entry’s modules, and names none of its classes', async () => {
+    const entry = await bundle("export * from './index.js';");
+    const read = entry.read.map((path) => path.replace(/^.*packages\/js\/src\//, ''));
+    expect(read.filter((path) => serverEntryModules.includes(path))).toEqual([]);
+    expect(entry.code.match(/ServerApp|AdminApp|must never reach a browser/g)).toBeNull();
+    // The guard can fail: the server entry does hold them.
+    const server = await bundle("export * from './server.js';", 'node');
+    report('@latchkey/js/server entry', server);
+    const serverRead = server.read.map((path) => path.replace(/^.*packages\/js\/src\//, ''));
+    expect(serverEntryModules.filter((path) => !serverRead.includes(path))).toEqual([]);
+    expect(server.code).toMatch(/ServerApp/);
   });
 
   it(`keeps ClientApp + getUser within ${clientAppBudget} B min+gzip, without the wording table`, async () => {

@@ -10,6 +10,7 @@ import type { DataQuery } from './internal/cache/data-store.js';
 import { type Core, createCore, type Send } from './internal/core.js';
 import { publishableKeyCredentials, withSession } from './internal/http/credentials.js';
 import { currentLocation, withQueryParam } from './internal/redirect.js';
+import { requireOption } from './internal/require-options.js';
 import type { Session } from './internal/session/session.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 import type { Project } from './projects/project-decoder.js';
@@ -144,9 +145,9 @@ export class ClientApp {
   readonly #queries: { readonly [K in AppDataKey]: DataQuery<AppData[K]> };
 
   constructor(options: ClientAppOptions) {
-    requireOption(options, 'projectId');
-    requireOption(options, 'publishableClientKey');
-    requireOption(options, 'baseUrl');
+    requireOption('ClientApp', options, 'projectId');
+    requireOption('ClientApp', options, 'publishableClientKey');
+    requireOption('ClientApp', options, 'baseUrl');
     const { publishableClientKey, tokenStore } = options;
     const core = createCore(options, { tokenStore, publishableClientKey });
     const appKey = publishableKeyCredentials(publishableClientKey);
@@ -299,9 +300,3 @@ export class ClientApp {
 
 /** Spec §8's wording (also `clientMessages.notSignedIn`); the SDK raises it, so it carries it. */
 const notSignedIn = "User is not signed in but getUser was called with { or: 'throw' }";
-
-function requireOption(options: ClientAppOptions, name: 'projectId' | 'publishableClientKey' | 'baseUrl'): void {
-  if (typeof options?.[name] !== 'string' || options[name] === '') {
-    throw new TypeError(`ClientApp: the ${name} option is required.`);
-  }
-}

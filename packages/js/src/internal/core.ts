@@ -60,14 +60,13 @@ export function createCore(options: CoreOptions): Core<null>;
 export function createCore(options: CoreOptions, sessionOptions?: SessionOptions): Core {
   const { projectId, baseUrl, fetch, navigate } = options;
   const timers = options.timers ?? systemTimers;
-  const clock = options.clock ?? systemClock;
   const pipeline = createPipeline({ baseUrl, projectId, fetch, timers });
   const send = async <T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T> =>
     decodeAnswer(`${request.method} ${request.path}`, await pipeline(request, credentials), decode);
   return {
     projectId,
     urls: Object.freeze(resolveUrls(options.urls)),
-    session: sessionOptions ? createSession(options, sessionOptions, timers, clock) : null,
+    session: sessionOptions ? createUserSession(options, sessionOptions) : null,
     data: createDataStore(new QueryCache({ timers })),
     send,
     sender: (credentials) => (request, decode) => send(credentials, request, decode),
@@ -75,8 +74,15 @@ export function createCore(options: CoreOptions, sessionOptions?: SessionOptions
   };
 }
 
-function createSession(options: CoreOptions, session: SessionOptions, timers: Timers, clock: Clock): Session {
+/**
+ * A user session on the service of `options`: the tokens in `session`'s store,
+ * refreshed with its publishable key (wire-protocol.md §5.3). `createCore`
+ * makes one for `ClientApp`; server code makes one per incoming request.
+ */
+export function createUserSession(options: CoreOptions, session: SessionOptions): Session {
   const { projectId, baseUrl, fetch } = options;
+  const timers = options.timers ?? systemTimers;
+  const clock = options.clock ?? systemClock;
   const refresh = createRefresher({
     baseUrl,
     projectId,

@@ -1,6 +1,6 @@
 /** The team entity (spec §3), decoded from its wire shape (wire-protocol.md §15.2). */
-import type { ClientTeamWire, Json } from '@latchkey/protocol';
-import type { Fields } from '../internal/decode/fields.js';
+import type { ClientTeamWire, Json, ServerTeamWire } from '@latchkey/protocol';
+import { asBaseFields, type Fields } from '../internal/decode/fields.js';
 
 /**
  * A team as a client sees it.
@@ -19,6 +19,20 @@ export interface Team {
   clientReadOnlyMetadata: Json;
 }
 
+/**
+ * A team as server code sees it: the client view plus its creation time and server metadata.
+ *
+ * @example
+ * ```ts
+ * const user = await serverApp.getUser(userId);
+ * console.log(user?.selectedTeam?.createdAt.toISOString());
+ * ```
+ */
+export interface ServerTeam extends Team {
+  createdAt: Date;
+  serverMetadata: Json;
+}
+
 /** Reads a client team; its metadata fields may be absent (read as `null`). */
 export function readClientTeam(team: Fields<ClientTeamWire>): Team {
   return {
@@ -27,5 +41,14 @@ export function readClientTeam(team: Fields<ClientTeamWire>): Team {
     profileImageUrl: team.stringOrNull('profile_image_url'),
     clientMetadata: team.optionalJson('client_metadata'),
     clientReadOnlyMetadata: team.optionalJson('client_read_only_metadata'),
+  };
+}
+
+/** Reads a server team: the client team plus the server's fields. */
+export function readServerTeam(team: Fields<ServerTeamWire>): ServerTeam {
+  return {
+    ...readClientTeam(asBaseFields<ClientTeamWire, ServerTeamWire>(team)),
+    createdAt: new Date(team.number('created_at_millis')),
+    serverMetadata: team.json('server_metadata'),
   };
 }

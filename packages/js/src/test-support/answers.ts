@@ -7,6 +7,7 @@ import {
   KnownError,
   type KnownErrorCode,
   type RefreshResponseWire,
+  type ServerUserWire,
   type SignInResponseWire,
 } from '@latchkey/protocol';
 
@@ -93,6 +94,52 @@ export const recordedAnswers = {
     auth_with_email: true,
     requires_totp_mfa: false,
   } satisfies ClientUserWire,
+  /** §15.1 server view with every part filled: a selected team in its server view (§15.2). */
+  serverUser: {
+    id: 'u1',
+    primary_email: 'alice@example.com',
+    primary_email_verified: true,
+    primary_email_auth_enabled: true,
+    display_name: 'Alice',
+    selected_team: {
+      id: 't1',
+      display_name: 'Team',
+      profile_image_url: null,
+      client_metadata: { a: 1 },
+      created_at_millis: 1_690_000_000_000,
+      server_metadata: { tier: 2 },
+    },
+    selected_team_id: 't1',
+    profile_image_url: 'https://img.example/a.png',
+    signed_up_at_millis: 1_700_000_000_000,
+    has_password: true,
+    otp_auth_enabled: false,
+    passkey_auth_enabled: true,
+    client_metadata: { theme: 'dark' },
+    client_read_only_metadata: { plan: 'pro' },
+    server_metadata: { stripe: 'cus_1' },
+    last_active_at_millis: 1_700_000_500_000,
+    oauth_providers: [{ id: 'github', account_id: '42', email: null }],
+    auth_with_email: true,
+    requires_totp_mfa: false,
+  } satisfies ServerUserWire,
+  /** `GET /auth/sessions?user_id=` with one session (wire-protocol.md §14.1). */
+  sessionList: {
+    items: [
+      {
+        id: '0b6f8f5e-7c1a-4f43-9a53-4c1e3f7a2b10',
+        user_id: 'u1',
+        created_at_millis: 1_700_000_000_000,
+        last_used_at_millis: 1_700_000_100_000,
+        expires_at_millis: 1_731_536_000_000,
+        ip: '203.0.113.7',
+        user_agent: 'Mozilla/5.0',
+        is_current: false,
+        is_impersonation: true,
+      },
+    ],
+    is_paginated: false,
+  },
   project: {
     id: '21d8bd99-7883-4131-9f7e-87fcdd5560c2',
     display_name: 'Test project',

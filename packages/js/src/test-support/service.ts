@@ -36,9 +36,12 @@ export const networkFailure: Failure = () => {
   throw new TypeError('fetch failed');
 };
 
-/** A `ClientApp` on `service`, with a recorded `navigate`, a record of its requests and failure injection. */
-export function createTestApp(service: TestService, options: Partial<ClientAppOptions> = {}) {
-  const navigate = vi.fn<(url: string) => void>();
+/**
+ * A `fetch` into `service` (in-process) that records every request and
+ * answers the next request of a `METHOD /path` with an injected failure
+ * instead, when one was queued with `failNext`.
+ */
+export function recordingFetch(service: TestService) {
   const requests: RecordedRequest[] = [];
   const failures: Array<{ call: string; failure: Failure }> = [];
   const callOf = (request: RecordedRequest) => `${request.method} ${request.path.replace('/api/v1', '')}`;
@@ -50,19 +53,8 @@ export function createTestApp(service: TestService, options: Partial<ClientAppOp
     if (injected) return injected.failure();
     return service.fetch(new Request(input, init));
   };
-  const app = new ClientApp({
-    projectId: service.projectId,
-    publishableClientKey: service.keys.publishableClientKey,
-    baseUrl: service.url,
-    tokenStore: 'memory',
-    fetch,
-    clock: service.clock,
-    navigate,
-    ...options,
-  });
   return {
-    app,
-    navigate,
+    fetch,
     requests,
     /** `METHOD /path` (below `/api/v1`) of every request so far. */
     calls: () => requests.map(callOf),
@@ -71,6 +63,23 @@ export function createTestApp(service: TestService, options: Partial<ClientAppOp
       failures.push({ call, failure });
     },
   };
+}
+
+/** A `ClientApp` on `service`, with a recorded `navigate`, a record of its requests and failure injection. */
+export function createTestApp(service: TestService, options: Partial<ClientAppOptions> = {}) {
+  const navigate = vi.fn<(url: string) => void>();
+  const recording = recordingFetch(service);
+  const app = new ClientApp({
+    projectId: service.projectId,
+    publishableClientKey: service.keys.publishableClientKey,
+    baseUrl: service.url,
+    tokenStore: 'memory',
+    fetch: recording.fetch,
+    clock: service.clock,
+    navigate,
+    ...options,
+  });
+  return { app, navigate, ...recording };
 }
 
 export type TestApp = ReturnType<typeof createTestApp>;

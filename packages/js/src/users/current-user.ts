@@ -7,7 +7,7 @@ import { headers, isKnownError } from '@latchkey/protocol';
 import type { DataQuery } from '../internal/cache/data-store.js';
 import type { Core, Send } from '../internal/core.js';
 import type { Session } from '../internal/session/session.js';
-import type { UserData } from './user-decoder.js';
+import { decodeClientUser, type UserData } from './user-decoder.js';
 import {
   deleteCurrentSession,
   deleteCurrentUser,
@@ -83,7 +83,7 @@ export function currentUserQuery(core: Core<Session>, send: Send): DataQuery<Cur
   const query: DataQuery<CurrentUser | null> = {
     key: 'user',
     load: async () => {
-      const user = await fetchCurrentUser(send);
+      const user = await fetchCurrentUser(send, decodeClientUser);
       return user && createCurrentUser(user, scope);
     },
     watch: () => session.watch(),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MalformedAnswerError } from '../errors.js';
 import { recordedAnswers, withField, without } from '../test-support/answers.js';
-import { decodeClientUser } from './user-decoder.js';
+import { decodeClientUser, decodeServerUser } from './user-decoder.js';
 
 const { currentUser, fullUser } = recordedAnswers;
 
@@ -87,5 +87,38 @@ describe('decodeClientUser', () => {
     for (const body of [null, 'user', [currentUser], undefined]) {
       expect(() => decodeClientUser(body)).toThrow('the body must be a JSON object');
     }
+  });
+});
+
+describe('decodeServerUser', () => {
+  const { serverUser } = recordedAnswers;
+
+  it('is the client view plus the server fields, the selected team in its server view', () => {
+    const client = decodeClientUser(serverUser);
+    expect(decodeServerUser(serverUser)).toEqual({
+      ...client,
+      selectedTeam: { ...client.selectedTeam, createdAt: new Date(1_690_000_000_000), serverMetadata: { tier: 2 } },
+      lastActiveAt: new Date(1_700_000_500_000),
+      serverMetadata: { stripe: 'cus_1' },
+      primaryEmailAuthEnabled: true,
+    });
+  });
+
+  it.each(['server_metadata', 'last_active_at_millis', 'primary_email_auth_enabled', 'display_name'])(
+    'refuses an answer without %s',
+    (key) => {
+      expect(() => decodeServerUser(without(serverUser, key))).toThrow(`${key} is missing`);
+    },
+  );
+
+  it('refuses a selected team without its server fields (a client view where the server view belongs)', () => {
+    const team = without(serverUser.selected_team, 'created_at_millis');
+    expect(() => decodeServerUser(withField(serverUser, 'selected_team', team))).toThrow(
+      'selected_team.created_at_millis is missing',
+    );
+  });
+
+  it('reads a user without a selected team', () => {
+    expect(decodeServerUser(withField(serverUser, 'selected_team', null)).selectedTeam).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 /** The user entity (spec §3), decoded from its wire shape (wire-protocol.md §15.1). */
-import type { ClientUserWire, Json } from '@latchkey/protocol';
-import { type Fields, readFields } from '../internal/decode/fields.js';
-import { readClientTeam, type Team } from '../teams/team-decoder.js';
+import type { ClientUserWire, Json, ServerUserWire } from '@latchkey/protocol';
+import { asBaseFields, type Fields, readFields } from '../internal/decode/fields.js';
+import { readClientTeam, readServerTeam, type ServerTeam, type Team } from '../teams/team-decoder.js';
 
 /**
  * An OAuth account connected to the user.
@@ -45,6 +45,24 @@ export interface UserData {
   selectedTeam: Team | null;
 }
 
+/**
+ * The user's data as server code sees it (server view of spec §3): the client
+ * view plus the server's fields, with the selected team in its server view.
+ *
+ * @example
+ * ```ts
+ * const user = await serverApp.getUser(userId);
+ * console.log(user?.lastActiveAt, user?.serverMetadata);
+ * ```
+ */
+export interface ServerUserData extends UserData {
+  selectedTeam: ServerTeam | null;
+  lastActiveAt: Date;
+  serverMetadata: Json;
+  /** Whether the primary e-mail may be used to sign in (password, magic link). */
+  primaryEmailAuthEnabled: boolean;
+}
+
 /** Reads the client view of a user; a server view adds its own fields to this. */
 export function readClientUser(user: Fields<ClientUserWire>): UserData {
   return {
@@ -73,4 +91,20 @@ export function readClientUser(user: Fields<ClientUserWire>): UserData {
 /** Decodes a client user answer (`GET /users/me`). */
 export function decodeClientUser(body: unknown): UserData {
   return readFields(body, readClientUser);
+}
+
+/** Reads the server view of a user: the client view plus the server's fields. */
+export function readServerUser(user: Fields<ServerUserWire>): ServerUserData {
+  return {
+    ...readClientUser(asBaseFields<ClientUserWire, ServerUserWire>(user)),
+    selectedTeam: user.objectOrNull('selected_team', readServerTeam),
+    lastActiveAt: new Date(user.number('last_active_at_millis')),
+    serverMetadata: user.json('server_metadata'),
+    primaryEmailAuthEnabled: user.boolean('primary_email_auth_enabled'),
+  };
+}
+
+/** Decodes a server user answer (`GET /users/{id}`, or `/users/me` with server access). */
+export function decodeServerUser(body: unknown): ServerUserData {
+  return readFields(body, readServerUser);
 }

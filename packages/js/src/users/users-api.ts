@@ -1,7 +1,7 @@
 /** The `/users/me` and `/auth/sessions/current` calls of a signed-in client (spec §7). */
 import { isKnownError, type Json } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
-import { decodeClientUser, type UserData } from './user-decoder.js';
+import type { Decoder } from '../internal/decode/fields.js';
 
 /**
  * Fields a user may change about themselves.
@@ -20,10 +20,10 @@ export interface UserUpdate {
 /** Answers whose body the SDK does not read (`{"success": true}` and the like). */
 const ignoreAnswer = (): void => {};
 
-/** `GET /users/me`; `null` when no user is signed in. */
-export async function fetchCurrentUser(send: Send): Promise<UserData | null> {
+/** `GET /users/me`, decoded in the view the credentials of `send` get; `null` when no user is signed in. */
+export async function fetchCurrentUser<U>(send: Send, decode: Decoder<U>): Promise<U | null> {
   try {
-    return await send({ method: 'GET', path: '/users/me' }, decodeClientUser);
+    return await send({ method: 'GET', path: '/users/me' }, decode);
   } catch (error) {
     if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return null;
     throw error;

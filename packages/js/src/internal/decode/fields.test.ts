@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MalformedAnswerError } from '../../errors.js';
-import { decodeAnswer, readFields } from './fields.js';
+import { decodeAnswer, optionalNumber, optionalObject, optionalString, readFields } from './fields.js';
 
 interface Wire {
   name: string;
@@ -102,5 +102,49 @@ describe('decodeAnswer', () => {
         throw failure;
       }),
     ).toThrow(failure);
+  });
+});
+
+describe('readers built on value()', () => {
+  interface Optional {
+    label?: string;
+    size?: number;
+    box?: { id: string };
+    list: { box?: { id: string } }[];
+  }
+  const read = (body: unknown) =>
+    readFields<Optional, unknown>(body, (w) => ({
+      label: optionalString(w, 'label'),
+      size: optionalNumber(w, 'size'),
+      box: optionalObject(w, 'box', (b) => b.string('id')),
+      list: w.list('list', (item) => optionalObject(item, 'box', (b) => b.string('id'))),
+    }));
+
+  it('read absent optional fields as undefined and present ones checked', () => {
+    expect(read({ list: [{}] })).toEqual({ label: undefined, size: undefined, box: undefined, list: [undefined] });
+    expect(read({ label: 'l', size: 3, box: { id: 'b' }, list: [{ box: { id: 'c' } }] })).toEqual({
+      label: 'l',
+      size: 3,
+      box: 'b',
+      list: ['c'],
+    });
+  });
+
+  it.each([
+    [{ label: 1, list: [] }, 'label must be a string'],
+    [{ size: '3', list: [] }, 'size must be a number'],
+    [{ box: null, list: [] }, 'box must be a JSON object'],
+    [{ box: {}, list: [] }, 'box.id is missing'],
+    [{ list: [{}, { box: { id: 2 } }] }, 'list[1].box.id must be a string'],
+  ])('name the path of a wrong optional field in %j', (body, problem) => {
+    expect(() => read(body)).toThrow(`The service's answer is malformed: ${problem}`);
+  });
+
+  it("value() takes the caller's check and wording", () => {
+    const even = (body: unknown) =>
+      readFields<{ n: number }, number>(body, (w) => w.value('n', (v) => typeof v === 'number' && v % 2 === 0, 'even'));
+    expect(even({ n: 4 })).toBe(4);
+    expect(() => even({ n: 3 })).toThrow('n must be even');
+    expect(() => even({})).toThrow('n is missing');
   });
 });

@@ -10,7 +10,7 @@ import type { Json } from '@latchkey/protocol';
 import { MalformedAnswerError } from '../../errors.js';
 
 /** Keys of `W` whose values are assignable to `V`. */
-type KeysOf<W, V> = { [K in keyof W]-?: W[K] extends V ? K : never }[keyof W] & string;
+export type KeysOf<W, V> = { [K in keyof W]-?: W[K] extends V ? K : never }[keyof W] & string;
 type Item<L> = L extends readonly (infer I)[] ? I : never;
 
 /** Checked reads of one JSON object of an answer whose wire type is `W`. */
@@ -29,6 +29,13 @@ export interface Fields<W> {
   optionalJson(key: KeysOf<W, Json | undefined>): Json;
   object<K extends KeysOf<W, object>, T>(key: K, read: (fields: Fields<W[K]>) => T): T;
   objectOrNull<K extends KeysOf<W, object | null>, T>(key: K, read: (fields: Fields<NonNullable<W[K]>>) => T): T | null;
+  /**
+   * The value of `key` once `accepts` took it; `optional` lets the key be
+   * absent (`undefined`). The readers above are this with a fixed check;
+   * the rarer ones (`optionalString` below, say) are functions on it, so a
+   * bundle holds only those its decoders use.
+   */
+  value<V>(key: KeysOf<W, V>, accepts: (value: unknown) => boolean, expected: string, optional?: boolean): V;
   list<K extends KeysOf<W, readonly unknown[]>, T>(key: K, read: (fields: Fields<Item<W[K]>>) => T): T[];
 }
 
@@ -54,6 +61,38 @@ export function decodeAnswer<T>(call: string, body: unknown, decode: Decoder<T>)
     if (!(error instanceof MalformedAnswerError) || error.call !== null) throw error;
     throw new MalformedAnswerError(call, error.field, error.problem, { cause: error });
   }
+}
+
+/**
+ * `fields` read as `Base`, a wire type that `W` extends (an entity's client
+ * view, which its server view adds to), so the base view's reader can read
+ * the extended answer. Sound: every key of `Base` is in `W`, with a type
+ * assignable to `Base`'s. (`Fields` itself is invariant in `W`.)
+ */
+export function asBaseFields<Base, W extends Base>(fields: Fields<W>): Fields<Base> {
+  return fields as unknown as Fields<Base>;
+}
+
+/** A number the answer may leave out (`undefined` then). */
+export function optionalNumber<W>(fields: Fields<W>, key: KeysOf<W, number | undefined>): number | undefined {
+  return fields.value(key, Number.isFinite, 'a number', true);
+}
+
+/** A string the answer may leave out (`undefined` then). */
+export function optionalString<W>(fields: Fields<W>, key: KeysOf<W, string | undefined>): string | undefined {
+  return fields.value(key, isString, 'a string', true);
+}
+
+/** An object the answer may leave out (`undefined` then), read with `read` and named by its path. */
+export function optionalObject<W, K extends KeysOf<W, object | undefined>, T>(
+  fields: Fields<W>,
+  key: K,
+  read: (fields: Fields<NonNullable<W[K]>>) => T,
+): T | undefined {
+  if (fields.value(key, () => true, '', true) === undefined) return undefined;
+  // Present, so the key holds the object type itself; `object` checks that and names the path.
+  const present = fields as unknown as Fields<{ [P in K]: NonNullable<W[K]> }>;
+  return present.object(key, read);
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -91,6 +130,7 @@ function fieldsOf<W>(body: unknown, path: string): Fields<W> {
       const value = read<unknown>(key, () => true, 'an object or null');
       return value === null ? null : readFields(value, readObject, at(key));
     },
+    value: read,
     list(key, readItem) {
       const items = read<unknown[]>(key, Array.isArray, 'a list');
       return items.map((item, index) => readFields(item, readItem, `${at(key)}[${index}]`));

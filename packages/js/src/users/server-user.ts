@@ -1,0 +1,67 @@
+/**
+ * `ServerUser`: a user as server code holds it, with what server code may do
+ * to it: change any field, delete it, start a session for it, list and end
+ * its sessions. Written once; every audience with server access hands these
+ * out.
+ */
+import type { Send } from '../internal/core.js';
+import {
+  type CreateSessionOptions,
+  createSession,
+  listSessions,
+  revokeSession,
+  type SessionTokens,
+  type UserSessionData,
+} from '../sessions/sessions-api.js';
+import { deleteUser, type ServerUserUpdate, updateUser } from './server-users-api.js';
+import type { ServerUserData } from './user-decoder.js';
+
+/**
+ * One of a user's sessions, which server code may end.
+ *
+ * @example
+ * ```ts
+ * const sessions = await user.listSessions();
+ * await Promise.all(sessions.filter((s) => !s.isCurrent).map((s) => s.revoke()));
+ * ```
+ */
+export interface UserSession extends UserSessionData {
+  /** Ends the session: its refresh token stops working (its access token lasts until it expires). */
+  revoke(): Promise<void>;
+}
+
+/**
+ * A user as server code sees it, and what server code may do to it.
+ *
+ * @example
+ * ```ts
+ * const user = await serverApp.getUser(userId);
+ * const updated = await user?.update({ serverMetadata: { plan: 'pro' }, primaryEmailVerified: true });
+ * const { accessToken, refreshToken } = await user!.createSession({ isImpersonation: true });
+ * ```
+ */
+export interface ServerUser extends ServerUserData {
+  /** Changes any field server code may set; resolves with the user as it is afterwards. */
+  update(update: ServerUserUpdate): Promise<ServerUser>;
+  /** Deletes the user and ends their sessions. */
+  delete(): Promise<void>;
+  /** Starts a session for the user (impersonation, or tokens for your own sign-in flow). */
+  createSession(options?: CreateSessionOptions): Promise<SessionTokens>;
+  /** The user's active sessions, most recently used first. */
+  listSessions(): Promise<UserSession[]>;
+}
+
+/** The `ServerUser` of `data`, acting through `send` (server or admin credentials). */
+export function createServerUser(data: ServerUserData, send: Send): ServerUser {
+  const { id } = data;
+  return {
+    ...data,
+    update: async (update) => createServerUser(await updateUser(send, id, update), send),
+    delete: () => deleteUser(send, id),
+    createSession: (options) => createSession(send, id, options),
+    async listSessions() {
+      const sessions = await listSessions(send, id);
+      return sessions.map((session) => ({ ...session, revoke: () => revokeSession(send, session.id) }));
+    },
+  };
+}
