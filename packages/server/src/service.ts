@@ -5,6 +5,7 @@
 import { isKnownError } from '@latchkey/protocol';
 import { Hono } from 'hono';
 import pino, { type Logger } from 'pino';
+import { AuthCache, readAuthData } from './access/auth-cache.js';
 import { createSealer } from './crypto/encryption.js';
 import { randomRequestId } from './crypto/random.js';
 import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
@@ -14,6 +15,7 @@ import { knownErrorResponse, textResponse } from './http/responses.js';
 import { prepareDummyHash } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
 import { apiRoutes } from './routes.js';
+import { changeFeedOf } from './storage/change-feed.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
 import { AccessTokens } from './tokens/access-tokens.js';
 import { SigningKeys } from './tokens/signing-keys.js';
@@ -43,6 +45,19 @@ export interface ServiceOptions {
    * For tests; default false.
    */
   strict?: boolean;
+  /**
+   * A request header set by a proxy you trust to hold the client's country
+   * (ISO 3166 alpha-2), e.g. `cf-ipcountry` behind Cloudflare. Recorded at
+   * sign-up and sign-in for the metrics' `users_by_country`. Default none.
+   */
+  countryHeader?: string;
+  /**
+   * How long request authentication may reuse a project and its keys read
+   * from the database, in ms (default 5000; 0 reads them on every request).
+   * Changes made through any instance sharing the database reach this one at
+   * once regardless; this bounds only changes written by other means.
+   */
+  authCacheTtlMs?: number;
 }
 
 /**
@@ -84,6 +99,12 @@ export function createService(options: ServiceOptions): Service {
   const logger = options.logger === false ? null : (options.logger ?? pino());
   const db = dbOf(options.storage);
   const signingKeys = new SigningKeys(db, createSealer(options.secret, 'signing-keys'), clock);
+  const changes = changeFeedOf(options.storage);
+  const authCache = new AuthCache({
+    load: (projectId) => readAuthData(db, projectId),
+    feed: changes,
+    ...(options.authCacheTtlMs !== undefined ? { ttlMs: options.authCacheTtlMs } : {}),
+  });
   const deps: Deps = {
     db,
     clock,
@@ -91,6 +112,9 @@ export function createService(options: ServiceOptions): Service {
     accessTokens: new AccessTokens(signingKeys, clock),
     configSealer: createSealer(options.secret, configSealerPurpose),
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
+    authCache,
+    changes,
+    countryHeader: options.countryHeader?.toLowerCase() || null,
     strict: options.strict ?? false,
   };
 

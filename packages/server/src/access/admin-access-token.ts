@@ -1,27 +1,47 @@
 /**
- * `x-stack-admin-access-token` (wire-protocol §7.3): an access token of an
- * internal-project user that would grant admin access to the projects the
- * user owns. Project ownership is not implemented yet, so a readable token
- * never grants access: it is ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN.
+ * `x-stack-admin-access-token` (wire-protocol §7.3): the access token of a
+ * user of the `internal` project, which grants the requested access type to
+ * the projects that user owns, with no project key. Each refusal is an
+ * INVALID_ADMIN_ACCESS_TOKEN error, checked in the protocol's order. A user
+ * deleted since the token was issued owns nothing: ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN
+ * (the original backend answers a plain 401 there, which no SDK can parse).
  */
-import { KnownError, type KnownErrorCode } from '@latchkey/protocol';
-import type { AccessTokens } from '../tokens/access-tokens.js';
+import { internalProjectId, KnownError, type KnownErrorCode } from '@latchkey/protocol';
+import type { Deps } from '../http/env.js';
+import { findOwnership } from '../projects/project-owner-store.js';
+import type { ProjectRecord } from '../projects/projects.js';
 
 /** The known errors `checkAdminAccessToken` may throw. */
 export const adminAccessTokenErrors = [
   'ADMIN_ACCESS_TOKEN_EXPIRED',
   'UNPARSABLE_ADMIN_ACCESS_TOKEN',
   'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
+  'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN',
 ] as const satisfies readonly KnownErrorCode[];
 
-/** Checks an admin access token; throws the matching INVALID_ADMIN_ACCESS_TOKEN error. */
-export async function checkAdminAccessToken(token: string, accessTokens: AccessTokens): Promise<never> {
-  const check = await accessTokens.check(token);
+/** The project the admin token's user owns, or the matching INVALID_ADMIN_ACCESS_TOKEN error. */
+export async function checkAdminAccessToken(
+  token: string,
+  projectId: string,
+  deps: Pick<Deps, 'accessTokens' | 'authCache' | 'db'>,
+): Promise<ProjectRecord> {
+  const check = await deps.accessTokens.check(token);
   if (!check.ok) {
     throw check.reason === 'expired'
       ? new KnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: null })
       : new KnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
   }
-  // A token of another project, or an internal user: neither owns projects yet.
-  throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+  if (check.projectId !== internalProjectId) throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+  const { userExists, owns } = await findOwnership(deps.db, projectId, check.userId);
+  if (!userExists) {
+    throw new KnownError(
+      'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
+      undefined,
+      'The user of the admin access token no longer exists.',
+    );
+  }
+  const project = await deps.authCache.project(projectId);
+  if (!project) throw new KnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
+  if (!owns) throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+  return project;
 }

@@ -2,12 +2,13 @@
  * Project authentication of a request (wire-protocol §2, §4.4), in the
  * protocol's order: access type, project id, user access token, admin token or
  * project key, project. Empty-string headers count as absent (decision c).
- * Higher access types include lower ones.
+ * Higher access types include lower ones. Keys and projects are read through
+ * the in-memory cache (`auth-cache.ts`); admin tokens are checked against the
+ * database on each request.
  */
 import { type AccessType, accessTypes, headers, KnownError, type KnownErrorCode } from '@latchkey/protocol';
-import { type ApiKeyKind, isValidApiKey } from '../api-keys/api-keys.js';
+import { type ApiKeyKind, matchesValidKey } from '../api-keys/api-keys.js';
 import type { Deps, RequestAuth } from '../http/env.js';
-import { findProject } from '../projects/projects.js';
 import { adminAccessTokenErrors, checkAdminAccessToken } from './admin-access-token.js';
 
 const rank: Record<AccessType, number> = { client: 0, server: 1, admin: 2 };
@@ -69,16 +70,15 @@ export async function authenticate(request: Request, deps: Deps): Promise<Reques
   }
 
   if (adminToken) {
-    await checkAdminAccessToken(adminToken, deps.accessTokens);
-  } else {
-    const { kind, missing, invalid } = keyByAccessType[accessType];
-    const key = header(keyHeaders[kind]);
-    if (!key) throw new KnownError(missing);
-    const valid = await isValidApiKey(deps.db, projectId, kind, key, deps.clock.now());
-    if (!valid) throw new KnownError(invalid, { project_id: projectId });
+    return { accessType, project: await checkAdminAccessToken(adminToken, projectId, deps), userId };
   }
+  const { kind, missing, invalid } = keyByAccessType[accessType];
+  const key = header(keyHeaders[kind]);
+  if (!key) throw new KnownError(missing);
+  const keys = await deps.authCache.keys(projectId, kind);
+  if (!matchesValidKey(keys, key, deps.clock.now())) throw new KnownError(invalid, { project_id: projectId });
 
-  const project = await findProject(deps.db, projectId);
+  const project = await deps.authCache.project(projectId);
   if (!project) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
   return { accessType, project, userId };
 }

@@ -1,5 +1,12 @@
-/** API key sets: every query on the `api_key_sets` table. Keys are stored as SHA-256 hashes and last four characters. */
-import type { Db } from '../storage/db.js';
+/**
+ * API key sets: every query on the `api_key_sets` table. Keys are stored as
+ * SHA-256 hashes and last four characters. Every write notifies the change
+ * feed, so instances drop the key sets they cached (`access/auth-cache.ts`).
+ */
+import { isUuid } from '../common/ids.js';
+import { notifyProjectChanged } from '../storage/change-feed.js';
+import { type Db, inTransaction } from '../storage/db.js';
+import type { ApiKeySetRow } from '../storage/schema.js';
 
 /** The three kinds of API key, as the store names their columns. */
 export const keyColumns = {
@@ -9,6 +16,8 @@ export const keyColumns = {
 } as const;
 
 export type ApiKeyKind = keyof typeof keyColumns;
+
+export const apiKeyKinds = Object.keys(keyColumns) as ApiKeyKind[];
 
 /** A key set row to insert: each kind's hash and last four, or null when the set has no key of that kind. */
 export interface NewKeySetRow {
@@ -20,36 +29,126 @@ export interface NewKeySetRow {
   keys: Record<ApiKeyKind, { hash: string; lastFour: string } | null>;
 }
 
-export async function insertKeySet(db: Db, set: NewKeySetRow): Promise<void> {
+export async function insertKeySet(db: Db, set: NewKeySetRow): Promise<ApiKeySetRow> {
   const stored: Record<string, string | null> = {};
-  for (const kind of Object.keys(keyColumns) as ApiKeyKind[]) {
+  for (const kind of apiKeyKinds) {
     stored[keyColumns[kind].hash] = set.keys[kind]?.hash ?? null;
     stored[keyColumns[kind].lastFour] = set.keys[kind]?.lastFour ?? null;
   }
-  await db
-    .insertInto('api_key_sets')
-    .values({
-      id: set.id,
-      project_id: set.projectId,
-      description: set.description,
-      created_at: set.createdAt,
-      expires_at: set.expiresAt,
-      manually_revoked_at: null,
-      ...stored,
-    })
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .insertInto('api_key_sets')
+      .values({
+        id: set.id,
+        project_id: set.projectId,
+        description: set.description,
+        created_at: set.createdAt,
+        expires_at: set.expiresAt,
+        manually_revoked_at: null,
+        ...stored,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await notifyProjectChanged(trx, set.projectId);
+    return row;
+  });
+}
+
+/** The project's key set, or null (also for an id that is not a UUID). */
+export async function findKeySet(db: Db, projectId: string, keySetId: string): Promise<ApiKeySetRow | null> {
+  if (!isUuid(keySetId)) return null;
+  const row = await db
+    .selectFrom('api_key_sets')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', keySetId.toLowerCase())
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The project's key sets, oldest first. */
+export function listKeySets(db: Db, projectId: string): Promise<ApiKeySetRow[]> {
+  return db
+    .selectFrom('api_key_sets')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
     .execute();
+}
+
+/** What an update of a key set may change. */
+export interface KeySetChanges {
+  description?: string;
+  /** Revoke at this time; a set already revoked keeps its first revocation time. */
+  revokedAt?: Date;
+}
+
+/** Applies `changes` and returns the row, or null when the project has no such set. */
+export async function updateKeySet(
+  db: Db,
+  projectId: string,
+  keySetId: string,
+  changes: KeySetChanges,
+): Promise<ApiKeySetRow | null> {
+  if (!isUuid(keySetId)) return null;
+  if (changes.description === undefined && !changes.revokedAt) return findKeySet(db, projectId, keySetId);
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .updateTable('api_key_sets')
+      .set((eb) => ({
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.revokedAt
+          ? { manually_revoked_at: eb.fn.coalesce('manually_revoked_at', eb.val(changes.revokedAt)) }
+          : {}),
+      }))
+      .where('project_id', '=', projectId)
+      .where('id', '=', keySetId.toLowerCase())
+      .returningAll()
+      .executeTakeFirst();
+    if (row) await notifyProjectChanged(trx, projectId);
+    return row ?? null;
+  });
 }
 
 /** Marks a key set revoked at `at`; false when the project has no such unrevoked set. */
 export async function revokeKeySet(db: Db, projectId: string, keySetId: string, at: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('api_key_sets')
-    .set({ manually_revoked_at: at })
+  if (!isUuid(keySetId)) return false;
+  return inTransaction(db, async (trx) => {
+    const result = await trx
+      .updateTable('api_key_sets')
+      .set({ manually_revoked_at: at })
+      .where('project_id', '=', projectId)
+      .where('id', '=', keySetId.toLowerCase())
+      .where('manually_revoked_at', 'is', null)
+      .executeTakeFirst();
+    const revoked = result.numUpdatedRows > 0n;
+    if (revoked) await notifyProjectChanged(trx, projectId);
+    return revoked;
+  });
+}
+
+/** A key that may authenticate: its kind, SHA-256 hash and expiry (epoch ms). */
+export interface ActiveKey {
+  kind: ApiKeyKind;
+  hash: string;
+  expiresAtMillis: number;
+}
+
+/** The keys of the project's unrevoked sets, expired ones included (the caller checks expiry against its clock). */
+export async function findUnrevokedKeys(db: Db, projectId: string): Promise<ActiveKey[]> {
+  const rows = await db
+    .selectFrom('api_key_sets')
+    .select(['expires_at', 'publishable_client_key_hash', 'secret_server_key_hash', 'super_secret_admin_key_hash'])
     .where('project_id', '=', projectId)
-    .where('id', '=', keySetId)
     .where('manually_revoked_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+    .execute();
+  return rows.flatMap((row) =>
+    apiKeyKinds.flatMap((kind) => {
+      const hash = row[keyColumns[kind].hash];
+      return hash ? [{ kind, hash, expiresAtMillis: row.expires_at.getTime() }] : [];
+    }),
+  );
 }
 
 /** Hashes of the project's `kind` keys in sets neither revoked nor expired at `now`. */

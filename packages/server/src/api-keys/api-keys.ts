@@ -8,7 +8,14 @@ import { apiKeyPrefixes } from '@latchkey/protocol';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
 import type { Db } from '../storage/db.js';
-import { type ApiKeyKind, findValidKeyHashes, insertKeySet, keyColumns, revokeKeySet } from './api-key-store.js';
+import {
+  type ActiveKey,
+  type ApiKeyKind,
+  apiKeyKinds,
+  findValidKeyHashes,
+  insertKeySet,
+  revokeKeySet,
+} from './api-key-store.js';
 
 export type { ApiKeyKind } from './api-key-store.js';
 
@@ -16,6 +23,9 @@ export type { ApiKeyKind } from './api-key-store.js';
 export function generateApiKey(kind: ApiKeyKind): string {
   return apiKeyPrefixes[kind] + randomToken();
 }
+
+/** How long a key set lives when its creator gives no expiry: 100 years. */
+export const defaultKeySetLifetimeMs = 100 * 365 * 24 * 3600 * 1000;
 
 /** Options of `createApiKeySet`; by default all three keys, valid for 100 years. */
 export interface CreateApiKeySetOptions {
@@ -60,10 +70,10 @@ export async function createKeySet(
     id: randomUUID(),
     description: options.description ?? '',
     createdAtMillis: now,
-    expiresAtMillis: options.expiresAtMillis ?? now + 100 * 365 * 24 * 3600 * 1000,
+    expiresAtMillis: options.expiresAtMillis ?? now + defaultKeySetLifetimeMs,
   };
   const keys = {} as Record<ApiKeyKind, { hash: string; lastFour: string } | null>;
-  for (const kind of Object.keys(keyColumns) as ApiKeyKind[]) {
+  for (const kind of apiKeyKinds) {
     const key = wanted[kind] ? generateApiKey(kind) : undefined;
     if (key) created[kind] = key;
     keys[kind] = key ? { hash: sha256Hex(key), lastFour: key.slice(-4) } : null;
@@ -85,8 +95,21 @@ export function revokeKeySetNow(db: Db, projectId: string, keySetId: string, now
 }
 
 /**
+ * True when `key` is one of `keys` not expired at `now`. Hashes are compared
+ * in constant time, and all of them, so the time taken says nothing of which matched.
+ */
+export function matchesValidKey(keys: readonly ActiveKey[], key: string, now: number): boolean {
+  const hash = sha256Hex(key);
+  let valid = false;
+  for (const stored of keys) {
+    if (constantTimeEqual(stored.hash, hash) && stored.expiresAtMillis > now) valid = true;
+  }
+  return valid;
+}
+
+/**
  * True when `key` is a `kind` key of a valid (not revoked, not expired) key
- * set of the project. Hashes are compared in constant time.
+ * set of the project, read from the database. Hashes are compared in constant time.
  */
 export async function isValidApiKey(
   db: Db,

@@ -1,7 +1,9 @@
 /** Types shared by the middleware and the feature routes. */
 import type { AccessType } from '@latchkey/protocol';
+import type { AuthCache } from '../access/auth-cache.js';
 import type { Sealer } from '../crypto/encryption.js';
 import type { ProjectRecord } from '../projects/projects.js';
+import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import type { AccessTokens } from '../tokens/access-tokens.js';
 import type { SigningKeys } from '../tokens/signing-keys.js';
@@ -21,6 +23,12 @@ export interface Deps {
   /** Seals and opens the secrets of project configs (OAuth client secrets, SMTP passwords). */
   configSealer: Sealer;
   bodyLimitBytes: number;
+  /** Projects and their keys as request authentication reads them, cached per project. */
+  authCache: AuthCache;
+  /** The storage's change feed: a handler that changes a project or its keys calls `publishLocal` after commit. */
+  changes: ChangeFeed;
+  /** Lower-case name of the trusted header holding the client's country code (e.g. `cf-ipcountry`), or null. */
+  countryHeader: string | null;
   /** Check every answer against its route's schema and every known error against its declaration (tests). */
   strict: boolean;
 }

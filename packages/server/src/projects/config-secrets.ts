@@ -28,9 +28,9 @@ function mapSecrets<C extends ProjectConfigPatch>(config: C, projectId: string, 
         : { ...provider, client_secret: transform(provider.client_secret, oauthField(projectId, provider.id)) },
     );
   }
-  if (config.email_config?.type === 'standard') {
+  if (config.email_config?.type === 'standard' && config.email_config.password !== undefined) {
     const email = config.email_config;
-    result.email_config = { ...email, password: transform(email.password, emailField(projectId)) };
+    result.email_config = { ...email, password: transform(email.password!, emailField(projectId)) };
   }
   return result;
 }
@@ -57,7 +57,7 @@ export function openConfigSecrets(config: ProjectConfig, projectId: string, seal
 export function hasConfigSecrets(config: ProjectConfigPatch): boolean {
   return (
     (config.oauth_providers ?? []).some((provider) => provider.client_secret !== undefined) ||
-    config.email_config?.type === 'standard'
+    (config.email_config?.type === 'standard' && config.email_config.password !== undefined)
   );
 }
 

@@ -5,8 +5,9 @@
  * zod schema of a config patch. Secret fields (OAuth client secrets, the SMTP
  * password) are stored sealed (`config-secrets.ts`).
  */
-import type { AdminProjectConfigWire } from '@latchkey/protocol';
+import { type AdminProjectConfigWire, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { describeIssues } from '../common/validate.js';
 
 /** The stored configuration (the admin config of wire-protocol §15.6 less its derived keys). */
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -48,32 +49,44 @@ export const oauthProviderIds = [
   'x',
 ] as const;
 
-export const oauthProvider = z
-  .strictObject({
-    id: z.enum(oauthProviderIds),
-    enabled: z.boolean(),
-    type: z.enum(['shared', 'standard']),
-    client_id: z.string().min(1).optional(),
-    client_secret: z.string().min(1).optional(),
-    facebook_config_id: z.string().optional(),
-    microsoft_tenant_id: z.string().optional(),
-  })
-  .refine((p) => p.type === 'shared' || (p.client_id && p.client_secret), {
-    message: 'a standard OAuth provider needs client_id and client_secret',
-  });
+/** A provider's fields; a standard provider's `client_secret` may be left out of an update to keep the stored one. */
+const oauthProviderFields = z.strictObject({
+  id: z.enum(oauthProviderIds),
+  enabled: z.boolean(),
+  type: z.enum(['shared', 'standard']),
+  client_id: z.string().min(1).max(1024).optional(),
+  client_secret: z.string().min(1).max(4096).optional(),
+  facebook_config_id: z.string().max(1024).optional(),
+  microsoft_tenant_id: z.string().max(1024).optional(),
+});
 
-export const emailConfig = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('shared') }),
-  z.strictObject({
-    type: z.literal('standard'),
-    host: z.string().min(1),
-    port: z.number().int().min(1).max(65_535),
-    username: z.string(),
-    password: z.string(),
-    sender_name: z.string(),
-    sender_email: z.email(),
-  }),
-]);
+export const oauthProvider = oauthProviderFields.refine(
+  (p) => p.type === 'shared' || (p.client_id && p.client_secret),
+  {
+    message: 'a standard OAuth provider needs client_id and client_secret',
+  },
+);
+
+/** A provider list names each provider once (its sealed secret is bound to its id). */
+function oauthProviderList<T extends z.ZodType<{ id: string }>>(provider: T) {
+  return z
+    .array(provider)
+    .max(oauthProviderIds.length)
+    .refine((list) => new Set(list.map((p) => p.id)).size === list.length, { message: 'names a provider twice' });
+}
+
+const sharedEmail = z.strictObject({ type: z.literal('shared') });
+const standardEmail = z.strictObject({
+  type: z.literal('standard'),
+  host: z.string().min(1).max(1024),
+  port: z.number().int().min(1).max(65_535),
+  username: z.string().max(1024),
+  password: z.string().max(4096),
+  sender_name: z.string().max(256),
+  sender_email: z.email(),
+});
+
+export const emailConfig = z.discriminatedUnion('type', [sharedEmail, standardEmail]);
 
 export const permissionList = z.array(z.strictObject({ id: z.string().min(1).max(256) })).max(100);
 
@@ -88,7 +101,7 @@ export const projectConfigSchema = z.strictObject({
   client_user_deletion_enabled: z.boolean(),
   create_team_on_sign_up: z.boolean(),
   legacy_global_jwt_signing: z.boolean(),
-  oauth_providers: z.array(oauthProvider).max(oauthProviderIds.length),
+  oauth_providers: oauthProviderList(oauthProvider),
   domains: z
     .array(
       z.strictObject({
@@ -102,12 +115,24 @@ export const projectConfigSchema = z.strictObject({
   team_member_default_permissions: permissionList,
 });
 
-/** A config patch: every key optional; lists replace the stored list. */
-export const projectConfigPatchSchema = projectConfigSchema.partial();
+/**
+ * A config patch: every key optional; lists replace the stored list. A
+ * standard OAuth provider may leave out `client_secret`, and a standard e-mail
+ * config its `password`, to keep the stored one (see `mergeConfig`).
+ */
+export const projectConfigPatchSchema = projectConfigSchema.partial().extend({
+  oauth_providers: oauthProviderList(oauthProviderFields).optional(),
+  email_config: z
+    .discriminatedUnion('type', [sharedEmail, standardEmail.extend({ password: z.string().max(4096).optional() })])
+    .optional(),
+});
 
 /**
  * A change to a project's configuration: any subset of `ProjectConfig`; lists
- * (`domains`, `oauth_providers`, permissions) replace the stored list.
+ * (`domains`, `oauth_providers`, permissions) replace the stored list. Leave
+ * out a standard provider's `client_secret` (or the SMTP `password`) to keep
+ * the stored one, as long as its `client_id` (the SMTP host and username) stay
+ * the same.
  *
  * @example
  * const patch: ProjectConfigPatch = { allow_localhost: false, domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] };
@@ -124,4 +149,37 @@ export function parseStoredConfig(projectId: string, stored: unknown): ProjectCo
   const parsed = projectConfigSchema.safeParse({ ...defaultProjectConfig, ...object });
   if (!parsed.success) throw new Error(`the stored config of project ${projectId} is invalid: ${parsed.error.message}`);
   return parsed.data;
+}
+
+/**
+ * The config after `patch` (validated, its secrets already sealed) is applied
+ * to `stored`: keys of the patch replace stored ones, lists wholesale. A
+ * standard provider sent without `client_secret` keeps the stored secret when
+ * the stored provider is standard with the same `client_id`; a standard e-mail
+ * config without `password` keeps the stored one when host and username are
+ * unchanged. Anything else missing is SCHEMA_ERROR, as is any result that is
+ * not a complete config.
+ */
+export function mergeConfig(stored: ProjectConfig, patch: ProjectConfigPatch): ProjectConfig {
+  const merged: Record<string, unknown> = { ...stored, ...patch };
+  if (patch.oauth_providers) {
+    merged.oauth_providers = patch.oauth_providers.map((provider) => {
+      if (provider.type !== 'standard' || provider.client_secret !== undefined) return provider;
+      const kept = stored.oauth_providers.find(
+        (old) => old.id === provider.id && old.type === 'standard' && old.client_id === provider.client_id,
+      );
+      return kept?.client_secret ? { ...provider, client_secret: kept.client_secret } : provider;
+    });
+  }
+  const email = patch.email_config;
+  if (email?.type === 'standard' && email.password === undefined) {
+    const old = stored.email_config;
+    const same = old.type === 'standard' && old.host === email.host && old.username === email.username;
+    merged.email_config = same ? { ...email, password: old.password } : email;
+  }
+  const result = projectConfigSchema.safeParse(merged);
+  if (!result.success) {
+    throw new KnownError('SCHEMA_ERROR', { message: describeIssues(result.error, 'config') });
+  }
+  return result.data;
 }

@@ -1,4 +1,8 @@
-/** Projects: every query on the `projects` table. */
+/**
+ * Projects: every query on the `projects` table. Every write notifies the
+ * change feed, so instances drop the project they cached (`access/auth-cache.ts`).
+ */
+import { notifyProjectChanged } from '../storage/change-feed.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { json, type ProjectRow } from '../storage/schema.js';
 
@@ -37,20 +41,24 @@ export async function insertProject(
   project: NewProjectRow,
   options: { ifAbsent?: boolean } = {},
 ): Promise<ProjectRow | null> {
-  const row = await db
-    .insertInto('projects')
-    .values({
-      id: project.id,
-      display_name: project.displayName,
-      description: project.description,
-      created_at: project.createdAt,
-      is_production_mode: project.isProductionMode,
-      config: json(project.config),
-    })
-    .$if(options.ifAbsent === true, (query) => query.onConflict((oc) => oc.column('id').doNothing()))
-    .returningAll()
-    .executeTakeFirst();
-  return row ?? null;
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .insertInto('projects')
+      .values({
+        id: project.id,
+        display_name: project.displayName,
+        description: project.description,
+        created_at: project.createdAt,
+        is_production_mode: project.isProductionMode,
+        config: json(project.config),
+      })
+      .$if(options.ifAbsent === true, (query) => query.onConflict((oc) => oc.column('id').doNothing()))
+      .returningAll()
+      .executeTakeFirst();
+    // An instance may have cached "no such project" for this id.
+    if (row) await notifyProjectChanged(trx, project.id);
+    return row ?? null;
+  });
 }
 
 /**
@@ -63,20 +71,56 @@ export async function changeProjectConfig<C>(
   projectId: string,
   change: (stored: unknown) => C,
 ): Promise<C | null> {
+  const row = await changeProject(db, projectId, (stored) => ({ config: change(stored.config) }));
+  return row ? (row.config as C) : null;
+}
+
+/** Columns of a project an update may set. */
+export interface ProjectRowChanges {
+  display_name?: string;
+  description?: string | null;
+  is_production_mode?: boolean;
+  config?: unknown;
+}
+
+/**
+ * Applies `change(stored)` to the project's row, locked meanwhile so
+ * concurrent changes apply one after the other; `change` may throw to change
+ * nothing. Returns the updated row, or null when there is no such project.
+ */
+export async function changeProject(
+  db: Db,
+  projectId: string,
+  change: (stored: ProjectRow) => ProjectRowChanges,
+): Promise<ProjectRow | null> {
+  if (projectId.includes('\u0000')) return null;
   return inTransaction(db, async (trx) => {
-    const row = await trx
+    const stored = await trx
       .selectFrom('projects')
-      .select('config')
+      .selectAll()
       .where('id', '=', projectId)
       .forUpdate()
       .executeTakeFirst();
-    if (!row) return null;
-    const config = change(row.config);
-    await trx
+    if (!stored) return null;
+    const { config, ...columns } = change(stored);
+    const row = await trx
       .updateTable('projects')
-      .set({ config: json(config) })
+      .set({ ...columns, ...(config !== undefined ? { config: json(config) } : {}) })
       .where('id', '=', projectId)
-      .execute();
-    return config;
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await notifyProjectChanged(trx, projectId);
+    return row;
+  });
+}
+
+/** Deletes the project and, by cascade, everything in it. False when there was no such project. */
+export async function deleteProjectRow(db: Db, projectId: string): Promise<boolean> {
+  if (projectId.includes('\u0000')) return false;
+  return inTransaction(db, async (trx) => {
+    const result = await trx.deleteFrom('projects').where('id', '=', projectId).executeTakeFirst();
+    const deleted = result.numDeletedRows > 0n;
+    if (deleted) await notifyProjectChanged(trx, projectId);
+    return deleted;
   });
 }

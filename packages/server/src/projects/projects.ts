@@ -1,19 +1,21 @@
-/** Projects: records, creation and config changes. */
+/** Projects: records, creation, changes, deletion and ownership. */
 import { randomUUID } from 'node:crypto';
-import { KnownError } from '@latchkey/protocol';
+import { internalProjectId, KnownError, productionModeErrors } from '@latchkey/protocol';
 import { validate } from '../common/validate.js';
 import type { Sealer } from '../crypto/encryption.js';
-import type { Db } from '../storage/db.js';
+import { type Db, inTransaction } from '../storage/db.js';
 import type { ProjectRow } from '../storage/schema.js';
 import { hasConfigSecrets, sealConfigSecrets } from './config-secrets.js';
 import {
   defaultProjectConfig,
+  mergeConfig,
   type ProjectConfig,
   type ProjectConfigPatch,
   parseStoredConfig,
   projectConfigPatchSchema,
 } from './project-config.js';
-import { changeProjectConfig, findProjectRow, insertProject } from './project-store.js';
+import { insertProjectOwner, listOwnedProjectRows } from './project-owner-store.js';
+import { changeProject, deleteProjectRow, findProjectRow, insertProject } from './project-store.js';
 
 /** A project as the service works with it. Secret fields of `config` are sealed. */
 export interface ProjectRecord {
@@ -62,6 +64,20 @@ function sealed(patch: ProjectConfigPatch, projectId: string, sealer: Sealer | n
   return sealConfigSecrets(patch, projectId, sealer);
 }
 
+/**
+ * Refuses a project in production mode whose config fails the checks of
+ * spec §5, listing every problem (SCHEMA_ERROR: the request asks for a state
+ * the project may not be in).
+ */
+function checkProductionMode(projectId: string, config: ProjectConfig): void {
+  const problems = productionModeErrors(config, projectId);
+  if (problems.length === 0) return;
+  const list = problems.map((problem) => problem.message).join('; ');
+  throw new KnownError('SCHEMA_ERROR', {
+    message: `is_production_mode: the project cannot run in production mode until this is fixed: ${list}`,
+  });
+}
+
 /** Creates a project (its signing key is created when first needed). With `ifAbsent`, an existing id gives null. */
 export async function insertNewProject(
   db: Db,
@@ -71,6 +87,9 @@ export async function insertNewProject(
 ): Promise<ProjectRecord | null> {
   const id = options.id ?? randomUUID();
   const patch = sealed(validate(projectConfigPatchSchema, options.config ?? {}, 'config'), id, sealer);
+  const config = mergeConfig(defaultProjectConfig, patch);
+  const isProductionMode = options.isProductionMode ?? false;
+  if (isProductionMode) checkProductionMode(id, config);
   const row = await insertProject(
     db,
     {
@@ -78,12 +97,54 @@ export async function insertNewProject(
       displayName: options.displayName,
       description: options.description ?? null,
       createdAt: new Date(options.now ?? Date.now()),
-      isProductionMode: options.isProductionMode ?? false,
-      config: { ...defaultProjectConfig, ...patch },
+      isProductionMode,
+      config,
     },
     { ifAbsent },
   );
   return row ? toRecord(row) : null;
+}
+
+/** A change to a project, in the wire's names (the body of `PATCH /projects/current`, wire-protocol §15.6). */
+export interface ProjectUpdate {
+  display_name?: string;
+  description?: string | null;
+  is_production_mode?: boolean;
+  config?: ProjectConfigPatch;
+}
+
+/**
+ * Applies `update` to the project: the config patch is merged into the stored
+ * config (lists replace, omitted secrets are kept: `mergeConfig`), new secrets
+ * are sealed. A project that is, or is being switched into, production mode
+ * must pass the production-mode checks whenever the update touches them.
+ * Throws SCHEMA_ERROR, or PROJECT_NOT_FOUND for an unknown project.
+ */
+export async function updateProject(
+  db: Db,
+  projectId: string,
+  update: ProjectUpdate,
+  sealer: Sealer | null,
+): Promise<ProjectRecord> {
+  const patch = update.config
+    ? sealed(validate(projectConfigPatchSchema, update.config, 'config'), projectId, sealer)
+    : undefined;
+  const row = await changeProject(db, projectId, (stored) => {
+    const current = parseStoredConfig(projectId, stored.config);
+    const config = patch ? mergeConfig(current, patch) : current;
+    const isProductionMode = update.is_production_mode ?? stored.is_production_mode;
+    const touched =
+      update.is_production_mode !== undefined || patch?.allow_localhost !== undefined || patch?.domains !== undefined;
+    if (isProductionMode && touched) checkProductionMode(projectId, config);
+    return {
+      ...(update.display_name !== undefined ? { display_name: update.display_name } : {}),
+      ...(update.description !== undefined ? { description: update.description } : {}),
+      ...(update.is_production_mode !== undefined ? { is_production_mode: update.is_production_mode } : {}),
+      ...(patch ? { config } : {}),
+    };
+  });
+  if (!row) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
+  return toRecord(row);
 }
 
 /**
@@ -97,11 +158,41 @@ export async function changeConfig(
   patch: ProjectConfigPatch,
   sealer: Sealer | null,
 ): Promise<ProjectConfig> {
-  const changes = sealed(validate(projectConfigPatchSchema, patch, 'config'), projectId, sealer);
-  const config = await changeProjectConfig(db, projectId, (stored) => ({
-    ...parseStoredConfig(projectId, stored),
-    ...changes,
-  }));
-  if (!config) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
-  return config;
+  return (await updateProject(db, projectId, { config: patch }, sealer)).config;
+}
+
+/**
+ * Deletes the project and everything in it (users, sessions, keys, signing
+ * keys, ownership). The internal project, home of every project owner, cannot
+ * be deleted: SCHEMA_ERROR. PROJECT_NOT_FOUND when it is already gone.
+ */
+export async function deleteProject(db: Db, projectId: string): Promise<void> {
+  if (projectId === internalProjectId) {
+    throw new KnownError('SCHEMA_ERROR', {
+      message: 'the internal project cannot be deleted: it holds the dashboard users who own every other project',
+    });
+  }
+  if (!(await deleteProjectRow(db, projectId))) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
+}
+
+/** Creates a project owned by `ownerId`, a user of the internal project (wire-protocol §7.1), with no key set. */
+export function createOwnedProject(
+  db: Db,
+  ownerId: string,
+  options: CreateProjectOptions,
+  sealer: Sealer | null,
+): Promise<ProjectRecord> {
+  return inTransaction(db, async (trx) => {
+    const project = (await insertNewProject(trx, options, sealer))!;
+    await insertProjectOwner(trx, project.id, ownerId, project.createdAt);
+    return project;
+  });
+}
+
+/** Most projects one owner lists. */
+export const maxOwnedProjectsListed = 1000;
+
+/** The projects `userId` (a user of the internal project) owns, oldest first. */
+export async function listOwnedProjects(db: Db, userId: string): Promise<ProjectRecord[]> {
+  return (await listOwnedProjectRows(db, userId, maxOwnedProjectsListed)).map(toRecord);
 }

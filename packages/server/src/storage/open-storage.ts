@@ -9,6 +9,13 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import {
+  attachChangeFeed,
+  type ChangeFeed,
+  changeChannel,
+  pgliteChangeFeed,
+  postgresChangeFeed,
+} from './change-feed.js';
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { pgliteDialect } from './pglite-driver.js';
@@ -82,8 +89,13 @@ export async function openPGlite(options: {
     extensions: pgliteExtensions,
   });
   const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
-  return finishOpening(db, 'pglite', options.schema, async () => {
+  const feed = pgliteChangeFeed(options.schema);
+  pglite.onNotification((channel, payload) => feed.receive(channel, payload));
+  return finishOpening(db, 'pglite', options.schema, feed, async () => {
     if (options.schema !== 'public') await sql`set search_path to ${sql.id(options.schema)}`.execute(db);
+    // Through Kysely, so it waits its turn on PGlite's one connection rather than joining a transaction.
+    await sql`listen ${sql.id(changeChannel)}`.execute(db);
+    feed.listening();
   });
 }
 
@@ -92,19 +104,21 @@ async function openPostgres(databaseUrl: string, schema: string): Promise<Storag
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return finishOpening(db, 'postgres', schema, async () => {});
+  return finishOpening(db, 'postgres', schema, postgresChangeFeed(databaseUrl, schema), async () => {});
 }
 
 async function finishOpening(
   db: Kysely<Database>,
   kind: Storage['kind'],
   schema: string,
+  feed: ChangeFeed,
   prepare: () => Promise<void>,
 ): Promise<Storage> {
   try {
     await prepare();
     await migrate(db, schema);
   } catch (error) {
+    await feed.close().catch(() => {});
     await db.destroy().catch(() => {});
     throw error;
   }
@@ -113,11 +127,12 @@ async function finishOpening(
     kind,
     schema,
     close: () => {
-      closing ??= db.destroy();
+      closing ??= feed.close().then(() => db.destroy());
       return closing;
     },
   };
   handles.set(storage, db);
+  attachChangeFeed(storage, feed);
   return storage;
 }
 

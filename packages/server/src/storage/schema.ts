@@ -62,6 +62,8 @@ export interface UsersTable {
   requires_totp_mfa: Generated<boolean>;
   otp_auth_enabled: Generated<boolean>;
   passkey_auth_enabled: Generated<boolean>;
+  /** ISO 3166 alpha-2 code of the country the user last signed in from (trusted header), or null. */
+  country_code: Generated<string | null>;
 }
 
 export interface SessionsTable {
@@ -79,6 +81,22 @@ export interface SessionsTable {
   is_impersonation: Generated<boolean>;
 }
 
+/** Users of the `internal` project who own a project (their access tokens are its admin tokens). */
+export interface ProjectOwnersTable {
+  project_id: string;
+  user_project_id: Generated<string>;
+  user_id: string;
+  created_at: Date;
+}
+
+/** One row per user per UTC day on which the user signed in or refreshed a session. */
+export interface UserActivityDaysTable {
+  project_id: string;
+  user_id: string;
+  /** `YYYY-MM-DD`; read back as text (`to_char`), written as text. */
+  day: ColumnType<Date, string, string>;
+}
+
 export interface MigrationsTable {
   id: string;
   checksum: string;
@@ -91,10 +109,13 @@ export interface Database {
   signing_keys: SigningKeysTable;
   users: UsersTable;
   sessions: SessionsTable;
+  project_owners: ProjectOwnersTable;
+  user_activity_days: UserActivityDaysTable;
   latchkey_migrations: MigrationsTable;
 }
 
 export type ProjectRow = Selectable<ProjectsTable>;
+export type ApiKeySetRow = Selectable<ApiKeySetsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 

@@ -4,6 +4,7 @@
  */
 import initial from './0001-initial.js';
 import usersAtScale from './0002-users-at-scale.js';
+import projectOwners from './0003-project-owners.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -15,4 +16,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { id: '0001-initial', sql: initial },
   { id: '0002-users-at-scale', sql: usersAtScale },
+  { id: '0003-project-owners', sql: projectOwners },
 ];

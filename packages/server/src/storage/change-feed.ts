@@ -1,0 +1,203 @@
+/**
+ * The change feed: how every instance sharing a database learns that a
+ * project or its key sets changed, so that caches of them (request
+ * authentication, `access/auth-cache.ts`) drop what they hold at once.
+ *
+ * A store that writes such data calls `notifyProjectChanged` with the same
+ * query handle, so the notification is part of its transaction and is sent on
+ * commit (PostgreSQL `NOTIFY`); each storage listens on one channel (`LISTEN`)
+ * and hands the changes of its own schema to its subscribers. PostgreSQL
+ * listens on a connection of its own, reconnecting when it drops; PGlite, one
+ * connection, listens on that one and delivers before the writing query ends.
+ * While a feed is not `live` (not yet listening, or its connection lost) its
+ * subscribers must not trust what they cached: they hear `lost`, then `live`
+ * once it listens again.
+ */
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { Db } from './db.js';
+
+/** What a feed tells its subscribers. */
+export type FeedEvent =
+  | { type: 'change'; projectId: string }
+  /** Listening (again): changes made from now on arrive. */
+  | { type: 'live' }
+  /** No longer listening: changes may be missed until `live`. */
+  | { type: 'lost' };
+
+export interface ChangeFeed {
+  /** True while changes made by any instance reach this feed. */
+  readonly live: boolean;
+  /** Calls `listener` on every event; returns the function that stops it. */
+  subscribe(listener: (event: FeedEvent) => void): () => void;
+  /**
+   * Tells this process's subscribers at once of a change it has just committed.
+   * Other instances hear of it through the database; this one would hear of it
+   * a moment later, so a request that follows a write sees the write.
+   */
+  publishLocal(projectId: string): void;
+  close(): Promise<void>;
+}
+
+/** The one channel every Latchkey instance of a database notifies and listens on. */
+export const changeChannel = 'latchkey_changes';
+
+/**
+ * Notifies every instance that the project (its row or its key sets) changed;
+ * sent when the transaction of `db`, if any, commits. The payload names the
+ * schema, so instances of other schemas of the database ignore it.
+ */
+export async function notifyProjectChanged(db: Db, projectId: string): Promise<void> {
+  await sql`select pg_notify(${changeChannel}, json_build_object('schema', current_schema(), 'project', ${projectId}::text)::text)`.execute(
+    db,
+  );
+}
+
+/** The project a notification payload names for `schema`, or null (another schema, or not ours). */
+export function changedProject(payload: string, schema: string): string | null {
+  try {
+    const parsed = JSON.parse(payload) as { schema?: unknown; project?: unknown };
+    return parsed.schema === schema && typeof parsed.project === 'string' ? parsed.project : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Subscribers and the `live` flag; the listening itself is the backend's. */
+class Subscribers {
+  #listeners = new Set<(event: FeedEvent) => void>();
+  live = false;
+
+  subscribe(listener: (event: FeedEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit(event: FeedEvent): void {
+    if (event.type !== 'change') this.live = event.type === 'live';
+    for (const listener of [...this.#listeners]) listener(event);
+  }
+
+  clear(): void {
+    this.#listeners.clear();
+  }
+}
+
+/**
+ * The feed of a PGlite storage. Call `receive` from PGlite's notification
+ * callback, and `listening()` once `LISTEN` ran on its connection.
+ */
+export function pgliteChangeFeed(schema: string): ChangeFeed & {
+  receive(channel: string, payload: string): void;
+  listening(): void;
+} {
+  const subscribers = new Subscribers();
+  return {
+    get live() {
+      return subscribers.live;
+    },
+    subscribe: (listener) => subscribers.subscribe(listener),
+    publishLocal: (projectId) => subscribers.emit({ type: 'change', projectId }),
+    receive(channel, payload) {
+      const projectId = channel === changeChannel ? changedProject(payload, schema) : null;
+      if (projectId !== null) subscribers.emit({ type: 'change', projectId });
+    },
+    listening: () => subscribers.emit({ type: 'live' }),
+    async close() {
+      subscribers.emit({ type: 'lost' });
+      subscribers.clear();
+    },
+  };
+}
+
+/** Delays between attempts to listen again after the connection dropped. */
+const retryDelaysMs = [100, 500, 1000, 2000, 5000];
+
+/**
+ * The feed of a PostgreSQL storage: one connection of its own that listens,
+ * opened when the first subscriber arrives and opened again whenever it drops.
+ */
+export function postgresChangeFeed(databaseUrl: string, schema: string): ChangeFeed {
+  const subscribers = new Subscribers();
+  let client: pg.Client | null = null;
+  let started = false;
+  let closed = false;
+  let attempt = 0;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+
+  const connect = async () => {
+    if (closed) return;
+    const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+    let dropped = false;
+    const drop = () => {
+      if (dropped) return;
+      dropped = true;
+      if (client === next) client = null;
+      next.end().catch(() => {});
+      if (subscribers.live) subscribers.emit({ type: 'lost' });
+      if (!closed) {
+        retry = setTimeout(connect, retryDelaysMs[Math.min(attempt++, retryDelaysMs.length - 1)]);
+        retry.unref?.();
+      }
+    };
+    next.on('error', drop);
+    next.on('end', drop);
+    next.on('notification', (message) => {
+      const projectId =
+        message.channel === changeChannel && message.payload ? changedProject(message.payload, schema) : null;
+      if (projectId !== null) subscribers.emit({ type: 'change', projectId });
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${changeChannel}`);
+    } catch {
+      drop();
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    attempt = 0;
+    subscribers.emit({ type: 'live' });
+  };
+
+  return {
+    get live() {
+      return subscribers.live;
+    },
+    subscribe(listener) {
+      const stop = subscribers.subscribe(listener);
+      if (!started && !closed) {
+        started = true;
+        void connect();
+      }
+      return stop;
+    },
+    publishLocal: (projectId) => subscribers.emit({ type: 'change', projectId }),
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const open = client;
+      client = null;
+      if (subscribers.live) subscribers.emit({ type: 'lost' });
+      subscribers.clear();
+      await open?.end().catch(() => {});
+    },
+  };
+}
+
+const feeds = new WeakMap<object, ChangeFeed>();
+
+/** Internal: attaches the feed of an open storage. */
+export function attachChangeFeed(storage: object, feed: ChangeFeed): void {
+  feeds.set(storage, feed);
+}
+
+/** Internal: the change feed of an open storage. */
+export function changeFeedOf(storage: object): ChangeFeed {
+  const feed = feeds.get(storage);
+  if (!feed) throw new TypeError('not a storage opened by openStorage');
+  return feed;
+}
