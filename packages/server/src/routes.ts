@@ -2,6 +2,7 @@
  * Every route of the API, in one list: the service serves it and the OpenAPI
  * document describes it. A feature adds its routes here.
  */
+import { apiKeyRoutes } from './api-keys/api-keys-routes.js';
 import type { Route } from './http/route.js';
 import { metaRoutes } from './meta/meta-routes.js';
 import { passwordRoutes } from './password/password-routes.js';
@@ -17,5 +18,6 @@ export const apiRoutes: readonly Route[] = [
   ...tokenRoutes,
   ...userRoutes,
   ...projectRoutes,
+  ...apiKeyRoutes,
   ...metaRoutes(() => apiRoutes),
 ];

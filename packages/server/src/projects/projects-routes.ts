@@ -1,6 +1,24 @@
-/** `GET /projects/current`: the client view for client and server access, the admin view for admin access. */
+/**
+ * The project of the request (wire-protocol §14.7, §15.6): `GET` for every
+ * access type (the client view, or the admin view with admin access), and
+ * for admin access `PATCH` (names, production mode, config: lists replace
+ * wholesale, unknown config keys are refused, omitted secrets are kept) and
+ * `DELETE` (the project and everything in it).
+ */
+import { z } from 'zod';
+import { successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { projectConfigPatchSchema } from './project-config.js';
 import { projectViews } from './project-views.js';
+import { deleteProject, updateProject } from './projects.js';
+
+/** The admin project-update body (wire-protocol §15.6); every key optional. */
+export const projectUpdateBody = z.strictObject({
+  display_name: z.string().min(1).max(256).optional(),
+  description: z.string().max(4096).nullable().optional(),
+  is_production_mode: z.boolean().optional(),
+  config: projectConfigPatchSchema.optional(),
+});
 
 const getCurrentProject = defineRoute({
   method: 'GET',
@@ -13,4 +31,38 @@ const getCurrentProject = defineRoute({
   handler: async ({ auth }) => auth.project,
 });
 
-export const projectRoutes: Route[] = [getCurrentProject];
+const updateCurrentProject = defineRoute({
+  method: 'PATCH',
+  path: '/projects/current',
+  tag: 'projects',
+  summary:
+    'Changes the project: names, production mode (refused while a production-mode check fails) and config; ' +
+    'lists replace the stored ones, and a standard provider or SMTP config sent without its secret keeps the stored one.',
+  access: 'admin',
+  body: projectUpdateBody,
+  answer: projectViews,
+  errors: [],
+  handler: async ({ auth, body, deps }) => {
+    const project = await updateProject(deps.db, auth.project.id, body, deps.configSealer);
+    deps.changes.publishLocal(project.id);
+    return project;
+  },
+});
+
+const deleteCurrentProject = defineRoute({
+  method: 'DELETE',
+  path: '/projects/current',
+  tag: 'projects',
+  summary:
+    'Deletes the project and everything in it: users, sessions, keys, signing keys. The internal project cannot be deleted.',
+  access: 'admin',
+  answer: successAnswer,
+  errors: [],
+  handler: async ({ auth, deps }) => {
+    await deleteProject(deps.db, auth.project.id);
+    deps.changes.publishLocal(auth.project.id);
+    return { success: true as const };
+  },
+});
+
+export const projectRoutes: Route[] = [getCurrentProject, updateCurrentProject, deleteCurrentProject];
