@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+/**
+ * Users at scale: `GET /users` with a million users on PostgreSQL. Seeds the
+ * users in bulk with SQL (not through the API), then measures the first page,
+ * a page deep in the list (by its cursor), a substring search, and
+ * `GET /users/{id}` with a server key beside `GET /users/me`.
+ *
+ *   npm run build && node bench/users-at-scale.mjs
+ *   BENCH_USERS=100000 BENCH_DURATION=3 node bench/users-at-scale.mjs
+ *
+ * Figures, not a test: it prints a Markdown table.
+ */
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const users = Number(process.env.BENCH_USERS || 1_000_000);
+const duration = Number(process.env.BENCH_DURATION || 5);
+const connections = Number(process.env.BENCH_CONNECTIONS || 10);
+const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+const server = await import('../packages/server/dist/index.js').catch(() => {
+  console.error('bench: packages/server is not built; run `npm run build` first.');
+  process.exit(1);
+});
+const testing = await import('../packages/server/dist/testing/index.js');
+
+if (!(await testing.isPostgresReachable(databaseUrl))) {
+  console.error(`bench: no PostgreSQL answers at ${databaseUrl}; this bench needs one.`);
+  process.exit(1);
+}
+
+console.log(
+  `Latchkey users at scale, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ` +
+    `${cpus().length} cores, load average ${loadavg()[0].toFixed(2)}, ${users.toLocaleString('en')} users, ` +
+    `${connections} connections, ${duration} s per scenario\n`,
+);
+
+const schema = `bench_users_${randomBytes(4).toString('hex')}`;
+const storage = await server.openStorage({ databaseUrl, schema });
+try {
+  const keys = await server.bootstrap(storage, { dev: true });
+  await seed(keys.projectId);
+  const service = server.createService({ storage, secret: randomBytes(32).toString('base64url'), logger: false });
+  const listening = await server.startServer({ service, port: 0, host: '127.0.0.1' });
+  try {
+    const base = `${listening.url}/api/v1`;
+    const serverHeaders = {
+      'x-stack-project-id': keys.projectId,
+      'x-stack-access-type': 'server',
+      'x-stack-secret-server-key': keys.secretServerKey,
+    };
+    const get = async (path, headers = serverHeaders) => {
+      const response = await fetch(`${base}${path}`, { headers });
+      const body = await response.json();
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+      return body;
+    };
+    // A cursor deep in the list: the page that starts at the user 90% of the way in.
+    const deepUser = await nthUserId(keys.projectId, Math.floor(users * 0.9));
+    const deepCursor = (await get(`/users?limit=1&cursor=${deepUser}`)).pagination.next_cursor;
+    const someone = await nthUserId(keys.projectId, Math.floor(users / 2));
+    const signUp = await fetch(`${base}/auth/password/sign-up`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-stack-project-id': keys.projectId,
+        'x-stack-access-type': 'client',
+        'x-stack-publishable-client-key': keys.publishableClientKey,
+      },
+      body: JSON.stringify({ email: 'bench-me@example.com', password: 'bench password 1234' }),
+    });
+    const tokens = await signUp.json();
+
+    const scenarios = [
+      ['GET /users?limit=100 (first page)', '/users?limit=100', serverHeaders],
+      ['GET /users?limit=100 (page at 90%)', `/users?limit=100&cursor=${deepCursor}`, serverHeaders],
+      ['GET /users?limit=100&desc=true', '/users?limit=100&desc=true', serverHeaders],
+      ['GET /users?query=user12345 (search)', '/users?limit=100&query=user12345', serverHeaders],
+      ['GET /users?query=4242@exam (search)', '/users?limit=100&query=4242%40exam', serverHeaders],
+      ['GET /users/{id} (server key)', `/users/${someone}`, serverHeaders],
+      [
+        'GET /users/me (client)',
+        '/users/me',
+        {
+          'x-stack-project-id': keys.projectId,
+          'x-stack-access-type': 'client',
+          'x-stack-publishable-client-key': keys.publishableClientKey,
+          'x-stack-access-token': tokens.access_token,
+          'x-stack-refresh-token': tokens.refresh_token,
+        },
+      ],
+    ];
+    const rows = [];
+    for (const [name, path, headers] of scenarios) {
+      const first = await get(path, headers);
+      const items = Array.isArray(first.items) ? first.items.length : 1;
+      const result = await autocannon({ url: `${base}${path}`, headers, connections, duration, workers: 1 });
+      rows.push([
+        name,
+        items,
+        Math.round(result.requests.average),
+        result.latency.p50,
+        result.latency.p99,
+        result.non2xx,
+        result.errors + result.timeouts,
+      ]);
+      console.error(`  ${name}: p50 ${result.latency.p50} ms`);
+    }
+    printTable(['scenario', 'items', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'], rows);
+  } finally {
+    await listening.close();
+  }
+} finally {
+  await testing.dropSchema(storage);
+}
+
+/** Inserts `users` users in one statement, then refreshes the planner's statistics. */
+async function seed(projectId) {
+  const started = performance.now();
+  const client = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema},public` });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO users (id, project_id, display_name, primary_email, primary_email_verified,
+         primary_email_auth_enabled, signed_up_at, last_active_at)
+       SELECT gen_random_uuid(), $1, 'User ' || i, 'user' || i || '@example.com', i % 3 = 0, true,
+         timestamp with time zone '2020-01-01 00:00:00+00' + i * interval '1 millisecond' * 97,
+         timestamp with time zone '2020-01-01 00:00:00+00' + i * interval '1 millisecond' * 97
+       FROM generate_series(1, $2::int) AS i`,
+      [projectId, users],
+    );
+    await client.query('ANALYZE users');
+  } finally {
+    await client.end();
+  }
+  console.error(
+    `  seeded ${users.toLocaleString('en')} users in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+/** The id of the project's n-th user in sign-up order. */
+async function nthUserId(projectId, n) {
+  const client = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'SELECT id FROM users WHERE project_id = $1 ORDER BY signed_up_at, id OFFSET $2 LIMIT 1',
+      [projectId, n],
+    );
+    return rows[0].id;
+  } finally {
+    await client.end();
+  }
+}
+
+function printTable(header, rows) {
+  const table = [header, ...rows].map((row) => row.map(String));
+  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  const cells = (row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])));
+  console.log(`| ${cells(table[0]).join(' | ')} |`);
+  console.log(`| ${widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`);
+  for (const row of table.slice(1)) console.log(`| ${cells(row).join(' | ')} |`);
+}
