@@ -23,13 +23,23 @@ const serverModules =
 const serverEntryModules = [
   'server.ts',
   'server-app.ts',
+  'admin-app.ts',
+  'project-owner-app.ts',
   'internal/audience.ts',
+  'internal/defined-fields.ts',
   'internal/pagination.ts',
   'internal/session/request-tokens.ts',
   'users/server-user.ts',
   'users/server-users.ts',
   'users/server-users-api.ts',
   'sessions/sessions-api.ts',
+  'projects/admin-project-decoder.ts',
+  'projects/admin-projects-api.ts',
+  'projects/project-admin.ts',
+  'projects/owned-projects.ts',
+  'api-keys/api-keys-api.ts',
+  'api-keys/api-key-sets.ts',
+  'metrics/metrics.ts',
 ];
 
 async function bundle(contents: string, platform: 'browser' | 'node' = 'browser') {

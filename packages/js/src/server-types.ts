@@ -61,3 +61,19 @@ export interface Page<T> {
   items: T[];
   nextCursor: string | null;
 }
+
+/**
+ * A dashboard user's session: a signed-in user of the `internal` project,
+ * which owns projects (wire-protocol.md §7). The signed-in user of a
+ * `ClientApp` on the `internal` project is one; anything that hands out
+ * fresh tokens is.
+ *
+ * @example
+ * ```ts
+ * const internalApp = new ClientApp({ projectId: 'internal', publishableClientKey, baseUrl, tokenStore: 'cookie' });
+ * const projectOwnerSession: ProjectOwnerSession = await internalApp.getUser({ or: 'throw' });
+ * ```
+ */
+export interface ProjectOwnerSession {
+  getTokens(): Promise<{ accessToken: string | null; refreshToken: string | null }>;
+}

@@ -1,10 +1,11 @@
 /**
  * @latchkey/js/server: the SDK for server code. `ServerApp` acts with the
  * project's secret server key; `AdminApp` with the super secret admin key or
- * a project owner's session. Both read the user of an incoming request
- * (`tokenStore: request`). Never import this entry in browser code: the
- * browser entry (`@latchkey/js`) holds none of it, and an app built with a
- * secret key in a browser throws.
+ * a project owner's session; `ProjectOwnerApp` lists and creates the projects
+ * a dashboard user owns. `ServerApp` and `AdminApp` read the user of an
+ * incoming request (`tokenStore: request`). Never import this entry in
+ * browser code: the browser entry (`@latchkey/js`) holds none of it, and an
+ * app built with a secret key in a browser throws.
  *
  * @example
  * ```ts
@@ -18,8 +19,32 @@
  * ```
  */
 
+/**
+ * The production-mode problem type of `AdminProject.productionModeErrors`, from the protocol.
+ *
+ * @example
+ * ```ts
+ * const problems: ProductionModeError[] = (await adminApp.getProject()).productionModeErrors;
+ * ```
+ */
+export type { ProductionModeError } from '@latchkey/protocol';
+export { AdminApp, type AdminAppCommonOptions, type AdminAppModules, type AdminAppOptions } from './admin-app.js';
+export type { ApiKeySet, ApiKeySets } from './api-keys/api-key-sets.js';
+export type { ApiKeySetData, CreateApiKeySetOptions, ObfuscatedKey } from './api-keys/api-keys-api.js';
+export type { Metrics, MetricsDay, ProjectMetrics } from './metrics/metrics.js';
+export { ProjectOwnerApp, type ProjectOwnerAppModules, type ProjectOwnerAppOptions } from './project-owner-app.js';
+export type {
+  AdminProjectConfig,
+  AdminProjectData,
+  EmailConfig,
+  OAuthProviderConfig,
+  TrustedDomain,
+} from './projects/admin-project-decoder.js';
+export type { CreateProjectOptions, ProjectConfigUpdate, ProjectUpdate } from './projects/admin-projects-api.js';
+export type { OwnedProjects } from './projects/owned-projects.js';
+export type { AdminProject, ProjectAdministration } from './projects/project-admin.js';
 export { ServerApp, type ServerAppModules, type ServerAppOptions } from './server-app.js';
-export type { HeadersLike, Page, RequestLike, RequestTokenStore } from './server-types.js';
+export type { HeadersLike, Page, ProjectOwnerSession, RequestLike, RequestTokenStore } from './server-types.js';
 export type { CreateSessionOptions, SessionTokens, UserSessionData } from './sessions/sessions-api.js';
 export type { ServerTeam } from './teams/team-decoder.js';
 export type { ServerUser, UserSession } from './users/server-user.js';

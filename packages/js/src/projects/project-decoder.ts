@@ -34,7 +34,8 @@ export function decodeClientProject(body: unknown): Project {
   }));
 }
 
-function readClientConfig(config: Fields<ClientProjectConfigWire>): Project['config'] {
+/** Reads the client config; the admin config adds its own keys to this. */
+export function readClientConfig(config: Fields<ClientProjectConfigWire>): Project['config'] {
   return {
     signUpEnabled: config.boolean('sign_up_enabled'),
     credentialEnabled: config.boolean('credential_enabled'),

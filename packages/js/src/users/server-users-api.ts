@@ -6,6 +6,7 @@
 import { isKnownError, type Json, type ServerUserWire } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
 import { optionalObject, readFields } from '../internal/decode/fields.js';
+import { definedFields } from '../internal/defined-fields.js';
 import type { Page } from '../server-types.js';
 import { decodeServerUser, readServerUser, type ServerUserData } from './user-decoder.js';
 import { type UserUpdate, userUpdateBody } from './users-api.js';
@@ -116,7 +117,7 @@ export function deleteUser(send: Send, userId: string): Promise<void> {
 
 /** The wire body of a create or update: the client fields' body plus the server's, `undefined` omitted. */
 export function serverUserBody(update: ServerUserUpdate): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+  return definedFields({
     ...userUpdateBody(update),
     primary_email: update.primaryEmail,
     primary_email_verified: update.primaryEmailVerified,
@@ -128,8 +129,7 @@ export function serverUserBody(update: ServerUserUpdate): Record<string, unknown
     client_read_only_metadata: update.clientReadOnlyMetadata,
     server_metadata: update.serverMetadata,
     selected_team_id: update.selectedTeamId,
-  };
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  });
 }
 
 /**

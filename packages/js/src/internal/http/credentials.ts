@@ -3,7 +3,8 @@
  * headers. `ClientApp` uses the publishable key plus the user's session; a
  * server or admin audience is another strategy on the same pipeline.
  */
-import { type AccessType, headers, type KnownError } from '@latchkey/protocol';
+import { type AccessType, headers, KnownError } from '@latchkey/protocol';
+import type { ProjectOwnerSession } from '../../server-types.js';
 
 /** Headers for one attempt, and how to repair them when the service refuses them. */
 export interface PreparedCredentials {
@@ -56,6 +57,42 @@ export function withSession(base: Credentials, session: SessionTokenSource): Cre
           return true;
         },
       };
+    },
+  };
+}
+
+/**
+ * The tokens of `owner` (a user of the `internal` project) right now; a
+ * session that has ended is a `USER_AUTHENTICATION_REQUIRED` error.
+ */
+async function ownerTokens(owner: ProjectOwnerSession): Promise<{ accessToken: string; refreshToken: string }> {
+  const { accessToken, refreshToken } = await owner.getTokens();
+  if (accessToken && refreshToken) return { accessToken, refreshToken };
+  throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, "The project owner's session has ended.");
+}
+
+/**
+ * Access to a project its owner administers (wire-protocol.md §7.2): the
+ * owner's access token as `x-stack-admin-access-token`, no project key. The
+ * owner's session refreshes the token before it expires.
+ */
+export function adminAccessTokenCredentials(accessType: AccessType, owner: ProjectOwnerSession): Credentials {
+  return {
+    async prepare() {
+      const { accessToken } = await ownerTokens(owner);
+      return { headers: { [headers.accessType]: accessType, [headers.adminAccessToken]: accessToken } };
+    },
+  };
+}
+
+/** The owner as a signed-in user of the `internal` project (client access, its publishable key, §7.1). */
+export function ownerSessionCredentials(publishableClientKey: string, owner: ProjectOwnerSession): Credentials {
+  const base = publishableKeyCredentials(publishableClientKey);
+  return {
+    async prepare() {
+      const [prepared, tokens] = await Promise.all([base.prepare(), ownerTokens(owner)]);
+      const sessionHeaders = { [headers.accessToken]: tokens.accessToken, [headers.refreshToken]: tokens.refreshToken };
+      return { headers: { ...prepared.headers, ...sessionHeaders } };
     },
   };
 }

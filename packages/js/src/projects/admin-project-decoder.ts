@@ -1,0 +1,184 @@
+/** The project as its administrators see it (admin view of spec §3), decoded from wire-protocol.md §15.6. */
+import type {
+  AdminProjectConfigWire,
+  AdminProjectWire,
+  ClientProjectConfigWire,
+  EmailConfigWire,
+  OAuthProviderConfigWire,
+} from '@latchkey/protocol';
+import { asBaseFields, type Fields, optionalString, readFields } from '../internal/decode/fields.js';
+import { type Project, readClientConfig } from './project-decoder.js';
+
+/**
+ * An OAuth provider as the project configures it. `standard` providers use
+ * the project's own OAuth app (`clientId`, `clientSecret`); `shared` ones the
+ * service's development credentials.
+ *
+ * @example
+ * ```ts
+ * const github: OAuthProviderConfig = { id: 'github', enabled: true, type: 'standard', clientId, clientSecret };
+ * ```
+ */
+export interface OAuthProviderConfig {
+  /** Provider id: `google`, `github`, `microsoft`, `spotify`, `facebook`, `discord`, `gitlab`, `bitbucket`, `linkedin`, `apple`, `x`. */
+  id: string;
+  enabled: boolean;
+  type: 'shared' | 'standard';
+  clientId?: string;
+  clientSecret?: string;
+  facebookConfigId?: string;
+  microsoftTenantId?: string;
+}
+
+/**
+ * How the project sends e-mail: the service's shared sender, or its own SMTP server.
+ *
+ * @example
+ * ```ts
+ * const smtp: EmailConfig = { type: 'standard', host: 'smtp.example.com', port: 587, username, password, senderName: 'Shop', senderEmail: 'no-reply@example.com' };
+ * ```
+ */
+export type EmailConfig =
+  | { type: 'shared' }
+  | {
+      type: 'standard';
+      host: string;
+      port: number;
+      username: string;
+      password: string;
+      senderName: string;
+      senderEmail: string;
+    };
+
+/**
+ * A trusted domain: where redirects may go, and where the handler pages live.
+ *
+ * @example
+ * ```ts
+ * const domain: TrustedDomain = { domain: 'https://shop.example.com', handlerPath: '/handler' };
+ * ```
+ */
+export interface TrustedDomain {
+  domain: string;
+  handlerPath: string;
+}
+
+/**
+ * Every setting of a project: the client config plus the administrators' keys.
+ * `oauthProviders` lists every configured provider, enabled or not.
+ *
+ * @example
+ * ```ts
+ * const { config } = await adminApp.getProject();
+ * if (config.allowLocalhost) console.warn('localhost is trusted');
+ * ```
+ */
+export interface AdminProjectConfig extends Omit<Project['config'], 'oauthProviders'> {
+  oauthProviders: OAuthProviderConfig[];
+  allowLocalhost: boolean;
+  createTeamOnSignUp: boolean;
+  /** Signs access tokens with the service-wide legacy key (older SDKs); absent on services without it. */
+  legacyGlobalJwtSigning?: boolean;
+  domains: TrustedDomain[];
+  emailConfig: EmailConfig;
+  teamCreatorDefaultPermissions: { id: string }[];
+  teamMemberDefaultPermissions: { id: string }[];
+}
+
+/**
+ * A project's data as its administrators see it: the client view plus its
+ * description, creation time, user count, production mode and whole config.
+ *
+ * @example
+ * ```ts
+ * const project = await adminApp.getProject();
+ * console.log(project.displayName, project.userCount, project.isProductionMode);
+ * ```
+ */
+export interface AdminProjectData extends Omit<Project, 'config'> {
+  description: string | null;
+  createdAt: Date;
+  userCount: number;
+  isProductionMode: boolean;
+  config: AdminProjectConfig;
+}
+
+/** Reads the admin view of a project. */
+export function readAdminProject(project: Fields<AdminProjectWire>): AdminProjectData {
+  return {
+    id: project.string('id'),
+    displayName: project.string('display_name'),
+    description: project.stringOrNull('description'),
+    createdAt: new Date(project.number('created_at_millis')),
+    userCount: project.number('user_count'),
+    isProductionMode: project.boolean('is_production_mode'),
+    config: project.object('config', readAdminConfig),
+  };
+}
+
+/** Decodes an admin project answer (`GET /projects/current` with admin access). */
+export function decodeAdminProject(body: unknown): AdminProjectData {
+  return readFields(body, readAdminProject);
+}
+
+/** Decodes a list of admin projects (`GET /internal/projects`). */
+export function decodeAdminProjectList(body: unknown): AdminProjectData[] {
+  return readFields<{ items: AdminProjectWire[] }, AdminProjectData[]>(body, (list) =>
+    list.list('items', readAdminProject),
+  );
+}
+
+function readAdminConfig(config: Fields<AdminProjectConfigWire>): AdminProjectConfig {
+  return {
+    ...readClientConfig(asBaseFields<ClientProjectConfigWire, AdminProjectConfigWire>(config)),
+    oauthProviders: config.list('oauth_providers', readOAuthProvider),
+    allowLocalhost: config.boolean('allow_localhost'),
+    createTeamOnSignUp: config.boolean('create_team_on_sign_up'),
+    legacyGlobalJwtSigning: config.optionalBoolean('legacy_global_jwt_signing'),
+    domains: config.list('domains', (domain) => ({
+      domain: domain.string('domain'),
+      handlerPath: domain.string('handler_path'),
+    })),
+    emailConfig: config.object('email_config', readEmailConfig),
+    teamCreatorDefaultPermissions: config.list('team_creator_default_permissions', readPermission),
+    teamMemberDefaultPermissions: config.list('team_member_default_permissions', readPermission),
+  };
+}
+
+function readOAuthProvider(provider: Fields<OAuthProviderConfigWire>): OAuthProviderConfig {
+  return {
+    id: provider.string('id'),
+    enabled: provider.boolean('enabled'),
+    type: provider.value('type', isOneOf('shared', 'standard'), '"shared" or "standard"'),
+    clientId: optionalString(provider, 'client_id'),
+    clientSecret: optionalString(provider, 'client_secret'),
+    facebookConfigId: optionalString(provider, 'facebook_config_id'),
+    microsoftTenantId: optionalString(provider, 'microsoft_tenant_id'),
+  };
+}
+
+type StandardEmailConfigWire = Extract<EmailConfigWire, { type: 'standard' }>;
+
+function readEmailConfig(email: Fields<EmailConfigWire>): EmailConfig {
+  const type = email.value<EmailConfigWire['type']>('type', isOneOf('shared', 'standard'), '"shared" or "standard"');
+  if (type === 'shared') return { type };
+  // `type` selects the variant; every field of it is still checked as it is read.
+  const smtp = email as unknown as Fields<StandardEmailConfigWire>;
+  return {
+    type,
+    host: smtp.string('host'),
+    port: smtp.number('port'),
+    username: smtp.string('username'),
+    password: smtp.string('password'),
+    senderName: smtp.string('sender_name'),
+    senderEmail: smtp.string('sender_email'),
+  };
+}
+
+function readPermission(permission: Fields<{ id: string }>): { id: string } {
+  return { id: permission.string('id') };
+}
+
+function isOneOf(...values: string[]): (value: unknown) => boolean {
+  return (value) => typeof value === 'string' && values.includes(value);
+}

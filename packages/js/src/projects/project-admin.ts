@@ -1,0 +1,57 @@
+/**
+ * The project module of `AdminApp`: read, update and delete the project it
+ * administers, each answer with the production-mode problems of spec §5
+ * (the same checks the service refuses production mode with).
+ */
+import { type ProductionModeError, productionModeErrors } from '@latchkey/protocol';
+import type { AudienceScope } from '../internal/audience.js';
+import type { AdminProjectData } from './admin-project-decoder.js';
+import { deleteProject, fetchAdminProject, type ProjectUpdate, updateProject } from './admin-projects-api.js';
+
+/**
+ * A project as its administrators see it, with what keeps it out of
+ * production mode.
+ *
+ * @example
+ * ```ts
+ * const project = await adminApp.getProject();
+ * for (const problem of project.productionModeErrors) console.warn(problem.message);
+ * ```
+ */
+export interface AdminProject extends AdminProjectData {
+  /** The problems that keep the project out of production mode (spec §5); empty when it may switch. */
+  productionModeErrors: ProductionModeError[];
+}
+
+/**
+ * What an administrator does with the project.
+ *
+ * @example
+ * ```ts
+ * await adminApp.updateProject({ config: { allowLocalhost: false } });
+ * ```
+ */
+export interface ProjectAdministration {
+  /** The project in the admin view: every setting, the user count, production mode. */
+  getProject(): Promise<AdminProject>;
+  /** Changes names, production mode or config (lists replace); resolves with the project afterwards. */
+  updateProject(update: ProjectUpdate): Promise<AdminProject>;
+  /** Deletes the project and everything in it. */
+  deleteProject(): Promise<void>;
+}
+
+/** The project `data` with its production-mode problems. */
+export function adminProject(data: AdminProjectData): AdminProject {
+  const { allowLocalhost, domains } = data.config;
+  return { ...data, productionModeErrors: productionModeErrors({ allow_localhost: allowLocalhost, domains }, data.id) };
+}
+
+/** Mounts the project module on an audience with admin access. */
+export function projectAdministration(scope: AudienceScope): ProjectAdministration {
+  const { send } = scope;
+  return {
+    getProject: async () => adminProject(await fetchAdminProject(send)),
+    updateProject: async (update) => adminProject(await updateProject(send, update)),
+    deleteProject: () => deleteProject(send),
+  };
+}
