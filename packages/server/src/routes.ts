@@ -6,6 +6,7 @@ import { apiKeyRoutes } from './api-keys/api-keys-routes.js';
 import type { Route } from './http/route.js';
 import { metaRoutes } from './meta/meta-routes.js';
 import { passwordRoutes } from './password/password-routes.js';
+import { ownedProjectRoutes } from './projects/owned-projects-routes.js';
 import { projectRoutes } from './projects/projects-routes.js';
 import { sessionRoutes } from './sessions/session-routes.js';
 import { tokenRoutes } from './tokens/token-routes.js';
@@ -18,6 +19,7 @@ export const apiRoutes: readonly Route[] = [
   ...tokenRoutes,
   ...userRoutes,
   ...projectRoutes,
+  ...ownedProjectRoutes,
   ...apiKeyRoutes,
   ...metaRoutes(() => apiRoutes),
 ];

@@ -270,15 +270,20 @@ describe.skipIf(!postgresUp)('revocation across instances on PostgreSQL', () => 
     try {
       await whenLive(a);
       const seen: string[] = [];
+      let sawMine!: () => void;
+      const mineArrived = new Promise<void>((resolve) => (sawMine = resolve));
+      const mineId = `mine-${randomCrockford(8)}`;
       const stop = changeFeedOf(a).subscribe((event) => {
-        if (event.type === 'change') seen.push(event.projectId);
+        if (event.type !== 'change') return;
+        seen.push(event.projectId);
+        if (event.projectId === mineId) sawMine();
       });
       const elsewhere = await createProject(other, { displayName: 'Other schema' });
-      const mine = await createProject(a, { displayName: 'Mine' });
+      await createProject(a, { displayName: 'Mine', id: mineId });
       // Notifications arrive in commit order: once A's own arrived, the other schema's has too.
-      await changeOf(a, mine.id);
+      await mineArrived;
       stop();
-      expect(seen).toEqual([mine.id]);
+      expect(seen).toEqual([mineId]);
       expect(seen).not.toContain(elsewhere.id);
     } finally {
       await dropSchema(other);

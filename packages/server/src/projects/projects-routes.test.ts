@@ -1,7 +1,14 @@
-/** `GET /projects/current`: the client view for client and server access, the admin view for admin access. */
+/**
+ * `/projects/current`: `GET` in the client view for client and server access
+ * and the admin view for admin access; `PATCH` and `DELETE` for admin access
+ * only, with bad input refused and nothing changed.
+ */
+import { headers as h, internalProjectId } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, call, signUp } from '../test-support/api.js';
-import { startTestService, type TestService } from '../testing/index.js';
+import { createApiKeySet } from '../operations.js';
+import { dbOf } from '../storage/open-storage.js';
+import { authHeaders, call, countRows, expectKnownError, signUp } from '../test-support/api.js';
+import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -66,5 +73,300 @@ describe('GET /projects/current', () => {
     const answer = await call(service, 'GET', '/projects/current', { headers: authHeaders(service) });
     await service.setProjectConfig({ sign_up_enabled: true });
     expect(answer.body.config.sign_up_enabled).toBe(false);
+  });
+});
+
+const admin = () => authHeaders(service, 'admin');
+
+function projectRow(projectId = service.projectId) {
+  return dbOf(service.storage).selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
+}
+
+function patch(json: unknown, headers = admin()) {
+  return call(service, 'PATCH', '/projects/current', { headers, json });
+}
+
+describe('PATCH /projects/current', () => {
+  it('changes names and config, answers the admin view, and every view shows the change', async () => {
+    const answer = await patch({
+      display_name: 'Renamed',
+      description: 'What it is for',
+      config: { sign_up_enabled: false, client_team_creation_enabled: true },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({
+      id: service.projectId,
+      display_name: 'Renamed',
+      description: 'What it is for',
+      is_production_mode: false,
+      config: { sign_up_enabled: false, client_team_creation_enabled: true, credential_enabled: true },
+    });
+    expect(answer.body.user_count).toEqual(expect.any(Number));
+    const client = await call(service, 'GET', '/projects/current', { headers: authHeaders(service) });
+    expect(client.body).toMatchObject({ display_name: 'Renamed', config: { sign_up_enabled: false } });
+    await patch({ display_name: 'Test project', description: null, config: { sign_up_enabled: true } });
+  });
+
+  it("accepts the official SDK's update body (protocol-requests #203) and replaces lists wholesale", async () => {
+    const body = {
+      display_name: 'Renamed Project',
+      description: 'desc',
+      config: {
+        domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }],
+        oauth_providers: [
+          { id: 'github', enabled: true, type: 'shared' },
+          { id: 'google', enabled: true, type: 'standard', client_id: 'gid', client_secret: 'gsecret' },
+        ],
+        email_config: {
+          type: 'standard',
+          host: 'smtp.example.com',
+          port: 587,
+          username: 'u',
+          password: 'p',
+          sender_name: 'Example',
+          sender_email: 'noreply@example.com',
+        },
+        sign_up_enabled: true,
+        magic_link_enabled: true,
+        allow_localhost: true,
+        create_team_on_sign_up: false,
+        team_creator_default_permissions: [{ id: 'admin' }],
+        team_member_default_permissions: [{ id: 'member' }],
+      },
+    };
+    const answer = await patch(body);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.config).toMatchObject({
+      ...body.config,
+      enabled_oauth_providers: [{ id: 'github' }, { id: 'google' }],
+    });
+    const replaced = await patch({ config: { domains: [{ domain: 'https://b.example.com', handler_path: '/h' }] } });
+    expect(replaced.body.config.domains).toEqual([{ domain: 'https://b.example.com', handler_path: '/h' }]);
+    expect(replaced.body.config.oauth_providers).toHaveLength(2);
+    const stored = JSON.stringify((await projectRow())?.config);
+    expect(stored).not.toContain('gsecret');
+    expect(stored).not.toContain('"password":"p"');
+    await patch({
+      display_name: 'Test project',
+      description: null,
+      config: {
+        oauth_providers: [],
+        domains: [],
+        email_config: { type: 'shared' },
+        magic_link_enabled: false,
+        team_creator_default_permissions: [],
+        team_member_default_permissions: [],
+      },
+    });
+  });
+
+  describe('secrets left out of an update', () => {
+    const github = { id: 'github', enabled: true, type: 'standard', client_id: 'gh-id' };
+    const smtp = {
+      type: 'standard',
+      host: 'smtp.example.com',
+      port: 587,
+      username: 'mailer',
+      sender_name: 'Example',
+      sender_email: 'noreply@example.com',
+    };
+
+    beforeAll(async () => {
+      const set = await patch({
+        config: {
+          oauth_providers: [{ ...github, client_secret: 'kept-secret' }],
+          email_config: { ...smtp, password: 'kept-password' },
+        },
+      });
+      expect(set.status, set.text).toBe(200);
+    });
+
+    it('keeps the stored client secret and SMTP password while the client id, host and username stay', async () => {
+      const answer = await patch({
+        config: { oauth_providers: [{ ...github, enabled: false }], email_config: { ...smtp, sender_name: 'Renamed' } },
+      });
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.config.oauth_providers).toEqual([{ ...github, enabled: false, client_secret: 'kept-secret' }]);
+      expect(answer.body.config.email_config).toEqual({ ...smtp, sender_name: 'Renamed', password: 'kept-password' });
+    });
+
+    it.each([
+      ['a new client id', { oauth_providers: [{ ...github, client_id: 'other-id' }] }],
+      ['a provider that had no secret', { oauth_providers: [{ ...github, id: 'gitlab' }] }],
+      ['another SMTP host', { email_config: { ...smtp, host: 'smtp.other.example' } }],
+    ])('asks for the secret again with %s (SCHEMA_ERROR), changing nothing', async (_, config) => {
+      const before = await projectRow();
+      const answer = await patch({ config });
+      expectKnownError(answer, 'SCHEMA_ERROR', 400);
+      expect(await projectRow()).toEqual(before);
+    });
+
+    afterAll(async () => {
+      await patch({ config: { oauth_providers: [], email_config: { type: 'shared' } } });
+    });
+  });
+
+  describe('production mode', () => {
+    it('is refused while a check of spec §5 fails, every problem listed, nothing changed', async () => {
+      await patch({
+        config: { allow_localhost: true, domains: [{ domain: 'http://127.0.0.1:3000', handler_path: '/handler' }] },
+      });
+      const before = await projectRow();
+      const answer = await patch({ is_production_mode: true, display_name: 'Should not stick' });
+      expectKnownError(answer, 'SCHEMA_ERROR', 400);
+      const message: string = answer.body.details.message;
+      expect(message).toContain(
+        "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
+      );
+      expect(message).toContain('Localhost domains are not allowed in production mode: http://127.0.0.1:3000');
+      expect(message).toContain('Trusted domains must use HTTPS in production mode: http://127.0.0.1:3000');
+      expect(await projectRow()).toEqual(before);
+    });
+
+    it('is accepted once the checks pass; then the checks guard every change to the domains', async () => {
+      const on = await patch({
+        is_production_mode: true,
+        config: { allow_localhost: false, domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] },
+      });
+      expect(on.status, on.text).toBe(200);
+      expect(on.body.is_production_mode).toBe(true);
+      const before = await projectRow();
+      const http = await patch({
+        config: { domains: [{ domain: 'http://app.example.com', handler_path: '/handler' }] },
+      });
+      expectKnownError(http, 'SCHEMA_ERROR', 400);
+      expect(http.body.details.message).toContain('must use HTTPS');
+      expectKnownError(await patch({ config: { allow_localhost: true } }), 'SCHEMA_ERROR', 400);
+      expect(await projectRow()).toEqual(before);
+      expect((await patch({ display_name: 'Test project' })).status).toBe(200);
+      const off = await patch({ is_production_mode: false, config: { allow_localhost: true, domains: [] } });
+      expect(off.body.is_production_mode).toBe(false);
+    });
+  });
+
+  it.each([
+    ['an unknown config key', { config: { sign_up_enabled: true, nope: 1 } }],
+    ['a derived config key', { config: { enabled_oauth_providers: [] } }],
+    ['an unknown key', { display_name: 'x', owner: 'me' }],
+    ['an empty display name', { display_name: '' }],
+    ['a display name over 256 characters', { display_name: 'n'.repeat(257) }],
+    ['a display name that is a number', { display_name: 5 }],
+    ['production mode as a string', { is_production_mode: 'true' }],
+    ['a domain that is not a URL', { config: { domains: [{ domain: 'app.example.com', handler_path: '/h' }] } }],
+    [
+      'a handler path without a slash',
+      { config: { domains: [{ domain: 'https://a.example.com', handler_path: 'h' }] } },
+    ],
+    ['an unknown OAuth provider', { config: { oauth_providers: [{ id: 'myspace', enabled: true, type: 'shared' }] } }],
+    [
+      'a provider named twice',
+      {
+        config: {
+          oauth_providers: [
+            { id: 'github', enabled: true, type: 'shared' },
+            { id: 'github', enabled: false, type: 'shared' },
+          ],
+        },
+      },
+    ],
+    [
+      'a standard provider without credentials',
+      { config: { oauth_providers: [{ id: 'x', enabled: true, type: 'standard' }] } },
+    ],
+    ['a config that is a list', { config: [] }],
+    ['a body that is a list', []],
+  ])('refuses %s with SCHEMA_ERROR, changing nothing', async (_, body) => {
+    const before = await projectRow();
+    expectKnownError(await patch(body), 'SCHEMA_ERROR', 400);
+    expect(await projectRow()).toEqual(before);
+  });
+
+  it('refuses a NUL and keeps other hostile text as text', async () => {
+    const before = await projectRow();
+    const nul = await call(service, 'PATCH', '/projects/current', {
+      headers: { ...admin(), 'content-type': 'application/json' },
+      body: '{"display_name":"a\\u0000b"}',
+    });
+    expect(nul.headers.get(h.knownError)).toMatch(/^(BODY_PARSING_ERROR|SCHEMA_ERROR)$/);
+    expect(await projectRow()).toEqual(before);
+    for (const name of ['%', '_', '\\', "'; drop table projects; --"]) {
+      expect((await patch({ display_name: name })).body.display_name).toBe(name);
+    }
+    await patch({ display_name: 'Test project' });
+  });
+
+  it.each(['client', 'server'] as const)('refuses %s access with INSUFFICIENT_ACCESS_TYPE', async (accessType) => {
+    const before = await projectRow();
+    const answer = await patch({ display_name: 'Nope' }, authHeaders(service, accessType));
+    expectKnownError(answer, 'INSUFFICIENT_ACCESS_TYPE', 401);
+    expect(answer.body.details.allowed_access_types).toEqual(['admin']);
+    expect(await projectRow()).toEqual(before);
+  });
+});
+
+describe('DELETE /projects/current', () => {
+  function headersFor(
+    project: { projectId: string; keys: TestKeys },
+    accessType: 'client' | 'server' | 'admin' = 'admin',
+  ) {
+    return {
+      ...authHeaders(service, accessType),
+      [h.projectId]: project.projectId,
+      [h.publishableClientKey]: project.keys.publishableClientKey,
+      [h.secretServerKey]: project.keys.secretServerKey,
+      [h.superSecretAdminKey]: project.keys.superSecretAdminKey,
+    };
+  }
+
+  it('deletes the project and everything in it; its keys stop working', async () => {
+    const doomed = await service.createOtherProject();
+    const doomedService = { ...service, projectId: doomed.projectId, keys: doomed.keys };
+    await signUp(doomedService);
+    await signUp(doomedService);
+    expect(await countRows(service, 'users', doomed.projectId)).toBe(2);
+    const kept = await countRows(service, 'users');
+    const answer = await call(service, 'DELETE', '/projects/current', { headers: headersFor(doomed), json: {} });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ success: true });
+    expect(await projectRow(doomed.projectId)).toBeUndefined();
+    for (const table of ['users', 'sessions', 'api_key_sets', 'signing_keys'] as const) {
+      expect(await countRows(service, table, doomed.projectId)).toBe(0);
+    }
+    expect(await countRows(service, 'users')).toBe(kept);
+    expectKnownError(
+      await call(service, 'GET', '/projects/current', { headers: headersFor(doomed, 'server') }),
+      'INVALID_SECRET_SERVER_KEY',
+      401,
+    );
+    expect((await call(service, 'GET', '/projects/current', { headers: authHeaders(service) })).status).toBe(200);
+  });
+
+  it('takes no body as well as {} (decision d)', async () => {
+    const doomed = await service.createOtherProject();
+    const answer = await call(service, 'DELETE', '/projects/current', { headers: headersFor(doomed) });
+    expect(answer.status).toBe(200);
+    expect(await projectRow(doomed.projectId)).toBeUndefined();
+  });
+
+  it('never deletes the internal project (SCHEMA_ERROR)', async () => {
+    const keys = (await createApiKeySet(service.storage, internalProjectId)) as TestKeys;
+    const answer = await call(service, 'DELETE', '/projects/current', {
+      headers: headersFor({ projectId: internalProjectId, keys }),
+    });
+    expectKnownError(answer, 'SCHEMA_ERROR', 400);
+    expect(answer.body.details.message).toContain('internal project cannot be deleted');
+    expect(await projectRow(internalProjectId)).toBeDefined();
+  });
+
+  it.each(['client', 'server'] as const)('refuses %s access, deleting nothing', async (accessType) => {
+    const answer = await call(service, 'DELETE', '/projects/current', { headers: authHeaders(service, accessType) });
+    expectKnownError(answer, 'INSUFFICIENT_ACCESS_TYPE', 401);
+    expect(await projectRow()).toBeDefined();
+  });
+
+  it('refuses a body other than {}', async () => {
+    const answer = await call(service, 'DELETE', '/projects/current', { headers: admin(), json: { force: true } });
+    expectKnownError(answer, 'SCHEMA_ERROR', 400);
+    expect(await projectRow()).toBeDefined();
   });
 });

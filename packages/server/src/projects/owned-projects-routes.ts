@@ -1,0 +1,81 @@
+/**
+ * Owned projects (wire-protocol §7.1): on the `internal` project only, the
+ * signed-in user lists the projects they own and creates new ones, in the
+ * admin view (client access, as the dashboard's SDK calls them). A new project
+ * has no key set: its owner reaches it with their access token as an admin
+ * access token (§7.2) and creates keys there if an application needs them.
+ */
+import { internalProjectId, KnownError } from '@latchkey/protocol';
+import { z } from 'zod';
+import { defineRoute, defineViews, type Route } from '../http/route.js';
+import { adminProjectSchema, adminProjectView } from './project-views.js';
+import { createOwnedProject, listOwnedProjects, type ProjectRecord } from './projects.js';
+import { projectUpdateBody } from './projects-routes.js';
+
+/** Admin views whatever the access type: the caller owns these projects. */
+const ownedProjectViews = defineViews<ProjectRecord>({
+  client: { schema: adminProjectSchema, render: adminProjectView },
+});
+
+const ownedProjectListViews = defineViews<ProjectRecord[]>({
+  client: {
+    schema: z
+      .object({ items: z.array(adminProjectSchema), is_paginated: z.literal(false) })
+      .meta({ id: 'OwnedProjectList' }),
+    render: async (projects, context) => ({
+      items: await Promise.all(projects.map((project) => adminProjectView(project, context))),
+      is_paginated: false as const,
+    }),
+  },
+});
+
+function requireInternal(projectId: string): void {
+  if (projectId !== internalProjectId) throw new KnownError('EXPECTED_INTERNAL_PROJECT');
+}
+
+const listOwned = defineRoute({
+  method: 'GET',
+  path: '/internal/projects',
+  tag: 'owned-projects',
+  summary: 'The projects the signed-in dashboard user owns, in the admin view (internal project only).',
+  access: 'client',
+  user: true,
+  answer: ownedProjectListViews,
+  errors: ['EXPECTED_INTERNAL_PROJECT'],
+  handler: async ({ auth, userId, deps }) => {
+    requireInternal(auth.project.id);
+    return listOwnedProjects(deps.db, userId);
+  },
+});
+
+const createOwned = defineRoute({
+  method: 'POST',
+  path: '/internal/projects',
+  tag: 'owned-projects',
+  summary: 'Creates a project owned by the signed-in dashboard user, with no key set (internal project only).',
+  access: 'client',
+  user: true,
+  body: projectUpdateBody.extend({ display_name: z.string().min(1).max(256) }),
+  answer: ownedProjectViews,
+  status: 201,
+  errors: ['EXPECTED_INTERNAL_PROJECT'],
+  handler: async ({ auth, userId, body, deps }) => {
+    requireInternal(auth.project.id);
+    const project = await createOwnedProject(
+      deps.db,
+      userId,
+      {
+        displayName: body.display_name,
+        description: body.description ?? null,
+        isProductionMode: body.is_production_mode ?? false,
+        ...(body.config ? { config: body.config } : {}),
+        now: deps.clock.now(),
+      },
+      deps.configSealer,
+    );
+    deps.changes.publishLocal(project.id);
+    return project;
+  },
+});
+
+export const ownedProjectRoutes: Route[] = [listOwned, createOwned];
