@@ -5,6 +5,7 @@
 import { apiKeyRoutes } from './api-keys/api-keys-routes.js';
 import type { Route } from './http/route.js';
 import { metaRoutes } from './meta/meta-routes.js';
+import { metricsRoutes } from './metrics/metrics-routes.js';
 import { passwordRoutes } from './password/password-routes.js';
 import { ownedProjectRoutes } from './projects/owned-projects-routes.js';
 import { projectRoutes } from './projects/projects-routes.js';
@@ -21,5 +22,6 @@ export const apiRoutes: readonly Route[] = [
   ...projectRoutes,
   ...ownedProjectRoutes,
   ...apiKeyRoutes,
+  ...metricsRoutes,
   ...metaRoutes(() => apiRoutes),
 ];

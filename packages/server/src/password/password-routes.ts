@@ -7,6 +7,7 @@ import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { callbackUrl, email } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { countryOf, recordUserActivity } from '../metrics/activity.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { createSession } from '../sessions/session-store.js';
 import { inTransaction } from '../storage/db.js';
@@ -40,7 +41,7 @@ const signUp = defineRoute({
     'PASSWORD_TOO_LONG',
     'USER_EMAIL_ALREADY_EXISTS',
   ],
-  handler: async ({ auth: { project }, body, client, deps }) => {
+  handler: async ({ auth: { project }, body, client, request, deps }) => {
     if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const callback = body.verification_callback_url;
@@ -62,6 +63,8 @@ const signUp = defineRoute({
           now,
         });
         const session = await createSession(trx, { projectId: project.id, userId: user.id, now, client });
+        const country = countryOf(request, deps.countryHeader);
+        await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
         return { userId: user.id, refreshToken: session.refreshToken };
       });
     } catch (error) {
@@ -85,7 +88,7 @@ const signIn = defineRoute({
   body: z.strictObject({ email, password: z.string() }),
   answer: signInAnswer,
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
-  handler: async ({ auth: { project }, body, client, deps }) => {
+  handler: async ({ auth: { project }, body, client, request, deps }) => {
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
     const matches = await verifyPassword(user?.password_hash ?? null, body.password);
@@ -96,6 +99,8 @@ const signIn = defineRoute({
     const session = await inTransaction(deps.db, async (trx) => {
       await markUserActive(trx, project.id, user.id, now);
       if (upgraded) await updateUser(trx, project.id, user.id, { password_hash: upgraded });
+      const country = countryOf(request, deps.countryHeader);
+      await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
       return createSession(trx, { projectId: project.id, userId: user.id, now, client });
     });
     return {

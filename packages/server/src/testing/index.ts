@@ -49,6 +49,8 @@ export interface TestServiceOptions {
   bodyLimitBytes?: number;
   /** A pino logger; default none. */
   logger?: Logger | false;
+  /** The trusted country header (`ServiceOptions.countryHeader`); default none. */
+  countryHeader?: string;
   /** PostgreSQL URL; default `process.env.DATABASE_URL`; `null` forces embedded PGlite. */
   databaseUrl?: string | null;
 }
@@ -102,6 +104,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       clock,
       logger: options.logger ?? false,
       ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+      ...(options.countryHeader !== undefined ? { countryHeader: options.countryHeader } : {}),
     });
     const server = await startServer({ service, port: 0, host: '127.0.0.1' });
     let closing: Promise<void> | undefined;

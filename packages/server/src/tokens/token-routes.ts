@@ -8,9 +8,10 @@
  */
 import { constants, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { isValidApiKey } from '../api-keys/api-keys.js';
+import { matchesValidKey } from '../api-keys/api-keys.js';
 import { jsonResponse } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { countryOf, recordUserActivity } from '../metrics/activity.js';
 import { findProject } from '../projects/projects.js';
 import { findSession, touchSession } from '../sessions/session-store.js';
 
@@ -78,7 +79,7 @@ const issueToken = defineRoute({
     const clientValid =
       clientId !== '' &&
       clientSecret !== '' &&
-      (await isValidApiKey(deps.db, clientId, 'publishableClientKey', clientSecret, now));
+      matchesValidKey(await deps.authCache.keys(clientId, 'publishableClientKey'), clientSecret, now);
     if (!clientValid) throw new KnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: clientId || null });
 
     const refreshToken = form.get('refresh_token');
@@ -86,6 +87,8 @@ const issueToken = defineRoute({
     const session = await findSession(deps.db, clientId, refreshToken, now);
     if (!session) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     await touchSession(deps.db, session, now);
+    const country = countryOf(request, deps.countryHeader);
+    await recordUserActivity(deps.db, { projectId: clientId, userId: session.user_id, now, country });
     return {
       access_token: await deps.accessTokens.issue(clientId, session.user_id),
       token_type: 'Bearer' as const,
