@@ -103,9 +103,12 @@ export async function changeProject(
       .executeTakeFirst();
     if (!stored) return null;
     const { config, ...columns } = change(stored);
+    const set = { ...columns, ...(config !== undefined ? { config: json(config) } : {}) };
+    // Nothing to change (an empty PATCH): the project as it is; an UPDATE needs at least one column.
+    if (Object.keys(set).length === 0) return stored;
     const row = await trx
       .updateTable('projects')
-      .set({ ...columns, ...(config !== undefined ? { config: json(config) } : {}) })
+      .set(set)
       .where('id', '=', projectId)
       .returningAll()
       .executeTakeFirstOrThrow();
