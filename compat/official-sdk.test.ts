@@ -8,6 +8,7 @@ import { startTestService, type TestService } from '@latchkey/server/testing';
 import type { StackClientApp as ClientApp } from '@stackframe/js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FetchGuard, guardFetch } from './support/fetch-guard.js';
+import { codeOf, rejection } from './support/outcomes.js';
 import { StackClientApp, StackServerApp } from './support/sdk.js';
 
 type Tokens = { accessToken: string; refreshToken: string };
@@ -89,20 +90,6 @@ async function tokensOf(user: { currentSession: { getTokens(): Promise<Partial<R
  */
 function refreshOnly(refreshToken: string): Tokens {
   return { accessToken: null as unknown as string, refreshToken };
-}
-
-/** The SDK's KnownError code of a thrown or returned error. */
-function codeOf(error: unknown): string | undefined {
-  return (error as { errorCode?: string } | null)?.errorCode;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => error,
-  );
 }
 
 describe('project', () => {
@@ -496,9 +483,89 @@ describe('StackServerApp (secret server key)', () => {
     expect(net.trail()).toEqual(['GET /users/me -> INVALID_SECRET_SERVER_KEY']);
   });
 
-  // Routes the service does not have yet; the SDK methods that need them.
-  it.todo('server.getUser(id) / serverUser.update() / serverUser.delete() (GET, PATCH, DELETE /users/{id})');
-  it.todo('server.listUsers() (GET /users) and server.createUser() (POST /users)');
+  it('createUser() creates a user who signs in with the password; the answer is the server view', async () => {
+    const email = newEmail();
+    net.reset();
+
+    const created = await serverApp().createUser({
+      primaryEmail: email,
+      primaryEmailAuthEnabled: true,
+      password,
+      displayName: 'Made by the server',
+      serverMetadata: { plan: 'pro' },
+      clientReadOnlyMetadata: { role: 'staff' },
+    });
+
+    expect(created).toMatchObject({
+      primaryEmail: email,
+      displayName: 'Made by the server',
+      hasPassword: true,
+      serverMetadata: { plan: 'pro' },
+      clientReadOnlyMetadata: { role: 'staff' },
+    });
+    expect(net.requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/users', 201]]);
+    const client = clientApp();
+    expect(await client.signInWithCredential({ email, password, noRedirect: true })).toEqual({
+      status: 'ok',
+      data: undefined,
+    });
+    expect((await client.getUser())?.id).toBe(created.id);
+  });
+
+  it('getUser(id) reads a user; update() changes server fields; delete() removes the user', async () => {
+    const { user } = await signedUp();
+    const server = serverApp();
+    net.reset();
+
+    const serverUser = await server.getUser(user.id);
+    if (!serverUser) throw new Error('the server app did not find the user');
+    expect(serverUser).toMatchObject({ id: user.id, serverMetadata: {}, primaryEmail: user.primaryEmail });
+    expect(net.trail()).toEqual([`GET /users/${user.id}`]);
+    expect(net.requests[0]?.headers).toMatchObject({ 'x-stack-access-type': 'server' });
+
+    await serverUser.update({
+      displayName: 'Renamed by the server',
+      serverMetadata: { stripe: 'cus_1' },
+      clientReadOnlyMetadata: { level: 2 },
+      primaryEmailVerified: true,
+    });
+    expect(net.trail()).toContain(`PATCH /users/${user.id}`);
+    expect(await server.getUser(user.id)).toMatchObject({
+      displayName: 'Renamed by the server',
+      serverMetadata: { stripe: 'cus_1' },
+      clientReadOnlyMetadata: { level: 2 },
+      primaryEmailVerified: true,
+    });
+
+    net.reset();
+    await serverUser.delete();
+    expect(net.requests.find((r) => r.method === 'DELETE')).toMatchObject({ path: `/users/${user.id}`, status: 200 });
+    // 2.7.23 throws USER_NOT_FOUND for an unknown id instead of returning null (wire-protocol §17.7).
+    expect(codeOf(await rejection(serverApp().getUser(user.id)))).toBe('USER_NOT_FOUND');
+  });
+
+  it('listUsers() pages with limit and cursor, reverses with desc, and searches with query', async () => {
+    const tag = `list${randomUUID().slice(0, 8)}`;
+    const server = serverApp();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push((await server.createUser({ primaryEmail: `${tag}-${i}@example.com`, displayName: `${tag} ${i}` })).id);
+      svc.clock.advance(1_000);
+    }
+    net.reset();
+
+    const first = await server.listUsers({ query: tag, limit: 2 });
+    expect(first.map((u) => u.id)).toEqual(ids.slice(0, 2));
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await server.listUsers({ query: tag, limit: 2, cursor: first.nextCursor! });
+    expect(second.map((u) => u.id)).toEqual(ids.slice(2));
+    expect(second.nextCursor).toBeNull();
+    const reversed = await server.listUsers({ query: tag, orderBy: 'signedUpAt', desc: true });
+    expect(reversed.map((u) => u.id)).toEqual([...ids].reverse());
+    expect((await server.listUsers({ query: `${tag}-1@example.com` })).map((u) => u.id)).toEqual([ids[1]]);
+    expect(net.trail().every((call) => call === 'GET /users')).toBe(true);
+    expect(new URL(net.requests[1]!.url).searchParams.get('cursor')).toBe(first.nextCursor);
+  });
 });
 
 it('no request left loopback and the SDK never ran its network diagnostics', () => {

@@ -13,4 +13,4 @@ register(new URL('./resolve-hook.mjs', import.meta.url));
 
 const sdk: typeof import('@stackframe/js') = await import('@stackframe/js');
 
-export const { StackClientApp, StackServerApp } = sdk;
+export const { StackAdminApp, StackClientApp, StackServerApp } = sdk;
