@@ -13,12 +13,14 @@
 export type { CreateApiKeySetOptions, CreatedApiKeySet } from './api-keys/api-keys.js';
 export type { Clock } from './http/env.js';
 export {
+  addProjectOwner,
   bootstrap,
   createApiKeySet,
   createProject,
   createUser,
   findDevProject,
   issueDevKeys,
+  listApiKeySets,
   listUsers,
   revokeApiKeySet,
   type SecretOption,

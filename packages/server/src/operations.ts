@@ -5,7 +5,9 @@
  * table.
  */
 
-import type { ServerUserWire } from '@latchkey/protocol';
+import type { ApiKeySetWire, ServerUserWire } from '@latchkey/protocol';
+import { listKeySets } from './api-keys/api-key-store.js';
+import { apiKeySetView } from './api-keys/api-key-views.js';
 import {
   type CreateApiKeySetOptions,
   type CreatedApiKeySet,
@@ -17,7 +19,14 @@ import { createSealer } from './crypto/encryption.js';
 import { bootstrapDatabase, type DevProjectKeys, findDevProjectId, issueKeys } from './projects/bootstrap.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
 import type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
-import { type CreateProjectOptions, changeConfig, insertNewProject, type ProjectRecord } from './projects/projects.js';
+import {
+  addOwner,
+  type CreateProjectOptions,
+  changeConfig,
+  insertNewProject,
+  type ProjectRecord,
+} from './projects/projects.js';
+import { changeFeedOf } from './storage/change-feed.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
 import { serverUserView } from './users/user-views.js';
 import { type CreateUserInput, createUser as createUserIn, listUsers as listUserPageOf } from './users/users.js';
@@ -69,7 +78,7 @@ export async function issueDevKeys(
 ): Promise<DevProjectKeys> {
   const projectId = await findDevProject(storage);
   if (!projectId) throw new Error('the database has no development project');
-  return issueKeys(dbOf(storage), projectId, description);
+  return changed(storage, projectId, await issueKeys(dbOf(storage), projectId, description));
 }
 
 /**
@@ -83,7 +92,8 @@ export async function createProject(
   storage: Storage,
   options: CreateProjectOptions & SecretOption,
 ): Promise<ProjectRecord> {
-  return (await insertNewProject(dbOf(storage), options, sealerFor(options)))!;
+  const project = (await insertNewProject(dbOf(storage), options, sealerFor(options)))!;
+  return changed(storage, project.id, project);
 }
 
 /**
@@ -94,13 +104,13 @@ export async function createProject(
  * @example
  * await updateProjectConfig(storage, projectId, { client_user_deletion_enabled: true });
  */
-export function updateProjectConfig(
+export async function updateProjectConfig(
   storage: Storage,
   projectId: string,
   patch: ProjectConfigPatch,
   options: SecretOption = {},
 ): Promise<ProjectConfig> {
-  return changeConfig(dbOf(storage), projectId, patch, sealerFor(options));
+  return changed(storage, projectId, await changeConfig(dbOf(storage), projectId, patch, sealerFor(options)));
 }
 
 /**
@@ -109,12 +119,23 @@ export function updateProjectConfig(
  * @example
  * const { publishableClientKey, secretServerKey } = await createApiKeySet(storage, projectId, { description: 'CI' });
  */
-export function createApiKeySet(
+export async function createApiKeySet(
   storage: Storage,
   projectId: string,
   options: CreateApiKeySetOptions = {},
 ): Promise<CreatedApiKeySet> {
-  return createKeySet(dbOf(storage), projectId, options);
+  return changed(storage, projectId, await createKeySet(dbOf(storage), projectId, options));
+}
+
+/**
+ * A project's key sets, oldest first, as `GET /internal/api-keys` shows them:
+ * each key as its last four characters.
+ *
+ * @example
+ * for (const set of await listApiKeySets(storage, projectId)) console.log(set.id, set.secret_server_key?.last_four);
+ */
+export async function listApiKeySets(storage: Storage, projectId: string): Promise<ApiKeySetWire[]> {
+  return (await listKeySets(dbOf(storage), projectId)).map(apiKeySetView);
 }
 
 /**
@@ -125,13 +146,33 @@ export function createApiKeySet(
  * const keys = await createApiKeySet(storage, projectId);
  * await revokeApiKeySet(storage, projectId, keys.id); // true
  */
-export function revokeApiKeySet(
+export async function revokeApiKeySet(
   storage: Storage,
   projectId: string,
   keySetId: string,
   options: { now?: number } = {},
 ): Promise<boolean> {
-  return revokeKeySetNow(dbOf(storage), projectId, keySetId, options.now);
+  return changed(storage, projectId, await revokeKeySetNow(dbOf(storage), projectId, keySetId, options.now));
+}
+
+/**
+ * Makes `userId`, a user of the internal project, an owner of the project:
+ * their access token then works as an admin access token for it (and the
+ * project appears in their `GET /internal/projects`). Throws when there is no
+ * such internal user or project.
+ *
+ * @example
+ * const owner = await createUser(storage, 'internal', { primary_email: 'me@example.com', primary_email_auth_enabled: true, password });
+ * await addProjectOwner(storage, projectId, owner.id);
+ */
+export async function addProjectOwner(storage: Storage, projectId: string, userId: string): Promise<void> {
+  await addOwner(dbOf(storage), projectId, userId);
+}
+
+/** Tells the services on this storage at once of a change just committed (others hear of it from the database). */
+function changed<T>(storage: Storage, projectId: string, result: T): T {
+  changeFeedOf(storage).publishLocal(projectId);
+  return result;
 }
 
 /**

@@ -3,9 +3,9 @@
  * of the internal project lists and creates the projects they own, in the
  * admin view; elsewhere the routes answer EXPECTED_INTERNAL_PROJECT.
  */
-import { headers as h, internalProjectId } from '@latchkey/protocol';
+import { headers as h, internalProjectId, isKnownError } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeySet } from '../operations.js';
+import { addProjectOwner, createApiKeySet } from '../operations.js';
 import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, countRows, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
@@ -128,6 +128,21 @@ describe('GET /internal/projects', () => {
   it('shows a project the caller created at once', async () => {
     const answer = await create({ display_name: 'Fresh' }, stranger);
     expect((await list(stranger)).body.items.map((project: { id: string }) => project.id)).toEqual([answer.body.id]);
+  });
+});
+
+describe('addProjectOwner (operations)', () => {
+  it('makes an internal user an owner of an existing project, and refuses anyone else', async () => {
+    const helper = await signUp(internal);
+    await addProjectOwner(service.storage, service.projectId, helper.user_id);
+    expect((await list(helper)).body.items.map((project: { id: string }) => project.id)).toEqual([service.projectId]);
+    const outsider = await signUp(service);
+    await expect(addProjectOwner(service.storage, service.projectId, outsider.user_id)).rejects.toThrow(
+      /internal project has no user/,
+    );
+    await expect(addProjectOwner(service.storage, 'no-such-project', helper.user_id)).rejects.toSatisfy((error) =>
+      isKnownError(error, 'PROJECT_NOT_FOUND'),
+    );
   });
 });
 

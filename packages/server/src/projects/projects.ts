@@ -14,7 +14,7 @@ import {
   parseStoredConfig,
   projectConfigPatchSchema,
 } from './project-config.js';
-import { insertProjectOwner, listOwnedProjectRows } from './project-owner-store.js';
+import { findOwnership, insertProjectOwner, listOwnedProjectRows } from './project-owner-store.js';
 import { changeProject, deleteProjectRow, findProjectRow, insertProject } from './project-store.js';
 
 /** A project as the service works with it. Secret fields of `config` are sealed. */
@@ -195,4 +195,12 @@ export const maxOwnedProjectsListed = 1000;
 /** The projects `userId` (a user of the internal project) owns, oldest first. */
 export async function listOwnedProjects(db: Db, userId: string): Promise<ProjectRecord[]> {
   return (await listOwnedProjectRows(db, userId, maxOwnedProjectsListed)).map(toRecord);
+}
+
+/** Makes `userId`, a user of the internal project, an owner of the project; throws when either is missing. */
+export async function addOwner(db: Db, projectId: string, userId: string): Promise<void> {
+  const { userExists } = await findOwnership(db, projectId, userId);
+  if (!userExists) throw new Error(`the internal project has no user ${userId}`);
+  if (!(await findProjectRow(db, projectId))) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
+  await insertProjectOwner(db, projectId, userId, new Date());
 }
