@@ -13,6 +13,9 @@ interface DevJson {
   secretServerKey: string;
   superSecretAdminKey: string;
   dataDir: string;
+  ownerEmail: string;
+  ownerPassword: string;
+  internalPublishableClientKey: string;
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'latchkey-cli-'));
@@ -70,7 +73,17 @@ describe('latchkey dev --json', () => {
     first = dev;
 
     expect(Object.keys(dev).sort()).toEqual(
-      ['apiUrl', 'dataDir', 'projectId', 'publishableClientKey', 'secretServerKey', 'superSecretAdminKey'].sort(),
+      [
+        'apiUrl',
+        'dataDir',
+        'projectId',
+        'publishableClientKey',
+        'secretServerKey',
+        'superSecretAdminKey',
+        'ownerEmail',
+        'ownerPassword',
+        'internalPublishableClientKey',
+      ].sort(),
     );
     expect(dev.apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(dev.dataDir).toBe(dataDir);

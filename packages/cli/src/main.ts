@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { runDev } from './commands/dev.js';
+import { runKeys } from './commands/keys.js';
 import { runMigrate } from './commands/migrate.js';
 import { runStart } from './commands/start.js';
+import { runUsers } from './commands/users.js';
 import { type CliContext, processContext } from './internal/context.js';
 import { CliError, UsageError } from './internal/errors.js';
 
@@ -11,6 +13,8 @@ Commands:
   dev       run the service locally on an embedded database, with dev keys
   start     run the service in production mode against DATABASE_URL
   migrate   apply database migrations and exit
+  keys      list, create and revoke a project's API keys
+  users     list and create a project's users
 
 Options:
   -h, --help     show help (also: latchkey <command> --help)
@@ -21,6 +25,8 @@ const commands: Record<string, (args: string[], context: CliContext) => Promise<
   dev: runDev,
   start: runStart,
   migrate: runMigrate,
+  keys: runKeys,
+  users: runUsers,
 };
 
 /**

@@ -1,14 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { originFor, parseCommandArgs, parsePort } from '../internal/args.js';
 import { Cleanup } from '../internal/cleanup.js';
 import { type CliContext, waitForStop } from '../internal/context.js';
 import {
+  type DevOwner,
   type DevProject,
   devProjectPath,
   ensureDataDir,
   loadOrCreateSecret,
   lockDataDir,
   readDevProject,
+  type SavedDevProject,
   writeDevProject,
 } from '../internal/data-dir.js';
 import { CliError } from '../internal/errors.js';
@@ -27,15 +30,18 @@ import {
 export const devUsage = `Usage: latchkey dev [options]
 
 Runs the Latchkey service for local development on an embedded database
-(PGlite in the data directory), with a development project and its keys.
+(PGlite in the data directory), with a development project, its keys, and
+its owner: a user of the internal project (e-mail and generated password)
+whose access token is an admin access token for the project.
 
 Options:
   -p, --port <n>        port to listen on (default 8102; 0 picks a free port)
       --host <host>     interface to listen on (default 127.0.0.1)
       --data-dir <dir>  database, master secret and dev keys (default .latchkey)
       --json            print { apiUrl, projectId, publishableClientKey,
-                        secretServerKey, superSecretAdminKey, dataDir } as one
-                        JSON line on stdout once the service answers
+                        secretServerKey, superSecretAdminKey, dataDir,
+                        ownerEmail, ownerPassword, internalPublishableClientKey }
+                        as one JSON line on stdout once the service answers
   -h, --help            show this help
 
 Environment:
@@ -90,7 +96,8 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     const [secret, server] = await Promise.all([loadOrCreateSecret(dataDir, options.secret), loadServer()]);
     const storage = await openStorageOrFail(server, { dataDir });
     cleanup.add(() => storage.close());
-    const project = await devProject(dataDir, storage, await server.bootstrap(storage, { dev: true }), server, notify);
+    const saved = await devProject(dataDir, storage, await server.bootstrap(storage, { dev: true }), server, notify);
+    const project = await devOwner(dataDir, storage, saved, server);
     const service = server.createService({ storage, secret, logger });
     const listening = await listenOrFail(server, { service, port, host });
     cleanup.add(() => listening.close());
@@ -113,7 +120,7 @@ async function devProject(
   created: DevProject | null,
   server: ServerModule,
   notify: (message: string) => void,
-): Promise<DevProject> {
+): Promise<SavedDevProject> {
   if (!created) {
     const saved = await readDevProject(dataDir);
     if (saved) return saved;
@@ -126,6 +133,44 @@ async function devProject(
     project = await reissueDevKeys(storage, server);
     notify(`${devProjectPath(dataDir)} was missing: issued a new development key set`);
   }
+  await writeDevProject(dataDir, project);
+  return project;
+}
+
+/**
+ * The dev project's owner, as saved, or created on the first start (and when
+ * the saved file lacks one): a user of the internal project with a generated
+ * password, owner of the dev project, and a publishable key of the internal
+ * project to sign in with.
+ */
+async function devOwner(
+  dataDir: string,
+  storage: Storage,
+  saved: SavedDevProject,
+  server: ServerModule,
+): Promise<DevProject & DevOwner> {
+  if (saved.ownerEmail && saved.ownerPassword && saved.internalPublishableClientKey) {
+    return saved as DevProject & DevOwner;
+  }
+  const internal = await server.createApiKeySet(storage, 'internal', {
+    description: 'Development: dashboard sign-in',
+    hasPublishableClientKey: true,
+    hasSecretServerKey: false,
+    hasSuperSecretAdminKey: false,
+  });
+  const ownerPassword = randomBytes(18).toString('base64url');
+  const account = { primary_email_auth_enabled: true, primary_email_verified: true, password: ownerPassword };
+  let ownerEmail = 'owner@latchkey.localhost';
+  const user = await server
+    .createUser(storage, 'internal', { ...account, primary_email: ownerEmail })
+    .catch(async (error) => {
+      // Taken by an owner whose saved file was deleted: a new owner with a new address.
+      if ((error as { code?: unknown }).code !== 'USER_EMAIL_ALREADY_EXISTS') throw error;
+      ownerEmail = `owner-${randomBytes(4).toString('hex')}@latchkey.localhost`;
+      return server.createUser(storage, 'internal', { ...account, primary_email: ownerEmail });
+    });
+  await server.addProjectOwner(storage, saved.projectId, user.id);
+  const project = { ...saved, ownerEmail, ownerPassword, internalPublishableClientKey: internal.publishableClientKey! };
   await writeDevProject(dataDir, project);
   return project;
 }
@@ -163,14 +208,20 @@ export async function runDev(args: string[], context: CliContext): Promise<numbe
       notify: (message) => context.stderr.write(`latchkey: ${message}\n`),
     });
     const { apiUrl, projectId, publishableClientKey, secretServerKey, superSecretAdminKey, dataDir } = dev.info;
+    const { ownerEmail, ownerPassword, internalPublishableClientKey } = dev.info;
+    const json = {
+      apiUrl,
+      projectId,
+      publishableClientKey,
+      secretServerKey,
+      superSecretAdminKey,
+      dataDir,
+      ownerEmail,
+      ownerPassword,
+      internalPublishableClientKey,
+    };
     // Stopped while starting: stop without announcing a service that is going away.
-    if (!stop.isStopped()) {
-      context.stdout.write(
-        flags.json
-          ? `${JSON.stringify({ apiUrl, projectId, publishableClientKey, secretServerKey, superSecretAdminKey, dataDir })}\n`
-          : formatDevInfo(dev.info),
-      );
-    }
+    if (!stop.isStopped()) context.stdout.write(flags.json ? `${JSON.stringify(json)}\n` : formatDevInfo(dev.info));
     await stop.stopped;
     if (!flags.json) context.stderr.write('Stopping...\n');
     await dev.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { originFor, parseCommandArgs, parsePort } from './args.js';
+import { originFor, parseCommandArgs, parseCommandLine, parseCount, parsePort } from './args.js';
 import { UsageError } from './errors.js';
 
 describe('parseCommandArgs', () => {
@@ -30,6 +30,33 @@ describe('parsePort', () => {
   it('refuses anything else with a usage error', () => {
     for (const value of ['-1', '65536', '80.5', '1e3', 'http', ' 80']) {
       expect(() => parsePort('dev', value, 8102)).toThrow(UsageError);
+    }
+  });
+});
+
+describe('parseCommandLine', () => {
+  const spec = { json: { type: 'boolean' } } as const;
+
+  it('returns the bare arguments apart, up to the number allowed', () => {
+    expect(parseCommandLine('keys', ['revoke', 'id-1', '--json'], spec, 2)).toEqual({
+      flags: { json: true },
+      positionals: ['revoke', 'id-1'],
+    });
+    expect(catchError(() => parseCommandLine('keys', ['a', 'b', 'c'], spec, 2))).toMatchObject({
+      exitCode: 2,
+      command: 'keys',
+      message: 'unexpected argument "c"',
+    });
+    expect(catchError(() => parseCommandLine('keys', ['--nope'], spec, 2))).toBeInstanceOf(UsageError);
+  });
+});
+
+describe('parseCount', () => {
+  it('reads whole numbers in range and refuses the rest', () => {
+    expect(parseCount('users', 'limit', '5', { min: 1, max: 10 }, 3)).toBe(5);
+    expect(parseCount('users', 'limit', undefined, { min: 1, max: 10 }, 3)).toBe(3);
+    for (const value of ['0', '11', '1.5', '-1', 'ten', '1e1']) {
+      expect(catchError(() => parseCount('users', 'limit', value, { min: 1, max: 10 }, 3))).toBeInstanceOf(UsageError);
     }
   });
 });

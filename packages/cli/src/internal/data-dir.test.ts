@@ -45,6 +45,18 @@ describe('dev-project.json', () => {
     expect(JSON.parse(readFileSync(join(dir, 'dev-project.json'), 'utf8')).note).toMatch(/Development only/);
   });
 
+  it('keeps the owner beside the keys, and reads a file written before owners as keys only', async () => {
+    const owner = {
+      ownerEmail: 'owner@latchkey.localhost',
+      ownerPassword: 'pw',
+      internalPublishableClientKey: 'pck_i',
+    };
+    await writeDevProject(dir, { ...project, ...owner });
+    expect(await readDevProject(dir)).toEqual({ ...project, ...owner });
+    writeFileSync(join(dir, 'dev-project.json'), JSON.stringify({ ...project, ownerEmail: 'half@x.y' }));
+    expect(await readDevProject(dir)).toEqual(project);
+  });
+
   it('is undefined when missing and a clear error when damaged', async () => {
     expect(await readDevProject(dir)).toBeUndefined();
     writeFileSync(join(dir, 'dev-project.json'), '{"projectId": "x"}');

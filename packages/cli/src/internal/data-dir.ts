@@ -11,6 +11,17 @@ export interface DevProject {
   superSecretAdminKey: string;
 }
 
+/**
+ * The dev project's owner: a user of the internal project who signs in with
+ * this e-mail and password (on the internal project, with its publishable
+ * key); their access token is an admin access token for the dev project.
+ */
+export interface DevOwner {
+  ownerEmail: string;
+  ownerPassword: string;
+  internalPublishableClientKey: string;
+}
+
 export const minimumSecretLength = 32;
 const secretFile = 'secret';
 const devProjectFile = 'dev-project.json';
@@ -53,7 +64,10 @@ export function checkSecret(secret: string, source: string): string {
   return secret;
 }
 
-export async function readDevProject(dataDir: string): Promise<DevProject | undefined> {
+/** What `dev-project.json` holds; the owner is absent in files written before owners existed. */
+export type SavedDevProject = DevProject & Partial<DevOwner>;
+
+export async function readDevProject(dataDir: string): Promise<SavedDevProject | undefined> {
   const path = join(dataDir, devProjectFile);
   const text = await readOptional(path);
   if (text === undefined) return undefined;
@@ -67,8 +81,18 @@ export async function readDevProject(dataDir: string): Promise<DevProject | unde
     throw new CliError(`${path} lacks the dev project's id or keys; delete the data directory to start afresh`);
   }
   const { projectId, publishableClientKey, secretServerKey, superSecretAdminKey } = parsed;
-  return { projectId, publishableClientKey, secretServerKey, superSecretAdminKey };
+  const owner = parsed as Partial<Record<keyof DevOwner, unknown>>;
+  const isOwner = ownerFields.every((field) => typeof owner[field] === 'string' && owner[field] !== '');
+  return {
+    projectId,
+    publishableClientKey,
+    secretServerKey,
+    superSecretAdminKey,
+    ...(isOwner ? (Object.fromEntries(ownerFields.map((field) => [field, owner[field]])) as unknown as DevOwner) : {}),
+  };
 }
+
+const ownerFields = ['ownerEmail', 'ownerPassword', 'internalPublishableClientKey'] as const;
 
 function isDevProject(value: unknown): value is DevProject {
   if (typeof value !== 'object' || value === null) return false;
@@ -78,15 +102,22 @@ function isDevProject(value: unknown): value is DevProject {
 }
 
 /** Writes `dev-project.json` atomically with mode 0600. */
-export async function writeDevProject(dataDir: string, project: DevProject): Promise<void> {
+export async function writeDevProject(dataDir: string, project: SavedDevProject): Promise<void> {
   const path = join(dataDir, devProjectFile);
   const temporary = `${path}.${process.pid}.tmp`;
   const body = {
-    note: 'Keys of the local development project, kept here so `latchkey dev` can print them again. Development only.',
+    note: 'Keys and owner of the local development project, kept here so `latchkey dev` can print them again. Development only.',
     projectId: project.projectId,
     publishableClientKey: project.publishableClientKey,
     secretServerKey: project.secretServerKey,
     superSecretAdminKey: project.superSecretAdminKey,
+    ...(project.ownerEmail
+      ? {
+          ownerEmail: project.ownerEmail,
+          ownerPassword: project.ownerPassword,
+          internalPublishableClientKey: project.internalPublishableClientKey,
+        }
+      : {}),
   };
   await writeFile(temporary, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
   await chmod(temporary, 0o600);
