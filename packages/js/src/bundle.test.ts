@@ -29,6 +29,7 @@ const serverEntryModules = [
   'internal/defined-fields.ts',
   'internal/pagination.ts',
   'internal/session/request-tokens.ts',
+  'internal/session/access-token-verifier.ts',
   'users/server-user.ts',
   'users/server-users.ts',
   'users/server-users-api.ts',

@@ -372,3 +372,61 @@ describe('ServerApp.getUser of a request', () => {
     expect(await app.getUser({ tokenStore: {} })).toBeNull();
   });
 });
+
+describe('ServerApp.authenticateRequest (local verification against the JWKS)', () => {
+  const jwksCall = () => `GET /projects/${service().projectId}/.well-known/jwks.json`;
+
+  it('verifies the access token of a request without a call per request', async () => {
+    const { userId, tokens } = await signedUpClient();
+    const { app, calls } = setup();
+    const expiresAt = new Date(Math.floor(service().clock.now() / 1000) * 1000 + accessTokenLifetimeMs);
+    for (const tokenStore of [new Headers({ authorization: `Bearer ${tokens.accessToken}` }), tokens, tokens]) {
+      expect(await app.authenticateRequest(tokenStore)).toEqual({ userId, expiresAt });
+    }
+    expect(calls()).toEqual([jwksCall()]);
+    expect(await app.authenticateRequest(new Request('https://app.example/'))).toBeNull();
+    expect(calls()).toHaveLength(1);
+  });
+
+  it('refuses an expired token (past the 30 s tolerance), a forged one and garbage', async () => {
+    const { tokens } = await signedUpClient();
+    const { app } = setup();
+    const [header, payload, signature] = tokens.accessToken.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url');
+    for (const accessToken of [`${header}.${forgedPayload}.${signature}`, 'not-a-jwt', `${header}.${payload}.AAAA`]) {
+      expect(await app.authenticateRequest({ accessToken })).toBeNull();
+    }
+    service().clock.advance(accessTokenLifetimeMs + 20_000);
+    expect(await app.authenticateRequest(tokens)).not.toBeNull(); // within the tolerance
+    service().clock.advance(11_000);
+    expect(await app.authenticateRequest(tokens)).toBeNull();
+  });
+
+  it("refuses another project's token; an unknown key refetches the keys at most once a minute", async () => {
+    const other = await service().createOtherProject();
+    const { app: otherClient } = createTestApp(service(), {
+      projectId: other.projectId,
+      publishableClientKey: other.keys.publishableClientKey,
+    });
+    await otherClient.signUpWithCredential({ ...newCredentials(), noRedirect: true });
+    const { accessToken } = await (await otherClient.getUser({ or: 'throw' })).getTokens();
+    const { app, calls } = setup();
+    expect(await app.authenticateRequest({ accessToken })).toBeNull();
+    expect(await app.authenticateRequest({ accessToken })).toBeNull();
+    expect(calls()).toEqual([jwksCall()]);
+    service().clock.advance(61_000);
+    expect(await app.authenticateRequest({ accessToken })).toBeNull();
+    expect(calls()).toEqual([jwksCall(), jwksCall()]);
+  });
+
+  it('getUser reads the user of a bearer token (no refresh token) by id, once the token verifies', async () => {
+    const { userId, tokens } = await signedUpClient();
+    const { app, calls } = setup();
+    const request = new Request('https://api.example/', { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    expect(await app.getUser({ tokenStore: request })).toMatchObject({ id: userId });
+    expect(calls()).toEqual([jwksCall(), `GET /users/${userId}`]);
+    service().clock.advance(accessTokenLifetimeMs + 31_000);
+    expect(await app.getUser({ tokenStore: request })).toBeNull(); // cannot be refreshed
+  });
+});

@@ -1,14 +1,17 @@
 /**
  * The users module of server-side audiences: read a user by id or from an
- * incoming request, list and search users page by page, create users.
- * `ServerApp` and `AdminApp` both mount it.
+ * incoming request, authenticate a request locally (JWKS, no call per
+ * request), list and search users page by page, create users. `ServerApp`
+ * and `AdminApp` both mount it.
  */
 import { KnownError } from '@latchkey/protocol';
 import type { AudienceScope } from '../internal/audience.js';
 import { createUserSession } from '../internal/core.js';
-import { withSession } from '../internal/http/credentials.js';
+import { noCredentials, withSession } from '../internal/http/credentials.js';
 import { everyItem } from '../internal/pagination.js';
+import { createAccessTokenVerifier } from '../internal/session/access-token-verifier.js';
 import { requestTokens } from '../internal/session/request-tokens.js';
+import { systemClock } from '../internal/timers.js';
 import type { Page, RequestTokenStore } from '../server-types.js';
 import { createServerUser, type ServerUser } from './server-user.js';
 import { type CreateUserOptions, createUser, fetchUser, type ListUsersOptions, listUsers } from './server-users-api.js';
@@ -31,6 +34,20 @@ export interface RequestUserOptions {
 }
 
 /**
+ * Who signed the request in, as its access token says, verified locally.
+ *
+ * @example
+ * ```ts
+ * const auth: RequestAuthentication | null = await serverApp.authenticateRequest(request);
+ * ```
+ */
+export interface RequestAuthentication {
+  userId: string;
+  /** When the access token expires; `null` for a token without expiry. */
+  expiresAt: Date | null;
+}
+
+/**
  * What server code does with users: read, list, search and create them.
  *
  * @example
@@ -49,6 +66,16 @@ export interface ServerUsers {
    */
   getUser(options: RequestUserOptions & { or: 'throw' }): Promise<ServerUser>;
   getUser(options: RequestUserOptions): Promise<ServerUser | null>;
+  /**
+   * The user id of a request's access token, verified locally against the
+   * project's public keys (fetched once, cached 300 s): no call to the service
+   * per request. `null` when the request has no access token, or one that is
+   * forged, expired (30 s of tolerance) or another project's; the browser
+   * then refreshes it, or `getUser({ tokenStore })` does. A session revoked
+   * since the token was issued still authenticates until the token expires
+   * (10 minutes at most).
+   */
+  authenticateRequest(tokenStore: RequestTokenStore): Promise<RequestAuthentication | null>;
   /** One page of users; pass `nextCursor` back as `cursor` for the next. */
   listUsers(options?: ListUsersOptions): Promise<Page<ServerUser>>;
   /** Every user the options select, fetching page after page as the loop goes on. */
@@ -59,7 +86,14 @@ export interface ServerUsers {
 
 /** Mounts the users module on an audience. */
 export function serverUsers(scope: AudienceScope): ServerUsers {
-  const { send } = scope;
+  const { send, core, options } = scope;
+  const verify = createAccessTokenVerifier(core.projectId, core.sender(noCredentials), options.clock ?? systemClock);
+  const authenticateRequest = async (tokenStore: RequestTokenStore): Promise<RequestAuthentication | null> => {
+    const { accessToken } = requestTokens(tokenStore, core.projectId);
+    const verified = accessToken ? await verify(accessToken) : null;
+    if (!verified) return null;
+    return { userId: verified.userId, expiresAt: verified.expiresAt === null ? null : new Date(verified.expiresAt) };
+  };
   const listPage = async (options: ListUsersOptions): Promise<Page<ServerUser>> => {
     const page = await listUsers(send, options);
     return { items: page.items.map((user) => createServerUser(user, send)), nextCursor: page.nextCursor };
@@ -70,12 +104,13 @@ export function serverUsers(scope: AudienceScope): ServerUsers {
       const user = await fetchUser(send, target);
       return user && createServerUser(user, send);
     }
-    const user = await requestUser(scope, target.tokenStore);
+    const user = await requestUser(scope, target.tokenStore, authenticateRequest);
     if (user || target.or !== 'throw') return user;
     throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, notSignedIn);
   };
   return {
     getUser: getUser as ServerUsers['getUser'],
+    authenticateRequest,
     listUsers: (options = {}) => listPage(options),
     iterateUsers: (options = {}) => everyItem('GET /users', (cursor) => listPage({ ...options, cursor })),
     createUser: async (options) => createServerUser(await createUser(send, options), send),
@@ -85,10 +120,20 @@ export function serverUsers(scope: AudienceScope): ServerUsers {
 /**
  * `GET /users/me` with the audience's credentials plus the request's tokens,
  * in a session of its own (refreshed once if its access token has expired).
+ * A request with an access token only (`Authorization: Bearer`) cannot be
+ * refreshed: its token is verified locally, then its user read by id.
  */
-async function requestUser(scope: AudienceScope, tokenStore: RequestTokenStore): Promise<ServerUser | null> {
-  const tokens = requestTokens(tokenStore, scope.options.projectId);
-  if (!tokens.refreshToken) return null;
+async function requestUser(
+  scope: AudienceScope,
+  tokenStore: RequestTokenStore,
+  authenticate: (tokenStore: RequestTokenStore) => Promise<RequestAuthentication | null>,
+): Promise<ServerUser | null> {
+  const tokens = requestTokens(tokenStore, scope.core.projectId);
+  if (!tokens.refreshToken) {
+    const auth = tokens.accessToken ? await authenticate(tokens) : null;
+    const user = auth && (await fetchUser(scope.send, auth.userId));
+    return user && createServerUser(user, scope.send);
+  }
   const { publishableClientKey } = scope;
   if (!publishableClientKey) {
     throw new TypeError(

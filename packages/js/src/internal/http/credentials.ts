@@ -30,6 +30,9 @@ export function projectKeyCredentials(accessType: AccessType, keys: Record<strin
   return { prepare: async () => prepared };
 }
 
+/** No credentials at all, for the public routes (the project's JWKS). */
+export const noCredentials: Credentials = { prepare: async () => ({ headers: {} }) };
+
 /** `client` access with the publishable client key. */
 export function publishableKeyCredentials(publishableClientKey: string): Credentials {
   return projectKeyCredentials('client', { [headers.publishableClientKey]: publishableClientKey });

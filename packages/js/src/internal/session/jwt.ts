@@ -19,21 +19,24 @@ export function remainingValidityMs(token: string, now: number): number {
 /** The JSON payload of a compact JWS, or `null` when it cannot be read. */
 export function decodeJwtPayload(token: string): Record<string, unknown> | null {
   const part = token.split('.')[1];
-  if (!part) return null;
+  return part ? decodeJwtPart(part) : null;
+}
+
+/** A base64url-encoded JSON object of a compact JWS (its header or payload), or `null` when it cannot be read. */
+export function decodeJwtPart(part: string): Record<string, unknown> | null {
   try {
-    const parsed: unknown = JSON.parse(decodeBase64Url(part));
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(base64UrlBytes(part)));
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;
   }
 }
 
-function decodeBase64Url(text: string): string {
+/** The bytes of base64url `text` (padding optional); throws on characters outside the alphabet. */
+export function base64UrlBytes(text: string): Uint8Array<ArrayBuffer> {
   const base64 = text
     .replace(/-/g, '+')
     .replace(/_/g, '/')
     .padEnd(Math.ceil(text.length / 4) * 4, '=');
-  const binary = atob(base64);
-  const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-  return new TextDecoder().decode(bytes);
+  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }

@@ -86,3 +86,22 @@ describe('requestTokens', () => {
     expect(requestTokens({ refreshToken }, projectId)).toEqual({ accessToken: null, refreshToken });
   });
 });
+
+describe('requestTokens with an Authorization header', () => {
+  it('reads a bearer access token when the request carries no other tokens', () => {
+    expect(requestTokens(new Headers({ authorization: `Bearer ${accessToken}` }), projectId)).toEqual({
+      accessToken,
+      refreshToken: null,
+    });
+    expect(requestTokens({ Authorization: `bearer ${accessToken}` }, projectId)).toEqual({
+      accessToken,
+      refreshToken: null,
+    });
+  });
+
+  it('prefers x-stack-auth and cookies to it, and ignores other schemes', () => {
+    const both = new Headers({ authorization: 'Bearer other.token.here', cookie });
+    expect(requestTokens(both, projectId)).toEqual({ accessToken, refreshToken });
+    expect(requestTokens(new Headers({ authorization: 'Basic dXNlcjpwYXNz' }), projectId)).toEqual(none);
+  });
+});

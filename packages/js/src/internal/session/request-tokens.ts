@@ -3,7 +3,8 @@
  * the `x-stack-auth` JSON header (`{"accessToken", "refreshToken"}`, what
  * `user.getAuthHeaders()` produces) wins; otherwise the cookies the browser
  * token store writes, read by the same rules (the access token counts only
- * when stored with the current refresh token).
+ * when stored with the current refresh token); otherwise an access token
+ * alone as `Authorization: Bearer <token>` (API clients).
  */
 import { headers } from '@latchkey/protocol';
 import type { HeadersLike, RequestLike, RequestTokenStore } from '../../server-types.js';
@@ -14,7 +15,10 @@ import type { StoredTokens } from './token-store.js';
 export function requestTokens(source: RequestTokenStore, projectId: string): StoredTokens {
   if (isTokens(source)) return { accessToken: source.accessToken ?? null, refreshToken: source.refreshToken ?? null };
   const header = headerReader(isRequest(source) ? source.headers : source);
-  return authHeaderTokens(header(headers.authJson)) ?? cookieTokens(header('cookie'), projectId);
+  const tokens = authHeaderTokens(header(headers.authJson)) ?? cookieTokens(header('cookie'), projectId);
+  if (tokens.accessToken || tokens.refreshToken) return tokens;
+  const bearer = header('authorization')?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  return { accessToken: bearer ?? null, refreshToken: null };
 }
 
 /** The `x-stack-auth` header's tokens; `null` when absent or not the JSON object it should be. */
