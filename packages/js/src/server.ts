@@ -48,6 +48,6 @@ export type { HeadersLike, Page, ProjectOwnerSession, RequestLike, RequestTokenS
 export type { CreateSessionOptions, SessionTokens, UserSessionData } from './sessions/sessions-api.js';
 export type { ServerTeam } from './teams/team-decoder.js';
 export type { ServerUser, UserSession } from './users/server-user.js';
-export type { RequestUserOptions, ServerUsers } from './users/server-users.js';
+export type { RequestAuthentication, RequestUserOptions, ServerUsers } from './users/server-users.js';
 export type { CreateUserOptions, ListUsersOptions, ServerUserUpdate } from './users/server-users-api.js';
 export type { ServerUserData } from './users/user-decoder.js';
