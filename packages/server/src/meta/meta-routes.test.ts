@@ -2,6 +2,7 @@
 import { detailsProblem, headers as h, isKnownErrorCode } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../routes.js';
+import type { AccessType } from '../test-support/api.js';
 import { authHeaders, call, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
@@ -76,7 +77,8 @@ describe('junk bodies on every route', () => {
     .flatMap((route) => {
       const access = route.access === 'none' ? 'client' : route.access;
       const path = route.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
-      return (access === 'client' ? ['client', 'server'] : [access]).map((type) => [route.method, path, type] as const);
+      const types: AccessType[] = access === 'client' ? ['client', 'server'] : [access];
+      return types.map((type) => [route.method, path, type] as const);
     });
   const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
   const junk = [
