@@ -60,9 +60,10 @@ export interface ServerUsers {
   /** The user with this id; `null` when the project has none. */
   getUser(userId: string): Promise<ServerUser | null>;
   /**
-   * The signed-in user of an incoming request (its `x-stack-auth` header or
-   * its cookies), refreshing an expired access token with the publishable key;
-   * `null` when nobody is signed in there (or what `or` asks for).
+   * The signed-in user of an incoming request (its `x-stack-auth` header, its
+   * cookies, or a bearer access token), refreshing an expired access token
+   * with the publishable key; `null` when nobody is signed in there (or what
+   * `or` asks for).
    */
   getUser(options: RequestUserOptions & { or: 'throw' }): Promise<ServerUser>;
   getUser(options: RequestUserOptions): Promise<ServerUser | null>;
@@ -86,8 +87,9 @@ export interface ServerUsers {
 
 /** Mounts the users module on an audience. */
 export function serverUsers(scope: AudienceScope): ServerUsers {
-  const { send, core, options } = scope;
-  const verify = createAccessTokenVerifier(core.projectId, core.sender(noCredentials), options.clock ?? systemClock);
+  const { send, core } = scope;
+  const clock = scope.options.clock ?? systemClock;
+  const verify = createAccessTokenVerifier(core.projectId, core.sender(noCredentials), clock);
   const authenticateRequest = async (tokenStore: RequestTokenStore): Promise<RequestAuthentication | null> => {
     const { accessToken } = requestTokens(tokenStore, core.projectId);
     const verified = accessToken ? await verify(accessToken) : null;
