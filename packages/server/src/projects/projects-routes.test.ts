@@ -295,6 +295,14 @@ describe('PATCH /projects/current', () => {
     await patch({ display_name: 'Test project' });
   });
 
+  it('answers an empty change with the project unchanged (it was a 500: an UPDATE with no columns)', async () => {
+    const before = await projectRow();
+    const answer = await call(service, 'PATCH', '/projects/current', { headers: admin(), json: {} });
+    expect(answer.headers.get(h.actualStatus), answer.text).toBeNull();
+    expect(answer.body).toMatchObject({ id: service.projectId, display_name: before.display_name });
+    expect(await projectRow()).toEqual(before);
+  });
+
   it.each(['client', 'server'] as const)('refuses %s access with INSUFFICIENT_ACCESS_TYPE', async (accessType) => {
     const before = await projectRow();
     const answer = await patch({ display_name: 'Nope' }, authHeaders(service, accessType));
