@@ -299,7 +299,7 @@ describe('PATCH /projects/current', () => {
     const before = await projectRow();
     const answer = await call(service, 'PATCH', '/projects/current', { headers: admin(), json: {} });
     expect(answer.headers.get(h.actualStatus), answer.text).toBeNull();
-    expect(answer.body).toMatchObject({ id: service.projectId, display_name: before.display_name });
+    expect(answer.body).toMatchObject({ id: service.projectId, display_name: before!.display_name });
     expect(await projectRow()).toEqual(before);
   });
 
