@@ -156,6 +156,29 @@ export interface ListWire<T> {
   pagination?: { next_cursor: string | null };
 }
 
+/** A page of `GET /users` (wire-protocol §12): `next_cursor` is opaque, `null` at the end. */
+export interface UserPageWire extends ListWire<ServerUserWire> {
+  is_paginated: true;
+  pagination: { next_cursor: string | null };
+}
+
+/**
+ * A session in `GET /auth/sessions` (a Latchkey extension; the Stack 2.7 SDK
+ * has no session list). Timestamps in epoch ms; `is_current` marks the session
+ * of the refresh token sent with the request.
+ */
+export interface SessionWire {
+  id: string;
+  user_id: string;
+  created_at_millis: number;
+  last_used_at_millis: number;
+  expires_at_millis: number;
+  ip: string | null;
+  user_agent: string | null;
+  is_current: boolean;
+  is_impersonation: boolean;
+}
+
 /** The last four characters of an API key: how a key set shows its keys after creation (wire-protocol §15.7). */
 export interface ObfuscatedKeyWire {
   last_four: string;

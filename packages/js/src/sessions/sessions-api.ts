@@ -3,7 +3,7 @@
  * §14.1): create one for a user (`POST /auth/sessions`), list them
  * (`GET /auth/sessions?user_id=`), revoke one (`DELETE /auth/sessions/{id}`).
  */
-import type { CreateSessionResponseWire } from '@latchkey/protocol';
+import type { CreateSessionResponseWire, SessionWire } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
 import { type Fields, readFields } from '../internal/decode/fields.js';
 
@@ -58,19 +58,6 @@ export interface UserSessionData {
   /** True for the session whose tokens came with the request that listed it. */
   isCurrent: boolean;
   isImpersonation: boolean;
-}
-
-/** A session in `GET /auth/sessions` (wire names; not yet among `@latchkey/protocol`'s wire types). */
-interface SessionWire {
-  id: string;
-  user_id: string;
-  created_at_millis: number;
-  last_used_at_millis: number;
-  expires_at_millis: number;
-  ip: string | null;
-  user_agent: string | null;
-  is_current: boolean;
-  is_impersonation: boolean;
 }
 
 const ignoreAnswer = (): void => {};

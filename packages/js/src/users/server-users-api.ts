@@ -3,7 +3,7 @@
  * `GET /users` page by page, `POST /users`, and `GET`, `PATCH`, `DELETE
  * /users/{id}`. Each is a send plus a pure decoder.
  */
-import { isKnownError, type Json, type ServerUserWire } from '@latchkey/protocol';
+import { isKnownError, type Json, type ServerUserWire, type UserPageWire } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
 import { optionalObject, readFields } from '../internal/decode/fields.js';
 import { definedFields } from '../internal/defined-fields.js';
@@ -67,12 +67,6 @@ export interface ListUsersOptions {
   query?: string;
   /** Only the members of this team. */
   teamId?: string;
-}
-
-/** A user page on the wire (wire-protocol.md §12). */
-interface UserPageWire {
-  items: ServerUserWire[];
-  pagination?: { next_cursor: string | null };
 }
 
 const ignoreAnswer = (): void => {};
