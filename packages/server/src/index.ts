@@ -10,6 +10,7 @@
  * const { url } = await startServer({ service, port: 8102 });
  */
 
+export { apiKeySetFirstView } from './api-keys/api-key-views.js';
 export type { CreateApiKeySetOptions, CreatedApiKeySet } from './api-keys/api-keys.js';
 export type { Clock } from './http/env.js';
 export {

@@ -133,15 +133,7 @@ async function dataDirTarget(dataDir: string, project: string | undefined): Prom
         hasSecretServerKey: input.secretServerKey,
         hasSuperSecretAdminKey: input.superSecretAdminKey,
       });
-      return {
-        id: created.id,
-        description: created.description,
-        created_at_millis: created.createdAtMillis,
-        expires_at_millis: created.expiresAtMillis,
-        ...(created.publishableClientKey ? { publishable_client_key: created.publishableClientKey } : {}),
-        ...(created.secretServerKey ? { secret_server_key: created.secretServerKey } : {}),
-        ...(created.superSecretAdminKey ? { super_secret_admin_key: created.superSecretAdminKey } : {}),
-      };
+      return server.apiKeySetFirstView(created);
     },
     async revokeKeySet(keySetId) {
       await server.revokeApiKeySet(storage, projectId, keySetId);

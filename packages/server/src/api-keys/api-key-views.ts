@@ -64,7 +64,13 @@ export function apiKeySetView(row: ApiKeySetRow): ApiKeySetWire {
   return view;
 }
 
-/** A key set just created, its keys in full. */
+/**
+ * A key set just created, its keys in full: what `POST /internal/api-keys`
+ * answers, for code that creates key sets with `createApiKeySet` and shows them.
+ *
+ * @example
+ * console.log(JSON.stringify(apiKeySetFirstView(await createApiKeySet(storage, projectId))));
+ */
 export function apiKeySetFirstView(created: CreatedApiKeySet): ApiKeySetFirstViewWire {
   return {
     id: created.id,

@@ -7,11 +7,11 @@
  */
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
+import { countUsers } from '../users/user-store.js';
 import { serverUserSchema, serverUserView } from '../users/user-views.js';
 import { utcDay } from './activity.js';
 import {
   countActiveUsersByDay,
-  countProjectUsers,
   countSignUpsByDay,
   countUsersByCountry,
   countUsersByLoginMethod,
@@ -62,7 +62,7 @@ const getMetrics = defineRoute({
       utcDay(today - (metricsDays - 1 - index) * dayMillis),
     );
     const [total, signUps, active, byCountry, registered, recentlyActive, loginMethods] = await Promise.all([
-      countProjectUsers(deps.db, projectId),
+      countUsers(deps.db, projectId),
       countSignUpsByDay(deps.db, projectId, days[0]!),
       countActiveUsersByDay(deps.db, projectId, days[0]!),
       countUsersByCountry(deps.db, projectId),

@@ -34,15 +34,6 @@ export async function recordActivity(
   }
 }
 
-export async function countProjectUsers(db: Db, projectId: string): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<string | number>().as('count'))
-    .where('project_id', '=', projectId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 /** Sign-ups per UTC day from `from` (inclusive, `YYYY-MM-DD`); days without any are absent. */
 export async function countSignUpsByDay(db: Db, projectId: string, from: string): Promise<DayCount[]> {
   const day = sql<string>`to_char((signed_up_at at time zone 'UTC')::date, 'YYYY-MM-DD')`;
