@@ -134,6 +134,20 @@ describe('ClientApp in a browser', () => {
     expect(navigate).toHaveBeenCalledExactlyOnceWith('/private?x=1');
   });
 
+  it('redirects after sign-in, then waits 2000 ms for the page to go', async () => {
+    await createApp().app.signUpWithCredential({ ...alice, noRedirect: true });
+    const { app, navigate } = createApp({ urls: { afterSignIn: '/dashboard' } });
+    let done = false;
+    const signIn = app.signInWithCredential(alice).then(() => (done = true));
+    while (navigate.mock.calls.length === 0) await new Promise((resolve) => setImmediate(resolve)); // real I/O
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/dashboard');
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await signIn;
+    expect(done).toBe(true);
+  });
+
   it('sends a new user to after-sign-up and a returning one to after-sign-in', async () => {
     const { app, navigate } = createApp({ urls: { afterSignIn: '/dashboard', afterSignUp: '/welcome' } });
     await settle(app.signUpWithCredential(alice));

@@ -45,13 +45,17 @@ export interface RedirectorOptions {
   waitAfterNavigateMs: number;
 }
 
-/** Validates, navigates, then waits for the page to go (spec §2: 2000 ms). */
+/**
+ * Validates, navigates, then, in a browser, waits for the page to go (spec §2:
+ * 2000 ms). Outside a browser no page can go: it returns at once, after the
+ * caller's own `navigate` if one was given.
+ */
 export async function redirectTo(target: string, options: RedirectorOptions): Promise<void> {
   const location = currentLocation();
   const path = trustedRedirectPath(target, location?.origin);
   const navigate = options.navigate ?? assignLocation;
   navigate(path);
-  await sleep(options.timers, options.waitAfterNavigateMs);
+  if (location) await sleep(options.timers, options.waitAfterNavigateMs);
 }
 
 function assignLocation(url: string): void {
