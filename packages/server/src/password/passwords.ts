@@ -1,7 +1,12 @@
 /**
  * Password hashing: argon2id (OWASP parameters: 19 MiB, 2 passes, 1 lane) in
- * the native binding, which runs on the libuv thread pool, not the event loop.
- * Callers hash before they open a transaction, never inside one.
+ * `@node-rs/argon2`, a Rust binding shipped prebuilt for every common platform
+ * (nothing compiles at install time). Its `hash` and `verify` run on the libuv
+ * thread pool, not the event loop. Callers hash before they open a
+ * transaction, never inside one.
+ *
+ * PHC strings are the standard format: hashes written by the `argon2` package
+ * (`m=…,p=…,t=…`) verify here, and ours (`m=…,t=…,p=…`) verify there.
  *
  * Hashes imported from elsewhere (`password_hash` on `POST /users`) may be
  * bcrypt (`$2a$`, `$2b$`, `$2y$`) or argon2id PHC strings with other
@@ -11,11 +16,23 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants, KnownError } from '@latchkey/protocol';
-import argon2 from 'argon2';
+import {
+  type Algorithm,
+  hash as argon2Hash,
+  verify as argon2Verify,
+  parseOptions,
+  type Version,
+} from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
 import { z } from 'zod';
 
-const options = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+// The binding's enums are ambient `const enum`s, which isolated modules cannot read: their values, spelled out.
+const argon2id = 2 as Algorithm;
+const version19 = 1 as Version;
+const options = { algorithm: argon2id, version: version19, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/** Hash and salt lengths, in bytes, of the hashes we write. */
+const outputLength = 32;
+const saltLength = 16;
 
 /**
  * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG, counted in Unicode code points.
@@ -33,7 +50,7 @@ export function checkPasswordRequirements(password: string): void {
 
 /** An argon2id PHC string for `password`. */
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, options);
+  return argon2Hash(password, options);
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -54,23 +71,35 @@ export function prepareDummyHash(): void {
 export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
   if (hash === null) {
     prepareDummyHash();
-    await argon2.verify(await dummyHash!, password).catch(() => false);
+    await argon2Verify(await dummyHash!, password).catch(() => false);
     return false;
   }
   try {
     // bcrypt reads at most 72 bytes: a longer password must not match on its first 72.
     if (bcryptPattern.test(hash)) return Buffer.byteLength(password) <= 72 && (await bcrypt.compare(password, hash));
-    return await argon2.verify(hash, password);
+    return await argon2Verify(hash, password);
   } catch {
     return false;
   }
 }
 
-/** True when `hash` is not an argon2id hash of the current parameters (imported, or from older settings). */
+/**
+ * True when `hash` is not an argon2id hash of the current parameters (imported, or from older settings).
+ * The parameters are read by name, so their order in the PHC string does not matter.
+ */
 export function needsRehash(hash: string): boolean {
   if (!hash.startsWith('$argon2id$')) return true;
   try {
-    return argon2.needsRehash(hash, options);
+    const current = parseOptions(hash);
+    return (
+      current.algorithm !== options.algorithm ||
+      current.version !== options.version ||
+      current.memoryCost !== options.memoryCost ||
+      current.timeCost !== options.timeCost ||
+      current.parallelism !== options.parallelism ||
+      current.outputLen !== outputLength ||
+      current.saltLen < saltLength
+    );
   } catch {
     return true;
   }

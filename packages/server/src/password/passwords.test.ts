@@ -1,0 +1,76 @@
+import bcrypt from 'bcryptjs';
+import { describe, expect, it } from 'vitest';
+import { hashPassword, importedPasswordHash, needsRehash, verifyPassword } from './passwords.js';
+
+// Written by the `argon2` package (node-argon2 0.45), which hashed passwords before
+// `@node-rs/argon2`: it orders the parameters m, p, t. Stored hashes like these must keep verifying.
+const nodeArgon2Current =
+  '$argon2id$v=19$m=19456,p=1,t=2$JMoEvnydwzD9mhZXZsYRfA$qXL4xccpAtnjNRP4wk9kr7C/hDZHIeRe9X8neCyzCRQ';
+const nodeArgon2Older =
+  '$argon2id$v=19$m=8192,p=1,t=3$pMYqXQhe7e0VmRvFzELS9A$jd7WMrXmwX9cWkWQ37YSEfhbaFrnAWihK6i0HjwiMU4';
+
+describe('hashPassword', () => {
+  it('writes an argon2id PHC string of 19 MiB, 2 passes, 1 lane that verifies', async () => {
+    const hash = await hashPassword('correct-horse-1');
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(await verifyPassword(hash, 'correct-horse-1')).toBe(true);
+    expect(await verifyPassword(hash, 'correct-horse-2')).toBe(false);
+    expect(needsRehash(hash)).toBe(false);
+    expect(importedPasswordHash.safeParse(hash).success).toBe(true);
+  });
+
+  it('hashes off the event loop: timers keep running while a hash is computed', async () => {
+    let turns = 0;
+    let done = false;
+    const hashing = hashPassword('correct-horse-1').finally(() => {
+      done = true;
+    });
+    while (!done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turns += 1;
+    }
+    await hashing;
+    expect(turns).toBeGreaterThan(1);
+  });
+});
+
+describe('verifyPassword', () => {
+  it('verifies hashes written by the argon2 package, in its m, p, t order', async () => {
+    expect(await verifyPassword(nodeArgon2Current, 'old-binding-pass-1')).toBe(true);
+    expect(await verifyPassword(nodeArgon2Current, 'old-binding-pass-2')).toBe(false);
+    expect(await verifyPassword(nodeArgon2Older, 'old-binding-pass-2')).toBe(true);
+  });
+
+  it('verifies imported bcrypt hashes, and refuses a password longer than bcrypt reads', async () => {
+    const hash = await bcrypt.hash('imported-pass-1', 4);
+    expect(await verifyPassword(hash, 'imported-pass-1')).toBe(true);
+    expect(await verifyPassword(hash, 'imported-pass-2')).toBe(false);
+    const long = 'x'.repeat(72);
+    const longHash = await bcrypt.hash(long, 4);
+    expect(await verifyPassword(longHash, long)).toBe(true);
+    expect(await verifyPassword(longHash, `${long}y`)).toBe(false);
+  });
+
+  it('is false, not an error, with no hash or a malformed one', async () => {
+    expect(await verifyPassword(null, 'correct-horse-1')).toBe(false);
+    expect(await verifyPassword('$argon2id$v=19$m=19456,t=2,p=1$nonsense', 'correct-horse-1')).toBe(false);
+    expect(await verifyPassword('plain text', 'plain text')).toBe(false);
+  });
+});
+
+describe('needsRehash', () => {
+  it('reads the parameters by name, whatever their order', () => {
+    expect(needsRehash(nodeArgon2Current)).toBe(false);
+    const reordered = nodeArgon2Current.replace('m=19456,p=1,t=2', 't=2,p=1,m=19456');
+    expect(needsRehash(reordered)).toBe(false);
+  });
+
+  it('is true for other parameters, other algorithms, bcrypt and garbage', () => {
+    expect(needsRehash(nodeArgon2Older)).toBe(true);
+    expect(needsRehash(nodeArgon2Current.replace('p=1', 'p=2'))).toBe(true);
+    expect(needsRehash(nodeArgon2Current.replace('$argon2id$', '$argon2i$'))).toBe(true);
+    expect(needsRehash(nodeArgon2Current.replace('v=19', 'v=16'))).toBe(true);
+    expect(needsRehash('$2b$04$abcdefghijklmnopqrstuuvwxyzabcdefghijklmnopqrstuvwxyz1')).toBe(true);
+    expect(needsRehash('$argon2id$v=19$m=19456')).toBe(true);
+  });
+});
