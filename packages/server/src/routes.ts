@@ -3,6 +3,7 @@
  * document describes it. A feature adds its routes here.
  */
 import { apiKeyRoutes } from './api-keys/api-keys-routes.js';
+import { healthRoutes } from './health/health-routes.js';
 import type { Route } from './http/route.js';
 import { metaRoutes } from './meta/meta-routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
@@ -23,5 +24,6 @@ export const apiRoutes: readonly Route[] = [
   ...ownedProjectRoutes,
   ...apiKeyRoutes,
   ...metricsRoutes,
+  ...healthRoutes,
   ...metaRoutes(() => apiRoutes),
 ];

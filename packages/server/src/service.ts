@@ -18,7 +18,7 @@ import { apiRoutes } from './routes.js';
 import { changeFeedOf } from './storage/change-feed.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
 import { AccessTokens } from './tokens/access-tokens.js';
-import { SigningKeys } from './tokens/signing-keys.js';
+import { SigningKeys, signingKeyPurpose } from './tokens/signing-keys.js';
 
 /** Options of `createService`. */
 export interface ServiceOptions {
@@ -98,7 +98,7 @@ export function createService(options: ServiceOptions): Service {
   prepareDummyHash();
   const logger = options.logger === false ? null : (options.logger ?? pino());
   const db = dbOf(options.storage);
-  const signingKeys = new SigningKeys(db, createSealer(options.secret, 'signing-keys'), clock);
+  const signingKeys = new SigningKeys(db, createSealer(options.secret, signingKeyPurpose), clock);
   const changes = changeFeedOf(options.storage);
   const authCache = new AuthCache({
     load: (projectId) => readAuthData(db, projectId),

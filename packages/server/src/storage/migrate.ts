@@ -65,3 +65,29 @@ export async function migrate(
     return done;
   });
 }
+
+/** Migrations this code knows but the database lacks, and ones the database has that this code does not know. */
+export interface MigrationStatus {
+  pending: string[];
+  unknown: string[];
+}
+
+/**
+ * Compares the migrations applied to the database (in the search path's
+ * schema) with the ones this code ships. A database no migration has touched
+ * has every migration pending.
+ */
+export async function migrationStatus(
+  db: Kysely<Database>,
+  migrations: readonly Migration[] = allMigrations,
+): Promise<MigrationStatus> {
+  const table = await sql<{ name: string | null }>`select to_regclass('latchkey_migrations')::text as name`.execute(db);
+  const applied = table.rows[0]?.name
+    ? new Set((await db.selectFrom('latchkey_migrations').select('id').execute()).map((row) => row.id))
+    : new Set<string>();
+  const known = new Set(migrations.map((migration) => migration.id));
+  return {
+    pending: migrations.filter((migration) => !applied.has(migration.id)).map((migration) => migration.id),
+    unknown: [...applied].filter((id) => !known.has(id)).sort(),
+  };
+}

@@ -56,3 +56,17 @@ export async function insertActiveKeyIfNone(
     .onConflict((oc) => oc.column('project_id').where('active', '=', true).doNothing())
     .execute();
 }
+
+/** The most recently created active key of any project, its private JWK still sealed, or null when none exists yet. */
+export async function findNewestActiveKey(
+  db: Db,
+): Promise<{ projectId: string; kid: string; sealedPrivateJwk: string } | null> {
+  const row = await db
+    .selectFrom('signing_keys')
+    .select(['project_id', 'kid', 'private_jwk_encrypted'])
+    .where('active', '=', true)
+    .orderBy('created_at', 'desc')
+    .orderBy('kid')
+    .executeTakeFirst();
+  return row ? { projectId: row.project_id, kid: row.kid, sealedPrivateJwk: row.private_jwk_encrypted } : null;
+}

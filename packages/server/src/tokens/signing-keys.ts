@@ -8,7 +8,45 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK
 import type { Sealer } from '../crypto/encryption.js';
 import type { Clock } from '../http/env.js';
 import type { Db } from '../storage/db.js';
-import { findActiveKey, findPublicKey, insertActiveKeyIfNone, listPublicKeys } from './signing-key-store.js';
+import {
+  findActiveKey,
+  findNewestActiveKey,
+  findPublicKey,
+  insertActiveKeyIfNone,
+  listPublicKeys,
+} from './signing-key-store.js';
+
+/** The sealer purpose of private signing keys (`createSealer(secret, signingKeyPurpose)`). */
+export const signingKeyPurpose = 'signing-keys';
+
+/**
+ * Whether the master secret opens the stored signing keys: `opened` (the
+ * newest one decrypts), `no_keys` (none stored yet, nothing to check) or
+ * `mismatch` (it does not decrypt: the secret differs from the one the keys
+ * were created with).
+ */
+export type SecretCheck = 'opened' | 'no_keys' | 'mismatch';
+
+/**
+ * The master secret does not open the stored signing keys: the service was
+ * given another secret than the one its data was created with.
+ */
+export class SecretMismatchError extends Error {
+  override name = 'SecretMismatchError';
+  readonly code = 'SECRET_MISMATCH';
+}
+
+/** Opens the newest stored signing key with `sealer` (one query, one decryption). */
+export async function checkSecretOpensKeys(db: Db, sealer: Sealer): Promise<SecretCheck> {
+  const row = await findNewestActiveKey(db);
+  if (!row) return 'no_keys';
+  try {
+    sealer.open(row.sealedPrivateJwk, associatedData(row.projectId, row.kid));
+    return 'opened';
+  } catch {
+    return 'mismatch';
+  }
+}
 
 export interface SigningKey {
   kid: string;
@@ -43,6 +81,11 @@ export class SigningKeys {
       key.catch(() => this.#signing.delete(projectId));
     }
     return key;
+  }
+
+  /** Whether this service's secret opens the stored keys (the readiness check). */
+  checkSecret(): Promise<SecretCheck> {
+    return checkSecretOpensKeys(this.db, this.sealer);
   }
 
   /** The public key for `kid` and the project it belongs to, or null. */
