@@ -17,15 +17,20 @@ export {
   addProjectOwner,
   bootstrap,
   createApiKeySet,
+  createOwner,
   createProject,
   createUser,
   findDevProject,
+  findOwner,
   issueDevKeys,
   listApiKeySets,
+  listProjects,
   listUsers,
+  type ProjectSummary,
   revokeApiKeySet,
   type SecretOption,
   updateProjectConfig,
+  verifySecret,
 } from './operations.js';
 export type { DevProjectKeys } from './projects/bootstrap.js';
 export type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
@@ -33,4 +38,5 @@ export type { CreateProjectOptions, ProjectRecord } from './projects/projects.js
 export { type RunningServer, startServer } from './server.js';
 export { type ConnectionInfo, createService, type Service, type ServiceOptions } from './service.js';
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';
+export { SecretMismatchError } from './tokens/signing-keys.js';
 export type { CreateUserInput } from './users/users.js';

@@ -5,7 +5,7 @@
  * table.
  */
 
-import type { ApiKeySetWire, ServerUserWire } from '@latchkey/protocol';
+import { type ApiKeySetWire, internalProjectId, type ServerUserWire } from '@latchkey/protocol';
 import { listKeySets } from './api-keys/api-key-store.js';
 import { apiKeySetView } from './api-keys/api-key-views.js';
 import {
@@ -24,10 +24,13 @@ import {
   type CreateProjectOptions,
   changeConfig,
   insertNewProject,
+  listProjects as listProjectRecords,
   type ProjectRecord,
 } from './projects/projects.js';
 import { changeFeedOf } from './storage/change-feed.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
+import { checkSecretOpensKeys, SecretMismatchError, signingKeyPurpose } from './tokens/signing-keys.js';
+import { findUserByAuthEmail } from './users/user-store.js';
 import { serverUserView } from './users/user-views.js';
 import { type CreateUserInput, createUser as createUserIn, listUsers as listUserPageOf } from './users/users.js';
 import { createUserBody } from './users/users-routes.js';
@@ -167,6 +170,83 @@ export async function revokeApiKeySet(
  */
 export async function addProjectOwner(storage: Storage, projectId: string, userId: string): Promise<void> {
   await addOwner(dbOf(storage), projectId, userId);
+}
+
+/**
+ * Checks, before a service starts on `storage`, that `secret` is the master
+ * secret its data was created with: it must open the newest stored signing
+ * key. Resolves `opened`, or `no_keys` when no key is stored yet (nothing to
+ * check: the first service creates them under its secret). Throws
+ * `SecretMismatchError` otherwise; a service started anyway would fail every
+ * sign-in. Reads only.
+ *
+ * @example
+ * await verifySecret(storage, process.env.LATCHKEY_SECRET!); // before createService
+ */
+export async function verifySecret(storage: Storage, secret: string): Promise<'opened' | 'no_keys'> {
+  const result = await checkSecretOpensKeys(dbOf(storage), createSealer(secret, signingKeyPurpose));
+  if (result === 'mismatch') {
+    throw new SecretMismatchError(
+      'the master secret does not open the stored signing keys: it differs from the one this database was created with',
+    );
+  }
+  return result;
+}
+
+/** A project as `listProjects` gives it (wire names). */
+export interface ProjectSummary {
+  id: string;
+  display_name: string;
+  description: string | null;
+  created_at_millis: number;
+  is_production_mode: boolean;
+}
+
+/**
+ * Every project but the internal one, oldest first.
+ *
+ * @example
+ * for (const project of await listProjects(storage)) console.log(project.id, project.display_name);
+ */
+export async function listProjects(storage: Storage): Promise<ProjectSummary[]> {
+  return (await listProjectRecords(dbOf(storage))).map((project) => ({
+    id: project.id,
+    display_name: project.displayName,
+    description: project.description,
+    created_at_millis: project.createdAt.getTime(),
+    is_production_mode: project.isProductionMode,
+  }));
+}
+
+/**
+ * Creates a user of the internal project who signs in with `email` and
+ * `password` (e-mail verified): an account that can own projects
+ * (`addProjectOwner`) and sign in to the dashboard. Refusals are known errors
+ * (USER_EMAIL_ALREADY_EXISTS, PASSWORD_TOO_SHORT, SCHEMA_ERROR...).
+ *
+ * @example
+ * const owner = await createOwner(storage, { email: 'ops@example.com', password });
+ * await addProjectOwner(storage, projectId, owner.id);
+ */
+export function createOwner(storage: Storage, input: { email: string; password: string }): Promise<ServerUserWire> {
+  return createUser(storage, internalProjectId, {
+    primary_email: input.email,
+    primary_email_auth_enabled: true,
+    primary_email_verified: true,
+    password: input.password,
+  });
+}
+
+/**
+ * The internal-project user who signs in with `email` (case-insensitive), or null.
+ *
+ * @example
+ * const owner = await findOwner(storage, 'ops@example.com');
+ * if (owner) await addProjectOwner(storage, projectId, owner.id);
+ */
+export async function findOwner(storage: Storage, email: string): Promise<ServerUserWire | null> {
+  const row = await findUserByAuthEmail(dbOf(storage), internalProjectId, email);
+  return row ? serverUserView(row) : null;
 }
 
 /** Tells the services on this storage at once of a change just committed (others hear of it from the database). */

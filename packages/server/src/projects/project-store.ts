@@ -25,6 +25,11 @@ export async function findOldestProjectId(db: Db, except: string): Promise<strin
   return row?.id ?? null;
 }
 
+/** Every project but `except`, oldest first. */
+export function listProjectRows(db: Db, except: string): Promise<ProjectRow[]> {
+  return db.selectFrom('projects').selectAll().where('id', '!=', except).orderBy('created_at').orderBy('id').execute();
+}
+
 /** What a new project row holds. */
 export interface NewProjectRow {
   id: string;

@@ -15,7 +15,7 @@ import {
   projectConfigPatchSchema,
 } from './project-config.js';
 import { findOwnership, insertProjectOwner, listOwnedProjectRows } from './project-owner-store.js';
-import { changeProject, deleteProjectRow, findProjectRow, insertProject } from './project-store.js';
+import { changeProject, deleteProjectRow, findProjectRow, insertProject, listProjectRows } from './project-store.js';
 
 /** A project as the service works with it. Secret fields of `config` are sealed. */
 export interface ProjectRecord {
@@ -42,6 +42,11 @@ function toRecord(row: ProjectRow): ProjectRecord {
 export async function findProject(db: Db, projectId: string): Promise<ProjectRecord | null> {
   const row = await findProjectRow(db, projectId);
   return row ? toRecord(row) : null;
+}
+
+/** Every project but the internal one, oldest first. */
+export async function listProjects(db: Db): Promise<ProjectRecord[]> {
+  return (await listProjectRows(db, internalProjectId)).map(toRecord);
 }
 
 /** Options of `createProject`. */
