@@ -29,6 +29,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'docs', include: ['docs/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 },
+      },
+      {
+        extends: true,
         test: { name: 'compat', include: ['compat/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
       },
       {

@@ -1,0 +1,87 @@
+/**
+ * Finds the fenced code blocks of the Markdown pages the docs test checks,
+ * with the hidden comment that may precede each (docs/README.md, "Code
+ * samples"): `<!-- prelude: ... -->` (code the block needs but does not
+ * show) or `<!-- run -->` (an `sh` block the test runs).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** A fenced block of a page. */
+export interface CodeBlock {
+  /** Path from the repository root, e.g. `docs/concepts.md`. */
+  file: string;
+  /** 1-based line of the block's first code line. */
+  line: number;
+  /** The fence's language (`ts`, `tsx`, `sh`, `json`, `text`...); `''` when the fence names none. */
+  lang: string;
+  code: string;
+  /** Hidden code from a `<!-- prelude: ... -->` comment right above the fence. */
+  prelude: string | null;
+  /** 1-based line where the prelude comment starts. */
+  preludeLine: number;
+  /** True when a `<!-- run -->` comment sits right above the fence. */
+  run: boolean;
+}
+
+/**
+ * Pages whose blocks are excerpts of internal code, not samples of the public
+ * API: `docs/architecture.md` (the contributors' page) quotes `src/` files.
+ */
+export const excludedPages = new Set(['docs/architecture.md']);
+
+/** README.md and every `docs/**\/*.md` except the excluded pages, sorted. */
+export function documentationPages(root: string): string[] {
+  const pages = ['README.md'];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.md')) pages.push(relative(root, path));
+    }
+  };
+  walk(join(root, 'docs'));
+  return pages.filter((page) => !excludedPages.has(page)).sort();
+}
+
+/** The fenced blocks of one page. Indented fences (inside list items) lose their indentation. */
+export function codeBlocks(root: string, file: string): CodeBlock[] {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  const blocks: CodeBlock[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const open = /^(\s*)(`{3,})\s*([\w-]*)/.exec(lines[index]!);
+    if (!open) continue;
+    const [, indent = '', fence = '```', lang = ''] = open;
+    const start = index + 1;
+    let end = start;
+    while (end < lines.length && !lines[end]!.trimStart().startsWith(fence)) end++;
+    if (end === lines.length) throw new Error(`${file}:${index + 1}: a code fence is never closed`);
+    const code = lines
+      .slice(start, end)
+      .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()))
+      .join('\n');
+    blocks.push({ file, line: start + 1, lang, code, ...hiddenComment(lines, index) });
+    index = end;
+  }
+  return blocks;
+}
+
+/** The `<!-- ... -->` comment ending on the line right above the fence at `fenceIndex`, read as a directive. */
+function hiddenComment(lines: string[], fenceIndex: number): Pick<CodeBlock, 'prelude' | 'preludeLine' | 'run'> {
+  const none = { prelude: null, preludeLine: 0, run: false };
+  const above = fenceIndex - 1;
+  if (above < 0 || !lines[above]!.trimEnd().endsWith('-->')) return none;
+  let first = above;
+  while (first >= 0 && !lines[first]!.includes('<!--')) first--;
+  if (first < 0) return none;
+  const text = lines
+    .slice(first, above + 1)
+    .join('\n')
+    .replace(/^\s*<!--/, '')
+    .replace(/-->\s*$/, '')
+    .trim();
+  if (text === 'run') return { ...none, run: true };
+  const prelude = /^prelude:\s*([\s\S]*)$/.exec(text);
+  return prelude ? { prelude: prelude[1]!, preludeLine: first + 1, run: false } : none;
+}
