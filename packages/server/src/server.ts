@@ -1,4 +1,5 @@
 /** `startServer`: serves a service over HTTP on Node (@hono/node-server). */
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Service } from './service.js';
@@ -7,7 +8,11 @@ import type { Service } from './service.js';
 export interface RunningServer {
   /** Origin the server answers on, e.g. `http://127.0.0.1:8102` (the real port when 0 was asked). */
   url: string;
-  /** Stops accepting connections, closes idle ones and resolves when the server is closed. */
+  /**
+   * Stops accepting connections, closes idle ones, lets the requests in
+   * flight finish (their connections close after the answer) and resolves
+   * when the server is closed.
+   */
   close(): Promise<void>;
 }
 
@@ -27,6 +32,17 @@ export function startServer(options: { service: Service; port: number; host?: st
       port: options.port,
       hostname: host,
     });
+    // Answers still being worked on: on close they end their connection instead of keeping it alive.
+    const inFlight = new Set<ServerResponse>();
+    let stopping = false;
+    server.on('request', (_request, response: ServerResponse) => {
+      if (stopping) response.shouldKeepAlive = false;
+      inFlight.add(response);
+      response.on('close', () => {
+        inFlight.delete(response);
+        if (stopping && 'closeIdleConnections' in server) server.closeIdleConnections();
+      });
+    });
     const onError = (error: Error) => reject(error);
     server.once('error', onError);
     server.once('listening', () => {
@@ -38,6 +54,8 @@ export function startServer(options: { service: Service; port: number; host?: st
         url: `http://${shownHost}:${port}`,
         close: () => {
           closing ??= new Promise<void>((done, fail) => {
+            stopping = true;
+            for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
             server.close((error) => (error ? fail(error) : done()));
             if ('closeIdleConnections' in server) server.closeIdleConnections();
           });
