@@ -242,8 +242,18 @@ describe.skipIf(!postgresUp)('latchkey start and migrate on PostgreSQL', () => {
       headers: { 'x-stack-project-id': 'internal', 'x-stack-access-type': 'client' },
     });
     expect(response.headers.get('x-stack-known-error')).toBe('CLIENT_AUTHENTICATION_REQUIRED');
-    await cli.waitForStdout('\n');
-    expect(JSON.parse(cli.stdout().split('\n')[0]!)).toMatchObject({ path: '/api/v1/projects/current', status: 401 });
+    await cli.waitForStdout('"path":"/api/v1/projects/current"');
+    const lines = cli
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ level: 'info', msg: 'listening', url });
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({
+      level: 'info',
+      path: '/api/v1/projects/current',
+      status: 401,
+    });
     expect(await cli.stop()).toEqual({ code: 0, signal: null });
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { originFor, parseCommandArgs, parsePort } from '../internal/args.js';
 import { Cleanup } from '../internal/cleanup.js';
 import { type CliContext, waitForStop } from '../internal/context.js';
@@ -16,7 +16,7 @@ import {
 } from '../internal/data-dir.js';
 import { CliError } from '../internal/errors.js';
 import { type DevInfo, formatDevInfo } from '../internal/format.js';
-import { createLogger } from '../internal/logger.js';
+import { createLogger, logLevel } from '../internal/logger.js';
 import { waitUntilServing } from '../internal/ready.js';
 import {
   checkPortFree,
@@ -25,6 +25,7 @@ import {
   openStorageOrFail,
   type ServerModule,
   type Storage,
+  verifySecretOrFail,
 } from '../internal/service.js';
 
 export const devUsage = `Usage: latchkey dev [options]
@@ -47,8 +48,9 @@ Options:
 Environment:
   LATCHKEY_SECRET       master secret (32+ characters); without it one is
                         generated once and kept in <data-dir>/secret
-  LATCHKEY_LOG_LEVEL    level of the service log on stderr (default warn;
-                        info logs every request)
+  LATCHKEY_LOG_LEVEL    level of the service log on stderr: fatal, error,
+                        warn (default), info (every request), debug, trace
+                        or silent
 `;
 
 export interface DevOptions {
@@ -87,15 +89,18 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
   const port = options.port ?? 8102;
   const notify = options.notify ?? ((message: string) => process.stderr.write(`latchkey: ${message}\n`));
   const logger = createLogger({ level: options.logLevel, fallback: 'warn', to: 'stderr' });
-  await checkPortFree(host, port);
   await ensureDataDir(dataDir);
   const cleanup = new Cleanup();
   try {
+    // The directory first: when another `latchkey dev` holds it, its port is busy too, and the port is not the fix.
     const lock = await lockDataDir(dataDir);
     cleanup.add(() => lock.release());
+    await checkPortFree(host, port);
     const [secret, server] = await Promise.all([loadOrCreateSecret(dataDir, options.secret), loadServer()]);
     const storage = await openStorageOrFail(server, { dataDir });
     cleanup.add(() => storage.close());
+    const source = options.secret ? 'LATCHKEY_SECRET' : `the secret in ${join(dataDir, 'secret')}`;
+    await verifySecretOrFail(server, storage, { value: secret, source });
     const saved = await devProject(dataDir, storage, await server.bootstrap(storage, { dev: true }), server, notify);
     const project = await devOwner(dataDir, storage, saved, server);
     const service = server.createService({ storage, secret, logger });
@@ -103,7 +108,14 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     cleanup.add(() => listening.close());
     const apiUrl = originFor(host, Number(new URL(listening.url).port));
     await waitUntilServing(apiUrl, project);
-    return { info: { apiUrl, ...project, dataDir }, close: () => cleanup.run() };
+    logger.info({ url: apiUrl, dataDir }, 'listening');
+    return {
+      info: { apiUrl, ...project, dataDir },
+      async close() {
+        await cleanup.run((error) => logger.error({ err: String(error) }, 'failed to stop cleanly'));
+        logger.info('stopped');
+      },
+    };
   } catch (error) {
     await cleanup.run();
     throw error;
@@ -197,6 +209,7 @@ export async function runDev(args: string[], context: CliContext): Promise<numbe
     context.stdout.write(devUsage);
     return 0;
   }
+  const level = logLevel(context.env.LATCHKEY_LOG_LEVEL, 'warn', 'dev');
   const stop = waitForStop(context.signal);
   try {
     const dev = await startDev({
@@ -204,7 +217,7 @@ export async function runDev(args: string[], context: CliContext): Promise<numbe
       host: flags.host ?? '127.0.0.1',
       dataDir: resolve(context.cwd, flags['data-dir'] ?? '.latchkey'),
       secret: context.env.LATCHKEY_SECRET || undefined,
-      logLevel: context.env.LATCHKEY_LOG_LEVEL,
+      logLevel: level,
       notify: (message) => context.stderr.write(`latchkey: ${message}\n`),
     });
     const { apiUrl, projectId, publishableClientKey, secretServerKey, superSecretAdminKey, dataDir } = dev.info;

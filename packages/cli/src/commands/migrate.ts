@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import { parseCommandArgs } from '../internal/args.js';
 import type { CliContext } from '../internal/context.js';
 import { ensureDataDir, lockDataDir } from '../internal/data-dir.js';
+import { checkDatabaseUrl } from '../internal/database-url.js';
 import { CliError } from '../internal/errors.js';
+import { createLogger, logLevel } from '../internal/logger.js';
 import { loadServer, openStorageOrFail, redactUrl } from '../internal/service.js';
 
 export const migrateUsage = `Usage: latchkey migrate [options]
@@ -17,6 +19,7 @@ Options:
 
 Environment:
   DATABASE_URL          PostgreSQL connection string (used without --data-dir)
+  LATCHKEY_LOG_LEVEL    level of the JSON log on stderr (default warn)
 `;
 
 /** `latchkey migrate`: opening the storage applies the migrations. */
@@ -30,11 +33,16 @@ export async function runMigrate(args: string[], context: CliContext): Promise<n
     context.stdout.write(migrateUsage);
     return 0;
   }
+  const level = logLevel(context.env.LATCHKEY_LOG_LEVEL, 'warn', 'migrate');
   const dataDir = flags['data-dir'] === undefined ? undefined : resolve(context.cwd, flags['data-dir']);
   const databaseUrl = context.env.DATABASE_URL;
   if (!dataDir && !databaseUrl) {
     throw new CliError('nothing to migrate: set DATABASE_URL or pass --data-dir');
   }
+  if (!dataDir) checkDatabaseUrl(databaseUrl!);
+  const logger = createLogger({ level, fallback: 'warn', to: 'stderr' });
+  const where = dataDir ?? redactUrl(databaseUrl!);
+  logger.info({ database: where }, 'migrating');
   const server = await loadServer();
   if (dataDir) {
     await ensureDataDir(dataDir);
@@ -47,6 +55,7 @@ export async function runMigrate(args: string[], context: CliContext): Promise<n
   } else {
     await (await openStorageOrFail(server, { databaseUrl, schema: flags.schema })).close();
   }
-  context.stderr.write(`Migrations applied to ${dataDir ?? redactUrl(databaseUrl!)}\n`);
+  logger.info({ database: where }, 'migrated');
+  context.stderr.write(`Migrations applied to ${where}\n`);
   return 0;
 }

@@ -1,16 +1,28 @@
-import { parseCommandArgs, parsePort } from '../internal/args.js';
+import { originFor, parseCommandArgs, parsePort } from '../internal/args.js';
 import { Cleanup } from '../internal/cleanup.js';
 import { type CliContext, waitForStop } from '../internal/context.js';
 import { checkSecret } from '../internal/data-dir.js';
+import { checkDatabaseUrl } from '../internal/database-url.js';
 import { CliError } from '../internal/errors.js';
-import { createLogger } from '../internal/logger.js';
-import { checkPortFree, listenOrFail, loadServer, openStorageOrFail, redactUrl } from '../internal/service.js';
+import { createLogger, logLevel } from '../internal/logger.js';
+import {
+  checkPortFree,
+  listenOrFail,
+  loadServer,
+  openStorageOrFail,
+  redactUrl,
+  verifySecretOrFail,
+} from '../internal/service.js';
 
 export const startUsage = `Usage: latchkey start [options]
 
 Runs the Latchkey service in production mode against PostgreSQL. Applies
-pending migrations, creates the internal project if missing, logs JSON lines
-(pino) to stdout and prints the listening URL to stderr.
+pending migrations, checks that LATCHKEY_SECRET opens the stored signing
+keys, creates the internal project if missing, logs JSON lines (pino) to
+stdout and prints the listening URL to stderr. SIGINT or SIGTERM stops it
+gracefully: requests in flight finish, then it logs "stopped" and exits 0.
+Health: GET /api/v1/health (up) and /api/v1/health/ready (database,
+migrations and secret checked; 503 when one fails).
 
 Options:
   -p, --port <n>       port to listen on (default $PORT, else 8102)
@@ -22,7 +34,8 @@ Environment:
   DATABASE_URL         PostgreSQL connection string (required)
   LATCHKEY_SECRET      master secret, 32+ characters (required); it encrypts
                        signing keys at rest, so keep it stable
-  LATCHKEY_LOG_LEVEL   log level (default info)
+  LATCHKEY_LOG_LEVEL   fatal, error, warn, info (default), debug, trace
+                       or silent
 `;
 
 export interface StartOptions {
@@ -39,7 +52,10 @@ export interface StartOptions {
 }
 
 /**
- * Starts the service against PostgreSQL in production mode and resolves once it listens.
+ * Starts the service against PostgreSQL in production mode and resolves once
+ * it listens; `url` is one a browser can open (loopback when listening on all
+ * interfaces). Rejects, before listening or writing, when the secret does not
+ * open the stored signing keys. `close` lets requests in flight finish.
  *
  * @example
  * const running = await startProduction({ databaseUrl: process.env.DATABASE_URL!, secret: process.env.LATCHKEY_SECRET! });
@@ -47,6 +63,7 @@ export interface StartOptions {
  */
 export async function startProduction(options: StartOptions): Promise<{ url: string; close(): Promise<void> }> {
   const secret = checkSecret(options.secret, 'LATCHKEY_SECRET');
+  const databaseUrl = checkDatabaseUrl(options.databaseUrl);
   const logger = createLogger({ level: options.logLevel, fallback: 'info', to: 'stdout' });
   const server = await loadServer();
   const port = options.port ?? 8102;
@@ -54,13 +71,23 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
   const cleanup = new Cleanup();
   try {
     await checkPortFree(host, port);
-    const storage = await openStorageOrFail(server, { databaseUrl: options.databaseUrl, schema: options.schema });
+    const storage = await openStorageOrFail(server, { databaseUrl, schema: options.schema });
     cleanup.add(() => storage.close());
+    await verifySecretOrFail(server, storage, { value: secret, source: 'LATCHKEY_SECRET' });
     await server.bootstrap(storage, { dev: false });
     const service = server.createService({ storage, secret, logger });
     const listening = await listenOrFail(server, { service, port, host });
     cleanup.add(() => listening.close());
-    return { url: listening.url, close: () => cleanup.run() };
+    const url = originFor(host, Number(new URL(listening.url).port));
+    logger.info({ url, host }, 'listening');
+    return {
+      url,
+      async close() {
+        logger.info('stopping: finishing requests in flight');
+        await cleanup.run((error) => logger.error({ err: String(error) }, 'failed to stop cleanly'));
+        logger.info('stopped');
+      },
+    };
   } catch (error) {
     await cleanup.run();
     throw error;
@@ -80,6 +107,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
     return 0;
   }
   const port = parsePort('start', flags.port ?? context.env.PORT, 8102);
+  const level = logLevel(context.env.LATCHKEY_LOG_LEVEL, 'info', 'start');
   const databaseUrl = context.env.DATABASE_URL;
   if (!databaseUrl) {
     throw new CliError(
@@ -90,16 +118,15 @@ export async function runStart(args: string[], context: CliContext): Promise<num
   if (!secret) {
     throw new CliError('LATCHKEY_SECRET is not set: `latchkey start` needs a master secret of 32 or more characters');
   }
+  checkDatabaseUrl(databaseUrl);
+  const host = flags.host ?? context.env.HOST ?? '0.0.0.0';
   const stop = waitForStop(context.signal);
   try {
-    const running = await startProduction({
-      databaseUrl,
-      secret,
-      port,
-      host: flags.host ?? context.env.HOST ?? '0.0.0.0',
-    });
+    const running = await startProduction({ databaseUrl, secret, port, host, logLevel: level, schema: flags.schema });
     if (!stop.isStopped()) {
-      context.stderr.write(`Latchkey is listening on ${running.url} (database ${redactUrl(databaseUrl)})\n`);
+      const everywhere = host === '0.0.0.0' || host === '::' || host === '';
+      const note = everywhere ? `on all interfaces, ${host || '0.0.0.0'}; ` : '';
+      context.stderr.write(`Latchkey is listening on ${running.url} (${note}database ${redactUrl(databaseUrl)})\n`);
     }
     await stop.stopped;
     await running.close();

@@ -1,8 +1,10 @@
 import { createServer } from 'node:net';
 import type { RunningServer, Service, Storage, StorageOptions } from '@latchkey/server';
+import { databaseError } from './database-url.js';
 import { CliError, systemErrorCode } from './errors.js';
 
 export type { Storage } from '@latchkey/server';
+export { redactUrl } from './database-url.js';
 
 /** The service package, loaded on demand so `--help` and usage errors stay instant. */
 export type ServerModule = typeof import('@latchkey/server');
@@ -16,11 +18,9 @@ export async function openStorageOrFail(server: ServerModule, options: StorageOp
   try {
     return await server.openStorage(options);
   } catch (error) {
-    const where = options.databaseUrl
-      ? `the database at ${redactUrl(options.databaseUrl)}`
-      : `the data directory ${options.dataDir}`;
+    if (options.databaseUrl) throw databaseError(error, options.databaseUrl);
     const detail = (error instanceof Error && error.message) || systemErrorCode(error) || String(error);
-    throw new CliError(`cannot open ${where}: ${detail}`);
+    throw new CliError(`cannot open the data directory ${options.dataDir}: ${detail}`);
   }
 }
 
@@ -71,13 +71,23 @@ function listenError(error: unknown, host: string, port: number): unknown {
   }
 }
 
-/** Hides the password in a connection string before it is printed. */
-export function redactUrl(url: string): string {
+/**
+ * Refuses a master secret that does not open the signing keys stored in the
+ * database, before the service listens or writes: started anyway, it would
+ * fail every sign-in after writing the user. `source` names where the secret
+ * came from (LATCHKEY_SECRET, or the data directory's secret file).
+ */
+export async function verifySecretOrFail(
+  server: ServerModule,
+  storage: Storage,
+  secret: { value: string; source: string },
+): Promise<void> {
   try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable DATABASE_URL)';
+    await server.verifySecret(storage, secret.value);
+  } catch (error) {
+    if (!(error instanceof server.SecretMismatchError)) throw error;
+    throw new CliError(
+      `${secret.source} does not open the signing keys stored in this database: it is not the secret the data was created with; set LATCHKEY_SECRET to that secret`,
+    );
   }
 }
