@@ -1,26 +1,43 @@
-// `npm start`: the service on the embedded database plus the demo app, after `npm run build`.
-//
-//   LATCHKEY_PORT      service port (default 8102)
-//   DEMO_PORT          demo port (default 5173)
-//   LATCHKEY_DATA_DIR  data directory (default .latchkey at the repository root)
+// `npm start`: builds what changed (scripts/build.mjs), then runs the service on the
+// embedded database plus the demo app. `npm start -- --help` lists the settings.
 //
 // The service runs as a child process (`latchkey dev --json`); its JSON line tells the demo where the API is and which keys
 // to use. Ctrl-C stops everything.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const usage = `Usage: npm start [-- options]
+
+Builds what changed since the last run, then starts the Latchkey service on the
+embedded database and the demo app.
+
+Options (each also has an environment variable; the option wins):
+  -p, --port <n>        service port (LATCHKEY_PORT, default 8102; 0 picks a free port)
+      --demo-port <n>   demo port (DEMO_PORT, default 5173; 0 picks a free port)
+      --data-dir <dir>  data directory of the embedded database and the dev project's keys
+                        (LATCHKEY_DATA_DIR, default .latchkey at the repository root)
+  -h, --help            show this help
+
+Example: npm start -- --port 9000 --demo-port 9001
+`;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliBin = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url));
-const servicePort = process.env.LATCHKEY_PORT || '8102';
-const demoPort = Number(process.env.DEMO_PORT || 5173);
-const dataDir = process.env.LATCHKEY_DATA_DIR || fileURLToPath(new URL('../.latchkey', import.meta.url));
+const { servicePort, demoPort, dataDir } = readSettings(process.argv.slice(2));
 
 const stoppers = []; // run in reverse order on shutdown
 let stopping = false;
 
+const { build } = await import('./build.mjs');
+if (!build()) {
+  process.stderr.write('npm start: the build failed (see above); `npm run build` repeats it.\n');
+  process.exit(1);
+}
 if (!existsSync(cliBin)) {
-  process.stderr.write('npm start: packages/cli is not built: run `npm run build` first (or use `npm start`).\n');
+  process.stderr.write('npm start: packages/cli/dist/bin.js is missing after the build: run `npm run build`.\n');
   process.exit(1);
 }
 
@@ -30,7 +47,11 @@ process.on('SIGTERM', () => shutdown(0));
 try {
   await main();
 } catch (error) {
-  fail(error?.code === 'EADDRINUSE' ? `port ${demoPort} is in use; set DEMO_PORT to use another.` : String(error));
+  fail(
+    error?.code === 'EADDRINUSE'
+      ? `the demo port ${demoPort} is in use; choose another with --demo-port or DEMO_PORT.`
+      : String(error),
+  );
 }
 
 async function main() {
@@ -62,10 +83,14 @@ async function main() {
 
 /** Spawns `latchkey dev --json` and resolves with its JSON line. */
 function startService() {
-  const child = spawn(process.execPath, [cliBin, 'dev', '--json', '--port', servicePort, '--data-dir', dataDir], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [cliBin, 'dev', '--json', '--port', String(servicePort), '--data-dir', dataDir],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
   stoppers.push(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -77,7 +102,7 @@ function startService() {
     fail(
       ready
         ? `the service stopped unexpectedly (exit ${code}).`
-        : `the service did not start (exit ${code}); LATCHKEY_PORT and DEMO_PORT choose other ports.`,
+        : `the service did not start (exit ${code}); its message is above (--port or LATCHKEY_PORT chooses another port, --data-dir or LATCHKEY_DATA_DIR another data directory).`,
     );
   });
   return new Promise((resolve) => {
@@ -109,4 +134,42 @@ async function shutdown(code) {
 function fail(message) {
   process.stderr.write(`npm start: ${message}\n`);
   void shutdown(1);
+}
+
+/** Options first, then the environment, then the defaults; a bad value names the setting that fixes it. */
+function readSettings(args) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string', short: 'p' },
+        'demo-port': { type: 'string' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    process.stderr.write(`npm start: ${error.message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
+  return {
+    servicePort: port(values.port, '--port', process.env.LATCHKEY_PORT, 'LATCHKEY_PORT', 8102),
+    demoPort: port(values['demo-port'], '--demo-port', process.env.DEMO_PORT, 'DEMO_PORT', 5173),
+    dataDir: resolve(values['data-dir'] || process.env.LATCHKEY_DATA_DIR || `${root}.latchkey`),
+  };
+}
+
+function port(option, optionName, env, envName, fallback) {
+  const [text, name] = option !== undefined ? [option, optionName] : env ? [env, envName] : [String(fallback), ''];
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value > 65_535) {
+    process.stderr.write(`npm start: ${name} must be a port number from 0 to 65535 (got "${text}").\n`);
+    process.exit(2);
+  }
+  return value;
 }
