@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { runDev } from './commands/dev.js';
 import { runKeys } from './commands/keys.js';
 import { runMigrate } from './commands/migrate.js';
+import { runOwners } from './commands/owners.js';
+import { runProjects } from './commands/projects.js';
 import { runStart } from './commands/start.js';
 import { runUsers } from './commands/users.js';
 import { type CliContext, processContext } from './internal/context.js';
@@ -13,6 +15,8 @@ Commands:
   dev       run the service locally on an embedded database, with dev keys
   start     run the service in production mode against DATABASE_URL
   migrate   apply database migrations and exit
+  owners    create an owner account (a dashboard user who owns projects)
+  projects  list projects, create one with its keys
   keys      list, create and revoke a project's API keys
   users     list and create a project's users
 
@@ -25,6 +29,8 @@ const commands: Record<string, (args: string[], context: CliContext) => Promise<
   dev: runDev,
   start: runStart,
   migrate: runMigrate,
+  owners: runOwners,
+  projects: runProjects,
   keys: runKeys,
   users: runUsers,
 };

@@ -1,16 +1,15 @@
 /**
- * What `latchkey keys` and `latchkey users` act on: a project of an embedded
- * data directory (through the `@latchkey/server` operations, with the data
- * directory locked meanwhile), or a project of a running service over HTTP
- * with its super secret admin key. Both answer in the wire's shapes, so the
+ * What `latchkey keys` and `latchkey users` act on: a project of a database
+ * the command opens itself (an embedded data directory, locked meanwhile, or
+ * `DATABASE_URL`; through the `@latchkey/server` operations), or a project
+ * of a running service over HTTP with its super secret admin key. Both answer in the wire's shapes, so the
  * commands print the same tables and the same JSON either way.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { CliContext } from './context.js';
-import { lockDataDir } from './data-dir.js';
 import { CliError, UsageError } from './errors.js';
-import { loadServer, openStorageOrFail, type ServerModule } from './service.js';
+import { type LocalStorage, openLocalStorage, rethrowKnown } from './local-storage.js';
+import { createLogger, logLevel } from './logger.js';
+import type { ServerModule } from './service.js';
 
 /** A key set as list, read and revoke show it (each key's last four characters). */
 export type KeySet = Awaited<ReturnType<ServerModule['listApiKeySets']>>[number];
@@ -64,16 +63,18 @@ export const targetFlags = {
   'api-url': { type: 'string' },
   project: { type: 'string' },
   'admin-key': { type: 'string' },
+  schema: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export const targetHelp = `Where:
+export const targetHelp = `Where (default: DATABASE_URL when set, else --data-dir .latchkey):
       --data-dir <dir>   the embedded database of \`latchkey dev\` (default
                          .latchkey); stop \`latchkey dev\` first, or use --api-url
+      --schema <name>    with DATABASE_URL: the PostgreSQL schema (default public)
       --api-url <url>    a running service instead, e.g. http://127.0.0.1:8102
       --project <id>     the project (default with --data-dir: the development
-                         project; required with --api-url)
+                         project; required with DATABASE_URL and --api-url)
       --admin-key <key>  the project's super secret admin key (with --api-url;
                          or set LATCHKEY_ADMIN_KEY, which stays out of ps)
       --json             print JSON (the API's shapes) instead of a table
@@ -82,43 +83,37 @@ export const targetHelp = `Where:
 /** Opens the target the flags name. */
 export async function openTarget(
   command: string,
-  flags: { 'data-dir'?: string; 'api-url'?: string; project?: string; 'admin-key'?: string },
+  flags: { 'data-dir'?: string; 'api-url'?: string; project?: string; 'admin-key'?: string; schema?: string },
   context: CliContext,
 ): Promise<AdminTarget> {
+  const level = logLevel(context.env.LATCHKEY_LOG_LEVEL, 'warn', command);
   if (flags['api-url'] !== undefined) {
     if (flags['data-dir'] !== undefined) throw new UsageError('pass either --data-dir or --api-url, not both', command);
+    if (flags.schema !== undefined) throw new UsageError('--schema goes with DATABASE_URL, not --api-url', command);
     const adminKey = flags['admin-key'] || context.env.LATCHKEY_ADMIN_KEY;
     if (!flags.project) throw new UsageError('--api-url needs --project <id>', command);
     if (!adminKey) throw new UsageError('--api-url needs --admin-key <key> (or LATCHKEY_ADMIN_KEY)', command);
     return httpTarget(command, flags['api-url'], flags.project, adminKey);
   }
   if (flags['admin-key'] !== undefined) throw new UsageError('--admin-key goes with --api-url', command);
-  return dataDirTarget(resolve(context.cwd, flags['data-dir'] ?? '.latchkey'), flags.project);
+  const logger = createLogger({ level, fallback: 'warn', to: 'stderr' });
+  const local = await openLocalStorage(command, flags, context, logger).catch((error: unknown) => {
+    const inUse = error instanceof CliError && /in use by another latchkey process/.test(error.message);
+    throw inUse ? new CliError(`${error.message}; or reach it with --api-url`) : error;
+  });
+  return storageTarget(local, flags.project);
 }
 
-async function dataDirTarget(dataDir: string, project: string | undefined): Promise<AdminTarget> {
-  if (!existsSync(join(dataDir, 'pglite'))) {
-    throw new CliError(`no embedded database in ${dataDir}: run \`latchkey dev\` there first, or pass --data-dir`);
-  }
-  const lock = await lockDataDir(dataDir).catch((error: unknown) => {
-    throw error instanceof CliError ? new CliError(`${error.message}; or reach it with --api-url`) : error;
-  });
-  const server = await loadServer();
-  let storage: Awaited<ReturnType<typeof openStorageOrFail>>;
-  try {
-    storage = await openStorageOrFail(server, { dataDir });
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
-  const close = async () => {
-    await storage.close();
-    await lock.release();
-  };
-  const projectId = project ?? (await server.findDevProject(storage));
+async function storageTarget(local: LocalStorage, project: string | undefined): Promise<AdminTarget> {
+  const { server, storage, close } = local;
+  const projectId = project ?? (local.embedded ? await server.findDevProject(storage) : null);
   if (!projectId) {
     await close();
-    throw new CliError(`${dataDir} has no development project: pass --project <id>`);
+    throw new CliError(
+      local.embedded
+        ? `${local.where} has no development project: pass --project <id>`
+        : 'with DATABASE_URL, pass --project <id> (`latchkey projects list` shows them)',
+    );
   }
   const findSet = async (keySetId: string) =>
     (await server.listApiKeySets(storage, projectId)).find((set) => set.id === keySetId.toLowerCase());
@@ -161,16 +156,6 @@ function userBody(input: NewUserInput) {
     ...(input.password !== undefined ? { password: input.password } : {}),
     ...(input.displayName !== undefined ? { display_name: input.displayName } : {}),
   };
-}
-
-/** A known error from the operations, as one line. */
-function rethrowKnown(error: unknown): never {
-  const known = error as { code?: unknown; message?: unknown; details?: { message?: unknown } };
-  if (typeof known.code === 'string' && /^[A-Z_]+$/.test(known.code)) {
-    const detail = typeof known.details?.message === 'string' ? `: ${known.details.message}` : '';
-    throw new CliError(`${known.code}${detail}`);
-  }
-  throw error;
 }
 
 function httpTarget(command: string, apiUrl: string, projectId: string, adminKey: string): AdminTarget {

@@ -38,10 +38,11 @@ export function redactUrl(url: string): string {
 export function databaseError(error: unknown, databaseUrl: string): CliError {
   const url = new URL(databaseUrl);
   const host = `${url.hostname || 'localhost'}:${url.port || '5432'}`;
-  const user = decodeURIComponent(url.username) || '(default user)';
-  const database = decodeURIComponent(url.pathname.slice(1)) || user;
+  const user = decoded(url.username) || '(default user)';
+  const database = decoded(url.pathname.slice(1)) || user;
   const code = systemErrorCode(error);
-  const hide = (text: string) => (url.password ? text.split(decodeURIComponent(url.password)).join('***') : text);
+  const secrets = [url.password, decoded(url.password)].filter(Boolean);
+  const hide = (text: string) => secrets.reduce((shown, secret) => shown.split(secret).join('***'), text);
   const detail = hide((error instanceof Error && error.message) || String(error));
   switch (code) {
     case 'ECONNREFUSED':
@@ -62,5 +63,13 @@ export function databaseError(error: unknown, databaseUrl: string): CliError {
       return new CliError(`DATABASE_URL: PostgreSQL at ${host} has no database "${database}"`);
     default:
       return new CliError(`DATABASE_URL: cannot open the database at ${redactUrl(databaseUrl)}: ${detail}`);
+  }
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
