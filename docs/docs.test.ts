@@ -10,7 +10,7 @@
  * - `sh` blocks marked `<!-- run -->` run, page by page in order, in one bash
  *   with `set -euo pipefail`, against a real service (`startTestService()`):
  *   `API`, `PROJECT`, `PCK`, `SSK` and `SAK` hold its URL, project id and keys.
- * - Every fence names its language.
+ * - Every fence names its language; relative links reach their file and heading.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestService, type TestService } from '@latchkey/server/testing';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CodeBlock, codeBlocks, documentationPages } from './support/code-blocks.js';
+import { brokenLinks, type CodeBlock, codeBlocks, documentationPages } from './support/code-blocks.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const samplesDir = join(root, 'docs', '.samples');
@@ -46,6 +46,10 @@ describe('the code blocks of README.md and docs/', () => {
     expect(failures, failures.join('\n')).toEqual([]);
     rmSync(samplesDir, { recursive: true, force: true }); // kept only to read a failure in place
   }, 120_000);
+
+  it('relative links point at existing files and headings', () => {
+    expect(pages.flatMap((page) => brokenLinks(root, page))).toEqual([]);
+  });
 
   it('every json block parses', () => {
     const failures = blocks

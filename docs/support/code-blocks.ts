@@ -4,8 +4,8 @@
  * samples"): `<!-- prelude: ... -->` (code the block needs but does not
  * show) or `<!-- run -->` (an `sh` block the test runs).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
 
 /** A fenced block of a page. */
 export interface CodeBlock {
@@ -84,4 +84,53 @@ function hiddenComment(lines: string[], fenceIndex: number): Pick<CodeBlock, 'pr
   if (text === 'run') return { ...none, run: true };
   const prelude = /^prelude:\s*([\s\S]*)$/.exec(text);
   return prelude ? { prelude: prelude[1]!, preludeLine: first + 1, run: false } : none;
+}
+
+/**
+ * Relative links of a page (`[text](path#anchor)`, outside code) whose file
+ * does not exist, or whose anchor names no heading of the Markdown file (as
+ * GitHub makes anchors from headings). Returns `file:line: link` for each.
+ */
+export function brokenLinks(root: string, file: string): string[] {
+  const broken: string[] = [];
+  proseLines(root, file).forEach(({ text, line }) => {
+    for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target)) continue;
+      const [path = '', anchor] = target.split('#');
+      const linked = path === '' ? file : normalize(join(dirname(file), path));
+      const ok = existsSync(join(root, linked)) && (!anchor || headingAnchors(root, linked).has(anchor));
+      if (!ok) broken.push(`${file}:${line}: ${target}`);
+    }
+  });
+  return broken;
+}
+
+/** The anchors GitHub gives the headings of a Markdown file. */
+function headingAnchors(root: string, file: string): Set<string> {
+  const anchors = new Set<string>();
+  if (!file.endsWith('.md')) return anchors;
+  for (const { text } of proseLines(root, file)) {
+    const heading = /^#{1,6}\s+(.*)$/.exec(text);
+    if (!heading) continue;
+    const slug = heading[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    anchors.add(slug);
+  }
+  return anchors;
+}
+
+/** The lines of a page outside fenced code, with their 1-based numbers. */
+function proseLines(root: string, file: string): { text: string; line: number }[] {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  const prose: { text: string; line: number }[] = [];
+  let fence: string | null = null;
+  lines.forEach((text, index) => {
+    const marker = /^\s*(`{3,})/.exec(text)?.[1];
+    if (marker && (fence === null || marker.startsWith(fence))) fence = fence === null ? marker : null;
+    else if (fence === null) prose.push({ text, line: index + 1 });
+  });
+  return prose;
 }
