@@ -8,7 +8,7 @@
  *   `docs/.samples/` (git-ignored), and left there when the check fails.
  * - `json` blocks must parse; every `sh` block must be valid bash (`bash -n`).
  * - `sh` blocks marked `<!-- run -->` run, page by page in order, in one bash
- *   with `set -euo pipefail`, against a real service (`startTestService()`):
+ *   with `set -euo pipefail`, against a fresh service per page (`startTestService()`):
  *   `API`, `PROJECT`, `PCK`, `SSK` and `SAK` hold its URL, project id and keys.
  * - Every fence names its language; relative links reach their file and heading.
  */
@@ -17,9 +17,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestService, type TestService } from '@latchkey/server/testing';
+import { startTestService } from '@latchkey/server/testing';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { brokenLinks, type CodeBlock, codeBlocks, documentationPages } from './support/code-blocks.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -79,12 +79,6 @@ describe('the code blocks of README.md and docs/', () => {
 const runPages = pages.filter((page) => blocks.some((block) => block.file === page && block.run));
 
 describe('the sh blocks marked <!-- run -->', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ databaseUrl: null });
-  }, 60_000);
-  afterAll(() => service?.close());
-
   it('exist (the curl flow of the script guide at least)', () => {
     expect(runPages).toContain('docs/getting-started/script.md');
   });
@@ -92,21 +86,26 @@ describe('the sh blocks marked <!-- run -->', () => {
   it.each(runPages)(
     '%s runs against a real service',
     async (page) => {
-      const script = [
-        'set -euo pipefail',
-        `trap 'echo "failed in the block at $LATCHKEY_DOCS_BLOCK (exit $?)" >&2' ERR`,
-        ...blocks
-          .filter((block) => block.file === page && block.run)
-          .flatMap((block) => [`LATCHKEY_DOCS_BLOCK='${where(block)}'`, block.code]),
-      ].join('\n');
-      const result = await runBash(script, {
-        API: service.url,
-        PROJECT: service.projectId,
-        PCK: service.keys.publishableClientKey,
-        SSK: service.keys.secretServerKey,
-        SAK: service.keys.superSecretAdminKey,
-      });
-      expect(result.status, `${result.stderr}\n--- stdout ---\n${result.stdout}`).toBe(0);
+      const service = await startTestService({ databaseUrl: null }); // one per page: pages may sign up the same e-mail
+      try {
+        const script = [
+          'set -euo pipefail',
+          `trap 'echo "failed in the block at $LATCHKEY_DOCS_BLOCK (exit $?)" >&2' ERR`,
+          ...blocks
+            .filter((block) => block.file === page && block.run)
+            .flatMap((block) => [`LATCHKEY_DOCS_BLOCK='${where(block)}'`, block.code]),
+        ].join('\n');
+        const result = await runBash(script, {
+          API: service.url,
+          PROJECT: service.projectId,
+          PCK: service.keys.publishableClientKey,
+          SSK: service.keys.secretServerKey,
+          SAK: service.keys.superSecretAdminKey,
+        });
+        expect(result.status, `${result.stderr}\n--- stdout ---\n${result.stdout}`).toBe(0);
+      } finally {
+        await service.close();
+      }
     },
     60_000,
   );
