@@ -234,6 +234,27 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
   });
 });
 
+describe.skipIf(!postgresUp)('a first start', () => {
+  const schema = `cli_pin_${process.pid}_${Date.now().toString(36)}`;
+  afterAll(async () => {
+    const { openStorage } = await import('@latchkey/server');
+    const { dropSchema } = await import('@latchkey/server/testing');
+    await dropSchema(await openStorage({ databaseUrl, schema }));
+  });
+
+  it('pins its secret, so a second start with another one is refused even before any sign-in', async () => {
+    const env = { DATABASE_URL: databaseUrl, LATCHKEY_SECRET: secret };
+    const first = await startAndWait(['--host', '127.0.0.1', '--schema', schema], env);
+    expect(await first.cli.stop()).toEqual({ code: 0, signal: null });
+    const second = await run(['start', '--port', '0', '--schema', schema], {
+      ...env,
+      LATCHKEY_SECRET: 'another secret of 32 or more characters',
+    });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/^latchkey: LATCHKEY_SECRET does not open the signing keys stored in this database/);
+  });
+});
+
 describe('DATABASE_URL that cannot work', () => {
   const cases: Array<[string, string, RegExp]> = [
     [

@@ -27,6 +27,7 @@ export {
   listProjects,
   listUsers,
   type ProjectSummary,
+  pinSecret,
   revokeApiKeySet,
   type SecretOption,
   updateProjectConfig,

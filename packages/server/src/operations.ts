@@ -29,7 +29,7 @@ import {
 } from './projects/projects.js';
 import { changeFeedOf } from './storage/change-feed.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
-import { checkSecretOpensKeys, SecretMismatchError, signingKeyPurpose } from './tokens/signing-keys.js';
+import { checkSecretOpensKeys, SecretMismatchError, SigningKeys, signingKeyPurpose } from './tokens/signing-keys.js';
 import { findUserByAuthEmail } from './users/user-store.js';
 import { serverUserView } from './users/user-views.js';
 import { type CreateUserInput, createUser as createUserIn, listUsers as listUserPageOf } from './users/users.js';
@@ -191,6 +191,25 @@ export async function verifySecret(storage: Storage, secret: string): Promise<'o
     );
   }
   return result;
+}
+
+/**
+ * Creates the internal project's signing key under `secret` when the storage
+ * holds no signing key yet, so that every later start can check its secret
+ * with `verifySecret` (otherwise nothing is sealed until the first sign-in,
+ * and a start with another secret would go unnoticed). Does nothing when a
+ * key exists. Call it after `bootstrap`, once `verifySecret` passed.
+ *
+ * @example
+ * await verifySecret(storage, secret);
+ * await bootstrap(storage, { dev: false });
+ * await pinSecret(storage, secret);
+ */
+export async function pinSecret(storage: Storage, secret: string): Promise<void> {
+  const db = dbOf(storage);
+  const sealer = createSealer(secret, signingKeyPurpose);
+  if ((await checkSecretOpensKeys(db, sealer)) !== 'no_keys') return;
+  await new SigningKeys(db, sealer, { now: () => Date.now() }).signingKey(internalProjectId);
 }
 
 /** A project as `listProjects` gives it (wire names). */

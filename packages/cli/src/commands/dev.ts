@@ -102,6 +102,7 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     const source = options.secret ? 'LATCHKEY_SECRET' : `the secret in ${join(dataDir, 'secret')}`;
     await verifySecretOrFail(server, storage, { value: secret, source });
     const saved = await devProject(dataDir, storage, await server.bootstrap(storage, { dev: true }), server, notify);
+    await server.pinSecret(storage, secret);
     const project = await devOwner(dataDir, storage, saved, server);
     const service = server.createService({ storage, secret, logger });
     const listening = await listenOrFail(server, { service, port, host });

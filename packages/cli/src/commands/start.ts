@@ -75,6 +75,7 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
     cleanup.add(() => storage.close());
     await verifySecretOrFail(server, storage, { value: secret, source: 'LATCHKEY_SECRET' });
     await server.bootstrap(storage, { dev: false });
+    await server.pinSecret(storage, secret);
     const service = server.createService({ storage, secret, logger });
     const listening = await listenOrFail(server, { service, port, host });
     cleanup.add(() => listening.close());

@@ -5,7 +5,7 @@
  * database went away; and `verifySecret`, the start-up check behind it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { verifySecret } from '../operations.js';
+import { pinSecret, verifySecret } from '../operations.js';
 import { startServer } from '../server.js';
 import { createService } from '../service.js';
 import { dbOf } from '../storage/open-storage.js';
@@ -128,5 +128,21 @@ describe('verifySecret (runs last: it leaves the newest key sealed under another
       name: 'SecretMismatchError',
       code: 'SECRET_MISMATCH',
     });
+  });
+});
+
+describe('pinSecret', () => {
+  it('seals a first key under the secret on a storage with none, so verifySecret can check later starts', async () => {
+    const fresh = await startTestService();
+    try {
+      const secret = 'the secret of the very first start!!';
+      await expect(verifySecret(fresh.storage, wrongSecret)).resolves.toBe('no_keys');
+      await pinSecret(fresh.storage, secret);
+      await expect(verifySecret(fresh.storage, secret)).resolves.toBe('opened');
+      await pinSecret(fresh.storage, wrongSecret); // a key exists: changes nothing
+      await expect(verifySecret(fresh.storage, wrongSecret)).rejects.toMatchObject({ code: 'SECRET_MISMATCH' });
+    } finally {
+      await fresh.close();
+    }
   });
 });
