@@ -98,6 +98,7 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
   const env = { DATABASE_URL: databaseUrl, LATCHKEY_SECRET: secret };
   const where = ['--schema', schema];
   let created: NewProject;
+  let ownerPassword: string;
 
   afterAll(async () => {
     const { openStorage } = await import('@latchkey/server');
@@ -112,6 +113,7 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
     );
     expect(owner.owner.primary_email).toBe('ops@example.com');
     expect(owner.password.length).toBeGreaterThanOrEqual(20);
+    ownerPassword = owner.password;
 
     const again = await run(
       ['owners', 'create', '--email', 'OPS@example.com', '--password', 'x'.repeat(12), ...where],
@@ -166,6 +168,26 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
     // Creates the project's signing key under this secret (checked by the next test).
     expect((await fetch(`${url}/api/v1/projects/${created.project.id}/.well-known/jwks.json`)).status).toBe(200);
     await cli.waitForStdout('jwks.json');
+
+    // The owner signs in on the internal project (with a publishable key made for it) and administers the project.
+    const internal = json<{ publishable_client_key: string }>(
+      await run(['keys', 'create', '--project', 'internal', '--client', '--json', ...where], env),
+    );
+    const signIn = await fetch(`${url}/api/v1/auth/password/sign-in`, {
+      method: 'POST',
+      headers: { ...clientHeaders('internal', internal.publishable_client_key), 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ops@example.com', password: ownerPassword }),
+    });
+    expect(signIn.status).toBe(200);
+    const { access_token } = (await signIn.json()) as { access_token: string };
+    const asOwner = await fetch(`${url}/api/v1/projects/current`, {
+      headers: {
+        'x-stack-project-id': created.project.id,
+        'x-stack-access-type': 'admin',
+        'x-stack-admin-access-token': access_token,
+      },
+    });
+    expect(asOwner.status).toBe(200);
 
     const slow = slowSignUp(url, created.project.id, key);
     await new Promise((resolve) => setTimeout(resolve, 200)); // the request has reached the server

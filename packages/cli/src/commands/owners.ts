@@ -12,7 +12,10 @@ Creates an owner: a user of the internal project who can own projects
 (\`latchkey projects create --owner <address>\`) and sign in to the dashboard.
 Without --password one is generated and printed this once.
 
-${localHelp}  -h, --help             show this help
+Options:
+  -h, --help             show this help
+
+${localHelp}
 `;
 
 const flags = {

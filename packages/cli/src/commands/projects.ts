@@ -17,7 +17,10 @@ Lists and creates projects.
                                          once; --owner makes that owner (see
                                          \`latchkey owners create\`) its owner
 
-${localHelp}  -h, --help             show this help
+Options:
+  -h, --help             show this help
+
+${localHelp}
 `;
 
 const flags = {

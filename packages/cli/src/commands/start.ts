@@ -18,7 +18,8 @@ export const startUsage = `Usage: latchkey start [options]
 
 Runs the Latchkey service in production mode against PostgreSQL. Applies
 pending migrations, checks that LATCHKEY_SECRET opens the stored signing
-keys, creates the internal project if missing, logs JSON lines (pino) to
+keys (the first start seals one under it), creates the internal project if
+missing, logs JSON lines (pino) to
 stdout and prints the listening URL to stderr. SIGINT or SIGTERM stops it
 gracefully: requests in flight finish, then it logs "stopped" and exits 0.
 Health: GET /api/v1/health (up) and /api/v1/health/ready (database,

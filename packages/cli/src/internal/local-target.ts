@@ -14,10 +14,15 @@ export const localFlags = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The help's "Where" and "Environment" sections. */
 export const localHelp = `Where (default: DATABASE_URL when set, else --data-dir .latchkey):
       --data-dir <dir>   an embedded database (stop \`latchkey dev\` on it first)
       --schema <name>    with DATABASE_URL: the PostgreSQL schema (default public)
       --json             print JSON instead of text
+
+Environment:
+  DATABASE_URL           PostgreSQL connection string (used without --data-dir)
+  LATCHKEY_LOG_LEVEL     level of the JSON log on stderr (default warn)
 `;
 
 /** Checks `LATCHKEY_LOG_LEVEL`, then opens the database the flags name. */
