@@ -4,13 +4,13 @@
  */
 import { isKnownError } from '@latchkey/protocol';
 import { Hono } from 'hono';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { AuthCache, readAuthData } from './access/auth-cache.js';
 import { createSealer } from './crypto/encryption.js';
 import { randomRequestId } from './crypto/random.js';
 import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
 import { mountRoutes } from './http/mount-routes.js';
-import { finishResponse } from './http/request-log.js';
+import { defaultLogger, finishResponse } from './http/request-log.js';
 import { knownErrorResponse, textResponse } from './http/responses.js';
 import { prepareDummyHash } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
@@ -28,7 +28,7 @@ export interface ServiceOptions {
   secret: string;
   /** Time source in epoch ms (token `iat`/`exp`, expiry checks, timestamps). Default `Date`. */
   clock?: Clock;
-  /** A pino logger, or `false` for none. Default: pino to stdout. One line per request. */
+  /** A pino logger, or `false` for none. Default: pino to stdout, levels by name. One line per request. */
   logger?: Logger | false;
   /** Largest accepted request body. Default 100 KiB. */
   bodyLimitBytes?: number;
@@ -96,7 +96,7 @@ export function createService(options: ServiceOptions): Service {
   }
   const clock = options.clock ?? { now: () => Date.now() };
   prepareDummyHash();
-  const logger = options.logger === false ? null : (options.logger ?? pino());
+  const logger = options.logger === false ? null : (options.logger ?? defaultLogger());
   const db = dbOf(options.storage);
   const signingKeys = new SigningKeys(db, createSealer(options.secret, signingKeyPurpose), clock);
   const changes = changeFeedOf(options.storage);

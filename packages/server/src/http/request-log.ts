@@ -5,10 +5,19 @@
  * headers, bodies, tokens, keys or passwords.
  */
 import { headers } from '@latchkey/protocol';
-import type { Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { corsHeaders, isApiPath } from './cors.js';
 import type { RequestRecord } from './env.js';
 import { applyStatusOverride } from './responses.js';
+
+/**
+ * The service's logger when none is given: JSON lines with levels by name
+ * (`"level":"info"`), as the CLI writes them, to stdout or `destination`.
+ */
+export function defaultLogger(destination?: DestinationStream): Logger {
+  const options = { formatters: { level: (label: string) => ({ level: label }) } };
+  return destination ? pino(options, destination) : pino(options);
+}
 
 export function finishResponse(
   request: Request,

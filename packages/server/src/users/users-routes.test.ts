@@ -130,7 +130,10 @@ describe('PATCH /users/me', () => {
     ['server_metadata from a client', { server_metadata: { x: 1 } }],
     ['primary_email_verified from a client', { primary_email_verified: true }],
     ['primary_email_auth_enabled from a client', { primary_email_auth_enabled: false }],
-    ['a password hash from a client', { password_hash: '$2b$04$abcdefghijklmnopqrstuuQeGDtjbRnL9n0yT3DjuQkS3cQ5kFdQu' }],
+    [
+      'a password hash from a client',
+      { password_hash: '$2b$04$abcdefghijklmnopqrstuuQeGDtjbRnL9n0yT3DjuQkS3cQ5kFdQu' },
+    ],
     ['an unknown field', { nickname: 'al' }],
     ['primary_email (not writable here)', { primary_email: 'new@example.com' }],
     ['a numeric display name', { display_name: 5 }],
