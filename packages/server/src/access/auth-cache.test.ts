@@ -9,9 +9,10 @@ import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomCrockford } from '../crypto/random.js';
 import { bootstrap, createApiKeySet, createProject, revokeApiKeySet } from '../operations.js';
+import { insertNewProject } from '../projects/projects.js';
 import { createService, type Service } from '../service.js';
 import { type ChangeFeed, changeFeedOf, type FeedEvent } from '../storage/change-feed.js';
-import { openPGlite, openStorage, type Storage } from '../storage/open-storage.js';
+import { dbOf, openPGlite, openStorage, type Storage } from '../storage/open-storage.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { dropSchema } from '../testing/index.js';
 import { testSeed } from '../testing/seed-cache.js';
@@ -279,7 +280,9 @@ describe.skipIf(!postgresUp)('revocation across instances on PostgreSQL', () => 
         if (event.projectId === mineId) sawMine();
       });
       const elsewhere = await createProject(other, { displayName: 'Other schema' });
-      await createProject(a, { displayName: 'Mine', id: mineId });
+      // Through the store, which announces the change only through the database (the operation would also
+      // announce it locally at once, and that event could come before the other schema's notification).
+      await insertNewProject(dbOf(a), { displayName: 'Mine', id: mineId }, null);
       // Notifications arrive in commit order: once A's own arrived, the other schema's has too.
       await mineArrived;
       stop();
