@@ -56,7 +56,7 @@ try {
 
 async function main() {
   const service = await startService();
-  const { formatRows, devKeyRows, devKeysNotice } = await import('../packages/cli/dist/index.js');
+  const { formatRows, devKeyRows, devKeysNotice, ownerBlock } = await import('../packages/cli/dist/index.js');
   const parts = [['service', service.apiUrl]];
 
   const { serveDemo } = await import('../apps/demo/serve.mjs');
@@ -76,7 +76,7 @@ async function main() {
 
   process.stdout.write(
     `\nLatchkey is running.\n\n${formatRows(parts, '')}\n` +
-      `Development project (data in ${service.dataDir}):\n\n${formatRows(devKeyRows(service))}\n` +
+      `Development project (data in ${service.dataDir}):\n\n${formatRows(devKeyRows(service))}${ownerBlock(service)}\n` +
       `${devKeysNotice(service.dataDir)}Press Ctrl-C to stop.\n`,
   );
 }

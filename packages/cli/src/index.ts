@@ -9,5 +9,5 @@ export { runStart, type StartOptions, startProduction } from './commands/start.j
 export type { CliContext } from './internal/context.js';
 export type { DevProject } from './internal/data-dir.js';
 export { CliError, UsageError } from './internal/errors.js';
-export { type DevInfo, devKeyRows, devKeysNotice, formatDevInfo, formatRows } from './internal/format.js';
+export { type DevInfo, devKeyRows, devKeysNotice, formatDevInfo, formatRows, ownerBlock } from './internal/format.js';
 export { main } from './main.js';

@@ -23,18 +23,25 @@ export function devKeyRows(info: DevProject): Array<[string, string]> {
   ];
 }
 
+/** The dev project's owner, how to sign in as them, as a titled block of aligned rows. */
+export function ownerBlock(info: DevInfo): string {
+  return (
+    '\nProject owner (a user of the internal project who owns this project):\n' +
+    formatRows([
+      ['E-mail', info.ownerEmail],
+      ['Password', info.ownerPassword],
+      ['Internal publishable key', info.internalPublishableClientKey],
+    ]) +
+    ownerSignInHint(info)
+  );
+}
+
 /** The friendly block `latchkey dev` prints without `--json`. */
 export function formatDevInfo(info: DevInfo): string {
   return [
     'Latchkey dev service is ready.\n\n',
     formatRows([['API URL', info.apiUrl], ...devKeyRows(info), ['Data directory', info.dataDir]]),
-    '\nProject owner (a user of the internal project who owns this project):\n',
-    formatRows([
-      ['E-mail', info.ownerEmail],
-      ['Password', info.ownerPassword],
-      ['Internal publishable key', info.internalPublishableClientKey],
-    ]),
-    ownerSignInHint(info),
+    ownerBlock(info),
     '\n',
     devKeysNotice(info.dataDir),
     'Press Ctrl-C to stop.\n',
