@@ -7,42 +7,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createApiKeySet } from '@latchkey/server';
-import { startTestService, type TestKeys, type TestService } from '@latchkey/server/testing';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FetchGuard, guardFetch } from './support/fetch-guard.js';
+import type { TestKeys } from '@latchkey/server/testing';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { password, useCompatEnvironment, verificationCallbackUrl } from './support/harness.js';
 import { codeOf, rejection } from './support/outcomes.js';
 import { StackAdminApp, StackClientApp, StackServerApp } from './support/sdk.js';
 
-const password = 'correct horse battery staple';
-const verificationCallbackUrl = 'http://localhost:3000/handler/email-verification';
-
-let svc: TestService;
-let net: FetchGuard;
-
-beforeAll(async () => {
-  net = guardFetch();
-  svc = await startTestService();
-});
-
-afterAll(async () => {
-  await svc?.close();
-  net?.restore();
-});
-
-beforeEach(() => {
-  net.reset();
-  svc.clock.set(Date.now());
-});
+const env = useCompatEnvironment();
 
 afterEach(() => {
-  expect(net.blocked, 'non-loopback fetches').toEqual([]);
-  expect(net.trail(), 'network diagnostics ran').not.toContain('GET /health');
+  expect(env.net.blocked, 'non-loopback fetches').toEqual([]);
+  expect(env.net.trail(), 'network diagnostics ran').not.toContain('GET /health');
 });
 
 /** An admin app with a full key set, as the SDK's docs build one for server code. */
-function adminApp(projectId = svc.projectId, keys: TestKeys = svc.keys) {
+function adminApp(projectId = env.svc.projectId, keys: TestKeys = env.svc.keys) {
   return new StackAdminApp({
-    baseUrl: svc.url,
+    baseUrl: env.svc.url,
     projectId,
     publishableClientKey: keys.publishableClientKey,
     secretServerKey: keys.secretServerKey,
@@ -53,7 +34,7 @@ function adminApp(projectId = svc.projectId, keys: TestKeys = svc.keys) {
 
 /** An admin app on a project of its own, for tests that change or delete the project. */
 async function ownProjectAdmin() {
-  const { projectId, keys } = await svc.createOtherProject();
+  const { projectId, keys } = await env.svc.createOtherProject();
   return adminApp(projectId, keys);
 }
 
@@ -64,7 +45,7 @@ describe('StackAdminApp (super secret admin key)', () => {
     const project = await admin.getProject();
 
     expect(project).toMatchObject({
-      id: svc.projectId,
+      id: env.svc.projectId,
       displayName: 'Test project',
       description: null,
       isProductionMode: false,
@@ -72,10 +53,10 @@ describe('StackAdminApp (super secret admin key)', () => {
     });
     expect(project.userCount).toEqual(expect.any(Number));
     expect(project.createdAt).toBeInstanceOf(Date);
-    expect(net.trail()).toEqual(['GET /projects/current']);
-    expect(net.requests[0]?.headers).toMatchObject({
+    expect(env.net.trail()).toEqual(['GET /projects/current']);
+    expect(env.net.requests[0]?.headers).toMatchObject({
       'x-stack-access-type': 'admin',
-      'x-stack-super-secret-admin-key': svc.keys.superSecretAdminKey,
+      'x-stack-super-secret-admin-key': env.svc.keys.superSecretAdminKey,
     });
     const problems = await project.getProductionModeErrors();
     expect(problems.map((problem) => problem.message)).toEqual([
@@ -86,7 +67,7 @@ describe('StackAdminApp (super secret admin key)', () => {
   it('project.update() changes names and config; production mode once the checks pass', async () => {
     const admin = await ownProjectAdmin();
     const project = await admin.getProject();
-    net.reset();
+    env.net.reset();
 
     await project.update({
       displayName: 'Shop',
@@ -112,7 +93,7 @@ describe('StackAdminApp (super secret admin key)', () => {
         teamCreatorDefaultPermissions: [{ id: 'admin' }],
       },
     });
-    expect(net.trail()[0]).toBe('PATCH /projects/current');
+    expect(env.net.trail()[0]).toBe('PATCH /projects/current');
 
     const updated = await admin.getProject();
     expect(updated).toMatchObject({
@@ -140,12 +121,12 @@ describe('StackAdminApp (super secret admin key)', () => {
   it('project.delete() deletes the project: its keys stop working', async () => {
     const admin = await ownProjectAdmin();
     const project = await admin.getProject();
-    net.reset();
+    env.net.reset();
 
     await project.delete();
 
-    expect(net.requests[0]).toMatchObject({ method: 'DELETE', path: '/projects/current', status: 200 });
-    expect(net.requests[0]?.headers['content-type']).toBeUndefined(); // sent without a body
+    expect(env.net.requests[0]).toMatchObject({ method: 'DELETE', path: '/projects/current', status: 200 });
+    expect(env.net.requests[0]?.headers['content-type']).toBeUndefined(); // sent without a body
     expect(codeOf(await rejection(admin.getProject()))).toMatch(/INVALID_SUPER_SECRET_ADMIN_KEY|PROJECT_NOT_FOUND/);
   });
 
@@ -174,16 +155,20 @@ describe('StackAdminApp (super secret admin key)', () => {
     });
 
     const server = new StackServerApp({
-      baseUrl: svc.url,
-      projectId: svc.projectId,
+      baseUrl: env.svc.url,
+      projectId: env.svc.projectId,
       publishableClientKey: created.publishableClientKey,
       secretServerKey: created.secretServerKey,
       tokenStore: null,
     });
     expect(Array.isArray(await server.listUsers({ limit: 1 }))).toBe(true);
-    net.reset();
+    env.net.reset();
     await listed?.revoke();
-    expect(net.requests[0]).toMatchObject({ method: 'PATCH', path: `/internal/api-keys/${created.id}`, status: 200 });
+    expect(env.net.requests[0]).toMatchObject({
+      method: 'PATCH',
+      path: `/internal/api-keys/${created.id}`,
+      status: 200,
+    });
 
     const revoked = (await admin.listApiKeys()).find((key) => key.id === created.id);
     expect(revoked?.whyInvalid()).toBe('manually-revoked');
@@ -195,11 +180,11 @@ describe('StackAdminApp (super secret admin key)', () => {
     const admin = adminApp();
     await admin.createUser({ primaryEmail: `metrics-${randomUUID()}@example.com` });
     const internal = admin as unknown as { _interface: { getMetrics(): Promise<Record<string, unknown>> } };
-    net.reset();
+    env.net.reset();
 
     const metrics = await internal._interface.getMetrics();
 
-    expect(net.trail()).toEqual(['GET /internal/metrics']);
+    expect(env.net.trail()).toEqual(['GET /internal/metrics']);
     expect(metrics).toMatchObject({
       total_users: expect.any(Number),
       daily_users: expect.any(Array),
@@ -216,19 +201,19 @@ describe('StackAdminApp (super secret admin key)', () => {
 
     await admin.listUsers({ limit: 1 });
 
-    expect(net.trail()).toEqual(['GET /users']);
-    expect(net.requests[0]?.headers).toMatchObject({
+    expect(env.net.trail()).toEqual(['GET /users']);
+    expect(env.net.requests[0]?.headers).toMatchObject({
       'x-stack-access-type': 'server',
-      'x-stack-secret-server-key': svc.keys.secretServerKey,
+      'x-stack-secret-server-key': env.svc.keys.secretServerKey,
     });
-    expect(net.requests[0]?.headers).not.toHaveProperty('x-stack-super-secret-admin-key');
+    expect(env.net.requests[0]?.headers).not.toHaveProperty('x-stack-super-secret-admin-key');
   });
 });
 
 describe('owned projects (internal project, projectOwnerSession)', () => {
   let internalKey: string;
   beforeAll(async () => {
-    const keys = await createApiKeySet(svc.storage, 'internal', {
+    const keys = await createApiKeySet(env.svc.storage, 'internal', {
       description: 'dashboard',
       hasPublishableClientKey: true,
     });
@@ -238,7 +223,7 @@ describe('owned projects (internal project, projectOwnerSession)', () => {
   /** A dashboard user: signed up on the internal project, as the dashboard's client app does it. */
   async function dashboardUser() {
     const app = new StackClientApp({
-      baseUrl: svc.url,
+      baseUrl: env.svc.url,
       projectId: 'internal',
       publishableClientKey: internalKey,
       tokenStore: 'memory',
@@ -254,7 +239,7 @@ describe('owned projects (internal project, projectOwnerSession)', () => {
 
   it('user.createProject() and listOwnedProjects() on the internal project', async () => {
     const user = await dashboardUser();
-    net.reset();
+    env.net.reset();
 
     expect(await user.listOwnedProjects()).toEqual([]);
     const created = await user.createProject({ displayName: 'Owned shop', config: { magicLinkEnabled: true } });
@@ -262,10 +247,10 @@ describe('owned projects (internal project, projectOwnerSession)', () => {
     expect(created).toMatchObject({ displayName: 'Owned shop', userCount: 0, config: { magicLinkEnabled: true } });
     expect((await user.listOwnedProjects()).map((project) => project.id)).toEqual([created.id]);
     // The SDK re-reads its cached list after the creation, so the list may be read more than once.
-    const calls = net.trail();
+    const calls = env.net.trail();
     expect(calls.slice(0, 2)).toEqual(['GET /internal/projects', 'POST /internal/projects']);
     expect(new Set(calls.slice(2))).toEqual(new Set(['GET /internal/projects']));
-    expect(net.requests[0]?.headers).toMatchObject({
+    expect(env.net.requests[0]?.headers).toMatchObject({
       'x-stack-project-id': 'internal',
       'x-stack-access-type': 'client',
     });
@@ -274,7 +259,7 @@ describe('owned projects (internal project, projectOwnerSession)', () => {
   it('an owned project’s admin app works with the owner’s access token as admin access token', async () => {
     const user = await dashboardUser();
     const owned = await user.createProject({ displayName: 'Administered' });
-    net.reset();
+    env.net.reset();
 
     const project = await owned.app.getProject();
     expect(project).toMatchObject({ id: owned.id, displayName: 'Administered' });
@@ -289,19 +274,19 @@ describe('owned projects (internal project, projectOwnerSession)', () => {
     const created = await owned.app.createUser({ primaryEmail: `owned-${randomUUID()}@example.com` });
     expect((await owned.app.listUsers()).map((u) => u.id)).toEqual([created.id]);
 
-    const first = net.requests[0];
+    const first = env.net.requests[0];
     expect(first?.headers).toMatchObject({
       'x-stack-project-id': owned.id,
       'x-stack-access-type': 'admin',
       'x-stack-admin-access-token': expect.any(String),
       'x-stack-super-secret-admin-key': '',
     });
-    expect(net.requests.every((r) => r.status < 400)).toBe(true);
+    expect(env.net.requests.every((r) => r.status < 400)).toBe(true);
   });
 });
 
 it('no request left loopback and the SDK never ran its network diagnostics', () => {
-  expect(net.blocked).toEqual([]);
-  expect(net.history.length).toBeGreaterThan(0);
-  expect(net.history.filter((r) => r.path === '/health')).toEqual([]);
+  expect(env.net.blocked).toEqual([]);
+  expect(env.net.history.length).toBeGreaterThan(0);
+  expect(env.net.history.filter((r) => r.path === '/health')).toEqual([]);
 });

@@ -4,41 +4,21 @@
  * asserts what an SDK user sees, and the request trail that produced it.
  */
 import { randomUUID } from 'node:crypto';
-import { startTestService, type TestService } from '@latchkey/server/testing';
 import type { StackClientApp as ClientApp } from '@stackframe/js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type FetchGuard, guardFetch } from './support/fetch-guard.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { password, useCompatEnvironment, verificationCallbackUrl } from './support/harness.js';
 import { codeOf, rejection } from './support/outcomes.js';
 import { StackClientApp, StackServerApp } from './support/sdk.js';
 
 type Tokens = { accessToken: string; refreshToken: string };
 
-const password = 'correct horse battery staple';
-/** Sign-up needs it in Node: without it the SDK builds one from `window.location` and throws. */
-const verificationCallbackUrl = 'http://localhost:3000/handler/email-verification';
 const elevenMinutes = 11 * 60_000;
 
-let svc: TestService;
-let net: FetchGuard;
-
-beforeAll(async () => {
-  net = guardFetch();
-  svc = await startTestService();
-});
-
-afterAll(async () => {
-  await svc?.close();
-  net?.restore();
-});
-
-beforeEach(() => {
-  net.reset();
-  svc.clock.set(Date.now()); // undo earlier tests' clock moves: service time = SDK time again
-});
+const env = useCompatEnvironment();
 
 afterEach(() => {
-  expect(net.blocked, 'non-loopback fetches').toEqual([]);
-  expect(net.trail(), 'network diagnostics ran').not.toContain('GET /health');
+  expect(env.net.blocked, 'non-loopback fetches').toEqual([]);
+  expect(env.net.trail(), 'network diagnostics ran').not.toContain('GET /health');
 });
 
 function newEmail(): string {
@@ -48,19 +28,19 @@ function newEmail(): string {
 /** A client app as in the SDK's docs for Node: in-memory tokens (or given ones), no prefetch. */
 function clientApp(options: { tokenStore?: 'memory' | Tokens; publishableClientKey?: string } = {}): ClientApp<true> {
   return new StackClientApp({
-    baseUrl: svc.url,
-    projectId: svc.projectId,
-    publishableClientKey: options.publishableClientKey ?? svc.keys.publishableClientKey,
+    baseUrl: env.svc.url,
+    projectId: env.svc.projectId,
+    publishableClientKey: options.publishableClientKey ?? env.svc.keys.publishableClientKey,
     tokenStore: options.tokenStore ?? 'memory',
     noAutomaticPrefetch: true,
   });
 }
 
-function serverApp(secretServerKey = svc.keys.secretServerKey) {
+function serverApp(secretServerKey = env.svc.keys.secretServerKey) {
   return new StackServerApp({
-    baseUrl: svc.url,
-    projectId: svc.projectId,
-    publishableClientKey: svc.keys.publishableClientKey,
+    baseUrl: env.svc.url,
+    projectId: env.svc.projectId,
+    publishableClientKey: env.svc.keys.publishableClientKey,
     secretServerKey,
     tokenStore: null,
   });
@@ -97,7 +77,7 @@ describe('project', () => {
     const project = await clientApp().getProject();
 
     expect(project).toEqual({
-      id: svc.projectId,
+      id: env.svc.projectId,
       displayName: 'Test project',
       config: {
         signUpEnabled: true,
@@ -109,17 +89,17 @@ describe('project', () => {
         oauthProviders: [],
       },
     });
-    expect(net.trail()).toEqual(['GET /projects/current']);
-    expect(net.requests[0]?.headers).toMatchObject({
+    expect(env.net.trail()).toEqual(['GET /projects/current']);
+    expect(env.net.requests[0]?.headers).toMatchObject({
       'x-stack-access-type': 'client',
       'x-stack-client-version': 'js @stackframe/js@2.7.23',
       'x-stack-override-error-status': 'true',
-      'x-stack-project-id': svc.projectId,
+      'x-stack-project-id': env.svc.projectId,
     });
   });
 
   it('getProject() follows config changes', async () => {
-    await svc.setProjectConfig({
+    await env.svc.setProjectConfig({
       client_user_deletion_enabled: true,
       oauth_providers: [{ id: 'github', enabled: true, type: 'shared' }],
     });
@@ -128,7 +108,7 @@ describe('project', () => {
       expect(project.config.clientUserDeletionEnabled).toBe(true);
       expect(project.config.oauthProviders).toEqual([{ id: 'github' }]);
     } finally {
-      await svc.setProjectConfig({ client_user_deletion_enabled: false, oauth_providers: [] });
+      await env.svc.setProjectConfig({ client_user_deletion_enabled: false, oauth_providers: [] });
     }
   });
 
@@ -139,11 +119,11 @@ describe('project', () => {
     const signUp = app.signUpWithCredential({ email: newEmail(), password, noRedirect: true, verificationCallbackUrl });
     expect(codeOf(await rejection(signUp))).toBe('INVALID_PUBLISHABLE_CLIENT_KEY');
 
-    expect(net.trail()).toEqual([
+    expect(env.net.trail()).toEqual([
       'GET /projects/current -> INVALID_PUBLISHABLE_CLIENT_KEY',
       'POST /auth/password/sign-up -> INVALID_PUBLISHABLE_CLIENT_KEY',
     ]);
-    expect(net.requests.map((r) => [r.httpStatus, r.status])).toEqual([
+    expect(env.net.requests.map((r) => [r.httpStatus, r.status])).toEqual([
       [200, 401],
       [200, 401],
     ]);
@@ -169,8 +149,8 @@ describe('sign-up', () => {
       selectedTeam: null,
     });
     expect(user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(Math.abs(user.signedUpAt.getTime() - svc.clock.now())).toBeLessThan(60_000);
-    expect(net.trail()).toEqual(['POST /auth/password/sign-up', 'GET /users/me']);
+    expect(Math.abs(user.signedUpAt.getTime() - env.svc.clock.now())).toBeLessThan(60_000);
+    expect(env.net.trail()).toEqual(['POST /auth/password/sign-up', 'GET /users/me']);
   });
 
   it('without verificationCallbackUrl the SDK throws in Node before sending anything', async () => {
@@ -178,12 +158,12 @@ describe('sign-up', () => {
     const error = await rejection(app.signUpWithCredential({ email: newEmail(), password, noRedirect: true }));
 
     expect(String(error)).toContain('constructRedirectUrl in a non-browser environment');
-    expect(net.trail()).toEqual([]);
+    expect(env.net.trail()).toEqual([]);
   });
 
   it('a taken e-mail is returned (not thrown) as USER_EMAIL_ALREADY_EXISTS', async () => {
     const { email } = await signedUp();
-    net.reset();
+    env.net.reset();
     const other = clientApp();
 
     const result = await other.signUpWithCredential({ email, password, noRedirect: true, verificationCallbackUrl });
@@ -191,7 +171,7 @@ describe('sign-up', () => {
     expect(result.status).toBe('error');
     expect(codeOf(result.status === 'error' ? result.error : null)).toBe('USER_EMAIL_ALREADY_EXISTS');
     expect(await other.getUser()).toBeNull();
-    expect(net.requests.map((r) => [r.path, r.status, r.knownError])).toEqual([
+    expect(env.net.requests.map((r) => [r.path, r.status, r.knownError])).toEqual([
       ['/auth/password/sign-up', 409, 'USER_EMAIL_ALREADY_EXISTS'],
     ]);
   });
@@ -216,11 +196,11 @@ describe('sign-up', () => {
 describe('the signed-in user', () => {
   it('user.update() changes displayName and clientMetadata; getUser() shows them', async () => {
     const { app, user } = await signedUp();
-    net.reset();
+    env.net.reset();
 
     await user.update({ displayName: 'Ada Lovelace', clientMetadata: { theme: 'dark', tabs: [1, 2] } });
 
-    expect(net.trail()).toEqual(['PATCH /users/me', 'GET /users/me']);
+    expect(env.net.trail()).toEqual(['PATCH /users/me', 'GET /users/me']);
     expect(await app.getUser()).toMatchObject({
       id: user.id,
       displayName: 'Ada Lovelace',
@@ -234,28 +214,30 @@ describe('the signed-in user', () => {
   it('user.signOut() revokes the session; getUser() then returns null and the refresh token is dead', async () => {
     const { app, user } = await signedUp();
     const tokens = await tokensOf(user);
-    net.reset();
+    env.net.reset();
 
     await user.signOut();
 
-    expect(net.requests.map((r) => [r.method, r.path, r.status])).toEqual([['DELETE', '/auth/sessions/current', 200]]);
-    net.reset();
+    expect(env.net.requests.map((r) => [r.method, r.path, r.status])).toEqual([
+      ['DELETE', '/auth/sessions/current', 200],
+    ]);
+    env.net.reset();
     expect(await app.getUser()).toBeNull();
-    expect(net.trail()).toEqual([]); // known signed out: no request
+    expect(env.net.trail()).toEqual([]); // known signed out: no request
 
     expect(await clientApp({ tokenStore: refreshOnly(tokens.refreshToken) }).getUser()).toBeNull();
-    expect(net.trail()).toEqual([
+    expect(env.net.trail()).toEqual([
       'POST /auth/oauth/token -> REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
       'GET /users/me -> CANNOT_GET_OWN_USER_WITHOUT_USER',
     ]);
     // The token endpoint answers with its real status (the SDK sends no override header there).
-    expect(net.requests[0]).toMatchObject({ httpStatus: 401, status: 401, grantType: 'refresh_token' });
+    expect(env.net.requests[0]).toMatchObject({ httpStatus: 401, status: 401, grantType: 'refresh_token' });
   });
 
   it('signInWithCredential(): a wrong password is EMAIL_PASSWORD_MISMATCH, the right one signs in', async () => {
     const { email, user } = await signedUp();
     const app = clientApp();
-    net.reset();
+    env.net.reset();
 
     const wrong = await app.signInWithCredential({ email, password: 'not the password', noRedirect: true });
     if (wrong.status !== 'error') throw new Error('expected an error result');
@@ -267,7 +249,7 @@ describe('the signed-in user', () => {
     const right = await app.signInWithCredential({ email, password, noRedirect: true });
     expect(right).toEqual({ status: 'ok', data: undefined });
     expect(await app.getUser()).toMatchObject({ id: user.id, primaryEmail: email });
-    expect(net.trail()).toEqual([
+    expect(env.net.trail()).toEqual([
       'POST /auth/password/sign-in -> EMAIL_PASSWORD_MISMATCH',
       'POST /auth/password/sign-in -> EMAIL_PASSWORD_MISMATCH',
       'POST /auth/password/sign-in',
@@ -278,12 +260,12 @@ describe('the signed-in user', () => {
   it('sign-in without noRedirect also works in Node (the SDK posts /check-feature-support)', async () => {
     const { email, user } = await signedUp();
     const app = clientApp();
-    net.reset();
+    env.net.reset();
 
     expect(await app.signInWithCredential({ email, password })).toEqual({ status: 'ok', data: undefined });
 
     expect((await app.getUser())?.id).toBe(user.id);
-    expect(net.requests.map((r) => [r.method, r.path, r.status])).toEqual([
+    expect(env.net.requests.map((r) => [r.method, r.path, r.status])).toEqual([
       ['POST', '/auth/password/sign-in', 200],
       ['POST', '/check-feature-support', 200],
       ['GET', '/users/me', 200],
@@ -294,18 +276,18 @@ describe('the signed-in user', () => {
 describe('token refresh', () => {
   it('an access token the service calls expired is refreshed at /auth/oauth/token and the call retried', async () => {
     const { app, user } = await signedUp();
-    net.reset();
+    env.net.reset();
 
-    svc.clock.advance(elevenMinutes); // the service's clock only: the SDK still trusts its token
+    env.svc.clock.advance(elevenMinutes); // the service's clock only: the SDK still trusts its token
     await user.update({ displayName: 'Still here' });
 
-    expect(net.trail()).toEqual([
+    expect(env.net.trail()).toEqual([
       'PATCH /users/me -> ACCESS_TOKEN_EXPIRED',
       'POST /auth/oauth/token',
       'PATCH /users/me',
       'GET /users/me',
     ]);
-    const [expired, refresh] = net.requests;
+    const [expired, refresh] = env.net.requests;
     expect(expired).toMatchObject({ httpStatus: 200, status: 401, body: { details: { expired_at_millis: null } } });
     expect(refresh).toMatchObject({ httpStatus: 200, grantType: 'refresh_token' });
     expect(refresh?.body).toMatchObject({ access_token: expect.any(String), token_type: expect.any(String) });
@@ -317,26 +299,34 @@ describe('token refresh', () => {
     const { email, user } = await signedUp();
     const app = clientApp();
     expect((await app.signInWithCredential({ email, password, noRedirect: true })).status).toBe('ok');
-    svc.clock.advance(elevenMinutes);
-    net.reset();
+    env.svc.clock.advance(elevenMinutes);
+    env.net.reset();
 
     expect(await app.getUser()).toMatchObject({ id: user.id, primaryEmail: email });
-    expect(net.trail()).toEqual(['GET /users/me -> ACCESS_TOKEN_EXPIRED', 'POST /auth/oauth/token', 'GET /users/me']);
+    expect(env.net.trail()).toEqual([
+      'GET /users/me -> ACCESS_TOKEN_EXPIRED',
+      'POST /auth/oauth/token',
+      'GET /users/me',
+    ]);
   });
 
   it('getUser() on a restored session with a lapsed access token refreshes and returns the user', async () => {
     const { user } = await signedUp();
     const tokens = await tokensOf(user);
-    svc.clock.advance(elevenMinutes);
-    net.reset();
+    env.svc.clock.advance(elevenMinutes);
+    env.net.reset();
 
     expect(await clientApp({ tokenStore: tokens }).getUser()).toMatchObject({ id: user.id });
-    expect(net.trail()).toEqual(['GET /users/me -> ACCESS_TOKEN_EXPIRED', 'POST /auth/oauth/token', 'GET /users/me']);
+    expect(env.net.trail()).toEqual([
+      'GET /users/me -> ACCESS_TOKEN_EXPIRED',
+      'POST /auth/oauth/token',
+      'GET /users/me',
+    ]);
   });
 
   it('when its own clock says the token is about to lapse, the SDK refreshes before sending', async () => {
     const { app, user } = await signedUp();
-    net.reset();
+    env.net.reset();
 
     // One process: faking Date moves both the SDK's clock and the service's.
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -347,7 +337,7 @@ describe('token refresh', () => {
       vi.useRealTimers();
     }
 
-    expect(net.trail()).toEqual(['POST /auth/oauth/token', 'PATCH /users/me', 'GET /users/me']);
+    expect(env.net.trail()).toEqual(['POST /auth/oauth/token', 'PATCH /users/me', 'GET /users/me']);
     expect((await app.getUser())?.displayName).toBe('Refreshed early');
   });
 
@@ -355,20 +345,20 @@ describe('token refresh', () => {
     const { app, user } = await signedUp();
     const tokens = await tokensOf(user);
     const otherDevice = clientApp({ tokenStore: tokens });
-    net.reset();
+    env.net.reset();
 
     await (await otherDevice.getUser())?.signOut();
-    expect(net.trail()).toEqual(['GET /users/me', 'DELETE /auth/sessions/current']);
+    expect(env.net.trail()).toEqual(['GET /users/me', 'DELETE /auth/sessions/current']);
 
     // Restarted with the stored refresh token: signed out straight away.
     expect(await clientApp({ tokenStore: refreshOnly(tokens.refreshToken) }).getUser()).toBeNull();
 
     // The client that stayed up holds an access token, which the SDK keeps using while it lasts; once it
     // lapses, the refresh is refused and the SDK drops the session.
-    svc.clock.advance(elevenMinutes);
-    net.reset();
+    env.svc.clock.advance(elevenMinutes);
+    env.net.reset();
     expect(await app.getUser()).toBeNull();
-    expect(net.trail()).toEqual([
+    expect(env.net.trail()).toEqual([
       'GET /users/me -> ACCESS_TOKEN_EXPIRED',
       'POST /auth/oauth/token -> REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
       'GET /users/me -> CANNOT_GET_OWN_USER_WITHOUT_USER',
@@ -379,7 +369,7 @@ describe('token refresh', () => {
 describe('account deletion', () => {
   it('user.delete() is refused by default and deletes the account once the project allows it', async () => {
     const { app, email, user } = await signedUp();
-    net.reset();
+    env.net.reset();
 
     const refused = await rejection(user.delete());
     expect(codeOf(refused)).toBe('INSUFFICIENT_ACCESS_TYPE');
@@ -388,11 +378,11 @@ describe('account deletion', () => {
       allowed_access_types: ['server', 'admin'],
     });
 
-    await svc.setProjectConfig({ client_user_deletion_enabled: true });
+    await env.svc.setProjectConfig({ client_user_deletion_enabled: true });
     try {
-      net.reset();
+      env.net.reset();
       await user.delete();
-      expect(net.requests.map((r) => [r.method, r.path, r.status])).toEqual([['DELETE', '/users/me', 200]]);
+      expect(env.net.requests.map((r) => [r.method, r.path, r.status])).toEqual([['DELETE', '/users/me', 200]]);
       expect(await app.getUser()).toBeNull();
 
       const again = await app.signInWithCredential({ email, password, noRedirect: true });
@@ -401,7 +391,7 @@ describe('account deletion', () => {
       expect(reuse.status).toBe('ok');
       expect((await app.getUser())?.id).not.toBe(user.id);
     } finally {
-      await svc.setProjectConfig({ client_user_deletion_enabled: false });
+      await env.svc.setProjectConfig({ client_user_deletion_enabled: false });
     }
   });
 });
@@ -409,7 +399,7 @@ describe('account deletion', () => {
 describe('StackServerApp (secret server key)', () => {
   it('getUser({ tokenStore }) returns the server view of a user', async () => {
     const { email, user } = await signedUp();
-    net.reset();
+    env.net.reset();
 
     const serverUser = await serverApp().getUser({ tokenStore: await tokensOf(user) });
 
@@ -420,11 +410,11 @@ describe('StackServerApp (secret server key)', () => {
       clientReadOnlyMetadata: {},
     });
     expect(serverUser?.lastActiveAt).toBeInstanceOf(Date);
-    expect(net.trail()).toEqual(['GET /users/me']);
-    expect(net.requests[0]?.headers).toMatchObject({
+    expect(env.net.trail()).toEqual(['GET /users/me']);
+    expect(env.net.requests[0]?.headers).toMatchObject({
       'x-stack-access-type': 'server',
-      'x-stack-secret-server-key': svc.keys.secretServerKey,
-      'x-stack-publishable-client-key': svc.keys.publishableClientKey,
+      'x-stack-secret-server-key': env.svc.keys.secretServerKey,
+      'x-stack-publishable-client-key': env.svc.keys.publishableClientKey,
     });
   });
 
@@ -432,12 +422,12 @@ describe('StackServerApp (secret server key)', () => {
     const { user } = await signedUp();
     const serverUser = await serverApp().getUser({ tokenStore: await tokensOf(user) });
     if (!serverUser) throw new Error('server app did not see the user');
-    net.reset();
+    env.net.reset();
 
     const session = await serverUser.createSession({ expiresInMillis: 60 * 60_000 });
     const tokens = await session.getTokens();
 
-    expect(net.requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/auth/sessions', 200]]);
+    expect(env.net.requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/auth/sessions', 200]]);
     expect(tokens).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String) });
     const created = tokens as Tokens;
     expect(created.refreshToken).not.toBe((await tokensOf(user)).refreshToken);
@@ -449,23 +439,23 @@ describe('StackServerApp (secret server key)', () => {
     const { user } = await signedUp();
     const tokens = await tokensOf(user);
     const server = serverApp();
-    net.reset();
+    env.net.reset();
 
     // What a browser forwards from user.getAuthHeaders().
     const withHeader = { headers: new Headers(await user.getAuthHeaders()) };
     expect((await server.getUser({ tokenStore: withHeader }))?.id).toBe(user.id);
-    expect(net.trail()).toEqual(['GET /users/me']);
+    expect(env.net.trail()).toEqual(['GET /users/me']);
 
     // Cookies as the SDK's browser store writes them. The SDK sends the raw `stack-access` value (a JSON array
     // holding the JWT) as the access token (wire-protocol §8); the service must call it UNPARSABLE_ACCESS_TOKEN
     // so the SDK refreshes and retries.
     const cookie = [
-      `stack-refresh-${svc.projectId}=${tokens.refreshToken}`,
+      `stack-refresh-${env.svc.projectId}=${tokens.refreshToken}`,
       `stack-access=${encodeURIComponent(JSON.stringify([tokens.refreshToken, tokens.accessToken]))}`,
     ].join('; ');
-    net.reset();
+    env.net.reset();
     expect((await server.getUser({ tokenStore: { headers: new Headers({ cookie }) } }))?.id).toBe(user.id);
-    expect(net.trail()).toEqual([
+    expect(env.net.trail()).toEqual([
       'GET /users/me -> UNPARSABLE_ACCESS_TOKEN',
       'POST /auth/oauth/token',
       'GET /users/me',
@@ -474,18 +464,18 @@ describe('StackServerApp (secret server key)', () => {
 
   it('a wrong secret server key is thrown as INVALID_SECRET_SERVER_KEY', async () => {
     const { user } = await signedUp();
-    net.reset();
+    env.net.reset();
 
     const app = serverApp(`ssk_${'0'.repeat(45)}`);
     const error = await rejection(app.getUser({ tokenStore: await tokensOf(user) }));
 
     expect(codeOf(error)).toBe('INVALID_SECRET_SERVER_KEY');
-    expect(net.trail()).toEqual(['GET /users/me -> INVALID_SECRET_SERVER_KEY']);
+    expect(env.net.trail()).toEqual(['GET /users/me -> INVALID_SECRET_SERVER_KEY']);
   });
 
   it('createUser() creates a user who signs in with the password; the answer is the server view', async () => {
     const email = newEmail();
-    net.reset();
+    env.net.reset();
 
     const created = await serverApp().createUser({
       primaryEmail: email,
@@ -503,7 +493,7 @@ describe('StackServerApp (secret server key)', () => {
       serverMetadata: { plan: 'pro' },
       clientReadOnlyMetadata: { role: 'staff' },
     });
-    expect(net.requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/users', 201]]);
+    expect(env.net.requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/users', 201]]);
     const client = clientApp();
     expect(await client.signInWithCredential({ email, password, noRedirect: true })).toEqual({
       status: 'ok',
@@ -515,13 +505,13 @@ describe('StackServerApp (secret server key)', () => {
   it('getUser(id) reads a user; update() changes server fields; delete() removes the user', async () => {
     const { user } = await signedUp();
     const server = serverApp();
-    net.reset();
+    env.net.reset();
 
     const serverUser = await server.getUser(user.id);
     if (!serverUser) throw new Error('the server app did not find the user');
     expect(serverUser).toMatchObject({ id: user.id, serverMetadata: {}, primaryEmail: user.primaryEmail });
-    expect(net.trail()).toEqual([`GET /users/${user.id}`]);
-    expect(net.requests[0]?.headers).toMatchObject({ 'x-stack-access-type': 'server' });
+    expect(env.net.trail()).toEqual([`GET /users/${user.id}`]);
+    expect(env.net.requests[0]?.headers).toMatchObject({ 'x-stack-access-type': 'server' });
 
     await serverUser.update({
       displayName: 'Renamed by the server',
@@ -529,7 +519,7 @@ describe('StackServerApp (secret server key)', () => {
       clientReadOnlyMetadata: { level: 2 },
       primaryEmailVerified: true,
     });
-    expect(net.trail()).toContain(`PATCH /users/${user.id}`);
+    expect(env.net.trail()).toContain(`PATCH /users/${user.id}`);
     expect(await server.getUser(user.id)).toMatchObject({
       displayName: 'Renamed by the server',
       serverMetadata: { stripe: 'cus_1' },
@@ -537,9 +527,12 @@ describe('StackServerApp (secret server key)', () => {
       primaryEmailVerified: true,
     });
 
-    net.reset();
+    env.net.reset();
     await serverUser.delete();
-    expect(net.requests.find((r) => r.method === 'DELETE')).toMatchObject({ path: `/users/${user.id}`, status: 200 });
+    expect(env.net.requests.find((r) => r.method === 'DELETE')).toMatchObject({
+      path: `/users/${user.id}`,
+      status: 200,
+    });
     // 2.7.23 throws USER_NOT_FOUND for an unknown id instead of returning null (wire-protocol §17.7).
     expect(codeOf(await rejection(serverApp().getUser(user.id)))).toBe('USER_NOT_FOUND');
   });
@@ -550,9 +543,9 @@ describe('StackServerApp (secret server key)', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       ids.push((await server.createUser({ primaryEmail: `${tag}-${i}@example.com`, displayName: `${tag} ${i}` })).id);
-      svc.clock.advance(1_000);
+      env.svc.clock.advance(1_000);
     }
-    net.reset();
+    env.net.reset();
 
     const first = await server.listUsers({ query: tag, limit: 2 });
     expect(first.map((u) => u.id)).toEqual(ids.slice(0, 2));
@@ -563,13 +556,13 @@ describe('StackServerApp (secret server key)', () => {
     const reversed = await server.listUsers({ query: tag, orderBy: 'signedUpAt', desc: true });
     expect(reversed.map((u) => u.id)).toEqual([...ids].reverse());
     expect((await server.listUsers({ query: `${tag}-1@example.com` })).map((u) => u.id)).toEqual([ids[1]]);
-    expect(net.trail().every((call) => call === 'GET /users')).toBe(true);
-    expect(new URL(net.requests[1]!.url).searchParams.get('cursor')).toBe(first.nextCursor);
+    expect(env.net.trail().every((call) => call === 'GET /users')).toBe(true);
+    expect(new URL(env.net.requests[1]!.url).searchParams.get('cursor')).toBe(first.nextCursor);
   });
 });
 
 it('no request left loopback and the SDK never ran its network diagnostics', () => {
-  expect(net.blocked).toEqual([]);
-  expect(net.history.length).toBeGreaterThan(0); // the guard did see the SDK's traffic
-  expect(net.history.filter((r) => r.path === '/health')).toEqual([]);
+  expect(env.net.blocked).toEqual([]);
+  expect(env.net.history.length).toBeGreaterThan(0); // the guard did see the SDK's traffic
+  expect(env.net.history.filter((r) => r.path === '/health')).toEqual([]);
 });
