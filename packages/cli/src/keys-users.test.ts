@@ -7,19 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DevInfo as DevJson } from './internal/format.js';
 import { type CliProcess, ensureBuilt, runCli, stopAll } from './test-support/cli-process.js';
-
-interface DevJson {
-  apiUrl: string;
-  projectId: string;
-  publishableClientKey: string;
-  secretServerKey: string;
-  superSecretAdminKey: string;
-  dataDir: string;
-  ownerEmail: string;
-  ownerPassword: string;
-  internalPublishableClientKey: string;
-}
 
 const scratch = mkdtempSync(join(tmpdir(), 'latchkey-cli-admin-'));
 const dataDir = join(scratch, 'dev');
