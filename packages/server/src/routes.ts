@@ -3,10 +3,15 @@
  * document describes it. A feature adds its routes here.
  */
 import { apiKeyRoutes } from './api-keys/api-keys-routes.js';
+import { contactChannelRoutes } from './contact-channels/contact-channel-routes.js';
+import { emailTemplateRoutes } from './email-templates/email-template-routes.js';
 import { healthRoutes } from './health/health-routes.js';
 import type { Route } from './http/route.js';
+import { mailRoutes } from './mail/mail-routes.js';
 import { metaRoutes } from './meta/meta-routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
+import { otpRoutes } from './otp/otp-routes.js';
+import { passwordAccountRoutes } from './password/password-reset-routes.js';
 import { passwordRoutes } from './password/password-routes.js';
 import { ownedProjectRoutes } from './projects/owned-projects-routes.js';
 import { projectRoutes } from './projects/projects-routes.js';
@@ -17,12 +22,17 @@ import { userRoutes } from './users/users-routes.js';
 /** The routes below `/api/v1`. */
 export const apiRoutes: readonly Route[] = [
   ...passwordRoutes,
+  ...passwordAccountRoutes,
+  ...otpRoutes,
+  ...contactChannelRoutes,
   ...sessionRoutes,
   ...tokenRoutes,
   ...userRoutes,
   ...projectRoutes,
   ...ownedProjectRoutes,
   ...apiKeyRoutes,
+  ...emailTemplateRoutes,
+  ...mailRoutes,
   ...metricsRoutes,
   ...healthRoutes,
   ...metaRoutes(() => apiRoutes),

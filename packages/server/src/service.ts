@@ -11,9 +11,10 @@ import { randomRequestId } from './crypto/random.js';
 import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { defaultLogger, finishResponse } from './http/request-log.js';
-import { knownErrorResponse, textResponse } from './http/responses.js';
+import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/responses.js';
 import { prepareDummyHash } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
+import { RateLimitExceeded } from './rate-limit/rate-limit.js';
 import { apiRoutes } from './routes.js';
 import { changeFeedOf } from './storage/change-feed.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
@@ -130,6 +131,10 @@ export function createService(options: ServiceOptions): Service {
     if (isKnownError(error)) {
       record.errorCode = error.code;
       return knownErrorResponse(error);
+    }
+    if (error instanceof RateLimitExceeded) {
+      record.errorCode = 'RATE_LIMITED';
+      return rateLimitedResponse(error.retryAfterMs);
     }
     const requestId = record.requestId;
     logger?.error(

@@ -18,6 +18,13 @@ export function textResponse(status: number, text: string): Response {
   return new Response(text, { status, headers: { 'content-type': textType } });
 }
 
+/** 429 with `Retry-After` in whole seconds (wire-protocol §4.3: the SDKs wait that long and retry). */
+export function rateLimitedResponse(retryAfterMs: number): Response {
+  const response = textResponse(429, 'Too many requests; try again later.');
+  response.headers.set('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+  return response;
+}
+
 /** A JSON answer with the protocol's content type. */
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': jsonType } });

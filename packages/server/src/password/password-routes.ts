@@ -98,7 +98,7 @@ const signIn = defineRoute({
     const now = deps.clock.now();
     const session = await inTransaction(deps.db, async (trx) => {
       await markUserActive(trx, project.id, user.id, now);
-      if (upgraded) await updateUser(trx, project.id, user.id, { password_hash: upgraded });
+      if (upgraded) await updateUser(trx, project.id, user.id, { password_hash: upgraded }, now);
       const country = countryOf(request, deps.countryHeader);
       await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
       return createSession(trx, { projectId: project.id, userId: user.id, now, client });

@@ -97,6 +97,74 @@ export interface UserActivityDaysTable {
   day: ColumnType<Date, string, string>;
 }
 
+/** A user's e-mail address. The primary one is mirrored into `users.primary_email*`. */
+export interface ContactChannelsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  type: 'email';
+  value: string;
+  is_verified: boolean;
+  is_primary: boolean;
+  used_for_auth: boolean;
+  created_at: Date;
+}
+
+/** A verification, reset, magic-link or invitation code: only hashes are stored. */
+export interface VerificationCodesTable {
+  id: string;
+  project_id: string;
+  purpose: string;
+  /** SHA-256 of the code without its first six characters (the part a magic-link caller already holds). */
+  lookup_hash: string;
+  /** SHA-256 of the whole code. */
+  code_hash: string;
+  data: JsonColumn<Record<string, JsonValue>>;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+  attempts: Generated<number>;
+}
+
+export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+/** A mail to deliver: rendered when queued, in the transaction that wrote what it carries. */
+export interface EmailOutboxTable {
+  id: string;
+  project_id: string;
+  /** The template type (`password_reset`, ...) or `test`. */
+  kind: string;
+  recipient: string;
+  subject: string;
+  /** Null once delivered over SMTP (a delivered code is not kept in the database). */
+  html: string | null;
+  text_body: string | null;
+  status: Generated<OutboxStatus>;
+  /** `smtp` or `mailbox` (the dev mailbox), set when delivered. */
+  transport: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  last_error: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+/** A project's edited e-mail template; a type without a row uses the default. */
+export interface EmailTemplatesTable {
+  project_id: string;
+  type: string;
+  subject: string;
+  content: JsonColumn<JsonValue>;
+  updated_at: Date;
+}
+
+/** Hits of a rate-limited key within a fixed window. */
+export interface RateLimitCountersTable {
+  key: string;
+  window_start: Date;
+  hits: Generated<number>;
+}
+
 export interface MigrationsTable {
   id: string;
   checksum: string;
@@ -111,6 +179,11 @@ export interface Database {
   sessions: SessionsTable;
   project_owners: ProjectOwnersTable;
   user_activity_days: UserActivityDaysTable;
+  contact_channels: ContactChannelsTable;
+  verification_codes: VerificationCodesTable;
+  email_outbox: EmailOutboxTable;
+  email_templates: EmailTemplatesTable;
+  rate_limit_counters: RateLimitCountersTable;
   latchkey_migrations: MigrationsTable;
 }
 
@@ -118,6 +191,9 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type ApiKeySetRow = Selectable<ApiKeySetsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type ContactChannelRow = Selectable<ContactChannelsTable>;
+export type VerificationCodeRow = Selectable<VerificationCodesTable>;
+export type OutboxRow = Selectable<EmailOutboxTable>;
 
 /** JSON text for a `jsonb` column. */
 export function json(value: unknown): string {
@@ -135,5 +211,7 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return code === '23505' && (constraint === undefined || violated === constraint);
 }
 
-/** The unique index that allows one sign-in e-mail per project, case-insensitively. */
-export const authEmailIndex = 'users_auth_email_idx';
+/** The unique index that allows one sign-in e-mail per project, case-insensitively (on contact channels). */
+export const authEmailIndex = 'contact_channels_auth_idx';
+/** The unique index that allows an address once per user, case-insensitively. */
+export const userEmailIndex = 'contact_channels_value_idx';

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Json } from '@latchkey/protocol';
 import { sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
-import type { Db } from '../storage/db.js';
+import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
+import { type Db, inTransaction } from '../storage/db.js';
 import { json, type UserRow } from '../storage/schema.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
@@ -18,14 +19,18 @@ export async function findUser(db: Db, projectId: string, userId: string): Promi
   return row ?? null;
 }
 
-/** The user who signs in with `email` (case-insensitive), or null. */
+/** The user who signs in with `email` (any of their sign-in channels, case-insensitive), or null. */
 export async function findUserByAuthEmail(db: Db, projectId: string, email: string): Promise<UserRow | null> {
   const row = await db
     .selectFrom('users')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('primary_email_auth_enabled', '=', true)
-    .where(sql<string>`lower(primary_email)`, '=', email.toLowerCase())
+    .selectAll('users')
+    .innerJoin('contact_channels as channel', (join) =>
+      join.onRef('channel.project_id', '=', 'users.project_id').onRef('channel.user_id', '=', 'users.id'),
+    )
+    .where('channel.project_id', '=', projectId)
+    .where('channel.type', '=', 'email')
+    .where('channel.used_for_auth', '=', true)
+    .where(sql<string>`lower(channel.value)`, '=', email.toLowerCase())
     .executeTakeFirst();
   return row ?? null;
 }
@@ -47,8 +52,29 @@ export interface NewUser {
   passkeyAuthEnabled?: boolean;
 }
 
-/** Inserts a user; returns the new row. A taken sign-in e-mail fails on `authEmailIndex`. */
-export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
+/**
+ * Inserts a user and their primary contact channel; returns the new row. A
+ * taken sign-in e-mail fails on `authEmailIndex`.
+ */
+export function insertUser(db: Db, user: NewUser): Promise<UserRow> {
+  return inTransaction(db, async (trx) => {
+    const row = await insertUserRow(trx, user);
+    if (row.primary_email !== null) {
+      await insertContactChannel(trx, {
+        projectId: row.project_id,
+        userId: row.id,
+        value: row.primary_email,
+        isVerified: row.primary_email_verified,
+        isPrimary: true,
+        usedForAuth: row.primary_email_auth_enabled,
+        now: user.now,
+      });
+    }
+    return row;
+  });
+}
+
+function insertUserRow(db: Db, user: NewUser): Promise<UserRow> {
   const now = new Date(user.now);
   return db
     .insertInto('users')
@@ -90,13 +116,37 @@ export interface UserChanges {
   server_metadata?: Json;
 }
 
-/** Applies `changes` and returns the updated row, or null when the user is gone. */
+/**
+ * Applies `changes` and returns the updated row, or null when the user is
+ * gone. A change to the primary e-mail changes the primary contact channel in
+ * the same transaction (`now` dates a channel it adds).
+ */
 export async function updateUser(
   db: Db,
   projectId: string,
   userId: string,
   changes: UserChanges,
+  now: number,
 ): Promise<UserRow | null> {
+  const touchesEmail =
+    changes.primary_email !== undefined ||
+    changes.primary_email_verified !== undefined ||
+    changes.primary_email_auth_enabled !== undefined;
+  if (!touchesEmail) return updateUserRow(db, projectId, userId, changes);
+  return inTransaction(db, async (trx) => {
+    const row = await updateUserRow(trx, projectId, userId, changes);
+    if (!row) return null;
+    const state = {
+      email: row.primary_email,
+      verified: row.primary_email_verified,
+      usedForAuth: row.primary_email_auth_enabled,
+    };
+    await applyPrimaryEmail(trx, projectId, userId, state, now);
+    return row;
+  });
+}
+
+async function updateUserRow(db: Db, projectId: string, userId: string, changes: UserChanges): Promise<UserRow | null> {
   const { client_metadata, client_read_only_metadata, server_metadata, ...plain } = changes;
   const set = {
     ...plain,

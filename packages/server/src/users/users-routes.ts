@@ -65,7 +65,7 @@ const updateCurrentUser = defineRoute({
     const { totp_secret_base64: _disabled, ...changes } = body;
     // Teams come in a later slice: no team exists, so none can be selected.
     if (changes.selected_team_id) throw new KnownError('TEAM_NOT_FOUND', { team_id: changes.selected_team_id });
-    return ownUser(await updateUser(deps.db, auth.project.id, userId, changes));
+    return ownUser(await updateUser(deps.db, auth.project.id, userId, changes, deps.clock.now()));
   },
 });
 
@@ -196,7 +196,9 @@ const updateUserRoute = defineRoute({
   handler: async ({ auth, params, body, deps }) => {
     const { totp_secret_base64: _disabled, ...changes } = body;
     if (changes.selected_team_id) throw new KnownError('TEAM_NOT_FOUND', { team_id: changes.selected_team_id });
-    return (await changeUser(deps.db, auth.project.id, params.userId, changes)) ?? throwError(notFound);
+    return (
+      (await changeUser(deps.db, auth.project.id, params.userId, changes, deps.clock.now())) ?? throwError(notFound)
+    );
   },
 });
 

@@ -112,6 +112,7 @@ export async function changeUser(
   projectId: string,
   userId: string,
   changes: ServerUserChanges,
+  now: number,
 ): Promise<UserRow | null> {
   const { password, password_hash, ...fields } = changes;
   const passwordHash = await passwordHashOf({ password, password_hash });
@@ -130,7 +131,7 @@ export async function changeUser(
   }
   return uniqueEmail(() =>
     inTransaction(db, async (trx) => {
-      const row = await updateUser(trx, projectId, current.id, set);
+      const row = await updateUser(trx, projectId, current.id, set, now);
       if (row && passwordHash !== undefined) await deleteUserSessions(trx, projectId, current.id);
       return row;
     }),

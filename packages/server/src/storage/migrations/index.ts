@@ -5,6 +5,7 @@
 import initial from './0001-initial.js';
 import usersAtScale from './0002-users-at-scale.js';
 import projectOwners from './0003-project-owners.js';
+import email from './0004-email.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -17,4 +18,5 @@ export const migrations: readonly Migration[] = [
   { id: '0001-initial', sql: initial },
   { id: '0002-users-at-scale', sql: usersAtScale },
   { id: '0003-project-owners', sql: projectOwners },
+  { id: '0004-email', sql: email },
 ];

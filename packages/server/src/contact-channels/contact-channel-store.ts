@@ -1,0 +1,247 @@
+/**
+ * Contact channels: every query on `contact_channels`, and the one place that
+ * keeps a user's primary e-mail and their channels in step.
+ *
+ * The channels are the truth; `users.primary_email`, `primary_email_verified`
+ * and `primary_email_auth_enabled` mirror the primary channel so that user
+ * reads, lists and search stay one-table queries. Two doors keep the mirror:
+ * - `mirrorPrimaryChannel` after any change to a user's channels (channel
+ *   routes, verification) copies the primary channel into the user row;
+ * - `applyPrimaryEmail` when a user write names the primary e-mail (sign-up,
+ *   `POST/PATCH /users`) makes the primary channel match.
+ * Both must run inside the transaction of the write they follow.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { isUuid } from '../common/ids.js';
+import type { Db } from '../storage/db.js';
+import type { ContactChannelRow } from '../storage/schema.js';
+
+/** A user's channels, primary first, then oldest first. */
+export async function listContactChannels(db: Db, projectId: string, userId: string): Promise<ContactChannelRow[]> {
+  return db
+    .selectFrom('contact_channels')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .orderBy('is_primary', 'desc')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+/** The channel of the user, or null (also for an id that is not a UUID). */
+export async function findContactChannel(
+  db: Db,
+  projectId: string,
+  userId: string,
+  channelId: string,
+): Promise<ContactChannelRow | null> {
+  if (!isUuid(channelId)) return null;
+  const row = await db
+    .selectFrom('contact_channels')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('id', '=', channelId.toLowerCase())
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The user's channel with this address (case-insensitive), or null. */
+export async function findUserChannelByValue(
+  db: Db,
+  projectId: string,
+  userId: string,
+  value: string,
+): Promise<ContactChannelRow | null> {
+  const row = await db
+    .selectFrom('contact_channels')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('type', '=', 'email')
+    .where(sql<string>`lower(value)`, '=', value.toLowerCase())
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The channel used for sign-in with this address in the project (any user), or null. */
+export async function findAuthChannel(db: Db, projectId: string, value: string): Promise<ContactChannelRow | null> {
+  const row = await db
+    .selectFrom('contact_channels')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('type', '=', 'email')
+    .where('used_for_auth', '=', true)
+    .where(sql<string>`lower(value)`, '=', value.toLowerCase())
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** A channel to add. */
+export interface NewContactChannel {
+  projectId: string;
+  userId: string;
+  value: string;
+  isVerified: boolean;
+  isPrimary: boolean;
+  usedForAuth: boolean;
+  now: number;
+}
+
+/**
+ * Inserts a channel; a primary one first demotes the user's current primary.
+ * Fails on `authEmailIndex` (address used for sign-in by someone) or
+ * `userEmailIndex` (the user has this address already). Call
+ * `mirrorPrimaryChannel` afterwards in the same transaction.
+ */
+export async function insertContactChannel(db: Db, channel: NewContactChannel): Promise<ContactChannelRow> {
+  if (channel.isPrimary) await demotePrimary(db, channel.projectId, channel.userId);
+  return db
+    .insertInto('contact_channels')
+    .values({
+      id: randomUUID(),
+      project_id: channel.projectId,
+      user_id: channel.userId,
+      type: 'email',
+      value: channel.value,
+      is_verified: channel.isVerified,
+      is_primary: channel.isPrimary,
+      used_for_auth: channel.usedForAuth,
+      created_at: new Date(channel.now),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Fields of a channel that may change. */
+export interface ContactChannelChanges {
+  value?: string;
+  is_verified?: boolean;
+  is_primary?: boolean;
+  used_for_auth?: boolean;
+}
+
+/**
+ * Applies `changes`; a channel made primary first demotes the current one.
+ * Null when there is no such channel. Call `mirrorPrimaryChannel` afterwards.
+ */
+export async function updateContactChannel(
+  db: Db,
+  projectId: string,
+  userId: string,
+  channelId: string,
+  changes: ContactChannelChanges,
+): Promise<ContactChannelRow | null> {
+  if (!isUuid(channelId)) return null;
+  if (changes.is_primary === true) await demotePrimary(db, projectId, userId, channelId);
+  if (Object.keys(changes).length === 0) return findContactChannel(db, projectId, userId, channelId);
+  const row = await db
+    .updateTable('contact_channels')
+    .set(changes)
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('id', '=', channelId.toLowerCase())
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Deletes a channel; false when there was none. Call `mirrorPrimaryChannel` afterwards. */
+export async function deleteContactChannel(
+  db: Db,
+  projectId: string,
+  userId: string,
+  channelId: string,
+): Promise<boolean> {
+  if (!isUuid(channelId)) return false;
+  const result = await db
+    .deleteFrom('contact_channels')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('id', '=', channelId.toLowerCase())
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+async function demotePrimary(db: Db, projectId: string, userId: string, except?: string): Promise<void> {
+  await db
+    .updateTable('contact_channels')
+    .set({ is_primary: false })
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('is_primary', '=', true)
+    .$if(except !== undefined, (query) => query.where('id', '!=', except!))
+    .execute();
+}
+
+/** Copies the user's primary channel (or its absence) into `users.primary_email*`. */
+export async function mirrorPrimaryChannel(db: Db, projectId: string, userId: string): Promise<void> {
+  const primary = await db
+    .selectFrom('contact_channels')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('is_primary', '=', true)
+    .executeTakeFirst();
+  await db
+    .updateTable('users')
+    .set({
+      primary_email: primary?.value ?? null,
+      primary_email_verified: primary?.is_verified ?? false,
+      primary_email_auth_enabled: primary?.used_for_auth ?? false,
+    })
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** The primary e-mail as a user write states it (the `users.primary_email*` fields after the write). */
+export interface PrimaryEmailState {
+  email: string | null;
+  verified: boolean;
+  usedForAuth: boolean;
+}
+
+/**
+ * Makes the user's primary channel match `state`: removes it for a null
+ * e-mail, changes it, or adds it (taking over the user's existing channel with
+ * that address, if any, and keeping the old primary as a secondary). Same failures as `insertContactChannel`.
+ */
+export async function applyPrimaryEmail(
+  db: Db,
+  projectId: string,
+  userId: string,
+  state: PrimaryEmailState,
+  now: number,
+): Promise<void> {
+  const channels = await listContactChannels(db, projectId, userId);
+  const primary = channels.find((channel) => channel.is_primary);
+  if (state.email === null) {
+    if (primary) await deleteContactChannel(db, projectId, userId, primary.id);
+    return;
+  }
+  const lower = state.email.toLowerCase();
+  const target =
+    primary && primary.value.toLowerCase() === lower
+      ? primary
+      : channels.find((channel) => channel.value.toLowerCase() === lower);
+  const changes = { value: state.email, is_verified: state.verified, used_for_auth: state.usedForAuth };
+  if (target) {
+    // The user's other channel with that address becomes primary; the old primary stays as a secondary one.
+    await updateContactChannel(db, projectId, userId, target.id, { ...changes, is_primary: true });
+  } else if (primary) {
+    await updateContactChannel(db, projectId, userId, primary.id, changes);
+  } else {
+    await insertContactChannel(db, {
+      projectId,
+      userId,
+      value: state.email,
+      isVerified: state.verified,
+      isPrimary: true,
+      usedForAuth: state.usedForAuth,
+      now,
+    });
+  }
+}
