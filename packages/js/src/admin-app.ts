@@ -7,6 +7,9 @@
  */
 import { headers } from '@latchkey/protocol';
 import { type ApiKeySets, apiKeySets } from './api-keys/api-key-sets.js';
+import { type ServerEmailFlows, serverEmailFlows } from './auth/server-email-flows.js';
+import { type EmailDelivery, emailDelivery } from './emails/email-delivery.js';
+import { type EmailTemplates, emailTemplates } from './emails/email-templates.js';
 import { type AudienceScope, mounted, refuseSecretKeyInBrowser } from './internal/audience.js';
 import { createCore } from './internal/core.js';
 import { adminAccessTokenCredentials, type Credentials, projectKeyCredentials } from './internal/http/credentials.js';
@@ -55,13 +58,21 @@ export interface AdminAppCommonOptions {
 }
 
 /** What an `AdminApp` can do: every method comes from a module it mounts. */
-export interface AdminAppModules extends ServerUsers, ProjectAdministration, ApiKeySets, ProjectMetrics {
+export interface AdminAppModules
+  extends ServerUsers,
+    ServerEmailFlows,
+    ProjectAdministration,
+    ApiKeySets,
+    ProjectMetrics,
+    EmailTemplates,
+    EmailDelivery {
   readonly projectId: string;
 }
 
 /**
- * The admin SDK: everything `ServerApp` does with users, plus the project
- * (read, update, delete), its API key sets and its metrics.
+ * The admin SDK: everything `ServerApp` does, plus the project (read,
+ * update, delete), its API key sets, its metrics, its e-mail templates and
+ * e-mail delivery (a test mail, the status of recent mails).
  *
  * @example
  * ```ts
@@ -94,9 +105,12 @@ function mountAdminApp(options: AdminAppOptions): AdminAppModules {
   return {
     projectId: options.projectId,
     ...serverUsers(scope),
+    ...serverEmailFlows(scope),
     ...projectAdministration(scope),
     ...apiKeySets(scope),
     ...projectMetrics(scope),
+    ...emailTemplates(scope),
+    ...emailDelivery(scope),
   };
 }
 

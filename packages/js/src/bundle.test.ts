@@ -12,8 +12,14 @@ import { describe, expect, it } from 'vitest';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
 
-/** Budget of `new ClientApp(...)` + `getUser()`, in bytes of minified, gzipped code. */
-const clientAppBudget = 10_000;
+/**
+ * Budget of `new ClientApp(...)` + `getUser()`, in bytes of minified, gzipped
+ * code. 10 000 until issue 8 (9 932 used); the e-mail flows (password reset,
+ * verification, magic link), password change and contact channels as app
+ * data brought it to 11 096, all reachable from `ClientApp` and the user it
+ * hands out, so none can be shaken off: 11 200 leaves ~100 B of room.
+ */
+const clientAppBudget = 11_200;
 
 /** Modules of the service and its dependencies, which a browser bundle must never hold. */
 const serverModules =
@@ -26,7 +32,6 @@ const serverEntryModules = [
   'admin-app.ts',
   'project-owner-app.ts',
   'internal/audience.ts',
-  'internal/defined-fields.ts',
   'internal/pagination.ts',
   'internal/session/request-tokens.ts',
   'internal/session/access-token-verifier.ts',
@@ -41,6 +46,10 @@ const serverEntryModules = [
   'api-keys/api-keys-api.ts',
   'api-keys/api-key-sets.ts',
   'metrics/metrics.ts',
+  'auth/server-email-flows.ts',
+  'contact-channels/server-contact-channel.ts',
+  'emails/email-templates.ts',
+  'emails/email-delivery.ts',
 ];
 
 async function bundle(contents: string, platform: 'browser' | 'node' = 'browser') {

@@ -5,8 +5,18 @@
  * modules it mounts (password auth, the current user, the project).
  */
 import { afterAuthReturnToParam, KnownError } from '@latchkey/protocol';
+import {
+  checkPasswordResetCode,
+  resetPasswordWithCode,
+  sendMagicLinkCode,
+  sendPasswordResetCode,
+  signInWithMagicLinkCode,
+  verifyEmailCode,
+} from './auth/email-codes.js';
 import { type SignInTokens, signInWithPassword, signUpWithPassword } from './auth/password.js';
+import type { ContactChannel } from './contact-channels/contact-channel.js';
 import type { DataQuery } from './internal/cache/data-store.js';
+import { absolutePageUrl, callbackUrl } from './internal/callback-url.js';
 import { type Core, createCore, type Send } from './internal/core.js';
 import { publishableKeyCredentials, withSession } from './internal/http/credentials.js';
 import { currentLocation, withQueryParam } from './internal/redirect.js';
@@ -16,7 +26,7 @@ import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.j
 import type { Project } from './projects/project-decoder.js';
 import { currentProjectQuery } from './projects/projects-api.js';
 import type { HandlerUrls } from './urls.js';
-import { type CurrentUser, currentUserQuery } from './users/current-user.js';
+import { accountQueries, type CurrentUser } from './users/current-user.js';
 
 /**
  * Options of `new ClientApp(...)`.
@@ -115,6 +125,8 @@ export interface AppData {
   user: CurrentUser | null;
   /** The project's public settings. */
   project: Project;
+  /** The signed-in user's e-mail addresses; `[]` when signed out. */
+  contactChannels: ContactChannel[];
 }
 
 /**
@@ -122,7 +134,7 @@ export interface AppData {
  *
  * @example
  * ```ts
- * const keys: AppDataKey[] = ['user', 'project'];
+ * const keys: AppDataKey[] = ['user', 'project', 'contactChannels'];
  * ```
  */
 export type AppDataKey = keyof AppData;
@@ -142,6 +154,8 @@ export class ClientApp {
   readonly #core: Core<Session>;
   /** Sends with the publishable key only (sign-in, the project). */
   readonly #sendAsApp: Send;
+  /** Sends with the publishable key and the session, when there is one. */
+  readonly #sendAsUser: Send;
   readonly #queries: { readonly [K in AppDataKey]: DataQuery<AppData[K]> };
 
   constructor(options: ClientAppOptions) {
@@ -154,10 +168,8 @@ export class ClientApp {
     this.projectId = options.projectId;
     this.#core = core;
     this.#sendAsApp = core.sender(appKey);
-    this.#queries = {
-      user: currentUserQuery(core, core.sender(withSession(appKey, core.session))),
-      project: currentProjectQuery(this.#sendAsApp),
-    };
+    this.#sendAsUser = core.sender(withSession(appKey, core.session));
+    this.#queries = { ...accountQueries(core, this.#sendAsUser), project: currentProjectQuery(this.#sendAsApp) };
   }
 
   /** The resolved handler pages and redirect targets (frozen). */
@@ -176,6 +188,96 @@ export class ClientApp {
   /** Signs in with e-mail and password. A wrong password is thrown as `EMAIL_PASSWORD_MISMATCH`. */
   async signInWithCredential(options: CredentialSignInOptions): Promise<SignInResult> {
     const tokens = await signInWithPassword(this.#sendAsApp, options.email, options.password);
+    return this.#completeSignIn(tokens, options.noRedirect);
+  }
+
+  /**
+   * Mails a password-reset link to `email`. The service answers the same
+   * whether or not the address has an account, so nothing here tells.
+   * `callbackUrl` (your password-reset page, on a trusted domain) defaults to
+   * `<origin><handler>/password-reset` in browsers; elsewhere pass it.
+   *
+   * @example
+   * ```ts
+   * await app.sendForgotPasswordEmail('ada@example.com');
+   * ```
+   */
+  async sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<void> {
+    const url = callbackUrl('sendForgotPasswordEmail', this.#core.urls.passwordReset, options.callbackUrl);
+    await sendPasswordResetCode(this.#sendAsApp, email, url);
+  }
+
+  /**
+   * Checks a password-reset code without using it; a code that would not
+   * reset is thrown as its `VERIFICATION_CODE_*` error.
+   *
+   * @example
+   * ```ts
+   * await app.verifyPasswordResetCode(new URL(location.href).searchParams.get('code') ?? '');
+   * ```
+   */
+  async verifyPasswordResetCode(code: string): Promise<void> {
+    await checkPasswordResetCode(this.#sendAsApp, code);
+  }
+
+  /**
+   * Sets a new password with the code of a reset link. Every session of the
+   * user ends, this app's too; sign in with the new password afterwards.
+   *
+   * @example
+   * ```ts
+   * await app.resetPassword({ code, password: 'new-correct-horse-2' });
+   * ```
+   */
+  async resetPassword(options: { code: string; password: string }): Promise<void> {
+    await resetPasswordWithCode(this.#sendAsApp, options.code, options.password);
+  }
+
+  /**
+   * Verifies the address a verification link was sent to, with the link's
+   * code; then re-reads the signed-in user, if any.
+   *
+   * @example
+   * ```ts
+   * await app.verifyEmail(new URL(location.href).searchParams.get('code') ?? '');
+   * ```
+   */
+  async verifyEmail(code: string): Promise<void> {
+    await verifyEmailCode(this.#sendAsApp, code);
+    if (!this.#core.session.stored().refreshToken) return;
+    this.#core.data.invalidate(this.#queries.contactChannels);
+    await this.#core.data.reload(this.#queries.user);
+  }
+
+  /**
+   * Mails a sign-in link and a six-character code to `email` (magic link must
+   * be enabled for the project). Keep the answer's `nonce`: the typed code
+   * plus the nonce is the code `signInWithMagicLink` takes. `callbackUrl`
+   * defaults to `<origin><handler>/magic-link-callback` in browsers.
+   *
+   * @example
+   * ```ts
+   * const { nonce } = await app.sendMagicLinkEmail('ada@example.com');
+   * await app.signInWithMagicLink(typedCode + nonce);
+   * ```
+   */
+  async sendMagicLinkEmail(email: string, options: { callbackUrl?: string } = {}): Promise<{ nonce: string }> {
+    const url = callbackUrl('sendMagicLinkEmail', this.#core.urls.magicLinkCallback, options.callbackUrl);
+    return sendMagicLinkCode(this.#sendAsApp, email, url);
+  }
+
+  /**
+   * Signs in with a magic-link code: the link's `code`, or the six typed
+   * characters followed by the nonce (any case). An address without an account
+   * signs up (when the project allows it) and goes to the after-sign-up page.
+   *
+   * @example
+   * ```ts
+   * const { newUser } = await app.signInWithMagicLink(code, { noRedirect: true });
+   * ```
+   */
+  async signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<SignInResult> {
+    const tokens = await signInWithMagicLinkCode(this.#sendAsApp, code);
     return this.#completeSignIn(tokens, options.noRedirect);
   }
 
@@ -272,6 +374,7 @@ export class ClientApp {
   async #completeSignIn(tokens: SignInTokens, noRedirect = false): Promise<SignInResult> {
     this.#core.session.setTokens(tokens);
     this.#core.data.invalidate(this.#queries.user);
+    this.#core.data.invalidate(this.#queries.contactChannels);
     if (!noRedirect) await this.#core.redirect(this.#afterAuthTarget(tokens.newUser));
     return { userId: tokens.userId, newUser: tokens.newUser };
   }
@@ -291,10 +394,7 @@ export class ClientApp {
   }
 
   #defaultVerificationCallbackUrl(): string | undefined {
-    const page = this.#core.urls.emailVerification;
-    const location = currentLocation();
-    if (location) return new URL(page, location.origin).href;
-    return /^https?:\/\//i.test(page) ? page : undefined;
+    return absolutePageUrl(this.#core.urls.emailVerification);
   }
 }
 

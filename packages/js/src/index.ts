@@ -33,6 +33,12 @@ export {
   type GetUserOr,
   type SignInResult,
 } from './client-app.js';
+export type { ContactChannel } from './contact-channels/contact-channel.js';
+export type {
+  ContactChannelCreate,
+  ContactChannelData,
+  ContactChannelUpdate,
+} from './contact-channels/contact-channels-api.js';
 export { ConnectivityError, HttpError, MalformedAnswerError, RateLimitedError } from './errors.js';
 export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 export type { Project } from './projects/project-decoder.js';

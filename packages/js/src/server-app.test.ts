@@ -143,7 +143,7 @@ describe('ServerApp users', () => {
   it('reads a user by id, and null for an id the project does not have', async () => {
     const { app, calls } = setup();
     const created = await app.createUser({ primaryEmail: newCredentials().email });
-    const { update, delete: _, createSession, listSessions, ...data } = created;
+    const data = Object.fromEntries(Object.entries(created).filter(([, value]) => typeof value !== 'function'));
     expect(await app.getUser(created.id)).toMatchObject(data);
     expect(await app.getUser('6f1c2d1e-0000-4000-8000-000000000000')).toBeNull();
     expect(calls()).toEqual([

@@ -5,6 +5,7 @@
  * Server-only: it refuses to be built in a browser.
  */
 import { headers } from '@latchkey/protocol';
+import { type ServerEmailFlows, serverEmailFlows } from './auth/server-email-flows.js';
 import { type AudienceScope, mounted, refuseSecretKeyInBrowser } from './internal/audience.js';
 import { createCore } from './internal/core.js';
 import { projectKeyCredentials } from './internal/http/credentials.js';
@@ -39,13 +40,14 @@ export interface ServerAppOptions {
 }
 
 /** What a `ServerApp` can do: every method comes from a module it mounts. */
-export interface ServerAppModules extends ServerUsers {
+export interface ServerAppModules extends ServerUsers, ServerEmailFlows {
   readonly projectId: string;
 }
 
 /**
  * The server SDK: users (list, search, create, update, delete), their
- * sessions (create, list, revoke), and the user of an incoming request.
+ * sessions (create, list, revoke) and e-mail addresses, the user of an
+ * incoming request, and the password-reset and magic-link mails.
  *
  * @example
  * ```ts
@@ -78,5 +80,5 @@ function mountServerApp(options: ServerAppOptions): ServerAppModules {
     send: core.sender(credentials),
     publishableClientKey: options.publishableClientKey,
   };
-  return { projectId: options.projectId, ...serverUsers(scope) };
+  return { projectId: options.projectId, ...serverUsers(scope), ...serverEmailFlows(scope) };
 }

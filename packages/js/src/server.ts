@@ -31,6 +31,26 @@ export type { ProductionModeError } from '@latchkey/protocol';
 export { AdminApp, type AdminAppCommonOptions, type AdminAppModules, type AdminAppOptions } from './admin-app.js';
 export type { ApiKeySet, ApiKeySets } from './api-keys/api-key-sets.js';
 export type { ApiKeySetData, CreateApiKeySetOptions, ObfuscatedKey } from './api-keys/api-keys-api.js';
+export type { ServerEmailFlows } from './auth/server-email-flows.js';
+export type {
+  ContactChannelCreate,
+  ContactChannelData,
+  ContactChannelUpdate,
+} from './contact-channels/contact-channels-api.js';
+export type { ServerContactChannel } from './contact-channels/server-contact-channel.js';
+export type {
+  EmailDelivery,
+  SendTestEmailOptions,
+  SendTestEmailResult,
+  SentEmail,
+} from './emails/email-delivery.js';
+export type {
+  EmailPreview,
+  EmailTemplate,
+  EmailTemplateEdit,
+  EmailTemplates,
+  EmailTemplateType,
+} from './emails/email-templates.js';
 export type { Metrics, MetricsDay, ProjectMetrics } from './metrics/metrics.js';
 export { ProjectOwnerApp, type ProjectOwnerAppModules, type ProjectOwnerAppOptions } from './project-owner-app.js';
 export type {

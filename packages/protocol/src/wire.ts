@@ -220,3 +220,56 @@ export interface MetricsWire {
   recently_active: ServerUserWire[];
   login_methods: { method: string; count: number }[];
 }
+
+/** A contact channel (wire-protocol §15.5): one e-mail address of a user. */
+export interface ContactChannelWire {
+  user_id: string;
+  id: string;
+  value: string;
+  type: 'email';
+  used_for_auth: boolean;
+  is_verified: boolean;
+  is_primary: boolean;
+}
+
+/** Answer of `POST /auth/otp/send-sign-in-code`: the code's last 39 characters (the mail shows the first six). */
+export interface OtpSendResponseWire {
+  nonce: string;
+}
+
+/** The four e-mail template types (wire-protocol §15.8). */
+export type EmailTemplateTypeWire = 'email_verification' | 'password_reset' | 'magic_link' | 'team_invitation';
+
+/** An e-mail template (wire-protocol §15.8); `content` is an editor document passed through untouched. */
+export interface EmailTemplateWire {
+  type: EmailTemplateTypeWire;
+  subject: string;
+  content: Json;
+  is_default: boolean;
+}
+
+/** Answer of `POST /email-templates/{type}/preview`: the template rendered with sample variables. */
+export interface EmailPreviewWire {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** Answer of `POST /internal/send-test-email` (wire-protocol §14.7): `error_message` when `success` is false. */
+export interface SendTestEmailResponseWire {
+  success: boolean;
+  error_message?: string;
+}
+
+/** A mail of the project's outbox as `GET /internal/emails` lists it (no bodies): its delivery status. */
+export interface SentEmailWire {
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  created_at_millis: number;
+  sent_at_millis: number | null;
+}

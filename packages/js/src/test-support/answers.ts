@@ -5,12 +5,15 @@ import {
   type ApiKeySetWire,
   type ClientProjectWire,
   type ClientUserWire,
+  type ContactChannelWire,
+  type EmailTemplateWire,
   encodeKnownError,
   headers,
   KnownError,
   type KnownErrorCode,
   type MetricsWire,
   type RefreshResponseWire,
+  type SentEmailWire,
   type ServerUserWire,
   type SignInResponseWire,
 } from '@latchkey/protocol';
@@ -224,6 +227,35 @@ export const recordedAnswers = {
     recently_active: [],
     login_methods: [{ method: 'password', count: 3 }],
   } satisfies MetricsWire,
+  /** §15.5: a verified primary address used for sign-in. */
+  contactChannel: {
+    user_id: '8c34ac15-82f8-4633-b13b-7c59d9140c54',
+    id: '5b1d4f0e-6a2c-4f3e-8d7b-2e9a1c0f4b22',
+    value: 'ada@example.com',
+    type: 'email',
+    used_for_auth: true,
+    is_verified: true,
+    is_primary: true,
+  } satisfies ContactChannelWire,
+  /** §15.8 with the editor document the official SDK sends. */
+  emailTemplate: {
+    type: 'password_reset',
+    subject: 'Reset your password',
+    content: { schemaVersion: 5, root: { type: 'EmailLayout', data: { childrenIds: [] } } },
+    is_default: false,
+  } satisfies EmailTemplateWire,
+  /** One mail of `GET /internal/emails` that failed once and is waiting for its next attempt. */
+  sentEmail: {
+    id: '0e6f7a9c-1d2b-4c3e-9f8a-7b6c5d4e3f21',
+    kind: 'password_reset',
+    recipient: 'ada@example.com',
+    subject: 'Reset your password',
+    status: 'queued',
+    attempts: 1,
+    last_error: 'connect ECONNREFUSED 127.0.0.1:2525',
+    created_at_millis: 1_700_000_000_000,
+    sent_at_millis: null,
+  } satisfies SentEmailWire,
   refresh: {
     access_token:
       'eyJhbGciOiJFUzI1NiIsImtpZCI6IkRDbkJzb3BLSWNDVSJ9.eyJicmFuY2hJZCI6Im1haW4iLCJzdWIiOiI4YzM0YWMxNS04MmY4LTQ2MzMtYjEzYi03YzU5ZDkxNDBjNTQiLCJpc3MiOiJodHRwczovL2FjY2Vzcy10b2tlbi5qd3Qtc2lnbmF0dXJlLnN0YWNrLWF1dGguY29tIiwiaWF0IjoxNzk1NDU2OTc5LCJhdWQiOiIyMWQ4YmQ5OS03ODgzLTQxMzEtOWY3ZS04N2ZjZGQ1NTYwYzIiLCJleHAiOjE3OTU0NTc1Nzl9.8ai1IqJxCsBiJk4pjVKh6OebEfIEl1r-9BMk5hX-oGT16DB35YgM0c_qmrpML9fX-GAVHk8TSZHXE9zsAEy-0g',

@@ -1,10 +1,19 @@
 /**
  * `CurrentUser`: the signed-in user's data plus what they can do to their own
- * account, and the current user as app data (`'user'` in the cache).
- * Mutations update the cache so subscribers see the result.
+ * account, and the account as app data: the user (`'user'` in the cache) and
+ * their e-mail addresses (`'contactChannels'`). Mutations update the cache so
+ * subscribers see the result.
  */
 import { headers, isKnownError } from '@latchkey/protocol';
+import { type ChannelScope, type ContactChannel, createContactChannel } from '../contact-channels/contact-channel.js';
+import {
+  createContactChannel as addContactChannel,
+  type ContactChannelCreate,
+  listContactChannels,
+  sendPrimaryVerificationCode,
+} from '../contact-channels/contact-channels-api.js';
 import type { DataQuery } from '../internal/cache/data-store.js';
+import { callbackUrl } from '../internal/callback-url.js';
 import type { Core, Send } from '../internal/core.js';
 import type { Session } from '../internal/session/session.js';
 import { decodeClientUser, type UserData } from './user-decoder.js';
@@ -12,8 +21,10 @@ import {
   deleteCurrentSession,
   deleteCurrentUser,
   fetchCurrentUser,
+  setPassword,
   type UserUpdate,
   updateCurrentUser,
+  updatePassword,
 } from './users-api.js';
 
 /**
@@ -63,39 +74,108 @@ export interface CurrentUser extends UserData {
   getTokens(): Promise<UserTokens>;
   /** `{ 'x-stack-auth': '{"accessToken":...,"refreshToken":...}' }` for calls to your own server. */
   getAuthHeaders(): Promise<Record<string, string>>;
-}
-
-/** What a user object works with: the core and its session, the user's credentials, its cache entry. */
-interface UserScope {
-  core: Core<Session>;
-  send: Send;
-  query: DataQuery<CurrentUser | null>;
+  /**
+   * Changes the password; a wrong `oldPassword` is thrown as
+   * `PASSWORD_CONFIRMATION_MISMATCH`. The user's other sessions end; this one stays.
+   */
+  updatePassword(options: { oldPassword: string; newPassword: string }): Promise<void>;
+  /** Gives a password to a user who has none (`hasPassword` false), then re-reads the user. */
+  setPassword(options: { password: string }): Promise<void>;
+  /**
+   * Mails a verification link to the primary e-mail. `callbackUrl` (your
+   * e-mail verification page) defaults to `<origin><handler>/email-verification`
+   * in browsers. An address already verified is no failure.
+   */
+  sendVerificationEmail(options?: { callbackUrl?: string }): Promise<void>;
+  /** The user's e-mail addresses (also app data: `app.load('contactChannels')`). */
+  listContactChannels(): Promise<ContactChannel[]>;
+  /** Adds an e-mail address (unverified); then re-reads the user's channels and the user. */
+  createContactChannel(options: Omit<ContactChannelCreate, 'isVerified'>): Promise<ContactChannel>;
 }
 
 /**
- * The current user as app data, loaded with `send` (the user's credentials).
- * While subscribed it watches other tabs; before each read it takes in their
- * changes. A session that ends elsewhere (another tab, a refused refresh)
- * sets it to `null` at once; a new session forgets the old user and loads the new one.
+ * The signed-in account as app data, by cache key: the user and their e-mail
+ * addresses (`[]` when signed out).
+ *
+ * @example
+ * ```ts
+ * const { user, contactChannels } = accountQueries(core, send);
+ * ```
  */
-export function currentUserQuery(core: Core<Session>, send: Send): DataQuery<CurrentUser | null> {
+export interface AccountQueries {
+  user: DataQuery<CurrentUser | null>;
+  contactChannels: DataQuery<ContactChannel[]>;
+}
+
+/** What a user object works with: the core and its session, the user's credentials, its cache entries. */
+interface UserScope {
+  core: Core<Session>;
+  send: Send;
+  queries: AccountQueries;
+  channels: ChannelScope;
+}
+
+/**
+ * The account as app data, loaded with `send` (the user's credentials).
+ * While subscribed, the user watches other tabs; before each read it takes in
+ * their changes. A session that ends elsewhere (another tab, a refused
+ * refresh) sets the user to `null` and the channels to `[]` at once; a new
+ * session forgets the old account and loads the new one.
+ */
+export function accountQueries(core: Core<Session>, send: Send): AccountQueries {
   const { session, data } = core;
-  const query: DataQuery<CurrentUser | null> = {
+  const user: DataQuery<CurrentUser | null> = {
     key: 'user',
     load: async () => {
-      const user = await fetchCurrentUser(send, decodeClientUser);
-      return user && createCurrentUser(user, scope);
+      const loaded = await fetchCurrentUser(send, decodeClientUser);
+      return loaded && createCurrentUser(loaded, scope);
     },
     watch: () => session.watch(),
     sync: () => void session.stored(),
   };
-  const scope: UserScope = { core, send, query };
-  session.onChange((refreshToken) => (refreshToken ? data.reset(query) : data.set(query, null)));
-  return query;
+  const contactChannels: DataQuery<ContactChannel[]> = {
+    key: 'contactChannels',
+    load: async () => {
+      if (!session.stored().refreshToken) return [];
+      const channels = await signedInOnly(listContactChannels(send, 'me'), []);
+      return channels.map((channel) => createContactChannel(channel, scope.channels));
+    },
+    watch: () => session.watch(),
+    sync: () => void session.stored(),
+  };
+  const queries = { user, contactChannels };
+  const scope: UserScope = {
+    core,
+    send,
+    queries,
+    channels: {
+      send,
+      verificationUrl: (call, given) => callbackUrl(call, core.urls.emailVerification, given),
+      afterChange: async () => void (await Promise.all([data.reload(contactChannels), data.reload(user)])),
+    },
+  };
+  session.onChange((refreshToken) => {
+    if (refreshToken) {
+      data.reset(user);
+      data.reset(contactChannels);
+    } else setSignedOut(scope);
+  });
+  return queries;
+}
+
+/** What `loading` resolves to, or `fallback` when the service says nobody is signed in. */
+async function signedInOnly<T>(loading: Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await loading;
+  } catch (error) {
+    if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return fallback;
+    throw error;
+  }
 }
 
 function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
-  const { core, send, query } = scope;
+  const { core, send, queries } = scope;
+  const query = queries.user;
   const getTokens = async (): Promise<UserTokens> => {
     const tokens = await core.session.getTokens();
     return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
@@ -118,6 +198,25 @@ function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
     async getAuthHeaders() {
       return { [headers.authJson]: JSON.stringify(await getTokens()) };
     },
+    async updatePassword(options) {
+      await updatePassword(send, options.oldPassword, options.newPassword);
+    },
+    async setPassword(options) {
+      await setPassword(send, options.password);
+      await core.data.reload(query);
+    },
+    async sendVerificationEmail(options = {}) {
+      const call = 'CurrentUser.sendVerificationEmail';
+      const url = scope.channels.verificationUrl(call, options.callbackUrl);
+      if (!user.primaryEmail) throw new TypeError(`${call}: the user has no primary e-mail to verify.`);
+      await sendPrimaryVerificationCode(send, user.primaryEmail, url);
+    },
+    listContactChannels: () => core.data.load(queries.contactChannels),
+    async createContactChannel(options) {
+      const created = await addContactChannel(send, 'me', { ...options, isVerified: undefined });
+      await scope.channels.afterChange();
+      return createContactChannel(created, scope.channels);
+    },
   };
 }
 
@@ -137,7 +236,12 @@ async function endSession(scope: UserScope): Promise<void> {
   }
 }
 
-function signOutLocally({ core, query }: UserScope): void {
-  core.session.clear();
-  core.data.set(query, null);
+function signOutLocally(scope: UserScope): void {
+  scope.core.session.clear();
+  setSignedOut(scope);
+}
+
+function setSignedOut({ core, queries }: UserScope): void {
+  core.data.set(queries.user, null);
+  core.data.set(queries.contactChannels, []);
 }

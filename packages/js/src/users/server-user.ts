@@ -4,6 +4,17 @@
  * its sessions. Written once; every audience with server access hands these
  * out.
  */
+import {
+  type ContactChannelCreate,
+  createContactChannel,
+  listContactChannels,
+  sendChannelVerificationCode,
+} from '../contact-channels/contact-channels-api.js';
+import {
+  createServerContactChannel,
+  requiredCallback,
+  type ServerContactChannel,
+} from '../contact-channels/server-contact-channel.js';
 import type { Send } from '../internal/core.js';
 import {
   type CreateSessionOptions,
@@ -49,6 +60,12 @@ export interface ServerUser extends ServerUserData {
   createSession(options?: CreateSessionOptions): Promise<SessionTokens>;
   /** The user's active sessions, most recently used first. */
   listSessions(): Promise<UserSession[]>;
+  /** The user's e-mail addresses. */
+  listContactChannels(): Promise<ServerContactChannel[]>;
+  /** Adds an e-mail address (server code may add it verified, and make it primary). */
+  createContactChannel(options: ContactChannelCreate): Promise<ServerContactChannel>;
+  /** Mails a verification link for the primary e-mail to `callbackUrl?code=...` (required on the server). */
+  sendVerificationEmail(options: { callbackUrl: string }): Promise<void>;
 }
 
 /** The `ServerUser` of `data`, acting through `send` (server or admin credentials). */
@@ -62,6 +79,17 @@ export function createServerUser(data: ServerUserData, send: Send): ServerUser {
     async listSessions() {
       const sessions = await listSessions(send, id);
       return sessions.map((session) => ({ ...session, revoke: () => revokeSession(send, session.id) }));
+    },
+    async listContactChannels() {
+      return (await listContactChannels(send, id)).map((channel) => createServerContactChannel(channel, send));
+    },
+    createContactChannel: async (options) =>
+      createServerContactChannel(await createContactChannel(send, id, options), send),
+    async sendVerificationEmail(options) {
+      const url = requiredCallback(options, 'ServerUser.sendVerificationEmail');
+      const primary = (await listContactChannels(send, id)).find((channel) => channel.isPrimary);
+      if (!primary) throw new TypeError('ServerUser.sendVerificationEmail: the user has no primary e-mail.');
+      await sendChannelVerificationCode(send, id, primary.id, url);
     },
   };
 }

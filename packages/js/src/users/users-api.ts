@@ -18,7 +18,7 @@ export interface UserUpdate {
 }
 
 /** Answers whose body the SDK does not read (`{"success": true}` and the like). */
-const ignoreAnswer = (): void => {};
+export const ignoreAnswer = (): void => {};
 
 /** `GET /users/me`, decoded in the view the credentials of `send` get; `null` when no user is signed in. */
 export async function fetchCurrentUser<U>(send: Send, decode: Decoder<U>): Promise<U | null> {
@@ -53,4 +53,17 @@ export function deleteCurrentUser(send: Send): Promise<void> {
 /** `DELETE /auth/sessions/current` with body `{}`: revokes the refresh token sent with it. */
 export function deleteCurrentSession(send: Send): Promise<void> {
   return send({ method: 'DELETE', path: '/auth/sessions/current', body: {} }, ignoreAnswer);
+}
+
+/** `POST /auth/password/update`: a wrong old password is `PASSWORD_CONFIRMATION_MISMATCH`; other sessions end. */
+export function updatePassword(send: Send, oldPassword: string, newPassword: string): Promise<void> {
+  return send(
+    { method: 'POST', path: '/auth/password/update', body: { old_password: oldPassword, new_password: newPassword } },
+    ignoreAnswer,
+  );
+}
+
+/** `POST /auth/password/set`: for a user who has no password yet. */
+export function setPassword(send: Send, password: string): Promise<void> {
+  return send({ method: 'POST', path: '/auth/password/set', body: { password } }, ignoreAnswer);
 }

@@ -1,0 +1,64 @@
+/**
+ * `ContactChannel`: one of the signed-in user's e-mail addresses, with what
+ * the user may do to it. Every change re-reads the channels and the user
+ * (the primary e-mail and its verification live on both).
+ */
+import type { Send } from '../internal/core.js';
+import {
+  type ContactChannelData,
+  type ContactChannelUpdate,
+  deleteContactChannel,
+  sendChannelVerificationCode,
+  updateContactChannel,
+} from './contact-channels-api.js';
+
+/**
+ * One of the signed-in user's e-mail addresses.
+ *
+ * @example
+ * ```ts
+ * const [channel] = await user.listContactChannels();
+ * if (!channel.isVerified) await channel.sendVerificationEmail();
+ * await channel.update({ isPrimary: true });
+ * ```
+ */
+export interface ContactChannel extends ContactChannelData {
+  /** Changes the address, whether it signs in, or makes it the primary e-mail; then re-reads the user's channels. */
+  update(options: Omit<ContactChannelUpdate, 'isVerified'>): Promise<void>;
+  /** Removes the address; then re-reads the user's channels. */
+  delete(): Promise<void>;
+  /**
+   * Mails a verification link to the address. `callbackUrl` (your e-mail
+   * verification page) defaults to `<origin><handler>/email-verification` in
+   * browsers. An address already verified is no failure.
+   */
+  sendVerificationEmail(options?: { callbackUrl?: string }): Promise<void>;
+}
+
+/** What a client channel works with: the user's `send`, the default callback and the re-read after a change. */
+export interface ChannelScope {
+  send: Send;
+  /** The e-mail verification page as an absolute URL, or the developer error of `call`. */
+  verificationUrl(call: string, given: string | undefined): string;
+  afterChange(): Promise<void>;
+}
+
+/** The `ContactChannel` of `data`, acting as the signed-in user (`me`). */
+export function createContactChannel(data: ContactChannelData, scope: ChannelScope): ContactChannel {
+  const { send, afterChange } = scope;
+  return {
+    ...data,
+    async update(options) {
+      await updateContactChannel(send, 'me', data.id, options);
+      await afterChange();
+    },
+    async delete() {
+      await deleteContactChannel(send, 'me', data.id);
+      await afterChange();
+    },
+    async sendVerificationEmail(options = {}) {
+      const url = scope.verificationUrl('ContactChannel.sendVerificationEmail', options.callbackUrl);
+      await sendChannelVerificationCode(send, 'me', data.id, url);
+    },
+  };
+}
