@@ -1,4 +1,288 @@
-/** Password reset, change and set (wire-protocol §14.1). */
-import type { Route } from '../http/route.js';
+/**
+ * Password reset, change and set (wire-protocol §14.1, §12).
+ *
+ * - `send-reset-code` answers the same body whether or not anybody signs in
+ *   with the e-mail, after the same work: for an unknown address it issues the
+ *   code and queues the mail exactly as for a known one, in a transaction it
+ *   then rolls back. A commit still costs more than a rollback (and wakes the
+ *   outbox worker), about 8 ms here, so every answer also waits until
+ *   `resetAnswerFloorMs` after the request began. A user without a password gets the mail too: proving the
+ *   mailbox is how an OAuth or magic-link user adds a password (and no answer
+ *   says whether an account has one).
+ * - `reset` proves the mailbox: the address the code went to becomes verified,
+ *   and every session of the user ends (whoever knew the old password is out).
+ * - `update` needs the old password and ends the user's other sessions. An
+ *   access token does not name its session, so the session kept is the one of
+ *   the refresh token the SDK sends with every call (`x-stack-refresh-token`);
+ *   without it, no session can be told to be the caller's and all end (the
+ *   caller's access token keeps working until it expires).
+ * - `set` is for a user without a password only; one who has a password is
+ *   refused with PASSWORD_CONFIRMATION_MISMATCH, the catalogue's error for
+ *   "this change needs the current password" (use `update`).
+ *
+ * Passwords are hashed before any transaction; codes are checked on the
+ * database (a wrong guess counts) and used in the transaction that acts on them.
+ */
+import { headers, KnownError } from '@latchkey/protocol';
+import { z } from 'zod';
+import { checkCode, codeErrors, codeValidAnswer, issueCode, useCode, verificationCode } from '../codes/codes.js';
+import { callbackUrl, email, successAnswer } from '../common/schemas.js';
+import {
+  findUserChannelByValue,
+  mirrorPrimaryChannel,
+  updateContactChannel,
+} from '../contact-channels/contact-channel-store.js';
+import { defineRoute, type Route } from '../http/route.js';
+import { queueTemplatedMail } from '../mail/queue-mail.js';
+import type { ProjectRecord } from '../projects/projects.js';
+import { isTrustedUrl } from '../projects/trusted-urls.js';
+import { limitCodeChecks, limitMailSend } from '../rate-limit/rate-limit.js';
+import { deleteUserSessionsExcept, findSession } from '../sessions/session-store.js';
+import { type Db, inTransaction } from '../storage/db.js';
+import type { UserRow, VerificationCodeRow } from '../storage/schema.js';
+import { findUser, findUserByAuthEmail, updateUser } from '../users/user-store.js';
+import { checkPasswordRequirements, hashPassword, verifyPassword } from './passwords.js';
 
-export const passwordAccountRoutes: Route[] = [];
+/** The body the original backend always answers to a reset request (wire-protocol §14.1). */
+const maybeSentAnswer = z
+  .object({ success: z.literal('maybe, only if user with e-mail exists') })
+  .meta({ id: 'ResetCodeMaybeSent' });
+
+/**
+ * The least time a `send-reset-code` answer takes, so that a known and an
+ * unknown e-mail answer alike (their work differs by a commit, a few ms).
+ */
+export const resetAnswerFloorMs = 100;
+
+/** Waits until `floorMs` after `started` (a `performance.now()` reading). */
+async function padTo(started: number, floorMs: number): Promise<void> {
+  const left = started + floorMs - performance.now();
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+}
+
+/** Rolls back the stand-in work done for an unknown e-mail. */
+class RollBack extends Error {}
+
+function requirePasswordAuth(project: ProjectRecord): void {
+  if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
+}
+
+const sendResetCode = defineRoute({
+  method: 'POST',
+  path: '/auth/password/send-reset-code',
+  tag: 'password',
+  summary:
+    'Mails a password-reset link (`<callback_url>?code=<code>`) to the user who signs in with the e-mail; the same answer when there is none.',
+  access: 'client',
+  body: z.strictObject({ email, callback_url: callbackUrl }),
+  answer: maybeSentAnswer,
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  handler: async ({ auth: { project }, body, client, deps }) => {
+    requirePasswordAuth(project);
+    if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+    const started = performance.now();
+    const now = deps.clock.now();
+    await limitMailSend(deps.db, {
+      projectId: project.id,
+      kind: 'password_reset',
+      email: body.email,
+      ip: client.ip,
+      now,
+    });
+    const user = await findUserByAuthEmail(deps.db, project.id, body.email);
+    try {
+      await inTransaction(deps.db, async (trx) => {
+        const issued = await issueCode(trx, {
+          projectId: project.id,
+          purpose: 'password_reset',
+          data: { user_id: user?.id ?? null, email: body.email },
+          now,
+        });
+        await queueTemplatedMail(trx, {
+          project,
+          type: 'password_reset',
+          to: body.email,
+          variables: {
+            userDisplayName: user?.display_name ?? null,
+            passwordResetLink: linkWithCode(body.callback_url, issued.code),
+          },
+          now,
+        });
+        // Nobody signs in with this e-mail: the same work, undone, so the answer takes as long.
+        if (!user) throw new RollBack();
+      });
+    } catch (error) {
+      if (!(error instanceof RollBack)) throw error;
+    }
+    await padTo(started, resetAnswerFloorMs);
+    return { success: 'maybe, only if user with e-mail exists' as const };
+  },
+});
+
+/** `<callback>?code=<code>`, keeping the callback's own query (wire-protocol §12). */
+export function linkWithCode(callback: string, code: string): string {
+  const url = new URL(callback);
+  url.searchParams.set('code', code);
+  return url.toString();
+}
+
+const resetCodeData = z.object({ user_id: z.string(), email: z.string() });
+
+/**
+ * The user a reset code acts on, if they still sign in with the address it was
+ * mailed to; VERIFICATION_CODE_NOT_FOUND otherwise (the code's subject is gone).
+ */
+async function resetSubject(db: Db, projectId: string, row: VerificationCodeRow): Promise<UserRow> {
+  const data = resetCodeData.safeParse(row.data);
+  if (!data.success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+  const user = await findUserByAuthEmail(db, projectId, data.data.email);
+  if (!user || user.id !== data.data.user_id) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+  return user;
+}
+
+const checkResetCode = defineRoute({
+  method: 'POST',
+  path: '/auth/password/reset/check-code',
+  tag: 'password',
+  summary: 'Says whether a password-reset code may be used, without using it.',
+  access: 'client',
+  body: z.strictObject({ code: verificationCode }),
+  answer: codeValidAnswer,
+  errors: [...codeErrors],
+  handler: async ({ auth: { project }, body, client, deps }) => {
+    const now = deps.clock.now();
+    await limitCodeChecks(deps.db, project.id, client.ip, now);
+    const row = await checkCode(deps.db, { projectId: project.id, purpose: 'password_reset', code: body.code, now });
+    await resetSubject(deps.db, project.id, row);
+    return { is_code_valid: true as const };
+  },
+});
+
+const resetPassword = defineRoute({
+  method: 'POST',
+  path: '/auth/password/reset',
+  tag: 'password',
+  summary:
+    "Sets a new password with a reset code, signs the user out everywhere, and marks the code's address verified.",
+  access: 'client',
+  body: z.strictObject({ code: verificationCode, password: z.string() }),
+  answer: successAnswer,
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', ...codeErrors],
+  handler: async ({ auth: { project }, body, client, deps }) => {
+    requirePasswordAuth(project);
+    checkPasswordRequirements(body.password);
+    await limitCodeChecks(deps.db, project.id, client.ip, deps.clock.now());
+    const row = await checkCode(deps.db, {
+      projectId: project.id,
+      purpose: 'password_reset',
+      code: body.code,
+      now: deps.clock.now(),
+    });
+    await resetSubject(deps.db, project.id, row);
+    const passwordHash = await hashPassword(body.password);
+    const now = deps.clock.now();
+    await inTransaction(deps.db, async (trx) => {
+      await useCode(trx, row, now);
+      // Read again inside the transaction: the subject may have changed while the password was hashed.
+      const user = await resetSubject(trx, project.id, row);
+      await updateUser(trx, project.id, user.id, { password_hash: passwordHash }, now);
+      await deleteUserSessionsExcept(trx, project.id, user.id, null);
+      const channel = await findUserChannelByValue(trx, project.id, user.id, resetCodeData.parse(row.data).email);
+      if (channel && !channel.is_verified) {
+        await updateContactChannel(trx, project.id, user.id, channel.id, { is_verified: true });
+        await mirrorPrimaryChannel(trx, project.id, user.id);
+      }
+    });
+    return { success: true as const };
+  },
+});
+
+const updatePassword = defineRoute({
+  method: 'POST',
+  path: '/auth/password/update',
+  tag: 'password',
+  summary:
+    "Changes the signed-in user's password (the old one required) and signs out their other sessions; the session of `x-stack-refresh-token` is kept.",
+  access: 'client',
+  user: true,
+  body: z.strictObject({ old_password: z.string(), new_password: z.string() }),
+  answer: successAnswer,
+  errors: [
+    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
+    'PASSWORD_TOO_SHORT',
+    'PASSWORD_TOO_LONG',
+    'USER_DOES_NOT_HAVE_PASSWORD',
+    'PASSWORD_CONFIRMATION_MISMATCH',
+  ],
+  handler: async ({ auth: { project }, userId, body, request, deps }) => {
+    requirePasswordAuth(project);
+    checkPasswordRequirements(body.new_password);
+    const user = await findUser(deps.db, project.id, userId);
+    if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    if (user.password_hash === null) throw new KnownError('USER_DOES_NOT_HAVE_PASSWORD');
+    if (!(await verifyPassword(user.password_hash, body.old_password))) {
+      throw new KnownError('PASSWORD_CONFIRMATION_MISMATCH');
+    }
+    const passwordHash = await hashPassword(body.new_password);
+    const now = deps.clock.now();
+    const refreshToken = request.headers.get(headers.refreshToken);
+    const session = refreshToken ? await findSession(deps.db, project.id, refreshToken, now) : null;
+    const keep = session && session.user_id === user.id ? session.id : null;
+    await inTransaction(deps.db, async (trx) => {
+      await updateUser(trx, project.id, user.id, { password_hash: passwordHash }, now);
+      await deleteUserSessionsExcept(trx, project.id, user.id, keep);
+    });
+    return { success: true as const };
+  },
+});
+
+const setPassword = defineRoute({
+  method: 'POST',
+  path: '/auth/password/set',
+  tag: 'password',
+  summary:
+    'Gives the signed-in user a password when they have none (a user with one gets PASSWORD_CONFIRMATION_MISMATCH: change it with the old one).',
+  access: 'client',
+  user: true,
+  body: z.strictObject({ password: z.string() }),
+  answer: successAnswer,
+  errors: [
+    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
+    'PASSWORD_TOO_SHORT',
+    'PASSWORD_TOO_LONG',
+    'PASSWORD_CONFIRMATION_MISMATCH',
+  ],
+  handler: async ({ auth: { project }, userId, body, deps }) => {
+    requirePasswordAuth(project);
+    checkPasswordRequirements(body.password);
+    const hasPassword = async (db: Db) => {
+      const user = await findUser(db, project.id, userId);
+      if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+      if (user.password_hash !== null) throw alreadyHasPassword();
+    };
+    await hasPassword(deps.db);
+    const passwordHash = await hashPassword(body.password);
+    const now = deps.clock.now();
+    await inTransaction(deps.db, async (trx) => {
+      await hasPassword(trx);
+      await updateUser(trx, project.id, userId, { password_hash: passwordHash }, now);
+    });
+    return { success: true as const };
+  },
+});
+
+function alreadyHasPassword(): KnownError {
+  return new KnownError(
+    'PASSWORD_CONFIRMATION_MISMATCH',
+    undefined,
+    'The user already has a password; changing it needs the current one (POST /auth/password/update).',
+  );
+}
+
+export const passwordAccountRoutes: Route[] = [
+  sendResetCode,
+  checkResetCode,
+  resetPassword,
+  updatePassword,
+  setPassword,
+];

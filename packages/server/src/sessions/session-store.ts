@@ -126,3 +126,25 @@ export async function deleteUserSessions(db: Db, projectId: string, userId: stri
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Deletes every session of the user but `keepSessionId` (the caller's, after a
+ * password change); with null, every session. Returns how many were deleted.
+ *
+ * @example
+ * await deleteUserSessionsExcept(trx, project.id, userId, callerSession?.id ?? null);
+ */
+export async function deleteUserSessionsExcept(
+  db: Db,
+  projectId: string,
+  userId: string,
+  keepSessionId: string | null,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .$if(keepSessionId !== null, (query) => query.where('id', '!=', keepSessionId!))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
