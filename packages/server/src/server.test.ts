@@ -4,8 +4,7 @@
  */
 import { Agent, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startServer } from './server.js';
-import type { Service } from './service.js';
+import { type ServedService, startServer } from './server.js';
 
 /** A service whose answers wait until `release` is called. */
 function heldService() {
@@ -17,7 +16,7 @@ function heldService() {
   const arrival = new Promise<void>((resolve) => {
     arrived = resolve;
   });
-  const service: Service = {
+  const service: ServedService = {
     async fetch() {
       arrived();
       await held;

@@ -4,14 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Service } from './service.js';
 
+/** What `startServer` serves: a `Service`, or anything with its `fetch` (and optionally `close`). */
+export type ServedService = Pick<Service, 'fetch'> & Partial<Pick<Service, 'close'>>;
+
 /** A listening HTTP server. */
 export interface RunningServer {
   /** Origin the server answers on, e.g. `http://127.0.0.1:8102` (the real port when 0 was asked). */
   url: string;
   /**
    * Stops accepting connections, closes idle ones, lets the requests in
-   * flight finish (their connections close after the answer) and resolves
-   * when the server is closed.
+   * flight finish (their connections close after the answer), then closes
+   * the service (its outbox worker) and resolves.
    */
   close(): Promise<void>;
 }
@@ -23,7 +26,7 @@ export interface RunningServer {
  * @example
  * const { url, close } = await startServer({ service, port: 0 });
  */
-export function startServer(options: { service: Service; port: number; host?: string }): Promise<RunningServer> {
+export function startServer(options: { service: ServedService; port: number; host?: string }): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
     const server = serve({
@@ -56,7 +59,10 @@ export function startServer(options: { service: Service; port: number; host?: st
           closing ??= new Promise<void>((done, fail) => {
             stopping = true;
             for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
-            server.close((error) => (error ? fail(error) : done()));
+            server.close((error) => {
+              const closeService = options.service.close?.() ?? Promise.resolve();
+              closeService.then(() => (error ? fail(error) : done()), fail);
+            });
             if ('closeIdleConnections' in server) server.closeIdleConnections();
           });
           return closing;

@@ -12,6 +12,9 @@ import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { defaultLogger, finishResponse } from './http/request-log.js';
 import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/responses.js';
+import { mountMailbox } from './mail/mailbox.js';
+import { OutboxWorker } from './mail/outbox-worker.js';
+import { Transports } from './mail/transports.js';
 import { prepareDummyHash } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
 import { RateLimitExceeded } from './rate-limit/rate-limit.js';
@@ -59,6 +62,28 @@ export interface ServiceOptions {
    * once regardless; this bounds only changes written by other means.
    */
   authCacheTtlMs?: number;
+  /**
+   * The operator's SMTP server for projects whose `email_config` is `shared`,
+   * e.g. `smtp://user:pass@smtp.example.com:587` (STARTTLS when offered) or
+   * `smtps://...:465` (implicit TLS). Projects with a `standard` config use
+   * their own server. Default none: shared mail goes to the dev mailbox in dev
+   * mode, and otherwise fails with "no SMTP server configured".
+   */
+  smtpUrl?: string;
+  /**
+   * Sender of shared mail: `Name <address>`, or an address shown with the
+   * project's name. Default `noreply@` the SMTP server's host.
+   */
+  smtpFrom?: string;
+  /**
+   * Dev mode: shared mail without `smtpUrl` lands in the dev mailbox, served
+   * at `/mailbox` (page) and `/mailbox/api/messages?to=` (JSON). Never turn it
+   * on in production: the mailbox shows every mail to anyone. Default false
+   * (those paths answer 404).
+   */
+  devMailbox?: boolean;
+  /** Real-time interval of the outbox worker's safety-net pass in ms (default 30 000). */
+  mailPollIntervalMs?: number;
 }
 
 /**
@@ -70,6 +95,18 @@ export interface ServiceOptions {
  */
 export interface Service {
   fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
+  /**
+   * Runs the outbox worker now, until no mail is due (it also runs by itself
+   * when a mail is queued and on a slow timer). For tests and scripts that
+   * must know a mail went out; resolves when done.
+   */
+  deliverMail(): Promise<void>;
+  /**
+   * Stops the outbox worker, waiting for a mail being sent, and closes its
+   * SMTP connections. Requests still work afterwards but queued mail waits for
+   * the next start. Close the service before its storage. Idempotent.
+   */
+  close(): Promise<void>;
 }
 
 /** What the transport knows about a request beyond the request itself. */
@@ -90,6 +127,9 @@ export const minimumSecretLength = 32;
  * await bootstrap(storage, { dev: true });
  * const service = createService({ storage, secret: process.env.LATCHKEY_SECRET! });
  * const server = await startServer({ service, port: 8102 });
+ * // ... on shutdown: closing the server closes the service (its outbox worker), then the storage.
+ * await server.close();
+ * await storage.close();
  */
 export function createService(options: ServiceOptions): Service {
   if (typeof options.secret !== 'string' || options.secret.length < minimumSecretLength) {
@@ -119,12 +159,28 @@ export function createService(options: ServiceOptions): Service {
     strict: options.strict ?? false,
   };
 
+  const transports = new Transports({
+    smtpUrl: options.smtpUrl,
+    smtpFrom: options.smtpFrom,
+    devMailbox: options.devMailbox ?? false,
+    sealer: deps.configSealer,
+  });
+  const worker = new OutboxWorker({
+    db,
+    clock,
+    transports,
+    feed: changes,
+    logger,
+    ...(options.mailPollIntervalMs !== undefined ? { pollIntervalMs: options.mailPollIntervalMs } : {}),
+  });
+
   const api = new Hono<AppEnv>();
   mountRoutes(api, apiRoutes, deps);
 
   const app = new Hono<AppEnv>();
   app.options('/api/*', (c) => c.body(null, 200));
   app.route('/api/v1', api);
+  if (options.devMailbox) mountMailbox(app, deps);
   app.notFound(() => textResponse(404, 'Not found'));
   app.onError((error, c) => {
     const record = c.env.record;
@@ -144,7 +200,14 @@ export function createService(options: ServiceOptions): Service {
     return textResponse(500, `Something went wrong. Request id: ${requestId}`);
   });
 
+  worker.start();
+  let closing: Promise<void> | undefined;
   return {
+    deliverMail: () => worker.deliverNow(),
+    close() {
+      closing ??= worker.close().finally(() => transports.close());
+      return closing;
+    },
     async fetch(request, connection) {
       const record: RequestRecord = {
         requestId: randomRequestId(),

@@ -1,6 +1,8 @@
 /** The e-mail outbox: every query on `email_outbox`. */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../storage/db.js';
+import { sql } from 'kysely';
+import { notifyMailQueued } from '../storage/change-feed.js';
+import { type Db, inTransaction } from '../storage/db.js';
 import type { OutboxRow } from '../storage/schema.js';
 
 /** A rendered mail to deliver. */
@@ -17,10 +19,17 @@ export interface OutgoingMail {
 
 /**
  * Queues a mail. Call it in the transaction that writes what the mail carries
- * (a code), so that both are kept or neither is.
+ * (a code), so that both are kept or neither is. On commit every instance's
+ * outbox worker hears of it (change feed) and sends it at once.
+ *
+ * @example
+ * await inTransaction(deps.db, async (trx) => {
+ *   const code = await issueCode(trx, { projectId, purpose: 'password_reset', data, now });
+ *   await enqueueMail(trx, { projectId, kind: 'password_reset', to, subject, html, text, now });
+ * });
  */
 export async function enqueueMail(db: Db, mail: OutgoingMail): Promise<OutboxRow> {
-  return db
+  const row = await db
     .insertInto('email_outbox')
     .values({
       id: randomUUID(),
@@ -38,4 +47,120 @@ export async function enqueueMail(db: Db, mail: OutgoingMail): Promise<OutboxRow
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await notifyMailQueued(db);
+  return row;
+}
+
+/**
+ * Claims up to `limit` due mails for one worker: rows queued and due, or left
+ * `sending` by a worker whose lease ran out (it crashed mid-send). Rows another
+ * worker holds locked are skipped (`FOR UPDATE SKIP LOCKED`), so instances
+ * share the work. Each claimed row becomes `sending` until `leaseUntil` and
+ * counts an attempt. Rows whose lease ran out after their last attempt fail.
+ */
+export async function claimDueMails(
+  db: Db,
+  options: { now: number; leaseUntil: number; limit: number; maxAttempts: number },
+): Promise<OutboxRow[]> {
+  const now = new Date(options.now);
+  return inTransaction(db, async (trx) => {
+    await trx
+      .updateTable('email_outbox')
+      .set({ status: 'failed', last_error: sql`coalesce(last_error, 'delivery was interrupted')` })
+      .where('status', '=', 'sending')
+      .where('next_attempt_at', '<=', now)
+      .where('attempts', '>=', options.maxAttempts)
+      .execute();
+    const due = await trx
+      .selectFrom('email_outbox')
+      .select('id')
+      .where('status', 'in', ['queued', 'sending'])
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(options.limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (due.length === 0) return [];
+    return trx
+      .updateTable('email_outbox')
+      .set({ status: 'sending', next_attempt_at: new Date(options.leaseUntil), attempts: sql`attempts + 1` })
+      .where(
+        'id',
+        'in',
+        due.map((row) => row.id),
+      )
+      .returningAll()
+      .execute();
+  });
+}
+
+/** Records a delivery. `keepBody` false (SMTP) drops the body: a delivered code is not kept. */
+export async function markMailSent(
+  db: Db,
+  id: string,
+  options: { now: number; transport: string; keepBody: boolean },
+): Promise<void> {
+  await db
+    .updateTable('email_outbox')
+    .set({
+      status: 'sent',
+      transport: options.transport,
+      sent_at: new Date(options.now),
+      last_error: null,
+      ...(options.keepBody ? {} : { html: null, text_body: null }),
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .execute();
+}
+
+/** Records a failed attempt: tried again at `retryAt`, or `failed` for good when `retryAt` is null. */
+export async function markMailFailed(db: Db, id: string, options: { error: string; retryAt: number | null }) {
+  await db
+    .updateTable('email_outbox')
+    .set(
+      options.retryAt === null
+        ? { status: 'failed', last_error: options.error }
+        : { status: 'queued', last_error: options.error, next_attempt_at: new Date(options.retryAt) },
+    )
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .execute();
+}
+
+/** A project's newest outbox rows (admin delivery status). */
+export async function listProjectMails(db: Db, projectId: string, limit: number): Promise<OutboxRow[]> {
+  return db
+    .selectFrom('email_outbox')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The newest outbox rows of every project, optionally to one address (case-insensitive): the dev mailbox. */
+export async function listMailboxMails(db: Db, options: { to?: string; limit: number }): Promise<OutboxRow[]> {
+  let query = db.selectFrom('email_outbox').selectAll();
+  if (options.to !== undefined) query = query.where(sql<string>`lower(recipient)`, '=', options.to.toLowerCase());
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+}
+
+/** One outbox row, or null (also for an id that is not a UUID). */
+export async function findMail(db: Db, id: string): Promise<OutboxRow | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  return (await db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** Hands claimed mails back unsent (the worker is stopping): due now, the claim's attempt not counted. */
+export async function releaseMails(db: Db, ids: readonly string[], now: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('email_outbox')
+    .set({ status: 'queued', next_attempt_at: new Date(now), attempts: sql`greatest(attempts - 1, 0)` })
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'sending')
+    .execute();
 }

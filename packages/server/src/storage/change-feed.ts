@@ -20,6 +20,8 @@ import type { Db } from './db.js';
 /** What a feed tells its subscribers. */
 export type FeedEvent =
   | { type: 'change'; projectId: string }
+  /** A mail was queued (`notifyMailQueued`): outbox workers look for due mail now. */
+  | { type: 'mail' }
   /** Listening (again): changes made from now on arrive. */
   | { type: 'live' }
   /** No longer listening: changes may be missed until `live`. */
@@ -51,6 +53,29 @@ export async function notifyProjectChanged(db: Db, projectId: string): Promise<v
   await sql`select pg_notify(${changeChannel}, json_build_object('schema', current_schema(), 'project', ${projectId}::text)::text)`.execute(
     db,
   );
+}
+
+/**
+ * Tells every instance's outbox worker that a mail was queued; sent when the
+ * transaction of `db`, if any, commits, so a worker never looks before the
+ * row is visible.
+ */
+export async function notifyMailQueued(db: Db): Promise<void> {
+  await sql`select pg_notify(${changeChannel}, json_build_object('schema', current_schema(), 'mail', true)::text)`.execute(
+    db,
+  );
+}
+
+/** The event a notification payload carries for `schema`, or null (another schema, or not ours). */
+export function feedEventOf(payload: string, schema: string): FeedEvent | null {
+  try {
+    const parsed = JSON.parse(payload) as { schema?: unknown; project?: unknown; mail?: unknown };
+    if (parsed.schema !== schema) return null;
+    if (typeof parsed.project === 'string') return { type: 'change', projectId: parsed.project };
+    return parsed.mail === true ? { type: 'mail' } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The project a notification payload names for `schema`, or null (another schema, or not ours). */
@@ -99,8 +124,8 @@ export function pgliteChangeFeed(schema: string): ChangeFeed & {
     subscribe: (listener) => subscribers.subscribe(listener),
     publishLocal: (projectId) => subscribers.emit({ type: 'change', projectId }),
     receive(channel, payload) {
-      const projectId = channel === changeChannel ? changedProject(payload, schema) : null;
-      if (projectId !== null) subscribers.emit({ type: 'change', projectId });
+      const event = channel === changeChannel ? feedEventOf(payload, schema) : null;
+      if (event !== null) subscribers.emit(event);
     },
     listening: () => subscribers.emit({ type: 'live' }),
     async close() {
@@ -143,9 +168,8 @@ export function postgresChangeFeed(databaseUrl: string, schema: string): ChangeF
     next.on('error', drop);
     next.on('end', drop);
     next.on('notification', (message) => {
-      const projectId =
-        message.channel === changeChannel && message.payload ? changedProject(message.payload, schema) : null;
-      if (projectId !== null) subscribers.emit({ type: 'change', projectId });
+      const event = message.channel === changeChannel && message.payload ? feedEventOf(message.payload, schema) : null;
+      if (event !== null) subscribers.emit(event);
     });
     try {
       await next.connect();

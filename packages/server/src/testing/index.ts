@@ -53,6 +53,18 @@ export interface TestServiceOptions {
   countryHeader?: string;
   /** PostgreSQL URL; default `process.env.DATABASE_URL`; `null` forces embedded PGlite. */
   databaseUrl?: string | null;
+  /**
+   * The operator's SMTP server for `shared` mail (`ServiceOptions.smtpUrl`),
+   * e.g. a loopback peer's `smtp://127.0.0.1:<port>`. Default none: the test
+   * service runs in dev mode and shared mail lands in its dev mailbox.
+   *
+   * @example
+   * const peer = await startSmtpPeer();
+   * const service = await startTestService({ smtpUrl: peer.url });
+   */
+  smtpUrl?: string;
+  /** Sender of shared mail (`ServiceOptions.smtpFrom`). */
+  smtpFrom?: string;
 }
 
 /** A running test service. */
@@ -76,9 +88,27 @@ export interface TestService {
   service: Service;
   /** Changes the test project's config (lists replace); returns the new config. */
   setProjectConfig(patch: ProjectConfigPatch): Promise<ProjectConfig>;
+  /**
+   * The dev mailbox page (`url + '/mailbox'`), or null when the service was
+   * given an `smtpUrl` (it is not in dev mode then).
+   *
+   * @example
+   * const messages = await fetch(`${service.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`);
+   */
+  mailboxUrl: string | null;
+  /**
+   * Runs the outbox worker now until no mail is due (by the service clock)
+   * and resolves when done: the deterministic way to wait for delivery. The
+   * worker also runs by itself as soon as a mail is queued.
+   *
+   * @example
+   * service.clock.advance(60 * 60_000); // past every retry's back-off
+   * await service.deliverMail();
+   */
+  deliverMail(): Promise<void>;
   /** Creates another project with its own key set (for cross-project checks). */
   createOtherProject(config?: ProjectConfigPatch): Promise<{ projectId: string; keys: TestKeys }>;
-  /** Stops the listener and drops the database (or its schema). */
+  /** Stops the listener and the outbox worker, then drops the database (or its schema). */
   close(): Promise<void>;
 }
 
@@ -95,8 +125,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
   try {
     await bootstrap(storage, { dev: false });
-    const project = await newProject(storage, 'Test project', options.projectConfig, clock.now());
     const secret = randomCrockford(48);
+    const project = await newProject(storage, 'Test project', options.projectConfig, clock.now(), secret);
     const service = createService({
       storage,
       secret,
@@ -105,8 +135,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       logger: options.logger ?? false,
       ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
       ...(options.countryHeader !== undefined ? { countryHeader: options.countryHeader } : {}),
+      ...(options.smtpUrl !== undefined ? { smtpUrl: options.smtpUrl } : { devMailbox: true }),
+      ...(options.smtpFrom !== undefined ? { smtpFrom: options.smtpFrom } : {}),
     });
-    const server = await startServer({ service, port: 0, host: '127.0.0.1' });
+    const server = await startServer({ service, port: 0, host: '127.0.0.1' }).catch(async (error) => {
+      await service.close();
+      throw error;
+    });
     let closing: Promise<void> | undefined;
     return {
       url: server.url,
@@ -121,10 +156,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       clock,
       storage,
       service,
+      mailboxUrl: options.smtpUrl === undefined ? `${server.url}/mailbox` : null,
+      deliverMail: () => service.deliverMail(),
       setProjectConfig: (patch) => updateProjectConfig(storage, project.projectId, patch, { secret }),
-      createOtherProject: (config) => newProject(storage, 'Other project', config, clock.now()),
+      createOtherProject: (config) => newProject(storage, 'Other project', config, clock.now(), secret),
       close: () => {
-        closing ??= server.close().finally(dropDatabase);
+        // Closing the server closes the service (its outbox worker) before the database goes.
+        closing ??= server.close().finally(() => service.close().finally(dropDatabase));
         return closing;
       },
     };
@@ -144,8 +182,9 @@ async function newProject(
   displayName: string,
   config: ProjectConfigPatch | undefined,
   now: number,
+  secret: string,
 ): Promise<{ projectId: string; keys: TestKeys }> {
-  const project = await createProject(storage, { displayName, ...(config ? { config } : {}), now });
+  const project = await createProject(storage, { displayName, ...(config ? { config } : {}), now, secret });
   const keys = await createApiKeySet(storage, project.id, { description: 'Test keys', now });
   return {
     projectId: project.id,

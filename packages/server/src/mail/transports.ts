@@ -1,0 +1,178 @@
+/**
+ * Where a project's mail goes, and the nodemailer transports that take it
+ * there. A `standard` e-mail config uses the project's own SMTP server; a
+ * `shared` one the operator's (`smtpUrl`), or the dev mailbox in dev mode.
+ * Transports are built once per server and reused.
+ */
+import { createHash } from 'node:crypto';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type { Sealer } from '../crypto/encryption.js';
+import { openConfigSecrets } from '../projects/config-secrets.js';
+import type { ProjectRecord } from '../projects/projects.js';
+
+/** How long an SMTP exchange may take before the attempt counts as failed. */
+export interface SmtpTimeouts {
+  connectionTimeout: number;
+  greetingTimeout: number;
+  socketTimeout: number;
+  dnsTimeout: number;
+}
+
+/** The outbox worker's timeouts: generous, a slow server still gets the mail. */
+export const workerTimeouts: SmtpTimeouts = {
+  connectionTimeout: 15_000,
+  greetingTimeout: 15_000,
+  socketTimeout: 60_000,
+  dnsTimeout: 10_000,
+};
+
+/** The test e-mail's timeouts: a dead host answers within seconds. */
+export const testEmailTimeouts: SmtpTimeouts = {
+  connectionTimeout: 5_000,
+  greetingTimeout: 5_000,
+  socketTimeout: 10_000,
+  dnsTimeout: 5_000,
+};
+
+/** An SMTP server as a project's `standard` e-mail config (or the test e-mail) names it, password in clear. */
+export interface SmtpServer {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  senderName: string;
+  senderEmail: string;
+}
+
+/** Where one mail goes. */
+export type Route =
+  | {
+      kind: 'smtp';
+      transport: Transporter<SMTPTransport.SentMessageInfo>;
+      from: SendMailOptions['from'];
+      /** Kept out of stored error messages. */
+      secrets: string[];
+    }
+  | { kind: 'mailbox' }
+  | { kind: 'none'; reason: string };
+
+/** Builds a transport for an SMTP server: implicit TLS on 465, else STARTTLS when the server offers it. */
+export function smtpTransport(server: SmtpServer, timeouts: SmtpTimeouts): Transporter<SMTPTransport.SentMessageInfo> {
+  return nodemailer.createTransport({
+    host: server.host,
+    port: server.port,
+    secure: server.port === 465,
+    ...(server.username || server.password ? { auth: { user: server.username, pass: server.password } } : {}),
+    ...timeouts,
+  });
+}
+
+/** The operator's server from a URL (`smtp://user:pass@host:587`, `smtps://...` for implicit TLS). */
+export function urlTransport(smtpUrl: string, timeouts: SmtpTimeouts): Transporter<SMTPTransport.SentMessageInfo> {
+  // nodemailer reads host, port, TLS and credentials from the URL; the timeouts come on top.
+  return nodemailer.createTransport(smtpUrl, timeouts as SMTPTransport.Options);
+}
+
+/** Options of the operator's shared delivery. */
+export interface SharedDelivery {
+  /** The operator's SMTP server, or undefined. */
+  smtpUrl?: string | undefined;
+  /** Sender of shared mail: `Name <address>` or an address (the project's name is shown then). */
+  smtpFrom?: string | undefined;
+  /** Dev mode: shared mail without a server lands in the dev mailbox. */
+  devMailbox: boolean;
+}
+
+/** Chooses and caches transports per configuration. */
+export class Transports {
+  #cache = new Map<string, Transporter<SMTPTransport.SentMessageInfo>>();
+  #shared: Transporter<SMTPTransport.SentMessageInfo> | null = null;
+
+  constructor(private readonly options: SharedDelivery & { sealer: Sealer }) {}
+
+  /** Where the project's mail goes now (its config may have changed since the last mail). */
+  routeFor(project: ProjectRecord): Route {
+    const email = project.config.email_config;
+    if (email.type === 'standard') {
+      const opened = openConfigSecrets(project.config, project.id, this.options.sealer).email_config;
+      const password = opened.type === 'standard' ? (opened.password ?? '') : '';
+      const server: SmtpServer = {
+        host: email.host,
+        port: email.port,
+        username: email.username,
+        password,
+        senderName: email.sender_name,
+        senderEmail: email.sender_email,
+      };
+      const key = createHash('sha256').update(JSON.stringify(server)).digest('base64url');
+      let transport = this.#cache.get(key);
+      if (!transport) {
+        transport = smtpTransport(server, workerTimeouts);
+        this.#cache.set(key, transport);
+      }
+      return {
+        kind: 'smtp',
+        transport,
+        from: { name: server.senderName, address: server.senderEmail },
+        secrets: [password],
+      };
+    }
+    if (this.options.smtpUrl) {
+      this.#shared ??= urlTransport(this.options.smtpUrl, workerTimeouts);
+      return {
+        kind: 'smtp',
+        transport: this.#shared,
+        from: sharedSender(this.options, project.displayName),
+        secrets: urlSecrets(this.options.smtpUrl),
+      };
+    }
+    if (this.options.devMailbox) return { kind: 'mailbox' };
+    return { kind: 'none', reason: 'no SMTP server configured (set LATCHKEY_SMTP_URL, or give the project its own)' };
+  }
+
+  /** Closes every transport. */
+  close(): void {
+    for (const transport of this.#cache.values()) transport.close();
+    this.#cache.clear();
+    this.#shared?.close();
+    this.#shared = null;
+  }
+}
+
+/** The sender of shared mail: the configured one, else `noreply@` the SMTP host, named after the project. */
+function sharedSender(options: SharedDelivery, projectName: string): SendMailOptions['from'] {
+  const from = options.smtpFrom?.trim();
+  if (from?.includes('<')) return from;
+  if (from) return { name: projectName, address: from };
+  let host = 'localhost';
+  try {
+    host = new URL(options.smtpUrl!).hostname || host;
+  } catch {}
+  return { name: projectName, address: `noreply@${host}` };
+}
+
+/** The credentials inside an SMTP URL. */
+export function urlSecrets(smtpUrl: string): string[] {
+  try {
+    const url = new URL(smtpUrl);
+    return [decodeURIComponent(url.password), url.password].filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The message of a failed SMTP exchange, fit to store and show to admins:
+ * the server's reply when there is one, never a secret in it.
+ */
+export function deliveryError(error: unknown, secrets: readonly string[]): string {
+  const raw = error instanceof Error ? error.message : String(error);
+  let message = raw.replace(/\s+/g, ' ').trim().slice(0, 1000) || 'delivery failed';
+  for (const secret of secrets) {
+    if (secret.length >= 3) {
+      message = message.split(secret).join('***').split(encodeURIComponent(secret)).join('***');
+    }
+  }
+  return message;
+}
