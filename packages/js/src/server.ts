@@ -43,6 +43,7 @@ export type {
   SendTestEmailOptions,
   SendTestEmailResult,
   SentEmail,
+  SentEmailStatus,
 } from './emails/email-delivery.js';
 export type {
   EmailPreview,

@@ -267,7 +267,7 @@ export interface SentEmailWire {
   kind: string;
   recipient: string;
   subject: string;
-  status: string;
+  status: 'queued' | 'sending' | 'sent' | 'failed';
   attempts: number;
   last_error: string | null;
   created_at_millis: number;

@@ -44,6 +44,16 @@ export interface SendTestEmailOptions {
 export type SendTestEmailResult = { success: true } | { success: false; errorMessage: string };
 
 /**
+ * Where a mail is: waiting (or waiting to retry), being sent, sent, or given up on.
+ *
+ * @example
+ * ```ts
+ * const done: SentEmailStatus[] = ['sent', 'failed'];
+ * ```
+ */
+export type SentEmailStatus = SentEmailWire['status'];
+
+/**
  * One mail of the project's outbox and how its delivery went.
  *
  * @example
@@ -57,8 +67,8 @@ export interface SentEmail {
   kind: string;
   recipient: string;
   subject: string;
-  /** `queued` (waiting or retrying), `sent`, or `failed` (given up). */
-  status: string;
+  /** `queued` (waiting, or retrying after a failure), `sending`, `sent`, or `failed` (given up). */
+  status: SentEmailStatus;
   /** Delivery attempts so far. */
   attempts: number;
   /** The SMTP error of the last failed attempt; `null` when none failed. */
@@ -127,7 +137,7 @@ export function decodeSentEmails(body: unknown): SentEmail[] {
         kind: mail.string('kind'),
         recipient: mail.string('recipient'),
         subject: mail.string('subject'),
-        status: mail.string('status'),
+        status: mail.value('status', isStatus, 'a delivery status'),
         attempts: mail.number('attempts'),
         lastError: mail.stringOrNull('last_error'),
         createdAt: new Date(mail.number('created_at_millis')),
@@ -144,6 +154,12 @@ export function emailDelivery(scope: AudienceScope): EmailDelivery {
     sendTestEmail: (options) => sendTestEmail(send, options),
     listSentEmails: (options) => listSentEmails(send, options),
   };
+}
+
+const statuses: readonly unknown[] = ['queued', 'sending', 'sent', 'failed'] satisfies SentEmailStatus[];
+
+function isStatus(value: unknown): boolean {
+  return statuses.includes(value);
 }
 
 function isMillisOrNull(value: unknown): boolean {
