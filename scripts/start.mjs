@@ -21,6 +21,10 @@ Options (each also has an environment variable; the option wins):
                         (LATCHKEY_DATA_DIR, default .latchkey at the repository root)
   -h, --help            show this help
 
+Mail the service sends (verification, password reset, sign-in codes) lands in the
+dev mailbox, printed as \`mailbox\`; set LATCHKEY_SMTP_URL (smtp://user:pass@host:587)
+to send it through an SMTP server instead.
+
 Example: npm start -- --port 9000 --demo-port 9001
 `;
 
@@ -57,7 +61,10 @@ try {
 async function main() {
   const service = await startService();
   const { formatRows, devKeyRows, devKeysNotice, ownerBlock } = await import('../packages/cli/dist/index.js');
-  const parts = [['service', service.apiUrl]];
+  const parts = [
+    ['service', service.apiUrl],
+    ['mailbox', service.mailboxUrl],
+  ];
 
   const { serveDemo } = await import('../apps/demo/serve.mjs');
   const demo = await serveDemo({

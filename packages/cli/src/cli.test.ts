@@ -72,9 +72,15 @@ describe('latchkey dev --json', () => {
         'ownerEmail',
         'ownerPassword',
         'internalPublishableClientKey',
+        'mailboxUrl',
       ].sort(),
     );
     expect(dev.apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(dev.mailboxUrl).toBe(`${dev.apiUrl}/mailbox`);
+    const mailbox = await fetch(`${dev.mailboxUrl}/api/messages`);
+    expect(mailbox.status).toBe(200);
+    expect(await mailbox.json()).toEqual({ items: expect.any(Array) });
+    expect((await fetch(dev.mailboxUrl)).headers.get('content-type')).toMatch(/^text\/html/);
     expect(dev.dataDir).toBe(dataDir);
     expect(dev.publishableClientKey).toMatch(/^pck_/);
     expect(dev.secretServerKey).toMatch(/^ssk_/);
@@ -99,7 +105,11 @@ describe('latchkey dev --json', () => {
     const { dev, ms } = await readDevJson(cli);
     figures.push(`[figure] latchkey dev ready (spawn -> JSON line), restart on an existing data dir: ${ms} ms`);
 
-    expect({ ...dev, apiUrl: undefined }).toEqual({ ...first, apiUrl: undefined });
+    expect({ ...dev, apiUrl: undefined, mailboxUrl: undefined }).toEqual({
+      ...first,
+      apiUrl: undefined,
+      mailboxUrl: undefined,
+    });
     expect(await currentProject(dev)).toEqual({ status: 200, id: first.projectId });
     const signIn = await postPassword(dev, 'sign-in', email, password);
     expect(signIn.status).toBe(200);

@@ -27,6 +27,7 @@ import {
   type Storage,
   verifySecretOrFail,
 } from '../internal/service.js';
+import { checkSmtpUrl } from '../internal/smtp-url.js';
 
 export const devUsage = `Usage: latchkey dev [options]
 
@@ -41,8 +42,9 @@ Options:
       --data-dir <dir>  database, master secret and dev keys (default .latchkey)
       --json            print { apiUrl, projectId, publishableClientKey,
                         secretServerKey, superSecretAdminKey, dataDir,
-                        ownerEmail, ownerPassword, internalPublishableClientKey }
-                        as one JSON line on stdout once the service answers
+                        ownerEmail, ownerPassword, internalPublishableClientKey,
+                        mailboxUrl } as one JSON line on stdout once the
+                        service answers
   -h, --help            show this help
 
 Environment:
@@ -51,6 +53,11 @@ Environment:
   LATCHKEY_LOG_LEVEL    level of the service log on stderr: fatal, error,
                         warn (default), info (every request), debug, trace
                         or silent
+  LATCHKEY_SMTP_URL     SMTP server for projects with the shared e-mail
+                        config, e.g. smtp://user:pass@host:587 (smtps:// for
+                        implicit TLS); without it their mail lands in the dev
+                        mailbox at <apiUrl>/mailbox
+  LATCHKEY_SMTP_FROM    sender of that mail, "Name <address>" or an address
 `;
 
 export interface DevOptions {
@@ -66,6 +73,10 @@ export interface DevOptions {
   logLevel?: string;
   /** Where notices go (e.g. re-issued keys); default stderr. */
   notify?: (message: string) => void;
+  /** SMTP server for shared mail (`LATCHKEY_SMTP_URL`); default none: it lands in the dev mailbox. */
+  smtpUrl?: string | undefined;
+  /** Sender of shared mail (`LATCHKEY_SMTP_FROM`). */
+  smtpFrom?: string | undefined;
 }
 
 /** A running development service. */
@@ -104,14 +115,23 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     const saved = await devProject(dataDir, storage, await server.bootstrap(storage, { dev: true }), server, notify);
     await server.pinSecret(storage, secret);
     const project = await devOwner(dataDir, storage, saved, server);
-    const service = server.createService({ storage, secret, logger });
+    const service = server.createService({
+      storage,
+      secret,
+      logger,
+      devMailbox: true,
+      ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
+      ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+    });
+    // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
+    cleanup.add(() => service.close());
     const listening = await listenOrFail(server, { service, port, host });
     cleanup.add(() => listening.close());
     const apiUrl = originFor(host, Number(new URL(listening.url).port));
     await waitUntilServing(apiUrl, project);
     logger.info({ url: apiUrl, dataDir }, 'listening');
     return {
-      info: { apiUrl, ...project, dataDir },
+      info: { apiUrl, ...project, dataDir, mailboxUrl: `${apiUrl}/mailbox` },
       async close() {
         await cleanup.run((error) => logger.error({ err: String(error) }, 'failed to stop cleanly'));
         logger.info('stopped');
@@ -220,9 +240,11 @@ export async function runDev(args: string[], context: CliContext): Promise<numbe
       secret: context.env.LATCHKEY_SECRET || undefined,
       logLevel: level,
       notify: (message) => context.stderr.write(`latchkey: ${message}\n`),
+      smtpUrl: checkSmtpUrl(context.env.LATCHKEY_SMTP_URL),
+      smtpFrom: context.env.LATCHKEY_SMTP_FROM || undefined,
     });
     const { apiUrl, projectId, publishableClientKey, secretServerKey, superSecretAdminKey, dataDir } = dev.info;
-    const { ownerEmail, ownerPassword, internalPublishableClientKey } = dev.info;
+    const { ownerEmail, ownerPassword, internalPublishableClientKey, mailboxUrl } = dev.info;
     const json = {
       apiUrl,
       projectId,
@@ -233,6 +255,7 @@ export async function runDev(args: string[], context: CliContext): Promise<numbe
       ownerEmail,
       ownerPassword,
       internalPublishableClientKey,
+      mailboxUrl,
     };
     // Stopped while starting: stop without announcing a service that is going away.
     if (!stop.isStopped()) context.stdout.write(flags.json ? `${JSON.stringify(json)}\n` : formatDevInfo(dev.info));

@@ -13,6 +13,7 @@ import {
   redactUrl,
   verifySecretOrFail,
 } from '../internal/service.js';
+import { checkSmtpUrl } from '../internal/smtp-url.js';
 
 export const startUsage = `Usage: latchkey start [options]
 
@@ -37,6 +38,12 @@ Environment:
                        signing keys at rest, so keep it stable
   LATCHKEY_LOG_LEVEL   fatal, error, warn, info (default), debug, trace
                        or silent
+  LATCHKEY_SMTP_URL    SMTP server for projects with the shared e-mail
+                       config, e.g. smtp://user:pass@host:587 (smtps:// for
+                       implicit TLS); without it their mail fails ("no SMTP
+                       server configured") and projects need their own
+  LATCHKEY_SMTP_FROM   sender of that mail, "Name <address>" or an address
+                       (default noreply@ the SMTP host)
 `;
 
 export interface StartOptions {
@@ -50,6 +57,10 @@ export interface StartOptions {
   schema?: string;
   /** pino level of the JSON log on stdout; default `info`. */
   logLevel?: string;
+  /** SMTP server for shared mail (`LATCHKEY_SMTP_URL`); default none. */
+  smtpUrl?: string | undefined;
+  /** Sender of shared mail (`LATCHKEY_SMTP_FROM`). */
+  smtpFrom?: string | undefined;
 }
 
 /**
@@ -77,7 +88,15 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
     await verifySecretOrFail(server, storage, { value: secret, source: 'LATCHKEY_SECRET' });
     await server.bootstrap(storage, { dev: false });
     await server.pinSecret(storage, secret);
-    const service = server.createService({ storage, secret, logger });
+    const service = server.createService({
+      storage,
+      secret,
+      logger,
+      ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
+      ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+    });
+    // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
+    cleanup.add(() => service.close());
     const listening = await listenOrFail(server, { service, port, host });
     cleanup.add(() => listening.close());
     const url = originFor(host, Number(new URL(listening.url).port));
@@ -121,10 +140,21 @@ export async function runStart(args: string[], context: CliContext): Promise<num
     throw new CliError('LATCHKEY_SECRET is not set: `latchkey start` needs a master secret of 32 or more characters');
   }
   checkDatabaseUrl(databaseUrl);
+  const smtpUrl = checkSmtpUrl(context.env.LATCHKEY_SMTP_URL);
+  const smtpFrom = context.env.LATCHKEY_SMTP_FROM || undefined;
   const host = flags.host ?? context.env.HOST ?? '0.0.0.0';
   const stop = waitForStop(context.signal);
   try {
-    const running = await startProduction({ databaseUrl, secret, port, host, logLevel: level, schema: flags.schema });
+    const running = await startProduction({
+      databaseUrl,
+      secret,
+      port,
+      host,
+      logLevel: level,
+      schema: flags.schema,
+      smtpUrl,
+      smtpFrom,
+    });
     if (!stop.isStopped()) {
       const everywhere = host === '0.0.0.0' || host === '::' || host === '';
       const note = everywhere ? `on all interfaces, ${host || '0.0.0.0'}; ` : '';

@@ -27,6 +27,7 @@ describe('formatDevInfo', () => {
       ownerEmail: 'owner@latchkey.localhost',
       ownerPassword: 'pw-1',
       internalPublishableClientKey: 'pck_internal',
+      mailboxUrl: 'http://127.0.0.1:8102/mailbox',
     });
     expect(text).toContain('  API URL                 http://127.0.0.1:8102\n');
     expect(text).toContain('  E-mail                    owner@latchkey.localhost\n');
@@ -34,6 +35,7 @@ describe('formatDevInfo', () => {
     expect(text).toContain('x-stack-admin-access-token with x-stack-project-id: p-1');
     expect(text).toContain('  Super secret admin key  sak_1\n');
     expect(text).toContain('Data directory          /srv/app/.latchkey');
+    expect(text).toContain('  Mailbox                 http://127.0.0.1:8102/mailbox\n');
     expect(text).toMatch(/development only/i);
   });
 });

@@ -5,6 +5,8 @@ export interface DevInfo extends DevProject, DevOwner {
   /** Origin of the service, e.g. `http://127.0.0.1:8102`; SDKs append `/api/v1`. */
   apiUrl: string;
   dataDir: string;
+  /** The dev mailbox page, `<apiUrl>/mailbox`: mail of projects with the shared e-mail config, in dev. */
+  mailboxUrl: string;
 }
 
 /** Rows of `label  value` with the values aligned, each line indented by `indent`. */
@@ -40,7 +42,12 @@ export function ownerBlock(info: DevInfo): string {
 export function formatDevInfo(info: DevInfo): string {
   return [
     'Latchkey dev service is ready.\n\n',
-    formatRows([['API URL', info.apiUrl], ...devKeyRows(info), ['Data directory', info.dataDir]]),
+    formatRows([
+      ['API URL', info.apiUrl],
+      ['Mailbox', info.mailboxUrl],
+      ...devKeyRows(info),
+      ['Data directory', info.dataDir],
+    ]),
     ownerBlock(info),
     '\n',
     devKeysNotice(info.dataDir),

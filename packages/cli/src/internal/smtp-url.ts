@@ -1,0 +1,26 @@
+/** `LATCHKEY_SMTP_URL` checked before the service starts, so a typo is one line at start, not a failed mail later. */
+import { CliError } from './errors.js';
+
+const example = 'smtp://user:password@smtp.example.com:587 (smtps://...:465 for implicit TLS)';
+
+/**
+ * The operator's SMTP URL when it is one, else undefined (unset or empty);
+ * a one-line error naming `LATCHKEY_SMTP_URL` when it is not an SMTP URL.
+ *
+ * @example
+ * const smtpUrl = checkSmtpUrl(context.env.LATCHKEY_SMTP_URL);
+ */
+export function checkSmtpUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(`LATCHKEY_SMTP_URL is not a URL: expected ${example}`);
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new CliError(`LATCHKEY_SMTP_URL is a ${url.protocol.replace(/:$/, '')}:// URL: expected ${example}`);
+  }
+  if (!url.hostname) throw new CliError(`LATCHKEY_SMTP_URL names no host: expected ${example}`);
+  return value;
+}
