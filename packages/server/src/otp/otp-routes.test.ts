@@ -14,6 +14,7 @@ import {
   countRows,
   expectKnownError,
   newEmail,
+  refreshGrant,
   signUp,
   snapshot,
   userHeaders,
@@ -144,9 +145,34 @@ describe('POST /auth/otp/sign-in', () => {
       id: user.user_id,
       primary_email_verified: true,
       otp_auth_enabled: true,
-      has_password: true,
     });
     expectKnownError(await signInWith(otp + nonce), 'VERIFICATION_CODE_ALREADY_USED', 409);
+  });
+
+  it('takes an account over from whoever created it without proving the address: their password and sessions end', async () => {
+    // Pre-hijacking: someone signs up with another person's address and a password, and waits.
+    const squatter = await signUp(service);
+    const { code } = await mailedCode(squatter.email);
+    const owner = await signInWith(code);
+    expect(owner.body).toMatchObject({ user_id: squatter.user_id, is_new_user: false });
+    expect(await me(owner.body)).toMatchObject({ has_password: false, primary_email_verified: true });
+    const signIn = await post('/auth/password/sign-in', { email: squatter.email, password: squatter.password });
+    expectKnownError(signIn, 'EMAIL_PASSWORD_MISMATCH', 400);
+    const refresh = await refreshGrant(service, squatter.refresh_token);
+    expect(refresh.status).toBe(401);
+  });
+
+  it('keeps the password and sessions of a user whose address was already verified', async () => {
+    const user = await signUp(service);
+    await call(service, 'PATCH', `/users/${user.user_id}`, {
+      headers: authHeaders(service, 'server'),
+      json: { primary_email_verified: true },
+    });
+    const { code } = await mailedCode(user.email);
+    expect((await signInWith(code)).status).toBe(200);
+    expect(await me(user)).toMatchObject({ has_password: true });
+    const signIn = await post('/auth/password/sign-in', { email: user.email, password: user.password });
+    expect(signIn.status).toBe(200);
   });
 
   it('creates a user for a new e-mail, by the link', async () => {

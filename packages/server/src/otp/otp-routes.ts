@@ -42,7 +42,7 @@ import { signInAnswer } from '../password/password-routes.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitCodeChecks, limitMailSend } from '../rate-limit/rate-limit.js';
-import { createSession } from '../sessions/session-store.js';
+import { createSession, deleteUserSessions } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation, type UserRow } from '../storage/schema.js';
 import { findUserByAuthEmail, insertUser, markUserActive, updateUser } from '../users/user-store.js';
@@ -164,12 +164,23 @@ const signInWithCode = defineRoute({
   },
 });
 
-/** The user proved they read the mailbox: the address is verified and code sign-in is on for them. */
+/**
+ * The user proved they read the mailbox: the address is verified and code
+ * sign-in is on for them. If the address was not verified until now, whoever
+ * created the account never proved they own it (pre-hijacking: an attacker
+ * signs up with someone else's address and a password, and waits). The
+ * mailbox owner takes the account over cleanly: the password set by the
+ * unproven party is removed and every earlier session ends.
+ */
 async function confirmExistingUser(db: Db, user: UserRow, address: string, now: number): Promise<UserRow> {
   const channel = await findUserChannelByValue(db, user.project_id, user.id, address);
   if (channel && !channel.is_verified) {
     await updateContactChannel(db, user.project_id, user.id, channel.id, { is_verified: true });
     await mirrorPrimaryChannel(db, user.project_id, user.id);
+    if (user.password_hash !== null) {
+      await updateUser(db, user.project_id, user.id, { password_hash: null }, now);
+      await deleteUserSessions(db, user.project_id, user.id);
+    }
   }
   if (!user.otp_auth_enabled) await updateUser(db, user.project_id, user.id, { otp_auth_enabled: true }, now);
   await markUserActive(db, user.project_id, user.id, now);
