@@ -13,6 +13,7 @@
 export { apiKeySetFirstView } from './api-keys/api-key-views.js';
 export type { CreateApiKeySetOptions, CreatedApiKeySet } from './api-keys/api-keys.js';
 export type { Clock } from './http/env.js';
+export type { MailboxMessage } from './mail/mailbox.js';
 export {
   addProjectOwner,
   bootstrap,
@@ -36,7 +37,7 @@ export {
 export type { DevProjectKeys } from './projects/bootstrap.js';
 export type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
 export type { CreateProjectOptions, ProjectRecord } from './projects/projects.js';
-export { type RunningServer, startServer } from './server.js';
+export { type RunningServer, type ServedService, startServer } from './server.js';
 export { type ConnectionInfo, createService, type Service, type ServiceOptions } from './service.js';
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';
 export { SecretMismatchError } from './tokens/signing-keys.js';

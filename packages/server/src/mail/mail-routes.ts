@@ -55,7 +55,7 @@ const sendTestEmail = defineRoute({
     try {
       await transport.sendMail({
         from: { name: config.sender_name, address: config.sender_email },
-        to: body.recipient_email,
+        to: { name: '', address: body.recipient_email },
         subject: `Test e-mail from ${project}`,
         text: `This is a test e-mail from ${project}. Its SMTP settings work.`,
         html: `<p>This is a test e-mail from <strong>${escapeHtml(project)}</strong>. Its SMTP settings work.</p>`,

@@ -138,6 +138,30 @@ describe('delivery', () => {
   });
 });
 
+describe('recipients', () => {
+  it('never turns a stored recipient into several, and fails it for good instead', async () => {
+    const before = peer.messages.length;
+    const hostile = [
+      'victim@example.com, thief@evil.example',
+      'victim@example.com\r\nBcc: thief@evil.example',
+      'Victim <thief@evil.example>',
+      'group: thief@evil.example;',
+    ];
+    const queued = [];
+    for (const to of hostile) queued.push(await queue(to, 'Hostile recipient'));
+    await service.deliverMail();
+    expect(received('Hostile recipient')).toHaveLength(0);
+    expect(peer.messages.slice(before).flatMap((mail) => mail.to)).not.toContain('thief@evil.example');
+    for (const mail of queued) {
+      expect(await row(mail.id)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        last_error: 'the recipient is not one plain e-mail address',
+      });
+    }
+  });
+});
+
 describe('faults', () => {
   it('keeps a mail while the SMTP server is down and delivers it once when it is back', async () => {
     await peer.stop();

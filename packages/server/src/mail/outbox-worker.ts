@@ -18,7 +18,7 @@ import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import type { OutboxRow } from '../storage/schema.js';
 import { claimDueMails, markMailFailed, markMailSent, releaseMails } from './outbox-store.js';
-import { deliveryError, type Transports } from './transports.js';
+import { deliveryError, plainAddress, type Transports } from './transports.js';
 
 /** Waits after the 1st, 2nd, ... failed attempt: 2, 4, 8, 16 and 32 minutes, about an hour in all. */
 export const retryDelaysMs: readonly number[] = [2, 4, 8, 16, 32].map((minutes) => minutes * 60_000);
@@ -135,6 +135,12 @@ export class OutboxWorker {
     let secrets: string[] = [];
     try {
       if (!project) throw new Error('the project no longer exists');
+      const to = plainAddress(row.recipient);
+      if (to === null) {
+        // Never deliverable: no point retrying.
+        await markMailFailed(db, row.id, { error: 'the recipient is not one plain e-mail address', retryAt: null });
+        return;
+      }
       const route = transports.routeFor(project);
       if (route.kind === 'none') throw new Error(route.reason);
       if (route.kind === 'mailbox') {
@@ -144,7 +150,8 @@ export class OutboxWorker {
       secrets = route.secrets;
       await route.transport.sendMail({
         from: route.from,
-        to: row.recipient,
+        to: { name: '', address: to },
+        envelope: { from: route.from.address, to: [to] },
         subject: row.subject,
         ...(row.html !== null ? { html: row.html } : {}),
         ...(row.text_body !== null ? { text: row.text_body } : {}),

@@ -5,7 +5,7 @@
  * Transports are built once per server and reused.
  */
 import { createHash } from 'node:crypto';
-import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Sealer } from '../crypto/encryption.js';
 import { openConfigSecrets } from '../projects/config-secrets.js';
@@ -45,12 +45,18 @@ export interface SmtpServer {
   senderEmail: string;
 }
 
+/** A sender: display name and address. */
+export interface Sender {
+  name: string;
+  address: string;
+}
+
 /** Where one mail goes. */
 export type Route =
   | {
       kind: 'smtp';
       transport: Transporter<SMTPTransport.SentMessageInfo>;
-      from: SendMailOptions['from'];
+      from: Sender;
       /** Kept out of stored error messages. */
       secrets: string[];
     }
@@ -141,15 +147,26 @@ export class Transports {
 }
 
 /** The sender of shared mail: the configured one, else `noreply@` the SMTP host, named after the project. */
-function sharedSender(options: SharedDelivery, projectName: string): SendMailOptions['from'] {
+function sharedSender(options: SharedDelivery, projectName: string): Sender {
   const from = options.smtpFrom?.trim();
-  if (from?.includes('<')) return from;
+  const named = from ? /^(.*?)\s*<([^<>]+)>$/.exec(from) : null;
+  if (named) return { name: named[1]!.replace(/^"|"$/g, '') || projectName, address: named[2]! };
   if (from) return { name: projectName, address: from };
   let host = 'localhost';
   try {
     host = new URL(options.smtpUrl!).hostname || host;
   } catch {}
   return { name: projectName, address: `noreply@${host}` };
+}
+
+/**
+ * The recipient as one plain address, or null. nodemailer reads a string
+ * recipient as a list (commas, line breaks, groups), so a stored address is
+ * checked here and handed over as one address with an explicit envelope:
+ * whatever slipped past validation cannot add a recipient or a header.
+ */
+export function plainAddress(recipient: string): string | null {
+  return /^[^\s\p{Cc}@,;:<>()[\]"\\]{1,64}@[^\s\p{Cc}@,;:<>()[\]"\\]{1,255}$/u.test(recipient) ? recipient : null;
 }
 
 /** The credentials inside an SMTP URL. */
