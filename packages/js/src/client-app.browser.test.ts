@@ -53,6 +53,17 @@ describe('ClientApp in a browser', () => {
     });
   });
 
+  it('defaults the callbacks of the mailed links to <origin><handler>/password-reset and /magic-link-callback', async () => {
+    const { app, requests } = createApp({ urls: { handler: '/auth' } });
+    // settle: the service pads the reset answer with a timer, which this file's fake timers hold.
+    await settle(app.sendForgotPasswordEmail(alice.email));
+    await settle(app.sendMagicLinkEmail(alice.email).catch(() => {})); // magic link is off here: only the request counts
+    expect(requests.map((request) => request.body)).toEqual([
+      { email: alice.email, callback_url: 'http://localhost:3000/auth/password-reset' },
+      { email: alice.email, callback_url: 'http://localhost:3000/auth/magic-link-callback' },
+    ]);
+  });
+
   it('keeps the session in cookies, so another tab sees the same user', async () => {
     const tab1 = createApp().app;
     await tab1.signUpWithCredential({ ...alice, noRedirect: true });
