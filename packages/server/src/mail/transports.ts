@@ -90,6 +90,9 @@ export interface SharedDelivery {
   devMailbox: boolean;
 }
 
+/** Transports of project servers kept at most. */
+const maxCachedTransports = 200;
+
 /** Chooses and caches transports per configuration. */
 export class Transports {
   #cache = new Map<string, Transporter<SMTPTransport.SentMessageInfo>>();
@@ -114,6 +117,8 @@ export class Transports {
       const key = createHash('sha256').update(JSON.stringify(server)).digest('base64url');
       let transport = this.#cache.get(key);
       if (!transport) {
+        // Configs change rarely; a bound keeps edits of many projects from piling up transports.
+        if (this.#cache.size >= maxCachedTransports) this.#closeCached();
         transport = smtpTransport(server, workerTimeouts);
         this.#cache.set(key, transport);
       }
@@ -139,10 +144,14 @@ export class Transports {
 
   /** Closes every transport. */
   close(): void {
-    for (const transport of this.#cache.values()) transport.close();
-    this.#cache.clear();
+    this.#closeCached();
     this.#shared?.close();
     this.#shared = null;
+  }
+
+  #closeCached(): void {
+    for (const transport of this.#cache.values()) transport.close();
+    this.#cache.clear();
   }
 }
 

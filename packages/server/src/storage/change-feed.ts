@@ -12,6 +12,9 @@
  * While a feed is not `live` (not yet listening, or its connection lost) its
  * subscribers must not trust what they cached: they hear `lost`, then `live`
  * once it listens again.
+ *
+ * The same channel tells outbox workers that a mail was queued
+ * (`notifyMailQueued`), so one queued by any instance is sent at once.
  */
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -73,16 +76,6 @@ export function feedEventOf(payload: string, schema: string): FeedEvent | null {
     if (parsed.schema !== schema) return null;
     if (typeof parsed.project === 'string') return { type: 'change', projectId: parsed.project };
     return parsed.mail === true ? { type: 'mail' } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The project a notification payload names for `schema`, or null (another schema, or not ours). */
-export function changedProject(payload: string, schema: string): string | null {
-  try {
-    const parsed = JSON.parse(payload) as { schema?: unknown; project?: unknown };
-    return parsed.schema === schema && typeof parsed.project === 'string' ? parsed.project : null;
   } catch {
     return null;
   }
