@@ -1,13 +1,47 @@
 /**
  * Renders a project's e-mail of one template type (its edited template, or
- * the default) into subject, HTML and plain text, every variable escaped.
+ * the default) into subject, HTML and plain text.
  *
- * PLACEHOLDER until the templates land: plain defaults, so that the flows can
- * queue real mails meanwhile. The signature is the contract.
+ * HTML comes from React Email's components (`@react-email/*`, rendered with
+ * `@react-email/render`): table-based markup with inline styles, the form
+ * Outlook, Gmail and Apple Mail all display, and React escapes every text
+ * node and attribute, so a variable can never become markup. The plain-text
+ * part is written from the same document (not scraped back out of the HTML),
+ * so each link and code appears exactly as the flow passed it.
+ *
+ * Variables are text. Links are the only URLs in a mail, and only the flows
+ * supply them (a template can name a link variable, never hold a URL).
+ * Subjects are one line: CR, LF and other control characters become spaces,
+ * so no value can add a header. A block that names a variable without a value
+ * (the user's name when unknown) is left out; an empty layout renders the
+ * type's default body.
  */
+import { Body } from '@react-email/body';
+import { Button } from '@react-email/button';
+import { Container } from '@react-email/container';
+import { Head } from '@react-email/head';
+import { Heading } from '@react-email/heading';
+import { Hr } from '@react-email/hr';
+import { Html } from '@react-email/html';
+import { Link } from '@react-email/link';
+import { Preview } from '@react-email/preview';
+import { render } from '@react-email/render';
+import { Section } from '@react-email/section';
+import { Text } from '@react-email/text';
+import { createElement as h, type ReactNode } from 'react';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { Db } from '../storage/db.js';
-import type { EmailTemplateType, EmailTemplateVariables } from './template-types.js';
+import { defaultColors, defaultTemplate, type TemplateSource } from './default-templates.js';
+import { findStoredTemplate, type StoredTemplate } from './email-template-store.js';
+import {
+  splitPlaceholders,
+  type TemplateBlock,
+  type TemplateDocument,
+  type TextPart,
+  templateDocumentSchema,
+  templateProblems,
+} from './template-document.js';
+import { type EmailTemplateType, type EmailTemplateVariables, templateVariables } from './template-types.js';
 
 /** A rendered mail. */
 export interface RenderedEmail {
@@ -16,19 +50,335 @@ export interface RenderedEmail {
   text: string;
 }
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
+/**
+ * Renders the project's mail of `type` with `variables`: the project's edited
+ * template when it has one, else the default.
+ *
+ * @example
+ * const mail = await renderEmail(db, project, 'password_reset', {
+ *   userDisplayName: 'Ada', passwordResetLink: 'https://app.example.com/handler/password-reset?code=…',
+ * });
+ * mail.subject; // 'Reset your Acme password'
+ */
 export async function renderEmail<T extends EmailTemplateType>(
-  _db: Db,
+  db: Db,
   project: ProjectRecord,
   type: T,
   variables: EmailTemplateVariables[T],
 ): Promise<RenderedEmail> {
-  const lines = Object.entries(variables).map(([name, value]) => `${name}: ${value ?? ''}`);
-  const subject = `${project.displayName}: ${type.replace(/_/g, ' ')}`;
-  return {
-    subject,
-    html: `<p>${lines.map(escapeHtml).join('<br>')}</p>`,
-    text: lines.join('\n'),
+  const stored = await findStoredTemplate(db, project.id, type);
+  return renderTemplate(project, type, usableTemplate(type, stored), variables);
+}
+
+/**
+ * The template a mail of `type` is rendered from: the stored one when it is
+ * still valid for its type, else the default (a row written by an older
+ * version that no longer validates must not stop mail from going out).
+ *
+ * @example
+ * const source = usableTemplate('magic_link', await findStoredTemplate(db, projectId, 'magic_link'));
+ */
+export function usableTemplate(type: EmailTemplateType, stored: StoredTemplate | undefined): TemplateSource {
+  if (!stored) return defaultTemplate(type);
+  const parsed = templateDocumentSchema.safeParse(stored.content);
+  if (!parsed.success || templateProblems(type, stored.subject, parsed.data).length > 0) return defaultTemplate(type);
+  return { subject: stored.subject, content: parsed.data };
+}
+
+/**
+ * Renders a template (already validated for `type`) with `variables`.
+ *
+ * @example
+ * const preview = await renderTemplate(project, 'magic_link', defaultTemplate('magic_link'), sampleVariables.magic_link);
+ */
+export async function renderTemplate<T extends EmailTemplateType>(
+  project: ProjectRecord,
+  type: T,
+  source: TemplateSource,
+  variables: EmailTemplateVariables[T],
+): Promise<RenderedEmail> {
+  const values = valuesOf(project, type, variables);
+  const document = source.content.root.data.childrenIds.length > 0 ? source.content : defaultTemplate(type).content;
+  const subject =
+    oneLine(fill(splitPlaceholders(source.subject), values)) ||
+    oneLine(fill(splitPlaceholders(defaultTemplate(type).subject), values));
+  const html = await render(emailElement(document, values, subject));
+  return { subject, html, text: plainText(document, values) };
+}
+
+/** A variable's value as rendered: text, or a link (an http(s) URL, shown and linked as given). */
+type Value = { kind: 'text'; text: string } | { kind: 'link'; url: string };
+
+function valuesOf<T extends EmailTemplateType>(
+  project: ProjectRecord,
+  type: T,
+  variables: EmailTemplateVariables[T],
+): Map<string, Value | null> {
+  const values = new Map<string, Value | null>();
+  const given: Record<string, string | null> = { projectDisplayName: project.displayName, ...variables };
+  const { links } = templateVariables[type];
+  for (const [name, raw] of Object.entries(given)) {
+    if (raw === null || raw === undefined || raw.trim() === '') {
+      values.set(name, null);
+    } else if (links.includes(name)) {
+      values.set(name, { kind: 'link', url: checkedLink(name, raw) });
+    } else {
+      values.set(name, { kind: 'text', text: raw.replace(controlCharacters, ' ') });
+    }
+  }
+  return values;
+}
+
+/** C0 and C1 controls (CR and LF among them) and the Unicode line and paragraph separators. */
+const controlCharacters = /[\p{Cc}\u2028\u2029]+/gu;
+
+/** A link from a flow: it must be an absolute http(s) URL (a flow bug must not put `javascript:` in a mail). */
+function checkedLink(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`e-mail variable ${name} is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`e-mail variable ${name} is not http(s)`);
+  return url.href;
+}
+
+/** Whether every placeholder of `parts` has a value (else the block is left out). */
+function complete(parts: TextPart[], values: Map<string, Value | null>): boolean {
+  return parts.every((part) => typeof part === 'string' || values.get(part.variable));
+}
+
+function fill(parts: TextPart[], values: Map<string, Value | null>): string {
+  return parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const value = values.get(part.variable);
+      if (!value) return '';
+      return value.kind === 'link' ? value.url : value.text;
+    })
+    .join('');
+}
+
+/** The URL a button's `url` (one link placeholder, checked on save) stands for, or null. */
+function linkOf(url: string, values: Map<string, Value | null>): string | null {
+  const [only, ...rest] = splitPlaceholders(url.trim());
+  if (rest.length > 0 || typeof only !== 'object') return null;
+  const value = values.get(only.variable);
+  return value?.kind === 'link' ? value.url : null;
+}
+
+/** One header-safe line: control characters (CR and LF included) become spaces, runs of spaces one. */
+function oneLine(text: string): string {
+  return text.replace(controlCharacters, ' ').replace(/\s+/g, ' ').trim();
+}
+
+// ---- HTML ----
+
+const fontFamily =
+  "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Helvetica, Arial, sans-serif";
+const headingSizes = { h1: 24, h2: 20, h3: 17 } as const;
+
+function emailElement(document: TemplateDocument, values: Map<string, Value | null>, subject: string): ReactNode {
+  const layout = document.root.data;
+  const previewParts = layout.previewText === undefined ? [] : splitPlaceholders(layout.previewText);
+  const preview = previewParts.length > 0 && complete(previewParts, values) ? oneLine(fill(previewParts, values)) : '';
+  return h(
+    Html,
+    { lang: 'en', dir: 'ltr' },
+    h(Head, null, h('title', null, subject)),
+    preview ? h(Preview, null, preview) : null,
+    h(
+      Body,
+      {
+        style: {
+          backgroundColor: layout.backdropColor ?? defaultColors.backdrop,
+          fontFamily,
+          margin: 0,
+          padding: '24px 0',
+        },
+      },
+      h(
+        Container,
+        {
+          style: {
+            backgroundColor: layout.canvasColor ?? defaultColors.canvas,
+            color: layout.textColor ?? defaultColors.text,
+            maxWidth: '560px',
+            padding: '32px',
+            borderRadius: '8px',
+          },
+        },
+        ...blockElements(document, layout.childrenIds, values),
+      ),
+    ),
+  );
+}
+
+function blockElements(
+  document: TemplateDocument,
+  ids: readonly string[],
+  values: Map<string, Value | null>,
+): ReactNode[] {
+  return ids.map((id) => blockElement(document, id, document[id] as TemplateBlock, values));
+}
+
+function blockElement(
+  document: TemplateDocument,
+  key: string,
+  block: TemplateBlock,
+  values: Map<string, Value | null>,
+): ReactNode {
+  switch (block.type) {
+    case 'Heading': {
+      const parts = splitPlaceholders(block.data.props.text);
+      if (!complete(parts, values)) return null;
+      const level = block.data.props.level ?? 'h2';
+      const style = { margin: '0 0 16px', fontSize: `${headingSizes[level]}px`, lineHeight: 1.3, fontWeight: 700 };
+      return h(Heading, { key, as: level, style: { ...style, ...block.data.style } }, ...inline(parts, values));
+    }
+    case 'Text': {
+      const parts = splitPlaceholders(block.data.props.text);
+      if (!complete(parts, values)) return null;
+      const fontSize = block.data.style?.fontSize ?? 16;
+      const style = {
+        margin: '0 0 16px',
+        fontSize: `${fontSize}px`,
+        lineHeight: `${Math.round(fontSize * 1.5)}px`,
+        textAlign: block.data.style?.textAlign,
+        color: block.data.style?.color,
+      };
+      return h(Text, { key, style }, ...inline(parts, values));
+    }
+    case 'Code': {
+      const parts = splitPlaceholders(block.data.props.text);
+      if (!complete(parts, values)) return null;
+      const style = {
+        margin: '0 0 16px',
+        padding: '16px',
+        fontFamily: "'SFMono-Regular', Menlo, Consolas, 'Liberation Mono', monospace",
+        fontSize: '32px',
+        lineHeight: '40px',
+        fontWeight: 700,
+        letterSpacing: '6px',
+        textAlign: block.data.style?.textAlign ?? 'center',
+        backgroundColor: '#f4f4f5',
+        borderRadius: '6px',
+      } as const;
+      return h(Text, { key, style }, fill(parts, values));
+    }
+    case 'Button': {
+      const label = splitPlaceholders(block.data.props.text);
+      const target = linkOf(block.data.props.url, values);
+      if (!complete(label, values) || !target) return null;
+      const style = {
+        display: 'inline-block',
+        padding: '12px 24px',
+        borderRadius: '6px',
+        fontSize: '16px',
+        fontWeight: 600,
+        textDecoration: 'none',
+        backgroundColor: block.data.style?.backgroundColor ?? defaultColors.button,
+        color: block.data.style?.color ?? defaultColors.buttonText,
+      };
+      return h(
+        Section,
+        { key, style: { margin: '8px 0 24px', textAlign: block.data.style?.textAlign ?? 'left' } },
+        h(Button, { href: target, style }, fill(label, values)),
+      );
+    }
+    case 'Divider':
+      return h(Hr, { key, style: { margin: '24px 0', borderColor: block.data.style?.color ?? defaultColors.rule } });
+    case 'Spacer':
+      return h(
+        Section,
+        { key, style: { height: `${block.data.props.height}px`, lineHeight: `${block.data.props.height}px` } },
+        '\u00a0',
+      );
+    case 'Container':
+      return h(
+        Section,
+        {
+          key,
+          style: {
+            margin: '0 0 16px',
+            padding: '16px',
+            borderRadius: '6px',
+            backgroundColor: block.data.style?.backgroundColor,
+          },
+        },
+        ...blockElements(document, block.data.props.childrenIds, values),
+      );
+  }
+}
+
+/** Text with its placeholders filled: lines broken at `\n`, link variables as links showing their URL. */
+function inline(parts: TextPart[], values: Map<string, Value | null>): ReactNode[] {
+  // Adjacent text is joined into one string: React would otherwise separate the pieces with `<!-- -->`.
+  const nodes: ReactNode[] = [];
+  let pending = '';
+  const flush = () => {
+    if (pending) nodes.push(pending);
+    pending = '';
   };
+  for (const part of parts) {
+    const value = typeof part === 'string' ? { kind: 'text' as const, text: part } : values.get(part.variable);
+    if (!value) continue;
+    if (value.kind === 'link') {
+      flush();
+      nodes.push(
+        h(Link, { href: value.url, style: { color: defaultColors.button, wordBreak: 'break-all' } }, value.url),
+      );
+      continue;
+    }
+    value.text.split('\n').forEach((line, index) => {
+      if (index > 0) {
+        flush();
+        nodes.push(h('br'));
+      }
+      pending += line;
+    });
+  }
+  flush();
+  return nodes;
+}
+
+// ---- plain text ----
+
+/**
+ * The plain-text part: each block a paragraph, links and codes exactly as
+ * given; a button is its label and its URL.
+ */
+function plainText(document: TemplateDocument, values: Map<string, Value | null>): string {
+  const paragraphs: string[] = [];
+  const walk = (ids: readonly string[]) => {
+    for (const id of ids) {
+      const block = document[id] as TemplateBlock;
+      switch (block.type) {
+        case 'Heading':
+        case 'Text':
+        case 'Code': {
+          const parts = splitPlaceholders(block.data.props.text);
+          if (complete(parts, values)) paragraphs.push(fill(parts, values).trim());
+          break;
+        }
+        case 'Button': {
+          const label = splitPlaceholders(block.data.props.text);
+          const target = linkOf(block.data.props.url, values);
+          if (complete(label, values) && target) paragraphs.push(`${fill(label, values)}:\n${target}`);
+          break;
+        }
+        case 'Divider':
+          paragraphs.push('---');
+          break;
+        case 'Spacer':
+          break;
+        case 'Container':
+          walk(block.data.props.childrenIds);
+          break;
+      }
+    }
+  };
+  walk(document.root.data.childrenIds);
+  return `${paragraphs.filter((paragraph) => paragraph !== '').join('\n\n')}\n`;
 }

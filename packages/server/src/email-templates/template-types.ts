@@ -14,3 +14,63 @@ export interface EmailTemplateVariables {
   magic_link: { userDisplayName: string | null; magicLink: string; otp: string };
   team_invitation: { userDisplayName: string | null; teamDisplayName: string; teamInvitationLink: string };
 }
+
+/** What a template of each type may name: its text variables and its link variables (the only URLs a mail holds). */
+export interface TemplateVariableNames {
+  readonly text: readonly string[];
+  readonly links: readonly string[];
+}
+
+/**
+ * The placeholders each type accepts, `projectDisplayName` included. Links
+ * are listed apart: only they may be a button's URL, and they render as links.
+ *
+ * @example
+ * templateVariables.magic_link.links; // ['magicLink']
+ */
+export const templateVariables: Readonly<Record<EmailTemplateType, TemplateVariableNames>> = {
+  email_verification: { text: ['projectDisplayName', 'userDisplayName'], links: ['emailVerificationLink'] },
+  password_reset: { text: ['projectDisplayName', 'userDisplayName'], links: ['passwordResetLink'] },
+  magic_link: { text: ['projectDisplayName', 'userDisplayName', 'otp'], links: ['magicLink'] },
+  team_invitation: {
+    text: ['projectDisplayName', 'userDisplayName', 'teamDisplayName'],
+    links: ['teamInvitationLink'],
+  },
+};
+
+/**
+ * Values a preview is rendered with, so an administrator sees a realistic mail.
+ *
+ * @example
+ * sampleVariables.password_reset.passwordResetLink; // 'https://example.com/handler/password-reset?code=…'
+ */
+export const sampleVariables: { readonly [T in EmailTemplateType]: EmailTemplateVariables[T] } = {
+  email_verification: {
+    userDisplayName: 'Alex Example',
+    emailVerificationLink: 'https://example.com/handler/email-verification?code=sample-code',
+  },
+  password_reset: {
+    userDisplayName: 'Alex Example',
+    passwordResetLink: 'https://example.com/handler/password-reset?code=sample-code',
+  },
+  magic_link: {
+    userDisplayName: 'Alex Example',
+    magicLink: 'https://example.com/handler/magic-link-callback?code=sample-code',
+    otp: 'K7QX2M',
+  },
+  team_invitation: {
+    userDisplayName: 'Alex Example',
+    teamDisplayName: 'Design Team',
+    teamInvitationLink: 'https://example.com/handler/team-invitation?code=sample-code',
+  },
+};
+
+/**
+ * Whether `value` is one of the four template types.
+ *
+ * @example
+ * isEmailTemplateType('magic_link'); // true
+ */
+export function isEmailTemplateType(value: unknown): value is EmailTemplateType {
+  return typeof value === 'string' && (emailTemplateTypes as readonly string[]).includes(value);
+}

@@ -1,0 +1,323 @@
+/**
+ * E-mail templates over HTTP: list, read, edit, reset and preview; the
+ * official SDK's body; every refused document leaving the templates as they
+ * were; one project's edits invisible to another; admin access only; and the
+ * mails the flows queue following the edits.
+ */
+import { headers as h } from '@latchkey/protocol';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dbOf } from '../storage/open-storage.js';
+import { authHeaders, call, expectKnownError, newEmail } from '../test-support/api.js';
+import { lastMailTo } from '../test-support/mail.js';
+import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
+import { defaultTemplate } from './default-templates.js';
+import { emailTemplateTypes } from './template-types.js';
+
+let service: TestService;
+let other: { projectId: string; keys: TestKeys };
+beforeAll(async () => {
+  service = await startTestService({ projectConfig: { magic_link_enabled: true } });
+  other = await service.createOtherProject();
+});
+afterAll(() => service?.close());
+// Fresh rate-limit windows for the flows that queue mail.
+beforeEach(() => service.clock.advance(10 * 60_000));
+
+const admin = () => authHeaders(service, 'admin');
+const otherAdmin = () => ({
+  ...authHeaders(service, 'admin'),
+  [h.projectId]: other.projectId,
+  [h.publishableClientKey]: other.keys.publishableClientKey,
+  [h.secretServerKey]: other.keys.secretServerKey,
+  [h.superSecretAdminKey]: other.keys.superSecretAdminKey,
+});
+const list = (headers = admin()) => call(service, 'GET', '/email-templates', { headers });
+const get = (type: string, headers = admin()) => call(service, 'GET', `/email-templates/${type}`, { headers });
+const patch = (type: string, json: unknown, headers = admin()) =>
+  call(service, 'PATCH', `/email-templates/${type}`, { headers, json });
+const reset = (type: string, headers = admin()) => call(service, 'DELETE', `/email-templates/${type}`, { headers });
+const preview = (type: string, json: unknown = {}, headers = admin()) =>
+  call(service, 'POST', `/email-templates/${type}/preview`, { headers, json });
+
+/** Every stored template row of every project: what a refused request must leave alone. */
+const rows = () =>
+  dbOf(service.storage).selectFrom('email_templates').selectAll().orderBy('project_id').orderBy('type').execute();
+
+/** The SDK's own body for `updateEmailTemplate` (vector seq 214 of protocol-requests.jsonl). */
+const sdkVector = {
+  subject: 'Your sign-in link',
+  content: { schemaVersion: 5, root: { type: 'EmailLayout', data: { childrenIds: [] } } },
+};
+
+/** A small valid password-reset document with the blocks given after the layout. */
+function doc(children: string[], blocks: Record<string, unknown>) {
+  return { root: { type: 'EmailLayout', data: { childrenIds: children } }, ...blocks };
+}
+const text = (value: string) => ({ type: 'Text', data: { props: { text: value } } });
+const button = (url: string) => ({ type: 'Button', data: { props: { text: 'Go', url } } });
+
+afterAll(async () => {
+  // Leave nothing for other suites sharing a PostgreSQL database (each test service drops its own anyway).
+  for (const type of emailTemplateTypes) await reset(type);
+});
+
+describe('GET /email-templates', () => {
+  it('lists the four types with their defaults, in the documented shape', async () => {
+    await reset('magic_link');
+    const answer = await list();
+    expect(answer.status).toBe(200);
+    expect(answer.body.is_paginated).toBe(false);
+    expect(answer.body.items.map((item: { type: string }) => item.type)).toEqual([...emailTemplateTypes]);
+    for (const item of answer.body.items) {
+      const builtIn = defaultTemplate(item.type);
+      expect(item).toEqual({ type: item.type, subject: builtIn.subject, content: builtIn.content, is_default: true });
+      expect(item.subject).toContain('{{ projectDisplayName }}');
+    }
+  });
+
+  it('answers one template by type', async () => {
+    const one = await get('password_reset');
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual((await list()).body.items[1]);
+  });
+});
+
+describe('PATCH /email-templates/{type}', () => {
+  it("accepts the official SDK's body, keeps other types and projects at their defaults, and mails with it", async () => {
+    const answer = await patch('magic_link', sdkVector);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ type: 'magic_link', ...sdkVector, is_default: false });
+    const items = (await list()).body.items;
+    expect(items.map((item: { is_default: boolean }) => item.is_default)).toEqual([true, true, false, true]);
+    expect((await list(otherAdmin())).body.items.every((item: { is_default: boolean }) => item.is_default)).toBe(true);
+
+    // The empty layout sends the default body under the edited subject.
+    const email = newEmail('magic');
+    const sent = await call(service, 'POST', '/auth/otp/send-sign-in-code', {
+      headers: authHeaders(service),
+      json: { email, callback_url: 'http://localhost:3000/handler/magic-link-callback' },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const mail = await lastMailTo(service, email);
+    expect(mail.subject).toBe('Your sign-in link');
+    expect(mail.text).toMatch(/^[0-9A-Z]{6}$/m);
+    expect(mail.text).toContain(`?code=${mail.text.match(/^([0-9A-Z]{6})$/m)![1]!.toLowerCase()}${sent.body.nonce}`);
+    await reset('magic_link');
+  });
+
+  it('keeps the stored body when only the subject changes, and the subject when only the body does', async () => {
+    const subjectOnly = await patch('password_reset', { subject: 'Reset it, {{userDisplayName}}' });
+    expect(subjectOnly.body).toEqual({
+      type: 'password_reset',
+      subject: 'Reset it, {{userDisplayName}}',
+      content: defaultTemplate('password_reset').content,
+      is_default: false,
+    });
+    const content = doc(['a', 'b'], {
+      a: text('Hello from {{ projectDisplayName }}'),
+      b: button('{{ passwordResetLink }}'),
+    });
+    const bodyOnly = await patch('password_reset', { content });
+    expect(bodyOnly.body).toEqual({
+      type: 'password_reset',
+      subject: 'Reset it, {{userDisplayName}}',
+      content,
+      is_default: false,
+    });
+    expect((await get('password_reset')).body).toEqual(bodyOnly.body);
+    const unchanged = await rows();
+    expect((await patch('password_reset', {})).body).toEqual(bodyOnly.body);
+    expect(await rows()).toEqual(unchanged);
+    await reset('password_reset');
+  });
+
+  it("leaves another project's template alone, and the other project's edit leaves ours alone", async () => {
+    await patch('team_invitation', { subject: 'Ours: {{ teamDisplayName }}' });
+    const theirs = await patch('team_invitation', { subject: 'Theirs: {{ teamDisplayName }}' }, otherAdmin());
+    expect(theirs.body.subject).toBe('Theirs: {{ teamDisplayName }}');
+    expect((await get('team_invitation')).body.subject).toBe('Ours: {{ teamDisplayName }}');
+    expect((await reset('team_invitation', otherAdmin())).body).toEqual({ success: true });
+    expect((await get('team_invitation')).body.subject).toBe('Ours: {{ teamDisplayName }}');
+    expect((await get('team_invitation', otherAdmin())).body.is_default).toBe(true);
+    await reset('team_invitation');
+  });
+
+  const deep = (levels: number) => {
+    const blocks: Record<string, unknown> = { leaf: text('x') };
+    let child = 'leaf';
+    for (let index = 0; index < levels; index++) {
+      blocks[`c${index}`] = { type: 'Container', data: { props: { childrenIds: [child] } } };
+      child = `c${index}`;
+    }
+    return doc([child], blocks);
+  };
+  const many = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`b${index}`, text('x')]));
+
+  it.each([
+    ['an unknown placeholder', { content: doc(['a'], { a: text('Hi {{ usrName }}') }) }, 'usrName'],
+    ['a placeholder of another type', { content: doc(['a'], { a: text('{{ otp }}') }) }, 'otp'],
+    ['an unknown placeholder in the subject', { subject: 'Hi {{ name }}' }, 'body.subject'],
+    ['a broken placeholder', { content: doc(['a'], { a: text('Hi {{ userDisplayName') }) }, '"{{"'],
+    ['a button to an arbitrary URL', { content: doc(['a'], { a: button('https://evil.example.com/reset') }) }, 'url'],
+    ["a button to another type's link", { content: doc(['a'], { a: button('{{ magicLink }}') }) }, 'url'],
+    ['a button with text around its link', { content: doc(['a'], { a: button('x{{ passwordResetLink }}') }) }, 'url'],
+    ['a line break in the subject', { subject: 'Reset\r\nBcc: someone@example.com' }, 'one line'],
+    ['an empty subject', { subject: '   ' }, 'body.subject'],
+    ['an unknown block type', { content: doc(['a'], { a: { type: 'Html', data: { props: { text: '<b>' } } } }) }, 'a'],
+    [
+      'an unknown field',
+      { content: doc(['a'], { a: { type: 'Text', data: { props: { text: 'x', html: '<b>' } } } }) },
+      'html',
+    ],
+    ['a child that does not exist', { content: doc(['a', 'missing'], { a: text('x') }) }, 'missing'],
+    ['a block used twice', { content: doc(['a', 'a'], { a: text('x') }) }, 'twice'],
+    [
+      'a cycle',
+      {
+        content: doc(['a'], {
+          a: { type: 'Container', data: { props: { childrenIds: ['b'] } } },
+          b: { type: 'Container', data: { props: { childrenIds: ['a'] } } },
+        }),
+      },
+      'twice',
+    ],
+    ['a block in no layout', { content: doc([], { a: text('x') }) }, 'no layout'],
+    ['containers nested too deep', { content: deep(5) }, 'nest'],
+    ['too many blocks', { content: doc(Object.keys(many), many) }, '100'],
+    ['too long a text', { content: doc(['a'], { a: text('x'.repeat(5001)) }) }, 'a.data.props.text'],
+    [
+      'a colour that is CSS',
+      { content: { root: { type: 'EmailLayout', data: { childrenIds: [], canvasColor: 'red;x:url(y)' } } } },
+      'colour',
+    ],
+    ['a root that is not a layout', { content: { root: text('x') } }, 'root'],
+    ['no root', { content: { a: text('x') } }, 'root'],
+    ['content that is not a document', { content: [1, 2] }, 'content'],
+    ['content that is a string', { content: '<p>hi</p>' }, 'content'],
+    ['an unknown field in the body', { subject: 'x', html: '<p>' }, 'html'],
+  ])('refuses %s and changes nothing', async (_name, body, mentioned) => {
+    await patch('password_reset', { subject: 'Kept: {{ projectDisplayName }}' });
+    const before = await rows();
+    const refused = await patch('password_reset', body);
+    expectKnownError(refused, 'SCHEMA_ERROR', 400);
+    expect(refused.body.error).toContain(mentioned);
+    expect(await rows()).toEqual(before);
+    // The preview checks unsaved edits the same way.
+    expectKnownError(await preview('password_reset', body), 'SCHEMA_ERROR', 400);
+    await reset('password_reset');
+  });
+
+  it('tells which variables a type knows', async () => {
+    const refused = await patch('magic_link', { content: doc(['a'], { a: text('{{ code }}') }) });
+    expect(refused.body.error).toContain('known: projectDisplayName, userDisplayName, otp, magicLink');
+  });
+
+  it('accepts every block type with its options, nested', async () => {
+    const content = {
+      schemaVersion: 5,
+      root: {
+        type: 'EmailLayout',
+        data: { childrenIds: ['h', 'box', 'hr', 'gap'], previewText: 'Code {{ otp }}', backdropColor: '#000000' },
+      },
+      h: { type: 'Heading', data: { props: { text: 'Sign in', level: 'h2' }, style: { textAlign: 'center' } } },
+      box: {
+        type: 'Container',
+        data: { props: { childrenIds: ['t', 'code', 'go'] }, style: { backgroundColor: '#eeeeee' } },
+      },
+      t: {
+        type: 'Text',
+        data: { props: { text: 'Hi {{userDisplayName}}\nhere' }, style: { fontSize: 14, color: '#333333' } },
+      },
+      code: { type: 'Code', data: { props: { text: '{{ otp }}' } } },
+      go: {
+        type: 'Button',
+        data: { props: { text: 'Open', url: ' {{ magicLink }} ' }, style: { backgroundColor: '#111111' } },
+      },
+      hr: { type: 'Divider', data: {} },
+      gap: { type: 'Spacer', data: { props: { height: 24 } } },
+    };
+    const saved = await patch('magic_link', { content });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.content).toEqual(content);
+    await reset('magic_link');
+  });
+});
+
+describe('DELETE /email-templates/{type}', () => {
+  it('goes back to the default, and succeeds on a type never edited', async () => {
+    await patch('email_verification', { subject: 'Edited' });
+    expect((await get('email_verification')).body.is_default).toBe(false);
+    const answer = await reset('email_verification');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ success: true });
+    expect((await get('email_verification')).body).toEqual({
+      type: 'email_verification',
+      ...defaultTemplate('email_verification'),
+      is_default: true,
+    });
+    expect((await reset('email_verification')).body).toEqual({ success: true });
+  });
+});
+
+describe('POST /email-templates/{type}/preview', () => {
+  it('renders the stored template with sample values', async () => {
+    const answer = await preview('magic_link');
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.subject).toBe('Sign in to Test project');
+    expect(answer.body.html).toContain('K7QX2M');
+    expect(answer.body.html).toContain('href="https://example.com/handler/magic-link-callback?code=sample-code"');
+    expect(answer.body.text).toContain('Hi Alex Example,');
+    expect(answer.body.text).toContain('https://example.com/handler/magic-link-callback?code=sample-code');
+
+    await patch('magic_link', { subject: 'Stored subject' });
+    expect((await preview('magic_link')).body.subject).toBe('Stored subject');
+    await reset('magic_link');
+  });
+
+  it('renders unsaved edits without saving them', async () => {
+    const before = await rows();
+    const answer = await preview('team_invitation', {
+      subject: 'Join {{ teamDisplayName }} now',
+      content: doc(['a', 'b'], { a: text('Unsaved words'), b: button('{{ teamInvitationLink }}') }),
+    });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.subject).toBe('Join Design Team now');
+    expect(answer.body.html).toContain('Unsaved words');
+    expect(answer.body.text).toBe(
+      'Unsaved words\n\nGo:\nhttps://example.com/handler/team-invitation?code=sample-code\n',
+    );
+    expect(await rows()).toEqual(before);
+    expect((await get('team_invitation')).body.is_default).toBe(true);
+  });
+});
+
+describe('who may use the templates', () => {
+  it.each(['client', 'server'] as const)('refuses %s access on every route, changing nothing', async (access) => {
+    const before = await rows();
+    const headers = authHeaders(service, access);
+    for (const answer of [
+      await list(headers),
+      await get('magic_link', headers),
+      await patch('magic_link', { subject: 'Hijacked' }, headers),
+      await reset('magic_link', headers),
+      await preview('magic_link', {}, headers),
+    ]) {
+      expectKnownError(answer, 'INSUFFICIENT_ACCESS_TYPE', 401);
+    }
+    expect(await rows()).toEqual(before);
+  });
+
+  it('answers an unknown type with SCHEMA_ERROR on every route', async () => {
+    const before = await rows();
+    for (const answer of [
+      await get('welcome'),
+      await patch('welcome', { subject: 'x' }),
+      await reset('welcome'),
+      await preview('welcome'),
+    ]) {
+      expectKnownError(answer, 'SCHEMA_ERROR', 400);
+      expect(answer.body.error).toContain('params.type');
+    }
+    expect(await rows()).toEqual(before);
+  });
+});
