@@ -50,6 +50,7 @@ const sendTestEmail = defineRoute({
         senderEmail: config.sender_email,
       },
       testEmailTimeouts,
+      { pooled: false },
     );
     const project = auth.project.displayName;
     try {

@@ -60,6 +60,7 @@ export async function startSmtpPeer(options: { users?: Record<string, string> } 
       authOptional: !users,
       logger: false,
       closeTimeout: 500,
+      disableReverseLookup: true,
       onAuth(auth, _session, callback) {
         if (!users || users[auth.username ?? ''] === auth.password) callback(null, { user: auth.username });
         else callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
