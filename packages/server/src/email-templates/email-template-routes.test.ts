@@ -151,6 +151,7 @@ describe('PATCH /email-templates/{type}', () => {
     }
     return doc([child], blocks);
   };
+  const large = Object.fromEntries(Array.from({ length: 15 }, (_, index) => [`b${index}`, text('x'.repeat(5000))]));
   const many = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`b${index}`, text('x')]));
 
   it.each([
@@ -185,6 +186,7 @@ describe('PATCH /email-templates/{type}', () => {
     ['containers nested too deep', { content: deep(5) }, 'nest'],
     ['too many blocks', { content: doc(Object.keys(many), many) }, '100'],
     ['too long a text', { content: doc(['a'], { a: text('x'.repeat(5001)) }) }, 'a.data.props.text'],
+    ['too large a document', { content: doc(Object.keys(large), large) }, '65536 bytes'],
     [
       'a colour that is CSS',
       { content: { root: { type: 'EmailLayout', data: { childrenIds: [], canvasColor: 'red;x:url(y)' } } } },

@@ -148,6 +148,27 @@ describe('what the flows queue', () => {
     expect(again.text).toContain('Choose a new password');
   });
 
+  it('keeps a stored subject to one line even when it was written around the API', async () => {
+    await saveTemplate(
+      dbOf(service.storage),
+      project.id,
+      'email_verification',
+      {
+        subject: 'Line one\r\nBcc: a@evil.example.com\n\n',
+        content: defaultTemplate('email_verification').content as never,
+      },
+      new Date(),
+    );
+    const mail = await renderEmail(
+      dbOf(service.storage),
+      project,
+      'email_verification',
+      sampleVariables.email_verification,
+    );
+    expect(mail.subject).toBe('Line one Bcc: a@evil.example.com');
+    await call(service, 'DELETE', '/email-templates/email_verification', { headers: admin() });
+  });
+
   it('falls back to the default when a stored template no longer validates', async () => {
     await saveTemplate(
       dbOf(service.storage),

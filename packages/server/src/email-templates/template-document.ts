@@ -28,11 +28,11 @@ import { z } from 'zod';
 import { type EmailTemplateType, templateVariables } from './template-types.js';
 
 /** Most blocks a document may hold. */
-export const maxBlocks = 100;
+const maxBlocks = 100;
 /** Deepest nesting of Containers. */
-export const maxNesting = 4;
-/** Largest document, as JSON text. */
-export const maxDocumentBytes = 65_536;
+const maxNesting = 4;
+/** Largest document, as JSON text (texts may hold 5000 characters each, but not a hundred of them). */
+const maxDocumentBytes = 65_536;
 
 const blockId = /^[A-Za-z0-9_-]{1,64}$/;
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'must be a colour like #1a2b3c' });
@@ -216,8 +216,8 @@ export function splitPlaceholders(text: string): TextPart[] {
   return parts;
 }
 
-/** The blocks of `document` in reading order (Containers before their children), each with its path. */
-export function blocksInOrder(document: TemplateDocument): { id: string; block: TemplateBlock }[] {
+/** The blocks of `document` in reading order (Containers before their children), each with its id. */
+function blocksInOrder(document: TemplateDocument): { id: string; block: TemplateBlock }[] {
   const out: { id: string; block: TemplateBlock }[] = [];
   const walk = (children: readonly string[]) => {
     for (const id of children) {

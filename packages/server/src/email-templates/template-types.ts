@@ -64,13 +64,3 @@ export const sampleVariables: { readonly [T in EmailTemplateType]: EmailTemplate
     teamInvitationLink: 'https://example.com/handler/team-invitation?code=sample-code',
   },
 };
-
-/**
- * Whether `value` is one of the four template types.
- *
- * @example
- * isEmailTemplateType('magic_link'); // true
- */
-export function isEmailTemplateType(value: unknown): value is EmailTemplateType {
-  return typeof value === 'string' && (emailTemplateTypes as readonly string[]).includes(value);
-}
