@@ -2,6 +2,7 @@
  * `POST /internal/send-test-email` against a real SMTP peer and a closed port,
  * and `GET /internal/emails`, the delivery status admins see.
  */
+import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, expectKnownError, newEmail } from '../test-support/api.js';
@@ -69,6 +70,24 @@ describe('POST /internal/send-test-email', () => {
     const answer = await sendTestEmail({ recipient_email: newEmail(), email_config: config({ port }) });
     expect(answer.body).toEqual({ success: false, error_message: expect.stringMatching(/ECONNREFUSED|connect/i) });
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('answers a server that accepts but never speaks within seconds', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      const started = performance.now();
+      const answer = await sendTestEmail({ recipient_email: newEmail(), email_config: config({ port }) });
+      const elapsed = performance.now() - started;
+      expect(answer.body).toEqual({ success: false, error_message: expect.stringMatching(/greeting|timeout/i) });
+      expect(elapsed).toBeGreaterThan(4_000);
+      expect(elapsed).toBeLessThan(9_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('refuses junk bodies with SCHEMA_ERROR', async () => {

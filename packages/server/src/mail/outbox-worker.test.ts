@@ -5,6 +5,7 @@
  * that dies mid-send, giving up after the last attempt, and two instances
  * sharing one PostgreSQL schema.
  */
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomCrockford } from '../crypto/random.js';
 import { createService } from '../service.js';
@@ -318,7 +319,6 @@ describe.skipIf(!postgresUp)('two instances on one PostgreSQL schema', () => {
 
 /** A loopback port nothing listens on (taken, then released). */
 async function closedPort(): Promise<number> {
-  const { createServer } = await import('node:net');
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
