@@ -21,6 +21,7 @@ export const styleParts = [
   'credential-form',
   'auth-card',
   'user-button',
+  'account-settings',
 ];
 
 const stylesDir = new URL('../src/styles/', import.meta.url);

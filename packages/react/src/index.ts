@@ -13,6 +13,12 @@
  * ```
  */
 
+export {
+  AccountSettings,
+  type AccountSettingsProps,
+  type AccountSettingsSection,
+  accountSettingsSections,
+} from './account-settings/account-settings.js';
 export { AuthCard, type AuthCardProps } from './auth-card/auth-card.js';
 export {
   CredentialForm,

@@ -79,6 +79,92 @@ export interface LatchkeyLabels {
   /** The menu item that signs out. */
   signOut: string;
   signingOut: string;
+
+  /** Account settings: the page and its navigation. */
+  accountSettingsTitle: string;
+  accountSettingsSubtitle: string;
+  /** Accessible name of the section navigation. */
+  accountSettingsNav: string;
+  accountSettingsLoading: string;
+  accountSave: string;
+  accountSaving: string;
+  accountSaved: string;
+  accountCancel: string;
+
+  /** Account settings, Profile section. */
+  accountProfileTitle: string;
+  accountProfileDescription: string;
+  accountDisplayNameTitle: string;
+  accountDisplayNameDescription: string;
+  accountDisplayNameLabel: string;
+  accountDisplayNamePlaceholder: string;
+  accountImageTitle: string;
+  accountImageDescription: string;
+  accountImageUpload: string;
+  accountImageRemove: string;
+  accountImageUrlLabel: string;
+  accountImageUrlSubmit: string;
+  accountImageUrlInvalid: string;
+  accountImageUnreadable: string;
+  accountImageTooLarge: string;
+  accountImageUpdated: string;
+  accountImageRemoved: string;
+
+  /** Account settings, E-mails section. */
+  accountEmailsTitle: string;
+  accountEmailsDescription: string;
+  accountEmailsListTitle: string;
+  accountEmailsListDescription: string;
+  accountEmailsLoading: string;
+  accountEmailsLoadFailed: string;
+  accountEmailsEmpty: string;
+  /** Badges of an address. */
+  accountEmailPrimary: string;
+  accountEmailVerified: string;
+  accountEmailUnverified: string;
+  accountEmailSignIn: string;
+  /** Accessible name of an address's menu button. */
+  accountEmailOptionsFor: (values: { email: string }) => string;
+  accountEmailVerify: string;
+  accountEmailSendVerification: string;
+  accountEmailVerificationSent: (values: { email: string }) => string;
+  accountEmailMakePrimary: string;
+  accountEmailMadePrimary: (values: { email: string }) => string;
+  accountEmailUseForSignIn: string;
+  accountEmailStopSignIn: string;
+  accountEmailSignInOn: (values: { email: string }) => string;
+  accountEmailSignInOff: (values: { email: string }) => string;
+  accountEmailRemove: string;
+  accountEmailRemoveConfirm: (values: { email: string }) => string;
+  /** Added to the confirmation when the address signs in. */
+  accountEmailRemoveWarning: string;
+  accountEmailRemoveSubmit: string;
+  accountEmailAddTitle: string;
+  accountEmailAddDescription: string;
+  accountEmailAddLabel: string;
+  accountEmailAddSubmit: string;
+  accountEmailAddBusy: string;
+  accountEmailAdded: (values: { email: string }) => string;
+
+  /** Account settings, Password section. */
+  accountPasswordTitle: string;
+  accountPasswordDescription: string;
+  accountPasswordChangeTitle: string;
+  accountPasswordChangeDescription: string;
+  accountPasswordSetTitle: string;
+  accountPasswordSetDescription: string;
+  accountCurrentPasswordLabel: string;
+  accountNewPasswordLabel: string;
+  accountConfirmPasswordLabel: string;
+  accountPasswordChangeSubmit: string;
+  accountPasswordSetSubmit: string;
+  accountPasswordChanged: string;
+  accountPasswordSet: string;
+  accountCurrentPasswordRequired: string;
+  /** A refused current password. */
+  accountCurrentPasswordWrong: string;
+  accountNewPasswordRequired: string;
+  accountPasswordsDiffer: string;
 }
 
 /**
@@ -133,6 +219,85 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   accountMenu: 'Account',
   signOut: 'Sign out',
   signingOut: 'Signing out…',
+
+  accountSettingsTitle: 'Account settings',
+  accountSettingsSubtitle: 'Manage your profile, your e-mail addresses and your password.',
+  accountSettingsNav: 'Account settings sections',
+  accountSettingsLoading: 'Loading your account…',
+  accountSave: 'Save',
+  accountSaving: 'Saving…',
+  accountSaved: 'Saved.',
+  accountCancel: 'Cancel',
+
+  accountProfileTitle: 'Profile',
+  accountProfileDescription: 'How you appear to others.',
+  accountDisplayNameTitle: 'Display name',
+  accountDisplayNameDescription: 'The name shown on your account.',
+  accountDisplayNameLabel: 'Name',
+  accountDisplayNamePlaceholder: 'Your name',
+  accountImageTitle: 'Profile picture',
+  accountImageDescription: 'Upload an image (it is cropped to a square) or use the address of one.',
+  accountImageUpload: 'Upload image',
+  accountImageRemove: 'Remove picture',
+  accountImageUrlLabel: 'Image address',
+  accountImageUrlSubmit: 'Use this image',
+  accountImageUrlInvalid: 'Enter a web address starting with https:// or http://.',
+  accountImageUnreadable: 'This file is not an image we can read. Try a PNG, JPEG or WebP.',
+  accountImageTooLarge: 'This image cannot be made small enough. Try another one.',
+  accountImageUpdated: 'Profile picture updated.',
+  accountImageRemoved: 'Profile picture removed.',
+
+  accountEmailsTitle: 'E-mails',
+  accountEmailsDescription: 'The addresses of your account and which of them you sign in with.',
+  accountEmailsListTitle: 'Your e-mail addresses',
+  accountEmailsListDescription: 'Account e-mails go to the primary address.',
+  accountEmailsLoading: 'Loading your e-mail addresses…',
+  accountEmailsLoadFailed: 'Your e-mail addresses could not be loaded.',
+  accountEmailsEmpty: 'No e-mail address yet.',
+  accountEmailPrimary: 'Primary',
+  accountEmailVerified: 'Verified',
+  accountEmailUnverified: 'Unverified',
+  accountEmailSignIn: 'Used for sign-in',
+  accountEmailOptionsFor: ({ email }) => `Options for ${email}`,
+  accountEmailVerify: 'Verify',
+  accountEmailSendVerification: 'Send verification e-mail',
+  accountEmailVerificationSent: ({ email }) =>
+    `We sent a verification link to ${email}. Open it to verify the address.`,
+  accountEmailMakePrimary: 'Make primary',
+  accountEmailMadePrimary: ({ email }) => `${email} is now your primary e-mail.`,
+  accountEmailUseForSignIn: 'Use for sign-in',
+  accountEmailStopSignIn: 'Stop using for sign-in',
+  accountEmailSignInOn: ({ email }) => `You can now sign in with ${email}.`,
+  accountEmailSignInOff: ({ email }) => `${email} no longer signs you in.`,
+  accountEmailRemove: 'Remove',
+  accountEmailRemoveConfirm: ({ email }) => `Remove ${email}?`,
+  accountEmailRemoveWarning: 'You will no longer be able to sign in with it.',
+  accountEmailRemoveSubmit: 'Remove address',
+  accountEmailAddTitle: 'Add an e-mail address',
+  accountEmailAddDescription: 'Verify it afterwards to make it primary or sign in with it.',
+  accountEmailAddLabel: 'New e-mail address',
+  accountEmailAddSubmit: 'Add',
+  accountEmailAddBusy: 'Adding…',
+  accountEmailAdded: ({ email }) => `${email} was added.`,
+
+  accountPasswordTitle: 'Password',
+  accountPasswordDescription: 'The password you sign in with.',
+  accountPasswordChangeTitle: 'Change password',
+  accountPasswordChangeDescription: 'Enter your current password, then the new one twice.',
+  accountPasswordSetTitle: 'Set a password',
+  accountPasswordSetDescription:
+    'You sign in without a password so far. Set one to sign in with your e-mail and a password too.',
+  accountCurrentPasswordLabel: 'Current password',
+  accountNewPasswordLabel: 'New password',
+  accountConfirmPasswordLabel: 'Confirm new password',
+  accountPasswordChangeSubmit: 'Change password',
+  accountPasswordSetSubmit: 'Set password',
+  accountPasswordChanged: 'Your password was changed.',
+  accountPasswordSet: 'Your password was set. You can now sign in with it.',
+  accountCurrentPasswordRequired: 'Enter your current password.',
+  accountCurrentPasswordWrong: 'Your current password is not correct.',
+  accountNewPasswordRequired: 'Enter a new password.',
+  accountPasswordsDiffer: 'The two passwords are not the same.',
 } satisfies LatchkeyLabels);
 
 /**

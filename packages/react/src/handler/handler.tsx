@@ -1,6 +1,7 @@
 /** `Handler`: serves the Latchkey pages under the handler base path, with no router. */
 import type { ClientApp } from '@latchkey/js';
 import type { ReactNode } from 'react';
+import { AccountSettings } from '../account-settings/account-settings.js';
 import { SignIn, SignUp } from '../credential/credential-pages.js';
 import { TextContext, useText } from '../internal/text.js';
 import { useLocationPath } from '../internal/use-location-path.js';
@@ -27,7 +28,7 @@ export interface HandlerProps extends LatchkeyTranslation {
 
 /**
  * Renders the page that `window.location.pathname` names under the handler
- * base path: `sign-in`, `sign-up` or `sign-out`; anything else gets a
+ * base path: `sign-in`, `sign-up`, `sign-out` or `account-settings`; anything else gets a
  * "Page not found" card with a link home. Mount it on the handler route of
  * your router (or for every path under it). `labels` and `messages` apply to
  * every page it serves.
@@ -71,6 +72,8 @@ function pageAt(pathname: string, basePath = '/handler'): ReactNode {
       return <SignUp />;
     case 'sign-out':
       return <SignOut />;
+    case 'account-settings':
+      return <AccountSettings />;
     default:
       return <NotFound />;
   }

@@ -1,0 +1,269 @@
+/**
+ * `AccountSettings`: the signed-in user's account page. A navigation of
+ * sections beside the chosen one; the sections are a list
+ * (`accountSettingsSections`), so a new one (passkeys, sessions, teams…) is
+ * one more entry, and an app can add its own.
+ */
+import {
+  type ComponentType,
+  forwardRef,
+  type HTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useRef,
+} from 'react';
+import { useRootProps } from '../internal/root-props.js';
+import { TextContext, useText } from '../internal/text.js';
+import { useControllableState } from '../internal/use-controllable-state.js';
+import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
+import { Spinner } from '../spinner.js';
+import { useUser } from '../use-user.js';
+import { EmailsSection } from './emails-section.js';
+import { SettingsIcon } from './icons.js';
+import { PasswordSection } from './password-section.js';
+import { ProfileSection } from './profile-section.js';
+import { SettingsSection } from './settings-parts.js';
+
+/** A text, or a function of the labels in force (so a translation rewords it). */
+type Words = string | ((labels: Readonly<LatchkeyLabels>) => string);
+
+/**
+ * One section of `AccountSettings`.
+ *
+ * @example
+ * ```tsx
+ * const billing: AccountSettingsSection = {
+ *   id: 'billing',
+ *   title: 'Billing',
+ *   description: 'Your plan and invoices.',
+ *   content: BillingPanel,
+ * };
+ * ```
+ */
+export interface AccountSettingsSection {
+  /** Its id, also the URL fragment that opens it (`#billing`). */
+  id: string;
+  /** Its name in the navigation and its heading. */
+  title: Words;
+  /** A line under its heading. */
+  description?: Words;
+  /** A decorative picture beside its name in the navigation. */
+  icon?: ReactNode;
+  /** What it shows; it renders only for a signed-in user and may suspend. */
+  content: ComponentType;
+}
+
+/**
+ * The sections `AccountSettings` shows by default: Profile, E-mails, Password.
+ *
+ * @example
+ * ```tsx
+ * <AccountSettings sections={[...accountSettingsSections, billing]} />
+ * ```
+ */
+export const accountSettingsSections: readonly AccountSettingsSection[] = Object.freeze([
+  {
+    id: 'profile',
+    title: (labels) => labels.accountProfileTitle,
+    description: (labels) => labels.accountProfileDescription,
+    icon: <SettingsIcon name="user" />,
+    content: ProfileSection,
+  },
+  {
+    id: 'emails',
+    title: (labels) => labels.accountEmailsTitle,
+    description: (labels) => labels.accountEmailsDescription,
+    icon: <SettingsIcon name="mail" />,
+    content: EmailsSection,
+  },
+  {
+    id: 'password',
+    title: (labels) => labels.accountPasswordTitle,
+    description: (labels) => labels.accountPasswordDescription,
+    icon: <SettingsIcon name="key" />,
+    content: PasswordSection,
+  },
+]);
+
+/**
+ * Props of `AccountSettings`: its words, its sections, which one is shown
+ * (controlled with `section` + `onSectionChange`, or uncontrolled), and any
+ * `<div>` prop for the page element.
+ *
+ * @example
+ * ```tsx
+ * <AccountSettings defaultSection="emails" labels={{ accountSettingsTitle: 'Your account' }} />
+ * ```
+ */
+export interface AccountSettingsProps extends LatchkeyTranslation, Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
+  /** The sections, in navigation order (default `accountSettingsSections`). */
+  sections?: readonly AccountSettingsSection[];
+  /** The id of the section shown (controlled). */
+  section?: string;
+  /** The section shown at first (uncontrolled; default: the URL fragment's, else the first). */
+  defaultSection?: string;
+  /** Called with the id of the section the user chose. */
+  onSectionChange?: (id: string) => void;
+}
+
+/**
+ * The account settings page for the signed-in user: Profile (name,
+ * picture), E-mails (add, verify, make primary, use for sign-in, remove) and
+ * Password (change, or set one). A signed-out visitor is sent to sign-in and
+ * comes back here. Choosing a section puts its id in the URL fragment and
+ * moves the focus to its heading. Other props and the ref go to the page element.
+ *
+ * @example
+ * ```tsx
+ * // at /handler/account-settings (the Handler does this for you)
+ * <LatchkeyProvider app={app}><AccountSettings /></LatchkeyProvider>
+ * ```
+ */
+export const AccountSettings = forwardRef<HTMLDivElement, AccountSettingsProps>(function AccountSettings(
+  {
+    labels,
+    messages,
+    sections = accountSettingsSections,
+    section,
+    defaultSection,
+    onSectionChange,
+    className,
+    ...rest
+  },
+  ref,
+) {
+  const text = useText({ labels, messages });
+  const root = useRootProps('lk-settings-page', className);
+  const words = text.labels;
+  return (
+    <TextContext.Provider value={text}>
+      <div {...rest} {...root} ref={ref}>
+        <Suspense
+          fallback={
+            <p className="lk-status lk-settings-loading" role="status">
+              <Spinner />
+              <span>{words.accountSettingsLoading}</span>
+            </p>
+          }
+        >
+          <SettingsLayout
+            sections={sections}
+            section={section}
+            defaultSection={defaultSection}
+            onSectionChange={onSectionChange}
+          />
+        </Suspense>
+      </div>
+    </TextContext.Provider>
+  );
+});
+
+type LayoutProps = Required<Pick<AccountSettingsProps, 'sections'>> &
+  Pick<AccountSettingsProps, 'section' | 'defaultSection' | 'onSectionChange'>;
+
+function SettingsLayout({ sections, section, defaultSection, onSectionChange }: LayoutProps) {
+  useUser({ or: 'redirect' });
+  const text = useText();
+  const words = text.labels;
+  const [active, setActive] = useControllableState(
+    section,
+    defaultSection ?? sectionInUrl(sections) ?? sections[0]?.id ?? '',
+    onSectionChange,
+  );
+  const current = sections.find((entry) => entry.id === active) ?? sections[0];
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const focusHeading = useRef(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the chosen section is shown, to focus its heading
+  useEffect(() => {
+    if (!focusHeading.current) return;
+    focusHeading.current = false;
+    headingRef.current?.focus();
+  }, [current]);
+
+  useEffect(() => {
+    const onHashChange = () => {
+      const id = sectionInUrl(sections);
+      if (id) setActive(id);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, [sections, setActive]);
+
+  const choose = (id: string) => (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window
+    event.preventDefault();
+    if (id === current?.id) {
+      headingRef.current?.focus();
+      return;
+    }
+    focusHeading.current = true;
+    window.history.replaceState(window.history.state, '', `#${id}`);
+    setActive(id);
+  };
+
+  const Content = current?.content;
+  return (
+    <div className="lk-settings">
+      <header className="lk-settings-header">
+        <h1 className="lk-title">{words.accountSettingsTitle}</h1>
+        <p className="lk-subtitle">{words.accountSettingsSubtitle}</p>
+      </header>
+      <nav className="lk-settings-nav" aria-label={words.accountSettingsNav}>
+        <ul className="lk-settings-nav-list">
+          {sections.map((entry) => (
+            <li key={entry.id}>
+              <a
+                className="lk-settings-nav-link"
+                href={`#${entry.id}`}
+                aria-current={entry.id === current?.id ? 'page' : undefined}
+                onClick={choose(entry.id)}
+              >
+                {entry.icon ? (
+                  <span className="lk-settings-nav-icon" aria-hidden="true">
+                    {entry.icon}
+                  </span>
+                ) : null}
+                <span>{wordsOf(entry.title, words)}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="lk-settings-content">
+        {current && Content ? (
+          <SettingsSection
+            key={current.id}
+            ref={headingRef}
+            title={wordsOf(current.title, words)}
+            description={current.description ? wordsOf(current.description, words) : undefined}
+          >
+            <Suspense
+              fallback={
+                <p className="lk-status lk-settings-status" role="status">
+                  <Spinner />
+                  <span>{words.accountSettingsLoading}</span>
+                </p>
+              }
+            >
+              <Content />
+            </Suspense>
+          </SettingsSection>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function wordsOf(value: Words, labels: Readonly<LatchkeyLabels>): string {
+  return typeof value === 'function' ? value(labels) : value;
+}
+
+/** The section the URL fragment names, if any. */
+function sectionInUrl(sections: readonly AccountSettingsSection[]): string | undefined {
+  if (typeof window === 'undefined') return undefined;
+  const id = decodeURIComponent(window.location.hash.slice(1));
+  return sections.some((entry) => entry.id === id) ? id : undefined;
+}

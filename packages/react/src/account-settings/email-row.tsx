@@ -1,0 +1,190 @@
+/**
+ * One address of the E-mails section: the address and its badges, a
+ * "Verify" button while unverified, a menu of what else can be done to it,
+ * the confirmation before removing it, and the outcome of the last action.
+ */
+import type { ContactChannel } from '@latchkey/js';
+import { useEffect, useId, useRef, useState } from 'react';
+import { cx } from '../internal/root-props.js';
+import { useLabels } from '../internal/text.js';
+import { Spinner } from '../spinner.js';
+import { useMenu } from '../user-button/use-menu.js';
+import { SettingsIcon } from './icons.js';
+import { OutcomeNotice, useAction } from './settings-parts.js';
+
+interface EmailRowProps {
+  channel: ContactChannel;
+  /** Called once the address is removed (its row, and the focus in it, is about to go). */
+  onRemoved: () => void;
+}
+
+export function EmailRow({ channel, onRemoved }: EmailRowProps) {
+  const labels = useLabels();
+  const email = channel.value;
+  const menuId = useId();
+  const addressId = useId();
+  const { open, close, buttonProps, menuProps } = useMenu();
+  const { busy, outcome, run } = useAction();
+  const [confirming, setConfirming] = useState(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const triggerRef = buttonProps.ref;
+
+  useEffect(() => {
+    if (confirming) cancelRef.current?.focus();
+  }, [confirming]);
+
+  const act = (work: () => Promise<string | null>) => {
+    close(true);
+    return run(work);
+  };
+  const verify = () =>
+    act(async () => {
+      await channel.sendVerificationEmail();
+      return labels.accountEmailVerificationSent({ email });
+    });
+  const makePrimary = () =>
+    act(async () => {
+      await channel.update({ isPrimary: true });
+      return labels.accountEmailMadePrimary({ email });
+    });
+  const toggleSignIn = () => {
+    const usedForAuth = !channel.usedForAuth;
+    return act(async () => {
+      await channel.update({ usedForAuth });
+      return usedForAuth ? labels.accountEmailSignInOn({ email }) : labels.accountEmailSignInOff({ email });
+    });
+  };
+  const remove = async () => {
+    const done = await run(async () => {
+      await channel.delete();
+      return null;
+    });
+    if (done) onRemoved();
+    else {
+      setConfirming(false);
+      triggerRef.current?.focus();
+    }
+  };
+  const cancelRemove = () => {
+    setConfirming(false);
+    triggerRef.current?.focus();
+  };
+
+  return (
+    <li className={cx('lk-email-row', confirming && 'lk-email-row-confirming')} aria-busy={busy || undefined}>
+      <div className="lk-email-summary">
+        <div className="lk-email-identity">
+          <span className="lk-email-address" id={addressId}>
+            {email}
+          </span>
+          <span className="lk-badges">
+            {channel.isPrimary ? <span className="lk-badge lk-badge-primary">{labels.accountEmailPrimary}</span> : null}
+            {channel.isVerified ? (
+              <span className="lk-badge lk-badge-success">{labels.accountEmailVerified}</span>
+            ) : (
+              <span className="lk-badge lk-badge-warning">{labels.accountEmailUnverified}</span>
+            )}
+            {channel.usedForAuth ? <span className="lk-badge">{labels.accountEmailSignIn}</span> : null}
+          </span>
+        </div>
+        <div className="lk-email-controls">
+          {busy ? <Spinner className="lk-email-busy" /> : null}
+          {channel.isVerified ? null : (
+            <button
+              type="button"
+              className="lk-button lk-button-secondary lk-button-small"
+              aria-disabled={busy || undefined}
+              aria-describedby={addressId}
+              onClick={verify}
+            >
+              {labels.accountEmailVerify}
+            </button>
+          )}
+          <div className="lk-row-menu">
+            <button
+              type="button"
+              className="lk-icon-button"
+              aria-label={labels.accountEmailOptionsFor({ email })}
+              aria-controls={open ? menuId : undefined}
+              {...buttonProps}
+            >
+              <SettingsIcon name="more" size={20} />
+            </button>
+            {open ? (
+              <div
+                {...menuProps}
+                role="menu"
+                className="lk-menu"
+                id={menuId}
+                aria-label={labels.accountEmailOptionsFor({ email })}
+              >
+                {channel.isVerified ? null : (
+                  <MenuItem onSelect={verify}>{labels.accountEmailSendVerification}</MenuItem>
+                )}
+                {channel.isPrimary ? null : (
+                  <MenuItem onSelect={makePrimary}>{labels.accountEmailMakePrimary}</MenuItem>
+                )}
+                <MenuItem onSelect={toggleSignIn}>
+                  {channel.usedForAuth ? labels.accountEmailStopSignIn : labels.accountEmailUseForSignIn}
+                </MenuItem>
+                <MenuItem
+                  danger
+                  onSelect={() => {
+                    close(false);
+                    setConfirming(true);
+                  }}
+                >
+                  {labels.accountEmailRemove}
+                </MenuItem>
+              </div>
+            ) : null}
+          </div>
+        </div>
+      </div>
+      {confirming ? (
+        <div className="lk-confirm">
+          <p className="lk-confirm-text">
+            <strong>{labels.accountEmailRemoveConfirm({ email })}</strong>{' '}
+            {channel.usedForAuth ? labels.accountEmailRemoveWarning : null}
+          </p>
+          <div className="lk-settings-actions">
+            <button
+              type="button"
+              className="lk-button lk-button-danger"
+              disabled={busy}
+              aria-busy={busy}
+              onClick={remove}
+            >
+              {busy ? <Spinner /> : null}
+              <span>{labels.accountEmailRemoveSubmit}</span>
+            </button>
+            <button
+              type="button"
+              ref={cancelRef}
+              className="lk-button lk-button-secondary"
+              disabled={busy}
+              onClick={cancelRemove}
+            >
+              {labels.accountCancel}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <OutcomeNotice outcome={outcome} />
+    </li>
+  );
+}
+
+function MenuItem({ onSelect, danger, children }: { onSelect: () => void; danger?: boolean; children: string }) {
+  return (
+    <button
+      type="button"
+      role="menuitem"
+      tabIndex={-1}
+      className={cx('lk-menu-item', danger && 'lk-menu-item-danger')}
+      onClick={onSelect}
+    >
+      {children}
+    </button>
+  );
+}
