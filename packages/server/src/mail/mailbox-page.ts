@@ -94,7 +94,8 @@ function linkify(text: string): string {
 
 /**
  * One message: its headers, the HTML part in a sandboxed frame (no scripts;
- * links open in a new tab: `<base target>`, which is why the CSP leaves `base-uri` open) and the text part with clickable links.
+ * links open in a new tab through `<base target>`, which is why the CSP
+ * leaves `base-uri` open) and the text part with clickable links.
  *
  * @example
  * new Response(mailboxMessagePage(row), { headers: mailboxPageHeaders });
