@@ -19,6 +19,7 @@ const surface = apiRoutes.filter(
     route.access !== 'none' &&
     (/^\/(users|internal)\b/.test(route.path) ||
       route.path.startsWith('/auth/sessions') ||
+      route.path.startsWith('/contact-channels') ||
       route.path === '/projects/current') &&
     !route.path.startsWith('/users/me'),
 );

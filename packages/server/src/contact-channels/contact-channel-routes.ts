@@ -1,4 +1,374 @@
-/** Contact channels and e-mail verification (wire-protocol §14.6). */
-import type { Route } from '../http/route.js';
+/**
+ * Contact channels and e-mail verification (wire-protocol §14.6, §15.5, §12).
+ *
+ * A client acts on its own user (`me`), server and admin access on any user
+ * of the project (`users/user-ref.ts`). Every change runs in one transaction
+ * with `mirrorPrimaryChannel`, so the user's `primary_email*` fields always
+ * show the primary channel.
+ *
+ * Decisions where the protocol leaves room:
+ * - A channel id that is malformed, of another user or of another project is
+ *   EMAIL_NOT_ASSOCIATED_WITH_USER ("This e-mail address does not belong to
+ *   the user."): the catalogue has no channel-not-found code, and this one
+ *   says exactly that.
+ * - Adding an address the user already has is USER_EMAIL_ALREADY_EXISTS
+ *   (409): the address exists on this user; the "someone else" error would be false.
+ * - A client-created channel is never verified; a changed address is
+ *   unverified again unless server access sets `is_verified` in the same call.
+ * - Deleting (or demoting) the primary channel leaves the user without a
+ *   primary e-mail; no other channel is promoted behind the user's back.
+ * - Deleting the last sign-in channel is allowed, even for a user with no
+ *   password or other way in: server code must be able to remove any address,
+ *   the catalogue has no honest error for "last sign-in method", and the
+ *   user's sessions stay, so they can add and verify an address again.
+ * - `verify` on a channel verified meanwhile (by another code) uses the code
+ *   and succeeds: the address is verified, which is what the link promised.
+ */
+import { KnownError } from '@latchkey/protocol';
+import { z } from 'zod';
+import { checkCode, codeErrors, codeValidAnswer, useCode, verificationCode } from '../codes/codes.js';
+import { callbackUrl, email, successAnswer } from '../common/schemas.js';
+import type { Deps, RequestAuth } from '../http/env.js';
+import { defineRoute, type Route } from '../http/route.js';
+import type { ProjectRecord } from '../projects/projects.js';
+import { isTrustedUrl } from '../projects/trusted-urls.js';
+import { limitCodeChecks, limitMailSend } from '../rate-limit/rate-limit.js';
+import { type Db, inTransaction } from '../storage/db.js';
+import { authEmailIndex, type ContactChannelRow, isUniqueViolation, userEmailIndex } from '../storage/schema.js';
+import { resolveUser, userRefErrors } from '../users/user-ref.js';
+import { findUser } from '../users/user-store.js';
+import {
+  type ContactChannelChanges,
+  deleteContactChannel,
+  findAuthChannel,
+  findContactChannel,
+  findPrimaryChannel,
+  findUserChannelByValue,
+  insertContactChannel,
+  listContactChannels,
+  mirrorPrimaryChannel,
+  updateContactChannel,
+} from './contact-channel-store.js';
+import { queueVerificationMail, verificationSubject } from './verification.js';
 
-export const contactChannelRoutes: Route[] = [];
+/** A contact channel on the wire (wire-protocol §15.5). */
+export const contactChannelSchema = z
+  .object({
+    user_id: z.uuid(),
+    id: z.uuid(),
+    value: z.string(),
+    type: z.literal('email'),
+    used_for_auth: z.boolean(),
+    is_verified: z.boolean(),
+    is_primary: z.boolean(),
+  })
+  .strict()
+  .meta({ id: 'ContactChannel' });
+
+/** The wire form of a stored channel. */
+export function contactChannelView(row: ContactChannelRow): z.infer<typeof contactChannelSchema> {
+  return {
+    user_id: row.user_id,
+    id: row.id,
+    value: row.value,
+    type: 'email',
+    used_for_auth: row.used_for_auth,
+    is_verified: row.is_verified,
+    is_primary: row.is_primary,
+  };
+}
+
+const userRef = z.string().max(100);
+const channelParams = z.object({ userId: userRef, channelId: z.string().max(100) });
+
+const notAssociated = () => new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
+const usedBySomeoneElse = () =>
+  new KnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email' });
+const alreadyHas = () => new KnownError('USER_EMAIL_ALREADY_EXISTS');
+
+/** The errors of a write that may collide with another channel. */
+const collisionErrors = ['CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', 'USER_EMAIL_ALREADY_EXISTS'] as const;
+
+/**
+ * Refuses an address the user has on another channel, or (for a sign-in
+ * channel) one another user signs in with. The unique indexes decide races;
+ * `collision` maps their violations to the same errors.
+ */
+async function checkAddressFree(
+  db: Db,
+  projectId: string,
+  userId: string,
+  value: string,
+  usedForAuth: boolean,
+  channelId: string | null,
+): Promise<void> {
+  const own = await findUserChannelByValue(db, projectId, userId, value);
+  if (own && own.id !== channelId) throw alreadyHas();
+  if (!usedForAuth) return;
+  const auth = await findAuthChannel(db, projectId, value);
+  if (auth && auth.user_id !== userId) throw usedBySomeoneElse();
+}
+
+function collision(error: unknown): never {
+  if (isUniqueViolation(error, authEmailIndex)) throw usedBySomeoneElse();
+  if (isUniqueViolation(error, userEmailIndex)) throw alreadyHas();
+  throw error;
+}
+
+/** The channel `params` name, of a user the caller may act on. */
+async function namedChannel(db: Db, auth: RequestAuth, params: z.output<typeof channelParams>) {
+  const user = await resolveUser(db, auth, params.userId);
+  const channel = await findContactChannel(db, auth.project.id, user.id, params.channelId);
+  if (!channel) throw notAssociated();
+  return { user, channel };
+}
+
+function requireTrusted(url: string, project: ProjectRecord): void {
+  if (!isTrustedUrl(url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+}
+
+const listChannels = defineRoute({
+  method: 'GET',
+  path: '/contact-channels',
+  tag: 'contact-channels',
+  summary: "A user's contact channels, primary first: a client its own (`user_id=me`), server code any user's.",
+  access: 'client',
+  query: z.object({ user_id: userRef }),
+  answer: z
+    .object({ items: z.array(contactChannelSchema), is_paginated: z.literal(false) })
+    .meta({ id: 'ContactChannelList' }),
+  errors: userRefErrors,
+  handler: async ({ auth, query, deps }) => {
+    const user = await resolveUser(deps.db, auth, query.user_id);
+    const rows = await listContactChannels(deps.db, auth.project.id, user.id);
+    return { items: rows.map(contactChannelView), is_paginated: false as const };
+  },
+});
+
+const clientCreate = z.strictObject({
+  user_id: userRef,
+  value: email,
+  type: z.literal('email'),
+  used_for_auth: z.boolean(),
+  is_primary: z.boolean().optional(),
+});
+
+const createChannel = defineRoute({
+  method: 'POST',
+  path: '/contact-channels',
+  tag: 'contact-channels',
+  summary:
+    'Adds an e-mail address to a user (a primary one demotes the old primary); only server access may add it verified.',
+  access: 'client',
+  body: { client: clientCreate, server: clientCreate.extend({ is_verified: z.boolean().optional() }) },
+  answer: contactChannelSchema,
+  status: 201,
+  errors: [...userRefErrors, ...collisionErrors],
+  handler: async ({ auth, body, deps }) => {
+    const projectId = auth.project.id;
+    const user = await resolveUser(deps.db, auth, body.user_id);
+    await checkAddressFree(deps.db, projectId, user.id, body.value, body.used_for_auth, null);
+    const now = deps.clock.now();
+    const row = await inTransaction(deps.db, async (trx) => {
+      const channel = await insertContactChannel(trx, {
+        projectId,
+        userId: user.id,
+        value: body.value,
+        isVerified: 'is_verified' in body ? (body.is_verified ?? false) : false,
+        isPrimary: body.is_primary ?? false,
+        usedForAuth: body.used_for_auth,
+        now,
+      });
+      await mirrorPrimaryChannel(trx, projectId, user.id);
+      return channel;
+    }).catch(collision);
+    return contactChannelView(row);
+  },
+});
+
+const clientPatch = z.strictObject({
+  value: email.optional(),
+  used_for_auth: z.boolean().optional(),
+  is_primary: z.boolean().optional(),
+});
+
+const updateChannel = defineRoute({
+  method: 'PATCH',
+  path: '/contact-channels/:userId/:channelId',
+  tag: 'contact-channels',
+  summary:
+    'Changes a channel: a new address is unverified again (unless server access verifies it), a new primary demotes the old one.',
+  access: 'client',
+  params: channelParams,
+  body: { client: clientPatch, server: clientPatch.extend({ is_verified: z.boolean().optional() }) },
+  answer: contactChannelSchema,
+  errors: [...userRefErrors, 'EMAIL_NOT_ASSOCIATED_WITH_USER', ...collisionErrors],
+  handler: async ({ auth, params, body, deps }) => {
+    const projectId = auth.project.id;
+    const { user, channel } = await namedChannel(deps.db, auth, params);
+    const changes: ContactChannelChanges = { ...body };
+    const value = body.value ?? channel.value;
+    if (body.value !== undefined && body.value.toLowerCase() !== channel.value.toLowerCase()) {
+      // Another address: what was verified was the old one.
+      changes.is_verified = 'is_verified' in body ? (body.is_verified ?? false) : false;
+    }
+    await checkAddressFree(deps.db, projectId, user.id, value, body.used_for_auth ?? channel.used_for_auth, channel.id);
+    const row = await inTransaction(deps.db, async (trx) => {
+      const updated = await updateContactChannel(trx, projectId, user.id, channel.id, changes);
+      if (!updated) throw notAssociated();
+      await mirrorPrimaryChannel(trx, projectId, user.id);
+      return updated;
+    }).catch(collision);
+    return contactChannelView(row);
+  },
+});
+
+const deleteChannel = defineRoute({
+  method: 'DELETE',
+  path: '/contact-channels/:userId/:channelId',
+  tag: 'contact-channels',
+  summary: 'Removes a channel; removing the primary one leaves the user without a primary e-mail.',
+  access: 'client',
+  params: channelParams,
+  answer: successAnswer,
+  errors: [...userRefErrors, 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
+  handler: async ({ auth, params, deps }) => {
+    const projectId = auth.project.id;
+    const { user, channel } = await namedChannel(deps.db, auth, params);
+    await inTransaction(deps.db, async (trx) => {
+      if (!(await deleteContactChannel(trx, projectId, user.id, channel.id))) throw notAssociated();
+      await mirrorPrimaryChannel(trx, projectId, user.id);
+    });
+    return { success: true as const };
+  },
+});
+
+/** Limits, then issues the code and queues its mail in one transaction. */
+async function sendVerification(
+  deps: Deps,
+  project: ProjectRecord,
+  channel: ContactChannelRow,
+  displayName: string | null,
+  callback: string,
+  ip: string | null,
+): Promise<void> {
+  const now = deps.clock.now();
+  await limitMailSend(deps.db, { projectId: project.id, kind: 'email_verification', email: channel.value, ip, now });
+  await inTransaction(deps.db, (trx) =>
+    queueVerificationMail(trx, { project, channel, userDisplayName: displayName, callbackUrl: callback, now }),
+  );
+}
+
+const sendChannelVerification = defineRoute({
+  method: 'POST',
+  path: '/contact-channels/:userId/:channelId/send-verification-code',
+  tag: 'contact-channels',
+  summary: 'Mails a verification link (`<callback_url>?code=<code>`) to an unverified channel.',
+  access: 'client',
+  params: channelParams,
+  body: z.strictObject({ callback_url: callbackUrl }),
+  answer: successAnswer,
+  errors: [
+    ...userRefErrors,
+    'EMAIL_NOT_ASSOCIATED_WITH_USER',
+    'EMAIL_ALREADY_VERIFIED',
+    'REDIRECT_URL_NOT_WHITELISTED',
+  ],
+  handler: async ({ auth, params, body, client, deps }) => {
+    const { user, channel } = await namedChannel(deps.db, auth, params);
+    if (channel.is_verified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
+    requireTrusted(body.callback_url, auth.project);
+    await sendVerification(deps, auth.project, channel, user.display_name, body.callback_url, client.ip);
+    return { success: true as const };
+  },
+});
+
+const sendPrimaryVerification = defineRoute({
+  method: 'POST',
+  path: '/contact-channels/send-verification-code',
+  tag: 'contact-channels',
+  summary: "Mails a verification link to the signed-in user's primary e-mail, which `email` must name.",
+  access: 'client',
+  user: true,
+  body: z.strictObject({ email, callback_url: callbackUrl }),
+  answer: successAnswer,
+  errors: ['EMAIL_IS_NOT_PRIMARY_EMAIL', 'EMAIL_ALREADY_VERIFIED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  handler: async ({ auth, userId, body, client, deps }) => {
+    const user = await findUser(deps.db, auth.project.id, userId);
+    if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    const primary = await findPrimaryChannel(deps.db, auth.project.id, user.id);
+    if (!primary || primary.value.toLowerCase() !== body.email.toLowerCase()) {
+      throw new KnownError('EMAIL_IS_NOT_PRIMARY_EMAIL', { email: body.email, primary_email: primary?.value ?? null });
+    }
+    if (primary.is_verified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
+    requireTrusted(body.callback_url, auth.project);
+    await sendVerification(deps, auth.project, primary, user.display_name, body.callback_url, client.ip);
+    return { success: true as const };
+  },
+});
+
+const checkVerificationCode = defineRoute({
+  method: 'POST',
+  path: '/contact-channels/verify/check-code',
+  tag: 'contact-channels',
+  summary: 'Says whether an e-mail verification code may be used, without using it.',
+  access: 'client',
+  body: z.strictObject({ code: verificationCode }),
+  answer: codeValidAnswer,
+  errors: [...codeErrors],
+  handler: async ({ auth: { project }, body, client, deps }) => {
+    const now = deps.clock.now();
+    await limitCodeChecks(deps.db, project.id, client.ip, now);
+    const row = await checkCode(deps.db, {
+      projectId: project.id,
+      purpose: 'email_verification',
+      code: body.code,
+      now,
+    });
+    await verificationSubject(deps.db, project.id, row);
+    return { is_code_valid: true as const };
+  },
+});
+
+const verify = defineRoute({
+  method: 'POST',
+  path: '/contact-channels/verify',
+  tag: 'contact-channels',
+  summary: 'Marks the channel a verification code was mailed to as verified (while it still holds that address).',
+  access: 'client',
+  body: z.strictObject({ code: verificationCode }),
+  answer: successAnswer,
+  errors: [...codeErrors],
+  handler: async ({ auth: { project }, body, client, deps }) => {
+    const now = deps.clock.now();
+    await limitCodeChecks(deps.db, project.id, client.ip, now);
+    const row = await checkCode(deps.db, {
+      projectId: project.id,
+      purpose: 'email_verification',
+      code: body.code,
+      now,
+    });
+    await verificationSubject(deps.db, project.id, row);
+    await inTransaction(deps.db, async (trx) => {
+      await useCode(trx, row, now);
+      // Read again in the transaction: the address may have changed since the check.
+      const channel = await verificationSubject(trx, project.id, row);
+      if (!channel.is_verified) {
+        await updateContactChannel(trx, project.id, channel.user_id, channel.id, { is_verified: true });
+        await mirrorPrimaryChannel(trx, project.id, channel.user_id);
+      }
+    });
+    return { success: true as const };
+  },
+});
+
+export const contactChannelRoutes: Route[] = [
+  listChannels,
+  createChannel,
+  sendPrimaryVerification,
+  checkVerificationCode,
+  verify,
+  updateChannel,
+  deleteChannel,
+  sendChannelVerification,
+];

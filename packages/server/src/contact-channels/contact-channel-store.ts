@@ -48,6 +48,19 @@ export async function findContactChannel(
   return row ?? null;
 }
 
+/** The user's primary e-mail channel, or null when they have none. */
+export async function findPrimaryChannel(db: Db, projectId: string, userId: string): Promise<ContactChannelRow | null> {
+  const row = await db
+    .selectFrom('contact_channels')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('type', '=', 'email')
+    .where('is_primary', '=', true)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 /** The user's channel with this address (case-insensitive), or null. */
 export async function findUserChannelByValue(
   db: Db,

@@ -1,11 +1,15 @@
 /**
  * Password sign-up and sign-in (wire-protocol §14.1, §5.4). The password is
- * hashed or verified before any transaction opens. Unknown e-mail and wrong
+ * hashed or verified before any transaction opens. A sign-up with a
+ * `verification_callback_url` queues the verification mail of the new
+ * primary e-mail in the transaction that creates the user. Unknown e-mail and wrong
  * password give the same error after the same amount of hashing work.
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { callbackUrl, email } from '../common/schemas.js';
+import { findPrimaryChannel } from '../contact-channels/contact-channel-store.js';
+import { queueVerificationMail } from '../contact-channels/verification.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { countryOf, recordUserActivity } from '../metrics/activity.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
@@ -62,6 +66,12 @@ const signUp = defineRoute({
           passwordHash,
           now,
         });
+        if (callback !== undefined) {
+          // The verification mail commits with the user it was sent to, or neither does.
+          const channel = await findPrimaryChannel(trx, project.id, user.id);
+          if (channel)
+            await queueVerificationMail(trx, { project, channel, userDisplayName: null, callbackUrl: callback, now });
+        }
         const session = await createSession(trx, { projectId: project.id, userId: user.id, now, client });
         const country = countryOf(request, deps.countryHeader);
         await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
