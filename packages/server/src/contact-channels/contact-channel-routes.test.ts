@@ -567,3 +567,34 @@ describe('e-mail verification', () => {
     expect(await mailsTo(service, value)).toHaveLength(5);
   });
 });
+
+describe('concurrent changes', () => {
+  it('several channels made primary at once: every request answers, and one primary remains, mirrored', async () => {
+    const user = await signUp(service);
+    const ids: string[] = [(await channelsOf(user))[0]!.id];
+    for (let i = 0; i < 4; i += 1) {
+      const added = await create(
+        { user_id: 'me', value: newEmail('race'), type: 'email', used_for_auth: false },
+        client(user),
+      );
+      ids.push(added.body.id);
+    }
+    const answers = await Promise.all(ids.map((id) => patch('me', id, { is_primary: true }, client(user))));
+    expect(answers.map((answer) => answer.headers.get(h.actualStatus) ?? String(answer.status))).toEqual(
+      ids.map(() => '200'),
+    );
+    const primaries = (await channelsOf(user)).filter((channel) => channel.is_primary);
+    expect(primaries).toHaveLength(1);
+    expect((await me(user)).primary_email).toBe(primaries[0]!.value);
+  });
+
+  it('one address claimed for sign-in by two users at once: one wins, the other is told why', async () => {
+    const [first, second] = [await signUp(service), await signUp(service)];
+    const value = newEmail('contested');
+    const answers = await Promise.all(
+      [first, second].map((user) => create({ user_id: 'me', value, type: 'email', used_for_auth: true }, client(user))),
+    );
+    const outcomes = answers.map((answer) => answer.headers.get(h.knownError) ?? String(answer.status)).sort();
+    expect(outcomes).toEqual(['201', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE']);
+  });
+});

@@ -2,8 +2,8 @@
  * Contact channels and e-mail verification (wire-protocol §14.6, §15.5, §12).
  *
  * A client acts on its own user (`me`), server and admin access on any user
- * of the project (`users/user-ref.ts`). Every change runs in one transaction
- * with `mirrorPrimaryChannel`, so the user's `primary_email*` fields always
+ * of the project (`users/user-ref.ts`). Every change runs in one transaction,
+ * under a lock on the user's row, with `mirrorPrimaryChannel`, so the user's `primary_email*` fields always
  * show the primary channel.
  *
  * Decisions where the protocol leaves room:
@@ -46,6 +46,7 @@ import {
   findUserChannelByValue,
   insertContactChannel,
   listContactChannels,
+  lockUserChannels,
   mirrorPrimaryChannel,
   updateContactChannel,
 } from './contact-channel-store.js';
@@ -170,6 +171,7 @@ const createChannel = defineRoute({
     await checkAddressFree(deps.db, projectId, user.id, body.value, body.used_for_auth, null);
     const now = deps.clock.now();
     const row = await inTransaction(deps.db, async (trx) => {
+      await lockUserChannels(trx, projectId, user.id);
       const channel = await insertContactChannel(trx, {
         projectId,
         userId: user.id,
@@ -214,6 +216,7 @@ const updateChannel = defineRoute({
     }
     await checkAddressFree(deps.db, projectId, user.id, value, body.used_for_auth ?? channel.used_for_auth, channel.id);
     const row = await inTransaction(deps.db, async (trx) => {
+      await lockUserChannels(trx, projectId, user.id);
       const updated = await updateContactChannel(trx, projectId, user.id, channel.id, changes);
       if (!updated) throw notAssociated();
       await mirrorPrimaryChannel(trx, projectId, user.id);
@@ -236,6 +239,7 @@ const deleteChannel = defineRoute({
     const projectId = auth.project.id;
     const { user, channel } = await namedChannel(deps.db, auth, params);
     await inTransaction(deps.db, async (trx) => {
+      await lockUserChannels(trx, projectId, user.id);
       if (!(await deleteContactChannel(trx, projectId, user.id, channel.id))) throw notAssociated();
       await mirrorPrimaryChannel(trx, projectId, user.id);
     });
@@ -351,7 +355,8 @@ const verify = defineRoute({
     await verificationSubject(deps.db, project.id, row);
     await inTransaction(deps.db, async (trx) => {
       await useCode(trx, row, now);
-      // Read again in the transaction: the address may have changed since the check.
+      // Read again in the transaction, under the user's lock: the address may have changed since the check.
+      await lockUserChannels(trx, project.id, (await verificationSubject(trx, project.id, row)).user_id);
       const channel = await verificationSubject(trx, project.id, row);
       if (!channel.is_verified) {
         await updateContactChannel(trx, project.id, channel.user_id, channel.id, { is_verified: true });

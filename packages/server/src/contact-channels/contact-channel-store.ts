@@ -189,6 +189,23 @@ async function demotePrimary(db: Db, projectId: string, userId: string, except?:
     .execute();
 }
 
+/**
+ * Locks the user's row until the transaction ends, so that changes to one
+ * user's channels run one after another: two concurrent "make this primary"
+ * would otherwise each demote the primary they saw and both promote theirs,
+ * and the one-primary index would refuse the second with an error.
+ * Call it first in the transaction.
+ */
+export async function lockUserChannels(db: Db, projectId: string, userId: string): Promise<void> {
+  await db
+    .selectFrom('users')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .forUpdate()
+    .execute();
+}
+
 /** Copies the user's primary channel (or its absence) into `users.primary_email*`. */
 export async function mirrorPrimaryChannel(db: Db, projectId: string, userId: string): Promise<void> {
   const primary = await db
