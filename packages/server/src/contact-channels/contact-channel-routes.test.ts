@@ -540,6 +540,19 @@ describe('e-mail verification', () => {
     expect(channels.find((c) => c.id === channel.id)?.is_verified).toBe(false);
   });
 
+  it('a brute-forced code dies after five wrong guesses of its typed part', async () => {
+    const { user, value, channel } = await withSecondary();
+    await sendChannelCode('me', channel.id, client(user));
+    const code = codeFromMail(await lastMailTo(service, value));
+    const guesses = ['0', '1', '2', '3', '4'].filter((first) => first !== code[0]).slice(0, 4);
+    for (const first of guesses)
+      expectKnownError(await verify(first + code.slice(1)), 'VERIFICATION_CODE_NOT_FOUND', 404);
+    const fifth = ['5', '6'].find((first) => first !== code[0])!;
+    expectKnownError(await checkCode(fifth + code.slice(1)), 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 400);
+    await refused(() => verify(code), 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 400);
+    expect((await channelsOf(user)).find((c) => c.id === channel.id)?.is_verified).toBe(false);
+  });
+
   it('a code of a deleted channel verifies nothing', async () => {
     const { user, value, channel } = await withSecondary();
     await sendChannelCode('me', channel.id, client(user));

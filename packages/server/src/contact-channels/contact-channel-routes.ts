@@ -52,7 +52,12 @@ import {
 } from './contact-channel-store.js';
 import { queueVerificationMail, verificationSubject } from './verification.js';
 
-/** A contact channel on the wire (wire-protocol §15.5). */
+/**
+ * A contact channel on the wire (wire-protocol §15.5).
+ *
+ * @example
+ * contactChannelSchema.parse(answer.body); // { user_id, id, value, type: 'email', used_for_auth, is_verified, is_primary }
+ */
 export const contactChannelSchema = z
   .object({
     user_id: z.uuid(),
@@ -66,7 +71,12 @@ export const contactChannelSchema = z
   .strict()
   .meta({ id: 'ContactChannel' });
 
-/** The wire form of a stored channel. */
+/**
+ * The wire form of a stored channel.
+ *
+ * @example
+ * return { items: rows.map(contactChannelView), is_paginated: false as const };
+ */
 export function contactChannelView(row: ContactChannelRow): z.infer<typeof contactChannelSchema> {
   return {
     user_id: row.user_id,
@@ -367,6 +377,14 @@ const verify = defineRoute({
   },
 });
 
+/**
+ * The contact-channel routes, for `routes.ts`. The two-segment POST routes
+ * (`send-verification-code`, `verify`) cannot be mistaken for `/:userId/:channelId`,
+ * which only PATCH and DELETE use.
+ *
+ * @example
+ * export const apiRoutes = [...userRoutes, ...contactChannelRoutes];
+ */
 export const contactChannelRoutes: Route[] = [
   listChannels,
   createChannel,

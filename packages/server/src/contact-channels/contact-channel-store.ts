@@ -48,7 +48,12 @@ export async function findContactChannel(
   return row ?? null;
 }
 
-/** The user's primary e-mail channel, or null when they have none. */
+/**
+ * The user's primary e-mail channel, or null when they have none.
+ *
+ * @example
+ * const primary = await findPrimaryChannel(deps.db, project.id, user.id);
+ */
 export async function findPrimaryChannel(db: Db, projectId: string, userId: string): Promise<ContactChannelRow | null> {
   const row = await db
     .selectFrom('contact_channels')
@@ -195,6 +200,13 @@ async function demotePrimary(db: Db, projectId: string, userId: string, except?:
  * would otherwise each demote the primary they saw and both promote theirs,
  * and the one-primary index would refuse the second with an error.
  * Call it first in the transaction.
+ *
+ * @example
+ * await inTransaction(deps.db, async (trx) => {
+ *   await lockUserChannels(trx, projectId, userId);
+ *   await updateContactChannel(trx, projectId, userId, channelId, { is_primary: true });
+ *   await mirrorPrimaryChannel(trx, projectId, userId);
+ * });
  */
 export async function lockUserChannels(db: Db, projectId: string, userId: string): Promise<void> {
   await db
