@@ -25,7 +25,11 @@ export function EmailsSection() {
   const listRef = useRef<HTMLUListElement>(null);
   return (
     <>
-      <SettingsBlock title={labels.accountEmailsListTitle} description={labels.accountEmailsListDescription}>
+      <SettingsBlock
+        className="lk-settings-block-wide"
+        title={labels.accountEmailsListTitle}
+        description={labels.accountEmailsListDescription}
+      >
         <ChannelList state={channels} listRef={listRef} />
       </SettingsBlock>
       <SettingsBlock title={labels.accountEmailAddTitle} description={labels.accountEmailAddDescription}>
