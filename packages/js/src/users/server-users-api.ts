@@ -3,7 +3,7 @@
  * `GET /users` page by page, `POST /users`, and `GET`, `PATCH`, `DELETE
  * /users/{id}`. Each is a send plus a pure decoder.
  */
-import { isKnownError, type Json, type ServerUserWire, type UserPageWire } from '@latchkey/protocol';
+import { isKnownError, type Json, type UserPageWire } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
 import { optionalObject, readFields } from '../internal/decode/fields.js';
 import { definedFields } from '../internal/defined-fields.js';
