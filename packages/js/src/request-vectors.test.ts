@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isKnownError } from '@latchkey/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { codeFromMail, lastMailTo } from './test-support/mail.js';
 import type { RecordedRequest } from './test-support/recorded-request.js';
 import { createTestApp, useTestService } from './test-support/service.js';
 
@@ -59,7 +60,7 @@ const volatileHeaders: Record<string, RegExp> = {
 const volatileBodyKeys = new Set(['refresh_token']);
 
 const service = useTestService();
-beforeAll(() => service().setProjectConfig({ client_user_deletion_enabled: true }));
+beforeAll(() => service().setProjectConfig({ client_user_deletion_enabled: true, magic_link_enabled: true }));
 
 /** A recorded value as this service spells it: the recorded project id and key become ours. */
 function asOurs(value: unknown): unknown {
@@ -68,13 +69,24 @@ function asOurs(value: unknown): unknown {
   return value;
 }
 
-function expectSameRequest(sent: RecordedRequest | undefined, seq: number) {
+/**
+ * What differs by nature between the recording and this run: body keys whose
+ * values are fresh (a mailed code), and recorded ids in the path that stand
+ * for ids of this service (`{ [recorded]: ours }`).
+ */
+interface Fresh {
+  bodyKeys?: string[];
+  ids?: Record<string, string>;
+}
+
+function expectSameRequest(sent: RecordedRequest | undefined, seq: number, fresh: Fresh = {}) {
   const vector = vectors.get(seq);
   if (!vector) throw new Error(`vector ${seq} missing`);
   const where = `vector ${seq} (${vector.label})`;
   expect(sent, where).toBeDefined();
   if (!sent) return;
-  expect([sent.method, sent.path, sent.query], where).toEqual([vector.method, vector.path, vector.query]);
+  const path = Object.entries(fresh.ids ?? {}).reduce((p, [theirs, ours]) => p.replaceAll(theirs, ours), vector.path);
+  expect([sent.method, sent.path, sent.query], where).toEqual([vector.method, path, vector.query]);
   const stackNames = (headers: Record<string, string>) =>
     Object.keys(headers)
       .map((h) => h.toLowerCase())
@@ -93,7 +105,8 @@ function expectSameRequest(sent: RecordedRequest | undefined, seq: number) {
   const expected = vector.body as Record<string, unknown>;
   expect(Object.keys(body).sort(), `${where} body keys`).toEqual(Object.keys(expected).sort());
   for (const key of Object.keys(expected)) {
-    if (!volatileBodyKeys.has(key)) expect(body[key], `${where} body.${key}`).toEqual(asOurs(expected[key]));
+    if (volatileBodyKeys.has(key) || fresh.bodyKeys?.includes(key)) continue;
+    expect(body[key], `${where} body.${key}`).toEqual(asOurs(expected[key]));
   }
 }
 
@@ -206,5 +219,78 @@ describe('request vectors (protocol-requests.jsonl)', () => {
     const sent = await during(() => app.getProject());
     expect(sent).toHaveLength(1);
     expectSameRequest(sent[0], 112);
+  });
+  it('user.sendVerificationEmail = vector 11; verifyEmail = 12; a bad code = 15', async () => {
+    const { app, during } = await signedIn();
+    const user = await app.getUser({ or: 'throw' });
+    const send = await during(() => user.sendVerificationEmail());
+    expect(send).toHaveLength(1);
+    expectSameRequest(send[0], 11);
+    const verify = await during(async () => app.verifyEmail(codeFromMail(await lastMailTo(service(), alice.email))));
+    expectSameRequest(verify[0], 12, { bodyKeys: ['code'] });
+    const bad = await during(() => app.verifyEmail('x'.repeat(45)));
+    expect(bad).toHaveLength(1); // refused: nothing to re-read
+    expectSameRequest(bad[0], 15);
+  });
+
+  it('listContactChannels = vector 19; createContactChannel = 20; channel.update = 22; channel.delete = 24', async () => {
+    const { app, during } = await signedIn();
+    const user = await app.getUser({ or: 'throw' });
+    const list = await during(() => user.listContactChannels());
+    expect(list).toHaveLength(1);
+    expectSameRequest(list[0], 19);
+    let channelId = '';
+    const create = await during(async () => {
+      channelId = (
+        await user.createContactChannel({ value: 'alt-mwqsucno@example.com', type: 'email', usedForAuth: false })
+      ).id;
+    });
+    expectSameRequest(create[0], 20);
+    const channel = (await user.listContactChannels()).find((each) => each.id === channelId)!;
+    const ids = { 'd5bc6779-8c98-4b7f-b164-c127b895a28f': channelId };
+    const update = await during(() => channel.update({ usedForAuth: true, isPrimary: false }));
+    expectSameRequest(update[0], 22, { ids });
+    const remove = await during(() => channel.delete());
+    expectSameRequest(remove[0], 24, { ids });
+  });
+
+  it('forgot password = vectors 70-71; check = 72; reset = 73, reused = 74; updatePassword = 79, wrong old = 82', async () => {
+    await signedIn();
+    const { app, during } = setup();
+    const callbackUrl = 'http://localhost:3000/handler/password-reset';
+    const send = await during(() => app.sendForgotPasswordEmail(alice.email, { callbackUrl }));
+    expectSameRequest(send[0], 70);
+    const unknown = await during(() => app.sendForgotPasswordEmail('nobody-mwqsucno@example.com', { callbackUrl }));
+    expectSameRequest(unknown[0], 71);
+    const code = codeFromMail(await lastMailTo(service(), alice.email));
+    expectSameRequest((await during(() => app.verifyPasswordResetCode(code)))[0], 72, { bodyKeys: ['code'] });
+    const reset = await during(() => app.resetPassword({ code, password: 'new-password-2' }));
+    expectSameRequest(reset[0], 73, { bodyKeys: ['code'] });
+    const reused = await during(() => app.resetPassword({ code, password: 'new-password-3' }));
+    expectSameRequest(reused[0], 74, { bodyKeys: ['code'] });
+
+    await app.signInWithCredential({ email: alice.email, password: 'new-password-2', noRedirect: true });
+    const user = await app.getUser({ or: 'throw' });
+    const update = await during(() =>
+      user.updatePassword({ oldPassword: 'new-password-2', newPassword: alice.password }),
+    );
+    expect(update).toHaveLength(1);
+    expectSameRequest(update[0], 79);
+    const wrong = await during(() =>
+      user.updatePassword({ oldPassword: 'nope-nope-nope', newPassword: alice.password }),
+    );
+    expectSameRequest(wrong[0], 82);
+  });
+
+  it('sendMagicLinkEmail = vector 84; signInWithMagicLink = 85; a bad code = 88', async () => {
+    const { app, during } = setup();
+    const email = 'dave-mwqsucno@example.com';
+    const callbackUrl = 'http://localhost:3000/handler/magic-link-callback';
+    expectSameRequest((await during(() => app.sendMagicLinkEmail(email, { callbackUrl })))[0], 84);
+    const code = codeFromMail(await lastMailTo(service(), email));
+    const signIn = await during(() => app.signInWithMagicLink(code, { noRedirect: true }));
+    expect(signIn).toHaveLength(1);
+    expectSameRequest(signIn[0], 85, { bodyKeys: ['code'] });
+    expectSameRequest((await during(() => app.signInWithMagicLink('y'.repeat(45))))[0], 88);
   });
 });
