@@ -24,15 +24,17 @@
  * - `verify` on a channel verified meanwhile (by another code) uses the code
  *   and succeeds: the address is verified, which is what the link promised.
  */
+
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { checkCode, codeErrors, codeValidAnswer, useCode, verificationCode } from '../codes/codes.js';
+import { checkClientCode } from '../codes/code-mail.js';
+import { codeErrors, codeValidAnswer, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, successAnswer } from '../common/schemas.js';
 import type { Deps, RequestAuth } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import { limitCodeChecks, limitMailSend } from '../rate-limit/rate-limit.js';
+import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authEmailIndex, type ContactChannelRow, isUniqueViolation, userEmailIndex } from '../storage/schema.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
@@ -47,6 +49,7 @@ import {
   insertContactChannel,
   listContactChannels,
   lockUserChannels,
+  markChannelVerified,
   mirrorPrimaryChannel,
   updateContactChannel,
 } from './contact-channel-store.js';
@@ -332,12 +335,12 @@ const checkVerificationCode = defineRoute({
   errors: [...codeErrors],
   handler: async ({ auth: { project }, body, client, deps }) => {
     const now = deps.clock.now();
-    await limitCodeChecks(deps.db, project.id, client.ip, now);
-    const row = await checkCode(deps.db, {
+    const row = await checkClientCode(deps.db, {
       projectId: project.id,
       purpose: 'email_verification',
       code: body.code,
       now,
+      clientIp: client.ip,
     });
     await verificationSubject(deps.db, project.id, row);
     return { is_code_valid: true as const };
@@ -355,23 +358,19 @@ const verify = defineRoute({
   errors: [...codeErrors],
   handler: async ({ auth: { project }, body, client, deps }) => {
     const now = deps.clock.now();
-    await limitCodeChecks(deps.db, project.id, client.ip, now);
-    const row = await checkCode(deps.db, {
+    const row = await checkClientCode(deps.db, {
       projectId: project.id,
       purpose: 'email_verification',
       code: body.code,
       now,
+      clientIp: client.ip,
     });
     await verificationSubject(deps.db, project.id, row);
     await inTransaction(deps.db, async (trx) => {
       await useCode(trx, row, now);
       // Read again in the transaction, under the user's lock: the address may have changed since the check.
       await lockUserChannels(trx, project.id, (await verificationSubject(trx, project.id, row)).user_id);
-      const channel = await verificationSubject(trx, project.id, row);
-      if (!channel.is_verified) {
-        await updateContactChannel(trx, project.id, channel.user_id, channel.id, { is_verified: true });
-        await mirrorPrimaryChannel(trx, project.id, channel.user_id);
-      }
+      await markChannelVerified(trx, await verificationSubject(trx, project.id, row));
     });
     return { success: true as const };
   },

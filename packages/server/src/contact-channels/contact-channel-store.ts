@@ -218,6 +218,17 @@ export async function lockUserChannels(db: Db, projectId: string, userId: string
     .execute();
 }
 
+/**
+ * Marks a channel verified, mirroring it when it is the primary; false when it
+ * already was (nothing written). The owner proved they read its mailbox.
+ */
+export async function markChannelVerified(db: Db, channel: ContactChannelRow): Promise<boolean> {
+  if (channel.is_verified) return false;
+  await updateContactChannel(db, channel.project_id, channel.user_id, channel.id, { is_verified: true });
+  await mirrorPrimaryChannel(db, channel.project_id, channel.user_id);
+  return true;
+}
+
 /** Copies the user's primary channel (or its absence) into `users.primary_email*`. */
 export async function mirrorPrimaryChannel(db: Db, projectId: string, userId: string): Promise<void> {
   const primary = await db

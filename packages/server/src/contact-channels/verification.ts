@@ -4,11 +4,10 @@
  * that channel only while the channel still holds that address, so a code
  * mailed before the user changed the address cannot verify the new one.
  */
+
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { issueCode } from '../codes/codes.js';
-import { queueTemplatedMail } from '../mail/queue-mail.js';
-import { linkWithCode } from '../password/password-reset-routes.js';
+import { mailCode } from '../codes/code-mail.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { Db } from '../storage/db.js';
 import type { ContactChannelRow, VerificationCodeRow } from '../storage/schema.js';
@@ -35,21 +34,14 @@ export interface VerificationMail {
  * );
  */
 export async function queueVerificationMail(db: Db, mail: VerificationMail): Promise<void> {
-  const issued = await issueCode(db, {
-    projectId: mail.project.id,
-    purpose: 'email_verification',
-    data: { user_id: mail.channel.user_id, channel_id: mail.channel.id, email: mail.channel.value },
-    now: mail.now,
-  });
-  await queueTemplatedMail(db, {
+  await mailCode(db, {
     project: mail.project,
     type: 'email_verification',
     to: mail.channel.value,
-    variables: {
-      userDisplayName: mail.userDisplayName,
-      emailVerificationLink: linkWithCode(mail.callbackUrl, issued.code),
-    },
+    data: { user_id: mail.channel.user_id, channel_id: mail.channel.id, email: mail.channel.value },
+    callbackUrl: mail.callbackUrl,
     now: mail.now,
+    variables: (link) => ({ userDisplayName: mail.userDisplayName, emailVerificationLink: link }),
   });
 }
 

@@ -25,23 +25,19 @@
  * Signing in by code proves the mailbox, so the address becomes verified and
  * the user's `otp_auth_enabled` is set.
  */
+
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { checkCode, codeErrors, issueCode, useCode, verificationCode } from '../codes/codes.js';
+import { checkClientCode, mailCode } from '../codes/code-mail.js';
+import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email } from '../common/schemas.js';
-import {
-  findUserChannelByValue,
-  mirrorPrimaryChannel,
-  updateContactChannel,
-} from '../contact-channels/contact-channel-store.js';
+import { findUserChannelByValue, markChannelVerified } from '../contact-channels/contact-channel-store.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { queueTemplatedMail } from '../mail/queue-mail.js';
 import { countryOf, recordUserActivity } from '../metrics/activity.js';
-import { linkWithCode } from '../password/password-reset-routes.js';
 import { signInAnswer } from '../password/password-routes.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import { limitCodeChecks, limitMailSend } from '../rate-limit/rate-limit.js';
+import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { createSession, deleteUserSessions } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation, type UserRow } from '../storage/schema.js';
@@ -77,26 +73,17 @@ const sendSignInCode = defineRoute({
     const now = deps.clock.now();
     await limitMailSend(deps.db, { projectId: project.id, kind: 'magic_link', email: body.email, ip: client.ip, now });
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
-    const issued = await inTransaction(deps.db, async (trx) => {
-      const code = await issueCode(trx, {
-        projectId: project.id,
-        purpose: 'magic_link',
-        data: { email: body.email, user_id: user?.id ?? null },
-        now,
-      });
-      await queueTemplatedMail(trx, {
+    const issued = await inTransaction(deps.db, (trx) =>
+      mailCode(trx, {
         project,
         type: 'magic_link',
         to: body.email,
-        variables: {
-          userDisplayName: user?.display_name ?? null,
-          magicLink: linkWithCode(body.callback_url, code.code),
-          otp: code.otp,
-        },
+        data: { email: body.email, user_id: user?.id ?? null },
+        callbackUrl: body.callback_url,
         now,
-      });
-      return code;
-    });
+        variables: (link, code) => ({ userDisplayName: user?.display_name ?? null, magicLink: link, otp: code.otp }),
+      }),
+    );
     return { nonce: issued.nonce };
   },
 });
@@ -115,12 +102,12 @@ const signInWithCode = defineRoute({
   errors: ['OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'SIGN_UP_NOT_ENABLED', ...codeErrors],
   handler: async ({ auth: { project }, body, client, request, deps }) => {
     requireMagicLink(project);
-    await limitCodeChecks(deps.db, project.id, client.ip, deps.clock.now());
-    const row = await checkCode(deps.db, {
+    const row = await checkClientCode(deps.db, {
       projectId: project.id,
       purpose: 'magic_link',
       code: body.code,
       now: deps.clock.now(),
+      clientIp: client.ip,
     });
     const data = magicLinkData.safeParse(row.data);
     if (!data.success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
@@ -174,9 +161,7 @@ const signInWithCode = defineRoute({
  */
 async function confirmExistingUser(db: Db, user: UserRow, address: string, now: number): Promise<UserRow> {
   const channel = await findUserChannelByValue(db, user.project_id, user.id, address);
-  if (channel && !channel.is_verified) {
-    await updateContactChannel(db, user.project_id, user.id, channel.id, { is_verified: true });
-    await mirrorPrimaryChannel(db, user.project_id, user.id);
+  if (channel && (await markChannelVerified(db, channel))) {
     if (user.password_hash !== null) {
       await updateUser(db, user.project_id, user.id, { password_hash: null }, now);
       await deleteUserSessions(db, user.project_id, user.id);

@@ -23,20 +23,17 @@
  * Passwords are hashed before any transaction; codes are checked on the
  * database (a wrong guess counts) and used in the transaction that acts on them.
  */
+
 import { headers, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { checkCode, codeErrors, codeValidAnswer, issueCode, useCode, verificationCode } from '../codes/codes.js';
+import { checkClientCode, mailCode } from '../codes/code-mail.js';
+import { codeErrors, codeValidAnswer, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, successAnswer } from '../common/schemas.js';
-import {
-  findUserChannelByValue,
-  mirrorPrimaryChannel,
-  updateContactChannel,
-} from '../contact-channels/contact-channel-store.js';
+import { findUserChannelByValue, markChannelVerified } from '../contact-channels/contact-channel-store.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { queueTemplatedMail } from '../mail/queue-mail.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import { limitCodeChecks, limitMailSend } from '../rate-limit/rate-limit.js';
+import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { deleteUserSessionsExcept, findSession } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { UserRow, VerificationCodeRow } from '../storage/schema.js';
@@ -92,21 +89,14 @@ const sendResetCode = defineRoute({
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
     try {
       await inTransaction(deps.db, async (trx) => {
-        const issued = await issueCode(trx, {
-          projectId: project.id,
-          purpose: 'password_reset',
-          data: { user_id: user?.id ?? null, email: body.email },
-          now,
-        });
-        await queueTemplatedMail(trx, {
+        await mailCode(trx, {
           project,
           type: 'password_reset',
           to: body.email,
-          variables: {
-            userDisplayName: user?.display_name ?? null,
-            passwordResetLink: linkWithCode(body.callback_url, issued.code),
-          },
+          data: { user_id: user?.id ?? null, email: body.email },
+          callbackUrl: body.callback_url,
           now,
+          variables: (link) => ({ userDisplayName: user?.display_name ?? null, passwordResetLink: link }),
         });
         // Nobody signs in with this e-mail: the same work, undone, so the answer takes as long.
         if (!user) throw new RollBack();
@@ -118,13 +108,6 @@ const sendResetCode = defineRoute({
     return { success: 'maybe, only if user with e-mail exists' as const };
   },
 });
-
-/** `<callback>?code=<code>`, keeping the callback's own query (wire-protocol §12). */
-export function linkWithCode(callback: string, code: string): string {
-  const url = new URL(callback);
-  url.searchParams.set('code', code);
-  return url.toString();
-}
 
 const resetCodeData = z.object({ user_id: z.string(), email: z.string() });
 
@@ -151,8 +134,13 @@ const checkResetCode = defineRoute({
   errors: [...codeErrors],
   handler: async ({ auth: { project }, body, client, deps }) => {
     const now = deps.clock.now();
-    await limitCodeChecks(deps.db, project.id, client.ip, now);
-    const row = await checkCode(deps.db, { projectId: project.id, purpose: 'password_reset', code: body.code, now });
+    const row = await checkClientCode(deps.db, {
+      projectId: project.id,
+      purpose: 'password_reset',
+      code: body.code,
+      now,
+      clientIp: client.ip,
+    });
     await resetSubject(deps.db, project.id, row);
     return { is_code_valid: true as const };
   },
@@ -171,12 +159,12 @@ const resetPassword = defineRoute({
   handler: async ({ auth: { project }, body, client, deps }) => {
     requirePasswordAuth(project);
     checkPasswordRequirements(body.password);
-    await limitCodeChecks(deps.db, project.id, client.ip, deps.clock.now());
-    const row = await checkCode(deps.db, {
+    const row = await checkClientCode(deps.db, {
       projectId: project.id,
       purpose: 'password_reset',
       code: body.code,
       now: deps.clock.now(),
+      clientIp: client.ip,
     });
     await resetSubject(deps.db, project.id, row);
     const passwordHash = await hashPassword(body.password);
@@ -188,10 +176,7 @@ const resetPassword = defineRoute({
       await updateUser(trx, project.id, user.id, { password_hash: passwordHash }, now);
       await deleteUserSessionsExcept(trx, project.id, user.id, null);
       const channel = await findUserChannelByValue(trx, project.id, user.id, resetCodeData.parse(row.data).email);
-      if (channel && !channel.is_verified) {
-        await updateContactChannel(trx, project.id, user.id, channel.id, { is_verified: true });
-        await mirrorPrimaryChannel(trx, project.id, user.id);
-      }
+      if (channel) await markChannelVerified(trx, channel);
     });
     return { success: true as const };
   },
