@@ -20,6 +20,7 @@ export const styleParts = [
   'password-input',
   'credential-form',
   'auth-card',
+  'code-input',
   'user-button',
   'account-settings',
 ];

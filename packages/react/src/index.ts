@@ -34,9 +34,14 @@ export {
 } from './credential/credential-form.js';
 export { type CredentialPageProps, SignIn, SignUp } from './credential/credential-pages.js';
 export { PasswordInput, type PasswordInputProps } from './credential/password-input.js';
+export { EmailVerification, type EmailVerificationProps } from './email/email-verification.js';
+export { ForgotPassword, type ForgotPasswordProps } from './email/forgot-password.js';
+export { PasswordReset, type PasswordResetProps } from './email/password-reset.js';
 export { Handler, type HandlerProps } from './handler/handler.js';
 export { SignOut, type SignOutProps } from './handler/sign-out.js';
 export { englishLabels, type LatchkeyLabels, type LatchkeyTranslation } from './labels.js';
+export { CodeInput, type CodeInputProps, normalizeCode } from './magic-link/code-input.js';
+export { MagicLinkCallback, type MagicLinkCallbackProps } from './magic-link/magic-link-callback.js';
 export { type FormMessageCode, formMessages, type LatchkeyMessages } from './messages.js';
 export { LatchkeyProvider, type LatchkeyProviderProps, type LatchkeyTheme, useApp } from './provider.js';
 export { Spinner, type SpinnerProps } from './spinner.js';

@@ -72,6 +72,67 @@ export interface LatchkeyLabels {
   notFoundSubtitle: string;
   notFoundHome: string;
 
+  /** The sign-in page's link to the forgot-password page. */
+  forgotPasswordLink: string;
+  forgotPasswordTitle: string;
+  forgotPasswordSubtitle: string;
+  forgotPasswordSubmit: string;
+  /** Busy text of the send buttons (reset link, sign-in code). */
+  sendingBusy: string;
+  checkInboxTitle: string;
+  /** After a reset link was asked for; the same whether or not the account exists. */
+  forgotPasswordSent: (values: { email: string }) => string;
+  backToSignIn: string;
+
+  passwordResetTitle: string;
+  passwordResetSubtitle: string;
+  /** Status text while the reset link is checked. */
+  passwordResetChecking: string;
+  newPasswordLabel: string;
+  confirmPasswordLabel: string;
+  passwordResetSubmit: string;
+  passwordResetBusy: string;
+  passwordResetDoneTitle: string;
+  passwordResetDoneText: string;
+  /** Action of an unusable reset or sign-in link. */
+  requestNewLink: string;
+
+  /** Unusable links (missing or unknown code, expired, used, too many attempts). */
+  linkInvalidTitle: string;
+  linkInvalidText: string;
+  linkExpiredTitle: string;
+  linkExpiredText: string;
+  linkUsedTitle: string;
+  linkUsedText: string;
+  linkAttemptsTitle: string;
+  linkAttemptsText: string;
+
+  emailVerificationTitle: string;
+  /** Status text while the verification link is checked. */
+  emailVerificationChecking: string;
+  emailVerifiedTitle: string;
+  emailVerifiedText: string;
+  /** A used verification link: the address is most likely verified already. */
+  emailVerificationUsedText: string;
+  continueLabel: string;
+
+  /** The sign-in page's switch to the e-mailed code, and its separator. */
+  magicLinkOption: string;
+  orSeparator: string;
+  magicLinkSubtitle: string;
+  magicLinkSubmit: string;
+  /** Back from the e-mailed code to the password form. */
+  passwordOption: string;
+  codeSentTo: (values: { email: string }) => string;
+  codeLabel: string;
+  sendCodeAgain: string;
+  /** Announced once a new code is sent. */
+  codeSentAgain: string;
+  useAnotherEmail: string;
+  /** The magic-link callback page while it signs in. */
+  magicLinkSigningIn: string;
+  magicLinkFailedTitle: string;
+
   /** Accessible name of the user button. */
   accountMenuFor: (values: { name: string }) => string;
   /** Accessible name of the account menu; also the name shown for a user with no name nor e-mail. */
@@ -214,6 +275,56 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   notFoundTitle: 'Page not found',
   notFoundSubtitle: 'The page you are looking for does not exist or has moved.',
   notFoundHome: 'Go to the home page',
+
+  forgotPasswordLink: 'Forgot password?',
+  forgotPasswordTitle: 'Reset your password',
+  forgotPasswordSubtitle: 'Enter the e-mail of your account and we will send you a link to choose a new password.',
+  forgotPasswordSubmit: 'Send reset link',
+  sendingBusy: 'Sending…',
+  checkInboxTitle: 'Check your inbox',
+  forgotPasswordSent: ({ email }) =>
+    `If an account uses ${email}, a link to choose a new password is on its way. It works for one hour.`,
+  backToSignIn: 'Back to sign in',
+
+  passwordResetTitle: 'Choose a new password',
+  passwordResetSubtitle: 'Type it twice to be sure it is right.',
+  passwordResetChecking: 'Checking your link…',
+  newPasswordLabel: 'New password',
+  confirmPasswordLabel: 'Confirm new password',
+  passwordResetSubmit: 'Save new password',
+  passwordResetBusy: 'Saving…',
+  passwordResetDoneTitle: 'Password changed',
+  passwordResetDoneText: 'You can now sign in with your new password.',
+  requestNewLink: 'Ask for a new link',
+
+  linkInvalidTitle: 'This link does not work',
+  linkInvalidText: 'It may be incomplete. Open it again from the e-mail, or ask for a new one.',
+  linkExpiredTitle: 'This link has expired',
+  linkExpiredText: 'Links from our e-mails work for a limited time. Ask for a new one.',
+  linkUsedTitle: 'This link was already used',
+  linkUsedText: 'Each link works once. Ask for a new one if you still need it.',
+  linkAttemptsTitle: 'This code is blocked',
+  linkAttemptsText: 'It was entered wrongly too many times. Ask for a new one.',
+
+  emailVerificationTitle: 'Verifying your e-mail',
+  emailVerificationChecking: 'Checking your link…',
+  emailVerifiedTitle: 'E-mail verified',
+  emailVerifiedText: 'Thank you: your e-mail address is confirmed.',
+  emailVerificationUsedText: 'It was opened before, so your address is most likely verified already.',
+  continueLabel: 'Continue',
+
+  magicLinkOption: 'E-mail me a code',
+  orSeparator: 'or',
+  magicLinkSubtitle: 'We will e-mail you a code and a link to sign in with, no password needed.',
+  magicLinkSubmit: 'Send me a code',
+  passwordOption: 'Sign in with a password instead',
+  codeSentTo: ({ email }) => `We sent a six-character code to ${email}. Type it below, or open the link in the e-mail.`,
+  codeLabel: 'Code from the e-mail',
+  sendCodeAgain: 'Send a new code',
+  codeSentAgain: 'A new code is on its way; the previous one no longer works.',
+  useAnotherEmail: 'Use another e-mail',
+  magicLinkSigningIn: 'Signing you in…',
+  magicLinkFailedTitle: 'Could not sign you in',
 
   accountMenuFor: ({ name }) => `Account menu for ${name}`,
   accountMenu: 'Account',

@@ -19,6 +19,9 @@ export const formMessages = {
   EMAIL_REQUIRED: 'Enter your e-mail address.',
   EMAIL_INVALID: 'Enter a valid e-mail address, like name@example.com.',
   PASSWORD_REQUIRED: 'Enter your password.',
+  PASSWORDS_DIFFERENT: 'The two passwords are not the same.',
+  CODE_REQUIRED: 'Enter the six characters of the code from the e-mail.',
+  CODE_INCORRECT: 'That code is not right. Check the e-mail and try again.',
   UNEXPECTED_ERROR: 'Something went wrong. Please try again.',
 } as const;
 

@@ -41,9 +41,8 @@ const submitButton = (name: RegExp) => screen.getByRole('button', { name });
 
 describe('SignIn', () => {
   it('titles the card with the project name: given, else from the service, else generic', async () => {
-    const { app } = renderPage('sign-in', {}, 'Acme');
+    renderPage('sign-in', {}, 'Acme');
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in to Acme' })).toBeTruthy();
-    expect(app.load).not.toHaveBeenCalled();
     cleanup();
     renderPage('sign-in', {}, undefined, 'Demo project');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in');

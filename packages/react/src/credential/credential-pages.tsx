@@ -1,12 +1,14 @@
 /** `SignIn` and `SignUp`: the credential pages, each a card around a `CredentialForm`. */
-import { forwardRef, type HTMLAttributes, type ReactNode } from 'react';
+import { forwardRef, type HTMLAttributes, type ReactNode, useEffect, useRef, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { currentReturnTo, withReturnTo } from '../internal/return-to.js';
 import { TextContext, useText } from '../internal/text.js';
+import { useAppData } from '../internal/use-app-data.js';
 import { useProjectName } from '../internal/use-project-name.js';
 import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
+import { MagicLinkForm } from '../magic-link/magic-link-form.js';
 import { useApp } from '../provider.js';
-import { CredentialForm } from './credential-form.js';
+import { CredentialForm, EmailField, FormError, PasswordField, SubmitButton } from './credential-form.js';
 
 /**
  * Props of `SignIn` and `SignUp`: the project name, the words (`labels`,
@@ -83,10 +85,81 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
       </a>
     </>
   );
+  // Which methods the project offers; until its settings load, the password form (the usual one) shows.
+  const project = useAppData('project', { suspend: false });
+  const methods = project.status === 'ready' ? project.data.config : undefined;
+  const [email, setEmail] = useState('');
+  const [byCode, setByCode] = useState(false);
+  const magicLink = kind === 'sign-in' && methods?.magicLinkEnabled === true;
+  const password = methods?.credentialEnabled !== false;
+  const showCode = magicLink && (byCode || !password);
+  // Back from the code form, the e-mail field takes the focus the vanished button had.
+  const emailInput = useRef<HTMLInputElement>(null);
+  const cameBack = useRef(false);
+  useEffect(() => {
+    if (showCode || !cameBack.current) return;
+    cameBack.current = false;
+    emailInput.current?.focus();
+  }, [showCode]);
   return (
     <TextContext.Provider value={text}>
-      <AuthCard {...rest} ref={ref} title={words.title(name)} subtitle={words.subtitle} footer={footer}>
-        <CredentialForm kind={kind} noRedirect={noRedirect} onSuccess={onSuccess} />
+      <AuthCard
+        {...rest}
+        ref={ref}
+        title={words.title(name)}
+        subtitle={showCode ? text.labels.magicLinkSubtitle : words.subtitle}
+        footer={footer}
+      >
+        {showCode ? (
+          <MagicLinkForm
+            email={email}
+            onEmailChange={setEmail}
+            onUsePassword={
+              password
+                ? () => {
+                    cameBack.current = true;
+                    setByCode(false);
+                  }
+                : undefined
+            }
+            noRedirect={noRedirect}
+            onSuccess={onSuccess}
+          />
+        ) : (
+          <CredentialForm
+            kind={kind}
+            noRedirect={noRedirect}
+            onSuccess={onSuccess}
+            email={email}
+            onEmailChange={setEmail}
+          >
+            {kind === 'sign-in' ? (
+              <>
+                <FormError />
+                <EmailField ref={emailInput} />
+                <PasswordField />
+                <a className="lk-link lk-forgot-link" href={app.urls.forgotPassword}>
+                  {text.labels.forgotPasswordLink}
+                </a>
+                <SubmitButton />
+              </>
+            ) : undefined}
+          </CredentialForm>
+        )}
+        {magicLink && !showCode ? (
+          <>
+            <p className="lk-divider">
+              <span>{text.labels.orSeparator}</span>
+            </p>
+            <button
+              type="button"
+              className="lk-button lk-button-secondary lk-button-block"
+              onClick={() => setByCode(true)}
+            >
+              {text.labels.magicLinkOption}
+            </button>
+          </>
+        ) : null}
       </AuthCard>
     </TextContext.Provider>
   );

@@ -1,6 +1,6 @@
 import { constants } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
-import { validateCredentials } from './validation.js';
+import { emailError, newPasswordError, validateCredentials } from './validation.js';
 
 describe('validateCredentials', () => {
   it('accepts a well-formed sign-up at the service limits', () => {
@@ -21,5 +21,24 @@ describe('validateCredentials', () => {
       email: 'E-mail?',
       password: 'Enter your password.',
     });
+  });
+});
+
+describe('emailError and newPasswordError, the checks the e-mail pages share', () => {
+  it('checks a trimmed address', () => {
+    expect(emailError('  ada@example.com ')).toBeUndefined();
+    expect(emailError('   ')).toBe('Enter your e-mail address.');
+    expect(emailError('ada@', { EMAIL_INVALID: 'Adresse invalide.' })).toBe('Adresse invalide.');
+  });
+
+  it('holds a new password to the service limits', () => {
+    expect(newPasswordError('')).toBe('Enter your password.');
+    expect(newPasswordError('x'.repeat(constants.passwordMinLength - 1))).toBe(
+      'The password must be at least 8 characters long.',
+    );
+    expect(newPasswordError('x'.repeat(constants.passwordMinLength))).toBeUndefined();
+    expect(newPasswordError('x'.repeat(constants.passwordMaxLength + 1))).toBe(
+      'The password must be at most 70 characters long.',
+    );
   });
 });

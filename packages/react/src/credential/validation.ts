@@ -23,16 +23,30 @@ export function validateCredentials(
   messages?: LatchkeyMessages,
 ): FieldErrors {
   const errors: FieldErrors = {};
-  const email = values.email.trim();
-  if (!email) errors.email = formMessage('EMAIL_REQUIRED', messages);
-  else if (!emailShape.test(email)) errors.email = formMessage('EMAIL_INVALID', messages);
+  errors.email = emailError(values.email, messages);
 
   const { password } = values;
   if (!password) errors.password = formMessage('PASSWORD_REQUIRED', messages);
-  else if (kind === 'sign-up' && password.length < constants.passwordMinLength) {
-    errors.password = messageFor('PASSWORD_TOO_SHORT', { min_length: constants.passwordMinLength }, messages);
-  } else if (kind === 'sign-up' && password.length > constants.passwordMaxLength) {
-    errors.password = messageFor('PASSWORD_TOO_LONG', { maxLength: constants.passwordMaxLength }, messages);
-  }
+  else if (kind === 'sign-up') errors.password = newPasswordError(password, messages);
   return errors;
+}
+
+/** What is wrong with an e-mail address as typed (trimmed first), or `undefined`. */
+export function emailError(email: string, messages?: LatchkeyMessages): string | undefined {
+  const trimmed = email.trim();
+  if (!trimmed) return formMessage('EMAIL_REQUIRED', messages);
+  if (!emailShape.test(trimmed)) return formMessage('EMAIL_INVALID', messages);
+  return undefined;
+}
+
+/** What is wrong with a new password (sign-up, reset), or `undefined`: required, then the service's length limits. */
+export function newPasswordError(password: string, messages?: LatchkeyMessages): string | undefined {
+  if (!password) return formMessage('PASSWORD_REQUIRED', messages);
+  if (password.length < constants.passwordMinLength) {
+    return messageFor('PASSWORD_TOO_SHORT', { min_length: constants.passwordMinLength }, messages);
+  }
+  if (password.length > constants.passwordMaxLength) {
+    return messageFor('PASSWORD_TOO_LONG', { maxLength: constants.passwordMaxLength }, messages);
+  }
+  return undefined;
 }

@@ -3,9 +3,13 @@ import type { ClientApp } from '@latchkey/js';
 import type { ReactNode } from 'react';
 import { AccountSettings } from '../account-settings/account-settings.js';
 import { SignIn, SignUp } from '../credential/credential-pages.js';
+import { EmailVerification } from '../email/email-verification.js';
+import { ForgotPassword } from '../email/forgot-password.js';
+import { PasswordReset } from '../email/password-reset.js';
 import { TextContext, useText } from '../internal/text.js';
 import { useLocationPath } from '../internal/use-location-path.js';
 import type { LatchkeyTranslation } from '../labels.js';
+import { MagicLinkCallback } from '../magic-link/magic-link-callback.js';
 import { LatchkeyProvider, useOptionalLatchkeyContext } from '../provider.js';
 import { handlerPageOf } from './handler-page.js';
 import { NotFound } from './not-found.js';
@@ -28,7 +32,8 @@ export interface HandlerProps extends LatchkeyTranslation {
 
 /**
  * Renders the page that `window.location.pathname` names under the handler
- * base path: `sign-in`, `sign-up`, `sign-out` or `account-settings`; anything else gets a
+ * base path: `sign-in`, `sign-up`, `sign-out`, `forgot-password`, `password-reset`,
+ * `email-verification`, `magic-link-callback` or `account-settings`; anything else gets a
  * "Page not found" card with a link home. Mount it on the handler route of
  * your router (or for every path under it). `labels` and `messages` apply to
  * every page it serves.
@@ -72,6 +77,14 @@ function pageAt(pathname: string, basePath = '/handler'): ReactNode {
       return <SignUp />;
     case 'sign-out':
       return <SignOut />;
+    case 'forgot-password':
+      return <ForgotPassword />;
+    case 'password-reset':
+      return <PasswordReset />;
+    case 'email-verification':
+      return <EmailVerification />;
+    case 'magic-link-callback':
+      return <MagicLinkCallback />;
     case 'account-settings':
       return <AccountSettings />;
     default:

@@ -31,6 +31,24 @@ const icons = {
       <path d="M12 7v6.2M12 16.3v.5" strokeWidth="2.4" />
     </>
   ),
+  mail: (
+    <>
+      <rect x="3.5" y="5.5" width="17" height="13" rx="2" />
+      <path d="m4.5 7 7.5 6 7.5-6" />
+    </>
+  ),
+  check: (
+    <>
+      <circle cx="12" cy="12" r="9" />
+      <path d="m8 12.3 2.7 2.7L16 9.5" />
+    </>
+  ),
+  key: (
+    <>
+      <circle cx="8" cy="15" r="4" />
+      <path d="m11 12 8-8M16 7l2.5 2.5M14 9l2 2" />
+    </>
+  ),
   'chevron-down': <path d="M6 9.75 12 15l6-5.25" strokeWidth="2.4" />,
   'sign-out': <path d="M10 4H6a1 1 0 0 0-1 1v14a1 1 0 0 0 1 1h4M15 8l4 4-4 4M19 12H9" />,
 } satisfies Record<string, ReactNode>;

@@ -31,12 +31,14 @@ interface FakeAppOptions {
   urls?: Partial<HandlerUrls>;
   /** The project's display name (`null`: loading the project fails). */
   projectName?: string | null;
+  /** Project settings over the defaults (password on, magic link off). */
+  config?: Partial<Project['config']>;
 }
 
 type Snapshots = { [K in AppDataKey]?: AppData[K] };
 
 export function createFakeApp(options: FakeAppOptions = {}) {
-  const listeners: Record<AppDataKey, Set<() => void>> = { user: new Set(), project: new Set() };
+  const listeners: Record<AppDataKey, Set<() => void>> = { user: new Set(), project: new Set(), contactChannels: new Set() };
   const snapshots: Snapshots = { user: 'user' in options ? options.user : null };
   const inFlight: { [K in AppDataKey]?: Promise<AppData[K]> } = {};
   let loadResult: CurrentUser | null = snapshots.user ?? null;
@@ -55,9 +57,13 @@ export function createFakeApp(options: FakeAppOptions = {}) {
       });
       return loadResult;
     },
+    async contactChannels() {
+      return [];
+    },
     async project() {
       if (projectName === null) throw new Error('project unavailable');
-      return { id: 'p', displayName: projectName } as Project;
+      const config = { signUpEnabled: true, credentialEnabled: true, magicLinkEnabled: false, ...options.config };
+      return { id: 'p', displayName: projectName, config } as Project;
     },
   };
 
@@ -86,6 +92,12 @@ export function createFakeApp(options: FakeAppOptions = {}) {
     urls: resolveUrls(options.urls),
     signInWithCredential: vi.fn<ClientApp['signInWithCredential']>(async () => ({ userId: 'u', newUser: false })),
     signUpWithCredential: vi.fn<ClientApp['signUpWithCredential']>(async () => ({ userId: 'u', newUser: true })),
+    sendForgotPasswordEmail: vi.fn<ClientApp['sendForgotPasswordEmail']>(async () => undefined),
+    verifyPasswordResetCode: vi.fn<ClientApp['verifyPasswordResetCode']>(async () => undefined),
+    resetPassword: vi.fn<ClientApp['resetPassword']>(async () => undefined),
+    verifyEmail: vi.fn<ClientApp['verifyEmail']>(async () => undefined),
+    sendMagicLinkEmail: vi.fn<ClientApp['sendMagicLinkEmail']>(async () => ({ nonce: 'n'.repeat(39) })),
+    signInWithMagicLink: vi.fn<ClientApp['signInWithMagicLink']>(async () => ({ userId: 'u', newUser: false })),
     getUser: vi.fn(async (): Promise<CurrentUser | null> => loadShared('user')),
     load: vi.fn(loadShared) as ReturnType<typeof vi.fn<ClientApp['load']>>,
     subscribe: vi.fn((key: AppDataKey, listener: () => void) => {

@@ -40,3 +40,28 @@ export function uniqueEmail(name = 'user'): string {
   count += 1;
   return `${name}-${Date.now().toString(36)}-${count}@example.com`;
 }
+
+/** A mail as the dev mailbox's JSON lists it. */
+export interface MailboxMessage {
+  to: string;
+  subject: string;
+  kind: string;
+  text: string;
+  html: string;
+}
+
+/** The newest mail to `to` in the service's dev mailbox (newest first there); fails when there is none. */
+export async function lastMailTo(service: TestService, to: string): Promise<MailboxMessage> {
+  const response = await service.fetch(`${service.mailboxUrl}/api/messages?to=${encodeURIComponent(to)}`);
+  const { items } = (await response.json()) as { items: MailboxMessage[] };
+  const mail = items[0];
+  if (!mail) throw new Error(`no mail to ${to}`);
+  return mail;
+}
+
+/** The `code` of the first link in a mail (`<page>?code=<45 characters>`). */
+export function linkCodeOf(mail: MailboxMessage): string {
+  const match = /[?&]code=([0-9a-z]{45})\b/i.exec(mail.text);
+  if (!match) throw new Error(`no code link in mail "${mail.subject}"`);
+  return match[1]!;
+}

@@ -1,0 +1,86 @@
+/**
+ * `CodeInput`: the field for the six-character code of a sign-in e-mail.
+ * One input (so paste, autofill of one-time codes, screen readers and the
+ * keyboard work as with any field), drawn as six letter-spaced cells.
+ */
+import { forwardRef, type InputHTMLAttributes } from 'react';
+import { cx } from '../internal/root-props.js';
+import { useControllableState } from '../internal/use-controllable-state.js';
+
+/** Characters a code is made of (Crockford's base32: no I, L, O, U). */
+const codeAlphabet = /[^0-9A-HJKMNP-TV-Z]/g;
+
+/**
+ * A typed or pasted code as the service reads it: upper-cased, spaces and
+ * dashes dropped, the look-alikes O, I and L read as 0, 1 and 1, at most
+ * `length` characters.
+ *
+ * @example
+ * ```ts
+ * normalizeCode(' ab-c1o2 '); // 'ABC102'
+ * ```
+ */
+export function normalizeCode(typed: string, length = 6): string {
+  return typed.toUpperCase().replace(/O/g, '0').replace(/[IL]/g, '1').replace(codeAlphabet, '').slice(0, length);
+}
+
+/**
+ * Props of `CodeInput`: the value (controlled with `value` +
+ * `onValueChange`, or uncontrolled with `defaultValue`), the code length,
+ * `onComplete`, and any other `<input>` prop.
+ *
+ * @example
+ * ```tsx
+ * <CodeInput aria-label="Code" value={code} onValueChange={setCode} onComplete={submit} />
+ * ```
+ */
+export interface CodeInputProps
+  extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'type' | 'maxLength'> {
+  value?: string;
+  defaultValue?: string;
+  /** Hears every change, with the value normalised (`normalizeCode`). */
+  onValueChange?: (value: string) => void;
+  /** Called when the value reaches `length` characters, typed or pasted. */
+  onComplete?: (value: string) => void;
+  /** Characters in the code (default 6). */
+  length?: number;
+}
+
+/**
+ * A code field that takes the code however it is typed or pasted (any case,
+ * with spaces or dashes) and holds it normalised. Give it a label (a
+ * `<label htmlFor>` or `aria-label`). Other props and the ref go to the `<input>`.
+ *
+ * @example
+ * ```tsx
+ * <label htmlFor="code">Code from the e-mail</label>
+ * <CodeInput id="code" onComplete={(code) => app.signInWithMagicLink(code + nonce)} />
+ * ```
+ */
+export const CodeInput = forwardRef<HTMLInputElement, CodeInputProps>(function CodeInput(
+  { value, defaultValue = '', onValueChange, onComplete, length = 6, className, onChange, style, ...rest },
+  ref,
+) {
+  const [code, setCode] = useControllableState(value, defaultValue, onValueChange);
+  return (
+    <input
+      autoComplete="one-time-code"
+      autoCapitalize="characters"
+      autoCorrect="off"
+      spellCheck={false}
+      inputMode="text"
+      {...rest}
+      ref={ref}
+      type="text"
+      className={cx('lk-input lk-code-input', className)}
+      style={{ ...style, ['--lk-code-length' as string]: length }}
+      value={code}
+      onChange={(event) => {
+        onChange?.(event);
+        const next = normalizeCode(event.target.value, length);
+        setCode(next);
+        if (next.length === length && next !== code) onComplete?.(next);
+      }}
+    />
+  );
+});
