@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { AuthCache, readAuthData } from './access/auth-cache.js';
 import { createSealer } from './crypto/encryption.js';
 import { randomRequestId } from './crypto/random.js';
+import { startHousekeeping } from './housekeeping.js';
 import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
 import { mountRoutes } from './http/mount-routes.js';
 import { defaultLogger, finishResponse } from './http/request-log.js';
@@ -201,10 +202,12 @@ export function createService(options: ServiceOptions): Service {
   });
 
   worker.start();
+  const stopHousekeeping = startHousekeeping({ db, clock, logger });
   let closing: Promise<void> | undefined;
   return {
     deliverMail: () => worker.deliverNow(),
     close() {
+      stopHousekeeping();
       closing ??= worker.close().finally(() => transports.close());
       return closing;
     },

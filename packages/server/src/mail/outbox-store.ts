@@ -164,3 +164,13 @@ export async function releaseMails(db: Db, ids: readonly string[], now: number):
     .where('status', '=', 'sending')
     .execute();
 }
+
+/** Deletes mails sent or given up on before `before`; returns how many. */
+export async function deleteFinishedMailsBefore(db: Db, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('email_outbox')
+    .where('status', 'in', ['sent', 'failed'])
+    .where('created_at', '<', new Date(before))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

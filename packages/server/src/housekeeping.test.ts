@@ -1,0 +1,55 @@
+/** Housekeeping removes expired codes and old finished mails, and nothing that is still of use. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueCode } from './codes/codes.js';
+import { pruneOnce, retention } from './housekeeping.js';
+import { enqueueMail } from './mail/outbox-store.js';
+import { dbOf } from './storage/open-storage.js';
+import { startTestService, type TestService } from './testing/index.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+const db = () => dbOf(service.storage);
+const ids = async (table: 'verification_codes' | 'email_outbox') =>
+  (await db().selectFrom(table).select('id').execute()).map((row) => row.id).sort();
+
+describe('pruneOnce', () => {
+  it('deletes codes a day after they expired and finished mails after 30 days, keeping the rest', async () => {
+    const now = service.clock.now();
+    const long = now - retention.finishedMailsMs - 60_000;
+    const issue = (at: number) =>
+      issueCode(db(), { projectId: service.projectId, purpose: 'magic_link', data: {}, now: at });
+    const stale = await issue(now - retention.expiredCodesMs - 11 * 60_000); // expired over a day ago
+    const late = await issue(now - 11 * 60_000); // expired a minute ago: still says "expired"
+    const fresh = await issue(now);
+    const mail = (at: number) =>
+      enqueueMail(db(), {
+        projectId: service.projectId,
+        kind: 'test',
+        to: 'a@example.com',
+        subject: 's',
+        html: '',
+        text: '',
+        now: at,
+      });
+    const old = await mail(long);
+    const recent = await mail(now);
+    const waiting = await mail(long);
+    await service.deliverMail(); // all three delivered to the dev mailbox: `sent`
+    // One old mail still waiting for a retry must stay.
+    await db()
+      .updateTable('email_outbox')
+      .set({ status: 'queued', next_attempt_at: new Date(now + 60 * 60_000) })
+      .where('id', '=', waiting.id)
+      .execute();
+
+    expect(await pruneOnce(db(), now)).toEqual({ codes: 1, mails: 1 });
+    expect(await ids('verification_codes')).toEqual([late.id, fresh.id].sort());
+    expect(await ids('email_outbox')).toEqual([recent.id, waiting.id].sort());
+    expect((await ids('email_outbox')).includes(old.id)).toBe(false);
+    expect((await ids('verification_codes')).includes(stale.id)).toBe(false);
+  });
+});

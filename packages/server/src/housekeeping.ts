@@ -1,0 +1,45 @@
+/**
+ * Housekeeping: rows that only grow are pruned on a slow timer in every
+ * instance (the deletes are idempotent, so instances need no coordination).
+ * - verification codes a day after they expired (until then a late click
+ *   hears "expired" rather than "not found");
+ * - mails sent or given up on, after 30 days (their delivery status is what
+ *   administrators read; the bodies of SMTP mails are gone already).
+ */
+import type { Logger } from 'pino';
+import { deleteCodesExpiredBefore } from './codes/code-store.js';
+import type { Clock } from './http/env.js';
+import { deleteFinishedMailsBefore } from './mail/outbox-store.js';
+import type { Db } from './storage/db.js';
+
+const day = 24 * 60 * 60_000;
+
+/** How long expired codes and finished mails are kept. */
+export const retention = { expiredCodesMs: day, finishedMailsMs: 30 * day } as const;
+
+/** Prunes once; returns what it removed. */
+export async function pruneOnce(db: Db, now: number): Promise<{ codes: number; mails: number }> {
+  const codes = await deleteCodesExpiredBefore(db, now - retention.expiredCodesMs);
+  const mails = await deleteFinishedMailsBefore(db, now - retention.finishedMailsMs);
+  return { codes, mails };
+}
+
+/**
+ * Prunes now and then every `intervalMs` (default one hour); the timer never
+ * keeps the process alive. Returns the function that stops it.
+ */
+export function startHousekeeping(options: {
+  db: Db;
+  clock: Clock;
+  logger: Logger | null;
+  intervalMs?: number;
+}): () => void {
+  const run = () => {
+    pruneOnce(options.db, options.clock.now()).catch((error: Error) => {
+      options.logger?.warn({ err: { name: error.name, message: error.message } }, 'housekeeping failed');
+    });
+  };
+  const timer = setInterval(run, options.intervalMs ?? 60 * 60_000);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
