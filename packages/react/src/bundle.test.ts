@@ -3,7 +3,7 @@
  * Bundle guard (STYLE.md item 11) and size budget (issue 5): what an app
  * ships to show the sign-in page (the SDK's `ClientApp`, the provider and
  * `SignIn`), bundled for the browser with React left out, must stay within
- * 20 kB min+gzip and hold no zod, Node built-ins or server code. The figures
+ * the budget below (min+gzip) and hold no zod, Node built-ins or server code. The figures
  * are printed; the whole entry is measured too, for the record.
  */
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,16 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
-const budgetBytes = 20_000;
+/**
+ * 20 kB until issue 8; raised to 22 kB when the sign-in page gained its
+ * second method (the e-mailed code: e-mail step, code step, send again, about
+ * 1 kB) and the one labels table took the words of the e-mail and account
+ * pages (about 1 kB), while the SDK gained the e-mail calls (about 1 kB).
+ * Measured then: 21.0 kB.
+ */
+const budgetBytes = 22_000;
+/** The whole entry also holds every page (account settings, e-mail pages); measured 22.0 kB at issue 8. */
+const wholeEntryBudgetBytes = 24_000;
 
 async function bundle(contents: string) {
   const result = await build({
@@ -43,7 +52,7 @@ function expectBrowserOnly({ code, inputs }: { code: string; inputs: string[] })
 }
 
 describe('browser bundle of @latchkey/react', () => {
-  it('SDK + provider + sign-in page: within 20 kB min+gzip, React excluded, no zod, node: or server code', async () => {
+  it('SDK + provider + sign-in page: within 22 kB min+gzip, React excluded, no zod, node: or server code', async () => {
     const result = await bundle(
       [
         "export { ClientApp } from '@latchkey/js';",
@@ -66,6 +75,6 @@ describe('browser bundle of @latchkey/react', () => {
     const result = await bundle("export * from './index.js';");
     expectBrowserOnly(result);
     console.log(`@latchkey/react whole entry: ${result.code.length} B minified, ${result.gzipped} B min+gzip`);
-    expect(result.gzipped).toBeLessThanOrEqual(budgetBytes);
+    expect(result.gzipped).toBeLessThanOrEqual(wholeEntryBudgetBytes);
   });
 });

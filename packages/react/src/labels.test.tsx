@@ -4,6 +4,7 @@
  * a marker) and check that no other words are left but the user's own data,
  * and that every label was used.
  */
+import { KnownError } from '@latchkey/protocol';
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,7 +95,106 @@ describe('labels', () => {
     await scene(page(<Handler />, { user }), click('.lk-button-primary'));
     await scene(page(<UserButton showName />, { user }), click('.lk-user-trigger'), click('[role="menuitem"]'));
 
+    await emailPageScenes();
+
     expect(leftovers).toEqual([]);
-    expect(Object.keys(englishLabels).filter((key) => !seen.has(key))).toEqual([]);
+    // AccountSettings' own labels are proven by account-settings/account-settings-labels.test.tsx.
+    const accountPage = /^account(?!Menu)/;
+    expect(Object.keys(englishLabels).filter((key) => !seen.has(key) && !accountPage.test(key))).toEqual([]);
   });
 });
+
+const code = 'a'.repeat(45);
+
+function type(selector: string, value: string) {
+  return () => void fireEvent.change(document.querySelector(selector)!, { target: { value } });
+}
+
+/** The e-mail pages and the sign-in page's e-mailed code, in each of their states. */
+async function emailPageScenes() {
+  visit('/handler/forgot-password');
+  const refusing = createFakeApp();
+  refusing.mocks.sendForgotPasswordEmail
+    .mockRejectedValueOnce(new Error('Network down'))
+    .mockReturnValueOnce(new Promise(() => {}));
+  await scene(
+    <LatchkeyProvider app={refusing.app} labels={pseudo}>
+      <Handler />
+    </LatchkeyProvider>,
+    type('[name="email"]', 'ada@example.com'),
+    click('[type="submit"]'),
+    click('[type="submit"]'),
+  );
+  await scene(page(<Handler />), type('[name="email"]', 'ada@example.com'), click('[type="submit"]'));
+
+  visit(`/handler/password-reset?code=${code}`);
+  const resetting = createFakeApp();
+  resetting.mocks.resetPassword
+    .mockRejectedValueOnce(new Error('Network down'))
+    .mockReturnValueOnce(new Promise(() => {}));
+  await scene(
+    <LatchkeyProvider app={resetting.app} labels={pseudo}>
+      <Handler />
+    </LatchkeyProvider>,
+    type('[name="new-password"]', 'long-enough'),
+    type('[name="confirm-password"]', 'long-enough'),
+    click('[type="submit"]'),
+    click('[type="submit"]'),
+  );
+  await scene(
+    page(<Handler />),
+    type('[name="new-password"]', 'long-enough'),
+    type('[name="confirm-password"]', 'long-enough'),
+    click('[type="submit"]'),
+  );
+  const usedReset = createFakeApp();
+  usedReset.mocks.verifyPasswordResetCode.mockRejectedValueOnce(new KnownError('VERIFICATION_CODE_ALREADY_USED'));
+  visit(`/handler/password-reset?code=${'u'.repeat(45)}`);
+  await scene(
+    <LatchkeyProvider app={usedReset.app} labels={pseudo}>
+      <Handler />
+    </LatchkeyProvider>,
+  );
+  visit(`/handler/email-verification?code=${code}`);
+  await scene(page(<Handler />));
+  const problems = [
+    'VERIFICATION_CODE_NOT_FOUND',
+    'VERIFICATION_CODE_EXPIRED',
+    'VERIFICATION_CODE_ALREADY_USED',
+    'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED',
+  ] as const;
+  for (const [index, problem] of problems.entries()) {
+    const failing = createFakeApp();
+    failing.mocks.verifyEmail.mockRejectedValueOnce(new KnownError(problem));
+    visit(`/handler/email-verification?code=${String(index).repeat(45)}`);
+    await scene(
+      <LatchkeyProvider app={failing.app} labels={pseudo}>
+        <Handler />
+      </LatchkeyProvider>,
+    );
+  }
+  visit(`/handler/magic-link-callback?code=${code}`);
+  const magic = createFakeApp();
+  magic.mocks.signInWithMagicLink.mockReturnValueOnce(new Promise(() => {}));
+  await scene(
+    <LatchkeyProvider app={magic.app} labels={pseudo}>
+      <Handler />
+    </LatchkeyProvider>,
+  );
+  const failedLink = createFakeApp();
+  failedLink.mocks.signInWithMagicLink.mockRejectedValueOnce(new Error('Network down'));
+  await scene(
+    <LatchkeyProvider app={failedLink.app} labels={pseudo}>
+      <Handler />
+    </LatchkeyProvider>,
+  );
+
+  visit('/handler/sign-in');
+  await scene(
+    page(<SignIn />, { config: { magicLinkEnabled: true } }, 'Acme'),
+    click('.lk-button-secondary'),
+    type('[name="email"]', 'ada@example.com'),
+    click('[type="submit"]'),
+    click('.lk-button-text'),
+  );
+}

@@ -46,6 +46,26 @@ describe('Handler', () => {
     expect(screen.getByRole('link', { name: 'Go to the home page' }).getAttribute('href')).toBe('/start');
   });
 
+  it('serves the e-mail pages: forgot-password, password-reset, email-verification, magic-link-callback', async () => {
+    renderHandler('/handler/forgot-password');
+    expect(title()).toBe('Reset your password');
+    cleanup();
+    const fake = renderHandler(`/handler/password-reset?code=${'a'.repeat(45)}`);
+    await act(async () => {});
+    expect(fake.mocks.verifyPasswordResetCode).toHaveBeenCalledTimes(1);
+    expect(title()).toBe('Choose a new password');
+    cleanup();
+    const verifying = renderHandler('/handler/email-verification?code=' + 'b'.repeat(45));
+    await act(async () => {});
+    expect(verifying.mocks.verifyEmail).toHaveBeenCalledWith('b'.repeat(45));
+    expect(title()).toBe('E-mail verified');
+    cleanup();
+    const signingIn = renderHandler('/handler/magic-link-callback');
+    await act(async () => {});
+    expect(signingIn.mocks.signInWithMagicLink).not.toHaveBeenCalled();
+    expect(title()).toBe('This link does not work');
+  });
+
   it('follows back/forward navigation', () => {
     renderHandler('/handler/sign-in');
     act(() => {

@@ -58,7 +58,7 @@ export interface CodeInputProps
  * ```
  */
 export const CodeInput = forwardRef<HTMLInputElement, CodeInputProps>(function CodeInput(
-  { value, defaultValue = '', onValueChange, onComplete, length = 6, className, onChange, style, ...rest },
+  { value, defaultValue = '', onValueChange, onComplete, length = 6, className, onChange, ...rest },
   ref,
 ) {
   const [code, setCode] = useControllableState(value, defaultValue, onValueChange);
@@ -73,7 +73,6 @@ export const CodeInput = forwardRef<HTMLInputElement, CodeInputProps>(function C
       ref={ref}
       type="text"
       className={cx('lk-input lk-code-input', className)}
-      style={{ ...style, ['--lk-code-length' as string]: length }}
       value={code}
       onChange={(event) => {
         onChange?.(event);
