@@ -18,6 +18,8 @@ export interface DevInfo {
   publishableClientKey: string;
   secretServerKey: string;
   superSecretAdminKey: string;
+  /** The dev mailbox page (`GET <mailboxUrl>/api/messages?to=` lists mail as JSON). */
+  mailboxUrl: string;
 }
 
 export interface Stack {

@@ -50,6 +50,10 @@ function titleOf(pathname: string, isHandler: boolean): string {
   if (pathname.endsWith('/sign-in')) return 'Sign in';
   if (pathname.endsWith('/sign-up')) return 'Sign up';
   if (pathname.endsWith('/sign-out')) return 'Signing out';
+  if (pathname.endsWith('/forgot-password')) return 'Forgot password';
+  if (pathname.endsWith('/password-reset')) return 'Reset password';
+  if (pathname.endsWith('/email-verification')) return 'Verify e-mail';
+  if (pathname.endsWith('/magic-link-callback')) return 'Signing in';
   return 'Account';
 }
 

@@ -1,0 +1,192 @@
+/**
+ * The e-mail flows a person goes through, in real Chromium against the built
+ * `latchkey dev` and demo: sign up, open the dev mailbox, click the
+ * verification link; forgot password, reset it through the mailed link, sign
+ * in with the new one; sign in with an e-mailed code, by its link and by
+ * typing it. Every link is followed from the mailbox page, as a person would.
+ */
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkOf, type MailboxMessage, waitForMail } from './support/mailbox.js';
+import { type Stack, startStack } from './support/stack.js';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+  // The dev project does not offer magic link by default; its admin turns it on, as in the dashboard.
+  const response = await fetch(`${stack.dev.apiUrl}/api/v1/projects/current`, {
+    method: 'PATCH',
+    headers: {
+      'content-type': 'application/json',
+      'x-stack-project-id': stack.dev.projectId,
+      'x-stack-access-type': 'admin',
+      'x-stack-super-secret-admin-key': stack.dev.superSecretAdminKey,
+    },
+    body: JSON.stringify({ config: { magic_link_enabled: true } }),
+  });
+  expect(response.status).toBe(200);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const password = 'correct-horse-battery';
+const newAddress = (name: string) => `${name}-${Date.now()}@example.com`;
+
+async function fresh(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await stack.browser.newContext();
+  return { context, page: await context.newPage() };
+}
+
+/** Opens the dev mailbox in `context`, opens `mail` from the list and clicks its link; resolves with the page the link opened. */
+async function followMailedLink(context: BrowserContext, mail: MailboxMessage): Promise<Page> {
+  const mailbox = await context.newPage();
+  await mailbox.goto(stack.dev.mailboxUrl);
+  await mailbox.locator(`a[href="/mailbox/${mail.id}"]`).click();
+  await mailbox.getByRole('heading', { level: 1, name: mail.subject }).waitFor();
+  const link = linkOf(mail);
+  const [opened] = await Promise.all([
+    context.waitForEvent('page'),
+    mailbox
+      .locator(`a[href="${link.replace(/"/g, '\\"')}"]`)
+      .first()
+      .click(),
+  ]);
+  await mailbox.close();
+  await opened.waitForLoadState();
+  return opened;
+}
+
+async function signUp(page: Page, email: string) {
+  await page.goto(`${stack.demoUrl}/handler/sign-up`);
+  await page.getByLabel(/e-?mail/i).fill(email);
+  await page.getByLabel(/^password$/i).fill(password);
+  await page.getByRole('button', { name: /create account/i }).click();
+  await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+}
+
+describe('e-mail flows in Chromium', () => {
+  it('signs up, opens the dev mailbox, clicks the verification link and sees the address verified', async () => {
+    const { context, page } = await fresh();
+    const email = newAddress('verify');
+    await signUp(page, email);
+    const mail = await waitForMail(stack.dev, email, /verification/);
+    const opened = await followMailedLink(context, mail);
+    expect(new URL(opened.url()).pathname).toBe('/handler/email-verification');
+    await opened.getByRole('heading', { level: 1, name: 'E-mail verified' }).waitFor({ timeout: 15_000 });
+    // Opened again, the used link says so.
+    await opened.reload();
+    await opened.getByRole('heading', { level: 1, name: 'This link was already used' }).waitFor({ timeout: 15_000 });
+    await context.close();
+  });
+
+  it('resets a forgotten password from the mailbox, then signs in with the new one', async () => {
+    const email = newAddress('reset');
+    const setup = await fresh();
+    await signUp(setup.page, email);
+    await setup.context.close();
+
+    const { context, page } = await fresh();
+    await page.goto(`${stack.demoUrl}/handler/sign-in`);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL(/\/handler\/forgot-password$/);
+    await page.getByLabel(/e-?mail/i).fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Check your inbox' }).waitFor({ timeout: 15_000 });
+
+    const opened = await followMailedLink(context, await waitForMail(stack.dev, email, /reset/));
+    await opened.getByLabel('New password', { exact: true }).fill('brand-new-battery');
+    await opened.getByLabel('Confirm new password').fill('brand-new-battery');
+    await opened.getByRole('button', { name: 'Save new password' }).click();
+    await opened.getByRole('heading', { level: 1, name: 'Password changed' }).waitFor({ timeout: 15_000 });
+    await opened.getByRole('link', { name: 'Sign in' }).click();
+    await opened.waitForURL(/\/handler\/sign-in/);
+    await opened.getByLabel(/e-?mail/i).fill(email);
+    await opened.getByLabel(/^password$/i).fill('brand-new-battery');
+    await opened.getByRole('button', { name: /^sign in$/i }).click();
+    await expect.poll(() => opened.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    await context.close();
+  });
+
+  it('signs in with the e-mailed code typed by keyboard, lower case', async () => {
+    const email = newAddress('otp');
+    const { context, page } = await fresh();
+    await page.goto(`${stack.demoUrl}/handler/sign-in`);
+    await page.getByRole('button', { name: 'E-mail me a code' }).click();
+    await page.getByLabel(/e-?mail/i).fill(email);
+    await page.keyboard.press('Enter');
+    const code = page.getByLabel('Code from the e-mail');
+    await code.waitFor({ timeout: 15_000 });
+    const mail = await waitForMail(stack.dev, email, /magic/);
+    // The code is the first six characters of the link's code; the mail shows them upper-cased.
+    const otp = new URL(linkOf(mail)).searchParams.get('code')!.slice(0, 6).toUpperCase();
+    expect(mail.text).toContain(otp);
+    await page.keyboard.type(otp.toLowerCase());
+    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    expect(new URL(page.url()).pathname).toBe('/');
+    await context.close();
+  });
+
+  it('says a wrong code is wrong, then signs in by the link of a new code from the mailbox', async () => {
+    const email = newAddress('link');
+    const { context, page } = await fresh();
+    await page.goto(`${stack.demoUrl}/handler/sign-in`);
+    await page.getByRole('button', { name: 'E-mail me a code' }).click();
+    await page.getByLabel(/e-?mail/i).fill(email);
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    const code = page.getByLabel('Code from the e-mail');
+    await code.waitFor({ timeout: 15_000 });
+    const first = await waitForMail(stack.dev, email, /magic/);
+    const otp = new URL(linkOf(first)).searchParams.get('code')!.slice(0, 6);
+    const wrong = `${otp.startsWith('2') ? '3' : '2'}${otp.slice(1)}`;
+    await code.fill(wrong);
+    await page.getByText('That code is not right. Check the e-mail and try again.').waitFor({ timeout: 15_000 });
+
+    await page.getByRole('button', { name: 'Send a new code' }).click();
+    await page.getByText(/A new code is on its way/).waitFor({ timeout: 15_000 });
+    const second = await waitForMail(stack.dev, email, /magic/, 2);
+    expect(second.id).not.toBe(first.id);
+    const opened = await followMailedLink(context, second);
+    await expect.poll(() => opened.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    expect(new URL(opened.url()).pathname).toBe('/');
+    await context.close();
+  });
+});
+
+describe('the e-mail pages, accessibility', () => {
+  it.each(['light', 'dark'] as const)(
+    'forgot-password, a bad reset link and the code form have no serious axe violations (%s)',
+    async (colorScheme) => {
+      const context = await stack.browser.newContext({ colorScheme });
+      const page = await context.newPage();
+      const check = async () => {
+        await page.addScriptTag({ path: axePath });
+        const violations = (await page.evaluate(async () => {
+          const axe = (
+            globalThis as unknown as {
+              axe: { run(): Promise<{ violations: { id: string; impact: string | null }[] }> };
+            }
+          ).axe;
+          return (await axe.run()).violations;
+        })) as { id: string; impact: string | null }[];
+        return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+      };
+      await page.goto(`${stack.demoUrl}/handler/forgot-password`);
+      await page.getByLabel(/e-?mail/i).waitFor();
+      expect(await check()).toEqual([]);
+      await page.goto(`${stack.demoUrl}/handler/password-reset?code=${'z'.repeat(45)}`);
+      await page.getByRole('heading', { level: 1, name: 'This link does not work' }).waitFor({ timeout: 15_000 });
+      expect(await check()).toEqual([]);
+      await page.goto(`${stack.demoUrl}/handler/sign-in`);
+      await page.getByRole('button', { name: 'E-mail me a code' }).click();
+      await page.getByLabel(/e-?mail/i).fill(newAddress('axe'));
+      await page.getByRole('button', { name: 'Send me a code' }).click();
+      await page.getByLabel('Code from the e-mail').waitFor({ timeout: 15_000 });
+      expect(await check()).toEqual([]);
+      await context.close();
+    },
+  );
+});
