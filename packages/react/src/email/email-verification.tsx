@@ -46,7 +46,7 @@ export const EmailVerification = forwardRef<HTMLDivElement, EmailVerificationPro
   const [state, retry] = useOnce(code && `verify:${code}`, () => app.verifyEmail(code ?? ''));
   const problem = code ? linkProblemOf(state.error) : 'invalid';
   const home = (
-    <a className="lk-button lk-button-primary" href={app.urls.home}>
+    <a className="lk-button lk-button-primary lk-button-block" href={app.urls.home}>
       {state.status === 'done' ? words.continueLabel : words.goHome}
     </a>
   );
@@ -77,7 +77,7 @@ export const EmailVerification = forwardRef<HTMLDivElement, EmailVerificationPro
         }
       >
         <div className="lk-actions">
-          <button type="button" className="lk-button lk-button-primary" onClick={retry}>
+          <button type="button" className="lk-button lk-button-primary lk-button-block" onClick={retry}>
             {words.tryAgain}
           </button>
         </div>

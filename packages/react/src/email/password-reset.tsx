@@ -95,10 +95,10 @@ export const PasswordReset = forwardRef<HTMLDivElement, PasswordResetProps>(func
   if (problem) {
     page = (
       <LinkProblemCard {...rest} ref={ref} problem={problem}>
-        <a className="lk-button lk-button-primary" href={app.urls.forgotPassword}>
+        <a className="lk-button lk-button-primary lk-button-block" href={app.urls.forgotPassword}>
           {words.requestNewLink}
         </a>
-        <a className="lk-button lk-button-secondary" href={app.urls.signIn}>
+        <a className="lk-button lk-button-secondary lk-button-block" href={app.urls.signIn}>
           {words.backToSignIn}
         </a>
       </LinkProblemCard>
@@ -133,7 +133,7 @@ export const PasswordReset = forwardRef<HTMLDivElement, PasswordResetProps>(func
         }
       >
         <div className="lk-actions">
-          <button type="button" className="lk-button lk-button-primary" onClick={recheck}>
+          <button type="button" className="lk-button lk-button-primary lk-button-block" onClick={recheck}>
             {words.tryAgain}
           </button>
         </div>

@@ -4,6 +4,7 @@ import { AuthCard } from '../auth-card/auth-card.js';
 import { Checking, LinkProblemCard, linkProblemOf } from '../email/link-problem.js';
 import { errorText } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
+import { cx } from '../internal/root-props.js';
 import { TextContext, useText } from '../internal/text.js';
 import { codeFromUrl, useOnce } from '../internal/use-once.js';
 import type { LatchkeyTranslation } from '../labels.js';
@@ -46,8 +47,11 @@ export const MagicLinkCallback = forwardRef<HTMLDivElement, MagicLinkCallbackPro
   const code = givenCode ?? codeFromUrl();
   const [state, retry] = useOnce(code && `magic-link:${code}`, () => app.signInWithMagicLink(code ?? ''));
   const problem = code ? linkProblemOf(state.error) : 'invalid';
-  const signIn = (
-    <a className="lk-button lk-button-primary" href={app.urls.signIn}>
+  const signIn = (main: boolean) => (
+    <a
+      className={cx('lk-button lk-button-block', main ? 'lk-button-primary' : 'lk-button-secondary')}
+      href={app.urls.signIn}
+    >
       {words.backToSignIn}
     </a>
   );
@@ -56,7 +60,7 @@ export const MagicLinkCallback = forwardRef<HTMLDivElement, MagicLinkCallbackPro
   if (problem) {
     page = (
       <LinkProblemCard {...rest} ref={ref} problem={problem}>
-        {signIn}
+        {signIn(true)}
       </LinkProblemCard>
     );
   } else if (state.status === 'failed') {
@@ -73,10 +77,10 @@ export const MagicLinkCallback = forwardRef<HTMLDivElement, MagicLinkCallbackPro
         }
       >
         <div className="lk-actions">
-          <button type="button" className="lk-button lk-button-primary" onClick={retry}>
+          <button type="button" className="lk-button lk-button-primary lk-button-block" onClick={retry}>
             {words.tryAgain}
           </button>
-          {signIn}
+          {signIn(false)}
         </div>
       </AuthCard>
     );
