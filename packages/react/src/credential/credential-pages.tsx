@@ -30,8 +30,11 @@ export interface CredentialPageProps extends LatchkeyTranslation, Omit<HTMLAttri
 }
 
 /**
- * The sign-in page: e-mail and password, with a link to sign-up that keeps
- * `after_auth_return_to`. After success the SDK sends the user to
+ * The sign-in page: e-mail and password with a "Forgot password?" link, and a
+ * link to sign-up that keeps `after_auth_return_to`. When the project enables
+ * magic link it also offers "E-mail me a code": an e-mail, then the
+ * six-character code from the mail (typed or pasted, any case), with "send a
+ * new code"; a project without passwords shows only that. After success the SDK sends the user to
  * `after_auth_return_to` or the after-sign-in page. The title names the
  * project as soon as its name is known; the page never waits for it. Other
  * props and the ref go to the page element.
@@ -86,7 +89,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
     </>
   );
   // Which methods the project offers; until its settings load, the password form (the usual one) shows.
-  const project = useAppData('project', { suspend: false });
+  const project = useAppData('project', { suspend: false, enabled: kind === 'sign-in' });
   const methods = project.status === 'ready' ? project.data.config : undefined;
   const [email, setEmail] = useState('');
   const [byCode, setByCode] = useState(false);
