@@ -38,7 +38,11 @@ interface FakeAppOptions {
 type Snapshots = { [K in AppDataKey]?: AppData[K] };
 
 export function createFakeApp(options: FakeAppOptions = {}) {
-  const listeners: Record<AppDataKey, Set<() => void>> = { user: new Set(), project: new Set(), contactChannels: new Set() };
+  const listeners: Record<AppDataKey, Set<() => void>> = {
+    user: new Set(),
+    project: new Set(),
+    contactChannels: new Set(),
+  };
   const snapshots: Snapshots = { user: 'user' in options ? options.user : null };
   const inFlight: { [K in AppDataKey]?: Promise<AppData[K]> } = {};
   let loadResult: CurrentUser | null = snapshots.user ?? null;
