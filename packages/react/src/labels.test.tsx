@@ -93,7 +93,7 @@ describe('labels', () => {
     user.signOut.mockRejectedValueOnce(new Error('Network down')).mockReturnValue(new Promise(() => {}));
     visit('/handler/sign-out');
     await scene(page(<Handler />, { user }), click('.lk-button-primary'));
-    await scene(page(<UserButton showName />, { user }), click('.lk-user-trigger'), click('[role="menuitem"]'));
+    await scene(page(<UserButton showName />, { user }), click('.lk-user-trigger'), click('button[role="menuitem"]'));
 
     await emailPageScenes();
 

@@ -137,6 +137,8 @@ export interface LatchkeyLabels {
   accountMenuFor: (values: { name: string }) => string;
   /** Accessible name of the account menu; also the name shown for a user with no name nor e-mail. */
   accountMenu: string;
+  /** The menu item that opens the account settings page. */
+  accountMenuSettings: string;
   /** The menu item that signs out. */
   signOut: string;
   signingOut: string;
@@ -328,6 +330,7 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
 
   accountMenuFor: ({ name }) => `Account menu for ${name}`,
   accountMenu: 'Account',
+  accountMenuSettings: 'Account settings',
   signOut: 'Sign out',
   signingOut: 'Signing out…',
 

@@ -14,6 +14,7 @@ import {
   useEffect,
   useRef,
 } from 'react';
+import { Icon } from '../internal/icon.js';
 import { useRootProps } from '../internal/root-props.js';
 import { TextContext, useText } from '../internal/text.js';
 import { useControllableState } from '../internal/use-controllable-state.js';
@@ -21,7 +22,6 @@ import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
 import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
 import { EmailsSection } from './emails-section.js';
-import { SettingsIcon } from './icons.js';
 import { PasswordSection } from './password-section.js';
 import { ProfileSection } from './profile-section.js';
 import { SettingsSection } from './settings-parts.js';
@@ -68,21 +68,21 @@ export const accountSettingsSections: readonly AccountSettingsSection[] = Object
     id: 'profile',
     title: (labels) => labels.accountProfileTitle,
     description: (labels) => labels.accountProfileDescription,
-    icon: <SettingsIcon name="user" />,
+    icon: <Icon name="user" size={18} />,
     content: ProfileSection,
   },
   {
     id: 'emails',
     title: (labels) => labels.accountEmailsTitle,
     description: (labels) => labels.accountEmailsDescription,
-    icon: <SettingsIcon name="mail" />,
+    icon: <Icon name="mail" size={18} />,
     content: EmailsSection,
   },
   {
     id: 'password',
     title: (labels) => labels.accountPasswordTitle,
     description: (labels) => labels.accountPasswordDescription,
-    icon: <SettingsIcon name="key" />,
+    icon: <Icon name="key" size={18} />,
     content: PasswordSection,
   },
 ]);

@@ -5,11 +5,11 @@
  */
 import type { ContactChannel } from '@latchkey/js';
 import { useEffect, useId, useRef, useState } from 'react';
+import { Icon } from '../internal/icon.js';
 import { cx } from '../internal/root-props.js';
 import { useLabels } from '../internal/text.js';
 import { Spinner } from '../spinner.js';
 import { useMenu } from '../user-button/use-menu.js';
-import { SettingsIcon } from './icons.js';
 import { OutcomeNotice, useAction } from './settings-parts.js';
 
 interface EmailRowProps {
@@ -108,7 +108,7 @@ export function EmailRow({ channel, onRemoved }: EmailRowProps) {
               aria-controls={open ? menuId : undefined}
               {...buttonProps}
             >
-              <SettingsIcon name="more" size={20} />
+              <Icon name="more" size={20} />
             </button>
             {open ? (
               <div

@@ -1,11 +1,11 @@
 /** The Profile section: the display name and the profile picture. */
 import type { CurrentUser } from '@latchkey/js';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { Avatar } from '../internal/avatar.js';
 import { Field } from '../internal/field.js';
 import { useLabels } from '../internal/text.js';
 import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
-import { initialsOf } from '../user-button/user-button.js';
 import { imageFileToDataUrl, isImageUrl, ProfileImageError } from './profile-image.js';
 import { OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
 
@@ -149,7 +149,7 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
   return (
     <SettingsBlock title={labels.accountImageTitle} description={labels.accountImageDescription}>
       <div className="lk-profile-image">
-        <ProfileAvatar user={user} />
+        <Avatar user={user} large />
         <div className="lk-settings-actions">
           <button
             type="button"
@@ -204,19 +204,5 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
       </form>
       <OutcomeNotice outcome={outcome} />
     </SettingsBlock>
-  );
-}
-
-/** The user's picture, large, or their initials; a picture that fails to load falls back to the initials. */
-function ProfileAvatar({ user }: { user: CurrentUser }) {
-  const [brokenUrl, setBrokenUrl] = useState<string | null>(null);
-  const source = user.profileImageUrl;
-  if (source && source !== brokenUrl) {
-    return <img className="lk-avatar lk-avatar-large" src={source} alt="" onError={() => setBrokenUrl(source)} />;
-  }
-  return (
-    <span className="lk-avatar lk-avatar-large" aria-hidden="true">
-      {initialsOf(user)}
-    </span>
   );
 }

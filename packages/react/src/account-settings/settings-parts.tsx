@@ -9,7 +9,6 @@ import { errorText } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
 import { cx } from '../internal/root-props.js';
 import { useMessages } from '../internal/text.js';
-import { SettingsIcon } from './icons.js';
 
 interface SettingsSectionProps {
   title: ReactNode;
@@ -70,7 +69,7 @@ export function OutcomeNotice({ outcome, id }: { outcome: Outcome; id?: string }
       <div className="lk-notice-region" role="status">
         {outcome?.kind === 'success' ? (
           <p className="lk-notice lk-notice-success">
-            <SettingsIcon name="check" size={16} className="lk-notice-icon" />
+            <Icon name="check" size={16} className="lk-notice-icon" />
             <span>{outcome.text}</span>
           </p>
         ) : null}

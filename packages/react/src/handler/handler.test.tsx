@@ -55,7 +55,7 @@ describe('Handler', () => {
     expect(fake.mocks.verifyPasswordResetCode).toHaveBeenCalledTimes(1);
     expect(title()).toBe('Choose a new password');
     cleanup();
-    const verifying = renderHandler('/handler/email-verification?code=' + 'b'.repeat(45));
+    const verifying = renderHandler(`/handler/email-verification?code=${'b'.repeat(45)}`);
     await act(async () => {});
     expect(verifying.mocks.verifyEmail).toHaveBeenCalledWith('b'.repeat(45));
     expect(title()).toBe('E-mail verified');

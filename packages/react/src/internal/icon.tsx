@@ -49,6 +49,19 @@ const icons = {
       <path d="m11 12 8-8M16 7l2.5 2.5M14 9l2 2" />
     </>
   ),
+  user: (
+    <>
+      <circle cx="12" cy="8.5" r="3.8" />
+      <path d="M4.8 19.5a7.2 7.2 0 0 1 14.4 0" />
+    </>
+  ),
+  more: (
+    <>
+      <circle cx="5.5" cy="12" r="1.1" fill="currentColor" />
+      <circle cx="12" cy="12" r="1.1" fill="currentColor" />
+      <circle cx="18.5" cy="12" r="1.1" fill="currentColor" />
+    </>
+  ),
   'chevron-down': <path d="M6 9.75 12 15l6-5.25" strokeWidth="2.4" />,
   'sign-out': <path d="M10 4H6a1 1 0 0 0-1 1v14a1 1 0 0 0 1 1h4M15 8l4 4-4 4M19 12H9" />,
 } satisfies Record<string, ReactNode>;

@@ -5,11 +5,12 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { userEvent } from '@testing-library/user-event';
 import { createRef } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { initialsOf } from '../internal/avatar.js';
 import { LatchkeyProvider } from '../provider.js';
 import { axeViolations } from '../test-support/axe.js';
 import { createFakeApp, fakeUser } from '../test-support/fake-app.js';
 import { realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
-import { initialsOf, UserButton } from './user-button.js';
+import { UserButton } from './user-button.js';
 
 afterEach(cleanup);
 
@@ -44,7 +45,7 @@ describe('UserButton', () => {
     expect(container.innerHTML).toBe('');
   });
 
-  it('opens on click with who is signed in, focusing "Sign out"', () => {
+  it('opens on click with who is signed in, focusing "Account settings", a link to that page', () => {
     const { trigger } = renderButton();
     fireEvent.click(trigger);
     const menu = screen.getByRole('menu');
@@ -52,18 +53,23 @@ describe('UserButton', () => {
     expect(trigger.getAttribute('aria-controls')).toBe(menu.id);
     expect(menu.textContent).toContain('ada@example.com');
     expect(menu.textContent).toContain('Ada Lovelace');
-    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Sign out' }));
+    const settings = screen.getByRole('menuitem', { name: 'Account settings' });
+    expect(document.activeElement).toBe(settings);
+    expect(settings.getAttribute('href')).toBe('/handler/account-settings');
   });
 
   it('opens with ArrowDown and closes with Escape, returning focus to the button', () => {
     const { trigger } = renderButton();
     trigger.focus();
     fireEvent.keyDown(trigger, { key: 'ArrowDown' });
+    const settings = screen.getByRole('menuitem', { name: 'Account settings' });
     const item = screen.getByRole('menuitem', { name: 'Sign out' });
+    expect(document.activeElement).toBe(settings);
+    fireEvent.keyDown(settings, { key: 'ArrowDown' });
     expect(document.activeElement).toBe(item);
     fireEvent.keyDown(item, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(item); // a single item wraps to itself
-    fireEvent.keyDown(item, { key: 'Escape' });
+    expect(document.activeElement).toBe(settings); // the last item wraps to the first
+    fireEvent.keyDown(settings, { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(trigger);
   });
@@ -71,7 +77,7 @@ describe('UserButton', () => {
   it('closes on Tab and on a click outside', () => {
     const { trigger } = renderButton();
     fireEvent.click(trigger);
-    fireEvent.keyDown(screen.getByRole('menuitem'), { key: 'Tab' });
+    fireEvent.keyDown(screen.getByRole('menuitem', { name: 'Sign out' }), { key: 'Tab' });
     expect(screen.queryByRole('menu')).toBeNull();
     fireEvent.click(trigger);
     fireEvent.mouseDown(screen.getByRole('link', { name: 'elsewhere' }));
@@ -141,12 +147,12 @@ describe('UserButton, accessibility and keyboard', () => {
     await user.tab();
     expect(document.activeElement).toBe(trigger);
     await user.keyboard('{Enter}');
-    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Sign out' }));
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Account settings' }));
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(trigger);
     await user.keyboard(' ');
-    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Sign out' }));
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Account settings' }));
     await user.tab();
     expect(screen.queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('link', { name: 'next' }));
@@ -160,7 +166,7 @@ describe('UserButton, accessibility and keyboard', () => {
     const item = screen.getByRole('menuitem', { name: 'Sign out' });
     expect(document.activeElement).toBe(item);
     await user.keyboard('{Home}');
-    expect(document.activeElement).toBe(item);
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Account settings' }));
     await user.keyboard('{End}');
     expect(document.activeElement).toBe(item);
   });
@@ -171,7 +177,12 @@ describe('UserButton, accessibility and keyboard', () => {
     render(
       <LatchkeyProvider
         app={fake.app}
-        labels={{ accountMenuFor: ({ name }) => `Compte de ${name}`, accountMenu: 'Compte', signOut: 'Se déconnecter' }}
+        labels={{
+          accountMenuFor: ({ name }) => `Compte de ${name}`,
+          accountMenu: 'Compte',
+          accountMenuSettings: 'Paramètres du compte',
+          signOut: 'Se déconnecter',
+        }}
       >
         <UserButton ref={ref} className="mine" data-testid="user" />
       </LatchkeyProvider>,
@@ -180,6 +191,7 @@ describe('UserButton, accessibility and keyboard', () => {
     expect(ref.current?.className).toBe('lk-root lk-user-button mine');
     fireEvent.click(screen.getByRole('button', { name: 'Compte de Ada Lovelace' }));
     expect(screen.getByRole('menu', { name: 'Compte' })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: 'Paramètres du compte' })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: 'Se déconnecter' })).toBeTruthy();
   });
 });

@@ -1,6 +1,5 @@
-/** `UserButton`: the signed-in user's avatar, opening a menu with who is signed in and "Sign out". */
-import type { CurrentUser } from '@latchkey/js';
 import { type ForwardedRef, forwardRef, type HTMLAttributes, Suspense, useId, useState } from 'react';
+import { Avatar } from '../internal/avatar.js';
 import { errorText } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
 import { useRootProps } from '../internal/root-props.js';
@@ -29,7 +28,7 @@ export interface UserButtonProps extends Omit<HTMLAttributes<HTMLDivElement>, 'c
  * user and a "Sign out" item. Renders nothing when nobody is signed in and a
  * placeholder while the user loads (it has its own Suspense boundary).
  * Other props and the ref go to its root element (the placeholder's while
- * loading). Its texts are the `accountMenuFor`, `accountMenu`, `signOut` and
+ * loading). Its texts are the `accountMenuFor`, `accountMenu`, `accountMenuSettings`, `signOut` and
  * `signingOut` labels.
  *
  * @example
@@ -110,6 +109,10 @@ function UserMenu({ showName, root, forwardedRef, ...rest }: UserMenuProps) {
             </div>
           </div>
           <hr className="lk-menu-separator" />
+          <a role="menuitem" tabIndex={-1} className="lk-menu-item" href={app.urls.accountSettings}>
+            <Icon name="user" size={16} className="lk-menu-icon" />
+            <span>{labels.accountMenuSettings}</span>
+          </a>
           <button
             type="button"
             role="menuitem"
@@ -131,29 +134,4 @@ function UserMenu({ showName, root, forwardedRef, ...rest }: UserMenuProps) {
       ) : null}
     </div>
   );
-}
-
-function Avatar({ user }: { user: CurrentUser }) {
-  const [broken, setBroken] = useState(false);
-  if (user.profileImageUrl && !broken) {
-    return <img className="lk-avatar" src={user.profileImageUrl} alt="" onError={() => setBroken(true)} />;
-  }
-  return (
-    <span className="lk-avatar" aria-hidden="true">
-      {initialsOf(user)}
-    </span>
-  );
-}
-
-/** Up to two initials from the display name, else the first letter of the e-mail. */
-export function initialsOf(user: Pick<CurrentUser, 'displayName' | 'primaryEmail'>): string {
-  const words = (user.displayName ?? '').trim().split(/\s+/).filter(Boolean);
-  if (words.length > 0) {
-    const letters = words.length === 1 ? [words[0]] : [words[0], words[words.length - 1]];
-    return letters
-      .map((word) => Array.from(word ?? '')[0] ?? '')
-      .join('')
-      .toUpperCase();
-  }
-  return (Array.from(user.primaryEmail ?? '?')[0] ?? '?').toUpperCase();
 }
