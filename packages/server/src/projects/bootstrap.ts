@@ -16,8 +16,8 @@ export interface DevProjectKeys {
 
 /**
  * Ensures the internal project exists. With `dev`, on the first start (no
- * project besides `internal`), also creates "Default project" with a full
- * key set and returns its keys, which are never shown again (they are stored
+ * project besides `internal`), also creates "Default project" (magic links
+ * on) with a full key set and returns its keys, which are never shown again (they are stored
  * hashed); on later starts it returns null.
  */
 export function bootstrapDatabase(db: Db, schema: string, options: { dev: boolean }): Promise<DevProjectKeys | null> {
@@ -30,7 +30,9 @@ export function bootstrapDatabase(db: Db, schema: string, options: { dev: boolea
       { ifAbsent: true },
     );
     if (!options.dev || (await findOldestProjectId(trx, internalProjectId))) return null;
-    const project = await insertNewProject(trx, { displayName: 'Default project' }, null);
+    // Magic links on, so that every sign-in method that needs no outside set-up can be tried at once.
+    const config = { magic_link_enabled: true };
+    const project = await insertNewProject(trx, { displayName: 'Default project', config }, null);
     return issueKeys(trx, project!.id, 'Development keys');
   });
 }
