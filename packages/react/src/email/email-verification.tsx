@@ -1,13 +1,12 @@
 /** `EmailVerification`: the page an e-mail verification link opens (`?code=`). */
 import { forwardRef, type HTMLAttributes, type ReactNode } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { errorText } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
 import { TextContext, useText } from '../internal/text.js';
 import { codeFromUrl, useOnce } from '../internal/use-once.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
-import { Checking, LinkProblemCard, linkProblemOf } from './link-problem.js';
+import { Checking, LinkFailedCard, LinkProblemCard, linkProblemOf } from './link-problem.js';
 
 /**
  * Props of `EmailVerification`: the code (default: the page's `?code=`), its
@@ -65,23 +64,7 @@ export const EmailVerification = forwardRef<HTMLDivElement, EmailVerificationPro
     );
   } else if (state.status === 'failed') {
     page = (
-      <AuthCard
-        {...rest}
-        ref={ref}
-        icon={<Icon name="alert" size={22} />}
-        title={words.emailVerificationTitle}
-        subtitle={
-          <span className="lk-error-text" role="alert">
-            {errorText(state.error, text.messages)}
-          </span>
-        }
-      >
-        <div className="lk-actions">
-          <button type="button" className="lk-button lk-button-primary lk-button-block" onClick={retry}>
-            {words.tryAgain}
-          </button>
-        </div>
-      </AuthCard>
+      <LinkFailedCard {...rest} ref={ref} title={words.emailVerificationTitle} error={state.error} onRetry={retry} />
     );
   } else if (state.status === 'done') {
     page = (

@@ -1,9 +1,9 @@
 /** The card for an e-mailed link that cannot be used: missing or unknown code, expired, used, or blocked. */
 import { forwardRef, type HTMLAttributes, type ReactNode } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { knownErrorCodeOf } from '../internal/error-text.js';
+import { errorText, knownErrorCodeOf } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
-import { useLabels } from '../internal/text.js';
+import { useLabels, useText } from '../internal/text.js';
 
 /** Why a link cannot be used. */
 export type LinkProblem = 'invalid' | 'expired' | 'used' | 'attempts';
@@ -48,6 +48,43 @@ export const LinkProblemCard = forwardRef<HTMLDivElement, LinkProblemCardProps>(
   return (
     <AuthCard {...rest} ref={ref} icon={<Icon name="alert" size={22} />} title={words[0]} subtitle={text ?? words[1]}>
       <div className="lk-actions">{children}</div>
+    </AuthCard>
+  );
+});
+
+export interface LinkFailedCardProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'title'> {
+  title: ReactNode;
+  /** What went wrong (the network, the service), worded from the messages. */
+  error: unknown;
+  onRetry: () => void;
+  /** More ways on, after "Try again". */
+  children?: ReactNode;
+}
+
+/** A card for a link whose check failed for another reason than the code: the error and "Try again". */
+export const LinkFailedCard = forwardRef<HTMLDivElement, LinkFailedCardProps>(function LinkFailedCard(
+  { title, error, onRetry, children, ...rest },
+  ref,
+) {
+  const { labels, messages } = useText();
+  return (
+    <AuthCard
+      {...rest}
+      ref={ref}
+      icon={<Icon name="alert" size={22} />}
+      title={title}
+      subtitle={
+        <span className="lk-error-text" role="alert">
+          {errorText(error, messages)}
+        </span>
+      }
+    >
+      <div className="lk-actions">
+        <button type="button" className="lk-button lk-button-primary lk-button-block" onClick={onRetry}>
+          {labels.tryAgain}
+        </button>
+        {children}
+      </div>
     </AuthCard>
   );
 });

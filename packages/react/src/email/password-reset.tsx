@@ -13,7 +13,7 @@ import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
 
 import { BusyButton, FormAlert } from './form-parts.js';
-import { Checking, type LinkProblem, LinkProblemCard, linkProblemOf } from './link-problem.js';
+import { Checking, LinkFailedCard, type LinkProblem, LinkProblemCard, linkProblemOf } from './link-problem.js';
 
 /**
  * Props of `PasswordReset`: the code (default: the page's `?code=`), its
@@ -121,23 +121,7 @@ export const PasswordReset = forwardRef<HTMLDivElement, PasswordResetProps>(func
     );
   } else if (check.status === 'failed') {
     page = (
-      <AuthCard
-        {...rest}
-        ref={ref}
-        icon={<Icon name="alert" size={22} />}
-        title={words.passwordResetTitle}
-        subtitle={
-          <span className="lk-error-text" role="alert">
-            {errorText(check.error, text.messages)}
-          </span>
-        }
-      >
-        <div className="lk-actions">
-          <button type="button" className="lk-button lk-button-primary lk-button-block" onClick={recheck}>
-            {words.tryAgain}
-          </button>
-        </div>
-      </AuthCard>
+      <LinkFailedCard {...rest} ref={ref} title={words.passwordResetTitle} error={check.error} onRetry={recheck} />
     );
   } else if (check.status === 'pending') {
     page = (

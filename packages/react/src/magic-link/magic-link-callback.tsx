@@ -1,8 +1,7 @@
 /** `MagicLinkCallback`: the page a sign-in link opens (`?code=`); signs in with it, then redirects. */
 import { forwardRef, type HTMLAttributes, type ReactNode } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { Checking, LinkProblemCard, linkProblemOf } from '../email/link-problem.js';
-import { errorText } from '../internal/error-text.js';
+import { Checking, LinkFailedCard, LinkProblemCard, linkProblemOf } from '../email/link-problem.js';
 import { Icon } from '../internal/icon.js';
 import { cx } from '../internal/root-props.js';
 import { TextContext, useText } from '../internal/text.js';
@@ -65,24 +64,9 @@ export const MagicLinkCallback = forwardRef<HTMLDivElement, MagicLinkCallbackPro
     );
   } else if (state.status === 'failed') {
     page = (
-      <AuthCard
-        {...rest}
-        ref={ref}
-        icon={<Icon name="alert" size={22} />}
-        title={words.magicLinkFailedTitle}
-        subtitle={
-          <span className="lk-error-text" role="alert">
-            {errorText(state.error, text.messages)}
-          </span>
-        }
-      >
-        <div className="lk-actions">
-          <button type="button" className="lk-button lk-button-primary lk-button-block" onClick={retry}>
-            {words.tryAgain}
-          </button>
-          {signIn(false)}
-        </div>
-      </AuthCard>
+      <LinkFailedCard {...rest} ref={ref} title={words.magicLinkFailedTitle} error={state.error} onRetry={retry}>
+        {signIn(false)}
+      </LinkFailedCard>
     );
   } else {
     // Pending, and also done: the SDK is taking the browser to the next page.
