@@ -39,15 +39,6 @@ const sendCode = (email: string, callbackUrl = callback, headers = authHeaders(s
   post('/auth/otp/send-sign-in-code', { email, callback_url: callbackUrl }, headers);
 const signInWith = (code: unknown, headers = authHeaders(service)) => post('/auth/otp/sign-in', { code }, headers);
 
-/** Users, sessions, contact channels, queued mails and used codes: what a refused request must leave alone. */
-async function state() {
-  const db = dbOf(service.storage);
-  const channels = await db.selectFrom('contact_channels').selectAll().orderBy('id').execute();
-  const mails = await db.selectFrom('email_outbox').select('id').orderBy('id').execute();
-  const codes = await db.selectFrom('verification_codes').select(['id', 'used_at']).orderBy('id').execute();
-  return { ...(await snapshot(service)), channels, mails, codes };
-}
-
 /** Sends a code to `email`; returns the nonce, the whole code from the link, and the OTP the mail shows. */
 async function mailedCode(email: string) {
   const sent = await sendCode(email);
@@ -95,9 +86,9 @@ describe('POST /auth/otp/send-sign-in-code', () => {
     ['a javascript: URL', 'javascript:alert(1)'],
   ])('refuses a callback on %s and queues nothing', async (_name, url) => {
     const email = newEmail();
-    const before = await state();
+    const before = await snapshot(service);
     expectKnownError(await sendCode(email, url), 'REDIRECT_URL_NOT_WHITELISTED', 400);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   });
 
   it('refuses both calls while magic link is disabled', async () => {
@@ -105,12 +96,12 @@ describe('POST /auth/otp/send-sign-in-code', () => {
     const { code } = await mailedCode(email);
     await service.setProjectConfig({ magic_link_enabled: false });
     try {
-      const before = await state();
+      const before = await snapshot(service);
       const refused = await sendCode(email);
       expectKnownError(refused, 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 400);
       expect(refused.body.error).toContain('magic link');
       expectKnownError(await signInWith(code), 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 400);
-      expect(await state()).toEqual(before);
+      expect(await snapshot(service)).toEqual(before);
     } finally {
       await service.setProjectConfig({ magic_link_enabled: true });
     }
@@ -124,9 +115,9 @@ describe('POST /auth/otp/send-sign-in-code', () => {
     ['a callback that is not a URL', { email: 'a@example.com', callback_url: 'nope' }],
     ['an extra field', { email: 'a@example.com', callback_url: callback, nonce: 'x' }],
   ])('refuses %s with SCHEMA_ERROR', async (_name, body) => {
-    const before = await state();
+    const before = await snapshot(service);
     expectKnownError(await post('/auth/otp/send-sign-in-code', body), 'SCHEMA_ERROR', 400);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   });
 });
 
@@ -212,9 +203,9 @@ describe('POST /auth/otp/sign-in', () => {
     try {
       const mailed = await mailedCode(email);
       code = mailed.code;
-      const before = await state();
+      const before = await snapshot(service);
       expectKnownError(await signInWith(code), 'SIGN_UP_NOT_ENABLED', 400);
-      expect(await state()).toEqual(before);
+      expect(await snapshot(service)).toEqual(before);
       // An existing user still signs in.
       const user = await signUp(service, newEmail('open'));
       const theirs = await mailedCode(user.email);
@@ -244,9 +235,9 @@ describe('one code used concurrently', () => {
 
 describe('refused codes on sign-in', () => {
   async function expectRefused(code: unknown, error: Parameters<typeof expectKnownError>[1], status: number) {
-    const before = await state();
+    const before = await snapshot(service);
     expectKnownError(await signInWith(code), error, status);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   }
 
   it.each([
@@ -304,14 +295,14 @@ describe('refused codes on sign-in', () => {
   it('refuses the right code after wrong typed codes with the right nonce', async () => {
     const email = newEmail('guessed');
     const { code, nonce } = await mailedCode(email);
-    const before = await state();
+    const before = await snapshot(service);
     const answers: Answer[] = [];
     for (let i = 0; i < 6; i++) answers.push(await signInWith(wrongOtp(code)));
     for (const answer of answers.slice(0, 4)) expectKnownError(answer, 'VERIFICATION_CODE_NOT_FOUND', 404);
     for (const answer of answers.slice(4)) expectKnownError(answer, 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 400);
     expect(code.slice(6)).toBe(nonce);
     await expectRefused(code, 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 400);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
     // A new code works.
     expect((await signInWith((await mailedCode(email)).code)).status).toBe(200);
   });
@@ -328,9 +319,9 @@ describe('the send limits', () => {
   it('refuses the sixth code for one address in ten minutes, queuing nothing; other addresses still get theirs', async () => {
     const email = newEmail('flooded');
     for (let i = 0; i < 5; i++) expect((await sendCode(email)).status).toBe(200);
-    const before = await state();
+    const before = await snapshot(service);
     expectRateLimited(await sendCode(email.toUpperCase()));
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
     expect(await mailsTo(service, email)).toHaveLength(5);
     const another = newEmail('other');
     expect((await sendCode(another)).body.nonce).toBeTypeOf('string');
@@ -350,9 +341,9 @@ describe('the send limits', () => {
     const { code } = await mailedCode(email);
     for (let i = 0; i < 120; i++)
       expectKnownError(await signInWith('z'.repeat(45)), 'VERIFICATION_CODE_NOT_FOUND', 404);
-    const before = await state();
+    const before = await snapshot(service);
     expectRateLimited(await signInWith(code));
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
     service.clock.advance(10 * 60_000);
     expect((await signInWith((await mailedCode(email)).code)).status).toBe(200);
   });

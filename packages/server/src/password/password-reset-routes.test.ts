@@ -42,15 +42,6 @@ const checkResetCode = (code: unknown) => post('/auth/password/reset/check-code'
 const reset = (code: unknown, password = 'brand-new-pass-1') => post('/auth/password/reset', { code, password });
 const signIn = (email: string, password: string) => post('/auth/password/sign-in', { email, password });
 
-/** Users, sessions, contact channels, queued mails and used codes: what a refused request must leave alone. */
-async function state() {
-  const db = dbOf(service.storage);
-  const channels = await db.selectFrom('contact_channels').selectAll().orderBy('id').execute();
-  const mails = await db.selectFrom('email_outbox').select('id').orderBy('id').execute();
-  const codes = await db.selectFrom('verification_codes').select(['id', 'used_at']).orderBy('id').execute();
-  return { ...(await snapshot(service)), channels, mails, codes };
-}
-
 /** Signs a user up, asks for a reset, and returns the user and the mailed code. */
 async function userWithResetCode() {
   const user = await signUp(service);
@@ -128,14 +119,14 @@ describe('POST /auth/password/send-reset-code', () => {
   it('answers an unknown e-mail with the same body, queues nothing and stores no code', async () => {
     const user = await signUp(service);
     const known = await sendResetCode(user.email);
-    const before = await state();
+    const before = await snapshot(service);
     const email = newEmail('nobody');
     const unknown = await sendResetCode(email);
     expect(unknown.status).toBe(known.status);
     expect(unknown.body).toEqual(known.body);
     expect(unknown.body).toEqual({ success: 'maybe, only if user with e-mail exists' });
     expect(await mailsTo(service, email)).toEqual([]);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   });
 
   it('does not mail an address that is a user’s e-mail but not used for sign-in', async () => {
@@ -179,18 +170,18 @@ describe('POST /auth/password/send-reset-code', () => {
     ['a javascript: URL', 'javascript:alert(1)'],
   ])('refuses a callback on %s and queues nothing', async (_name, url) => {
     const user = await signUp(service);
-    const before = await state();
+    const before = await snapshot(service);
     expectKnownError(await sendResetCode(user.email, url), 'REDIRECT_URL_NOT_WHITELISTED', 400);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   });
 
   it('refuses when password authentication is disabled', async () => {
     const user = await signUp(service);
     await service.setProjectConfig({ credential_enabled: false });
     try {
-      const before = await state();
+      const before = await snapshot(service);
       expectKnownError(await sendResetCode(user.email), 'PASSWORD_AUTHENTICATION_NOT_ENABLED', 400);
-      expect(await state()).toEqual(before);
+      expect(await snapshot(service)).toEqual(before);
     } finally {
       await service.setProjectConfig({ credential_enabled: true });
     }
@@ -202,9 +193,9 @@ describe('POST /auth/password/send-reset-code', () => {
     ['an invalid e-mail', { email: 'nope', callback_url: callback }],
     ['an extra field', { email: 'a@example.com', callback_url: callback, user_id: 'x' }],
   ])('refuses %s with SCHEMA_ERROR', async (_name, body) => {
-    const before = await state();
+    const before = await snapshot(service);
     expectKnownError(await post('/auth/password/send-reset-code', body), 'SCHEMA_ERROR', 400);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   });
 });
 
@@ -246,10 +237,10 @@ describe('the send limits', () => {
 describe('refused codes on check-code and reset', () => {
   /** Every refusal on both routes, with the state unchanged. */
   async function expectRefused(code: unknown, error: Parameters<typeof expectKnownError>[1], status: number) {
-    const before = await state();
+    const before = await snapshot(service);
     const answers: Answer[] = [await checkResetCode(code), await reset(code)];
     for (const answer of answers) expectKnownError(answer, error, status);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   }
 
   it.each([
@@ -323,12 +314,12 @@ describe('refused codes on check-code and reset', () => {
 
   it('checks the new password before the code, and a refused password leaves the code usable', async () => {
     const { code } = await userWithResetCode();
-    const before = await state();
+    const before = await snapshot(service);
     const short = await reset(code, 'short');
     expectKnownError(short, 'PASSWORD_TOO_SHORT', 400);
     expect(short.body.details).toEqual({ min_length: 8 });
     expectKnownError(await reset(code, 'x'.repeat(71)), 'PASSWORD_TOO_LONG', 400);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
     expect((await reset(code)).status).toBe(200);
   });
 });
@@ -364,16 +355,16 @@ describe('POST /auth/password/update', () => {
   it('refuses a wrong old password with PASSWORD_CONFIRMATION_MISMATCH and changes nothing', async () => {
     const user = await signUp(service);
     await signIn(user.email, user.password);
-    const before = await state();
+    const before = await snapshot(service);
     const answer = await update(user, { old_password: 'not-the-password', new_password: 'changed-pass-3' });
     expectKnownError(answer, 'PASSWORD_CONFIRMATION_MISMATCH', 400);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   });
 
   it('refuses a user without a password, a bad new password, and a caller who is not signed in', async () => {
     const nopass = await userWithoutPassword();
     const user = await signUp(service);
-    const before = await state();
+    const before = await snapshot(service);
     expectKnownError(
       await update(nopass, { old_password: goodPassword, new_password: 'changed-pass-4' }),
       'USER_DOES_NOT_HAVE_PASSWORD',
@@ -390,7 +381,7 @@ describe('POST /auth/password/update', () => {
       400,
     );
     expectKnownError(await update(user, { old_password: user.password }), 'SCHEMA_ERROR', 400);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   });
 });
 
@@ -409,15 +400,15 @@ describe('POST /auth/password/set', () => {
     // The session that set it is still signed in.
     expect((await refreshGrant(service, user.refresh_token)).status).toBe(200);
 
-    const before = await state();
+    const before = await snapshot(service);
     expectKnownError(await setPassword(user, { password: 'second-password' }), 'PASSWORD_CONFIRMATION_MISMATCH', 400);
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   });
 
   it('refuses a user who has a password, and bad passwords', async () => {
     const user = await signUp(service);
     const nopass = await userWithoutPassword();
-    const before = await state();
+    const before = await snapshot(service);
     expectKnownError(await setPassword(user, { password: 'another-password' }), 'PASSWORD_CONFIRMATION_MISMATCH', 400);
     expectKnownError(await setPassword(nopass, { password: 'short' }), 'PASSWORD_TOO_SHORT', 400);
     expectKnownError(await setPassword(nopass, { password: 'y'.repeat(71) }), 'PASSWORD_TOO_LONG', 400);
@@ -427,6 +418,6 @@ describe('POST /auth/password/set', () => {
       'CANNOT_GET_OWN_USER_WITHOUT_USER',
       400,
     );
-    expect(await state()).toEqual(before);
+    expect(await snapshot(service)).toEqual(before);
   });
 });

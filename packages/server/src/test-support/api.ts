@@ -134,14 +134,23 @@ export async function countRows(
   return Number(row.count);
 }
 
-/** A snapshot of the project's users and sessions, to show a refused request changed nothing. */
+/**
+ * What a refused request must leave alone: the project's users and sessions,
+ * and every project's contact channels, queued mails and codes (a code's use
+ * included), since a refusal must not touch another project either.
+ */
 export async function snapshot(service: TestService) {
-  const users = await dbOf(service.storage)
-    .selectFrom('users')
-    .selectAll()
-    .where('project_id', '=', service.projectId)
+  const db = dbOf(service.storage);
+  const ofProject = service.projectId;
+  const users = await db.selectFrom('users').selectAll().where('project_id', '=', ofProject).orderBy('id').execute();
+  const sessions = await countRows(service, 'sessions');
+  const channels = await db.selectFrom('contact_channels').selectAll().orderBy('id').execute();
+  const mails = await db
+    .selectFrom('email_outbox')
+    .select('id')
+    .where('project_id', '=', ofProject)
     .orderBy('id')
     .execute();
-  const sessions = await countRows(service, 'sessions');
-  return { users, sessions };
+  const codes = await db.selectFrom('verification_codes').select(['id', 'used_at']).orderBy('id').execute();
+  return { users, sessions, channels, mails, codes };
 }
