@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -7,6 +8,10 @@ export default defineConfig({
   resolve: { conditions: ['source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   test: {
+    // Vitest's default (one worker fewer than the cores) runs one file at a time on a 2-core machine,
+    // leaving a core idle while tests wait on sockets, PostgreSQL and Chromium: two workers there
+    // took the suite from 487 s to 342 s.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'js', include: ['packages/js/src/**/*.test.ts'] } },
