@@ -1,7 +1,7 @@
 /**
  * Bundle guard (STYLE.md item 11): the browser entry must not pull in zod,
  * Node built-ins, server code or the server entry (`@latchkey/js/server`),
- * and `ClientApp` with `getUser` must stay within 10 kB min+gzip. The figures
+ * and `ClientApp` with `getUser` must stay within `clientAppBudget` min+gzip. The figures
  * are printed on every run, the server entry's too.
  */
 import { fileURLToPath } from 'node:url';

@@ -64,6 +64,15 @@ describe('ClientApp in a browser', () => {
     ]);
   });
 
+  it("carries the sign-in page's after_auth_return_to into the magic link, and the link's sign-in goes there", async () => {
+    window.history.replaceState(null, '', '/handler/sign-in?after_auth_return_to=%2Fprotected%3Ftab%3D2');
+    const { app, requests } = createApp();
+    await settle(app.sendMagicLinkEmail(alice.email).catch(() => {})); // magic link is off here: only the request counts
+    const link = new URL((requests[0]!.body as { callback_url: string }).callback_url);
+    expect(`${link.origin}${link.pathname}`).toBe('http://localhost:3000/handler/magic-link-callback');
+    expect(link.searchParams.get('after_auth_return_to')).toBe('/protected?tab=2');
+  });
+
   it('keeps the session in cookies, so another tab sees the same user', async () => {
     const tab1 = createApp().app;
     await tab1.signUpWithCredential({ ...alice, noRedirect: true });

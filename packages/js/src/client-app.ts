@@ -253,7 +253,8 @@ export class ClientApp {
    * Mails a sign-in link and a six-character code to `email` (magic link must
    * be enabled for the project). Keep the answer's `nonce`: the typed code
    * plus the nonce is the code `signInWithMagicLink` takes. `callbackUrl`
-   * defaults to `<origin><handler>/magic-link-callback` in browsers.
+   * defaults to `<origin><handler>/magic-link-callback` in browsers, carrying
+   * the page's `after_auth_return_to` so the link ends where a typed code would.
    *
    * @example
    * ```ts
@@ -262,7 +263,10 @@ export class ClientApp {
    * ```
    */
   async sendMagicLinkEmail(email: string, options: { callbackUrl?: string } = {}): Promise<{ nonce: string }> {
-    const url = callbackUrl('sendMagicLinkEmail', this.#core.urls.magicLinkCallback, options.callbackUrl);
+    let url = callbackUrl('sendMagicLinkEmail', this.#core.urls.magicLinkCallback, options.callbackUrl);
+    // The default link takes the page's return-to along, so the link ends where a typed code would.
+    const returnTo = options.callbackUrl ? null : currentLocation()?.searchParams.get(afterAuthReturnToParam);
+    if (returnTo) url = new URL(withQueryParam(url, afterAuthReturnToParam, returnTo, new URL(url).origin), url).href;
     return sendMagicLinkCode(this.#sendAsApp, email, url);
   }
 
