@@ -1,15 +1,26 @@
 /**
- * The two halves every code flow shares (reset, magic link, verification,
- * invitation): mailing a new code as a link, and checking a code a client
- * sent back under the per-client limit on guesses.
+ * What every code flow shares (reset, magic link, verification, invitation):
+ * mailing a new code as a link, checking a code a client sent back under the
+ * per-client limit on guesses, and the `/check-code` route.
  */
+import { z } from 'zod';
 import type { EmailTemplateType, EmailTemplateVariables } from '../email-templates/template-types.js';
+import { defineRoute, type Route } from '../http/route.js';
 import { queueTemplatedMail } from '../mail/queue-mail.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { limitCodeChecks } from '../rate-limit/rate-limit.js';
 import type { Db } from '../storage/db.js';
 import type { JsonValue, VerificationCodeRow } from '../storage/schema.js';
-import { type CodeLookup, checkCode, type IssuedCode, issueCode } from './codes.js';
+import {
+  type CodeLookup,
+  type CodePurpose,
+  checkCode,
+  codeErrors,
+  codeValidAnswer,
+  type IssuedCode,
+  issueCode,
+  verificationCode,
+} from './codes.js';
 
 /** `<callback>?code=<code>`, keeping the callback's own query (wire-protocol §12). */
 export function linkWithCode(callback: string, code: string): string {
@@ -75,4 +86,45 @@ export async function checkClientCode(
 ): Promise<VerificationCodeRow> {
   await limitCodeChecks(db, lookup.projectId, lookup.clientIp, lookup.now);
   return checkCode(db, lookup);
+}
+
+/** What a `/check-code` route checks: the purpose of its codes, and that what a code acts on still stands. */
+export interface CheckCodeRouteOptions {
+  path: string;
+  tag: string;
+  /** For the OpenAPI document, e.g. 'Says whether a password-reset code may be used, without using it.' */
+  summary: string;
+  purpose: CodePurpose;
+  /** Throws VERIFICATION_CODE_NOT_FOUND when the code's subject is gone (a changed address, a deleted user). */
+  subject(db: Db, projectId: string, row: VerificationCodeRow): Promise<unknown>;
+}
+
+/**
+ * The `/check-code` sibling every code kind has (wire-protocol §12): says
+ * whether a code may be used, without using it, under the client's limit on
+ * guesses. One declaration for all of them.
+ *
+ * @example
+ * const checkResetCode = checkCodeRoute({
+ *   path: '/auth/password/reset/check-code', tag: 'password', purpose: 'password_reset', subject: resetSubject,
+ *   summary: 'Says whether a password-reset code may be used, without using it.',
+ * });
+ */
+export function checkCodeRoute(options: CheckCodeRouteOptions): Route {
+  return defineRoute({
+    method: 'POST',
+    path: options.path,
+    tag: options.tag,
+    summary: options.summary,
+    access: 'client',
+    body: z.strictObject({ code: verificationCode }),
+    answer: codeValidAnswer,
+    errors: [...codeErrors],
+    handler: async ({ auth: { project }, body, client, deps }) => {
+      const lookup = { projectId: project.id, purpose: options.purpose, code: body.code, now: deps.clock.now() };
+      const row = await checkClientCode(deps.db, { ...lookup, clientIp: client.ip });
+      await options.subject(deps.db, project.id, row);
+      return { is_code_valid: true as const };
+    },
+  });
 }

@@ -27,8 +27,8 @@
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { checkClientCode } from '../codes/code-mail.js';
-import { codeErrors, codeValidAnswer, useCode, verificationCode } from '../codes/codes.js';
+import { checkClientCode, checkCodeRoute } from '../codes/code-mail.js';
+import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, successAnswer } from '../common/schemas.js';
 import type { Deps, RequestAuth } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -324,27 +324,12 @@ const sendPrimaryVerification = defineRoute({
   },
 });
 
-const checkVerificationCode = defineRoute({
-  method: 'POST',
+const checkVerificationCode = checkCodeRoute({
   path: '/contact-channels/verify/check-code',
   tag: 'contact-channels',
   summary: 'Says whether an e-mail verification code may be used, without using it.',
-  access: 'client',
-  body: z.strictObject({ code: verificationCode }),
-  answer: codeValidAnswer,
-  errors: [...codeErrors],
-  handler: async ({ auth: { project }, body, client, deps }) => {
-    const now = deps.clock.now();
-    const row = await checkClientCode(deps.db, {
-      projectId: project.id,
-      purpose: 'email_verification',
-      code: body.code,
-      now,
-      clientIp: client.ip,
-    });
-    await verificationSubject(deps.db, project.id, row);
-    return { is_code_valid: true as const };
-  },
+  purpose: 'email_verification',
+  subject: verificationSubject,
 });
 
 const verify = defineRoute({

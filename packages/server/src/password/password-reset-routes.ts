@@ -26,8 +26,8 @@
 
 import { headers, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { checkClientCode, mailCode } from '../codes/code-mail.js';
-import { codeErrors, codeValidAnswer, useCode, verificationCode } from '../codes/codes.js';
+import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
+import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, successAnswer } from '../common/schemas.js';
 import { findUserChannelByValue, markChannelVerified } from '../contact-channels/contact-channel-store.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -123,27 +123,12 @@ async function resetSubject(db: Db, projectId: string, row: VerificationCodeRow)
   return user;
 }
 
-const checkResetCode = defineRoute({
-  method: 'POST',
+const checkResetCode = checkCodeRoute({
   path: '/auth/password/reset/check-code',
   tag: 'password',
   summary: 'Says whether a password-reset code may be used, without using it.',
-  access: 'client',
-  body: z.strictObject({ code: verificationCode }),
-  answer: codeValidAnswer,
-  errors: [...codeErrors],
-  handler: async ({ auth: { project }, body, client, deps }) => {
-    const now = deps.clock.now();
-    const row = await checkClientCode(deps.db, {
-      projectId: project.id,
-      purpose: 'password_reset',
-      code: body.code,
-      now,
-      clientIp: client.ip,
-    });
-    await resetSubject(deps.db, project.id, row);
-    return { is_code_valid: true as const };
-  },
+  purpose: 'password_reset',
+  subject: resetSubject,
 });
 
 const resetPassword = defineRoute({
