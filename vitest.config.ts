@@ -14,7 +14,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'js', include: ['packages/js/src/**/*.test.ts'] } },
+      // The js tests drive the real service in-process too (see react below for the timeout).
+      { extends: true, test: { name: 'js', include: ['packages/js/src/**/*.test.ts'], testTimeout: 20_000 } },
       {
         extends: true,
         test: {
@@ -26,7 +27,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'react', include: ['packages/react/src/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+        // Several react files drive the real service in-process; on a loaded 2-core machine a test may
+        // take longer than Vitest's default 5 s.
+        test: {
+          name: 'react',
+          include: ['packages/react/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          testTimeout: 20_000,
+        },
       },
       {
         extends: true,

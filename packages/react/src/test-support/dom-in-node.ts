@@ -39,4 +39,9 @@ for (const [name, descriptor] of saved) {
   if (descriptor) Object.defineProperty(globalThis, name, descriptor);
   else delete global[name];
 }
-afterAll(() => dom.teardown(globalThis));
+afterAll(async () => {
+  // Let React finish work that answers from the service scheduled after the last test (its scheduler
+  // runs on setImmediate and reads `window`), so that it does not run once the DOM is gone.
+  for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+  dom.teardown(globalThis);
+});
