@@ -6,6 +6,7 @@
  */
 import type { ContactChannel } from '@latchkey/js';
 import { type FormEvent, type RefObject, useRef, useState } from 'react';
+import { EmailInput } from '../internal/email-input.js';
 import { formMessage } from '../internal/error-text.js';
 import { Field } from '../internal/field.js';
 import { useLabels, useMessages } from '../internal/text.js';
@@ -132,17 +133,9 @@ function AddEmailForm() {
     <form className="lk-settings-form lk-settings-inline-form" noValidate onSubmit={onSubmit}>
       <Field label={labels.accountEmailAddLabel} error={error}>
         {(control) => (
-          <input
+          <EmailInput
             {...control}
             ref={inputRef}
-            className="lk-input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            placeholder={labels.emailPlaceholder}
             value={value}
             onChange={(event) => {
               setValue(event.target.value);

@@ -16,6 +16,7 @@ import {
   useContext,
 } from 'react';
 import { composeRefs } from '../internal/compose-refs.js';
+import { EmailInput } from '../internal/email-input.js';
 import { Field } from '../internal/field.js';
 import { Icon } from '../internal/icon.js';
 import { cx } from '../internal/root-props.js';
@@ -177,19 +178,13 @@ export const EmailField = forwardRef<HTMLInputElement, FieldProps>(function Emai
   return (
     <Field id={id} label={label ?? labels.emailLabel} hint={hint} error={errors.email} describedBy={describedBy}>
       {(control) => (
-        <input
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
+        <EmailInput
           required
-          placeholder={placeholder ?? labels.emailPlaceholder}
+          {...(placeholder !== undefined ? { placeholder } : {})}
           {...rest}
           {...control}
           ref={composeRefs(ref, emailRef)}
-          className={cx('lk-input', className)}
-          type="email"
+          className={className}
           value={email}
           onChange={(event) => {
             onChange?.(event);

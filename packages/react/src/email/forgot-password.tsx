@@ -2,6 +2,7 @@
 import { type FormEvent, forwardRef, type HTMLAttributes, useId, useRef, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { emailError } from '../credential/validation.js';
+import { EmailInput } from '../internal/email-input.js';
 import { errorText } from '../internal/error-text.js';
 import { Field } from '../internal/field.js';
 import { Icon } from '../internal/icon.js';
@@ -92,18 +93,10 @@ export const ForgotPassword = forwardRef<HTMLDivElement, ForgotPasswordProps>(fu
           <FormAlert id={formErrorId} message={formError} />
           <Field label={words.emailLabel} error={fieldError}>
             {(control) => (
-              <input
+              <EmailInput
                 {...control}
                 ref={input}
-                className="lk-input"
-                type="email"
-                name="email"
-                autoComplete="email"
-                inputMode="email"
-                autoCapitalize="none"
-                spellCheck={false}
                 required
-                placeholder={words.emailPlaceholder}
                 value={email}
                 onChange={(event) => {
                   setEmail(event.target.value);

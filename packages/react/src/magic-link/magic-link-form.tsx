@@ -5,6 +5,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { emailError } from '../credential/validation.js';
 import { BusyButton, FormAlert } from '../email/form-parts.js';
+import { EmailInput } from '../internal/email-input.js';
 import { errorText, formMessage, knownErrorCodeOf } from '../internal/error-text.js';
 import { Field } from '../internal/field.js';
 import { useLabels, useMessages } from '../internal/text.js';
@@ -138,18 +139,10 @@ export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect,
         <>
           <Field label={labels.emailLabel} error={fieldError}>
             {(control) => (
-              <input
+              <EmailInput
                 {...control}
                 ref={emailRef}
-                className="lk-input"
-                type="email"
-                name="email"
-                autoComplete="email"
-                inputMode="email"
-                autoCapitalize="none"
-                spellCheck={false}
                 required
-                placeholder={labels.emailPlaceholder}
                 value={email}
                 onChange={(event) => {
                   onEmailChange(event.target.value);

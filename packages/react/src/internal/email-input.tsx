@@ -1,0 +1,31 @@
+/** The e-mail `<input>` of every form of the kit. */
+import { forwardRef, type InputHTMLAttributes } from 'react';
+import { cx } from './root-props.js';
+import { useLabels } from './text.js';
+
+/**
+ * An `<input type="email">` with what every e-mail field needs: the `email`
+ * name and autocomplete, the e-mail keyboard, no capitalisation or spell
+ * check, the labels' placeholder. Other props (value, handlers, `required`,
+ * the field's control props) and the ref go to the input.
+ */
+export const EmailInput = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function EmailInput(
+  { className, ...rest },
+  ref,
+) {
+  const labels = useLabels();
+  return (
+    <input
+      name="email"
+      autoComplete="email"
+      inputMode="email"
+      autoCapitalize="none"
+      spellCheck={false}
+      placeholder={labels.emailPlaceholder}
+      {...rest}
+      ref={ref}
+      className={cx('lk-input', className)}
+      type="email"
+    />
+  );
+});
