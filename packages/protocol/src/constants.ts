@@ -100,3 +100,24 @@ export const accessTokenIssuer = 'https://access-token.jwt-signature.stack-auth.
  * ```
  */
 export const internalProjectId = 'internal';
+
+/**
+ * The team permissions every project has (wire-protocol §14.4): client team
+ * actions need them. They are listed among the definitions and cannot be
+ * changed or deleted.
+ *
+ * @example
+ * ```ts
+ * if (await user.hasPermission(team, systemTeamPermissions.inviteMembers)) showInviteForm();
+ * ```
+ */
+export const systemTeamPermissions = {
+  updateTeam: '$update_team',
+  deleteTeam: '$delete_team',
+  readMembers: '$read_members',
+  removeMembers: '$remove_members',
+  inviteMembers: '$invite_members',
+} as const;
+
+/** A system team permission id. */
+export type SystemTeamPermission = (typeof systemTeamPermissions)[keyof typeof systemTeamPermissions];

@@ -273,3 +273,50 @@ export interface SentEmailWire {
   created_at_millis: number;
   sent_at_millis: number | null;
 }
+
+/** A member's profile in a team (wire-protocol §15.3) as a client sees it. */
+export interface ClientTeamMemberProfileWire {
+  team_id: string;
+  user_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+}
+
+/** A member's profile as server code sees it: with the whole user. */
+export interface ServerTeamMemberProfileWire extends ClientTeamMemberProfileWire {
+  user: ServerUserWire;
+}
+
+/** A permission a user holds in a team (wire-protocol §15.4). */
+export interface TeamPermissionWire {
+  id: string;
+  user_id: string;
+  team_id: string;
+}
+
+/** A permission definition (wire-protocol §15.4); the five `$...` system permissions are listed too. */
+export interface TeamPermissionDefinitionWire {
+  id: string;
+  description?: string;
+  contained_permission_ids: string[];
+}
+
+/** A pending team invitation (wire-protocol §15.10). */
+export interface TeamInvitationWire {
+  id: string;
+  team_id: string;
+  recipient_email: string;
+  expires_at_millis: number;
+}
+
+/** `POST /team-memberships/{team}/{user}`. */
+export interface TeamMembershipWire {
+  team_id: string;
+  user_id: string;
+}
+
+/** `POST /team-invitations/accept/details`. */
+export interface TeamInvitationDetailsWire {
+  team_id: string;
+  team_display_name: string;
+}

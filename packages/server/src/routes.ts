@@ -7,15 +7,18 @@ import { contactChannelRoutes } from './contact-channels/contact-channel-routes.
 import { emailTemplateRoutes } from './email-templates/email-template-routes.js';
 import { healthRoutes } from './health/health-routes.js';
 import type { Route } from './http/route.js';
+import { invitationRoutes } from './invitations/invitation-routes.js';
 import { mailRoutes } from './mail/mail-routes.js';
 import { metaRoutes } from './meta/meta-routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import { otpRoutes } from './otp/otp-routes.js';
 import { passwordAccountRoutes } from './password/password-reset-routes.js';
 import { passwordRoutes } from './password/password-routes.js';
+import { permissionRoutes } from './permissions/permission-routes.js';
 import { ownedProjectRoutes } from './projects/owned-projects-routes.js';
 import { projectRoutes } from './projects/projects-routes.js';
 import { sessionRoutes } from './sessions/session-routes.js';
+import { teamRoutes } from './teams/team-routes.js';
 import { tokenRoutes } from './tokens/token-routes.js';
 import { userRoutes } from './users/users-routes.js';
 
@@ -28,6 +31,9 @@ export const apiRoutes: readonly Route[] = [
   ...sessionRoutes,
   ...tokenRoutes,
   ...userRoutes,
+  ...teamRoutes,
+  ...permissionRoutes,
+  ...invitationRoutes,
   ...projectRoutes,
   ...ownedProjectRoutes,
   ...apiKeyRoutes,

@@ -12,6 +12,7 @@ export interface NewCodeRow {
   data: Record<string, JsonValue>;
   now: number;
   expiresAt: number;
+  teamId: string | null;
 }
 
 export async function insertCode(db: Db, code: NewCodeRow): Promise<VerificationCodeRow> {
@@ -27,6 +28,7 @@ export async function insertCode(db: Db, code: NewCodeRow): Promise<Verification
       created_at: new Date(code.now),
       expires_at: new Date(code.expiresAt),
       used_at: null,
+      team_id: code.teamId,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -71,6 +71,8 @@ export interface IssueCodeOptions {
   now: number;
   /** Default `codeLifetimeMs[purpose]`. */
   lifetimeMs?: number;
+  /** The team of a team invitation (set to null when the team is deleted). */
+  teamId?: string;
 }
 
 /** Issues and stores a code. Call it in the transaction that queues the mail carrying it. */
@@ -85,6 +87,7 @@ export async function issueCode(db: Db, options: IssueCodeOptions): Promise<Issu
     data: options.data,
     now: options.now,
     expiresAt,
+    teamId: options.teamId ?? null,
   });
   return { id: row.id, code, otp: code.slice(0, otpLength).toUpperCase(), nonce: code.slice(otpLength), expiresAt };
 }

@@ -30,8 +30,9 @@ export function bootstrapDatabase(db: Db, schema: string, options: { dev: boolea
       { ifAbsent: true },
     );
     if (!options.dev || (await findOldestProjectId(trx, internalProjectId))) return null;
-    // Magic links on, so that every sign-in method that needs no outside set-up can be tried at once.
-    const config = { magic_link_enabled: true };
+    // Magic links and client team creation on, so that every sign-in method that needs no outside
+    // set-up, and teams, can be tried at once.
+    const config = { magic_link_enabled: true, client_team_creation_enabled: true };
     const project = await insertNewProject(trx, { displayName: 'Default project', config }, null);
     return issueKeys(trx, project!.id, 'Development keys');
   });

@@ -31,8 +31,8 @@ export const defaultProjectConfig: ProjectConfig = {
   oauth_providers: [],
   domains: [],
   email_config: { type: 'shared' },
-  team_creator_default_permissions: [],
-  team_member_default_permissions: [],
+  team_creator_default_permissions: [{ id: 'admin' }],
+  team_member_default_permissions: [{ id: 'member' }],
 };
 
 export const oauthProviderIds = [

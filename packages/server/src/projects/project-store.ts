@@ -2,6 +2,7 @@
  * Projects: every query on the `projects` table. Every write notifies the
  * change feed, so instances drop the project they cached (`access/auth-cache.ts`).
  */
+import { insertInitialDefinitions } from '../permissions/permission-store.js';
 import { notifyProjectChanged } from '../storage/change-feed.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { json, type ProjectRow } from '../storage/schema.js';
@@ -60,8 +61,11 @@ export async function insertProject(
       .$if(options.ifAbsent === true, (query) => query.onConflict((oc) => oc.column('id').doNothing()))
       .returningAll()
       .executeTakeFirst();
-    // An instance may have cached "no such project" for this id.
-    if (row) await notifyProjectChanged(trx, project.id);
+    if (row) {
+      await insertInitialDefinitions(trx, project.id, project.createdAt);
+      // An instance may have cached "no such project" for this id.
+      await notifyProjectChanged(trx, project.id);
+    }
     return row ?? null;
   });
 }

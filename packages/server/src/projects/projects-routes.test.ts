@@ -60,8 +60,8 @@ describe('GET /projects/current', () => {
       create_team_on_sign_up: false,
       domains: [],
       email_config: { type: 'shared' },
-      team_creator_default_permissions: [],
-      team_member_default_permissions: [],
+      team_creator_default_permissions: [{ id: 'admin' }],
+      team_member_default_permissions: [{ id: 'member' }],
       enabled_oauth_providers: [{ id: 'github' }],
     });
     const client = await call(service, 'GET', '/projects/current', { headers: authHeaders(service) });

@@ -124,6 +124,8 @@ export interface VerificationCodesTable {
   expires_at: Date;
   used_at: Date | null;
   attempts: Generated<number>;
+  /** The team a team invitation is for; null once that team is deleted (see `data.team_id`). */
+  team_id: Generated<string | null>;
 }
 
 export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
@@ -165,6 +167,52 @@ export interface RateLimitCountersTable {
   hits: Generated<number>;
 }
 
+/** A team of a project. */
+export interface TeamsTable {
+  id: string;
+  project_id: string;
+  display_name: string;
+  profile_image_url: string | null;
+  client_metadata: JsonColumn<JsonValue>;
+  client_read_only_metadata: JsonColumn<JsonValue>;
+  server_metadata: JsonColumn<JsonValue>;
+  created_at: Date;
+}
+
+/** A user's membership of a team, and their profile in it (null fields fall back to the user's). */
+export interface TeamMembersTable {
+  project_id: string;
+  team_id: string;
+  user_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  created_at: Date;
+}
+
+/** A permission a project defines; the five `$...` system permissions are rows with `is_system`. */
+export interface TeamPermissionDefinitionsTable {
+  project_id: string;
+  id: string;
+  description: string | null;
+  is_system: Generated<boolean>;
+  created_at: Date;
+}
+
+/** `permission_id` contains `contained_id`: holding the first grants the second (the graph is acyclic). */
+export interface TeamPermissionInclusionsTable {
+  project_id: string;
+  permission_id: string;
+  contained_id: string;
+}
+
+/** A permission granted directly to a member of a team. */
+export interface TeamMemberPermissionsTable {
+  project_id: string;
+  team_id: string;
+  user_id: string;
+  permission_id: string;
+}
+
 export interface MigrationsTable {
   id: string;
   checksum: string;
@@ -184,6 +232,11 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   email_templates: EmailTemplatesTable;
   rate_limit_counters: RateLimitCountersTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_permission_definitions: TeamPermissionDefinitionsTable;
+  team_permission_inclusions: TeamPermissionInclusionsTable;
+  team_member_permissions: TeamMemberPermissionsTable;
   latchkey_migrations: MigrationsTable;
 }
 
@@ -194,6 +247,9 @@ export type SessionRow = Selectable<SessionsTable>;
 export type ContactChannelRow = Selectable<ContactChannelsTable>;
 export type VerificationCodeRow = Selectable<VerificationCodesTable>;
 export type OutboxRow = Selectable<EmailOutboxTable>;
+export type TeamRow = Selectable<TeamsTable>;
+export type TeamMemberRow = Selectable<TeamMembersTable>;
+export type PermissionDefinitionRow = Selectable<TeamPermissionDefinitionsTable>;
 
 /** JSON text for a `jsonb` column. */
 export function json(value: unknown): string {

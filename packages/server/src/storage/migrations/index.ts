@@ -6,6 +6,7 @@ import initial from './0001-initial.js';
 import usersAtScale from './0002-users-at-scale.js';
 import projectOwners from './0003-project-owners.js';
 import email from './0004-email.js';
+import teams from './0005-teams.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   { id: '0002-users-at-scale', sql: usersAtScale },
   { id: '0003-project-owners', sql: projectOwners },
   { id: '0004-email', sql: email },
+  { id: '0005-teams', sql: teams },
 ];
