@@ -3,11 +3,13 @@
  * row is also the member's team profile (`display_name`, `profile_image_url`,
  * null until the member sets them).
  */
+
+import { randomUUID } from 'node:crypto';
 import { isUuid } from '../common/ids.js';
 import { defaultPermissionIds, grantPermissions } from '../permissions/permission-store.js';
 import type { ProjectConfig } from '../projects/project-config.js';
 import type { Db } from '../storage/db.js';
-import type { TeamMemberRow, TeamRow } from '../storage/schema.js';
+import { type JsonValue, json, type TeamMemberRow, type TeamRow } from '../storage/schema.js';
 
 /** The team, or null (also for a malformed id). */
 export async function findTeam(db: Db, projectId: string, teamId: string): Promise<TeamRow | null> {
@@ -37,6 +39,35 @@ export async function findMembership(
     .where('user_id', '=', userId.toLowerCase())
     .executeTakeFirst();
   return row ?? null;
+}
+
+/** A new team's fields. */
+export interface NewTeam {
+  projectId: string;
+  displayName: string;
+  profileImageUrl?: string | null;
+  clientMetadata?: JsonValue;
+  clientReadOnlyMetadata?: JsonValue;
+  serverMetadata?: JsonValue;
+  now: number;
+}
+
+/** Inserts a team (without members: add its creator with `addMember` in the same transaction). */
+export async function insertTeam(trx: Db, team: NewTeam): Promise<TeamRow> {
+  return trx
+    .insertInto('teams')
+    .values({
+      id: randomUUID(),
+      project_id: team.projectId,
+      display_name: team.displayName,
+      profile_image_url: team.profileImageUrl ?? null,
+      client_metadata: json(team.clientMetadata ?? {}),
+      client_read_only_metadata: json(team.clientReadOnlyMetadata ?? {}),
+      server_metadata: json(team.serverMetadata ?? {}),
+      created_at: new Date(team.now),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Who joins and how: the creator of a team or a member (invited, or added by server code). */
