@@ -30,7 +30,7 @@ import {
 import { changeFeedOf } from './storage/change-feed.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
 import { checkSecretOpensKeys, SecretMismatchError, SigningKeys, signingKeyPurpose } from './tokens/signing-keys.js';
-import { findUserByAuthEmail } from './users/user-store.js';
+import { attachSelectedTeam, findUserByAuthEmail } from './users/user-store.js';
 import { serverUserView } from './users/user-views.js';
 import { type CreateUserInput, createUser as createUserIn, listUsers as listUserPageOf } from './users/users.js';
 import { createUserBody } from './users/users-routes.js';
@@ -264,7 +264,10 @@ export function createOwner(storage: Storage, input: { email: string; password: 
  * if (owner) await addProjectOwner(storage, projectId, owner.id);
  */
 export async function findOwner(storage: Storage, email: string): Promise<ServerUserWire | null> {
-  const row = await findUserByAuthEmail(dbOf(storage), internalProjectId, email);
+  const row = await attachSelectedTeam(
+    dbOf(storage),
+    await findUserByAuthEmail(dbOf(storage), internalProjectId, email),
+  );
   return row ? serverUserView(row) : null;
 }
 
@@ -307,5 +310,6 @@ export async function listUsers(
  */
 export async function createUser(storage: Storage, projectId: string, input: CreateUserInput): Promise<ServerUserWire> {
   const checked = validate(createUserBody, input);
-  return serverUserView(await createUserIn(dbOf(storage), projectId, checked, Date.now()));
+  const db = dbOf(storage);
+  return serverUserView((await attachSelectedTeam(db, await createUserIn(db, projectId, checked, Date.now())))!);
 }

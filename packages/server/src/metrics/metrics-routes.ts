@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/route.js';
-import { countUsers } from '../users/user-store.js';
+import { attachSelectedTeams, countUsers } from '../users/user-store.js';
 import { serverUserSchema, serverUserView } from '../users/user-views.js';
 import { utcDay } from './activity.js';
 import {
@@ -75,8 +75,8 @@ const getMetrics = defineRoute({
       daily_users: series(days, signUps),
       daily_active_users: series(days, active),
       users_by_country: byCountry,
-      recently_registered: registered.map(serverUserView),
-      recently_active: recentlyActive.map(serverUserView),
+      recently_registered: (await attachSelectedTeams(deps.db, registered)).map(serverUserView),
+      recently_active: (await attachSelectedTeams(deps.db, recentlyActive)).map(serverUserView),
       login_methods: loginMethods,
     };
   },

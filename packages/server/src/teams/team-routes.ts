@@ -1,4 +1,425 @@
-/** Teams, memberships and member profiles (wire-protocol §14.3). */
-import type { Route } from '../http/route.js';
+/**
+ * Teams, memberships and member profiles (wire-protocol §14.3, §15.2, §15.3).
+ *
+ * Server and admin access act on any team of the project. A client acts as its
+ * user, and each action asks the user's permissions in the team
+ * (`requireTeamPermission`), so no id a client sends reaches another team's
+ * data:
+ * - a team the client is not a member of reads as TEAM_NOT_FOUND (`GET
+ *   /teams/:id`), and every action on it is TEAM_PERMISSION_REQUIRED (a
+ *   non-member holds no permission), as on the original backend;
+ * - an unknown or malformed team id is TEAM_NOT_FOUND before any permission
+ *   is asked;
+ * - listing teams other than its own, or creating teams while the project has
+ *   `client_team_creation_enabled` off, is INSUFFICIENT_ACCESS_TYPE: server
+ *   access may do it, the client may not;
+ * - a client may change only its own team profile and may leave any team; it
+ *   removes others with `$remove_members`.
+ * A member profile's empty name or picture shows the user's own (the profile
+ * overrides them for that team only).
+ */
+import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
+import { z } from 'zod';
+import { imageUrl, metadata, successAnswer } from '../common/schemas.js';
+import type { RequestAuth } from '../http/env.js';
+import { defineRoute, defineViews, type Route } from '../http/route.js';
+import { requireTeamPermission } from '../permissions/permission-store.js';
+import { type Db, inTransaction } from '../storage/db.js';
+import type { TeamRow } from '../storage/schema.js';
+import { resolveUser, userRefErrors } from '../users/user-ref.js';
+import { findUser } from '../users/user-store.js';
+import { serverUserSchema, serverUserView } from '../users/user-views.js';
+import {
+  addMember,
+  deleteMembership,
+  deleteTeam,
+  findMembership,
+  findTeam,
+  insertTeam,
+  listMemberProfiles,
+  listTeams,
+  type MemberProfileRow,
+  updateMemberProfile,
+  updateTeam,
+} from './team-store.js';
+import { clientTeamSchema, serverTeamSchema, teamViews } from './team-views.js';
 
-export const teamRoutes: readonly Route[] = [];
+const { updateTeam: mayUpdate, deleteTeam: mayDelete, readMembers, removeMembers } = systemTeamPermissions;
+
+const displayName = z.string().trim().min(1).max(256);
+/** A picture a client sends for a team must be an image itself (a data URL), not a link to elsewhere. */
+const clientImage = imageUrl.refine((value) => value.startsWith('data:image/'), {
+  message: 'must be a base64 image data URL',
+});
+const ref = z.string().max(100);
+
+const teamParams = z.object({ teamId: ref });
+const memberParams = z.object({ teamId: ref, userId: ref });
+
+const clientTeamFields = {
+  display_name: displayName.optional(),
+  profile_image_url: clientImage.nullable().optional(),
+  client_metadata: metadata.optional(),
+};
+const serverTeamFields = {
+  ...clientTeamFields,
+  profile_image_url: imageUrl.nullable().optional(),
+  client_read_only_metadata: metadata.optional(),
+  server_metadata: metadata.optional(),
+};
+
+const clientCreate = z.strictObject({
+  ...clientTeamFields,
+  display_name: displayName,
+  creator_user_id: ref.optional(),
+});
+const serverCreate = z.strictObject({
+  ...serverTeamFields,
+  display_name: displayName,
+  creator_user_id: ref.optional(),
+});
+
+const teamList = (team: z.ZodType, id: string) =>
+  z.object({ items: z.array(team), is_paginated: z.literal(false) }).meta({ id });
+const teamListViews = defineViews<TeamRow[]>({
+  client: {
+    schema: teamList(clientTeamSchema, 'ClientTeamList'),
+    render: (rows, context) => listOf(rows.map((row) => teamViews.client.render(row, context))),
+  },
+  server: {
+    schema: teamList(serverTeamSchema, 'ServerTeamList'),
+    render: (rows, context) => listOf(rows.map((row) => teamViews.server!.render(row, context))),
+  },
+});
+
+const listOf = <T>(items: T[]) => ({ items, is_paginated: false as const });
+
+/** The team a request names, or TEAM_NOT_FOUND. */
+async function existingTeam(db: Db, projectId: string, teamId: string): Promise<TeamRow> {
+  const team = await findTeam(db, projectId, teamId);
+  if (!team) throw new KnownError('TEAM_NOT_FOUND', { team_id: teamId });
+  return team;
+}
+
+/** The client's permission check for `team` (server and admin pass). */
+function requireOn(db: Db, auth: RequestAuth, team: TeamRow, permission: Parameters<typeof requireTeamPermission>[3]) {
+  return requireTeamPermission(
+    db,
+    auth.accessType,
+    { projectId: team.project_id, teamId: team.id, userId: auth.userId ?? '' },
+    permission,
+  );
+}
+
+const insufficientForClient = () =>
+  new KnownError('INSUFFICIENT_ACCESS_TYPE', {
+    actual_access_type: 'client',
+    allowed_access_types: ['server', 'admin'],
+  });
+
+const listTeamsRoute = defineRoute({
+  method: 'GET',
+  path: '/teams',
+  tag: 'teams',
+  summary: "The teams of a user (`user_id`: `me` or an id), or with server access all the project's teams.",
+  access: 'client',
+  query: z.object({ user_id: ref.optional() }),
+  answer: teamListViews,
+  errors: [...userRefErrors],
+  handler: async ({ auth, query, deps }) => {
+    if (query.user_id === undefined) {
+      if (auth.accessType === 'client') throw insufficientForClient();
+      return listTeams(deps.db, auth.project.id, null);
+    }
+    const user = await resolveUser(deps.db, auth, query.user_id);
+    return listTeams(deps.db, auth.project.id, user.id);
+  },
+});
+
+const createTeamRoute = defineRoute({
+  method: 'POST',
+  path: '/teams',
+  tag: 'teams',
+  summary: 'Creates a team; its creator (`me` for a client) becomes a member with the creator permissions.',
+  access: 'client',
+  body: { client: clientCreate, server: serverCreate },
+  answer: teamViews,
+  status: 201,
+  errors: [...userRefErrors],
+  handler: async ({ auth, body, deps }) => {
+    const { creator_user_id: given, ...fields } = body as z.output<typeof serverCreate>;
+    const client = auth.accessType === 'client';
+    if (client && !auth.project.config.client_team_creation_enabled) throw insufficientForClient();
+    // A client's team is always its own: without a creator it would have no member at all.
+    const creatorRef = given ?? (client ? 'me' : undefined);
+    const creator = creatorRef === undefined ? null : await resolveUser(deps.db, auth, creatorRef);
+    const now = deps.clock.now();
+    return inTransaction(deps.db, async (trx) => {
+      const team = await insertTeam(trx, {
+        projectId: auth.project.id,
+        displayName: fields.display_name,
+        profileImageUrl: fields.profile_image_url,
+        clientMetadata: fields.client_metadata,
+        clientReadOnlyMetadata: fields.client_read_only_metadata,
+        serverMetadata: fields.server_metadata,
+        now,
+      });
+      if (creator)
+        await addMember(trx, { project: auth.project, teamId: team.id, userId: creator.id, role: 'creator', now });
+      return team;
+    });
+  },
+});
+
+const getTeamRoute = defineRoute({
+  method: 'GET',
+  path: '/teams/:teamId',
+  tag: 'teams',
+  summary: 'One team; a client sees only the teams it is a member of.',
+  access: 'client',
+  params: teamParams,
+  answer: teamViews,
+  errors: ['TEAM_NOT_FOUND'],
+  handler: async ({ auth, params, deps }) => {
+    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
+    if (auth.accessType === 'client') {
+      const member = auth.userId && (await findMembership(deps.db, auth.project.id, team.id, auth.userId));
+      if (!member) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
+    }
+    return team;
+  },
+});
+
+const updateTeamRoute = defineRoute({
+  method: 'PATCH',
+  path: '/teams/:teamId',
+  tag: 'teams',
+  summary: "Changes a team's name, picture or metadata (a client needs `$update_team`).",
+  access: 'client',
+  params: teamParams,
+  body: { client: z.strictObject(clientTeamFields), server: z.strictObject(serverTeamFields) },
+  answer: teamViews,
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
+  handler: async ({ auth, params, body, deps }) => {
+    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
+    await requireOn(deps.db, auth, team, mayUpdate);
+    const updated = await updateTeam(deps.db, auth.project.id, team.id, body);
+    if (!updated) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
+    return updated;
+  },
+});
+
+const deleteTeamRoute = defineRoute({
+  method: 'DELETE',
+  path: '/teams/:teamId',
+  tag: 'teams',
+  summary:
+    'Deletes a team with its memberships, profiles, permissions and invitations (a client needs `$delete_team`).',
+  access: 'client',
+  params: teamParams,
+  answer: successAnswer,
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
+  handler: async ({ auth, params, deps }) => {
+    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
+    await requireOn(deps.db, auth, team, mayDelete);
+    if (!(await deleteTeam(deps.db, auth.project.id, team.id))) {
+      throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
+    }
+    return { success: true as const };
+  },
+});
+
+const membership = z.object({ team_id: z.uuid(), user_id: z.uuid() }).meta({ id: 'TeamMembership' });
+
+const addMemberRoute = defineRoute({
+  method: 'POST',
+  path: '/team-memberships/:teamId/:userId',
+  tag: 'teams',
+  summary: "Adds a user to a team with the project's member permissions.",
+  access: 'server',
+  params: memberParams,
+  answer: membership,
+  status: 201,
+  errors: ['TEAM_NOT_FOUND', 'USER_NOT_FOUND', 'TEAM_MEMBERSHIP_ALREADY_EXISTS', ...userRefErrors],
+  handler: async ({ auth, params, deps }) => {
+    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
+    const user = await resolveUser(deps.db, auth, params.userId);
+    const now = deps.clock.now();
+    const added = await inTransaction(deps.db, (trx) =>
+      addMember(trx, { project: auth.project, teamId: team.id, userId: user.id, role: 'member', now }),
+    );
+    if (!added) throw new KnownError('TEAM_MEMBERSHIP_ALREADY_EXISTS');
+    return { team_id: team.id, user_id: user.id };
+  },
+});
+
+const removeMemberRoute = defineRoute({
+  method: 'DELETE',
+  path: '/team-memberships/:teamId/:userId',
+  tag: 'teams',
+  summary: 'Removes a member (`me`: leaves the team); a client removing someone else needs `$remove_members`.',
+  access: 'client',
+  params: memberParams,
+  answer: successAnswer,
+  errors: ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_NOT_FOUND'],
+  handler: async ({ auth, params, deps }) => {
+    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
+    const userId = await memberId(deps.db, auth, params.userId);
+    if (userId !== auth.userId) await requireOn(deps.db, auth, team, removeMembers);
+    if (!userId || !(await deleteMembership(deps.db, auth.project.id, team.id, userId))) {
+      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: params.userId });
+    }
+    return { success: true as const };
+  },
+});
+
+/**
+ * The user a member route names: `me` (or the caller's own id) is the
+ * caller; server access may name any user of the project (USER_NOT_FOUND);
+ * a client naming someone else gets the id as sent, and a permission check
+ * decides. Null for an id that cannot be a user.
+ */
+async function memberId(db: Db, auth: RequestAuth, userRef: string): Promise<string | null> {
+  if (userRef === 'me' || (auth.userId !== null && userRef.toLowerCase() === auth.userId)) {
+    if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    return auth.userId;
+  }
+  if (auth.accessType !== 'client') {
+    const user = await findUser(db, auth.project.id, userRef);
+    if (!user) throw new KnownError('USER_NOT_FOUND');
+    return user.id;
+  }
+  return z.uuid().safeParse(userRef).success ? userRef.toLowerCase() : null;
+}
+
+const clientProfileSchema = z
+  .object({
+    team_id: z.uuid(),
+    user_id: z.uuid(),
+    display_name: z.string().nullable(),
+    profile_image_url: z.string().nullable(),
+  })
+  .strict()
+  .meta({ id: 'ClientTeamMemberProfile' });
+const serverProfileSchema = clientProfileSchema
+  .extend({ user: serverUserSchema })
+  .meta({ id: 'ServerTeamMemberProfile' });
+
+function clientProfileView({ member, user }: MemberProfileRow) {
+  return {
+    team_id: member.team_id,
+    user_id: member.user_id,
+    display_name: member.display_name ?? user.display_name,
+    profile_image_url: member.profile_image_url ?? user.profile_image_url,
+  };
+}
+
+const profileViews = defineViews<MemberProfileRow>({
+  client: { schema: clientProfileSchema, render: clientProfileView },
+  server: {
+    schema: serverProfileSchema,
+    render: (profile) => ({ ...clientProfileView(profile), user: serverUserView(profile.user) }),
+  },
+});
+const profileListViews = defineViews<MemberProfileRow[]>({
+  client: {
+    schema: z.object({ items: z.array(clientProfileSchema), is_paginated: z.literal(false) }),
+    render: (rows, context) => listOf(rows.map((row) => profileViews.client.render(row, context))),
+  },
+  server: {
+    schema: z.object({ items: z.array(serverProfileSchema), is_paginated: z.literal(false) }),
+    render: (rows, context) => listOf(rows.map((row) => profileViews.server!.render(row, context))),
+  },
+});
+
+const listProfilesRoute = defineRoute({
+  method: 'GET',
+  path: '/team-member-profiles',
+  tag: 'teams',
+  summary:
+    "Team member profiles: a team's (a client needs `$read_members`), or a user's own (`user_id=me`) in each team.",
+  access: 'client',
+  query: z.object({ team_id: ref.optional(), user_id: ref.optional() }),
+  answer: profileListViews,
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', ...userRefErrors],
+  handler: async ({ auth, query, deps }) => {
+    const projectId = auth.project.id;
+    const team = query.team_id === undefined ? null : await existingTeam(deps.db, projectId, query.team_id);
+    const user = query.user_id === undefined ? null : await resolveUser(deps.db, auth, query.user_id);
+    if (auth.accessType === 'client' && !user) {
+      if (!team) throw insufficientForClient();
+      await requireOn(deps.db, auth, team, readMembers);
+    }
+    return listMemberProfiles(deps.db, projectId, { teamId: team?.id, userId: user?.id });
+  },
+});
+
+/** The profile a route names; a client reads others' only with `$read_members`. */
+async function memberProfile(db: Db, auth: RequestAuth, teamRef: string, userRef: string): Promise<MemberProfileRow> {
+  const team = await existingTeam(db, auth.project.id, teamRef);
+  const userId = await memberId(db, auth, userRef);
+  if (userId !== auth.userId) await requireOn(db, auth, team, readMembers);
+  const [profile] = userId ? await listMemberProfiles(db, auth.project.id, { teamId: team.id, userId }) : [];
+  if (!profile) throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: userRef });
+  return profile;
+}
+
+const profileErrors = [
+  'TEAM_NOT_FOUND',
+  'TEAM_MEMBERSHIP_NOT_FOUND',
+  'TEAM_PERMISSION_REQUIRED',
+  'USER_NOT_FOUND',
+  'CANNOT_GET_OWN_USER_WITHOUT_USER',
+] as const;
+
+const getProfileRoute = defineRoute({
+  method: 'GET',
+  path: '/team-member-profiles/:teamId/:userId',
+  tag: 'teams',
+  summary: "A member's profile in a team (`me` allowed; a client reads others' with `$read_members`).",
+  access: 'client',
+  params: memberParams,
+  answer: profileViews,
+  errors: profileErrors,
+  handler: ({ auth, params, deps }) => memberProfile(deps.db, auth, params.teamId, params.userId),
+});
+
+const profilePatch = z.strictObject({
+  display_name: z.string().trim().max(256).nullable().optional(),
+  profile_image_url: imageUrl.nullable().optional(),
+});
+
+const updateProfileRoute = defineRoute({
+  method: 'PATCH',
+  path: '/team-member-profiles/:teamId/:userId',
+  tag: 'teams',
+  summary: "Changes a member's name or picture in a team (a client changes only its own).",
+  access: 'client',
+  params: memberParams,
+  body: profilePatch,
+  answer: profileViews,
+  errors: [...profileErrors, 'INSUFFICIENT_ACCESS_TYPE'],
+  handler: async ({ auth, params, body, deps }) => {
+    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
+    const userId = await memberId(deps.db, auth, params.userId);
+    if (auth.accessType === 'client' && userId !== auth.userId) throw insufficientForClient();
+    const changes = { ...body, ...(body.display_name === '' ? { display_name: null } : {}) };
+    if (!userId || !(await updateMemberProfile(deps.db, auth.project.id, team.id, userId, changes))) {
+      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: params.userId });
+    }
+    return memberProfile(deps.db, auth, team.id, userId);
+  },
+});
+
+export const teamRoutes: readonly Route[] = [
+  listTeamsRoute,
+  createTeamRoute,
+  getTeamRoute,
+  updateTeamRoute,
+  deleteTeamRoute,
+  addMemberRoute,
+  removeMemberRoute,
+  listProfilesRoute,
+  getProfileRoute,
+  updateProfileRoute,
+];

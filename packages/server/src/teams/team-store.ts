@@ -9,7 +9,8 @@ import { isUuid } from '../common/ids.js';
 import { defaultPermissionIds, grantPermissions } from '../permissions/permission-store.js';
 import type { ProjectConfig } from '../projects/project-config.js';
 import type { Db } from '../storage/db.js';
-import { type JsonValue, json, type TeamMemberRow, type TeamRow } from '../storage/schema.js';
+import { type JsonValue, json, type TeamMemberRow, type TeamRow, type UserRow } from '../storage/schema.js';
+import { attachSelectedTeams } from '../users/user-store.js';
 
 /** The team, or null (also for a malformed id). */
 export async function findTeam(db: Db, projectId: string, teamId: string): Promise<TeamRow | null> {
@@ -106,4 +107,146 @@ export async function addMember(trx: Db, member: NewMember): Promise<boolean> {
     defaultPermissionIds(project.config, member.role),
   );
   return true;
+}
+
+/** Most teams or profiles a list answers (lists of the protocol are not paginated). */
+export const maxListed = 1000;
+
+/** The teams of the project, or of one user when `userId` is given, oldest first. */
+export async function listTeams(db: Db, projectId: string, userId: string | null): Promise<TeamRow[]> {
+  let query = db.selectFrom('teams').selectAll('teams').where('teams.project_id', '=', projectId);
+  if (userId !== null) {
+    query = query
+      .innerJoin('team_members as member', (join) =>
+        join.onRef('member.project_id', '=', 'teams.project_id').onRef('member.team_id', '=', 'teams.id'),
+      )
+      .where('member.user_id', '=', userId);
+  }
+  return query.orderBy('teams.created_at').orderBy('teams.id').limit(maxListed).execute();
+}
+
+/** A change to a team's fields. */
+export interface TeamChanges {
+  display_name?: string;
+  profile_image_url?: string | null;
+  client_metadata?: JsonValue;
+  client_read_only_metadata?: JsonValue;
+  server_metadata?: JsonValue;
+}
+
+/** Applies `changes`; null when the team is gone. */
+export async function updateTeam(
+  db: Db,
+  projectId: string,
+  teamId: string,
+  changes: TeamChanges,
+): Promise<TeamRow | null> {
+  const { client_metadata, client_read_only_metadata, server_metadata, ...plain } = changes;
+  const set = {
+    ...plain,
+    ...(client_metadata !== undefined ? { client_metadata: json(client_metadata) } : {}),
+    ...(client_read_only_metadata !== undefined ? { client_read_only_metadata: json(client_read_only_metadata) } : {}),
+    ...(server_metadata !== undefined ? { server_metadata: json(server_metadata) } : {}),
+  };
+  if (Object.keys(set).length === 0) return findTeam(db, projectId, teamId);
+  const row = await db
+    .updateTable('teams')
+    .set(set)
+    .where('project_id', '=', projectId)
+    .where('id', '=', teamId)
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * Deletes the team; the foreign keys take its memberships, profiles and
+ * grants with it, clear it as anyone's selected team, and void its
+ * invitations. False when there was no such team.
+ */
+export async function deleteTeam(db: Db, projectId: string, teamId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('teams')
+    .where('project_id', '=', projectId)
+    .where('id', '=', teamId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Ends a membership (its profile and grants go with it); false when there was none. */
+export async function deleteMembership(db: Db, projectId: string, teamId: string, userId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('team_members')
+    .where('project_id', '=', projectId)
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** A member's team profile with their user row and its selected team (for the server view's `user`). */
+export interface MemberProfileRow {
+  member: TeamMemberRow;
+  user: UserRow & { selected_team: TeamRow | null };
+}
+
+/** Which profiles to list: of one team, of one user, or both (one profile). */
+export interface ProfileFilter {
+  teamId?: string;
+  userId?: string;
+}
+
+/** The profiles matching `filter`, each with its user, in joining order. */
+export async function listMemberProfiles(
+  db: Db,
+  projectId: string,
+  filter: ProfileFilter,
+): Promise<MemberProfileRow[]> {
+  let query = db
+    .selectFrom('team_members as member')
+    .innerJoin('users', (join) =>
+      join.onRef('users.project_id', '=', 'member.project_id').onRef('users.id', '=', 'member.user_id'),
+    )
+    .selectAll('users')
+    .select([
+      'member.team_id as member_team_id',
+      'member.display_name as member_display_name',
+      'member.profile_image_url as member_profile_image_url',
+      'member.created_at as member_created_at',
+    ])
+    .where('member.project_id', '=', projectId);
+  if (filter.teamId !== undefined) query = query.where('member.team_id', '=', filter.teamId);
+  if (filter.userId !== undefined) query = query.where('member.user_id', '=', filter.userId);
+  const rows = await query.orderBy('member.created_at').orderBy('member.user_id').limit(maxListed).execute();
+  const users = await attachSelectedTeams(db, rows);
+  return rows.map(({ member_team_id, member_display_name, member_profile_image_url, member_created_at }, index) => ({
+    member: {
+      project_id: projectId,
+      team_id: member_team_id,
+      user_id: users[index]!.id,
+      display_name: member_display_name,
+      profile_image_url: member_profile_image_url,
+      created_at: member_created_at,
+    },
+    user: users[index]!,
+  }));
+}
+
+/** Changes a member's team profile; false when they are not a member. */
+export async function updateMemberProfile(
+  db: Db,
+  projectId: string,
+  teamId: string,
+  userId: string,
+  changes: { display_name?: string | null; profile_image_url?: string | null },
+): Promise<boolean> {
+  if (Object.keys(changes).length === 0) return (await findMembership(db, projectId, teamId, userId)) !== null;
+  const result = await db
+    .updateTable('team_members')
+    .set(changes)
+    .where('project_id', '=', projectId)
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -36,7 +36,9 @@ export function clientTeamView(
 }
 
 /** The team as server code sees it. */
-export function serverTeamView(row: TeamRow): ServerTeamWire {
+export function serverTeamView(
+  row: TeamRow,
+): ServerTeamWire & { client_metadata: Json; client_read_only_metadata: Json } {
   return {
     ...clientTeamView(row),
     created_at_millis: row.created_at.getTime(),

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
-import { json, type UserRow } from '../storage/schema.js';
+import { json, type TeamRow, type UserRow } from '../storage/schema.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
 export async function findUser(db: Db, projectId: string, userId: string): Promise<UserRow | null> {
@@ -208,6 +208,8 @@ export interface UserPageQuery {
   /** Lower-cased text matched inside e-mails and display names, or an exact id. */
   search: { contains: string; id: string | null } | null;
   from: UserPosition | null;
+  /** Only members of this team. */
+  teamId: string | null;
 }
 
 /** `%`, `_` and `\` stand for themselves in a LIKE pattern built from `text`. */
@@ -218,11 +220,22 @@ function likeContaining(text: string): string {
 /** One page of the project's users in sign-up order (ties by id), from `from` on, at most `limit`. */
 export async function listUserPage(db: Db, projectId: string, page: UserPageQuery): Promise<UserRow[]> {
   const direction = page.desc ? 'desc' : 'asc';
-  const { search, from } = page;
+  const { search, from, teamId } = page;
   return db
     .selectFrom('users')
     .selectAll()
     .where('project_id', '=', projectId)
+    .$if(teamId !== null, (query) =>
+      query.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('team_members as member')
+            .select('member.user_id')
+            .whereRef('member.project_id', '=', 'users.project_id')
+            .whereRef('member.user_id', '=', 'users.id')
+            .where('member.team_id', '=', teamId!),
+        ),
+      ),
+    )
     .$if(search !== null, (query) =>
       query.where((eb) => {
         const pattern = likeContaining(search!.contains);
@@ -243,4 +256,29 @@ export async function listUserPage(db: Db, projectId: string, page: UserPageQuer
     .orderBy('id', direction)
     .limit(page.limit)
     .execute();
+}
+
+/**
+ * The rows with their selected teams (one query for all of them, none when
+ * no row has a team selected): what the user views render.
+ */
+export async function attachSelectedTeams(
+  db: Db,
+  rows: readonly UserRow[],
+): Promise<(UserRow & { selected_team: TeamRow | null })[]> {
+  const ids = [...new Set(rows.flatMap((row) => (row.selected_team_id ? [row.selected_team_id] : [])))];
+  const teams = ids.length === 0 ? [] : await db.selectFrom('teams').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(teams.map((team) => [team.id, team]));
+  return rows.map((row) => ({
+    ...row,
+    selected_team: row.selected_team_id ? (byId.get(row.selected_team_id) ?? null) : null,
+  }));
+}
+
+/** One row with its selected team; null stays null. */
+export async function attachSelectedTeam(
+  db: Db,
+  row: UserRow | null,
+): Promise<(UserRow & { selected_team: TeamRow | null }) | null> {
+  return row && (await attachSelectedTeams(db, [row]))[0]!;
 }

@@ -3,7 +3,11 @@ import type { ClientUserWire, Json, ServerUserWire } from '@latchkey/protocol';
 import { z } from 'zod';
 import { jsonValue, millis } from '../common/schemas.js';
 import { defineViews } from '../http/route.js';
-import type { UserRow } from '../storage/schema.js';
+import type { TeamRow, UserRow } from '../storage/schema.js';
+import { clientTeamSchema, clientTeamView, serverTeamSchema, serverTeamView } from '../teams/team-views.js';
+
+/** A user row with its selected team, as the views render it (`attachSelectedTeams` makes one). */
+export type UserWithTeam = UserRow & { selected_team: TeamRow | null };
 
 const oauthProviderLink = z.object({ id: z.string(), account_id: z.string(), email: z.string().nullable() });
 
@@ -14,8 +18,7 @@ export const clientUserSchema = z
     primary_email: z.string().nullable(),
     primary_email_verified: z.boolean(),
     display_name: z.string().nullable(),
-    // Teams arrive with the teams feature; until then no user has a selected team.
-    selected_team: z.null(),
+    selected_team: clientTeamSchema.nullable(),
     selected_team_id: z.string().nullable(),
     profile_image_url: z.string().nullable(),
     signed_up_at_millis: millis,
@@ -34,21 +37,22 @@ export const clientUserSchema = z
 /** The server view's schema: the client view plus server-only fields. */
 export const serverUserSchema = clientUserSchema
   .extend({
+    selected_team: serverTeamSchema.nullable(),
     primary_email_auth_enabled: z.boolean(),
     server_metadata: jsonValue,
     last_active_at_millis: millis,
   })
   .meta({ id: 'ServerUser', description: 'A user as server code and administrators see it.' });
 
-/** The user as a client sees it (no user has a selected team until teams exist). */
-export function clientUserView(row: UserRow): ClientUserWire & { selected_team: null } {
+/** The user as a client sees it. */
+export function clientUserView(row: UserWithTeam): ClientUserWire & z.infer<typeof clientUserSchema> {
   const hasPassword = row.password_hash !== null;
   return {
     id: row.id,
     primary_email: row.primary_email,
     primary_email_verified: row.primary_email_verified,
     display_name: row.display_name,
-    selected_team: null,
+    selected_team: row.selected_team && clientTeamView(row.selected_team),
     selected_team_id: row.selected_team_id,
     profile_image_url: row.profile_image_url,
     signed_up_at_millis: row.signed_up_at.getTime(),
@@ -64,10 +68,10 @@ export function clientUserView(row: UserRow): ClientUserWire & { selected_team: 
 }
 
 /** The user as server code sees it: the client view plus server-only fields. */
-export function serverUserView(row: UserRow): ServerUserWire & { selected_team: null } {
+export function serverUserView(row: UserWithTeam): ServerUserWire & z.infer<typeof serverUserSchema> {
   return {
     ...clientUserView(row),
-    selected_team: null,
+    selected_team: row.selected_team && serverTeamView(row.selected_team),
     primary_email_auth_enabled: row.primary_email_auth_enabled,
     server_metadata: row.server_metadata as Json,
     last_active_at_millis: row.last_active_at.getTime(),
@@ -75,7 +79,7 @@ export function serverUserView(row: UserRow): ServerUserWire & { selected_team: 
 }
 
 /** A user row answered in the caller's view. */
-export const userViews = defineViews<UserRow>({
+export const userViews = defineViews<UserWithTeam>({
   client: { schema: clientUserSchema, render: clientUserView },
   server: { schema: serverUserSchema, render: serverUserView },
 });

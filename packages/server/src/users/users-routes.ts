@@ -12,9 +12,10 @@ import { email, imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { importedPasswordHash } from '../password/passwords.js';
 import type { UserRow } from '../storage/schema.js';
-import { deleteUser, findUser, updateUser } from './user-store.js';
+import { findTeam } from '../teams/team-store.js';
+import { attachSelectedTeam, deleteUser, findUser, updateUser } from './user-store.js';
 import { serverUserSchema, serverUserView, userViews } from './user-views.js';
-import { changeUser, createUser, listUsers, userWriteErrors } from './users.js';
+import { changeUser, checkSelectedTeam, createUser, listUsers, selectionRace, userWriteErrors } from './users.js';
 
 const clientPatch = z.strictObject({
   display_name: z.string().max(256).nullable().optional(),
@@ -34,10 +35,12 @@ const serverPatch = clientPatch.extend({
 });
 
 /** The signed-in user's row; a token whose user is gone reads as no user. */
-function ownUser(row: UserRow | null): UserRow {
+function ownUser<T extends UserRow>(row: T | null): T {
   if (!row) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
   return row;
 }
+
+const selectionErrors = ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND'] as const;
 
 const getCurrentUser = defineRoute({
   method: 'GET',
@@ -48,7 +51,8 @@ const getCurrentUser = defineRoute({
   user: true,
   answer: userViews,
   errors: [],
-  handler: async ({ auth, userId, deps }) => ownUser(await findUser(deps.db, auth.project.id, userId)),
+  handler: async ({ auth, userId, deps }) =>
+    ownUser(await attachSelectedTeam(deps.db, await findUser(deps.db, auth.project.id, userId))),
 });
 
 const updateCurrentUser = defineRoute({
@@ -60,12 +64,15 @@ const updateCurrentUser = defineRoute({
   user: true,
   body: { client: clientPatch, server: serverPatch },
   answer: userViews,
-  errors: ['TEAM_NOT_FOUND'],
+  errors: selectionErrors,
   handler: async ({ auth, userId, body, deps }) => {
     const { totp_secret_base64: _disabled, ...changes } = body;
-    // Teams come in a later slice: no team exists, so none can be selected.
-    if (changes.selected_team_id) throw new KnownError('TEAM_NOT_FOUND', { team_id: changes.selected_team_id });
-    return ownUser(await updateUser(deps.db, auth.project.id, userId, changes, deps.clock.now()));
+    const teamId = normalTeamId(changes.selected_team_id);
+    await checkSelectedTeam(deps.db, auth.project.id, userId, teamId);
+    const row = await selectionRace(teamId, userId, () =>
+      updateUser(deps.db, auth.project.id, userId, { ...changes, selected_team_id: teamId }, deps.clock.now()),
+    );
+    return ownUser(await attachSelectedTeam(deps.db, row));
   },
 });
 
@@ -134,14 +141,15 @@ const listUsersRoute = defineRoute({
   answer: userList,
   errors: ['TEAM_NOT_FOUND'],
   handler: async ({ auth, query, deps }) => {
-    // Teams come in a later slice: no team exists, so none can filter.
-    if (query.team_id) throw new KnownError('TEAM_NOT_FOUND', { team_id: query.team_id });
+    if (query.team_id !== undefined && !(await findTeam(deps.db, auth.project.id, query.team_id))) {
+      throw new KnownError('TEAM_NOT_FOUND', { team_id: query.team_id });
+    }
     const page = await listUsers(deps.db, auth.project.id, {
       limit: query.limit,
       cursor: query.cursor ?? null,
       desc: query.desc === 'true',
       query: query.query?.trim() || null,
-      teamId: null,
+      teamId: query.team_id?.toLowerCase() ?? null,
     });
     return {
       items: page.items.map(serverUserView),
@@ -163,9 +171,16 @@ const createUserRoute = defineRoute({
   errors: userWriteErrors,
   handler: async ({ auth, body, deps }) => {
     const { totp_secret_base64: _disabled, ...input } = body;
-    return createUser(deps.db, auth.project.id, input, deps.clock.now());
+    return attachSelectedTeam(deps.db, await createUser(deps.db, auth.project.id, input, deps.clock.now())).then(
+      (row) => row!,
+    );
   },
 });
+
+/** A selected team id as stored: lower-case, `undefined` (unchanged) and `null` (none) kept. */
+function normalTeamId(teamId: string | null | undefined): string | null | undefined {
+  return typeof teamId === 'string' ? teamId.toLowerCase() : teamId;
+}
 
 const userParams = z.object({ userId: z.string().max(100) });
 const notFound = () => new KnownError('USER_NOT_FOUND');
@@ -180,7 +195,8 @@ const getUserRoute = defineRoute({
   answer: userViews,
   errors: ['USER_NOT_FOUND'],
   handler: async ({ auth, params, deps }) =>
-    (await findUser(deps.db, auth.project.id, params.userId)) ?? throwError(notFound),
+    (await attachSelectedTeam(deps.db, await findUser(deps.db, auth.project.id, params.userId))) ??
+    throwError(notFound),
 });
 
 const updateUserRoute = defineRoute({
@@ -192,13 +208,16 @@ const updateUserRoute = defineRoute({
   params: userParams,
   body: z.strictObject({ ...serverUserBody, selected_team_id: clientPatch.shape.selected_team_id }),
   answer: userViews,
-  errors: ['USER_NOT_FOUND', 'TEAM_NOT_FOUND', ...userWriteErrors],
+  errors: ['USER_NOT_FOUND', ...selectionErrors, ...userWriteErrors],
   handler: async ({ auth, params, body, deps }) => {
     const { totp_secret_base64: _disabled, ...changes } = body;
-    if (changes.selected_team_id) throw new KnownError('TEAM_NOT_FOUND', { team_id: changes.selected_team_id });
-    return (
-      (await changeUser(deps.db, auth.project.id, params.userId, changes, deps.clock.now())) ?? throwError(notFound)
+    const user = (await findUser(deps.db, auth.project.id, params.userId)) ?? throwError(notFound);
+    const teamId = normalTeamId(changes.selected_team_id);
+    await checkSelectedTeam(deps.db, auth.project.id, user.id, teamId);
+    const row = await selectionRace(teamId, user.id, () =>
+      changeUser(deps.db, auth.project.id, user.id, { ...changes, selected_team_id: teamId }, deps.clock.now()),
     );
+    return (await attachSelectedTeam(deps.db, row)) ?? throwError(notFound);
   },
 });
 

@@ -10,8 +10,10 @@ import { checkPasswordRequirements, hashPassword } from '../password/passwords.j
 import { deleteUserSessions } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation, type UserRow } from '../storage/schema.js';
+import { findMembership, findTeam } from '../teams/team-store.js';
 import { type CursorScope, decodeCursor, encodeCursor } from './user-cursor.js';
 import {
+  attachSelectedTeams,
   findUser,
   findUserByAuthEmail,
   insertUser,
@@ -20,6 +22,7 @@ import {
   type UserPosition,
   updateUser,
 } from './user-store.js';
+import type { UserWithTeam } from './user-views.js';
 
 /** A user to create, in wire names (the body of `POST /users`). */
 export interface CreateUserInput {
@@ -138,9 +141,9 @@ export async function changeUser(
   );
 }
 
-/** A page of users and the cursor of the next one (null at the end). */
+/** A page of users (with their selected teams) and the cursor of the next one (null at the end). */
 export interface UserPage {
-  items: UserRow[];
+  items: UserWithTeam[];
   nextCursor: string | null;
 }
 
@@ -164,10 +167,53 @@ export async function listUsers(db: Db, projectId: string, options: ListUsersOpt
   }
   const text = options.query?.trim().toLowerCase() ?? '';
   const search = text ? { contains: text, id: isUuid(text) ? text : null } : null;
-  const rows = await listUserPage(db, projectId, { limit: options.limit + 1, desc: options.desc, search, from });
+  const rows = await listUserPage(db, projectId, {
+    limit: options.limit + 1,
+    desc: options.desc,
+    search,
+    from,
+    teamId: options.teamId,
+  });
   const next = rows.length > options.limit ? rows[options.limit]! : null;
   return {
-    items: rows.slice(0, options.limit),
+    items: await attachSelectedTeams(db, rows.slice(0, options.limit)),
     nextCursor: next ? encodeCursor({ signedUpAt: next.signed_up_at, id: next.id }, options) : null,
   };
+}
+
+/**
+ * Refuses a selected team the user may not select: TEAM_NOT_FOUND for an
+ * unknown or malformed id, TEAM_MEMBERSHIP_NOT_FOUND for a team they are not
+ * in (`null` clears the selection and always passes). The foreign key on
+ * `users.selected_team_id` decides a race with leaving the team
+ * (`selectionRace`).
+ */
+export async function checkSelectedTeam(
+  db: Db,
+  projectId: string,
+  userId: string,
+  teamId: string | null | undefined,
+): Promise<void> {
+  if (!teamId) return;
+  if (!(await findTeam(db, projectId, teamId))) throw new KnownError('TEAM_NOT_FOUND', { team_id: teamId });
+  if (!(await findMembership(db, projectId, teamId, userId))) {
+    throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: teamId, user_id: userId });
+  }
+}
+
+/** What `write` returns; a selection that lost a race with leaving the team is TEAM_MEMBERSHIP_NOT_FOUND. */
+export async function selectionRace<T>(
+  teamId: string | null | undefined,
+  userId: string,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+    if (teamId && code === '23503' && constraint === 'users_selected_team_fk') {
+      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: teamId, user_id: userId });
+    }
+    throw error;
+  }
 }
