@@ -1,4 +1,330 @@
-/** Team permissions and their definitions (wire-protocol §14.4). */
-import type { Route } from '../http/route.js';
+/**
+ * Team permissions and their definitions (wire-protocol §14.4, §15.4).
+ *
+ * Decisions where the protocol leaves room:
+ * - `recursive` defaults to true (spec §9); a client must name itself
+ *   (`user_id=me`) and a team, and a team it is not in holds nothing for it
+ *   (an empty list).
+ * - Granting a permission already held answers as the first grant did;
+ *   revoking one not granted directly is TEAM_PERMISSION_NOT_FOUND.
+ * - A definition id already taken, a change that would close a cycle, and
+ *   any change to one of the five system permissions are SCHEMA_ERROR with a
+ *   message that says which: the catalogue has no code of its own for them,
+ *   and they are all requests for a state the graph may not be in.
+ * - Definition writes of a project run one after another (a transaction-
+ *   scoped advisory lock), so two changes cannot together close a cycle.
+ * - Renaming or deleting a definition renames or removes it in the project's
+ *   default lists too, in the same transaction (grants and containments
+ *   follow through the foreign keys).
+ */
+import { KnownError } from '@latchkey/protocol';
+import { z } from 'zod';
+import { successAnswer } from '../common/schemas.js';
+import { defineRoute, type Route } from '../http/route.js';
+import { projectConfigSchema } from '../projects/project-config.js';
+import { changeProjectConfig } from '../projects/project-store.js';
+import { type Db, inTransaction } from '../storage/db.js';
+import { findMembership, findTeam } from '../teams/team-store.js';
+import { resolveUser, userRefErrors } from '../users/user-ref.js';
+import {
+  changeDefinition,
+  deleteDefinition,
+  findDefinition,
+  heldPermissions,
+  insertDefinition,
+  listDefinitions,
+  lockDefinitions,
+  reachesPermission,
+  revokePermission,
+  setContainedPermissions,
+} from './definition-store.js';
+import { grantPermissions, isSystemPermissionId } from './permission-store.js';
 
-export const permissionRoutes: readonly Route[] = [];
+const ref = z.string().max(100);
+/** A custom permission id: lowercase letters, digits, `_` and `:` (wire-protocol §14.4). */
+const permissionId = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[a-z0-9_:]+$/, { error: 'may hold only lowercase letters, digits, "_" and ":"' });
+/** A permission named by a request: a custom id or a system one. */
+const anyPermissionId = z.string().min(1).max(100);
+
+const permissionSchema = z
+  .object({ id: z.string(), user_id: z.uuid(), team_id: z.uuid() })
+  .strict()
+  .meta({ id: 'TeamPermission' });
+const definitionSchema = z
+  .object({ id: z.string(), description: z.string().optional(), contained_permission_ids: z.array(z.string()) })
+  .strict()
+  .meta({ id: 'TeamPermissionDefinition' });
+
+const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), is_paginated: z.literal(false) });
+
+const schemaError = (message: string) => new KnownError('SCHEMA_ERROR', { message });
+
+const listPermissionsRoute = defineRoute({
+  method: 'GET',
+  path: '/team-permissions',
+  tag: 'permissions',
+  summary:
+    'The permissions users hold in teams; `recursive` (default true) adds every permission they contain. A client lists its own in one team.',
+  access: 'client',
+  query: z.object({
+    team_id: ref.optional(),
+    user_id: ref.optional(),
+    permission_id: anyPermissionId.optional(),
+    recursive: z.enum(['true', 'false']).default('true'),
+  }),
+  answer: listOf(permissionSchema).meta({ id: 'TeamPermissionList' }),
+  errors: ['TEAM_NOT_FOUND', ...userRefErrors],
+  handler: async ({ auth, query, deps }) => {
+    const projectId = auth.project.id;
+    if (auth.accessType === 'client') {
+      if (query.user_id === undefined) {
+        throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
+          actual_access_type: 'client',
+          allowed_access_types: ['server', 'admin'],
+        });
+      }
+      if (query.team_id === undefined) throw schemaError('query.team_id: required with client access');
+    }
+    const team = query.team_id === undefined ? null : await findTeam(deps.db, projectId, query.team_id);
+    if (query.team_id !== undefined && !team) throw new KnownError('TEAM_NOT_FOUND', { team_id: query.team_id });
+    const user = query.user_id === undefined ? null : await resolveUser(deps.db, auth, query.user_id);
+    const items = await heldPermissions(deps.db, projectId, {
+      teamId: team?.id ?? null,
+      userId: user?.id ?? null,
+      permissionId: query.permission_id ?? null,
+      recursive: query.recursive === 'true',
+    });
+    return { items, is_paginated: false as const };
+  },
+});
+
+const grantParams = z.object({ teamId: ref, userId: ref, permissionId: anyPermissionId });
+
+/** The team, user and membership a grant route names, or the known error that says which is missing. */
+async function memberOf(
+  db: Db,
+  projectId: string,
+  params: z.output<typeof grantParams>,
+  auth: Parameters<typeof resolveUser>[1],
+) {
+  const team = await findTeam(db, projectId, params.teamId);
+  if (!team) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
+  const user = await resolveUser(db, auth, params.userId);
+  if (!(await findMembership(db, projectId, team.id, user.id))) {
+    throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: user.id });
+  }
+  return { projectId, teamId: team.id, userId: user.id };
+}
+
+const grantErrors = ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', ...userRefErrors] as const;
+
+const grantRoute = defineRoute({
+  method: 'POST',
+  path: '/team-permissions/:teamId/:userId/:permissionId',
+  tag: 'permissions',
+  summary: 'Grants a member a permission in a team.',
+  access: 'server',
+  params: grantParams,
+  answer: permissionSchema,
+  status: 201,
+  errors: [...grantErrors, 'PERMISSION_NOT_FOUND'],
+  handler: async ({ auth, params, deps }) => {
+    const member = await memberOf(deps.db, auth.project.id, params, auth);
+    if (!(await findDefinition(deps.db, auth.project.id, params.permissionId))) {
+      throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: params.permissionId });
+    }
+    await grantPermissions(deps.db, member, [params.permissionId]);
+    return { id: params.permissionId, user_id: member.userId, team_id: member.teamId };
+  },
+});
+
+const revokeRoute = defineRoute({
+  method: 'DELETE',
+  path: '/team-permissions/:teamId/:userId/:permissionId',
+  tag: 'permissions',
+  summary: 'Revokes a permission granted directly to a member (what it contains goes with it).',
+  access: 'server',
+  params: grantParams,
+  answer: successAnswer,
+  errors: [...grantErrors, 'TEAM_PERMISSION_NOT_FOUND'],
+  handler: async ({ auth, params, deps }) => {
+    const member = await memberOf(deps.db, auth.project.id, params, auth);
+    if (!(await revokePermission(deps.db, member, params.permissionId))) {
+      throw new KnownError('TEAM_PERMISSION_NOT_FOUND', {
+        team_id: member.teamId,
+        user_id: member.userId,
+        permission_id: params.permissionId,
+      });
+    }
+    return { success: true as const };
+  },
+});
+
+const listDefinitionsRoute = defineRoute({
+  method: 'GET',
+  path: '/team-permission-definitions',
+  tag: 'permissions',
+  summary: "The project's permission definitions, the five system permissions first.",
+  access: 'admin',
+  answer: listOf(definitionSchema).meta({ id: 'TeamPermissionDefinitionList' }),
+  errors: [],
+  handler: async ({ auth, deps }) => ({
+    items: await listDefinitions(deps.db, auth.project.id),
+    is_paginated: false as const,
+  }),
+});
+
+const containedIds = z.array(anyPermissionId).max(100);
+
+/** Refuses contained ids the project does not define: CONTAINED_PERMISSION_NOT_FOUND. */
+async function checkContained(trx: Db, projectId: string, ids: readonly string[]): Promise<void> {
+  for (const id of new Set(ids)) {
+    if (!(await findDefinition(trx, projectId, id))) {
+      throw new KnownError('CONTAINED_PERMISSION_NOT_FOUND', { permission_id: id });
+    }
+  }
+}
+
+const createDefinitionRoute = defineRoute({
+  method: 'POST',
+  path: '/team-permission-definitions',
+  tag: 'permissions',
+  summary: 'Defines a permission, optionally containing others (system permissions included).',
+  access: 'admin',
+  body: z.strictObject({
+    id: permissionId,
+    description: z.string().max(1000).optional(),
+    contained_permission_ids: containedIds.default([]),
+  }),
+  answer: definitionSchema,
+  status: 201,
+  errors: ['CONTAINED_PERMISSION_NOT_FOUND'],
+  handler: async ({ auth, body, deps }) => {
+    const projectId = auth.project.id;
+    const contained = [...new Set(body.contained_permission_ids)];
+    return inTransaction(deps.db, async (trx) => {
+      await lockDefinitions(trx, projectId);
+      if (await findDefinition(trx, projectId, body.id)) throw schemaError(`id: the permission "${body.id}" exists`);
+      if (contained.includes(body.id))
+        throw schemaError('contained_permission_ids: a permission cannot contain itself');
+      await checkContained(trx, projectId, contained);
+      await insertDefinition(trx, projectId, body.id, body.description ?? null, deps.clock.now());
+      await setContainedPermissions(trx, projectId, body.id, contained);
+      return definitionView(body.id, body.description ?? null, contained);
+    });
+  },
+});
+
+function definitionView(id: string, description: string | null, contained: string[]) {
+  return { id, ...(description === null ? {} : { description }), contained_permission_ids: [...contained].sort() };
+}
+
+const definitionParams = z.object({ permissionId: anyPermissionId });
+
+/** The custom definition a route names: PERMISSION_NOT_FOUND, or SCHEMA_ERROR for a system one. */
+async function customDefinition(trx: Db, projectId: string, id: string) {
+  const definition = await findDefinition(trx, projectId, id);
+  if (!definition) throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: id });
+  if (definition.is_system || isSystemPermissionId(id)) {
+    throw schemaError(`the system permission "${id}" cannot be changed or deleted`);
+  }
+  return definition;
+}
+
+/** Renames (`to` set) or removes (`to` null) a permission in the project's default lists. */
+async function replaceInDefaults(trx: Db, projectId: string, from: string, to: string | null): Promise<void> {
+  await changeProjectConfig(trx, projectId, (stored) => {
+    const config = (stored ?? {}) as Record<string, unknown>;
+    const next = { ...config };
+    for (const key of ['team_creator_default_permissions', 'team_member_default_permissions'] as const) {
+      const list = projectConfigSchema.shape[key].safeParse(config[key]);
+      if (!list.success) continue;
+      const ids = list.data.map((entry) => (entry.id === from ? to : entry.id)).filter((id) => id !== null);
+      next[key] = [...new Set(ids)].map((id) => ({ id }));
+    }
+    return next;
+  });
+}
+
+const updateDefinitionRoute = defineRoute({
+  method: 'PATCH',
+  path: '/team-permission-definitions/:permissionId',
+  tag: 'permissions',
+  summary: 'Renames a permission, changes its description or replaces what it contains (never closing a cycle).',
+  access: 'admin',
+  params: definitionParams,
+  body: z.strictObject({
+    id: permissionId.optional(),
+    description: z.string().max(1000).optional(),
+    contained_permission_ids: containedIds.optional(),
+  }),
+  answer: definitionSchema,
+  errors: ['PERMISSION_NOT_FOUND', 'CONTAINED_PERMISSION_NOT_FOUND'],
+  handler: async ({ auth, params, body, deps }) => {
+    const projectId = auth.project.id;
+    const result = await inTransaction(deps.db, async (trx) => {
+      await lockDefinitions(trx, projectId);
+      const current = await customDefinition(trx, projectId, params.permissionId);
+      let id = current.id;
+      if (body.id !== undefined && body.id !== id) {
+        if (await findDefinition(trx, projectId, body.id)) throw schemaError(`id: the permission "${body.id}" exists`);
+        await changeDefinition(trx, projectId, id, { id: body.id });
+        await replaceInDefaults(trx, projectId, id, body.id);
+        id = body.id;
+      }
+      if (body.description !== undefined) {
+        await changeDefinition(trx, projectId, id, { description: body.description });
+      }
+      if (body.contained_permission_ids !== undefined) {
+        const contained = [...new Set(body.contained_permission_ids)];
+        await checkContained(trx, projectId, contained);
+        for (const other of contained) {
+          if (other === id || (await reachesPermission(trx, projectId, other, id))) {
+            throw schemaError(`contained_permission_ids: "${other}" contains "${id}", so this would make a cycle`);
+          }
+        }
+        await setContainedPermissions(trx, projectId, id, contained);
+      }
+      return id;
+    });
+    deps.changes.publishLocal(projectId); // a rename may have changed the default lists
+    const [definition] = (await listDefinitions(deps.db, projectId)).filter((entry) => entry.id === result);
+    return definition!;
+  },
+});
+
+const deleteDefinitionRoute = defineRoute({
+  method: 'DELETE',
+  path: '/team-permission-definitions/:permissionId',
+  tag: 'permissions',
+  summary: 'Deletes a permission with its grants, its place in other definitions and in the default lists.',
+  access: 'admin',
+  params: definitionParams,
+  answer: successAnswer,
+  errors: ['PERMISSION_NOT_FOUND'],
+  handler: async ({ auth, params, deps }) => {
+    const projectId = auth.project.id;
+    await inTransaction(deps.db, async (trx) => {
+      await lockDefinitions(trx, projectId);
+      const definition = await customDefinition(trx, projectId, params.permissionId);
+      await deleteDefinition(trx, projectId, definition.id);
+      await replaceInDefaults(trx, projectId, definition.id, null);
+    });
+    deps.changes.publishLocal(projectId); // the default lists may have changed
+    return { success: true as const };
+  },
+});
+
+export const permissionRoutes: readonly Route[] = [
+  listPermissionsRoute,
+  grantRoute,
+  revokeRoute,
+  listDefinitionsRoute,
+  createDefinitionRoute,
+  updateDefinitionRoute,
+  deleteDefinitionRoute,
+];

@@ -5,9 +5,11 @@
  * wholesale, unknown config keys are refused, omitted secrets are kept) and
  * `DELETE` (the project and everything in it).
  */
+import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { findDefinition } from '../permissions/definition-store.js';
 import { projectConfigPatchSchema } from './project-config.js';
 import { projectViews } from './project-views.js';
 import { deleteProject, updateProject } from './projects.js';
@@ -41,8 +43,18 @@ const updateCurrentProject = defineRoute({
   access: 'admin',
   body: projectUpdateBody,
   answer: projectViews,
-  errors: [],
+  errors: ['PERMISSION_NOT_FOUND'],
   handler: async ({ auth, body, deps }) => {
+    const config = body.config ?? {};
+    const defaults = [
+      ...(config.team_creator_default_permissions ?? []),
+      ...(config.team_member_default_permissions ?? []),
+    ];
+    for (const { id } of defaults) {
+      if (!(await findDefinition(deps.db, auth.project.id, id))) {
+        throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: id });
+      }
+    }
     const project = await updateProject(deps.db, auth.project.id, body, deps.configSealer);
     deps.changes.publishLocal(project.id);
     return project;
