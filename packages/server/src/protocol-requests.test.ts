@@ -79,6 +79,31 @@ const routes = new Set([
   'PATCH /email-templates/magic_link',
   'DELETE /email-templates/magic_link',
   'POST /internal/send-test-email',
+  'POST /teams',
+  'GET /teams',
+  'PATCH /teams/:id',
+  'DELETE /teams/:id',
+  'POST /team-memberships/:id/:id',
+  'DELETE /team-memberships/:id/:id',
+  'DELETE /team-memberships/:id/me',
+  'GET /team-member-profiles',
+  'GET /team-member-profiles/:id/me',
+  'GET /team-member-profiles/:id/:id',
+  'PATCH /team-member-profiles/:id/:id',
+  'GET /team-permissions',
+  'POST /team-permissions/:id/:id/admin',
+  'POST /team-permissions/:id/:id/does_not_exist',
+  'DELETE /team-permissions/:id/:id/admin',
+  'GET /team-permission-definitions',
+  'POST /team-permission-definitions',
+  'PATCH /team-permission-definitions/billing_manager',
+  'DELETE /team-permission-definitions/billing_manager',
+  'POST /team-invitations/send-code',
+  'GET /team-invitations',
+  'DELETE /team-invitations/:id',
+  'POST /team-invitations/accept/check-code',
+  'POST /team-invitations/accept/details',
+  'POST /team-invitations/accept',
 ]);
 
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -101,7 +126,6 @@ const skipped = new Map([[90, 'sets a TOTP secret: multi-factor authentication i
 const divergent = new Map<number, string>([
   // The SDK re-reads its cached getUser(unknown id) after later operations: still no such user.
   ...[128, 133, 139, 151, 192].map((seq) => [seq, 'USER_NOT_FOUND'] as [number, string]),
-  [38, 'TEAM_NOT_FOUND'], // selects a team made by POST /teams (teams are a later slice)
   // Signs out the session of #2, which the password reset of #73 ended: a reset ends every session of the
   // user here (the original backend kept them). The SDK treats the session as ended either way (spec §4).
   [109, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
@@ -112,6 +136,7 @@ const codeKinds: [RegExp, string][] = [
   [/^\/auth\/password\/reset/, 'password_reset'],
   [/^\/contact-channels\/verify/, 'email_verification'],
   [/^\/auth\/otp\/sign-in$/, 'magic_link'],
+  [/^\/team-invitations\/accept/, 'team_invitation'],
 ];
 
 /** The code each line must fail with: the trigger of a `-> CODE` operation is its last non-GET request. */
@@ -164,7 +189,11 @@ describe('requests of the official SDK 2.7.23', () => {
 
   beforeAll(async () => {
     service = await startTestService({
-      projectConfig: { client_user_deletion_enabled: true, magic_link_enabled: true },
+      projectConfig: {
+        client_user_deletion_enabled: true,
+        magic_link_enabled: true,
+        client_team_creation_enabled: true,
+      },
     });
     internalKeys = (await createApiKeySet(service.storage, internalProjectId)) as TestKeys;
   });
@@ -215,6 +244,15 @@ describe('requests of the official SDK 2.7.23', () => {
     let replayed = 0;
     let lastKeySetId = '';
     let lastChannelId = '';
+    let lastInvitationId = '';
+    // Teams our service created and no recorded id names yet: a recorded team id, when first seen, names the
+    // oldest of them (the recorded run created its teams in the same order).
+    const teams = new Map<string, string>();
+    const unmatchedTeams: string[] = [];
+    const ourTeam = (recorded: string) => {
+      if (!teams.has(recorded)) teams.set(recorded, unmatchedTeams.shift() ?? recorded);
+      return teams.get(recorded)!;
+    };
     // Codes our service mailed, newest per mail kind, and which recorded code stands for which of ours.
     const mailedCodes = new Map<string, string>();
     const codes = new Map<string, string>();
@@ -252,8 +290,10 @@ describe('requests of the official SDK 2.7.23', () => {
               : value;
       }
       const recordedRefresh = line.headers[h.refreshToken];
+      let sessionUser: string | undefined;
       if (recordedRefresh) {
         const session = await sessionFor(recordedRefresh, projectId!);
+        sessionUser = (session as { user_id?: string }).user_id;
         headers[h.refreshToken] = session.refresh_token;
         if (line.headers[h.accessToken]) {
           accessTokens.set(line.headers[h.accessToken]!, session.access_token);
@@ -291,11 +331,14 @@ describe('requests of the official SDK 2.7.23', () => {
           if (!codes.has(json.code)) codes.set(json.code, mailedCodes.get(kind) ?? json.code);
           json.code = codes.get(json.code);
         }
-        if (typeof json.user_id === 'string' && json.user_id !== 'me') {
-          const recordedUser = json.user_id;
+        for (const field of ['user_id', 'creator_user_id'] as const) {
+          const recordedUser = json[field];
+          if (typeof recordedUser !== 'string' || recordedUser === 'me') continue;
           if (!users.has(recordedUser)) users.set(recordedUser, (await freshSession(projectId!)).user_id as string);
-          json.user_id = users.get(recordedUser);
+          json[field] = users.get(recordedUser);
         }
+        if (typeof json.team_id === 'string') json.team_id = ourTeam(json.team_id);
+        if (typeof json.selected_team_id === 'string') json.selected_team_id = ourTeam(json.selected_team_id);
         body = JSON.stringify(json);
       }
 
@@ -316,7 +359,25 @@ describe('requests of the official SDK 2.7.23', () => {
         const owner = channel[1] === 'me' ? 'me' : await ourUser(channel[1]!);
         path = `/contact-channels/${owner}/${lastChannelId}${channel[2] ?? ''}`;
       }
+      // A team route names a team, then maybe a user: a client names only itself (the session's user).
+      const teamPath = path.match(
+        new RegExp(
+          `^/(teams|team-memberships|team-member-profiles|team-permissions)/(${uuid.source})(?:/(${uuid.source}|me))?(/.*)?$`,
+        ),
+      );
+      if (teamPath) {
+        const [, kind, team, member, rest] = teamPath;
+        let ourMember = member;
+        if (member && member !== 'me') {
+          if (!users.has(member) && line.headers[h.accessType] === 'client' && sessionUser)
+            users.set(member, sessionUser);
+          ourMember = await ourUser(member);
+        }
+        path = `/${kind}/${ourTeam(team!)}${ourMember ? `/${ourMember}` : ''}${rest ?? ''}`;
+      }
+      if (new RegExp(`^/team-invitations/${uuid.source}$`).test(path)) path = `/team-invitations/${lastInvitationId}`;
       const query = { ...line.query };
+      if (query.team_id && uuid.test(query.team_id)) query.team_id = ourTeam(query.team_id);
       if (query.cursor && uuid.test(query.cursor)) query.cursor = await ourUser(query.cursor);
       if (query.user_id && uuid.test(query.user_id)) query.user_id = await ourUser(query.user_id);
       const search = new URLSearchParams(query).toString();
@@ -324,6 +385,8 @@ describe('requests of the official SDK 2.7.23', () => {
       answers.set(line.seq, answer);
       if (line.method === 'POST' && path === '/internal/api-keys') lastKeySetId = answer.body.id;
       if (line.method === 'POST' && path === '/contact-channels') lastChannelId = answer.body.id;
+      if (line.method === 'POST' && path === '/teams' && answer.body.id) unmatchedTeams.push(answer.body.id);
+      if (line.method === 'POST' && path === '/team-invitations/send-code') lastInvitationId = answer.body.id;
       await readNewMails();
       const status = Number(answer.headers.get(h.actualStatus) ?? answer.status);
       const code = answer.headers.get(h.knownError);
@@ -358,5 +421,23 @@ describe('requests of the official SDK 2.7.23', () => {
     expect(answers.get(13)?.body.primary_email_verified).toBe(true);
     expect(answers.get(76)?.body.user_id).toBe(answers.get(2)?.body.user_id);
     expect(answers.get(85)?.body.is_new_user).toBe(true);
+    // Teams: the renamed team is selected, its creator holds `admin` and what it contains, the invitation
+    // mailed to carol names the team and lets her in, and the server-made team lists its added member.
+    expect(answers.get(39)?.body.selected_team).toMatchObject({ display_name: "Alice's Renamed Team" });
+    const held = (seq: number) => answers.get(seq)?.body.items.map((item: { id: string }) => item.id);
+    expect(held(40)).toEqual([
+      '$delete_team',
+      '$invite_members',
+      '$read_members',
+      '$remove_members',
+      '$update_team',
+      'admin',
+    ]);
+    expect(held(41)).toEqual(['admin']);
+    expect(answers.get(52)?.body.team_display_name).toBe("Alice's Renamed Team");
+    expect(answers.get(53)?.status).toBe(200);
+    expect(answers.get(156)?.body.items).toHaveLength(2);
+    expect(held(162)).toEqual(['admin', 'member']);
+    expect(held(168)).toEqual(['member']);
   });
 });

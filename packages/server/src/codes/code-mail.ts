@@ -3,6 +3,7 @@
  * mailing a new code as a link, checking a code a client sent back under the
  * per-client limit on guesses, and the `/check-code` route.
  */
+import type { KnownErrorCode } from '@latchkey/protocol';
 import { z } from 'zod';
 import type { EmailTemplateType, EmailTemplateVariables } from '../email-templates/template-types.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -41,6 +42,8 @@ export interface CodeMail<T extends EmailTemplateType> {
   now: number;
   /** The template's variables, given the link and the issued code. */
   variables(link: string, code: IssuedCode): EmailTemplateVariables[T];
+  /** The team of a team invitation. */
+  teamId?: string;
 }
 
 /**
@@ -61,6 +64,7 @@ export async function mailCode<T extends EmailTemplateType>(db: Db, mail: CodeMa
     purpose: mail.type,
     data: mail.data,
     now: mail.now,
+    ...(mail.teamId === undefined ? {} : { teamId: mail.teamId }),
   });
   await queueTemplatedMail(db, {
     project: mail.project,
@@ -97,6 +101,8 @@ export interface CheckCodeRouteOptions {
   purpose: CodePurpose;
   /** Throws VERIFICATION_CODE_NOT_FOUND when the code's subject is gone (a changed address, a deleted user). */
   subject(db: Db, projectId: string, row: VerificationCodeRow): Promise<unknown>;
+  /** Known errors `subject` throws besides the codes' own (a deleted team: TEAM_NOT_FOUND). */
+  errors?: readonly KnownErrorCode[];
 }
 
 /**
@@ -119,7 +125,7 @@ export function checkCodeRoute(options: CheckCodeRouteOptions): Route {
     access: 'client',
     body: z.strictObject({ code: verificationCode }),
     answer: codeValidAnswer,
-    errors: [...codeErrors],
+    errors: [...codeErrors, ...(options.errors ?? [])],
     handler: async ({ auth: { project }, body, client, deps }) => {
       const lookup = { projectId: project.id, purpose: options.purpose, code: body.code, now: deps.clock.now() };
       const row = await checkClientCode(deps.db, { ...lookup, clientIp: client.ip });

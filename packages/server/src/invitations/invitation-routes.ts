@@ -1,4 +1,262 @@
-/** Team invitations (wire-protocol §14.5). */
-import type { Route } from '../http/route.js';
+/**
+ * Team invitations (wire-protocol §14.5, §15.10, §12).
+ *
+ * An invitation is a verification code (hashed, single use, 7 days,
+ * attempt-limited) mailed as a link, bound to its team and to the address it
+ * was sent to:
+ * - Only a user who has the invited address among their contact channels may
+ *   accept: a forwarded or leaked link does not let another account in. Such
+ *   a user gets EMAIL_NOT_ASSOCIATED_WITH_USER and the code stays usable for
+ *   the right person. Accepting proves the mailbox, so that address becomes
+ *   verified.
+ * - Accepting uses the code in the transaction that adds the membership: of
+ *   two concurrent accepts one wins, the other is VERIFICATION_CODE_ALREADY_USED.
+ *   A user already a member uses the code and nothing else changes.
+ * - Inviting an address again replaces its pending invitation, so the list
+ *   shows one per address; inviting a member is allowed (accepting is then a
+ *   no-op).
+ * - When the team is deleted its invitations stop being pending at once; their
+ *   links answer TEAM_NOT_FOUND (not "no such code") until they expire.
+ * - An id that names no pending invitation of the team (revoked, used, of
+ *   another team) is VERIFICATION_CODE_NOT_FOUND: an invitation is a code.
+ * - `accept/details` also answers `recipient_email`, so the page can say which
+ *   address was invited (the holder of the code got it at that address).
+ */
+import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
+import { z } from 'zod';
+import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
+import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
+import { callbackUrl, email, successAnswer } from '../common/schemas.js';
+import {
+  findAuthChannel,
+  findUserChannelByValue,
+  lockUserChannels,
+  markChannelVerified,
+} from '../contact-channels/contact-channel-store.js';
+import type { RequestAuth } from '../http/env.js';
+import { defineRoute, type Route } from '../http/route.js';
+import { requireTeamPermission } from '../permissions/permission-store.js';
+import { isTrustedUrl } from '../projects/trusted-urls.js';
+import { limitMailSend } from '../rate-limit/rate-limit.js';
+import { type Db, inTransaction } from '../storage/db.js';
+import type { TeamRow, VerificationCodeRow } from '../storage/schema.js';
+import { addMember, findTeam } from '../teams/team-store.js';
+import { findUser } from '../users/user-store.js';
+import { listPendingInvitations, revokeInvitation, revokeInvitationsTo } from './invitation-store.js';
 
-export const invitationRoutes: readonly Route[] = [];
+const { inviteMembers, readMembers, removeMembers } = systemTeamPermissions;
+const ref = z.string().max(100);
+
+/** The team a request names, or TEAM_NOT_FOUND. */
+async function existingTeam(db: Db, projectId: string, teamId: string): Promise<TeamRow> {
+  const team = await findTeam(db, projectId, teamId);
+  if (!team) throw new KnownError('TEAM_NOT_FOUND', { team_id: teamId });
+  return team;
+}
+
+/** A client's permission check in `team` (server and admin pass). */
+function requireOn(
+  db: Db,
+  auth: RequestAuth,
+  team: TeamRow,
+  permission: (typeof systemTeamPermissions)[keyof typeof systemTeamPermissions],
+) {
+  return requireTeamPermission(
+    db,
+    auth.accessType,
+    { projectId: team.project_id, teamId: team.id, userId: auth.userId ?? '' },
+    permission,
+  );
+}
+
+const invitationSchema = z
+  .object({ id: z.uuid(), team_id: z.uuid(), recipient_email: z.string(), expires_at_millis: z.number().int() })
+  .strict()
+  .meta({ id: 'TeamInvitation' });
+
+const sendInvitation = defineRoute({
+  method: 'POST',
+  path: '/team-invitations/send-code',
+  tag: 'team-invitations',
+  summary: 'Mails an invitation link (`<callback_url>?code=<code>`) to join a team (a client needs `$invite_members`).',
+  access: 'client',
+  body: z.strictObject({ email, team_id: ref, callback_url: callbackUrl }),
+  answer: z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'InvitationSent' }),
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  handler: async ({ auth, body, client, deps }) => {
+    const { project } = auth;
+    const team = await existingTeam(deps.db, project.id, body.team_id);
+    await requireOn(deps.db, auth, team, inviteMembers);
+    if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+    const now = deps.clock.now();
+    await limitMailSend(deps.db, {
+      projectId: project.id,
+      kind: 'team_invitation',
+      email: body.email,
+      ip: client.ip,
+      now,
+    });
+    const recipient = await findRecipientName(deps.db, project.id, body.email);
+    const issued = await inTransaction(deps.db, async (trx) => {
+      await revokeInvitationsTo(trx, project.id, team.id, body.email);
+      return mailCode(trx, {
+        project,
+        type: 'team_invitation',
+        to: body.email,
+        data: { team_id: team.id, email: body.email },
+        teamId: team.id,
+        callbackUrl: body.callback_url,
+        now,
+        variables: (link) => ({
+          userDisplayName: recipient,
+          teamDisplayName: team.display_name,
+          teamInvitationLink: link,
+        }),
+      });
+    });
+    return { success: true as const, id: issued.id };
+  },
+});
+
+/** The greeting's name: the display name of the user who signs in with the address, if any. */
+async function findRecipientName(db: Db, projectId: string, address: string): Promise<string | null> {
+  const channel = await findAuthChannel(db, projectId, address);
+  return channel ? ((await findUser(db, projectId, channel.user_id))?.display_name ?? null) : null;
+}
+
+const listInvitations = defineRoute({
+  method: 'GET',
+  path: '/team-invitations',
+  tag: 'team-invitations',
+  summary: "A team's pending invitations (a client needs `$read_members` and `$invite_members`).",
+  access: 'client',
+  query: z.object({ team_id: ref }),
+  answer: z
+    .object({ items: z.array(invitationSchema), is_paginated: z.literal(false) })
+    .meta({ id: 'TeamInvitationList' }),
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
+  handler: async ({ auth, query, deps }) => {
+    const team = await existingTeam(deps.db, auth.project.id, query.team_id);
+    await requireOn(deps.db, auth, team, readMembers);
+    await requireOn(deps.db, auth, team, inviteMembers);
+    const items = await listPendingInvitations(deps.db, auth.project.id, team.id, deps.clock.now());
+    return { items, is_paginated: false as const };
+  },
+});
+
+const revoke = defineRoute({
+  method: 'DELETE',
+  path: '/team-invitations/:invitationId',
+  tag: 'team-invitations',
+  summary:
+    'Revokes a pending invitation of the team `team_id` names; its link stops working (a client needs `$remove_members`).',
+  access: 'client',
+  params: z.object({ invitationId: ref }),
+  query: z.object({ team_id: ref }),
+  answer: successAnswer,
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'VERIFICATION_CODE_NOT_FOUND'],
+  handler: async ({ auth, params, query, deps }) => {
+    const team = await existingTeam(deps.db, auth.project.id, query.team_id);
+    await requireOn(deps.db, auth, team, removeMembers);
+    const valid = z.uuid().safeParse(params.invitationId).success;
+    if (!valid || !(await revokeInvitation(deps.db, auth.project.id, team.id, params.invitationId.toLowerCase()))) {
+      throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+    }
+    return { success: true as const };
+  },
+});
+
+const invitationData = z.object({ team_id: z.string(), email: z.string() });
+
+/** The team and address of a checked invitation code; TEAM_NOT_FOUND when its team was deleted. */
+async function invitationSubject(db: Db, projectId: string, row: VerificationCodeRow) {
+  const data = invitationData.safeParse(row.data);
+  if (!data.success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+  const team = row.team_id === null ? null : await findTeam(db, projectId, row.team_id);
+  if (!team) throw new KnownError('TEAM_NOT_FOUND', { team_id: data.data.team_id });
+  return { team, email: data.data.email };
+}
+
+const checkInvitation = checkCodeRoute({
+  path: '/team-invitations/accept/check-code',
+  tag: 'team-invitations',
+  summary: 'Says whether an invitation code may be used, without using it.',
+  purpose: 'team_invitation',
+  subject: invitationSubject,
+  errors: ['TEAM_NOT_FOUND'],
+});
+
+/** The invitation a client sent the code of, checked under the client's limit on guesses. */
+async function checkedInvitation(
+  deps: { db: Db; clock: { now(): number } },
+  projectId: string,
+  code: string,
+  ip: string | null,
+) {
+  const now = deps.clock.now();
+  const row = await checkClientCode(deps.db, { projectId, purpose: 'team_invitation', code, now, clientIp: ip });
+  return { row, now, ...(await invitationSubject(deps.db, projectId, row)) };
+}
+
+const details = defineRoute({
+  method: 'POST',
+  path: '/team-invitations/accept/details',
+  tag: 'team-invitations',
+  summary: 'The team an invitation code is for, and the address it was sent to (works signed out).',
+  access: 'client',
+  body: z.strictObject({ code: verificationCode }),
+  answer: z
+    .object({ team_id: z.uuid(), team_display_name: z.string(), recipient_email: z.string() })
+    .meta({ id: 'TeamInvitationDetails' }),
+  errors: [...codeErrors, 'TEAM_NOT_FOUND'],
+  handler: async ({ auth, body, client, deps }) => {
+    const { team, email: recipient } = await checkedInvitation(deps, auth.project.id, body.code, client.ip);
+    return { team_id: team.id, team_display_name: team.display_name, recipient_email: recipient };
+  },
+});
+
+const accept = defineRoute({
+  method: 'POST',
+  path: '/team-invitations/accept',
+  tag: 'team-invitations',
+  summary:
+    "Joins the team with the project's member permissions; the signed-in user must have the invited address, which becomes verified.",
+  access: 'client',
+  user: true,
+  body: z.strictObject({ code: verificationCode }),
+  answer: z.object({}).strict().meta({ id: 'Empty' }),
+  errors: [...codeErrors, 'TEAM_NOT_FOUND', 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
+  handler: async ({ auth, userId, body, client, deps }) => {
+    const { project } = auth;
+    const { row, now, team, email: invited } = await checkedInvitation(deps, project.id, body.code, client.ip);
+    if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))) {
+      throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
+    }
+    try {
+      await inTransaction(deps.db, async (trx) => {
+        await useCode(trx, row, now);
+        await lockUserChannels(trx, project.id, userId);
+        // Read again under the lock: the address may have been removed since the check.
+        const channel = await findUserChannelByValue(trx, project.id, userId, invited);
+        if (!channel) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
+        await markChannelVerified(trx, channel);
+        await addMember(trx, { project, teamId: team.id, userId, role: 'member', now });
+      });
+    } catch (error) {
+      // The team was deleted between the check and the membership (a foreign key violation).
+      if ((error as { code?: unknown } | null)?.code === '23503')
+        throw new KnownError('TEAM_NOT_FOUND', { team_id: team.id });
+      throw error;
+    }
+    return {};
+  },
+});
+
+export const invitationRoutes: readonly Route[] = [
+  sendInvitation,
+  listInvitations,
+  revoke,
+  checkInvitation,
+  details,
+  accept,
+];

@@ -70,7 +70,7 @@ const updateCurrentUser = defineRoute({
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, userId, teamId);
     const row = await selectionRace(teamId, userId, () =>
-      updateUser(deps.db, auth.project.id, userId, { ...changes, selected_team_id: teamId }, deps.clock.now()),
+      updateUser(deps.db, auth.project.id, userId, withTeam(changes, teamId), deps.clock.now()),
     );
     return ownUser(await attachSelectedTeam(deps.db, row));
   },
@@ -177,6 +177,11 @@ const createUserRoute = defineRoute({
   },
 });
 
+/** `changes` with the normalized team id, leaving the field out when it was left out. */
+function withTeam<T extends { selected_team_id?: string | null }>(changes: T, teamId: string | null | undefined): T {
+  return teamId === undefined ? changes : { ...changes, selected_team_id: teamId };
+}
+
 /** A selected team id as stored: lower-case, `undefined` (unchanged) and `null` (none) kept. */
 function normalTeamId(teamId: string | null | undefined): string | null | undefined {
   return typeof teamId === 'string' ? teamId.toLowerCase() : teamId;
@@ -215,7 +220,7 @@ const updateUserRoute = defineRoute({
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, user.id, teamId);
     const row = await selectionRace(teamId, user.id, () =>
-      changeUser(deps.db, auth.project.id, user.id, { ...changes, selected_team_id: teamId }, deps.clock.now()),
+      changeUser(deps.db, auth.project.id, user.id, withTeam(changes, teamId), deps.clock.now()),
     );
     return (await attachSelectedTeam(deps.db, row)) ?? throwError(notFound);
   },
