@@ -27,8 +27,8 @@ import { requireTeamPermission } from '../permissions/permission-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { TeamRow } from '../storage/schema.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
-import { findUser } from '../users/user-store.js';
-import { serverUserSchema, serverUserView } from '../users/user-views.js';
+import { attachSelectedTeams, findUser } from '../users/user-store.js';
+import { serverUserSchema, serverUserView, type UserWithTeam } from '../users/user-views.js';
 import {
   addMember,
   deleteMembership,
@@ -39,6 +39,7 @@ import {
   listMemberProfiles,
   listTeams,
   type MemberProfileRow,
+  type ProfileFilter,
   updateMemberProfile,
   updateTeam,
 } from './team-store.js';
@@ -305,6 +306,19 @@ const serverProfileSchema = clientProfileSchema
   .extend({ user: serverUserSchema })
   .meta({ id: 'ServerTeamMemberProfile' });
 
+/** A profile as the views render it: its user carries the selected team. */
+type ProfileWithTeam = MemberProfileRow & { user: UserWithTeam };
+
+/** The profiles `filter` names, each user with their selected team. */
+async function profiles(db: Db, projectId: string, filter: ProfileFilter): Promise<ProfileWithTeam[]> {
+  const rows = await listMemberProfiles(db, projectId, filter);
+  const users = await attachSelectedTeams(
+    db,
+    rows.map((row) => row.user),
+  );
+  return rows.map((row, index) => ({ ...row, user: users[index]! }));
+}
+
 function clientProfileView({ member, user }: MemberProfileRow) {
   return {
     team_id: member.team_id,
@@ -314,14 +328,14 @@ function clientProfileView({ member, user }: MemberProfileRow) {
   };
 }
 
-const profileViews = defineViews<MemberProfileRow>({
+const profileViews = defineViews<ProfileWithTeam>({
   client: { schema: clientProfileSchema, render: clientProfileView },
   server: {
     schema: serverProfileSchema,
     render: (profile) => ({ ...clientProfileView(profile), user: serverUserView(profile.user) }),
   },
 });
-const profileListViews = defineViews<MemberProfileRow[]>({
+const profileListViews = defineViews<ProfileWithTeam[]>({
   client: {
     schema: z.object({ items: z.array(clientProfileSchema), is_paginated: z.literal(false) }),
     render: (rows, context) => listOf(rows.map((row) => profileViews.client.render(row, context))),
@@ -350,16 +364,16 @@ const listProfilesRoute = defineRoute({
       if (!team) throw insufficientForClient();
       await requireOn(deps.db, auth, team, readMembers);
     }
-    return listMemberProfiles(deps.db, projectId, { teamId: team?.id, userId: user?.id });
+    return profiles(deps.db, projectId, { teamId: team?.id, userId: user?.id });
   },
 });
 
 /** The profile a route names; a client reads others' only with `$read_members`. */
-async function memberProfile(db: Db, auth: RequestAuth, teamRef: string, userRef: string): Promise<MemberProfileRow> {
+async function memberProfile(db: Db, auth: RequestAuth, teamRef: string, userRef: string): Promise<ProfileWithTeam> {
   const team = await existingTeam(db, auth.project.id, teamRef);
   const userId = await memberId(db, auth, userRef);
   if (userId !== auth.userId) await requireOn(db, auth, team, readMembers);
-  const [profile] = userId ? await listMemberProfiles(db, auth.project.id, { teamId: team.id, userId }) : [];
+  const [profile] = userId ? await profiles(db, auth.project.id, { teamId: team.id, userId }) : [];
   if (!profile) throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: userRef });
   return profile;
 }

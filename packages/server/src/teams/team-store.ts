@@ -10,7 +10,6 @@ import { defaultPermissionIds, grantPermissions } from '../permissions/permissio
 import type { ProjectConfig } from '../projects/project-config.js';
 import type { Db } from '../storage/db.js';
 import { type JsonValue, json, type TeamMemberRow, type TeamRow, type UserRow } from '../storage/schema.js';
-import { attachSelectedTeams } from '../users/user-store.js';
 
 /** The team, or null (also for a malformed id). */
 export async function findTeam(db: Db, projectId: string, teamId: string): Promise<TeamRow | null> {
@@ -184,10 +183,10 @@ export async function deleteMembership(db: Db, projectId: string, teamId: string
   return result.numDeletedRows > 0n;
 }
 
-/** A member's team profile with their user row and its selected team (for the server view's `user`). */
+/** A member's team profile with their user row (for the server view's `user`). */
 export interface MemberProfileRow {
   member: TeamMemberRow;
-  user: UserRow & { selected_team: TeamRow | null };
+  user: UserRow;
 }
 
 /** Which profiles to list: of one team, of one user, or both (one profile). */
@@ -218,17 +217,16 @@ export async function listMemberProfiles(
   if (filter.teamId !== undefined) query = query.where('member.team_id', '=', filter.teamId);
   if (filter.userId !== undefined) query = query.where('member.user_id', '=', filter.userId);
   const rows = await query.orderBy('member.created_at').orderBy('member.user_id').limit(maxListed).execute();
-  const users = await attachSelectedTeams(db, rows);
-  return rows.map(({ member_team_id, member_display_name, member_profile_image_url, member_created_at }, index) => ({
+  return rows.map(({ member_team_id, member_display_name, member_profile_image_url, member_created_at, ...user }) => ({
     member: {
       project_id: projectId,
       team_id: member_team_id,
-      user_id: users[index]!.id,
+      user_id: user.id,
       display_name: member_display_name,
       profile_image_url: member_profile_image_url,
       created_at: member_created_at,
     },
-    user: users[index]!,
+    user,
   }));
 }
 
@@ -249,4 +247,9 @@ export async function updateMemberProfile(
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** The team every new user gets when the project has `create_team_on_sign_up` on, named after them. */
+export function personalTeamName(displayName: string | null): string {
+  return displayName ? `${displayName}'s Team` : 'Personal Team';
 }

@@ -135,9 +135,10 @@ export async function countRows(
 }
 
 /**
- * What a refused request must leave alone: the project's users and sessions,
- * and every project's contact channels, queued mails and codes (a code's use
- * included), since a refusal must not touch another project either.
+ * What a refused request must leave alone: the project's users, sessions,
+ * teams, memberships, grants and permission definitions, and every project's
+ * contact channels, queued mails and codes (a code's use included), since a
+ * refusal must not touch another project either.
  */
 export async function snapshot(service: TestService) {
   const db = dbOf(service.storage);
@@ -151,6 +152,35 @@ export async function snapshot(service: TestService) {
     .where('project_id', '=', ofProject)
     .orderBy('id')
     .execute();
-  const codes = await db.selectFrom('verification_codes').select(['id', 'used_at']).orderBy('id').execute();
-  return { users, sessions, channels, mails, codes };
+  const codes = await db.selectFrom('verification_codes').select(['id', 'used_at', 'team_id']).orderBy('id').execute();
+  const teams = await db.selectFrom('teams').selectAll().where('project_id', '=', ofProject).orderBy('id').execute();
+  const members = await db
+    .selectFrom('team_members')
+    .selectAll()
+    .where('project_id', '=', ofProject)
+    .orderBy('team_id')
+    .orderBy('user_id')
+    .execute();
+  const grants = await db
+    .selectFrom('team_member_permissions')
+    .selectAll()
+    .where('project_id', '=', ofProject)
+    .orderBy('team_id')
+    .orderBy('user_id')
+    .orderBy('permission_id')
+    .execute();
+  const definitions = await db
+    .selectFrom('team_permission_definitions')
+    .select(['id', 'description'])
+    .where('project_id', '=', ofProject)
+    .orderBy('id')
+    .execute();
+  const inclusions = await db
+    .selectFrom('team_permission_inclusions')
+    .select(['permission_id', 'contained_id'])
+    .where('project_id', '=', ofProject)
+    .orderBy('permission_id')
+    .orderBy('contained_id')
+    .execute();
+  return { users, sessions, channels, mails, codes, teams, members, grants, definitions, inclusions };
 }

@@ -4,8 +4,11 @@ import type { Json } from '@latchkey/protocol';
 import { sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
+import { parseStoredConfig } from '../projects/project-config.js';
+import { findProjectRow } from '../projects/project-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { json, type TeamRow, type UserRow } from '../storage/schema.js';
+import { addMember, insertTeam, personalTeamName } from '../teams/team-store.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
 export async function findUser(db: Db, projectId: string, userId: string): Promise<UserRow | null> {
@@ -70,8 +73,39 @@ export function insertUser(db: Db, user: NewUser): Promise<UserRow> {
         now: user.now,
       });
     }
-    return row;
+    return (await giveTeamOnSignUp(trx, row, user.now)) ?? row;
   });
+}
+
+/**
+ * With the project's `create_team_on_sign_up` on, makes the new user a team of
+ * their own (creator permissions) and selects it; returns the updated row, or
+ * null when the project does not ask for one. Every way a user is created
+ * passes here, so none can forget it.
+ */
+async function giveTeamOnSignUp(trx: Db, row: UserRow, now: number): Promise<UserRow | null> {
+  const project = await findProjectRow(trx, row.project_id);
+  const config = project && parseStoredConfig(project.id, project.config);
+  if (!config?.create_team_on_sign_up) return null;
+  const team = await insertTeam(trx, {
+    projectId: row.project_id,
+    displayName: personalTeamName(row.display_name),
+    now,
+  });
+  await addMember(trx, {
+    project: { id: row.project_id, config },
+    teamId: team.id,
+    userId: row.id,
+    role: 'creator',
+    now,
+  });
+  return trx
+    .updateTable('users')
+    .set({ selected_team_id: team.id })
+    .where('project_id', '=', row.project_id)
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 function insertUserRow(db: Db, user: NewUser): Promise<UserRow> {
