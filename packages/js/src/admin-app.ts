@@ -18,6 +18,8 @@ import { type ProjectMetrics, projectMetrics } from './metrics/metrics.js';
 import type { Clock, FetchFunction, Timers } from './options.js';
 import { type ProjectAdministration, projectAdministration } from './projects/project-admin.js';
 import type { ProjectOwnerSession } from './server-types.js';
+import { type TeamPermissionDefinitions, teamPermissionDefinitions } from './teams/permission-definitions.js';
+import { type ServerTeams, serverTeams } from './teams/server-team.js';
 import { type ServerUsers, serverUsers } from './users/server-users.js';
 
 /**
@@ -65,7 +67,9 @@ export interface AdminAppModules
     ApiKeySets,
     ProjectMetrics,
     EmailTemplates,
-    EmailDelivery {
+    EmailDelivery,
+    ServerTeams,
+    TeamPermissionDefinitions {
   readonly projectId: string;
 }
 
@@ -111,6 +115,8 @@ function mountAdminApp(options: AdminAppOptions): AdminAppModules {
     ...projectMetrics(scope),
     ...emailTemplates(scope),
     ...emailDelivery(scope),
+    ...serverTeams(scope),
+    ...teamPermissionDefinitions(scope),
   };
 }
 

@@ -25,6 +25,13 @@ import type { Session } from './internal/session/session.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 import type { Project } from './projects/project-decoder.js';
 import { currentProjectQuery } from './projects/projects-api.js';
+import {
+  acceptTeamInvitationCode,
+  checkTeamInvitationCode,
+  fetchTeamInvitationDetails,
+  type TeamInvitationDetails,
+} from './teams/invitation-codes.js';
+import type { Team } from './teams/team.js';
 import type { HandlerUrls } from './urls.js';
 import { accountQueries, type CurrentUser } from './users/current-user.js';
 
@@ -127,6 +134,8 @@ export interface AppData {
   project: Project;
   /** The signed-in user's e-mail addresses; `[]` when signed out. */
   contactChannels: ContactChannel[];
+  /** The signed-in user's teams; `[]` when signed out. */
+  teams: Team[];
 }
 
 /**
@@ -299,6 +308,26 @@ export class ClientApp {
     throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, 'Nobody is signed in; went to the sign-in page.');
   }
 
+  /** Throws the known error of an invitation code that would not work (expired, used, its team deleted...). */
+  async verifyTeamInvitationCode(code: string): Promise<void> {
+    await checkTeamInvitationCode(this.#sendAsApp, code);
+  }
+
+  /** The team an invitation code is for, and the address it was sent to; works signed out. */
+  getTeamInvitationDetails(code: string): Promise<TeamInvitationDetails> {
+    return fetchTeamInvitationDetails(this.#sendAsApp, code);
+  }
+
+  /**
+   * Joins the team of an invitation as the signed-in user, who must have the
+   * invited address (`EMAIL_NOT_ASSOCIATED_WITH_USER` otherwise); then
+   * re-reads the user's teams.
+   */
+  async acceptTeamInvitation(code: string): Promise<void> {
+    await acceptTeamInvitationCode(this.#sendAsUser, code);
+    await this.#core.data.reload(this.#queries.teams);
+  }
+
   /** The project's public settings (which sign-in methods are on). */
   getProject(): Promise<Project> {
     return this.load('project');
@@ -379,6 +408,7 @@ export class ClientApp {
     this.#core.session.setTokens(tokens);
     this.#core.data.invalidate(this.#queries.user);
     this.#core.data.invalidate(this.#queries.contactChannels);
+    this.#core.data.invalidate(this.#queries.teams);
     if (!noRedirect) await this.#core.redirect(this.#afterAuthTarget(tokens.newUser));
     return { userId: tokens.userId, newUser: tokens.newUser };
   }

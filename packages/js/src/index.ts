@@ -42,9 +42,19 @@ export type {
 export { ConnectivityError, HttpError, MalformedAnswerError, RateLimitedError } from './errors.js';
 export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 export type { Project } from './projects/project-decoder.js';
-export type { Team } from './teams/team-decoder.js';
+export type { TeamInvitationDetails } from './teams/invitation-codes.js';
+export type { Team, TeamInvitation, TeamScope, TeamUser } from './teams/team.js';
+export type { ServerTeamData, TeamData } from './teams/team-decoder.js';
+export type { TeamPermissionQueries, TeamRef } from './teams/team-permissions.js';
+export type {
+  TeamCreate,
+  TeamInvitationData,
+  TeamMemberProfile,
+  TeamPermission,
+  TeamUpdate,
+} from './teams/teams-api.js';
 export { type HandlerUrls, resolveUrls, sameOriginPath } from './urls.js';
-export type { CurrentUser, SignOutOptions, UserTokens } from './users/current-user.js';
+export type { CurrentUser, EditableTeamMemberProfile, SignOutOptions, UserTokens } from './users/current-user.js';
 export type { OAuthProviderLink, UserData } from './users/user-decoder.js';
 export type { UserUpdate } from './users/users-api.js';
 export { sdkVersion } from './version.js';

@@ -11,6 +11,7 @@ import { createCore } from './internal/core.js';
 import { projectKeyCredentials } from './internal/http/credentials.js';
 import { requireOption } from './internal/require-options.js';
 import type { Clock, FetchFunction, Timers } from './options.js';
+import { type ServerTeams, serverTeams } from './teams/server-team.js';
 import { type ServerUsers, serverUsers } from './users/server-users.js';
 
 /**
@@ -40,7 +41,7 @@ export interface ServerAppOptions {
 }
 
 /** What a `ServerApp` can do: every method comes from a module it mounts. */
-export interface ServerAppModules extends ServerUsers, ServerEmailFlows {
+export interface ServerAppModules extends ServerUsers, ServerEmailFlows, ServerTeams {
   readonly projectId: string;
 }
 
@@ -80,5 +81,5 @@ function mountServerApp(options: ServerAppOptions): ServerAppModules {
     send: core.sender(credentials),
     publishableClientKey: options.publishableClientKey,
   };
-  return { projectId: options.projectId, ...serverUsers(scope), ...serverEmailFlows(scope) };
+  return { projectId: options.projectId, ...serverUsers(scope), ...serverEmailFlows(scope), ...serverTeams(scope) };
 }

@@ -67,7 +67,8 @@ export type { AdminProject, ProjectAdministration } from './projects/project-adm
 export { ServerApp, type ServerAppModules, type ServerAppOptions } from './server-app.js';
 export type { HeadersLike, Page, ProjectOwnerSession, RequestLike, RequestTokenStore } from './server-types.js';
 export type { CreateSessionOptions, SessionTokens, UserSessionData } from './sessions/sessions-api.js';
-export type { ServerTeam } from './teams/team-decoder.js';
+export type { TeamPermissionDefinition, TeamPermissionDefinitions } from './teams/permission-definitions.js';
+export type { ServerTeam, ServerTeams, ServerTeamUser } from './teams/server-team.js';
 export type { ServerUser, UserSession } from './users/server-user.js';
 export type { RequestAuthentication, RequestUserOptions, ServerUsers } from './users/server-users.js';
 export type { CreateUserOptions, ListUsersOptions, ServerUserUpdate } from './users/server-users-api.js';

@@ -54,6 +54,6 @@ export function decodeMagicLinkSent(body: unknown): { nonce: string } {
 }
 
 /** Pasted codes often carry spaces or a line break; the service refuses anything but the 45 characters. */
-function trimmed(code: string): string {
+export function trimmed(code: string): string {
   return code.trim();
 }

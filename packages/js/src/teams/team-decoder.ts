@@ -3,7 +3,7 @@ import type { ClientTeamWire, Json, ServerTeamWire } from '@latchkey/protocol';
 import { asBaseFields, type Fields } from '../internal/decode/fields.js';
 
 /**
- * A team as a client sees it.
+ * A team as a client sees it (its data; `Team` adds what a member may do to it).
  *
  * @example
  * ```ts
@@ -11,7 +11,7 @@ import { asBaseFields, type Fields } from '../internal/decode/fields.js';
  * console.log(user?.selectedTeam?.displayName);
  * ```
  */
-export interface Team {
+export interface TeamData {
   id: string;
   displayName: string;
   profileImageUrl: string | null;
@@ -28,13 +28,13 @@ export interface Team {
  * console.log(user?.selectedTeam?.createdAt.toISOString());
  * ```
  */
-export interface ServerTeam extends Team {
+export interface ServerTeamData extends TeamData {
   createdAt: Date;
   serverMetadata: Json;
 }
 
 /** Reads a client team; its metadata fields may be absent (read as `null`). */
-export function readClientTeam(team: Fields<ClientTeamWire>): Team {
+export function readClientTeam(team: Fields<ClientTeamWire>): TeamData {
   return {
     id: team.string('id'),
     displayName: team.string('display_name'),
@@ -45,7 +45,7 @@ export function readClientTeam(team: Fields<ClientTeamWire>): Team {
 }
 
 /** Reads a server team: the client team plus the server's fields. */
-export function readServerTeam(team: Fields<ServerTeamWire>): ServerTeam {
+export function readServerTeam(team: Fields<ServerTeamWire>): ServerTeamData {
   return {
     ...readClientTeam(asBaseFields<ClientTeamWire, ServerTeamWire>(team)),
     createdAt: new Date(team.number('created_at_millis')),

@@ -1,7 +1,7 @@
 /**
  * `CurrentUser`: the signed-in user's data plus what they can do to their own
  * account, and the account as app data: the user (`'user'` in the cache) and
- * their e-mail addresses (`'contactChannels'`). Mutations update the cache so
+ * their e-mail addresses (`'contactChannels'`) and teams (`'teams'`). Mutations update the cache so
  * subscribers see the result.
  */
 import { headers, isKnownError } from '@latchkey/protocol';
@@ -16,6 +16,22 @@ import type { DataQuery } from '../internal/cache/data-store.js';
 import { callbackUrl } from '../internal/callback-url.js';
 import type { Core, Send } from '../internal/core.js';
 import type { Session } from '../internal/session/session.js';
+import { createTeamObject, type Team, type TeamScope } from '../teams/team.js';
+import { readClientTeam } from '../teams/team-decoder.js';
+import {
+  type TeamPermissionQueries,
+  type TeamRef,
+  teamIdOf,
+  teamPermissionQueries,
+} from '../teams/team-permissions.js';
+import {
+  createTeam,
+  fetchTeamProfile,
+  listTeams,
+  removeTeamMember,
+  type TeamMemberProfile,
+  updateTeamProfile,
+} from '../teams/teams-api.js';
 import { decodeClientUser, type UserData } from './user-decoder.js';
 import {
   deleteCurrentSession,
@@ -63,7 +79,20 @@ export interface UserTokens {
  * await user.signOut();
  * ```
  */
-export interface CurrentUser extends UserData {
+/**
+ * The signed-in user's profile in one team, which they may change.
+ *
+ * @example
+ * ```ts
+ * const profile = await user.getTeamProfile(team);
+ * await profile.update({ displayName: 'Ada (Acme)' });
+ * ```
+ */
+export interface EditableTeamMemberProfile extends TeamMemberProfile {
+  update(profile: Partial<TeamMemberProfile>): Promise<void>;
+}
+
+export interface CurrentUser extends UserData, TeamPermissionQueries {
   /** Changes the user's own fields, then re-reads the user. */
   update(update: UserUpdate): Promise<void>;
   /** Ends the session on the service and locally, then goes to the after-sign-out page. */
@@ -91,6 +120,18 @@ export interface CurrentUser extends UserData {
   listContactChannels(): Promise<ContactChannel[]>;
   /** Adds an e-mail address (unverified); then re-reads the user's channels and the user. */
   createContactChannel(options: Omit<ContactChannelCreate, 'isVerified'>): Promise<ContactChannel>;
+  /** The user's teams (also app data: `app.load('teams')`). */
+  listTeams(): Promise<Team[]>;
+  /** One of the user's teams, or `null`. */
+  getTeam(teamId: string): Promise<Team | null>;
+  /** Creates a team the user is the first member of (the project must allow it); then re-reads the teams. */
+  createTeam(options: { displayName: string; profileImageUrl?: string | null }): Promise<Team>;
+  /** Leaves a team; then re-reads the teams and the user (whose selected team it may have been). */
+  leaveTeam(team: TeamRef): Promise<void>;
+  /** Makes `team` the selected team (`null`: none), which follows the user to every device. */
+  setSelectedTeam(team: TeamRef | null): Promise<void>;
+  /** The user's own profile in a team. */
+  getTeamProfile(team: TeamRef): Promise<EditableTeamMemberProfile>;
 }
 
 /**
@@ -105,6 +146,7 @@ export interface CurrentUser extends UserData {
 export interface AccountQueries {
   user: DataQuery<CurrentUser | null>;
   contactChannels: DataQuery<ContactChannel[]>;
+  teams: DataQuery<Team[]>;
 }
 
 /** What a user object works with: the core and its session, the user's credentials, its cache entries. */
@@ -113,6 +155,7 @@ interface UserScope {
   send: Send;
   queries: AccountQueries;
   channels: ChannelScope;
+  teams: TeamScope;
 }
 
 /**
@@ -143,7 +186,17 @@ export function accountQueries(core: Core<Session>, send: Send): AccountQueries 
     watch: () => session.watch(),
     sync: () => void session.stored(),
   };
-  const queries = { user, contactChannels };
+  const teams: DataQuery<Team[]> = {
+    key: 'teams',
+    load: async () => {
+      if (!session.stored().refreshToken) return [];
+      const list = await signedInOnly(listTeams(send, 'me', readClientTeam), []);
+      return list.map((team) => createTeamObject(team, scope.teams));
+    },
+    watch: () => session.watch(),
+    sync: () => void session.stored(),
+  };
+  const queries = { user, contactChannels, teams };
   const scope: UserScope = {
     core,
     send,
@@ -153,11 +206,17 @@ export function accountQueries(core: Core<Session>, send: Send): AccountQueries 
       verificationUrl: (call, given) => callbackUrl(call, core.urls.emailVerification, given),
       afterChange: async () => void (await Promise.all([data.reload(contactChannels), data.reload(user)])),
     },
+    teams: {
+      send,
+      invitationUrl: (call, given) => callbackUrl(call, core.urls.teamInvitation, given),
+      afterChange: async () => void (await Promise.all([data.reload(teams), data.reload(user)])),
+    },
   };
   session.onChange((refreshToken) => {
     if (refreshToken) {
       data.reset(user);
       data.reset(contactChannels);
+      data.reset(teams);
     } else setSignedOut(scope);
   });
   return queries;
@@ -217,6 +276,30 @@ function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
       await scope.channels.afterChange();
       return createContactChannel(created, scope.channels);
     },
+    ...teamPermissionQueries(send, 'me'),
+    listTeams: () => core.data.load(queries.teams),
+    getTeam: async (teamId) => (await core.data.load(queries.teams)).find((team) => team.id === teamId) ?? null,
+    async createTeam(options) {
+      const created = await createTeam(send, { ...options, creatorUserId: 'me' }, readClientTeam);
+      await scope.teams.afterChange();
+      return createTeamObject(created, scope.teams);
+    },
+    async leaveTeam(team) {
+      await removeTeamMember(send, teamIdOf(team), 'me');
+      await scope.teams.afterChange();
+    },
+    async setSelectedTeam(team) {
+      await updateCurrentUser(send, { selectedTeamId: team === null ? null : teamIdOf(team) });
+      await core.data.reload(query);
+    },
+    async getTeamProfile(team) {
+      const teamId = teamIdOf(team);
+      const profile = await fetchTeamProfile(send, teamId, 'me');
+      return {
+        ...profile.teamProfile,
+        update: (changes) => updateTeamProfile(send, teamId, profile.userId, changes),
+      };
+    },
   };
 }
 
@@ -244,4 +327,5 @@ function signOutLocally(scope: UserScope): void {
 function setSignedOut({ core, queries }: UserScope): void {
   core.data.set(queries.user, null);
   core.data.set(queries.contactChannels, []);
+  core.data.set(queries.teams, []);
 }

@@ -24,6 +24,21 @@ import {
   type SessionTokens,
   type UserSessionData,
 } from '../sessions/sessions-api.js';
+import { createServerTeam, type ServerTeam } from '../teams/server-team.js';
+import { readServerTeam } from '../teams/team-decoder.js';
+import {
+  type TeamPermissionQueries,
+  type TeamRef,
+  teamIdOf,
+  teamPermissionQueries,
+} from '../teams/team-permissions.js';
+import {
+  fetchTeamProfile,
+  listTeams,
+  setTeamPermission,
+  type TeamMemberProfile,
+  updateTeamProfile,
+} from '../teams/teams-api.js';
 import { deleteUser, type ServerUserUpdate, updateUser } from './server-users-api.js';
 import type { ServerUserData } from './user-decoder.js';
 
@@ -51,7 +66,7 @@ export interface UserSession extends UserSessionData {
  * const { accessToken, refreshToken } = await user!.createSession({ isImpersonation: true });
  * ```
  */
-export interface ServerUser extends ServerUserData {
+export interface ServerUser extends ServerUserData, TeamPermissionQueries {
   /** Changes any field server code may set; resolves with the user as it is afterwards. */
   update(update: ServerUserUpdate): Promise<ServerUser>;
   /** Deletes the user and ends their sessions. */
@@ -66,6 +81,18 @@ export interface ServerUser extends ServerUserData {
   createContactChannel(options: ContactChannelCreate): Promise<ServerContactChannel>;
   /** Mails a verification link for the primary e-mail to `callbackUrl?code=...` (required on the server). */
   sendVerificationEmail(options: { callbackUrl: string }): Promise<void>;
+  /** The teams the user is a member of. */
+  listTeams(): Promise<ServerTeam[]>;
+  /** Makes `team` (one of theirs) the user's selected team, or none; resolves with the user afterwards. */
+  setSelectedTeam(team: TeamRef | null): Promise<ServerUser>;
+  /** The user's profile in a team, which server code may change. */
+  getTeamProfile(
+    team: TeamRef,
+  ): Promise<TeamMemberProfile & { update(profile: Partial<TeamMemberProfile>): Promise<void> }>;
+  /** Grants a permission in a team the user is a member of (`PERMISSION_NOT_FOUND` for an unknown id). */
+  grantPermission(team: TeamRef, permissionId: string): Promise<void>;
+  /** Revokes a permission granted directly (`TEAM_PERMISSION_NOT_FOUND` otherwise). */
+  revokePermission(team: TeamRef, permissionId: string): Promise<void>;
 }
 
 /** The `ServerUser` of `data`, acting through `send` (server or admin credentials). */
@@ -91,5 +118,16 @@ export function createServerUser(data: ServerUserData, send: Send): ServerUser {
       if (!primary) throw new TypeError('ServerUser.sendVerificationEmail: the user has no primary e-mail.');
       await sendChannelVerificationCode(send, id, primary.id, url);
     },
+    ...teamPermissionQueries(send, id),
+    listTeams: async () => (await listTeams(send, id, readServerTeam)).map((team) => createServerTeam(team, send)),
+    setSelectedTeam: async (team) =>
+      createServerUser(await updateUser(send, id, { selectedTeamId: team === null ? null : teamIdOf(team) }), send),
+    async getTeamProfile(team) {
+      const teamId = teamIdOf(team);
+      const profile = await fetchTeamProfile(send, teamId, id);
+      return { ...profile.teamProfile, update: (changes) => updateTeamProfile(send, teamId, id, changes) };
+    },
+    grantPermission: (team, permissionId) => setTeamPermission(send, true, teamIdOf(team), id, permissionId),
+    revokePermission: (team, permissionId) => setTeamPermission(send, false, teamIdOf(team), id, permissionId),
   };
 }

@@ -33,7 +33,6 @@ export interface ServerUserUpdate extends UserUpdate {
   passkeyAuthEnabled?: boolean;
   clientReadOnlyMetadata?: Json;
   serverMetadata?: Json;
-  selectedTeamId?: string | null;
 }
 
 /**
@@ -122,7 +121,6 @@ export function serverUserBody(update: ServerUserUpdate): Record<string, unknown
     passkey_auth_enabled: update.passkeyAuthEnabled,
     client_read_only_metadata: update.clientReadOnlyMetadata,
     server_metadata: update.serverMetadata,
-    selected_team_id: update.selectedTeamId,
   });
 }
 

@@ -1,7 +1,7 @@
 /** The user entity (spec §3), decoded from its wire shape (wire-protocol.md §15.1). */
 import type { ClientUserWire, Json, ServerUserWire } from '@latchkey/protocol';
 import { asBaseFields, type Fields, readFields } from '../internal/decode/fields.js';
-import { readClientTeam, readServerTeam, type ServerTeam, type Team } from '../teams/team-decoder.js';
+import { readClientTeam, readServerTeam, type ServerTeamData, type TeamData } from '../teams/team-decoder.js';
 
 /**
  * An OAuth account connected to the user.
@@ -42,7 +42,7 @@ export interface UserData {
   oauthProviders: OAuthProviderLink[];
   passkeyAuthEnabled: boolean;
   isMultiFactorRequired: boolean;
-  selectedTeam: Team | null;
+  selectedTeam: TeamData | null;
 }
 
 /**
@@ -56,7 +56,7 @@ export interface UserData {
  * ```
  */
 export interface ServerUserData extends UserData {
-  selectedTeam: ServerTeam | null;
+  selectedTeam: ServerTeamData | null;
   lastActiveAt: Date;
   serverMetadata: Json;
   /** Whether the primary e-mail may be used to sign in (password, magic link). */

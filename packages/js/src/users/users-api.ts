@@ -15,6 +15,8 @@ export interface UserUpdate {
   displayName?: string | null;
   clientMetadata?: Json;
   profileImageUrl?: string | null;
+  /** A team the user is a member of, or `null` for none (`user.setSelectedTeam` says it more plainly). */
+  selectedTeamId?: string | null;
 }
 
 /** Answers whose body the SDK does not read (`{"success": true}` and the like). */
@@ -36,6 +38,7 @@ export function userUpdateBody(update: UserUpdate): Record<string, unknown> {
     display_name: update.displayName,
     client_metadata: update.clientMetadata,
     profile_image_url: update.profileImageUrl,
+    selected_team_id: update.selectedTeamId,
   };
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }
