@@ -84,7 +84,8 @@ export function createServerTeam(data: ServerTeamData, send: Send): ServerTeam {
       );
       return members.map((member) => ({ ...createServerUser(member.user, send), teamProfile: member.teamProfile }));
     },
-    inviteUser: (options) => inviteToTeam(send, id, options.email, requiredCallback(options, 'ServerTeam.inviteUser')),
+    inviteUser: async (options) =>
+      inviteToTeam(send, id, options.email, requiredCallback(options, 'ServerTeam.inviteUser')),
     async listInvitations() {
       return (await listTeamInvitations(send, id)).map((invitation) => invitationObject(send, invitation));
     },
