@@ -23,6 +23,7 @@ export const styleParts = [
   'code-input',
   'user-button',
   'account-settings',
+  'teams',
 ];
 
 const stylesDir = new URL('../src/styles/', import.meta.url);

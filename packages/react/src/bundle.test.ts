@@ -17,11 +17,17 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * second method (the e-mailed code: e-mail step, code step, send again, about
  * 1 kB) and the one labels table took the words of the e-mail and account
  * pages (about 1 kB), while the SDK gained the e-mail calls (about 1 kB).
- * Measured then: 21.0 kB.
+ * Measured then: 21.0 kB. Teams (issue 9) added 2.1 kB that the sign-in page
+ * cannot shed: 1.0 kB of SDK (the user's teams are reachable from the user)
+ * and 1.1 kB of team words in the one labels table. Measured: 23.1 kB.
  */
-const budgetBytes = 22_000;
-/** The whole entry also holds every page (account settings, e-mail pages); measured 22.0 kB at issue 8. */
-const wholeEntryBudgetBytes = 24_000;
+const budgetBytes = 23_400;
+/**
+ * The whole entry also holds every page (account settings, e-mail pages);
+ * measured 22.0 kB at issue 8, 25.6 kB with the team switcher, the
+ * team-invitation page and the Teams section (issue 9).
+ */
+const wholeEntryBudgetBytes = 26_000;
 
 async function bundle(contents: string) {
   const result = await build({

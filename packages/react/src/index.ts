@@ -45,5 +45,8 @@ export { MagicLinkCallback, type MagicLinkCallbackProps } from './magic-link/mag
 export { type FormMessageCode, formMessages, type LatchkeyMessages } from './messages.js';
 export { LatchkeyProvider, type LatchkeyProviderProps, type LatchkeyTheme, useApp } from './provider.js';
 export { Spinner, type SpinnerProps } from './spinner.js';
+export { SelectedTeamSwitcher, type SelectedTeamSwitcherProps } from './teams/selected-team-switcher.js';
+export { TeamInvitation, type TeamInvitationProps } from './teams/team-invitation.js';
+export { useTeam, useTeams } from './teams/use-teams.js';
 export { type UseUserOptions, type UseUserOr, useUser } from './use-user.js';
 export { UserButton, type UserButtonProps } from './user-button/user-button.js';

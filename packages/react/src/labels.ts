@@ -209,6 +209,71 @@ export interface LatchkeyLabels {
   accountEmailAddBusy: string;
   accountEmailAdded: (values: { email: string }) => string;
 
+  /** Account settings, Teams section. */
+  accountTeamsTitle: string;
+  accountTeamsDescription: string;
+  accountTeamsListTitle: string;
+  accountTeamsLoading: string;
+  accountTeamsLoadFailed: string;
+  accountTeamsEmpty: string;
+  accountTeamSelected: string;
+  accountTeamCreateTitle: string;
+  accountTeamCreateLabel: string;
+  accountTeamCreateSubmit: string;
+  accountTeamCreated: (values: { team: string }) => string;
+  accountTeamManage: (values: { team: string }) => string;
+  accountTeamNameTitle: string;
+  accountTeamNameLabel: string;
+  accountTeamRenamed: (values: { team: string }) => string;
+  accountTeamProfileTitle: string;
+  accountTeamProfileDescription: string;
+  accountTeamProfileLabel: string;
+  accountTeamProfileSaved: string;
+  accountTeamMembersTitle: string;
+  accountTeamYou: string;
+  accountTeamRemoveMember: (values: { member: string }) => string;
+  accountTeamMemberRemoved: (values: { member: string }) => string;
+  accountTeamInviteTitle: string;
+  accountTeamInviteDescription: string;
+  accountTeamInviteLabel: string;
+  accountTeamInviteSubmit: string;
+  accountTeamInvited: (values: { email: string }) => string;
+  accountTeamInvitationsTitle: string;
+  accountTeamInvitationsEmpty: string;
+  accountTeamInvitationExpires: (values: { date: string }) => string;
+  accountTeamRevoke: (values: { email: string }) => string;
+  accountTeamRevoked: (values: { email: string }) => string;
+  accountTeamLeaveTitle: string;
+  accountTeamLeave: string;
+  accountTeamLeaveConfirm: (values: { team: string }) => string;
+  accountTeamLeft: (values: { team: string }) => string;
+  accountTeamDelete: string;
+  accountTeamDeleteConfirm: (values: { team: string }) => string;
+  accountTeamDeleted: (values: { team: string }) => string;
+  /** A member without a name of their own. */
+  accountTeamUnnamedMember: string;
+
+  /** The team switcher. */
+  teamSwitcherLabel: string;
+  teamSwitcherNone: string;
+  teamSwitcherCreate: string;
+
+  /** The team-invitation page. */
+  teamInvitationTitle: (values: { team: string }) => string;
+  teamInvitationChecking: string;
+  teamInvitationSentTo: (values: { email: string }) => string;
+  teamInvitationSignInPrompt: string;
+  teamInvitationSignIn: string;
+  teamInvitationSignUp: string;
+  teamInvitationAccept: string;
+  teamInvitationAccepting: string;
+  teamInvitationJoinedTitle: (values: { team: string }) => string;
+  teamInvitationJoinedText: string;
+  teamInvitationWrongAccount: (values: { email: string; current: string }) => string;
+  teamInvitationSwitchAccount: string;
+  teamInvitationTeamGoneTitle: string;
+  teamInvitationTeamGoneText: string;
+
   /** Account settings, Password section. */
   accountPasswordTitle: string;
   accountPasswordDescription: string;
@@ -393,6 +458,68 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   accountEmailAddSubmit: 'Add',
   accountEmailAddBusy: 'Adding…',
   accountEmailAdded: ({ email }) => `${email} was added.`,
+
+  accountTeamsTitle: 'Teams',
+  accountTeamsDescription: 'The teams you belong to, their members and invitations.',
+  accountTeamsListTitle: 'Your teams',
+  accountTeamsLoading: 'Loading your teams…',
+  accountTeamsLoadFailed: 'Your teams could not be loaded.',
+  accountTeamsEmpty: 'You are not in any team yet.',
+  accountTeamSelected: 'Selected',
+  accountTeamCreateTitle: 'Create a team',
+  accountTeamCreateLabel: 'Team name',
+  accountTeamCreateSubmit: 'Create team',
+  accountTeamCreated: ({ team }) => `${team} was created.`,
+  accountTeamManage: ({ team }) => `Manage ${team}`,
+  accountTeamNameTitle: 'Team name',
+  accountTeamNameLabel: 'Name',
+  accountTeamRenamed: ({ team }) => `The team is now called ${team}.`,
+  accountTeamProfileTitle: 'Your name in this team',
+  accountTeamProfileDescription: 'Leave it empty to use your account name.',
+  accountTeamProfileLabel: 'Display name in this team',
+  accountTeamProfileSaved: 'Your name in this team was saved.',
+  accountTeamMembersTitle: 'Members',
+  accountTeamYou: 'You',
+  accountTeamRemoveMember: ({ member }) => `Remove ${member}`,
+  accountTeamMemberRemoved: ({ member }) => `${member} was removed from the team.`,
+  accountTeamInviteTitle: 'Invite someone',
+  accountTeamInviteDescription: 'They get an e-mail with a link to join.',
+  accountTeamInviteLabel: 'E-mail address',
+  accountTeamInviteSubmit: 'Send invitation',
+  accountTeamInvited: ({ email }) => `An invitation was sent to ${email}.`,
+  accountTeamInvitationsTitle: 'Pending invitations',
+  accountTeamInvitationsEmpty: 'No pending invitations.',
+  accountTeamInvitationExpires: ({ date }) => `Expires ${date}`,
+  accountTeamRevoke: ({ email }) => `Revoke the invitation to ${email}`,
+  accountTeamRevoked: ({ email }) => `The invitation to ${email} was revoked.`,
+  accountTeamLeaveTitle: 'Leave or delete',
+  accountTeamLeave: 'Leave team',
+  accountTeamLeaveConfirm: ({ team }) => `Leave ${team}? You will need a new invitation to come back.`,
+  accountTeamLeft: ({ team }) => `You left ${team}.`,
+  accountTeamDelete: 'Delete team',
+  accountTeamDeleteConfirm: ({ team }) => `Delete ${team} for everyone? Its members and invitations go with it.`,
+  accountTeamDeleted: ({ team }) => `${team} was deleted.`,
+  accountTeamUnnamedMember: 'Unnamed member',
+
+  teamSwitcherLabel: 'Team',
+  teamSwitcherNone: 'No team',
+  teamSwitcherCreate: 'Create a team…',
+
+  teamInvitationTitle: ({ team }) => `Join ${team}`,
+  teamInvitationChecking: 'Checking your invitation…',
+  teamInvitationSentTo: ({ email }) => `This invitation was sent to ${email}.`,
+  teamInvitationSignInPrompt: 'Sign in or create an account with that address to join.',
+  teamInvitationSignIn: 'Sign in',
+  teamInvitationSignUp: 'Create an account',
+  teamInvitationAccept: 'Join team',
+  teamInvitationAccepting: 'Joining…',
+  teamInvitationJoinedTitle: ({ team }) => `You joined ${team}`,
+  teamInvitationJoinedText: 'You are now a member of the team.',
+  teamInvitationWrongAccount: ({ email, current }) =>
+    `This invitation was sent to ${email}, but you are signed in as ${current}. Sign in with the invited address, or add it to your account, to join.`,
+  teamInvitationSwitchAccount: 'Sign in with another account',
+  teamInvitationTeamGoneTitle: 'This team no longer exists',
+  teamInvitationTeamGoneText: 'The team was deleted after the invitation was sent.',
 
   accountPasswordTitle: 'Password',
   accountPasswordDescription: 'The password you sign in with.',

@@ -10,6 +10,7 @@ import {
   inviteToTeam,
   listTeamInvitations,
   listTeamMembers,
+  removeTeamMember,
   revokeTeamInvitation,
   type TeamInvitationData,
   type TeamMemberProfile,
@@ -65,6 +66,8 @@ export interface Team extends TeamData {
   inviteUser(options: { email: string; callbackUrl?: string }): Promise<void>;
   /** The members with their team profiles (needs `$read_members`). */
   listUsers(): Promise<TeamUser[]>;
+  /** Removes another member (needs `$remove_members`; to leave, use `user.leaveTeam`). */
+  removeUser(userId: string): Promise<void>;
   /** The pending invitations (needs `$read_members` and `$invite_members`). */
   listInvitations(): Promise<TeamInvitation[]>;
 }
@@ -98,6 +101,7 @@ export function createTeamObject(data: TeamData, scope: TeamScope): Team {
       const members = await listTeamMembers(send, data.id, () => undefined);
       return members.map((member) => ({ id: member.userId, teamProfile: member.teamProfile }));
     },
+    removeUser: (userId) => removeTeamMember(send, data.id, userId),
     async listInvitations() {
       return (await listTeamInvitations(send, data.id)).map((invitation) => invitationObject(send, invitation));
     },

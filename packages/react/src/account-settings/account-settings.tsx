@@ -25,6 +25,7 @@ import { EmailsSection } from './emails-section.js';
 import { PasswordSection } from './password-section.js';
 import { ProfileSection } from './profile-section.js';
 import { SettingsSection } from './settings-parts.js';
+import { TeamsSection } from './teams-section.js';
 
 /** A text, or a function of the labels in force (so a translation rewords it). */
 type Words = string | ((labels: Readonly<LatchkeyLabels>) => string);
@@ -56,7 +57,7 @@ export interface AccountSettingsSection {
 }
 
 /**
- * The sections `AccountSettings` shows by default: Profile, E-mails, Password.
+ * The sections `AccountSettings` shows by default: Profile, E-mails, Password, Teams.
  *
  * @example
  * ```tsx
@@ -84,6 +85,13 @@ export const accountSettingsSections: readonly AccountSettingsSection[] = Object
     description: (labels) => labels.accountPasswordDescription,
     icon: <Icon name="key" size={18} />,
     content: PasswordSection,
+  },
+  {
+    id: 'teams',
+    title: (labels) => labels.accountTeamsTitle,
+    description: (labels) => labels.accountTeamsDescription,
+    icon: <Icon name="team" size={18} />,
+    content: TeamsSection,
   },
 ]);
 

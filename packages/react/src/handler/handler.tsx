@@ -11,6 +11,7 @@ import { useLocationPath } from '../internal/use-location-path.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { MagicLinkCallback } from '../magic-link/magic-link-callback.js';
 import { LatchkeyProvider, useOptionalLatchkeyContext } from '../provider.js';
+import { TeamInvitation } from '../teams/team-invitation.js';
 import { handlerPageOf } from './handler-page.js';
 import { NotFound } from './not-found.js';
 import { SignOut } from './sign-out.js';
@@ -87,6 +88,8 @@ function pageAt(pathname: string, basePath = '/handler'): ReactNode {
       return <MagicLinkCallback />;
     case 'account-settings':
       return <AccountSettings />;
+    case 'team-invitation':
+      return <TeamInvitation />;
     default:
       return <NotFound />;
   }

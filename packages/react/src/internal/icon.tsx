@@ -55,6 +55,14 @@ const icons = {
       <path d="M4.8 19.5a7.2 7.2 0 0 1 14.4 0" />
     </>
   ),
+  team: (
+    <>
+      <circle cx="9" cy="9" r="3.2" />
+      <path d="M3.2 19a5.8 5.8 0 0 1 11.6 0" />
+      <circle cx="16.6" cy="8.2" r="2.6" />
+      <path d="M15.6 13.6a4.9 4.9 0 0 1 5.2 4.9" />
+    </>
+  ),
   more: (
     <>
       <circle cx="5.5" cy="12" r="1.1" fill="currentColor" />

@@ -42,6 +42,7 @@ export function createFakeApp(options: FakeAppOptions = {}) {
     user: new Set(),
     project: new Set(),
     contactChannels: new Set(),
+    teams: new Set(),
   };
   const snapshots: Snapshots = { user: 'user' in options ? options.user : null };
   const inFlight: { [K in AppDataKey]?: Promise<AppData[K]> } = {};
@@ -62,6 +63,9 @@ export function createFakeApp(options: FakeAppOptions = {}) {
       return loadResult;
     },
     async contactChannels() {
+      return [];
+    },
+    async teams() {
       return [];
     },
     async project() {

@@ -1,0 +1,381 @@
+/**
+ * The Teams section: the user's teams (one of them chosen to manage), a form
+ * to create one when the project allows it, and for the chosen team what the
+ * user's permissions there allow: rename (`$update_team`), the members
+ * (`$read_members`) and removing them (`$remove_members`), inviting
+ * (`$invite_members`), the pending invitations and revoking them, the user's
+ * own name in the team, leaving, and deleting the team (`$delete_team`).
+ * Actions the user may not take are not shown; the service checks them too.
+ */
+import type { Team, TeamInvitation, TeamUser } from '@latchkey/js';
+import { systemTeamPermissions } from '@latchkey/protocol';
+import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { EmailInput } from '../internal/email-input.js';
+import { Field } from '../internal/field.js';
+import { useLabels } from '../internal/text.js';
+import { useAppData } from '../internal/use-app-data.js';
+import { Spinner } from '../spinner.js';
+import { useTeams } from '../teams/use-teams.js';
+import { useUser } from '../use-user.js';
+import { type Outcome, OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
+
+const { updateTeam, deleteTeam, readMembers, removeMembers, inviteMembers } = systemTeamPermissions;
+
+/** The Teams section's content. */
+export function TeamsSection() {
+  const labels = useLabels();
+  const user = useUser({ or: 'redirect' });
+  const teams = useTeams();
+  const project = useAppData('project', { suspend: false });
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  // Leaving or deleting takes the team's panel away: its outcome shows under the list.
+  const [gone, setGone] = useState<Outcome>(null);
+  const chosen =
+    teams.find((team) => team.id === chosenId) ?? teams.find((team) => team.id === user.selectedTeam?.id) ?? teams[0];
+  const canCreate = project.status === 'ready' && project.data.config.clientTeamCreationEnabled;
+  return (
+    <>
+      <SettingsBlock className="lk-settings-block-wide" title={labels.accountTeamsListTitle}>
+        {teams.length === 0 ? (
+          <p className="lk-settings-empty">{labels.accountTeamsEmpty}</p>
+        ) : (
+          <ul className="lk-email-list" aria-label={labels.accountTeamsListTitle}>
+            {teams.map((team) => (
+              <li key={team.id} className="lk-email-row lk-team-choice" aria-current={team.id === chosen?.id}>
+                <div className="lk-email-summary">
+                  <span className="lk-email-identity">
+                    <span className="lk-avatar lk-team-avatar" aria-hidden="true">
+                      {team.displayName.slice(0, 1).toUpperCase()}
+                    </span>
+                    <span className="lk-email-address">{team.displayName}</span>
+                    {team.id === user.selectedTeam?.id ? (
+                      <span className="lk-badge lk-badge-primary">{labels.accountTeamSelected}</span>
+                    ) : null}
+                  </span>
+                  <button
+                    type="button"
+                    className="lk-button lk-button-secondary lk-button-small"
+                    aria-pressed={team.id === chosen?.id}
+                    onClick={() => setChosenId(team.id)}
+                  >
+                    {labels.accountTeamManage({ team: team.displayName })}
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SettingsBlock>
+      {canCreate ? (
+        <SettingsBlock title={labels.accountTeamCreateTitle}>
+          <OneFieldForm
+            label={labels.accountTeamCreateLabel}
+            submit={labels.accountTeamCreateSubmit}
+            onSubmit={async (name) => {
+              const team = await user.createTeam({ displayName: name });
+              setChosenId(team.id);
+              return labels.accountTeamCreated({ team: team.displayName });
+            }}
+          />
+        </SettingsBlock>
+      ) : null}
+      <OutcomeNotice outcome={gone} />
+      {chosen ? (
+        <TeamPanel key={chosen.id} team={chosen} onGone={(text) => setGone({ kind: 'success', text })} />
+      ) : null}
+    </>
+  );
+}
+
+/** What the user holds in a team, its members and invitations, loaded for the panel and re-read after changes. */
+function useTeamState(team: Team) {
+  const user = useUser({ or: 'throw' });
+  const [state, setState] = useState<{ held: Set<string>; members: TeamUser[]; invitations: TeamInvitation[] } | null>(
+    null,
+  );
+  const [failed, setFailed] = useState(false);
+  const reload = useCallback(async () => {
+    try {
+      const held = new Set((await user.listPermissions(team)).map((permission) => permission.id));
+      const members = held.has(readMembers) ? await team.listUsers() : [];
+      const invitations = held.has(readMembers) && held.has(inviteMembers) ? await team.listInvitations() : [];
+      setState({ held, members, invitations });
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, [team, user]);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return { state, failed, reload, user };
+}
+
+function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => void }) {
+  const labels = useLabels();
+  const { state, failed, reload, user } = useTeamState(team);
+  // Row actions take their row away (a removed member, a revoked invitation): their outcome shows under the list.
+  const rowAction = useAction();
+  if (failed) return <p className="lk-error-text">{labels.accountTeamsLoadFailed}</p>;
+  if (!state) {
+    return (
+      <p className="lk-status lk-settings-status" role="status">
+        <Spinner />
+        <span>{labels.accountTeamsLoading}</span>
+      </p>
+    );
+  }
+  const { held, members, invitations } = state;
+  const may = (permission: string) => held.has(permission);
+  return (
+    <>
+      {may(updateTeam) ? (
+        <SettingsBlock title={labels.accountTeamNameTitle}>
+          <OneFieldForm
+            label={labels.accountTeamNameLabel}
+            initial={team.displayName}
+            submit={labels.accountSave}
+            onSubmit={async (name) => {
+              await team.update({ displayName: name });
+              return labels.accountTeamRenamed({ team: name });
+            }}
+          />
+        </SettingsBlock>
+      ) : null}
+      <SettingsBlock title={labels.accountTeamProfileTitle} description={labels.accountTeamProfileDescription}>
+        <OneFieldForm
+          label={labels.accountTeamProfileLabel}
+          initial={members.find((member) => member.id === user.id)?.teamProfile.displayName ?? ''}
+          submit={labels.accountSave}
+          optional
+          onSubmit={async (name) => {
+            const profile = await user.getTeamProfile(team);
+            await profile.update({ displayName: name || null });
+            await reload();
+            return labels.accountTeamProfileSaved;
+          }}
+        />
+      </SettingsBlock>
+      {may(readMembers) ? (
+        <SettingsBlock className="lk-settings-block-wide" title={labels.accountTeamMembersTitle}>
+          <ul className="lk-email-list" aria-label={labels.accountTeamMembersTitle}>
+            {members.map((member) => {
+              const name = member.teamProfile.displayName ?? labels.accountTeamUnnamedMember;
+              return (
+                <Row
+                  key={member.id}
+                  label={name}
+                  badge={member.id === user.id ? labels.accountTeamYou : null}
+                  action={
+                    may(removeMembers) && member.id !== user.id
+                      ? {
+                          text: labels.accountTeamRemoveMember({ member: name }),
+                          run: async () => {
+                            await team.removeUser(member.id);
+                            await reload();
+                            return labels.accountTeamMemberRemoved({ member: name });
+                          },
+                        }
+                      : null
+                  }
+                  run={rowAction.run}
+                  busy={rowAction.busy}
+                />
+              );
+            })}
+          </ul>
+          <OutcomeNotice outcome={rowAction.outcome} />
+        </SettingsBlock>
+      ) : null}
+      {may(inviteMembers) ? (
+        <SettingsBlock title={labels.accountTeamInviteTitle} description={labels.accountTeamInviteDescription}>
+          <OneFieldForm
+            label={labels.accountTeamInviteLabel}
+            submit={labels.accountTeamInviteSubmit}
+            email
+            onSubmit={async (email) => {
+              await team.inviteUser({ email });
+              await reload();
+              return labels.accountTeamInvited({ email });
+            }}
+          />
+        </SettingsBlock>
+      ) : null}
+      {may(readMembers) && may(inviteMembers) ? (
+        <SettingsBlock className="lk-settings-block-wide" title={labels.accountTeamInvitationsTitle}>
+          {invitations.length === 0 ? (
+            <p className="lk-settings-empty">{labels.accountTeamInvitationsEmpty}</p>
+          ) : (
+            <ul className="lk-email-list" aria-label={labels.accountTeamInvitationsTitle}>
+              {invitations.map((invitation) => (
+                <Row
+                  key={invitation.id}
+                  label={invitation.recipientEmail}
+                  badge={labels.accountTeamInvitationExpires({ date: invitation.expiresAt.toLocaleDateString() })}
+                  action={
+                    may(removeMembers)
+                      ? {
+                          text: labels.accountTeamRevoke({ email: invitation.recipientEmail }),
+                          run: async () => {
+                            await invitation.revoke();
+                            await reload();
+                            return labels.accountTeamRevoked({ email: invitation.recipientEmail });
+                          },
+                        }
+                      : null
+                  }
+                  run={rowAction.run}
+                  busy={rowAction.busy}
+                />
+              ))}
+            </ul>
+          )}
+          <OutcomeNotice outcome={rowAction.outcome} />
+        </SettingsBlock>
+      ) : null}
+      <SettingsBlock title={labels.accountTeamLeaveTitle}>
+        <div className="lk-settings-actions">
+          <Confirmed
+            text={labels.accountTeamLeave}
+            question={labels.accountTeamLeaveConfirm({ team: team.displayName })}
+            run={async () => {
+              await user.leaveTeam(team);
+              onGone(labels.accountTeamLeft({ team: team.displayName }));
+              return null;
+            }}
+          />
+          {may(deleteTeam) ? (
+            <Confirmed
+              text={labels.accountTeamDelete}
+              question={labels.accountTeamDeleteConfirm({ team: team.displayName })}
+              run={async () => {
+                await team.delete();
+                onGone(labels.accountTeamDeleted({ team: team.displayName }));
+                return null;
+              }}
+            />
+          ) : null}
+        </div>
+      </SettingsBlock>
+    </>
+  );
+}
+
+/** A labelled one-field form (a name or an address) with its outcome. */
+function OneFieldForm(props: {
+  label: string;
+  submit: string;
+  initial?: string;
+  email?: boolean;
+  optional?: boolean;
+  onSubmit: (value: string) => Promise<string>;
+}) {
+  const [value, setValue] = useState(props.initial ?? '');
+  const { busy, outcome, setOutcome, run } = useAction();
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const given = value.trim();
+    if (!given && !props.optional) return;
+    const done = await run(() => props.onSubmit(given));
+    if (done && props.initial === undefined) setValue('');
+  };
+  const control = (attributes: { id: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }) => {
+    const shared = {
+      ...attributes,
+      value,
+      onChange: (event: { target: { value: string } }) => {
+        setValue(event.target.value);
+        if (outcome) setOutcome(null);
+      },
+    };
+    return props.email ? (
+      <EmailInput {...shared} />
+    ) : (
+      <input {...shared} className="lk-input" type="text" maxLength={256} required={!props.optional} />
+    );
+  };
+  return (
+    <form className="lk-settings-form lk-settings-inline-form" noValidate onSubmit={submit}>
+      <Field label={props.label} error={outcome?.kind === 'error' ? outcome.text : undefined}>
+        {control}
+      </Field>
+      <button type="submit" className="lk-button lk-button-primary" disabled={busy} aria-busy={busy}>
+        {busy ? <Spinner /> : null}
+        <span>{props.submit}</span>
+      </button>
+      {outcome?.kind === 'success' ? <OutcomeNotice outcome={outcome} /> : null}
+    </form>
+  );
+}
+
+/** A row of a list (a member, an invitation) with at most one action. */
+function Row(props: {
+  label: string;
+  badge: ReactNode;
+  action: { text: string; run: () => Promise<string> } | null;
+  run: ReturnType<typeof useAction>['run'];
+  busy: boolean;
+}) {
+  const { busy, run } = props;
+  return (
+    <li className="lk-email-row">
+      <div className="lk-email-summary">
+        <span className="lk-email-identity">
+          <span className="lk-email-address">{props.label}</span>
+          {props.badge ? <span className="lk-badge">{props.badge}</span> : null}
+        </span>
+        {props.action ? (
+          <button
+            type="button"
+            className="lk-button lk-button-secondary lk-button-small"
+            disabled={busy}
+            onClick={() => void run(props.action!.run)}
+          >
+            {props.action.text}
+          </button>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+/** A button that asks once more before it acts (leaving, deleting). */
+function Confirmed(props: { text: string; question: string; run: () => Promise<string | null> }) {
+  const labels = useLabels();
+  const [asking, setAsking] = useState(false);
+  const { busy, outcome, run } = useAction();
+  if (!asking) {
+    return (
+      <>
+        <button type="button" className="lk-button lk-button-secondary" onClick={() => setAsking(true)}>
+          {props.text}
+        </button>
+        <OutcomeNotice outcome={outcome} />
+      </>
+    );
+  }
+  return (
+    <div className="lk-confirm">
+      <p className="lk-confirm-text">
+        <strong>{props.question}</strong>
+      </p>
+      <div className="lk-settings-actions">
+        <button
+          type="button"
+          className="lk-button lk-button-danger"
+          disabled={busy}
+          onClick={async () => {
+            if (!(await run(props.run))) setAsking(false);
+          }}
+        >
+          {busy ? <Spinner /> : null}
+          <span>{props.text}</span>
+        </button>
+        <button type="button" className="lk-button lk-button-secondary" onClick={() => setAsking(false)}>
+          {labels.accountCancel}
+        </button>
+      </div>
+      <OutcomeNotice outcome={outcome} />
+    </div>
+  );
+}

@@ -1,0 +1,275 @@
+// @vitest-environment node
+/**
+ * The teams UI on the real SDK and service: the Teams section of account
+ * settings (create, rename, own team name, invite, revoke, members, remove,
+ * leave, delete), shown by permission; the team switcher; the
+ * team-invitation page signed out, for the invited person, and for the wrong
+ * account. Rendered with a pseudo-translation, so it also proves that every
+ * team word comes from the labels table and that each team label is used.
+ */
+import '../test-support/dom-in-node.js';
+import type { ClientApp } from '@latchkey/js';
+import { startTestService, type TestService } from '@latchkey/server/testing';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountSettings } from '../account-settings/account-settings.js';
+import { englishLabels, type LatchkeyLabels } from '../labels.js';
+import { LatchkeyProvider } from '../provider.js';
+import { axeViolations } from '../test-support/axe.js';
+import { visit } from '../test-support/fake-app.js';
+import { lastMailTo, realApp, uniqueEmail } from '../test-support/real-app.js';
+import { SelectedTeamSwitcher } from './selected-team-switcher.js';
+import { TeamInvitation } from './team-invitation.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({ projectConfig: { client_team_creation_enabled: true } });
+}, 60_000);
+afterAll(async () => {
+  cleanup();
+  await service?.close();
+});
+
+const teamLabel = /^(accountTeam|teamSwitcher|teamInvitation)/;
+/** Labels no scene here reaches: a failed or slow load, and a team deleted under an open invitation page. */
+const unreachable = new Set(['accountTeamsLoadFailed', 'accountTeamsLoading', 'teamInvitationAccepting']);
+
+const pseudo = Object.fromEntries(
+  Object.entries(englishLabels).map(([key, value]) => [
+    key,
+    typeof value === 'function' ? (values: object) => `⟦${key}:${Object.values(values).join(',')}⟧` : `⟦${key}⟧`,
+  ]),
+) as unknown as LatchkeyLabels;
+
+const seen = new Set<string>();
+function collect() {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const texts: string[] = [];
+  while (walker.nextNode()) texts.push(walker.currentNode.textContent ?? '');
+  for (const element of document.body.querySelectorAll('[aria-label]')) texts.push(element.getAttribute('aria-label')!);
+  for (const text of texts) for (const match of text.matchAll(/⟦([a-zA-Z]+)/g)) seen.add(match[1]!);
+}
+
+const marker = (key: string, value?: string) =>
+  screen.queryAllByText(new RegExp(`⟦${key}${value ? `:${value}` : ''}[⟧:,]`)).length > 0;
+async function until(key: string, value?: string) {
+  await waitFor(() => expect(marker(key, value), `${key}:${value ?? ''}`).toBe(true), { timeout: 8_000 });
+  collect();
+}
+const inputOf = (label: string) => screen.getByLabelText(`⟦${label}⟧`) as HTMLInputElement;
+async function fill(label: string, value: string) {
+  await act(async () => {
+    fireEvent.change(inputOf(label), { target: { value } });
+  });
+  await act(async () => {
+    fireEvent.submit(inputOf(label).closest('form')!);
+  });
+}
+async function press(name: RegExp | string) {
+  const buttons = screen.getAllByRole('button', { name });
+  await act(async () => {
+    fireEvent.click(buttons.at(-1)!);
+  });
+}
+
+function show(app: ClientApp, node: ReactNode, path = '/handler/account-settings#teams') {
+  cleanup();
+  visit(path);
+  render(
+    <LatchkeyProvider app={app} labels={pseudo}>
+      {node}
+    </LatchkeyProvider>,
+  );
+  collect();
+}
+
+async function signedUp(email = uniqueEmail('ada')) {
+  const { app } = realApp(service);
+  await app.signUpWithCredential({ email, password: 'correct-horse-battery', noRedirect: true });
+  return { app, email, user: await app.getUser({ or: 'throw' }) };
+}
+
+const serverHeaders = () => ({
+  'content-type': 'application/json',
+  'x-stack-project-id': service.projectId,
+  'x-stack-access-type': 'server',
+  'x-stack-secret-server-key': service.keys.secretServerKey,
+});
+
+describe('the Teams section', () => {
+  it('creates, renames, invites, revokes, removes, leaves and deletes, each with what the page then shows', async () => {
+    const ada = await signedUp();
+    show(ada.app, <AccountSettings />);
+    await until('accountTeamsEmpty');
+    await fill('accountTeamCreateLabel', 'Acme');
+    await until('accountTeamCreated', 'Acme');
+    await until('accountTeamManage', 'Acme');
+    expect(await axeViolations()).toEqual([]);
+    await act(async () => {
+      const [created] = await ada.app.load('teams');
+      await (await ada.app.getUser({ or: 'throw' })).setSelectedTeam(created!);
+    });
+    await until('accountTeamSelected');
+
+    await fill('accountTeamNameLabel', 'Acme Inc');
+    await until('accountTeamRenamed', 'Acme Inc');
+    await fill('accountTeamProfileLabel', 'Ada at Acme');
+    await until('accountTeamProfileSaved');
+    await until('accountTeamYou');
+
+    const grace = uniqueEmail('grace');
+    await fill('accountTeamInviteLabel', grace);
+    await until('accountTeamInvited', grace);
+    await until('accountTeamInvitationExpires');
+    await press(`⟦accountTeamRevoke:${grace}⟧`);
+    await until('accountTeamRevoked', grace);
+    await until('accountTeamInvitationsEmpty');
+
+    // Bob joins by server code; Ada removes him.
+    const bob = await signedUp(uniqueEmail('bob'));
+    const team = (await ada.app.load('teams'))[0]!;
+    await service.fetch(`/api/v1/team-memberships/${team.id}/${bob.user.id}`, {
+      method: 'POST',
+      headers: serverHeaders(),
+      body: '{}',
+    });
+    await service.fetch(`/api/v1/team-member-profiles/${team.id}/${bob.user.id}`, {
+      method: 'PATCH',
+      headers: serverHeaders(),
+      body: JSON.stringify({ display_name: 'Bob' }),
+    });
+    show(ada.app, <AccountSettings />);
+    await until('accountTeamRemoveMember', 'Bob');
+    await press('⟦accountTeamRemoveMember:Bob⟧');
+    await until('accountTeamMemberRemoved', 'Bob');
+    expect((await bob.app.load('teams')).length).toBe(0);
+
+    await press('⟦accountTeamDelete⟧');
+    await until('accountTeamDeleteConfirm', 'Acme Inc');
+    await press('⟦accountCancel⟧');
+    await press('⟦accountTeamLeave⟧');
+    await until('accountTeamLeaveConfirm', 'Acme Inc');
+    await press('⟦accountCancel⟧');
+    await press('⟦accountTeamDelete⟧');
+    await press('⟦accountTeamDelete⟧');
+    await until('accountTeamDeleted', 'Acme Inc');
+    await until('accountTeamsEmpty');
+    expect(await ada.app.load('teams')).toEqual([]);
+
+    // Leaving: a second team, left with a confirmation.
+    await fill('accountTeamCreateLabel', 'Short-lived');
+    await until('accountTeamCreated', 'Short-lived');
+    await until('accountTeamLeaveTitle');
+    await press('⟦accountTeamLeave⟧');
+    await press('⟦accountTeamLeave⟧');
+    await until('accountTeamLeft', 'Short-lived');
+    await until('accountTeamsEmpty');
+  }, 60_000);
+
+  it('shows a member with only member permissions no rename, delete or remove', async () => {
+    const ada = await signedUp();
+    const team = await ada.user.createTeam({ displayName: 'Guarded' });
+    const bob = await signedUp(uniqueEmail('bob'));
+    await service.fetch(`/api/v1/team-memberships/${team.id}/${bob.user.id}`, {
+      method: 'POST',
+      headers: serverHeaders(),
+      body: '{}',
+    });
+    show(bob.app, <AccountSettings />);
+    await until('accountTeamMembersTitle');
+    await until('accountTeamInviteTitle');
+    expect(marker('accountTeamNameTitle')).toBe(false);
+    expect(marker('accountTeamDelete')).toBe(false);
+    expect(marker('accountTeamRemoveMember')).toBe(false);
+    expect(marker('accountTeamLeave')).toBe(true);
+    expect(marker('accountTeamSelected')).toBe(false);
+    await until('accountTeamUnnamedMember');
+  }, 30_000);
+});
+
+describe('the team switcher', () => {
+  it('lists the user’s teams and stores the choice on the user', async () => {
+    const ada = await signedUp();
+    const one = await ada.user.createTeam({ displayName: 'One' });
+    const two = await ada.user.createTeam({ displayName: 'Two' });
+    show(
+      ada.app,
+      <header>
+        <SelectedTeamSwitcher />
+      </header>,
+      '/',
+    );
+    await until('teamSwitcherNone');
+    const select = screen.getByLabelText('⟦teamSwitcherLabel⟧') as HTMLSelectElement;
+    expect([...select.options].map((option) => option.textContent)).toEqual([
+      '⟦teamSwitcherNone⟧',
+      'One',
+      'Two',
+      '⟦teamSwitcherCreate⟧',
+    ]);
+    await act(async () => {
+      fireEvent.change(select, { target: { value: two.id } });
+    });
+    await waitFor(() => expect((screen.getByLabelText('⟦teamSwitcherLabel⟧') as HTMLSelectElement).value).toBe(two.id));
+    expect((await ada.app.getUser({ or: 'throw' })).selectedTeam?.id).toBe(two.id);
+    expect(one.id).not.toBe(two.id);
+    expect(await axeViolations()).toEqual([]);
+  }, 30_000);
+});
+
+describe('the team-invitation page', () => {
+  it('names the team and address, asks a visitor to sign in, refuses the wrong account, and lets the invited person join', async () => {
+    const ada = await signedUp();
+    const team = await ada.user.createTeam({ displayName: 'Invites' });
+    const grace = uniqueEmail('grace');
+    await team.inviteUser({ email: grace, callbackUrl: 'http://localhost:3000/handler/team-invitation' });
+    const code = /[?&]code=([0-9a-z]{45})/i.exec((await lastMailTo(service, grace)).text)?.[1] ?? '';
+    const page = `/handler/team-invitation?code=${code}`;
+
+    const visitor = realApp(service);
+    show(visitor.app, <TeamInvitation />, page);
+    await until('teamInvitationTitle', 'Invites');
+    await until('teamInvitationSentTo', grace);
+    await until('teamInvitationSignInPrompt');
+    expect(await axeViolations()).toEqual([]);
+    await press('⟦teamInvitationSignUp⟧');
+    await press('⟦teamInvitationSignIn⟧');
+    await waitFor(() => expect(visitor.navigations.length).toBe(2));
+    expect(visitor.navigations[0]).toContain('after_auth_return_to=');
+
+    const mallory = await signedUp(uniqueEmail('mallory'));
+    show(mallory.app, <TeamInvitation />, page);
+    await until('teamInvitationAccept');
+    await press('⟦teamInvitationAccept⟧');
+    await until('teamInvitationWrongAccount', grace);
+    await until('teamInvitationSwitchAccount');
+
+    const invited = await signedUp(grace);
+    show(invited.app, <TeamInvitation />, page);
+    await until('teamInvitationAccept');
+    await press('⟦teamInvitationAccept⟧');
+    await until('teamInvitationJoinedTitle', 'Invites');
+    await until('teamInvitationJoinedText');
+    expect((await invited.app.load('teams')).map((joined) => joined.displayName)).toEqual(['Invites']);
+
+    // The link is used now; and a team deleted under a fresh invitation says so.
+    show(realApp(service).app, <TeamInvitation />, page);
+    await until('linkUsedTitle');
+    const doomed = await ada.user.createTeam({ displayName: 'Doomed' });
+    const other = uniqueEmail('other');
+    await doomed.inviteUser({ email: other, callbackUrl: 'http://localhost:3000/handler/team-invitation' });
+    const orphan = /[?&]code=([0-9a-z]{45})/i.exec((await lastMailTo(service, other)).text)?.[1] ?? '';
+    await doomed.delete();
+    show(visitor.app, <TeamInvitation />, `/handler/team-invitation?code=${orphan}`);
+    await until('teamInvitationTeamGoneTitle');
+    await until('teamInvitationTeamGoneText');
+    show(visitor.app, <TeamInvitation />, '/handler/team-invitation');
+    await until('linkInvalidTitle');
+
+    const missing = Object.keys(englishLabels).filter(
+      (key) => teamLabel.test(key) && !seen.has(key) && !unreachable.has(key),
+    );
+    expect(missing).toEqual([]);
+  }, 60_000);
+});

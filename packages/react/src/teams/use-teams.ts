@@ -1,0 +1,33 @@
+/**
+ * `useTeams()` and `useTeam(id)`: the signed-in user's teams (`[]` signed
+ * out), kept current as they change anywhere in the app. Both suspend until
+ * the teams are loaded.
+ */
+import type { Team } from '@latchkey/js';
+import { useAppData } from '../internal/use-app-data.js';
+
+/**
+ * The signed-in user's teams.
+ *
+ * @example
+ * ```tsx
+ * const teams = useTeams();
+ * return <ul>{teams.map((team) => <li key={team.id}>{team.displayName}</li>)}</ul>;
+ * ```
+ */
+export function useTeams(): Team[] {
+  return useAppData('teams', { suspend: true });
+}
+
+/**
+ * One of the signed-in user's teams, or `null`.
+ *
+ * @example
+ * ```tsx
+ * const team = useTeam(teamId);
+ * if (!team) return <p>Not a member.</p>;
+ * ```
+ */
+export function useTeam(teamId: string): Team | null {
+  return useTeams().find((team) => team.id === teamId) ?? null;
+}
