@@ -1,6 +1,6 @@
 /** The demo's shell: header with navigation and the user button, the routed page, and a footer. */
 import type { ClientApp } from '@latchkey/js';
-import { Handler, LatchkeyProvider, Spinner, UserButton } from '@latchkey/react';
+import { Handler, LatchkeyProvider, SelectedTeamSwitcher, Spinner, UserButton } from '@latchkey/react';
 import { type ReactNode, Suspense, useEffect } from 'react';
 import { Home } from './pages/home.js';
 import { NotFound } from './pages/not-found.js';
@@ -22,6 +22,9 @@ export function App({ app }: { app: ClientApp }) {
       <Shell
         headerEnd={
           <>
+            <Suspense fallback={null}>
+              <SelectedTeamSwitcher />
+            </Suspense>
             <ThemeToggle theme={theme} onChange={nextTheme} />
             <UserButton />
           </>

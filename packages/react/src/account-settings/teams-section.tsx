@@ -115,7 +115,8 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
   const labels = useLabels();
   const { state, failed, reload, user } = useTeamState(team);
   // Row actions take their row away (a removed member, a revoked invitation): their outcome shows under the list.
-  const rowAction = useAction();
+  const memberAction = useAction();
+  const invitationAction = useAction();
   if (failed) return <p className="lk-error-text">{labels.accountTeamsLoadFailed}</p>;
   if (!state) {
     return (
@@ -178,13 +179,13 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
                         }
                       : null
                   }
-                  run={rowAction.run}
-                  busy={rowAction.busy}
+                  run={memberAction.run}
+                  busy={memberAction.busy}
                 />
               );
             })}
           </ul>
-          <OutcomeNotice outcome={rowAction.outcome} />
+          <OutcomeNotice outcome={memberAction.outcome} />
         </SettingsBlock>
       ) : null}
       {may(inviteMembers) ? (
@@ -224,13 +225,13 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
                         }
                       : null
                   }
-                  run={rowAction.run}
-                  busy={rowAction.busy}
+                  run={invitationAction.run}
+                  busy={invitationAction.busy}
                 />
               ))}
             </ul>
           )}
-          <OutcomeNotice outcome={rowAction.outcome} />
+          <OutcomeNotice outcome={invitationAction.outcome} />
         </SettingsBlock>
       ) : null}
       <SettingsBlock title={labels.accountTeamLeaveTitle}>
