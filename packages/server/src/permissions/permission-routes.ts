@@ -38,7 +38,7 @@ import {
   revokePermission,
   setContainedPermissions,
 } from './definition-store.js';
-import { grantPermissions, isSystemPermissionId } from './permission-store.js';
+import { grantPermissions, heldPermissionIds, isSystemPermissionId } from './permission-store.js';
 
 const ref = z.string().max(100);
 /** A custom permission id: lowercase letters, digits, `_` and `:` (wire-protocol §14.4). */
@@ -89,9 +89,24 @@ const listPermissionsRoute = defineRoute({
       }
       if (query.team_id === undefined) throw schemaError('query.team_id: required with client access');
     }
-    const team = query.team_id === undefined ? null : await findTeam(deps.db, projectId, query.team_id);
+    // The team and the user are looked up side by side (two pooled connections on PostgreSQL).
+    const [team, user] = await Promise.all([
+      query.team_id === undefined ? null : findTeam(deps.db, projectId, query.team_id),
+      query.user_id === undefined ? null : resolveUser(deps.db, auth, query.user_id),
+    ]);
     if (query.team_id !== undefined && !team) throw new KnownError('TEAM_NOT_FOUND', { team_id: query.team_id });
-    const user = query.user_id === undefined ? null : await resolveUser(deps.db, auth, query.user_id);
+    if (team && user) {
+      // One member in one team (every client call): the narrower query.
+      const ids = await heldPermissionIds(
+        deps.db,
+        { projectId, teamId: team.id, userId: user.id },
+        query.recursive === 'true',
+      );
+      const items = ids
+        .filter((id) => query.permission_id === undefined || id === query.permission_id)
+        .map((id) => ({ id, user_id: user.id, team_id: team.id }));
+      return { items, is_paginated: false as const };
+    }
     const items = await heldPermissions(deps.db, projectId, {
       teamId: team?.id ?? null,
       userId: user?.id ?? null,
