@@ -10,19 +10,15 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SignIn, SignUp } from './credential/credential-pages.js';
 import { Handler } from './handler/handler.js';
-import { englishLabels, type LatchkeyLabels } from './labels.js';
+import { englishLabels } from './labels.js';
 import { LatchkeyProvider } from './provider.js';
 import { createFakeApp, fakeUser, visit } from './test-support/fake-app.js';
+import { pseudoLabels } from './test-support/pseudo-labels.js';
 import { UserButton } from './user-button/user-button.js';
 
 afterEach(cleanup);
 
-const pseudo = Object.fromEntries(
-  Object.entries(englishLabels).map(([key, value]) => [
-    key,
-    typeof value === 'function' ? (values: object) => `⟦${key}:${Object.values(values).join(',')}⟧` : `⟦${key}⟧`,
-  ]),
-) as unknown as LatchkeyLabels;
+const pseudo = pseudoLabels;
 
 /** The words a person can see or hear in the document. */
 function words(): string[] {

@@ -11,10 +11,11 @@ import { ClientApp } from '@latchkey/js';
 import type { TestService } from '@latchkey/server/testing';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { englishLabels, type LatchkeyLabels } from '../labels.js';
+import { englishLabels } from '../labels.js';
 import { formMessages } from '../messages.js';
 import { LatchkeyProvider } from '../provider.js';
 import { visit } from '../test-support/fake-app.js';
+import { pseudoLabels } from '../test-support/pseudo-labels.js';
 import { realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { AccountSettings } from './account-settings.js';
 
@@ -41,12 +42,7 @@ const unreachable = new Set([
   'accountEmailAddBusy',
 ]);
 
-const pseudo = Object.fromEntries(
-  Object.entries(englishLabels).map(([key, value]) => [
-    key,
-    typeof value === 'function' ? (values: object) => `⟦${key}:${Object.values(values).join(',')}⟧` : `⟦${key}⟧`,
-  ]),
-) as unknown as LatchkeyLabels;
+const pseudo = pseudoLabels;
 
 const seen = new Set<string>();
 const leftovers: string[] = [];

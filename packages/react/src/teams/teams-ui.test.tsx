@@ -14,10 +14,11 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountSettings } from '../account-settings/account-settings.js';
-import { englishLabels, type LatchkeyLabels } from '../labels.js';
+import { englishLabels } from '../labels.js';
 import { LatchkeyProvider } from '../provider.js';
 import { axeViolations } from '../test-support/axe.js';
 import { visit } from '../test-support/fake-app.js';
+import { pseudoLabels } from '../test-support/pseudo-labels.js';
 import { lastMailTo, realApp, uniqueEmail } from '../test-support/real-app.js';
 import { SelectedTeamSwitcher } from './selected-team-switcher.js';
 import { TeamInvitation } from './team-invitation.js';
@@ -35,12 +36,7 @@ const teamLabel = /^(accountTeam|teamSwitcher|teamInvitation)/;
 /** Labels no scene here reaches: a failed or slow load, and a team deleted under an open invitation page. */
 const unreachable = new Set(['accountTeamsLoadFailed', 'accountTeamsLoading', 'teamInvitationAccepting']);
 
-const pseudo = Object.fromEntries(
-  Object.entries(englishLabels).map(([key, value]) => [
-    key,
-    typeof value === 'function' ? (values: object) => `⟦${key}:${Object.values(values).join(',')}⟧` : `⟦${key}⟧`,
-  ]),
-) as unknown as LatchkeyLabels;
+const pseudo = pseudoLabels;
 
 const seen = new Set<string>();
 function collect() {

@@ -33,41 +33,18 @@ import {
   lockUserChannels,
   markChannelVerified,
 } from '../contact-channels/contact-channel-store.js';
-import type { RequestAuth } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { requireTeamPermission } from '../permissions/permission-store.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { type Db, inTransaction } from '../storage/db.js';
-import type { TeamRow, VerificationCodeRow } from '../storage/schema.js';
+import type { VerificationCodeRow } from '../storage/schema.js';
+import { existingTeam, requireOn } from '../teams/team-access.js';
 import { addMember, findTeam } from '../teams/team-store.js';
 import { findUser } from '../users/user-store.js';
 import { listPendingInvitations, revokeInvitation, revokeInvitationsTo } from './invitation-store.js';
 
 const { inviteMembers, readMembers, removeMembers } = systemTeamPermissions;
 const ref = z.string().max(100);
-
-/** The team a request names, or TEAM_NOT_FOUND. */
-async function existingTeam(db: Db, projectId: string, teamId: string): Promise<TeamRow> {
-  const team = await findTeam(db, projectId, teamId);
-  if (!team) throw new KnownError('TEAM_NOT_FOUND', { team_id: teamId });
-  return team;
-}
-
-/** A client's permission check in `team` (server and admin pass). */
-function requireOn(
-  db: Db,
-  auth: RequestAuth,
-  team: TeamRow,
-  permission: (typeof systemTeamPermissions)[keyof typeof systemTeamPermissions],
-) {
-  return requireTeamPermission(
-    db,
-    auth.accessType,
-    { projectId: team.project_id, teamId: team.id, userId: auth.userId ?? '' },
-    permission,
-  );
-}
 
 const invitationSchema = z
   .object({ id: z.uuid(), team_id: z.uuid(), recipient_email: z.string(), expires_at_millis: z.number().int() })

@@ -24,6 +24,7 @@ import { defineRoute, type Route } from '../http/route.js';
 import { projectConfigSchema } from '../projects/project-config.js';
 import { changeProjectConfig } from '../projects/project-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
+import { existingTeam } from '../teams/team-access.js';
 import { findMembership, findTeam } from '../teams/team-store.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import {
@@ -126,8 +127,7 @@ async function memberOf(
   params: z.output<typeof grantParams>,
   auth: Parameters<typeof resolveUser>[1],
 ) {
-  const team = await findTeam(db, projectId, params.teamId);
-  if (!team) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
+  const team = await existingTeam(db, projectId, params.teamId);
   const user = await resolveUser(db, auth, params.userId);
   if (!(await findMembership(db, projectId, team.id, user.id))) {
     throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: user.id });

@@ -256,6 +256,27 @@ export function json(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** The three metadata columns users and teams share. */
+export interface MetadataChanges {
+  client_metadata?: JsonValue;
+  client_read_only_metadata?: JsonValue;
+  server_metadata?: JsonValue;
+}
+
+/**
+ * The SET of an update whose metadata columns are `jsonb`: the metadata given
+ * become JSON text, the other fields pass as they are, absent ones stay absent.
+ */
+export function withMetadataColumns<T extends MetadataChanges>(changes: T) {
+  const { client_metadata, client_read_only_metadata, server_metadata, ...plain } = changes;
+  return {
+    ...plain,
+    ...(client_metadata !== undefined ? { client_metadata: json(client_metadata) } : {}),
+    ...(client_read_only_metadata !== undefined ? { client_read_only_metadata: json(client_read_only_metadata) } : {}),
+    ...(server_metadata !== undefined ? { server_metadata: json(server_metadata) } : {}),
+  };
+}
+
 /**
  * True for a PostgreSQL unique-constraint violation (SQLSTATE 23505), from `pg`
  * or PGlite; with `constraint`, only a violation of that constraint or index,

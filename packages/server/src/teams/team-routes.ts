@@ -23,18 +23,17 @@ import { z } from 'zod';
 import { imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import type { RequestAuth } from '../http/env.js';
 import { defineRoute, defineViews, type Route } from '../http/route.js';
-import { requireTeamPermission } from '../permissions/permission-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { TeamRow } from '../storage/schema.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { attachSelectedTeams, findUser } from '../users/user-store.js';
 import { serverUserSchema, serverUserView, type UserWithTeam } from '../users/user-views.js';
+import { existingTeam, requireOn } from './team-access.js';
 import {
   addMember,
   deleteMembership,
   deleteTeam,
   findMembership,
-  findTeam,
   insertTeam,
   listMemberProfiles,
   listTeams,
@@ -94,23 +93,6 @@ const teamListViews = defineViews<TeamRow[]>({
 });
 
 const listOf = <T>(items: T[]) => ({ items, is_paginated: false as const });
-
-/** The team a request names, or TEAM_NOT_FOUND. */
-async function existingTeam(db: Db, projectId: string, teamId: string): Promise<TeamRow> {
-  const team = await findTeam(db, projectId, teamId);
-  if (!team) throw new KnownError('TEAM_NOT_FOUND', { team_id: teamId });
-  return team;
-}
-
-/** The client's permission check for `team` (server and admin pass). */
-function requireOn(db: Db, auth: RequestAuth, team: TeamRow, permission: Parameters<typeof requireTeamPermission>[3]) {
-  return requireTeamPermission(
-    db,
-    auth.accessType,
-    { projectId: team.project_id, teamId: team.id, userId: auth.userId ?? '' },
-    permission,
-  );
-}
 
 const insufficientForClient = () =>
   new KnownError('INSUFFICIENT_ACCESS_TYPE', {

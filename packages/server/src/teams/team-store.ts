@@ -9,7 +9,14 @@ import { isUuid } from '../common/ids.js';
 import { defaultPermissionIds, grantPermissions } from '../permissions/permission-store.js';
 import type { ProjectConfig } from '../projects/project-config.js';
 import type { Db } from '../storage/db.js';
-import { type JsonValue, json, type TeamMemberRow, type TeamRow, type UserRow } from '../storage/schema.js';
+import {
+  type JsonValue,
+  json,
+  type TeamMemberRow,
+  type TeamRow,
+  type UserRow,
+  withMetadataColumns,
+} from '../storage/schema.js';
 
 /** The team, or null (also for a malformed id). */
 export async function findTeam(db: Db, projectId: string, teamId: string): Promise<TeamRow | null> {
@@ -140,13 +147,7 @@ export async function updateTeam(
   teamId: string,
   changes: TeamChanges,
 ): Promise<TeamRow | null> {
-  const { client_metadata, client_read_only_metadata, server_metadata, ...plain } = changes;
-  const set = {
-    ...plain,
-    ...(client_metadata !== undefined ? { client_metadata: json(client_metadata) } : {}),
-    ...(client_read_only_metadata !== undefined ? { client_read_only_metadata: json(client_read_only_metadata) } : {}),
-    ...(server_metadata !== undefined ? { server_metadata: json(server_metadata) } : {}),
-  };
+  const set = withMetadataColumns(changes);
   if (Object.keys(set).length === 0) return findTeam(db, projectId, teamId);
   const row = await db
     .updateTable('teams')

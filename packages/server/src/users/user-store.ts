@@ -7,7 +7,7 @@ import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/con
 import { parseStoredConfig } from '../projects/project-config.js';
 import { findProjectRow } from '../projects/project-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
-import { json, type TeamRow, type UserRow } from '../storage/schema.js';
+import { json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
 import { addMember, insertTeam, personalTeamName } from '../teams/team-store.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
@@ -181,13 +181,7 @@ export async function updateUser(
 }
 
 async function updateUserRow(db: Db, projectId: string, userId: string, changes: UserChanges): Promise<UserRow | null> {
-  const { client_metadata, client_read_only_metadata, server_metadata, ...plain } = changes;
-  const set = {
-    ...plain,
-    ...(client_metadata !== undefined ? { client_metadata: json(client_metadata) } : {}),
-    ...(client_read_only_metadata !== undefined ? { client_read_only_metadata: json(client_read_only_metadata) } : {}),
-    ...(server_metadata !== undefined ? { server_metadata: json(server_metadata) } : {}),
-  };
+  const set = withMetadataColumns(changes);
   if (Object.keys(set).length === 0) return findUser(db, projectId, userId);
   const row = await db
     .updateTable('users')
