@@ -308,14 +308,18 @@ export class ClientApp {
     throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, 'Nobody is signed in; went to the sign-in page.');
   }
 
-  /** Throws the known error of an invitation code that would not work (expired, used, its team deleted...). */
+  /**
+   * Throws the known error of an invitation code that would not work
+   * (expired, used, its team deleted...). Sent with the session when there is
+   * one, as the 2.7 SDK sends it; works signed out.
+   */
   async verifyTeamInvitationCode(code: string): Promise<void> {
-    await checkTeamInvitationCode(this.#sendAsApp, code);
+    await checkTeamInvitationCode(this.#sendAsUser, code);
   }
 
   /** The team an invitation code is for, and the address it was sent to; works signed out. */
   getTeamInvitationDetails(code: string): Promise<TeamInvitationDetails> {
-    return fetchTeamInvitationDetails(this.#sendAsApp, code);
+    return fetchTeamInvitationDetails(this.#sendAsUser, code);
   }
 
   /**

@@ -60,7 +60,13 @@ const volatileHeaders: Record<string, RegExp> = {
 const volatileBodyKeys = new Set(['refresh_token']);
 
 const service = useTestService();
-beforeAll(() => service().setProjectConfig({ client_user_deletion_enabled: true, magic_link_enabled: true }));
+beforeAll(() =>
+  service().setProjectConfig({
+    client_user_deletion_enabled: true,
+    magic_link_enabled: true,
+    client_team_creation_enabled: true,
+  }),
+);
 
 /** A recorded value as this service spells it: the recorded project id and key become ours. */
 function asOurs(value: unknown): unknown {
@@ -85,8 +91,10 @@ function expectSameRequest(sent: RecordedRequest | undefined, seq: number, fresh
   const where = `vector ${seq} (${vector.label})`;
   expect(sent, where).toBeDefined();
   if (!sent) return;
-  const path = Object.entries(fresh.ids ?? {}).reduce((p, [theirs, ours]) => p.replaceAll(theirs, ours), vector.path);
-  expect([sent.method, sent.path, sent.query], where).toEqual([vector.method, path, vector.query]);
+  const ours = (text: string) =>
+    Object.entries(fresh.ids ?? {}).reduce((p, [theirs, mine]) => p.replaceAll(theirs, mine), text);
+  const query = Object.fromEntries(Object.entries(vector.query).map(([name, value]) => [name, ours(value)]));
+  expect([sent.method, sent.path, sent.query], where).toEqual([vector.method, ours(vector.path), query]);
   const stackNames = (headers: Record<string, string>) =>
     Object.keys(headers)
       .map((h) => h.toLowerCase())
@@ -106,7 +114,8 @@ function expectSameRequest(sent: RecordedRequest | undefined, seq: number, fresh
   expect(Object.keys(body).sort(), `${where} body keys`).toEqual(Object.keys(expected).sort());
   for (const key of Object.keys(expected)) {
     if (volatileBodyKeys.has(key) || fresh.bodyKeys?.includes(key)) continue;
-    expect(body[key], `${where} body.${key}`).toEqual(asOurs(expected[key]));
+    const value = typeof expected[key] === 'string' ? ours(expected[key] as string) : expected[key];
+    expect(body[key], `${where} body.${key}`).toEqual(asOurs(value));
   }
 }
 
@@ -292,5 +301,65 @@ describe('request vectors (protocol-requests.jsonl)', () => {
     expect(signIn).toHaveLength(1);
     expectSameRequest(signIn[0], 85, { bodyKeys: ['code'] });
     expectSameRequest((await during(() => app.signInWithMagicLink('y'.repeat(45))))[0], 88);
+  });
+
+  it('teams: create = 26-27, update = 29-30, invite = 31, invitations = 33, members = 34, profile = 35-36, select = 38, permissions = 40-41, revoke = 44; accept = 51-53, leave = 55', async () => {
+    const { app, during } = await signedIn();
+    const user = await app.getUser({ or: 'throw' });
+    const byCall = (sent: RecordedRequest[], method: string, path: RegExp) =>
+      sent.find((request) => request.method === method && path.test(request.path));
+    let teamId = '';
+    const create = await during(async () => {
+      teamId = (await user.createTeam({ displayName: "Alice's Team" })).id;
+    });
+    const ids = { 'f22c438e-7f0e-489c-abb2-105d325031fe': teamId, '246fa810-1787-42b0-99e6-cc6a8ff3aa5f': user.id };
+    expectSameRequest(byCall(create, 'POST', /\/teams$/), 26, { ids });
+    expectSameRequest(byCall(create, 'GET', /\/teams$/), 27, { ids });
+    const team = (await user.getTeam(teamId))!;
+    const update = await during(() =>
+      team.update({ displayName: "Alice's Renamed Team", clientMetadata: { plan: 'pro' } }),
+    );
+    expectSameRequest(byCall(update, 'PATCH', /\/teams\//), 29, { ids });
+    expectSameRequest(byCall(update, 'GET', /\/teams$/), 30, { ids });
+    const callbackUrl = 'http://localhost:3000/handler/team-invitation';
+    const invite = await during(() => team.inviteUser({ email: 'bob-mwqsucno@example.com', callbackUrl }));
+    expectSameRequest(invite[0], 31, { ids });
+    let invitationId = '';
+    const invitations = await during(async () => {
+      invitationId = (await team.listInvitations())[0]!.id;
+    });
+    expectSameRequest(invitations[0], 33, { ids });
+    expectSameRequest((await during(() => team.listUsers()))[0], 34, { ids });
+    let profile: Awaited<ReturnType<typeof user.getTeamProfile>> | undefined;
+    const readProfile = await during(async () => {
+      profile = await user.getTeamProfile(team);
+    });
+    expectSameRequest(readProfile[0], 35, { ids });
+    expectSameRequest((await during(() => profile!.update({ displayName: 'Alice (team)' })))[0], 36, { ids });
+    const select = await during(() => user.setSelectedTeam(team));
+    expectSameRequest(byCall(select, 'PATCH', /\/users\/me$/), 38, { ids });
+    expectSameRequest(byCall(select, 'GET', /\/users\/me$/), 39, { ids });
+    expectSameRequest((await during(() => user.listPermissions(team)))[0], 40, { ids });
+    expectSameRequest((await during(() => user.listPermissions(team, { recursive: false })))[0], 41, { ids });
+    const [pending] = await team.listInvitations();
+    const revoke = await during(() => pending!.revoke());
+    expectSameRequest(revoke[0], 44, { ids: { ...ids, '41630b26-83f3-49bb-92de-a29bedd2d61a': invitationId } });
+
+    const carol = 'carol-mwqsucno@example.com';
+    await team.inviteUser({ email: carol, callbackUrl });
+    const code = codeFromMail(await lastMailTo(service(), carol));
+    const other = setup();
+    await other.app.signUpWithCredential({ email: carol, password: alice.password, noRedirect: true });
+    expectSameRequest((await other.during(() => other.app.verifyTeamInvitationCode(code)))[0], 51, {
+      bodyKeys: ['code'],
+    });
+    expectSameRequest((await other.during(() => other.app.getTeamInvitationDetails(code)))[0], 52, {
+      bodyKeys: ['code'],
+    });
+    const accept = await other.during(() => other.app.acceptTeamInvitation(code));
+    expectSameRequest(accept[0], 53, { bodyKeys: ['code'] });
+    const carolUser = await other.app.getUser({ or: 'throw' });
+    const leave = await other.during(() => carolUser.leaveTeam(team));
+    expectSameRequest(leave[0], 55, { ids });
   });
 });
