@@ -210,6 +210,31 @@ describe('held permissions', () => {
     expect(await held(team, userId, false)).toEqual(['admin']);
   });
 
+  it('are listed for every member of a team, or across the project, with server access', async () => {
+    const other = await signUp(service);
+    ok(await call(service, 'POST', `/team-memberships/${team}/${other.user_id}`, { headers: server(), json: {} }), 201);
+    const listed = ok(
+      await call(service, 'GET', `/team-permissions?team_id=${team}&recursive=false`, { headers: server() }),
+    );
+    expect(listed.items).toEqual(
+      expect.arrayContaining([
+        { id: 'admin', user_id: userId, team_id: team },
+        { id: 'member', user_id: other.user_id, team_id: team },
+      ]),
+    );
+    expect(listed.items).toHaveLength(2);
+    const everywhere = ok(
+      await call(service, 'GET', '/team-permissions?permission_id=$read_members', { headers: server() }),
+    );
+    expect(everywhere.items).toEqual(
+      expect.arrayContaining([
+        { id: '$read_members', user_id: userId, team_id: team },
+        { id: '$read_members', user_id: other.user_id, team_id: team },
+      ]),
+    );
+    ok(await call(service, 'DELETE', `/team-memberships/${team}/${other.user_id}`, { headers: server(), json: {} }));
+  });
+
   it('are listed for a client only for itself, in a team', async () => {
     const member = await signUp(service);
     const headers = userHeaders(service, member);
