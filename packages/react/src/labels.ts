@@ -220,6 +220,8 @@ export interface LatchkeyLabels {
   accountTeamCreateTitle: string;
   accountTeamCreateLabel: string;
   accountTeamCreateSubmit: string;
+  /** A team name form sent empty. */
+  accountTeamNameRequired: string;
   accountTeamCreated: (values: { team: string }) => string;
   accountTeamManage: (values: { team: string }) => string;
   accountTeamNameTitle: string;
@@ -469,6 +471,7 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   accountTeamCreateTitle: 'Create a team',
   accountTeamCreateLabel: 'Team name',
   accountTeamCreateSubmit: 'Create team',
+  accountTeamNameRequired: 'Enter a name.',
   accountTeamCreated: ({ team }) => `${team} was created.`,
   accountTeamManage: ({ team }) => `Manage ${team}`,
   accountTeamNameTitle: 'Team name',

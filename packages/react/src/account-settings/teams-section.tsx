@@ -11,8 +11,9 @@ import type { Team, TeamInvitation, TeamUser } from '@latchkey/js';
 import { systemTeamPermissions } from '@latchkey/protocol';
 import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from 'react';
 import { EmailInput } from '../internal/email-input.js';
+import { formMessage } from '../internal/error-text.js';
 import { Field } from '../internal/field.js';
-import { useLabels } from '../internal/text.js';
+import { useLabels, useMessages } from '../internal/text.js';
 import { useAppData } from '../internal/use-app-data.js';
 import { Spinner } from '../spinner.js';
 import { useTeams } from '../teams/use-teams.js';
@@ -271,12 +272,18 @@ function OneFieldForm(props: {
   optional?: boolean;
   onSubmit: (value: string) => Promise<string>;
 }) {
+  const labels = useLabels();
+  const messages = useMessages();
   const [value, setValue] = useState(props.initial ?? '');
   const { busy, outcome, setOutcome, run } = useAction();
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const given = value.trim();
-    if (!given && !props.optional) return;
+    if (!given && !props.optional) {
+      const text = props.email ? formMessage('EMAIL_REQUIRED', messages) : labels.accountTeamNameRequired;
+      setOutcome({ kind: 'error', text });
+      return;
+    }
     const done = await run(() => props.onSubmit(given));
     if (done && props.initial === undefined) setValue('');
   };

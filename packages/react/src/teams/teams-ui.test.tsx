@@ -98,6 +98,9 @@ describe('the Teams section', () => {
     const ada = await signedUp();
     show(ada.app, <AccountSettings />);
     await until('accountTeamsEmpty');
+    await fill('accountTeamCreateLabel', '   ');
+    await until('accountTeamNameRequired');
+    expect(await ada.app.load('teams')).toEqual([]);
     await fill('accountTeamCreateLabel', 'Acme');
     await until('accountTeamCreated', 'Acme');
     await until('accountTeamManage', 'Acme');
