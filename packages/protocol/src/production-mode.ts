@@ -6,10 +6,12 @@
  * with a link to the project's domain settings.
  */
 
-/** What the checks read: the two admin config keys of wire-protocol §15.6. */
+/** What the checks read: admin config keys of wire-protocol §15.6. */
 export interface ProductionModeConfig {
   allow_localhost: boolean;
   domains: readonly { domain: string }[];
+  /** Enabled `shared` providers use the development stand-in, which production refuses. */
+  oauth_providers?: readonly { id: string; enabled: boolean; type: string }[];
 }
 
 /**
@@ -59,6 +61,13 @@ export function productionModeErrors(config: ProductionModeConfig, projectId: st
     messages.push("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings");
   }
   for (const { domain } of config.domains) messages.push(...domainProblems(domain));
+  for (const provider of config.oauth_providers ?? []) {
+    if (provider.enabled && provider.type === 'shared') {
+      messages.push(
+        `OAuth provider ${provider.id} uses shared development keys, which only sign in through the development stand-in; configure your own client id and secret (type standard) for production mode`,
+      );
+    }
+  }
   return messages.map((message) => ({ message, relativeFixUrl }));
 }
 

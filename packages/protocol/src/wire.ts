@@ -58,7 +58,8 @@ export interface ClientProjectConfigWire {
   passkey_enabled: boolean;
   client_team_creation_enabled: boolean;
   client_user_deletion_enabled: boolean;
-  enabled_oauth_providers: { id: string }[];
+  /** The providers users may sign in with; `display_name` (an extension) names generic OpenID Connect providers. */
+  enabled_oauth_providers: { id: string; display_name?: string }[];
 }
 
 /** `GET /projects/current` with client or server access. */
@@ -76,6 +77,10 @@ export interface OAuthProviderConfigWire {
   client_secret?: string;
   facebook_config_id?: string;
   microsoft_tenant_id?: string;
+  /** Extension: the issuer URL of a generic OpenID Connect provider (its `id` is then a slug of the operator's). */
+  issuer?: string;
+  /** Extension: the button label of a generic OpenID Connect provider. */
+  display_name?: string;
 }
 
 export type EmailConfigWire =
