@@ -11,6 +11,9 @@ import { invitationRoutes } from './invitations/invitation-routes.js';
 import { mailRoutes } from './mail/mail-routes.js';
 import { metaRoutes } from './meta/meta-routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
+import { connectedAccountRoutes } from './oauth/connected-account-routes.js';
+import { devProviderRoutes } from './oauth/dev-provider.js';
+import { oauthFlowRoutes } from './oauth/oauth-flow.js';
 import { otpRoutes } from './otp/otp-routes.js';
 import { passwordAccountRoutes } from './password/password-reset-routes.js';
 import { passwordRoutes } from './password/password-routes.js';
@@ -30,6 +33,9 @@ export const apiRoutes: readonly Route[] = [
   ...contactChannelRoutes,
   ...sessionRoutes,
   ...tokenRoutes,
+  ...oauthFlowRoutes,
+  ...devProviderRoutes,
+  ...connectedAccountRoutes,
   ...userRoutes,
   ...teamRoutes,
   ...permissionRoutes,

@@ -16,6 +16,7 @@ import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/re
 import { mountMailbox } from './mail/mailbox.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
 import { Transports } from './mail/transports.js';
+import type { ProviderNetwork } from './oauth/providers.js';
 import { prepareDummyHash } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
 import { RateLimitExceeded } from './rate-limit/rate-limit.js';
@@ -85,6 +86,20 @@ export interface ServiceOptions {
   devMailbox?: boolean;
   /** Real-time interval of the outbox worker's safety-net pass in ms (default 30 000). */
   mailPollIntervalMs?: number;
+  /**
+   * The origin browsers reach the service at, e.g. `https://auth.example.com`:
+   * the OAuth callback URLs registered at providers are
+   * `<publicUrl>/api/v1/auth/oauth/callback/<provider>`. Default: the origin
+   * of each request (right unless a proxy rewrites the host).
+   */
+  publicUrl?: string;
+  /**
+   * How the service reaches OAuth providers: its `fetch`, and `rewriteUrl`,
+   * which maps every provider URL (endpoints, APIs, key sets, the browser's
+   * redirect) before use — for an egress proxy, or tests that stand in for a
+   * provider on loopback. Default: the global fetch, URLs unchanged.
+   */
+  oauthProviderNetwork?: Partial<ProviderNetwork>;
 }
 
 /**
@@ -157,6 +172,11 @@ export function createService(options: ServiceOptions): Service {
     authCache,
     changes,
     countryHeader: options.countryHeader?.toLowerCase() || null,
+    publicUrl: options.publicUrl ? new URL(options.publicUrl).origin : null,
+    oauthNetwork: {
+      fetch: options.oauthProviderNetwork?.fetch ?? ((input, init) => fetch(input, init)),
+      rewriteUrl: options.oauthProviderNetwork?.rewriteUrl ?? ((url) => url),
+    },
     strict: options.strict ?? false,
   };
 

@@ -51,6 +51,21 @@ export async function findCodeByLookup(
   return row ?? null;
 }
 
+/** The code of the purpose with this lookup hash in any project (the OAuth callback learns the project from it), or null. */
+export async function findCodeOfAnyProject(
+  db: Db,
+  purpose: string,
+  lookupHash: string,
+): Promise<VerificationCodeRow | null> {
+  const row = await db
+    .selectFrom('verification_codes')
+    .selectAll()
+    .where('lookup_hash', '=', lookupHash)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 /** Counts a wrong guess; returns the attempts made so far. */
 export async function countFailedAttempt(db: Db, id: string): Promise<number> {
   const row = await db

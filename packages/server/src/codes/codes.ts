@@ -18,7 +18,13 @@ import type { JsonValue, VerificationCodeRow } from '../storage/schema.js';
 import { countFailedAttempt, findCodeByLookup, insertCode, markCodeUsed } from './code-store.js';
 
 /** What a code is for. A code of one purpose is not found under another. */
-export type CodePurpose = 'email_verification' | 'password_reset' | 'magic_link' | 'team_invitation';
+export type CodePurpose =
+  | 'email_verification'
+  | 'password_reset'
+  | 'magic_link'
+  | 'team_invitation'
+  | 'oauth_flow'
+  | 'oauth_authorization_code';
 
 const minute = 60_000;
 
@@ -28,6 +34,10 @@ export const codeLifetimeMs: Record<CodePurpose, number> = {
   password_reset: 60 * minute,
   magic_link: 10 * minute,
   team_invitation: 7 * 24 * 60 * minute,
+  // The service's state at the provider: the person may take a while there (an hour, as the app's verifier cookie).
+  oauth_flow: 60 * minute,
+  // The code handed to the app's callback page, which exchanges it at once.
+  oauth_authorization_code: 2 * minute,
 };
 
 /** Wrong guesses of a code's first part before the code stops working. */

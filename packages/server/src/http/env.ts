@@ -2,6 +2,7 @@
 import type { AccessType } from '@latchkey/protocol';
 import type { AuthCache } from '../access/auth-cache.js';
 import type { Sealer } from '../crypto/encryption.js';
+import type { ProviderNetwork } from '../oauth/providers.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
@@ -29,6 +30,10 @@ export interface Deps {
   changes: ChangeFeed;
   /** Lower-case name of the trusted header holding the client's country code (e.g. `cf-ipcountry`), or null. */
   countryHeader: string | null;
+  /** The origin the service is reached at from browsers (provider callback URLs), or null for the request's. */
+  publicUrl: string | null;
+  /** How the service reaches OAuth providers. */
+  oauthNetwork: ProviderNetwork;
   /** Check every answer against its route's schema and every known error against its declaration (tests). */
   strict: boolean;
 }

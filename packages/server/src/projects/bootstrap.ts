@@ -30,9 +30,17 @@ export function bootstrapDatabase(db: Db, schema: string, options: { dev: boolea
       { ifAbsent: true },
     );
     if (!options.dev || (await findOldestProjectId(trx, internalProjectId))) return null;
-    // Magic links and client team creation on, so that every sign-in method that needs no outside
-    // set-up, and teams, can be tried at once.
-    const config = { magic_link_enabled: true, client_team_creation_enabled: true };
+    // Magic links, client team creation and GitHub and Google through the development stand-in
+    // (shared keys) on, so that every sign-in method that needs no outside set-up, and teams, can be
+    // tried at once, offline.
+    const config = {
+      magic_link_enabled: true,
+      client_team_creation_enabled: true,
+      oauth_providers: [
+        { id: 'github' as const, enabled: true, type: 'shared' as const },
+        { id: 'google' as const, enabled: true, type: 'shared' as const },
+      ],
+    };
     const project = await insertNewProject(trx, { displayName: 'Default project', config }, null);
     return issueKeys(trx, project!.id, 'Development keys');
   });

@@ -53,6 +53,11 @@ export function openConfigSecrets(config: ProjectConfig, projectId: string, seal
   });
 }
 
+/** One standard provider's client secret in clear, to call the provider with. */
+export function openProviderSecret(sealed: string, projectId: string, providerId: string, sealer: Sealer): string {
+  return sealer.open(sealed, oauthField(projectId, providerId));
+}
+
 /** True when the patch carries a secret to seal. */
 export function hasConfigSecrets(config: ProjectConfigPatch): boolean {
   return (

@@ -49,29 +49,74 @@ export const oauthProviderIds = [
   'x',
 ] as const;
 
-/** A provider's fields; a standard provider's `client_secret` may be left out of an update to keep the stored one. */
+/** Ids of the presets, plus the slug an operator gives a generic OpenID Connect provider. */
+const providerId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { error: 'must be a provider id: lowercase letters, digits and dashes' });
+
+/**
+ * A provider's fields; a standard provider's `client_secret` may be left out
+ * of an update to keep the stored one. An id outside the presets is a generic
+ * OpenID Connect provider (an extension): it needs `issuer` (discovered from
+ * `<issuer>/.well-known/openid-configuration`) and `display_name`.
+ */
 const oauthProviderFields = z.strictObject({
-  id: z.enum(oauthProviderIds),
+  id: providerId,
   enabled: z.boolean(),
   type: z.enum(['shared', 'standard']),
   client_id: z.string().min(1).max(1024).optional(),
   client_secret: z.string().min(1).max(4096).optional(),
   facebook_config_id: z.string().max(1024).optional(),
-  microsoft_tenant_id: z.string().max(1024).optional(),
+  microsoft_tenant_id: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]{1,128}$/, { error: 'must be a tenant id or domain' })
+    .optional(),
+  issuer: z
+    .url({ protocol: /^https?$/ })
+    .max(1024)
+    .optional(),
+  display_name: z.string().min(1).max(64).optional(),
 });
 
-export const oauthProvider = oauthProviderFields.refine(
-  (p) => p.type === 'shared' || (p.client_id && p.client_secret),
-  {
-    message: 'a standard OAuth provider needs client_id and client_secret',
-  },
-);
+/** True for the eleven provider ids of wire-protocol §15.6. */
+export function isPresetProvider(id: string): id is (typeof oauthProviderIds)[number] {
+  return (oauthProviderIds as readonly string[]).includes(id);
+}
+
+type ProviderFields = z.infer<typeof oauthProviderFields>;
+
+/** What a provider entry lacks to be usable, or null. */
+function providerProblem(p: ProviderFields, requireSecret: boolean): string | null {
+  if (isPresetProvider(p.id)) {
+    if (p.issuer !== undefined) return `${p.id} is a preset; issuer is only for generic OpenID Connect providers`;
+  } else {
+    if (p.type !== 'standard' || !p.issuer || !p.display_name) {
+      return `${p.id} is not a preset provider (${oauthProviderIds.join(', ')}); a generic OpenID Connect provider needs type standard, issuer and display_name`;
+    }
+  }
+  if (p.type === 'standard' && (!p.client_id || (requireSecret && !p.client_secret))) {
+    return 'a standard OAuth provider needs client_id and client_secret';
+  }
+  return null;
+}
+
+/** A complete provider entry. */
+export const oauthProvider = oauthProviderFields.superRefine((p, context) => {
+  const problem = providerProblem(p, true);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
+
+/** A provider entry of a config patch (its `client_secret` may be left out to keep the stored one). */
+const oauthProviderPatch = oauthProviderFields.superRefine((p, context) => {
+  const problem = providerProblem(p, false);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
 
 /** A provider list names each provider once (its sealed secret is bound to its id). */
 function oauthProviderList<T extends z.ZodType<{ id: string }>>(provider: T) {
   return z
     .array(provider)
-    .max(oauthProviderIds.length)
+    .max(oauthProviderIds.length + 20)
     .refine((list) => new Set(list.map((p) => p.id)).size === list.length, { message: 'names a provider twice' });
 }
 
@@ -121,7 +166,7 @@ export const projectConfigSchema = z.strictObject({
  * config its `password`, to keep the stored one (see `mergeConfig`).
  */
 export const projectConfigPatchSchema = projectConfigSchema.partial().extend({
-  oauth_providers: oauthProviderList(oauthProviderFields).optional(),
+  oauth_providers: oauthProviderList(oauthProviderPatch).optional(),
   email_config: z
     .discriminatedUnion('type', [sharedEmail, standardEmail.extend({ password: z.string().max(4096).optional() })])
     .optional(),

@@ -12,7 +12,7 @@ import { openConfigSecrets } from './config-secrets.js';
 import { type ProjectConfig, projectConfigSchema } from './project-config.js';
 import type { ProjectRecord } from './projects.js';
 
-const enabledProviders = z.array(z.object({ id: z.string() }));
+const enabledProviders = z.array(z.object({ id: z.string(), display_name: z.string().optional() }).strict());
 
 /** The client view's schema. */
 export const clientProjectSchema = z
@@ -48,8 +48,11 @@ export const adminProjectSchema = z
   .strict()
   .meta({ id: 'AdminProject', description: 'A project as its administrators see it, secrets included.' });
 
-function enabledOAuthProviders(config: ProjectConfig): { id: string }[] {
-  return config.oauth_providers.filter((p) => p.enabled).map((p) => ({ id: p.id }));
+/** The enabled providers; a generic OpenID Connect provider carries its `display_name` for the button. */
+function enabledOAuthProviders(config: ProjectConfig): { id: string; display_name?: string }[] {
+  return config.oauth_providers
+    .filter((p) => p.enabled)
+    .map((p) => (p.display_name ? { id: p.id, display_name: p.display_name } : { id: p.id }));
 }
 
 /** The config as a client sees it. */

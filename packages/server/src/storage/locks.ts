@@ -9,3 +9,16 @@ const bootstrapLock = 0x4c4b4253; // "LKBS"
 export async function lockBootstrap(trx: Db, schema: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(${bootstrapLock}, hashtext(${schema}))`.execute(trx);
 }
+
+/** Advisory-lock key serializing the connection of one provider account. */
+const oauthAccountLock = 0x4c4b4f41; // "LKOA"
+
+/**
+ * Holds the lock of one provider account until the transaction ends, so two
+ * callbacks for the same new account cannot both create a user.
+ */
+export async function lockOAuthAccount(trx: Db, projectId: string, providerId: string, accountId: string) {
+  await sql`select pg_advisory_xact_lock(${oauthAccountLock}, hashtext(${`${projectId}:${providerId}:${accountId}`}))`.execute(
+    trx,
+  );
+}

@@ -64,6 +64,8 @@ export interface UsersTable {
   passkey_auth_enabled: Generated<boolean>;
   /** ISO 3166 alpha-2 code of the country the user last signed in from (trusted header), or null. */
   country_code: Generated<string | null>;
+  /** The connected provider accounts as the user view shows them, kept by `oauth/oauth-account-store.ts`. */
+  oauth_providers: ColumnType<{ id: string; account_id: string; email: string | null }[], never, string>;
 }
 
 export interface SessionsTable {
@@ -213,6 +215,22 @@ export interface TeamMemberPermissionsTable {
   permission_id: string;
 }
 
+export interface OAuthAccountsTable {
+  project_id: string;
+  provider_id: string;
+  /** The provider's subject for the person. */
+  account_id: string;
+  user_id: string;
+  email: string | null;
+  access_token_sealed: string | null;
+  refresh_token_sealed: string | null;
+  access_token_expires_at: Date | null;
+  /** Space-separated scopes the provider granted. */
+  scopes: Generated<string>;
+  created_at: Date;
+  updated_at: Date;
+}
+
 export interface MigrationsTable {
   id: string;
   checksum: string;
@@ -237,6 +255,7 @@ export interface Database {
   team_permission_definitions: TeamPermissionDefinitionsTable;
   team_permission_inclusions: TeamPermissionInclusionsTable;
   team_member_permissions: TeamMemberPermissionsTable;
+  oauth_accounts: OAuthAccountsTable;
   latchkey_migrations: MigrationsTable;
 }
 
@@ -248,6 +267,7 @@ export type ContactChannelRow = Selectable<ContactChannelsTable>;
 export type VerificationCodeRow = Selectable<VerificationCodesTable>;
 export type OutboxRow = Selectable<EmailOutboxTable>;
 export type TeamRow = Selectable<TeamsTable>;
+export type OAuthAccountRow = Selectable<OAuthAccountsTable>;
 export type TeamMemberRow = Selectable<TeamMembersTable>;
 export type PermissionDefinitionRow = Selectable<TeamPermissionDefinitionsTable>;
 

@@ -182,5 +182,12 @@ export async function snapshot(service: TestService) {
     .orderBy('permission_id')
     .orderBy('contained_id')
     .execute();
-  return { users, sessions, channels, mails, codes, teams, members, grants, definitions, inclusions };
+  const oauthAccounts = await db
+    .selectFrom('oauth_accounts')
+    .selectAll()
+    .where('project_id', '=', ofProject)
+    .orderBy('provider_id')
+    .orderBy('account_id')
+    .execute();
+  return { users, sessions, channels, mails, codes, teams, members, grants, definitions, inclusions, oauthAccounts };
 }

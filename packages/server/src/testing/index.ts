@@ -25,7 +25,7 @@ import { randomCrockford } from '../crypto/random.js';
 import { bootstrap, createApiKeySet, createProject, updateProjectConfig } from '../operations.js';
 import type { ProjectConfig, ProjectConfigPatch } from '../projects/project-config.js';
 import { startServer } from '../server.js';
-import { createService, type Service } from '../service.js';
+import { createService, type Service, type ServiceOptions } from '../service.js';
 import { dropSchema, openPGlite, openStorage, type Storage } from '../storage/open-storage.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { testSeed } from './seed-cache.js';
@@ -65,6 +65,8 @@ export interface TestServiceOptions {
   smtpUrl?: string;
   /** Sender of shared mail (`ServiceOptions.smtpFrom`). */
   smtpFrom?: string;
+  /** How the service reaches OAuth providers (`ServiceOptions.oauthProviderNetwork`), e.g. stand-ins on loopback. */
+  oauthProviderNetwork?: ServiceOptions['oauthProviderNetwork'];
 }
 
 /** A running test service. */
@@ -137,6 +139,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       ...(options.countryHeader !== undefined ? { countryHeader: options.countryHeader } : {}),
       ...(options.smtpUrl !== undefined ? { smtpUrl: options.smtpUrl } : { devMailbox: true }),
       ...(options.smtpFrom !== undefined ? { smtpFrom: options.smtpFrom } : {}),
+      ...(options.oauthProviderNetwork !== undefined ? { oauthProviderNetwork: options.oauthProviderNetwork } : {}),
     });
     const server = await startServer({ service, port: 0, host: '127.0.0.1' }).catch(async (error) => {
       await service.close();

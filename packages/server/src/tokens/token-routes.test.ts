@@ -107,9 +107,9 @@ describe('refusals (real statuses; no override header on this endpoint)', () => 
   it.each([
     ['an unsupported grant', { grant_type: 'password' }, 'unsupported_grant_type'],
     [
-      'authorization_code (not in this slice)',
+      'authorization_code without verifier or redirect URI',
       { grant_type: 'authorization_code', code: 'x' },
-      'unsupported_grant_type',
+      'invalid_request',
     ],
     ['no grant type', {}, 'invalid_request'],
     ['no refresh token', { grant_type: 'refresh_token' }, 'invalid_request'],

@@ -3,17 +3,22 @@
  * endpoint, and the public JWKS of a project. The token endpoint takes a form
  * body and client authentication (project id and publishable key, in the body
  * or as HTTP Basic), carries no `x-stack-*` headers, and answers errors with
- * their real status. Only `grant_type=refresh_token` is supported so far; the
- * refresh token is not rotated (decision b).
+ * their real status. `refresh_token` answers a new access token (the refresh
+ * token is not rotated, decision b); `authorization_code` exchanges the code an
+ * OAuth sign-in gave the app's callback (`oauth/oauth-flow.ts`) for a session,
+ * once, with the PKCE verifier and the same redirect URI.
  */
-import { constants, KnownError } from '@latchkey/protocol';
+import { constants, isKnownError, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { matchesValidKey } from '../api-keys/api-keys.js';
+import { checkCode, useCode, verificationCode } from '../codes/codes.js';
 import { jsonResponse } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { countryOf, recordUserActivity } from '../metrics/activity.js';
+import { pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
-import { findSession, touchSession } from '../sessions/session-store.js';
+import { createSession, findSession, touchSession } from '../sessions/session-store.js';
+import { inTransaction } from '../storage/db.js';
+import { authenticateOAuthClient } from './oauth-client.js';
 
 /** An OAuth error body (RFC 6749 §5.2) for cases the known-error catalogue has no code for. */
 function oauthError(error: string, description: string): Response {
@@ -38,63 +43,130 @@ function basicCredentials(authorization: string | null): { id: string; secret: s
 }
 
 const tokenForm = z.object({
-  grant_type: z.literal('refresh_token'),
-  refresh_token: z.string(),
+  grant_type: z.enum(['refresh_token', 'authorization_code']),
+  refresh_token: z.string().optional().meta({ description: "For `refresh_token`: the session's refresh token." }),
+  code: z.string().optional().meta({ description: "For `authorization_code`: the code of the app's OAuth callback." }),
+  code_verifier: z.string().optional().meta({ description: 'For `authorization_code`: the PKCE verifier.' }),
+  redirect_uri: z
+    .string()
+    .optional()
+    .meta({ description: 'For `authorization_code`: the callback URL the flow was started with.' }),
   client_id: z.string().optional().meta({ description: 'The project id (or send HTTP Basic credentials).' }),
   client_secret: z.string().optional().meta({ description: 'The publishable client key.' }),
 });
 
-const refreshAnswer = z
+const tokenAnswer = z
   .object({
     access_token: z.string(),
     token_type: z.literal('Bearer'),
     expires_in: z.number().int().positive(),
     scope: z.string(),
+    refresh_token: z.string().optional(),
+    user_id: z.string().optional(),
+    is_new_user: z.boolean().optional(),
+    newUser: z.boolean().optional(),
+    after_callback_redirect_url: z.string().nullable().optional(),
+    afterCallbackRedirectUrl: z.string().nullable().optional(),
   })
-  .meta({ id: 'RefreshAnswer' });
+  .meta({
+    id: 'TokenAnswer',
+    description:
+      'A refresh answers the access token only (the refresh token is not rotated); an authorization code answers a new session.',
+  });
+
+/** What the callback stored with the app's authorization code. */
+const authorizationCodeData = z.object({
+  user_id: z.string(),
+  is_new_user: z.boolean(),
+  redirect_uri: z.string(),
+  code_challenge: z.string(),
+  after_callback_redirect_url: z.string().nullable(),
+});
 
 const issueToken = defineRoute({
   method: 'POST',
   path: '/auth/oauth/token',
   tag: 'tokens',
-  summary: 'OAuth token endpoint: a new access token for a refresh token (the refresh token is not rotated).',
+  summary:
+    'OAuth token endpoint: a new access token for a refresh token (not rotated), or a session for the authorization code of an OAuth sign-in (PKCE S256).',
   access: 'none',
   body: { form: tokenForm },
-  answer: refreshAnswer,
-  errors: ['INVALID_OAUTH_CLIENT_ID_OR_SECRET', 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
-  handler: async ({ request, body: form, deps }) => {
+  answer: tokenAnswer,
+  errors: [
+    'INVALID_OAUTH_CLIENT_ID_OR_SECRET',
+    'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+    'INVALID_AUTHORIZATION_CODE',
+    'REDIRECT_URL_NOT_WHITELISTED',
+  ],
+  handler: async ({ request, body: form, client, deps }) => {
     for (const name of new Set(form.keys())) {
       if (form.getAll(name).length > 1) return oauthError('invalid_request', `Parameter ${name} is repeated.`);
     }
     const grantType = form.get('grant_type');
     if (!grantType) return oauthError('invalid_request', 'Missing grant_type.');
-    if (grantType !== 'refresh_token') {
+    if (grantType !== 'refresh_token' && grantType !== 'authorization_code') {
       return oauthError('unsupported_grant_type', `Grant type ${grantType} is not supported.`);
     }
 
     const basic = basicCredentials(request.headers.get('authorization'));
     const clientId = basic?.id ?? form.get('client_id') ?? '';
     const clientSecret = basic?.secret ?? form.get('client_secret') ?? '';
+    const project = await authenticateOAuthClient(deps, clientId, clientSecret);
     const now = deps.clock.now();
-    const clientValid =
-      clientId !== '' &&
-      clientSecret !== '' &&
-      matchesValidKey(await deps.authCache.keys(clientId, 'publishableClientKey'), clientSecret, now);
-    if (!clientValid) throw new KnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: clientId || null });
+    const country = countryOf(request, deps.countryHeader);
+    const answer = async (userId: string) => ({
+      access_token: await deps.accessTokens.issue(clientId, userId),
+      token_type: 'Bearer' as const,
+      expires_in: constants.accessTokenLifetimeSeconds,
+      scope: 'legacy',
+    });
+
+    if (grantType === 'authorization_code') {
+      const code = form.get('code') ?? '';
+      const verifier = form.get('code_verifier') ?? '';
+      const redirectUri = form.get('redirect_uri') ?? '';
+      if (!code || !verifier || !redirectUri) {
+        return oauthError('invalid_request', 'An authorization_code grant needs code, code_verifier and redirect_uri.');
+      }
+      const parsedCode = verificationCode.safeParse(code);
+      if (!parsedCode.success) throw new KnownError('INVALID_AUTHORIZATION_CODE');
+      const row = await checkCode(deps.db, {
+        projectId: project.id,
+        purpose: 'oauth_authorization_code',
+        code: parsedCode.data,
+        now,
+      }).catch((error: unknown) => {
+        if (isKnownError(error) && error.is('VERIFICATION_ERROR')) throw new KnownError('INVALID_AUTHORIZATION_CODE');
+        throw error;
+      });
+      const data = authorizationCodeData.parse(row.data);
+      if (redirectUri !== data.redirect_uri) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+      if (!pkceMatches(verifier, data.code_challenge)) throw new KnownError('INVALID_AUTHORIZATION_CODE');
+      const session = await inTransaction(deps.db, async (trx) => {
+        await useCode(trx, row, now).catch(() => {
+          throw new KnownError('INVALID_AUTHORIZATION_CODE');
+        });
+        await recordUserActivity(trx, { projectId: project.id, userId: data.user_id, now, country });
+        return createSession(trx, { projectId: project.id, userId: data.user_id, now, client });
+      });
+      return {
+        ...(await answer(data.user_id)),
+        refresh_token: session.refreshToken,
+        user_id: data.user_id,
+        is_new_user: data.is_new_user,
+        newUser: data.is_new_user,
+        after_callback_redirect_url: data.after_callback_redirect_url,
+        afterCallbackRedirectUrl: data.after_callback_redirect_url,
+      };
+    }
 
     const refreshToken = form.get('refresh_token');
     if (!refreshToken) return oauthError('invalid_request', 'Missing refresh_token.');
     const session = await findSession(deps.db, clientId, refreshToken, now);
     if (!session) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     await touchSession(deps.db, session, now);
-    const country = countryOf(request, deps.countryHeader);
     await recordUserActivity(deps.db, { projectId: clientId, userId: session.user_id, now, country });
-    return {
-      access_token: await deps.accessTokens.issue(clientId, session.user_id),
-      token_type: 'Bearer' as const,
-      expires_in: constants.accessTokenLifetimeSeconds,
-      scope: 'legacy',
-    };
+    return answer(session.user_id);
   },
 });
 

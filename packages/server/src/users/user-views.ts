@@ -61,7 +61,7 @@ export function clientUserView(row: UserWithTeam): ClientUserWire & z.infer<type
     passkey_auth_enabled: row.passkey_auth_enabled,
     client_metadata: row.client_metadata as Json,
     client_read_only_metadata: row.client_read_only_metadata as Json,
-    oauth_providers: [],
+    oauth_providers: row.oauth_providers,
     auth_with_email: row.primary_email_auth_enabled && (hasPassword || row.otp_auth_enabled),
     requires_totp_mfa: row.requires_totp_mfa,
   };

@@ -7,6 +7,7 @@ import usersAtScale from './0002-users-at-scale.js';
 import projectOwners from './0003-project-owners.js';
 import email from './0004-email.js';
 import teams from './0005-teams.js';
+import oauth from './0006-oauth.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   { id: '0003-project-owners', sql: projectOwners },
   { id: '0004-email', sql: email },
   { id: '0005-teams', sql: teams },
+  { id: '0006-oauth', sql: oauth },
 ];

@@ -1,0 +1,363 @@
+/**
+ * The OAuth flow through the service (wire-protocol §9, spec §4).
+ *
+ * 1. The app navigates to `GET /auth/oauth/authorize/{provider}` with its
+ *    client credentials, its callback URL, its state and its PKCE challenge
+ *    (the outer flow). The service checks them, stores the outer flow as a
+ *    single-use code (purpose `oauth_flow`, an hour) whose value is the state
+ *    it sends to the provider (the inner flow, with its own PKCE verifier and
+ *    nonce), binds it to this browser with an HttpOnly cookie, and redirects
+ *    to the provider.
+ * 2. The provider returns to `GET|POST /auth/oauth/callback/{provider}`. The
+ *    service finds the flow by its state, checks the browser's cookie, uses
+ *    the flow, exchanges the provider's code (oauth4webapi, ID tokens checked),
+ *    applies the account rules (`account-rules.ts`), and redirects to the
+ *    app's callback URL with an authorization code of its own (purpose
+ *    `oauth_authorization_code`, two minutes) and the app's state.
+ * 3. The app exchanges that code at `POST /auth/oauth/token` with its PKCE
+ *    verifier (`tokens/token-routes.ts`) and gets a session.
+ *
+ * Every failure after the app's URLs were checked goes to the app's
+ * `error_redirect_url` as `?errorCode=<known error>&message=<text>`; before
+ * that (bad client, untrusted URLs) the known error is the answer itself, so
+ * nothing is ever sent to an address the project does not trust.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { encodeKnownError, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
+import * as oauth from 'oauth4webapi';
+import { z } from 'zod';
+import { findCodeOfAnyProject, markCodeUsed } from '../codes/code-store.js';
+import { issueCode, otpLength } from '../codes/codes.js';
+import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
+import type { Deps } from '../http/env.js';
+import { defineRoute, type Route } from '../http/route.js';
+import { openProviderSecret } from '../projects/config-secrets.js';
+import type { ProjectRecord } from '../projects/projects.js';
+import { isTrustedUrl } from '../projects/trusted-urls.js';
+import { inTransaction } from '../storage/db.js';
+import { authenticateOAuthClient } from '../tokens/oauth-client.js';
+import { applyAccountRules } from './account-rules.js';
+import { devProvider } from './dev-provider.js';
+import { type ProviderClient, type ProviderConfig, standardProvider } from './providers.js';
+
+/** Name of the cookie binding a flow to the browser that started it (the original backend's name). */
+export function innerCookieName(innerState: string): string {
+  return `stack-oauth-inner-${innerState}`;
+}
+
+const cookiePath = '/api/v1/auth/oauth';
+
+/** The origin the service is reached at: the configured public URL, else the request's. */
+export function publicOrigin(deps: Deps, request: Request): string {
+  return deps.publicUrl ?? new URL(request.url).origin;
+}
+
+/** The enabled provider of the project, or OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED. */
+export function enabledProvider(project: ProjectRecord, providerId: string): ProviderConfig {
+  const provider = project.config.oauth_providers.find((p) => p.id === providerId && p.enabled);
+  if (!provider) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+  return provider;
+}
+
+/** The client that talks to a configured provider: its own keys (`standard`), or the development stand-in. */
+export function providerClient(
+  deps: Deps,
+  project: ProjectRecord,
+  provider: ProviderConfig,
+  origin: string,
+): ProviderClient {
+  if (provider.type === 'shared') {
+    if (project.isProductionMode) {
+      throw new KnownError(
+        'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
+        undefined,
+        `${provider.id} uses shared development keys, which a production project cannot use.`,
+      );
+    }
+    return devProvider(provider.id, origin, deps.configSealer, () => deps.clock.now());
+  }
+  const secret =
+    provider.client_secret && openProviderSecret(provider.client_secret, project.id, provider.id, deps.configSealer);
+  return standardProvider({ ...provider, ...(secret ? { client_secret: secret } : {}) }, deps.oauthNetwork, () =>
+    deps.clock.now(),
+  );
+}
+
+/** What the service keeps of a flow between the authorize request and the callback. */
+const flowData = z.object({
+  provider_id: z.string(),
+  type: z.enum(['authenticate', 'link']),
+  link_user_id: z.string().nullable(),
+  redirect_uri: z.string(),
+  state: z.string(),
+  code_challenge: z.string(),
+  error_redirect_url: z.string(),
+  after_callback_redirect_url: z.string().nullable(),
+  scopes: z.array(z.string()),
+  verifier_sealed: z.string(),
+  nonce: z.string(),
+  browser_hash: z.string(),
+});
+type FlowData = z.infer<typeof flowData>;
+
+const base64url43 = /^[A-Za-z0-9_-]{43}$/;
+
+const authorizeQuery = z.object({
+  client_id: z.string().max(256),
+  client_secret: z.string().max(256),
+  redirect_uri: z.string().max(2048),
+  state: z.string().min(1).max(512),
+  code_challenge: z.string().max(256),
+  code_challenge_method: z.string().max(32),
+  scope: z.string().max(256).optional(),
+  grant_type: z.string().max(64).optional(),
+  response_type: z.string().max(64).optional(),
+  type: z.enum(['authenticate', 'link']).default('authenticate'),
+  token: z.string().max(8192).optional(),
+  provider_scope: z.string().max(1024).optional(),
+  error_redirect_url: z.string().max(2048).optional(),
+  error_redirect_uri: z.string().max(2048).optional(),
+  after_callback_redirect_url: z.string().max(2048).optional(),
+});
+
+/** A redirect the browser follows with a GET, never cached. */
+function redirect(location: string, cookies: string[] = []): Response {
+  const headers = new Headers({ location, 'cache-control': 'no-store' });
+  for (const cookie of cookies) headers.append('set-cookie', cookie);
+  return new Response(null, { status: 307, headers });
+}
+
+/** The app's error page with the known error in its query. */
+function errorRedirect(url: string, error: KnownError, cookies: string[] = []): Response {
+  const target = new URL(url);
+  const { code, body } = encodeKnownError(error);
+  target.searchParams.set('errorCode', code);
+  target.searchParams.set('message', body.error);
+  if (body.details) target.searchParams.set('details', JSON.stringify(body.details));
+  return redirect(target.href, cookies);
+}
+
+function cookie(request: Request, name: string, value: string, maxAgeSeconds: number): string {
+  const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
+  return `${name}=${value}; Path=${cookiePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+function readCookie(request: Request, name: string): string | null {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return null;
+}
+
+const authorize = defineRoute({
+  method: 'GET',
+  path: '/auth/oauth/authorize/:providerId',
+  tag: 'oauth',
+  summary:
+    "Starts sign-in (or linking) with a provider: checks the app's client, URLs and PKCE challenge, then redirects (307) to the provider.",
+  access: 'none',
+  params: z.object({ providerId: z.string().max(64) }),
+  query: authorizeQuery,
+  answer: 'text',
+  errors: [
+    'INVALID_OAUTH_CLIENT_ID_OR_SECRET',
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
+    'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
+    'INVALID_SCOPE',
+  ],
+  handler: async ({ request, params, query, deps }) => {
+    const project = await authenticateOAuthClient(deps, query.client_id, query.client_secret);
+    const errorUrl = query.error_redirect_url ?? query.error_redirect_uri;
+    for (const url of [query.redirect_uri, errorUrl, query.after_callback_redirect_url]) {
+      if (url !== undefined && !isTrustedUrl(url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
+    }
+    if (query.code_challenge_method !== 'S256' || !base64url43.test(query.code_challenge)) {
+      throw new KnownError('SCHEMA_ERROR', {
+        message:
+          'PKCE is required: code_challenge_method must be S256 and code_challenge a base64url SHA-256 (43 characters).',
+      });
+    }
+    // From here on, failures go to the app's error page (the redirect URI when there is none).
+    const fail = (error: KnownError) => errorRedirect(errorUrl ?? query.redirect_uri, error);
+    try {
+      const provider = enabledProvider(project, params.providerId.toLowerCase());
+      const scopes = (query.provider_scope ?? '').split(/\s+/).filter(Boolean);
+      if (scopes.length > 0 && provider.type === 'shared') {
+        throw new KnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
+      }
+      if (scopes.some((scope) => !/^[\x21\x23-\x5b\x5d-\x7e]{1,200}$/.test(scope))) {
+        throw new KnownError('INVALID_SCOPE', { scope: query.provider_scope ?? '' });
+      }
+      let linkUserId: string | null = null;
+      if (query.type === 'link') {
+        const checked = await deps.accessTokens.check(query.token ?? '');
+        if (!checked.ok) {
+          throw new KnownError(checked.reason === 'expired' ? 'ACCESS_TOKEN_EXPIRED' : 'UNPARSABLE_ACCESS_TOKEN');
+        }
+        if (checked.projectId !== project.id) throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
+        linkUserId = checked.userId;
+      }
+      const origin = publicOrigin(deps, request);
+      const client = providerClient(deps, project, provider, origin);
+      const verifier = oauth.generateRandomCodeVerifier();
+      const browserSecret = randomBytes(32).toString('base64url');
+      const now = deps.clock.now();
+      const data: FlowData = {
+        provider_id: provider.id,
+        type: query.type,
+        link_user_id: linkUserId,
+        redirect_uri: query.redirect_uri,
+        state: query.state,
+        code_challenge: query.code_challenge,
+        error_redirect_url: errorUrl ?? query.redirect_uri,
+        after_callback_redirect_url: query.after_callback_redirect_url ?? null,
+        scopes,
+        verifier_sealed: deps.configSealer.seal(verifier, `oauth-flow:${project.id}:verifier`),
+        nonce: oauth.generateRandomNonce(),
+        browser_hash: sha256Hex(browserSecret),
+      };
+      const flow = await issueCode(deps.db, { projectId: project.id, purpose: 'oauth_flow', data, now });
+      const providerUrl = await client.authorizationUrl({
+        state: flow.code,
+        codeChallenge: await oauth.calculatePKCECodeChallenge(verifier),
+        nonce: data.nonce,
+        redirectUri: `${origin}/api/v1/auth/oauth/callback/${provider.id}`,
+        extraScopes: scopes,
+      });
+      return redirect(providerUrl.href, [cookie(request, innerCookieName(flow.code), browserSecret, 3600)]);
+    } catch (error) {
+      if (isKnownError(error)) return fail(error);
+      throw error;
+    }
+  },
+});
+
+const callbackFields = z.object({
+  state: z.string().max(512).optional(),
+  code: z.string().max(8192).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(2048).optional(),
+});
+
+/** Errors of a flow that cannot go anywhere (unknown state): answered to the browser as they are. */
+const callbackErrors = [
+  'OUTER_OAUTH_TIMEOUT',
+  'INVALID_AUTHORIZATION_CODE',
+] as const satisfies readonly KnownErrorCode[];
+
+async function handleCallback(request: Request, providerId: string, parameters: URLSearchParams, deps: Deps) {
+  const state = parameters.get('state') ?? '';
+  const row = /^[0-9a-z]{45}$/.test(state)
+    ? await findCodeOfAnyProject(deps.db, 'oauth_flow', sha256Hex(state.slice(otpLength)))
+    : null;
+  if (!row || !constantTimeEqual(row.code_hash, sha256Hex(state))) {
+    throw new KnownError('INVALID_AUTHORIZATION_CODE', undefined, 'This sign-in link is not one the service started.');
+  }
+  const parsed = flowData.safeParse(row.data);
+  if (!parsed.success || parsed.data.provider_id !== providerId) {
+    throw new KnownError('INVALID_AUTHORIZATION_CODE', undefined, 'This sign-in link is not one the service started.');
+  }
+  const flow = parsed.data;
+  const clearCookie = cookie(request, innerCookieName(state), '', 0);
+  const fail = (error: KnownError) => errorRedirect(flow.error_redirect_url, error, [clearCookie]);
+  const now = deps.clock.now();
+  if (row.used_at !== null || row.expires_at.getTime() <= now) {
+    return fail(new KnownError('OUTER_OAUTH_TIMEOUT'));
+  }
+  const browserSecret = readCookie(request, innerCookieName(state));
+  if (!browserSecret || !constantTimeEqual(sha256Hex(browserSecret), flow.browser_hash)) {
+    return fail(
+      new KnownError(
+        'OUTER_OAUTH_TIMEOUT',
+        undefined,
+        'The sign-in was started in another browser, or too long ago. Please sign in again.',
+      ),
+    );
+  }
+  // Used before the provider is called: of two callbacks with this state, one goes on.
+  if (!(await markCodeUsed(deps.db, row.id, now))) return fail(new KnownError('OUTER_OAUTH_TIMEOUT'));
+  try {
+    const project = await deps.authCache.project(row.project_id);
+    if (!project) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+    const provider = enabledProvider(project, providerId);
+    const origin = publicOrigin(deps, request);
+    const client = providerClient(deps, project, provider, origin);
+    const { profile, tokens } = await client.exchange({
+      parameters,
+      state,
+      redirectUri: `${origin}/api/v1/auth/oauth/callback/${provider.id}`,
+      codeVerifier: deps.configSealer.open(flow.verifier_sealed, `oauth-flow:${project.id}:verifier`),
+      nonce: flow.nonce,
+    });
+    const outcome = await inTransaction(deps.db, (trx) =>
+      applyAccountRules(trx, deps.configSealer, {
+        project,
+        providerId: provider.id,
+        linkUserId: flow.link_user_id,
+        profile,
+        tokens: { ...tokens, scopes: [...new Set([...tokens.scopes, ...flow.scopes])] },
+        now: deps.clock.now(),
+      }),
+    );
+    const code = await issueCode(deps.db, {
+      projectId: project.id,
+      purpose: 'oauth_authorization_code',
+      data: {
+        user_id: outcome.userId,
+        is_new_user: outcome.isNewUser,
+        redirect_uri: flow.redirect_uri,
+        code_challenge: flow.code_challenge,
+        after_callback_redirect_url: flow.after_callback_redirect_url,
+      },
+      now: deps.clock.now(),
+    });
+    const target = new URL(flow.redirect_uri);
+    target.searchParams.set('code', code.code);
+    target.searchParams.set('state', flow.state);
+    return redirect(target.href, [clearCookie]);
+  } catch (error) {
+    if (isKnownError(error)) return fail(error);
+    throw error;
+  }
+}
+
+const callbackParams = z.object({ providerId: z.string().max(64) });
+const callbackSummary =
+  "The provider's return: exchanges its code, applies the account rules and redirects (307) to the app's callback with an authorization code, or to its error page.";
+
+const callback = defineRoute({
+  method: 'GET',
+  path: '/auth/oauth/callback/:providerId',
+  tag: 'oauth',
+  summary: callbackSummary,
+  access: 'none',
+  params: callbackParams,
+  query: callbackFields,
+  answer: 'text',
+  errors: callbackErrors,
+  handler: ({ request, params, deps }) =>
+    handleCallback(request, params.providerId, new URL(request.url).searchParams, deps),
+});
+
+const callbackPost = defineRoute({
+  method: 'POST',
+  path: '/auth/oauth/callback/:providerId',
+  tag: 'oauth',
+  summary: `${callbackSummary} (form_post providers such as Apple)`,
+  access: 'none',
+  params: callbackParams,
+  body: { form: callbackFields },
+  answer: 'text',
+  errors: callbackErrors,
+  handler: ({ request, params, body, deps }) => handleCallback(request, params.providerId, body, deps),
+});
+
+/** The PKCE check of the token endpoint: base64url(SHA-256(verifier)) equals the stored challenge. */
+export function pkceMatches(verifier: string, challenge: string): boolean {
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return false;
+  return constantTimeEqual(createHash('sha256').update(verifier).digest('base64url'), challenge);
+}
+
+export const oauthFlowRoutes: Route[] = [authorize, callback, callbackPost];
