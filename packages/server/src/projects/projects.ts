@@ -139,7 +139,10 @@ export async function updateProject(
     const config = patch ? mergeConfig(current, patch) : current;
     const isProductionMode = update.is_production_mode ?? stored.is_production_mode;
     const touched =
-      update.is_production_mode !== undefined || patch?.allow_localhost !== undefined || patch?.domains !== undefined;
+      update.is_production_mode !== undefined ||
+      patch?.allow_localhost !== undefined ||
+      patch?.domains !== undefined ||
+      patch?.oauth_providers !== undefined;
     if (isProductionMode && touched) checkProductionMode(projectId, config);
     return {
       ...(update.display_name !== undefined ? { display_name: update.display_name } : {}),

@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
 /** An account of the upstream: its subject and the claims it releases. */
@@ -54,7 +55,10 @@ export async function startOidcUpstream(options: OidcUpstreamOptions): Promise<O
   const clientId = 'latchkey-test-client';
   const clientSecret = 'upstream-client-secret-0123456789abcdef';
 
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signingKey = { ...(await exportJWK(privateKey)), kid: 'upstream-test-key', alg: 'RS256', use: 'sig' };
   const provider = new Provider(issuer, {
+    jwks: { keys: [signingKey] },
     clients: [
       {
         client_id: clientId,
