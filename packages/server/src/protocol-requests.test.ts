@@ -14,6 +14,7 @@ import { createApiKeySet } from './operations.js';
 import { insertProjectOwner } from './projects/project-owner-store.js';
 import { dbOf } from './storage/open-storage.js';
 import { type Answer, authHeaders, call, newEmail } from './test-support/api.js';
+import { TestBrowser } from './test-support/oauth-browser.js';
 import { startTestService, type TestKeys, type TestService } from './testing/index.js';
 
 interface Line {
@@ -104,6 +105,9 @@ const routes = new Set([
   'POST /team-invitations/accept/check-code',
   'POST /team-invitations/accept/details',
   'POST /team-invitations/accept',
+  'GET /auth/oauth/authorize/github',
+  'POST /connected-accounts/me/github/access-token',
+  'POST /connected-accounts/:id/github/access-token',
 ]);
 
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -112,8 +116,10 @@ const missingUser = '00000000-0000-4000-8000-000000000000';
 
 const pathOf = (line: Line) => line.path.replace(/^\/api\/v1/, '');
 const isRefresh = (line: Line) => pathOf(line) === '/auth/oauth/token' && line.body?.grant_type === 'refresh_token';
+const isCodeExchange = (line: Line) =>
+  pathOf(line) === '/auth/oauth/token' && line.body?.grant_type === 'authorization_code';
 const routeOf = (line: Line) => `${line.method} ${pathOf(line).replace(new RegExp(`/${uuid.source}`, 'g'), '/:id')}`;
-const inSlice = (line: Line) => routes.has(routeOf(line)) || isRefresh(line);
+const inSlice = (line: Line) => routes.has(routeOf(line)) || isRefresh(line) || isCodeExchange(line);
 const opensSession = (line: Line) =>
   line.method === 'POST' &&
   (/^\/auth\/(password\/sign-(in|up)|otp\/sign-in|mfa\/sign-in|passkey\/sign-in|sessions)$/.test(pathOf(line)) ||
@@ -129,6 +135,9 @@ const divergent = new Map<number, string>([
   // Signs out the session of #2, which the password reset of #73 ended: a reset ends every session of the
   // user here (the original backend kept them). The SDK treats the session as ended either way (spec §4).
   [109, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
+  // Recorded as answers the SDK maps to "no connected account" (47) and throws (189, shared keys, §9.3).
+  [47, 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER'],
+  [189, 'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS'],
 ]);
 
 /** Which mail carries the codes a route takes (the recorded codes are replaced by the ones our service mailed). */
@@ -193,6 +202,7 @@ describe('requests of the official SDK 2.7.23', () => {
         client_user_deletion_enabled: true,
         magic_link_enabled: true,
         client_team_creation_enabled: true,
+        oauth_providers: [{ id: 'github', type: 'shared', enabled: true }],
       },
     });
     internalKeys = (await createApiKeySet(service.storage, internalProjectId)) as TestKeys;
@@ -245,6 +255,7 @@ describe('requests of the official SDK 2.7.23', () => {
     let lastKeySetId = '';
     let lastChannelId = '';
     let lastInvitationId = '';
+    let oauthCode = '';
     // Teams our service created and no recorded id names yet: a recorded team id, when first seen, names the
     // oldest of them (the recorded run created its teams in the same order).
     const teams = new Map<string, string>();
@@ -278,7 +289,9 @@ describe('requests of the official SDK 2.7.23', () => {
         continue;
       }
       replayed++;
-      const projectId = project(line.headers[h.projectId] ?? (line.body?.client_id as string | undefined));
+      const projectId = project(
+        line.headers[h.projectId] ?? ((line.body?.client_id ?? line.query.client_id) as string | undefined),
+      );
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(line.headers)) {
         const slot = keyOf.get(value);
@@ -314,7 +327,42 @@ describe('requests of the official SDK 2.7.23', () => {
 
       let body: string | undefined;
       let session: (Tokens & { projectId: string }) | undefined;
-      if (isRefresh(line)) {
+      if (line.method === 'GET' && pathOf(line).startsWith('/auth/oauth/authorize/')) {
+        // A browser navigation: follow it through the development stand-in back to the app's callback.
+        const query = {
+          ...line.query,
+          client_id: projectId!,
+          client_secret: ourKeys(projectId).publishableClientKey,
+        };
+        const browser = new TestBrowser();
+        const page = await browser.go(`${service.apiUrl}${pathOf(line)}?${new URLSearchParams(query)}`);
+        const pageQuery = Object.fromEntries(new URL(page.url).searchParams);
+        const back = await browser.go(page.url, {
+          init: {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ ...pageQuery, name: 'Replay', email: newEmail('oauth') }),
+          },
+        });
+        const landed = new URL(back.url);
+        if (
+          `${landed.origin}${landed.pathname}` !== line.query.redirect_uri ||
+          landed.searchParams.get('state') !== line.query.state
+        ) {
+          failures.push(`#${line.seq} authorize: landed on ${back.url}`);
+        }
+        oauthCode = landed.searchParams.get('code') ?? '';
+        continue;
+      }
+      if (isCodeExchange(line)) {
+        const fields: Record<string, string> = {
+          ...(line.body as Record<string, string>),
+          code: oauthCode,
+          client_id: projectId!,
+          client_secret: ourKeys(projectId).publishableClientKey,
+        };
+        body = new URLSearchParams(fields).toString();
+      } else if (isRefresh(line)) {
         session = await sessionFor(line.body!.refresh_token as string, projectId!);
         const fields: Record<string, string> = {
           ...(line.body as Record<string, string>),
@@ -351,6 +399,8 @@ describe('requests of the official SDK 2.7.23', () => {
       let path = pathOf(line);
       const pathId = path.match(new RegExp(`^/users/(${uuid.source})$`))?.[1];
       if (pathId) path = `/users/${await ourUser(pathId)}`;
+      const accountOwner = path.match(new RegExp(`^/connected-accounts/(${uuid.source})/`))?.[1];
+      if (accountOwner) path = path.replace(accountOwner, await ourUser(accountOwner));
       // A recorded key set id names the set the SDK created just before.
       if (new RegExp(`^/internal/api-keys/${uuid.source}$`).test(path)) path = `/internal/api-keys/${lastKeySetId}`;
       // A recorded contact channel names the channel the SDK created just before, of the user named beside it.
@@ -403,6 +453,13 @@ describe('requests of the official SDK 2.7.23', () => {
       }
 
       if (status === 200 && opensSession(line)) pending = { ...(answer.body as Tokens), projectId: projectId! };
+      if (status === 200 && isCodeExchange(line)) {
+        // The recorded user of the OAuth sign-in is the subject of the next recorded access token.
+        const next = lines.find((later) => later.seq > line.seq && later.headers[h.accessToken]);
+        const recordedUser =
+          next && JSON.parse(Buffer.from(next.headers[h.accessToken]!.split('.')[1]!, 'base64url').toString()).sub;
+        if (recordedUser) users.set(recordedUser, answer.body.user_id);
+      }
       if (session && status === 200) session.access_token = answer.body.access_token;
     }
 
