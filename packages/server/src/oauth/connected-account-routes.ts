@@ -22,6 +22,7 @@ import { successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { inTransaction } from '../storage/db.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
+import { lockUser } from '../users/user-store.js';
 import {
   countUserAccounts,
   deleteUserAccount,
@@ -104,13 +105,7 @@ const disconnect = defineRoute({
     const user = await resolveUser(deps.db, auth, params.userId);
     const providerId = params.providerId.toLowerCase();
     await inTransaction(deps.db, async (trx) => {
-      const locked = await trx
-        .selectFrom('users')
-        .select(['password_hash', 'primary_email_auth_enabled', 'otp_auth_enabled', 'passkey_auth_enabled'])
-        .where('project_id', '=', auth.project.id)
-        .where('id', '=', user.id)
-        .forUpdate()
-        .executeTakeFirst();
+      const locked = await lockUser(trx, auth.project.id, user.id);
       if (!locked) throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
       if (auth.accessType === 'client') {
         const otherWays =

@@ -134,6 +134,18 @@ function insertUserRow(db: Db, user: NewUser): Promise<UserRow> {
     .executeTakeFirstOrThrow();
 }
 
+/** The user's row, locked until the transaction ends (changes that read then decide), or null. */
+export async function lockUser(db: Db, projectId: string, userId: string): Promise<UserRow | null> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 /** Fields a user update may change. */
 export interface UserChanges {
   display_name?: string | null;
