@@ -140,6 +140,18 @@ export interface RefreshResponseWire {
   scope?: string;
 }
 
+/** Answer of `POST /auth/oauth/token` with `grant_type=authorization_code` (wire-protocol.md §9.2). */
+export interface AuthorizationCodeResponseWire {
+  access_token: string;
+  refresh_token: string;
+  user_id: string;
+  is_new_user: boolean;
+  after_callback_redirect_url: string | null;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+}
+
 /** Payload of an access token (wire-protocol.md §5.1). */
 export interface AccessTokenClaims {
   sub: string;
