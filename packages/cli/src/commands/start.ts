@@ -13,7 +13,7 @@ import {
   redactUrl,
   verifySecretOrFail,
 } from '../internal/service.js';
-import { checkSmtpUrl } from '../internal/smtp-url.js';
+import { checkPublicUrl, checkSmtpUrl } from '../internal/smtp-url.js';
 
 export const startUsage = `Usage: latchkey start [options]
 
@@ -44,6 +44,10 @@ Environment:
                        server configured") and projects need their own
   LATCHKEY_SMTP_FROM   sender of that mail, "Name <address>" or an address
                        (default noreply@ the SMTP host)
+  LATCHKEY_PUBLIC_URL  the origin browsers reach the service at, e.g.
+                       https://auth.example.com: OAuth providers call back to
+                       <it>/api/v1/auth/oauth/callback/<provider> (default:
+                       the origin of each request)
 `;
 
 export interface StartOptions {
@@ -57,6 +61,8 @@ export interface StartOptions {
   schema?: string;
   /** pino level of the JSON log on stdout; default `info`. */
   logLevel?: string;
+  /** The origin browsers reach the service at (`LATCHKEY_PUBLIC_URL`); default each request's. */
+  publicUrl?: string | undefined;
   /** SMTP server for shared mail (`LATCHKEY_SMTP_URL`); default none. */
   smtpUrl?: string | undefined;
   /** Sender of shared mail (`LATCHKEY_SMTP_FROM`). */
@@ -94,6 +100,7 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
       logger,
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     });
     // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
     cleanup.add(() => service.close());
@@ -142,6 +149,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
   checkDatabaseUrl(databaseUrl);
   const smtpUrl = checkSmtpUrl(context.env.LATCHKEY_SMTP_URL);
   const smtpFrom = context.env.LATCHKEY_SMTP_FROM || undefined;
+  const publicUrl = checkPublicUrl(context.env.LATCHKEY_PUBLIC_URL);
   const host = flags.host ?? context.env.HOST ?? '0.0.0.0';
   const stop = waitForStop(context.signal);
   try {
@@ -154,6 +162,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
       schema: flags.schema,
       smtpUrl,
       smtpFrom,
+      publicUrl,
     });
     if (!stop.isStopped()) {
       const everywhere = host === '0.0.0.0' || host === '::' || host === '';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from './errors.js';
-import { checkSmtpUrl } from './smtp-url.js';
+import { checkPublicUrl, checkSmtpUrl } from './smtp-url.js';
 
 describe('checkSmtpUrl', () => {
   it('passes SMTP URLs through and treats unset or empty as none', () => {
@@ -21,6 +21,20 @@ describe('checkSmtpUrl', () => {
       expect(error, value).toBeInstanceOf(CliError);
       expect((error as Error).message).toMatch(/^LATCHKEY_SMTP_URL /);
       expect((error as Error).message).not.toContain('hunter22');
+    }
+  });
+});
+
+describe('checkPublicUrl', () => {
+  it('keeps the origin of an http(s) URL and treats unset or empty as none', () => {
+    expect(checkPublicUrl('https://auth.example.com/some/path')).toBe('https://auth.example.com');
+    expect(checkPublicUrl(undefined)).toBeUndefined();
+    expect(checkPublicUrl('')).toBeUndefined();
+  });
+
+  it('refuses what is not an http(s) URL with one line naming the variable', () => {
+    for (const value of ['auth.example.com', 'ftp://auth.example.com']) {
+      expect(() => checkPublicUrl(value), value).toThrow(/^LATCHKEY_PUBLIC_URL /);
     }
   });
 });

@@ -24,3 +24,27 @@ export function checkSmtpUrl(value: string | undefined): string | undefined {
   if (!url.hostname) throw new CliError(`LATCHKEY_SMTP_URL names no host: expected ${example}`);
   return value;
 }
+
+/**
+ * `LATCHKEY_PUBLIC_URL` (the origin browsers reach the service at, for the
+ * OAuth callback URLs registered at providers) when set, else undefined; a
+ * one-line error naming it when it is not an http(s) URL.
+ *
+ * @example
+ * const publicUrl = checkPublicUrl(context.env.LATCHKEY_PUBLIC_URL);
+ */
+export function checkPublicUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(
+      'LATCHKEY_PUBLIC_URL is not a URL: expected the origin browsers use, e.g. https://auth.example.com',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new CliError(`LATCHKEY_PUBLIC_URL is a ${url.protocol.replace(/:$/, '')}:// URL: expected https://...`);
+  }
+  return url.origin;
+}
