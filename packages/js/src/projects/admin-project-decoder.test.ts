@@ -43,6 +43,27 @@ describe('decodeAdminProject', () => {
     });
   });
 
+  it('reads a generic OpenID Connect provider with its issuer and display name', () => {
+    const corp = {
+      id: 'corp',
+      enabled: true,
+      type: 'standard',
+      client_id: 'c',
+      issuer: 'https://sso.example.com',
+      display_name: 'Corp SSO',
+    };
+    expect(decodeAdminProject(withConfig('oauth_providers', [corp])).config.oauthProviders).toEqual([
+      {
+        id: 'corp',
+        enabled: true,
+        type: 'standard',
+        clientId: 'c',
+        issuer: 'https://sso.example.com',
+        displayName: 'Corp SSO',
+      },
+    ]);
+  });
+
   it('reads the shared e-mail config, and a service without legacy_global_jwt_signing', () => {
     const shared = decodeAdminProject(withConfig('email_config', { type: 'shared' }));
     expect(shared.config.emailConfig).toEqual({ type: 'shared' });

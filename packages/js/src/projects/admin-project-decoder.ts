@@ -11,16 +11,26 @@ import { type Project, readClientConfig } from './project-decoder.js';
 
 /**
  * An OAuth provider as the project configures it. `standard` providers use
- * the project's own OAuth app (`clientId`, `clientSecret`); `shared` ones the
- * service's development credentials.
+ * the project's own OAuth app (`clientId`, `clientSecret`); `shared` ones sign
+ * in through the service's development stand-in (never in production mode).
+ * An id outside the presets is a generic OpenID Connect provider (an
+ * extension), with its `issuer` and the `displayName` of its button.
  *
  * @example
  * ```ts
  * const github: OAuthProviderConfig = { id: 'github', enabled: true, type: 'standard', clientId, clientSecret };
+ * const corp: OAuthProviderConfig = {
+ *   id: 'corp', enabled: true, type: 'standard', clientId, clientSecret,
+ *   issuer: 'https://sso.example.com/realms/staff', displayName: 'Corp SSO',
+ * };
  * ```
  */
 export interface OAuthProviderConfig {
-  /** Provider id: `google`, `github`, `microsoft`, `spotify`, `facebook`, `discord`, `gitlab`, `bitbucket`, `linkedin`, `apple`, `x`. */
+  /**
+   * A preset (`google`, `github`, `microsoft`, `spotify`, `facebook`, `discord`,
+   * `gitlab`, `bitbucket`, `linkedin`, `apple`, `x`), or a slug of yours for a
+   * generic OpenID Connect provider.
+   */
   id: string;
   enabled: boolean;
   type: 'shared' | 'standard';
@@ -28,6 +38,10 @@ export interface OAuthProviderConfig {
   clientSecret?: string;
   facebookConfigId?: string;
   microsoftTenantId?: string;
+  /** Generic OpenID Connect providers: the issuer URL (discovered from `/.well-known/openid-configuration`). */
+  issuer?: string;
+  /** Generic OpenID Connect providers: the button label, e.g. `Corp SSO`. */
+  displayName?: string;
 }
 
 /**
@@ -154,6 +168,8 @@ function readOAuthProvider(provider: Fields<OAuthProviderConfigWire>): OAuthProv
     clientSecret: optionalString(provider, 'client_secret'),
     facebookConfigId: optionalString(provider, 'facebook_config_id'),
     microsoftTenantId: optionalString(provider, 'microsoft_tenant_id'),
+    issuer: optionalString(provider, 'issuer'),
+    displayName: optionalString(provider, 'display_name'),
   };
 }
 

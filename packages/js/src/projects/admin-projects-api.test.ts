@@ -22,6 +22,14 @@ describe('projectUpdateBody', () => {
             { id: 'github', enabled: true, type: 'standard', clientId: 'id', clientSecret: 'secret' },
             { id: 'microsoft', enabled: true, type: 'standard', clientId: 'm', microsoftTenantId: 't' },
             { id: 'google', enabled: false, type: 'shared' },
+            {
+              id: 'corp',
+              enabled: true,
+              type: 'standard',
+              clientId: 'c',
+              issuer: 'https://sso.example.com',
+              displayName: 'Corp SSO',
+            },
           ],
           domains: [{ domain: 'https://shop.example.com', handlerPath: '/handler' }],
           emailConfig: {
@@ -55,6 +63,14 @@ describe('projectUpdateBody', () => {
           { id: 'github', enabled: true, type: 'standard', client_id: 'id', client_secret: 'secret' },
           { id: 'microsoft', enabled: true, type: 'standard', client_id: 'm', microsoft_tenant_id: 't' },
           { id: 'google', enabled: false, type: 'shared' },
+          {
+            id: 'corp',
+            enabled: true,
+            type: 'standard',
+            client_id: 'c',
+            issuer: 'https://sso.example.com',
+            display_name: 'Corp SSO',
+          },
         ],
         domains: [{ domain: 'https://shop.example.com', handler_path: '/handler' }],
         email_config: {

@@ -126,6 +126,8 @@ function configBody(config: ProjectConfigUpdate): Record<string, unknown> {
         client_secret: provider.clientSecret,
         facebook_config_id: provider.facebookConfigId,
         microsoft_tenant_id: provider.microsoftTenantId,
+        issuer: provider.issuer,
+        display_name: provider.displayName,
       }),
     ),
     domains: config.domains?.map((domain) => ({ domain: domain.domain, handler_path: domain.handlerPath })),
