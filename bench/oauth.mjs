@@ -17,9 +17,8 @@
  * sign-in, without a real provider's network time.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { forEachBackend } from './backends.mjs';
 
 const signIns = Number(process.env.BENCH_SIGN_INS || 300);
 const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -105,39 +104,18 @@ async function scenario(api, keys, concurrency, emailOf) {
 }
 
 const rows = [];
-const backends = [['pglite', null]];
-if (await testing.isPostgresReachable(databaseUrl)) backends.push(['postgres', databaseUrl]);
-for (const [backend, url] of backends) {
-  const dataDir = url ? null : mkdtempSync(join(tmpdir(), 'latchkey-bench-'));
-  const schema = `bench_oauth_${randomBytes(4).toString('hex')}`;
-  const storage = await server.openStorage(url ? { databaseUrl: url, schema } : { dataDir });
-  try {
-    const keys = await server.bootstrap(storage, { dev: true });
-    const service = server.createService({ storage, secret: randomBytes(32).toString('base64url'), logger: false });
-    const listening = await server.startServer({ service, port: 0, host: '127.0.0.1' });
-    const api = `${listening.url}/api/v1`;
-    try {
-      const returning = (index) => `returning-${index % 20}@example.com`;
-      for (let i = 0; i < 20; i++) await signIn(api, keys, returning(i)); // connect them, and warm up
-      const run = randomBytes(3).toString('hex');
-      rows.push([backend, 'returning user, 1 at a time', ...(await scenario(api, keys, 1, returning))]);
-      rows.push([backend, 'returning user, 10 at once', ...(await scenario(api, keys, 10, returning))]);
-      rows.push([
-        backend,
-        'new user, 10 at once',
-        ...(await scenario(api, keys, 10, (i) => `new-${run}-${i}@example.com`)),
-      ]);
-    } finally {
-      await listening.close();
-    }
-  } finally {
-    if (url) await testing.dropSchema(storage);
-    else {
-      await storage.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
-}
+await forEachBackend(server, testing, { databaseUrl, prefix: 'bench_oauth' }, async ({ backend, api, keys }) => {
+  const returning = (index) => `returning-${index % 20}@example.com`;
+  for (let i = 0; i < 20; i++) await signIn(api, keys, returning(i)); // connect them, and warm up
+  const run = randomBytes(3).toString('hex');
+  rows.push([backend, 'returning user, 1 at a time', ...(await scenario(api, keys, 1, returning))]);
+  rows.push([backend, 'returning user, 10 at once', ...(await scenario(api, keys, 10, returning))]);
+  rows.push([
+    backend,
+    'new user, 10 at once',
+    ...(await scenario(api, keys, 10, (i) => `new-${run}-${i}@example.com`)),
+  ]);
+});
 
 console.log('| backend | scenario | sign-ins/s | p50 ms | p99 ms |');
 console.log('| --- | --- | --- | --- | --- |');

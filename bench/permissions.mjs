@@ -13,10 +13,9 @@
  * Figures, not a test: it prints a Markdown table.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
+import { forEachBackend } from './backends.mjs';
 
 const duration = Number(process.env.BENCH_DURATION || 5);
 const connections = Number(process.env.BENCH_CONNECTIONS || 10);
@@ -38,30 +37,15 @@ console.log(
 );
 
 const rows = [];
-const backends = [['pglite', null]];
-if (await testing.isPostgresReachable(databaseUrl)) backends.push(['postgres', databaseUrl]);
-for (const [backend, url] of backends) {
-  const dataDir = url ? null : mkdtempSync(join(tmpdir(), 'latchkey-bench-'));
-  const schema = `bench_permissions_${randomBytes(4).toString('hex')}`;
-  const storage = await server.openStorage(url ? { databaseUrl: url, schema } : { dataDir });
-  try {
-    const keys = await server.bootstrap(storage, { dev: true });
-    const service = server.createService({ storage, secret: randomBytes(32).toString('base64url'), logger: false });
-    const listening = await server.startServer({ service, port: 0, host: '127.0.0.1' });
-    try {
-      for (const row of await measure(`${listening.url}/api/v1`, keys)) rows.push([backend, ...row]);
-      if (url) await explain(url, schema);
-    } finally {
-      await listening.close();
-    }
-  } finally {
-    if (url) await testing.dropSchema(storage);
-    else {
-      await storage.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
-}
+await forEachBackend(
+  server,
+  testing,
+  { databaseUrl, prefix: 'bench_permissions' },
+  async ({ backend, api, keys, schema, url }) => {
+    for (const row of await measure(api, keys)) rows.push([backend, ...row]);
+    if (url) await explain(url, schema);
+  },
+);
 printTable(['backend', 'scenario', 'items', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'], rows);
 
 async function measure(base, keys) {

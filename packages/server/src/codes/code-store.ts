@@ -34,36 +34,24 @@ export async function insertCode(db: Db, code: NewCodeRow): Promise<Verification
     .executeTakeFirstOrThrow();
 }
 
-/** The code of the project and purpose with this lookup hash, or null. */
+/**
+ * The code of the purpose with this lookup hash, in the project, or in any
+ * project when `projectId` is null (the OAuth callback learns the project from
+ * its flow); null when there is none.
+ */
 export async function findCodeByLookup(
   db: Db,
-  projectId: string,
+  projectId: string | null,
   purpose: string,
   lookupHash: string,
 ): Promise<VerificationCodeRow | null> {
-  const row = await db
+  let query = db
     .selectFrom('verification_codes')
     .selectAll()
     .where('lookup_hash', '=', lookupHash)
-    .where('project_id', '=', projectId)
-    .where('purpose', '=', purpose)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
-/** The code of the purpose with this lookup hash in any project (the OAuth callback learns the project from it), or null. */
-export async function findCodeOfAnyProject(
-  db: Db,
-  purpose: string,
-  lookupHash: string,
-): Promise<VerificationCodeRow | null> {
-  const row = await db
-    .selectFrom('verification_codes')
-    .selectAll()
-    .where('lookup_hash', '=', lookupHash)
-    .where('purpose', '=', purpose)
-    .executeTakeFirst();
-  return row ?? null;
+    .where('purpose', '=', purpose);
+  if (projectId !== null) query = query.where('project_id', '=', projectId);
+  return (await query.executeTakeFirst()) ?? null;
 }
 
 /** Counts a wrong guess; returns the attempts made so far. */

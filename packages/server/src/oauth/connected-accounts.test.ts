@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
-import { type OidcUpstream, startOidcUpstream } from '../test-support/oidc-upstream.js';
+import { type OidcUpstream, startUpstreamFor, type upstreamProvider } from '../test-support/oidc-upstream.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 let service: TestService;
@@ -15,23 +15,9 @@ let upstream: OidcUpstream;
 
 beforeAll(async () => {
   service = await startTestService();
-  upstream = await startOidcUpstream({
-    redirectUris: [`${service.url}/api/v1/auth/oauth/callback/corp`],
-    accessTokenTtl: 600,
-  });
-  await service.setProjectConfig({
-    oauth_providers: [
-      {
-        id: 'corp',
-        type: 'standard',
-        enabled: true,
-        issuer: upstream.issuer,
-        client_id: upstream.clientId,
-        client_secret: upstream.clientSecret,
-        display_name: 'Corp SSO',
-      },
-    ],
-  });
+  let provider: ReturnType<typeof upstreamProvider>;
+  ({ upstream, provider } = await startUpstreamFor(service.url, { accessTokenTtl: 600 }));
+  await service.setProjectConfig({ oauth_providers: [provider] });
 }, 60_000);
 
 afterAll(async () => {

@@ -26,7 +26,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { encodeKnownError, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
-import { findCodeOfAnyProject, markCodeUsed } from '../codes/code-store.js';
+import { findCodeByLookup, markCodeUsed } from '../codes/code-store.js';
 import { issueCode, otpLength } from '../codes/codes.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import type { Deps } from '../http/env.js';
@@ -250,7 +250,7 @@ const callbackErrors = [
 async function handleCallback(request: Request, providerId: string, parameters: URLSearchParams, deps: Deps) {
   const state = parameters.get('state') ?? '';
   const row = /^[0-9a-z]{45}$/.test(state)
-    ? await findCodeOfAnyProject(deps.db, 'oauth_flow', sha256Hex(state.slice(otpLength)))
+    ? await findCodeByLookup(deps.db, null, 'oauth_flow', sha256Hex(state.slice(otpLength)))
     : null;
   if (!row || !constantTimeEqual(row.code_hash, sha256Hex(state))) {
     throw new KnownError('INVALID_AUTHORIZATION_CODE', undefined, 'This sign-in link is not one the service started.');

@@ -19,7 +19,7 @@ import {
   landing,
   TestBrowser,
 } from '../test-support/oauth-browser.js';
-import { type OidcUpstream, startOidcUpstream } from '../test-support/oidc-upstream.js';
+import { type OidcUpstream, startUpstreamFor, type upstreamProvider } from '../test-support/oidc-upstream.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 let service: TestService;
@@ -41,27 +41,15 @@ beforeAll(async () => {
       },
     },
   });
-  upstream = await startOidcUpstream({
-    redirectUris: [`${service.url}/api/v1/auth/oauth/callback/corp`],
+  let provider: ReturnType<typeof upstreamProvider>;
+  ({ upstream, provider } = await startUpstreamFor(service.url, {
     accounts: [
       { sub: 'ada', email: 'ada@corp.test', email_verified: true, name: 'Ada Corp' },
       { sub: 'bob', email: 'bob@corp.test', email_verified: false, name: 'Bob Unverified' },
       { sub: 'nomail', name: 'No Mail' },
     ],
-  });
-  await service.setProjectConfig({
-    oauth_providers: [
-      {
-        id: 'corp',
-        type: 'standard',
-        enabled: true,
-        issuer: upstream.issuer,
-        client_id: upstream.clientId,
-        client_secret: upstream.clientSecret,
-        display_name: 'Corp SSO',
-      },
-    ],
-  });
+  }));
+  await service.setProjectConfig({ oauth_providers: [provider] });
 }, 60_000);
 
 afterAll(async () => {

@@ -150,3 +150,38 @@ export async function startOidcUpstream(options: OidcUpstreamOptions): Promise<O
       }),
   };
 }
+
+/**
+ * The project config entry of `upstream` as a generic OpenID Connect provider
+ * (wire shape), as an operator would add it.
+ *
+ * @example
+ * await service.setProjectConfig({ oauth_providers: [upstreamProvider(upstream)] });
+ */
+export function upstreamProvider(upstream: Pick<OidcUpstream, 'issuer' | 'clientId' | 'clientSecret'>, id = 'corp') {
+  return {
+    id,
+    type: 'standard' as const,
+    enabled: true,
+    issuer: upstream.issuer,
+    client_id: upstream.clientId,
+    client_secret: upstream.clientSecret,
+    display_name: 'Corp SSO',
+  };
+}
+
+/**
+ * Starts the upstream for a service at `serviceUrl` (its callback for provider
+ * `id` registered) and returns it with the provider's config entry.
+ */
+export async function startUpstreamFor(
+  serviceUrl: string,
+  options: Omit<OidcUpstreamOptions, 'redirectUris'> = {},
+  id = 'corp',
+): Promise<{ upstream: OidcUpstream; provider: ReturnType<typeof upstreamProvider> }> {
+  const upstream = await startOidcUpstream({
+    ...options,
+    redirectUris: [`${serviceUrl}/api/v1/auth/oauth/callback/${id}`],
+  });
+  return { upstream, provider: upstreamProvider(upstream, id) };
+}
