@@ -13,13 +13,23 @@ import {
   signInWithMagicLinkCode,
   verifyEmailCode,
 } from './auth/email-codes.js';
+import {
+  exchangeCode,
+  type OAuthClient,
+  type OAuthFlow,
+  oauthRedirectUri,
+  sameOriginUrl,
+  startOAuthFlow,
+  takeVerifier,
+} from './auth/oauth.js';
 import { type SignInTokens, signInWithPassword, signUpWithPassword } from './auth/password.js';
 import type { ContactChannel } from './contact-channels/contact-channel.js';
 import type { DataQuery } from './internal/cache/data-store.js';
 import { absolutePageUrl, callbackUrl } from './internal/callback-url.js';
 import { type Core, createCore, type Send } from './internal/core.js';
 import { publishableKeyCredentials, withSession } from './internal/http/credentials.js';
-import { currentLocation, withQueryParam } from './internal/redirect.js';
+import { globalFetch } from './internal/http/request.js';
+import { currentLocation, trustedRedirectPath, withQueryParam } from './internal/redirect.js';
 import { requireOption } from './internal/require-options.js';
 import type { Session } from './internal/session/session.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
@@ -166,6 +176,7 @@ export class ClientApp {
   /** Sends with the publishable key and the session, when there is one. */
   readonly #sendAsUser: Send;
   readonly #queries: { readonly [K in AppDataKey]: DataQuery<AppData[K]> };
+  readonly #oauthClient: OAuthClient;
 
   constructor(options: ClientAppOptions) {
     requireOption('ClientApp', options, 'projectId');
@@ -178,7 +189,12 @@ export class ClientApp {
     this.#core = core;
     this.#sendAsApp = core.sender(appKey);
     this.#sendAsUser = core.sender(withSession(appKey, core.session));
-    this.#queries = { ...accountQueries(core, this.#sendAsUser), project: currentProjectQuery(this.#sendAsApp) };
+    this.#oauthClient = { ...options, fetch: options.fetch ?? globalFetch };
+    const startFlow = (flow: OAuthFlow, call: string) => startOAuthFlow(core, this.#oauthClient, flow, call);
+    this.#queries = {
+      ...accountQueries(core, this.#sendAsUser, startFlow),
+      project: currentProjectQuery(this.#sendAsApp),
+    };
   }
 
   /** The resolved handler pages and redirect targets (frozen). */
@@ -292,6 +308,66 @@ export class ClientApp {
   async signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<SignInResult> {
     const tokens = await signInWithMagicLinkCode(this.#sendAsApp, code);
     return this.#completeSignIn(tokens, options.noRedirect);
+  }
+
+  /**
+   * Signs in (or up) with an OAuth provider enabled for the project (browser
+   * only): goes to the provider through the service, which comes back to the
+   * `oauth-callback` page (`callOAuthCallback`). The flow then ends on
+   * `returnTo`, else the page's `after_auth_return_to`, else the
+   * after-sign-in (or after-sign-up) page. Outside a browser it throws.
+   *
+   * @example
+   * ```ts
+   * await app.signInWithOAuth('github', { returnTo: '/dashboard' });
+   * ```
+   */
+  async signInWithOAuth(providerId: string, options: { returnTo?: string } = {}): Promise<void> {
+    const location = currentLocation();
+    const pageReturnTo = sameOriginUrl(location?.searchParams.get(afterAuthReturnToParam));
+    // A `returnTo` the caller gave must stay on this origin (REDIRECT_URL_NOT_WHITELISTED otherwise).
+    const given =
+      options.returnTo === undefined || !location
+        ? undefined
+        : new URL(trustedRedirectPath(options.returnTo, location.origin), location.origin).href;
+    const flow: OAuthFlow = { providerId, type: 'authenticate', afterCallbackRedirectUrl: given ?? pageReturnTo };
+    await startOAuthFlow(this.#core, this.#oauthClient, flow, 'signInWithOAuth');
+  }
+
+  /**
+   * Finishes an OAuth flow on the `oauth-callback` page: takes `code` and
+   * `state` off the address bar, exchanges the code with the verifier kept
+   * for that state (gone: `OUTER_OAUTH_TIMEOUT`), stores the session, then
+   * goes to where the flow asked to end when that is on this origin, else the
+   * after-sign-up (new user) or after-sign-in page. `false` (nothing done)
+   * when the page carries no `code` and `state`. Failures of the exchange are
+   * thrown as their `KnownError`s; an OAuth error answer without a known code
+   * as `INVALID_AUTHORIZATION_CODE`.
+   *
+   * @example
+   * ```ts
+   * try { await app.callOAuthCallback(); } catch (error) { showError(error); }
+   * ```
+   */
+  async callOAuthCallback(): Promise<boolean> {
+    const location = currentLocation();
+    if (!location || typeof document === 'undefined') {
+      throw new Error('callOAuthCallback: OAuth runs in a browser only (it reads the page and its cookies).');
+    }
+    const code = location.searchParams.get('code');
+    const state = location.searchParams.get('state');
+    if (!code || !state) return false;
+    const clean = new URL(location.href);
+    clean.searchParams.delete('code');
+    clean.searchParams.delete('state');
+    window.history.replaceState(window.history.state, '', clean.href);
+    const verifier = takeVerifier(document, state);
+    const redirectUri = oauthRedirectUri(this.#core.urls.oauthCallback) ?? clean.href;
+    const result = await exchangeCode({ ...this.#oauthClient, code, verifier, redirectUri });
+    await this.#completeSignIn(result, true);
+    const target = sameOriginUrl(result.afterCallbackRedirectUrl);
+    await this.#core.redirect(target ?? (result.newUser ? this.#core.urls.afterSignUp : this.#core.urls.afterSignIn));
+    return true;
   }
 
   /**

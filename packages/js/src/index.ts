@@ -41,7 +41,7 @@ export type {
 } from './contact-channels/contact-channels-api.js';
 export { ConnectivityError, HttpError, MalformedAnswerError, RateLimitedError } from './errors.js';
 export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
-export type { Project } from './projects/project-decoder.js';
+export type { EnabledOAuthProvider, Project } from './projects/project-decoder.js';
 export type { TeamInvitationDetails } from './teams/invitation-codes.js';
 export type { Team, TeamInvitation, TeamScope, TeamUser } from './teams/team.js';
 export type { ServerTeamData, TeamData } from './teams/team-decoder.js';
@@ -54,7 +54,19 @@ export type {
   TeamUpdate,
 } from './teams/teams-api.js';
 export { type HandlerUrls, resolveUrls, sameOriginPath } from './urls.js';
-export type { CurrentUser, EditableTeamMemberProfile, SignOutOptions, UserTokens } from './users/current-user.js';
+export type {
+  ConnectedAccount,
+  ConnectedAccountOptions,
+  ConnectedAccountQueries,
+} from './users/connected-accounts.js';
+export type {
+  CurrentUser,
+  EditableTeamMemberProfile,
+  GetConnectedAccountOptions,
+  LinkConnectedAccountOptions,
+  SignOutOptions,
+  UserTokens,
+} from './users/current-user.js';
 export type { OAuthProviderLink, UserData } from './users/user-decoder.js';
 export type { UserUpdate } from './users/users-api.js';
 export { sdkVersion } from './version.js';

@@ -15,7 +15,7 @@ import { QueryCache } from './cache/query-cache.js';
 import { type Decoder, decodeAnswer } from './decode/fields.js';
 import type { Credentials } from './http/credentials.js';
 import { type ApiRequest, createPipeline } from './http/request.js';
-import { redirectTo } from './redirect.js';
+import { leaveTo, redirectTo } from './redirect.js';
 import { createRefresher } from './session/refresh-request.js';
 import { Session } from './session/session.js';
 import { createTokenStore } from './session/token-store.js';
@@ -53,6 +53,8 @@ export interface Core<S extends Session | null = Session | null> {
   sender(credentials: Credentials): Send;
   /** Validated navigation (spec §2), then the 2000 ms wait for the page to go. */
   redirect(target: string): Promise<void>;
+  /** Navigation to a URL the SDK built on another origin (the service's OAuth authorize URL), then the same wait. */
+  leave(url: string): Promise<void>;
 }
 
 export function createCore(options: CoreOptions, session: SessionOptions): Core<Session>;
@@ -71,6 +73,7 @@ export function createCore(options: CoreOptions, sessionOptions?: SessionOptions
     send,
     sender: (credentials) => (request, decode) => send(credentials, request, decode),
     redirect: (target) => redirectTo(target, { navigate, timers, waitAfterNavigateMs: redirectWaitMs }),
+    leave: (url) => leaveTo(url, { navigate, timers, waitAfterNavigateMs: redirectWaitMs }),
   };
 }
 

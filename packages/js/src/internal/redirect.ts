@@ -58,6 +58,17 @@ export async function redirectTo(target: string, options: RedirectorOptions): Pr
   if (location) await sleep(options.timers, options.waitAfterNavigateMs);
 }
 
+/**
+ * Navigates to `url` on another origin, then waits like `redirectTo`. Only
+ * for URLs the SDK built itself (the service's OAuth authorize URL): it does
+ * not check the origin, so never pass it input.
+ */
+export async function leaveTo(url: string, options: RedirectorOptions): Promise<void> {
+  const location = currentLocation();
+  (options.navigate ?? assignLocation)(url);
+  if (location) await sleep(options.timers, options.waitAfterNavigateMs);
+}
+
 function assignLocation(url: string): void {
   if (typeof window !== 'undefined') window.location.assign(url);
 }

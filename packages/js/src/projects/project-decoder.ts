@@ -1,6 +1,20 @@
 /** The project entity (client view of spec §3), decoded from wire-protocol.md §15.6. */
 import type { ClientProjectConfigWire, ClientProjectWire } from '@latchkey/protocol';
-import { type Fields, readFields } from '../internal/decode/fields.js';
+import { type Fields, optionalString, readFields } from '../internal/decode/fields.js';
+
+/**
+ * An OAuth provider the project enabled; `displayName` names a generic
+ * OpenID Connect provider (an extension: the preset providers have none).
+ *
+ * @example
+ * ```ts
+ * const label = provider.displayName ?? provider.id;
+ * ```
+ */
+export interface EnabledOAuthProvider {
+  id: string;
+  displayName?: string;
+}
 
 /**
  * A project as a client sees it: what sign-in methods and actions it allows.
@@ -21,7 +35,7 @@ export interface Project {
     passkeyEnabled: boolean;
     clientTeamCreationEnabled: boolean;
     clientUserDeletionEnabled: boolean;
-    oauthProviders: { id: string }[];
+    oauthProviders: EnabledOAuthProvider[];
   };
 }
 
@@ -43,6 +57,9 @@ export function readClientConfig(config: Fields<ClientProjectConfigWire>): Proje
     passkeyEnabled: config.boolean('passkey_enabled'),
     clientTeamCreationEnabled: config.boolean('client_team_creation_enabled'),
     clientUserDeletionEnabled: config.boolean('client_user_deletion_enabled'),
-    oauthProviders: config.list('enabled_oauth_providers', (provider) => ({ id: provider.string('id') })),
+    oauthProviders: config.list('enabled_oauth_providers', (provider) => {
+      const displayName = optionalString(provider, 'display_name');
+      return displayName === undefined ? { id: provider.string('id') } : { id: provider.string('id'), displayName };
+    }),
   };
 }

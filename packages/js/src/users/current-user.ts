@@ -4,7 +4,8 @@
  * their e-mail addresses (`'contactChannels'`) and teams (`'teams'`). Mutations update the cache so
  * subscribers see the result.
  */
-import { headers, isKnownError } from '@latchkey/protocol';
+import { headers, isKnownError, KnownError } from '@latchkey/protocol';
+import type { StartOAuthFlow } from '../auth/oauth.js';
 import { type ChannelScope, type ContactChannel, createContactChannel } from '../contact-channels/contact-channel.js';
 import {
   createContactChannel as addContactChannel,
@@ -15,6 +16,7 @@ import {
 import type { DataQuery } from '../internal/cache/data-store.js';
 import { callbackUrl } from '../internal/callback-url.js';
 import type { Core, Send } from '../internal/core.js';
+import { currentLocation, trustedRedirectPath } from '../internal/redirect.js';
 import type { Session } from '../internal/session/session.js';
 import { createTeamObject, type Team, type TeamScope } from '../teams/team.js';
 import { readClientTeam } from '../teams/team-decoder.js';
@@ -32,6 +34,12 @@ import {
   type TeamMemberProfile,
   updateTeamProfile,
 } from '../teams/teams-api.js';
+import {
+  type ConnectedAccount,
+  type ConnectedAccountOptions,
+  type ConnectedAccountQueries,
+  connectedAccountQueries,
+} from './connected-accounts.js';
 import { decodeClientUser, type UserData } from './user-decoder.js';
 import {
   deleteCurrentSession,
@@ -92,7 +100,35 @@ export interface EditableTeamMemberProfile extends TeamMemberProfile {
   update(profile: Partial<TeamMemberProfile>): Promise<void>;
 }
 
-export interface CurrentUser extends UserData, TeamPermissionQueries {
+/**
+ * Options of `CurrentUser.getConnectedAccount`: the scopes the account must
+ * grant, and what to do when it is not connected (with them): answer `null`
+ * (default) or start connecting it (`'redirect'`).
+ *
+ * @example
+ * ```ts
+ * const github = await user.getConnectedAccount('github', { scopes: ['repo'], or: 'redirect' } satisfies GetConnectedAccountOptions);
+ * ```
+ */
+export interface GetConnectedAccountOptions extends ConnectedAccountOptions {
+  or?: 'return-null' | 'redirect';
+}
+
+/**
+ * Options of `CurrentUser.linkConnectedAccount`: extra provider scopes, and
+ * the page to come back to (default: this page).
+ *
+ * @example
+ * ```ts
+ * await user.linkConnectedAccount('github', { scopes: ['repo'], returnTo: '/settings' } satisfies LinkConnectedAccountOptions);
+ * ```
+ */
+export interface LinkConnectedAccountOptions {
+  scopes?: string[];
+  returnTo?: string;
+}
+
+export interface CurrentUser extends UserData, TeamPermissionQueries, ConnectedAccountQueries {
   /** Changes the user's own fields, then re-reads the user. */
   update(update: UserUpdate): Promise<void>;
   /** Ends the session on the service and locally, then goes to the after-sign-out page. */
@@ -132,6 +168,25 @@ export interface CurrentUser extends UserData, TeamPermissionQueries {
   setSelectedTeam(team: TeamRef | null): Promise<void>;
   /** The user's own profile in a team. */
   getTeamProfile(team: TeamRef): Promise<EditableTeamMemberProfile>;
+  /**
+   * The user's account at `providerId`, or `null` when none is connected
+   * (with `scopes`); with `or: 'redirect'` a missing one is connected instead
+   * (browser only: goes to the provider, and the promise rejects with
+   * `OAUTH_CONNECTION_NOT_CONNECTED_TO_USER` once the page is going).
+   */
+  getConnectedAccount(
+    providerId: string,
+    options: ConnectedAccountOptions & { or: 'redirect' },
+  ): Promise<ConnectedAccount>;
+  getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<ConnectedAccount | null>;
+  /**
+   * Connects an account at `providerId` to the user (browser only): goes to
+   * the provider and back through the `oauth-callback` page, which ends on
+   * `returnTo` (default: this page). `scopes` asks the provider for more.
+   */
+  linkConnectedAccount(providerId: string, options?: LinkConnectedAccountOptions): Promise<void>;
+  /** Disconnects the provider, then re-reads the user; refused (`SCHEMA_ERROR`) when it is the last way to sign in. */
+  unlinkConnectedAccount(providerId: string): Promise<void>;
 }
 
 /**
@@ -156,6 +211,7 @@ interface UserScope {
   queries: AccountQueries;
   channels: ChannelScope;
   teams: TeamScope;
+  startOAuthFlow: StartOAuthFlow;
 }
 
 /**
@@ -165,7 +221,7 @@ interface UserScope {
  * refresh) sets the user to `null` and the channels to `[]` at once; a new
  * session forgets the old account and loads the new one.
  */
-export function accountQueries(core: Core<Session>, send: Send): AccountQueries {
+export function accountQueries(core: Core<Session>, send: Send, startOAuthFlow: StartOAuthFlow): AccountQueries {
   const { session, data } = core;
   const user: DataQuery<CurrentUser | null> = {
     key: 'user',
@@ -201,6 +257,7 @@ export function accountQueries(core: Core<Session>, send: Send): AccountQueries 
     core,
     send,
     queries,
+    startOAuthFlow,
     channels: {
       send,
       verificationUrl: (call, given) => callbackUrl(call, core.urls.emailVerification, given),
@@ -235,6 +292,10 @@ async function signedInOnly<T>(loading: Promise<T>, fallback: T): Promise<T> {
 function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
   const { core, send, queries } = scope;
   const query = queries.user;
+  const connectedAccounts = connectedAccountQueries(send, 'me', user.oauthProviders, async () => {
+    await core.data.reload(query);
+  });
+  const linkConnectedAccount = linkAccount(scope);
   const getTokens = async (): Promise<UserTokens> => {
     const tokens = await core.session.getTokens();
     return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
@@ -300,6 +361,33 @@ function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
         update: (changes) => updateTeamProfile(send, teamId, profile.userId, changes),
       };
     },
+    ...connectedAccounts,
+    getConnectedAccount: (async (providerId: string, options: GetConnectedAccountOptions = {}) => {
+      const account = await connectedAccounts.getConnectedAccount(providerId, options);
+      if (account || options.or !== 'redirect') return account;
+      await linkConnectedAccount(providerId, { scopes: options.scopes });
+      throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', undefined, notConnected(providerId));
+    }) as CurrentUser['getConnectedAccount'],
+    linkConnectedAccount,
+  };
+}
+
+const notConnected = (providerId: string) =>
+  `The user has no connected ${providerId} account (with those scopes); went to connect it.`;
+
+/** `linkConnectedAccount` of the user of `scope`: a `link` flow with the session's access token. */
+function linkAccount(scope: UserScope): CurrentUser['linkConnectedAccount'] {
+  return async (providerId, options = {}) => {
+    const call = 'CurrentUser.linkConnectedAccount';
+    const token = (await scope.core.session.getTokens())?.accessToken;
+    if (!token) throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, `${call}: nobody is signed in.`);
+    const location = currentLocation();
+    const returnTo = options.returnTo ?? location?.href;
+    // Checked here, so a foreign `returnTo` is refused before the user leaves (REDIRECT_URL_NOT_WHITELISTED).
+    const afterCallbackRedirectUrl =
+      returnTo && location ? new URL(trustedRedirectPath(returnTo, location.origin), location.origin).href : undefined;
+    const flow = { providerId, type: 'link' as const, token, afterCallbackRedirectUrl, providerScopes: options.scopes };
+    await scope.startOAuthFlow(flow, call);
   };
 }
 

@@ -39,6 +39,7 @@ import {
   type TeamMemberProfile,
   updateTeamProfile,
 } from '../teams/teams-api.js';
+import { type ConnectedAccountQueries, connectedAccountQueries } from './connected-accounts.js';
 import { deleteUser, type ServerUserUpdate, updateUser } from './server-users-api.js';
 import type { ServerUserData } from './user-decoder.js';
 
@@ -66,7 +67,7 @@ export interface UserSession extends UserSessionData {
  * const { accessToken, refreshToken } = await user!.createSession({ isImpersonation: true });
  * ```
  */
-export interface ServerUser extends ServerUserData, TeamPermissionQueries {
+export interface ServerUser extends ServerUserData, TeamPermissionQueries, ConnectedAccountQueries {
   /** Changes any field server code may set; resolves with the user as it is afterwards. */
   update(update: ServerUserUpdate): Promise<ServerUser>;
   /** Deletes the user and ends their sessions. */
@@ -127,6 +128,7 @@ export function createServerUser(data: ServerUserData, send: Send): ServerUser {
       const profile = await fetchTeamProfile(send, teamId, id);
       return { ...profile.teamProfile, update: (changes) => updateTeamProfile(send, teamId, id, changes) };
     },
+    ...connectedAccountQueries(send, id, data.oauthProviders),
     grantPermission: (team, permissionId) => setTeamPermission(send, true, teamIdOf(team), id, permissionId),
     revokePermission: (team, permissionId) => setTeamPermission(send, false, teamIdOf(team), id, permissionId),
   };

@@ -131,13 +131,13 @@ function parseAccessPair(value: string | undefined): [string, string] | null {
  * Names and values are percent-encoded, so no token or project id can end
  * the cookie early (`;`), add attributes or smuggle another cookie in.
  */
-function setCookie(doc: CookieDocument, name: string, value: string, maxAgeSeconds: number): void {
+export function setCookie(doc: CookieDocument, name: string, value: string, maxAgeSeconds: number): void {
   const expires = new Date(Date.now() + maxAgeSeconds * 1000).toUTCString();
   doc.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; expires=${expires}; max-age=${maxAgeSeconds}; ${attributes(doc)}`;
 }
 
 /** Deletes with the attributes the cookie was written with, so the browser matches it. */
-function deleteCookie(doc: CookieDocument, name: string): void {
+export function deleteCookie(doc: CookieDocument, name: string): void {
   doc.cookie = `${encodeURIComponent(name)}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; max-age=0; ${attributes(doc)}`;
 }
 
