@@ -24,6 +24,7 @@ export const styleParts = [
   'user-button',
   'account-settings',
   'teams',
+  'oauth',
 ];
 
 const stylesDir = new URL('../src/styles/', import.meta.url);

@@ -20,14 +20,21 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * Measured then: 21.0 kB. Teams (issue 9) added 2.1 kB that the sign-in page
  * cannot shed: 1.0 kB of SDK (the user's teams are reachable from the user)
  * and 1.1 kB of team words in the one labels table. Measured: 23.1 kB.
+ * OAuth (issue 10) added 3.6 kB the sign-in page cannot shed: 1.75 kB of SDK
+ * (`signInWithOAuth`, the callback, PKCE and the exchange; connected accounts
+ * reachable from the user), the provider buttons with the eleven brand marks
+ * (SVG path data, which gzip compresses poorly: about 1.5 kB), and the OAuth
+ * and Connected accounts words in the one labels table (0.5 kB). Measured: 26.7 kB.
  */
-const budgetBytes = 23_400;
+const budgetBytes = 26_850;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB at issue 8, 25.6 kB with the team switcher, the
- * team-invitation page and the Teams section (issue 9).
+ * team-invitation page and the Teams section (issue 9), 28.9 kB with OAuth
+ * (issue 10: the above, the callback and error pages, the Connected accounts
+ * section and `useConnectedAccount`).
  */
-const wholeEntryBudgetBytes = 26_000;
+const wholeEntryBudgetBytes = 29_000;
 
 async function bundle(contents: string) {
   const result = await build({

@@ -43,6 +43,11 @@ export { englishLabels, type LatchkeyLabels, type LatchkeyTranslation } from './
 export { CodeInput, type CodeInputProps, normalizeCode } from './magic-link/code-input.js';
 export { MagicLinkCallback, type MagicLinkCallbackProps } from './magic-link/magic-link-callback.js';
 export { type FormMessageCode, formMessages, type LatchkeyMessages } from './messages.js';
+export { OAuthButtons, type OAuthButtonsProps } from './oauth/oauth-buttons.js';
+export { OAuthCallback, type OAuthCallbackProps } from './oauth/oauth-callback.js';
+export { OAuthError, type OAuthErrorProps } from './oauth/oauth-error.js';
+export { ProviderMark, type ProviderRef, providerName } from './oauth/provider-marks.js';
+export { useConnectedAccount } from './oauth/use-connected-account.js';
 export { LatchkeyProvider, type LatchkeyProviderProps, type LatchkeyTheme, useApp } from './provider.js';
 export { Spinner, type SpinnerProps } from './spinner.js';
 export { SelectedTeamSwitcher, type SelectedTeamSwitcherProps } from './teams/selected-team-switcher.js';

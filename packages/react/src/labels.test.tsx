@@ -92,6 +92,7 @@ describe('labels', () => {
     await scene(page(<UserButton showName />, { user }), click('.lk-user-trigger'), click('button[role="menuitem"]'));
 
     await emailPageScenes();
+    await oauthScenes();
 
     expect(leftovers).toEqual([]);
     // AccountSettings' own labels are proven by account-settings/account-settings-labels.test.tsx, the
@@ -102,6 +103,45 @@ describe('labels', () => {
 });
 
 const code = 'a'.repeat(45);
+
+/** The provider buttons (idle, busy, refused), the OAuth callback page and the error page for each code. */
+async function oauthScenes() {
+  const oauthProviders = [{ id: 'github' }, { id: 'corp', displayName: 'Corp' }];
+  for (const Page of [SignIn, SignUp]) {
+    visit('/handler/sign-in');
+    const going = createFakeApp({ config: { oauthProviders } });
+    going.mocks.signInWithOAuth.mockRejectedValueOnce(new Error('Network down'));
+    await scene(
+      <LatchkeyProvider app={going.app} labels={pseudo}>
+        <Page />
+      </LatchkeyProvider>,
+      click('.lk-oauth-button'),
+      click('.lk-oauth-button'),
+    );
+  }
+  visit('/handler/oauth-callback?code=c&state=pending');
+  await scene(page(<Handler />));
+  visit('/handler/oauth-callback?code=c&state=refused');
+  const refused = createFakeApp();
+  refused.mocks.callOAuthCallback.mockRejectedValueOnce(new Error('Network down'));
+  await scene(
+    <LatchkeyProvider app={refused.app} labels={pseudo}>
+      <Handler />
+    </LatchkeyProvider>,
+  );
+  const codes = [
+    'OAUTH_PROVIDER_ACCESS_DENIED',
+    'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
+    'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER',
+    'OUTER_OAUTH_TIMEOUT',
+    'SIGN_UP_NOT_ENABLED',
+    'SOMETHING_ELSE',
+  ];
+  for (const errorCode of codes) {
+    visit(`/handler/error?errorCode=${errorCode}&message=Network%20down`);
+    await scene(page(<Handler />));
+  }
+}
 
 function type(selector: string, value: string) {
   return () => void fireEvent.change(document.querySelector(selector)!, { target: { value } });

@@ -133,6 +133,30 @@ export interface LatchkeyLabels {
   magicLinkSigningIn: string;
   magicLinkFailedTitle: string;
 
+  /** A provider button on the sign-in and sign-up pages ("Continue with GitHub"). */
+  oauthContinueWith: (values: { provider: string }) => string;
+  /** Accessible status while the page goes to the provider. */
+  oauthRedirecting: string;
+  /** The OAuth callback page while it signs in. */
+  oauthCallbackSigningIn: string;
+  /** The OAuth callback page when signing in failed (spec: "Error signing in during OAuth callback. Please try again."). */
+  oauthCallbackFailedTitle: string;
+  /** The error page (`urls.error`), by the error code it was sent. */
+  oauthErrorTitle: string;
+  oauthErrorText: string;
+  oauthAccessDeniedTitle: string;
+  oauthAccessDeniedText: string;
+  oauthEmailInUseTitle: string;
+  oauthEmailInUseText: string;
+  oauthAccountInUseTitle: string;
+  oauthAccountInUseText: string;
+  oauthTimeoutTitle: string;
+  oauthTimeoutText: string;
+  oauthSignUpClosedTitle: string;
+  oauthSignUpClosedText: string;
+  /** The error code under the message, for support. */
+  oauthErrorCode: (values: { code: string }) => string;
+
   /** Accessible name of the user button. */
   accountMenuFor: (values: { name: string }) => string;
   /** Accessible name of the account menu; also the name shown for a user with no name nor e-mail. */
@@ -276,6 +300,19 @@ export interface LatchkeyLabels {
   teamInvitationTeamGoneTitle: string;
   teamInvitationTeamGoneText: string;
 
+  /** Account settings, Connected accounts section. */
+  accountConnectedTitle: string;
+  accountConnectedDescription: string;
+  accountConnectedListTitle: string;
+  accountConnectedEmpty: string;
+  /** A connected account without an e-mail at the provider. */
+  accountConnectedNoEmail: string;
+  accountConnectedAddTitle: string;
+  accountConnect: (values: { provider: string }) => string;
+  accountDisconnect: string;
+  accountDisconnectConfirm: (values: { provider: string }) => string;
+  accountDisconnected: (values: { provider: string }) => string;
+
   /** Account settings, Password section. */
   accountPasswordTitle: string;
   accountPasswordDescription: string;
@@ -394,6 +431,26 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   useAnotherEmail: 'Use another e-mail',
   magicLinkSigningIn: 'Signing you in…',
   magicLinkFailedTitle: 'Could not sign you in',
+
+  oauthContinueWith: ({ provider }) => `Continue with ${provider}`,
+  oauthRedirecting: 'Taking you to the provider…',
+  oauthCallbackSigningIn: 'Signing you in…',
+  oauthCallbackFailedTitle: 'Error signing in during OAuth callback. Please try again.',
+  oauthErrorTitle: 'Something went wrong',
+  oauthErrorText: 'Signing in did not work. Please try again.',
+  oauthAccessDeniedTitle: 'Sign-in was cancelled',
+  oauthAccessDeniedText: 'You cancelled at the provider, or it did not let you in. Nothing was changed.',
+  oauthEmailInUseTitle: 'This e-mail belongs to another account',
+  oauthEmailInUseText:
+    'The provider gave an e-mail address that another account already signs in with. Sign in to that account, then connect the provider from your account settings.',
+  oauthAccountInUseTitle: 'This provider account is connected elsewhere',
+  oauthAccountInUseText:
+    'That account at the provider is already connected to another user here. Sign in to that user, or disconnect it there first.',
+  oauthTimeoutTitle: 'Sign-in took too long',
+  oauthTimeoutText: 'The sign-in flow expired or was started in another browser. Please start again.',
+  oauthSignUpClosedTitle: 'Sign-up is closed',
+  oauthSignUpClosedText: 'This app does not accept new accounts. Sign in with an account you already have.',
+  oauthErrorCode: ({ code }) => `Error code: ${code}`,
 
   accountMenuFor: ({ name }) => `Account menu for ${name}`,
   accountMenu: 'Account',
@@ -523,6 +580,17 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   teamInvitationSwitchAccount: 'Sign in with another account',
   teamInvitationTeamGoneTitle: 'This team no longer exists',
   teamInvitationTeamGoneText: 'The team was deleted after the invitation was sent.',
+
+  accountConnectedTitle: 'Connected accounts',
+  accountConnectedDescription: 'Accounts at other providers you can sign in with.',
+  accountConnectedListTitle: 'Your connected accounts',
+  accountConnectedEmpty: 'No account is connected yet.',
+  accountConnectedNoEmail: 'No e-mail shared',
+  accountConnectedAddTitle: 'Connect an account',
+  accountConnect: ({ provider }) => `Connect ${provider}`,
+  accountDisconnect: 'Disconnect',
+  accountDisconnectConfirm: ({ provider }) => `Disconnect ${provider}? You will no longer sign in with it.`,
+  accountDisconnected: ({ provider }) => `${provider} was disconnected.`,
 
   accountPasswordTitle: 'Password',
   accountPasswordDescription: 'The password you sign in with.',

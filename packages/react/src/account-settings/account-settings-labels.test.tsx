@@ -199,9 +199,9 @@ describe('AccountSettings labels', () => {
     await step(submit('nextPassword'), expectMarker('accountPasswordSet'));
 
     expect(leftovers).toEqual([]);
-    // The Teams section's labels are proven by teams/teams-ui.test.tsx.
+    // The Teams section's labels are proven by teams/teams-ui.test.tsx, Connected accounts' by oauth/oauth-ui.test.tsx.
     const accountLabels = Object.keys(englishLabels).filter(
-      (key) => key.startsWith('account') && !/^account(Menu|Team)/.test(key),
+      (key) => key.startsWith('account') && !/^account(Menu|Team|Connect|Disconnect)/.test(key),
     );
     expect(accountLabels.filter((key) => !seen.has(key) && !unreachable.has(key))).toEqual([]);
     expect([...unreachable].filter((key) => !(key in englishLabels))).toEqual([]);

@@ -4,6 +4,8 @@
  * (`accountSettingsSections`), so a new one (passkeys, sessions, teams…) is
  * one more entry, and an app can add its own.
  */
+
+import type { CurrentUser, Project } from '@latchkey/js';
 import {
   type ComponentType,
   forwardRef,
@@ -12,15 +14,18 @@ import {
   type ReactNode,
   Suspense,
   useEffect,
+  useMemo,
   useRef,
 } from 'react';
 import { Icon } from '../internal/icon.js';
 import { useRootProps } from '../internal/root-props.js';
 import { TextContext, useText } from '../internal/text.js';
+import { useAppData } from '../internal/use-app-data.js';
 import { useControllableState } from '../internal/use-controllable-state.js';
 import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
 import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
+import { ConnectedAccountsSection, connectedAccountsRelevant } from './connected-accounts-section.js';
 import { EmailsSection } from './emails-section.js';
 import { PasswordSection } from './password-section.js';
 import { ProfileSection } from './profile-section.js';
@@ -54,10 +59,14 @@ export interface AccountSettingsSection {
   icon?: ReactNode;
   /** What it shows; it renders only for a signed-in user and may suspend. */
   content: ComponentType;
+  /** Whether to offer it to this user (default: always); the project is `undefined` while it loads. */
+  visible?: (context: { user: CurrentUser; project: Project | undefined }) => boolean;
 }
 
 /**
- * The sections `AccountSettings` shows by default: Profile, E-mails, Password, Teams.
+ * The sections `AccountSettings` shows by default: Profile, E-mails, Password,
+ * Teams, Connected accounts (only when the project enables an OAuth provider
+ * or the user has a connected account).
  *
  * @example
  * ```tsx
@@ -92,6 +101,14 @@ export const accountSettingsSections: readonly AccountSettingsSection[] = Object
     description: (labels) => labels.accountTeamsDescription,
     icon: <Icon name="team" size={18} />,
     content: TeamsSection,
+  },
+  {
+    id: 'connected-accounts',
+    title: (labels) => labels.accountConnectedTitle,
+    description: (labels) => labels.accountConnectedDescription,
+    icon: <Icon name="link" size={18} />,
+    content: ConnectedAccountsSection,
+    visible: ({ user, project }) => connectedAccountsRelevant(user, project),
   },
 ]);
 
@@ -171,13 +188,20 @@ export const AccountSettings = forwardRef<HTMLDivElement, AccountSettingsProps>(
 type LayoutProps = Required<Pick<AccountSettingsProps, 'sections'>> &
   Pick<AccountSettingsProps, 'section' | 'defaultSection' | 'onSectionChange'>;
 
-function SettingsLayout({ sections, section, defaultSection, onSectionChange }: LayoutProps) {
-  useUser({ or: 'redirect' });
+function SettingsLayout({ sections: allSections, section, defaultSection, onSectionChange }: LayoutProps) {
+  const user = useUser({ or: 'redirect' });
+  const project = useAppData('project', { suspend: false });
+  const loaded = project.status === 'ready' ? project.data : undefined;
+  const sections = useMemo(
+    () => allSections.filter((entry) => entry.visible?.({ user, project: loaded }) ?? true),
+    [allSections, user, loaded],
+  );
   const text = useText();
   const words = text.labels;
   const [active, setActive] = useControllableState(
     section,
-    defaultSection ?? sectionInUrl(sections) ?? sections[0]?.id ?? '',
+    // Read against every section: one hidden until the project loads may be the one asked for.
+    defaultSection ?? sectionInUrl(allSections) ?? sections[0]?.id ?? '',
     onSectionChange,
   );
   const current = sections.find((entry) => entry.id === active) ?? sections[0];
@@ -193,12 +217,12 @@ function SettingsLayout({ sections, section, defaultSection, onSectionChange }: 
 
   useEffect(() => {
     const onHashChange = () => {
-      const id = sectionInUrl(sections);
+      const id = sectionInUrl(allSections);
       if (id) setActive(id);
     };
     window.addEventListener('hashchange', onHashChange);
     return () => window.removeEventListener('hashchange', onHashChange);
-  }, [sections, setActive]);
+  }, [allSections, setActive]);
 
   const choose = (id: string) => (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window

@@ -7,6 +7,7 @@ import { useAppData } from '../internal/use-app-data.js';
 import { useProjectName } from '../internal/use-project-name.js';
 import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
 import { MagicLinkForm } from '../magic-link/magic-link-form.js';
+import { OAuthButtons } from '../oauth/oauth-buttons.js';
 import { useApp } from '../provider.js';
 import { CredentialForm, EmailField, FormError, PasswordField, SubmitButton } from './credential-form.js';
 
@@ -89,13 +90,14 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
     </>
   );
   // Which methods the project offers; until its settings load, the password form (the usual one) shows.
-  const project = useAppData('project', { suspend: false, enabled: kind === 'sign-in' });
+  const project = useAppData('project', { suspend: false });
   const methods = project.status === 'ready' ? project.data.config : undefined;
   const [email, setEmail] = useState('');
   const [byCode, setByCode] = useState(false);
   const magicLink = kind === 'sign-in' && methods?.magicLinkEnabled === true;
   const password = methods?.credentialEnabled !== false;
   const showCode = magicLink && (byCode || !password);
+  const providers = methods?.oauthProviders ?? [];
   // Back from the code form, the e-mail field takes the focus the vanished button had.
   const emailInput = useRef<HTMLInputElement>(null);
   const cameBack = useRef(false);
@@ -113,7 +115,17 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
         subtitle={showCode ? text.labels.magicLinkSubtitle : words.subtitle}
         footer={footer}
       >
-        {showCode ? (
+        {providers.length > 0 ? (
+          <>
+            <OAuthButtons providers={providers} />
+            {password || magicLink ? (
+              <p className="lk-divider">
+                <span>{text.labels.orSeparator}</span>
+              </p>
+            ) : null}
+          </>
+        ) : null}
+        {!password && !magicLink && providers.length > 0 ? null : showCode ? (
           <MagicLinkForm
             email={email}
             onEmailChange={setEmail}

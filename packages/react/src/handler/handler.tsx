@@ -10,6 +10,8 @@ import { TextContext, useText } from '../internal/text.js';
 import { useLocationPath } from '../internal/use-location-path.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { MagicLinkCallback } from '../magic-link/magic-link-callback.js';
+import { OAuthCallback } from '../oauth/oauth-callback.js';
+import { OAuthError } from '../oauth/oauth-error.js';
 import { LatchkeyProvider, useOptionalLatchkeyContext } from '../provider.js';
 import { TeamInvitation } from '../teams/team-invitation.js';
 import { handlerPageOf } from './handler-page.js';
@@ -34,7 +36,8 @@ export interface HandlerProps extends LatchkeyTranslation {
 /**
  * Renders the page that `window.location.pathname` names under the handler
  * base path: `sign-in`, `sign-up`, `sign-out`, `forgot-password`, `password-reset`,
- * `email-verification`, `magic-link-callback` or `account-settings`; anything else gets a
+ * `email-verification`, `magic-link-callback`, `oauth-callback`, `error`, `account-settings` or
+ * `team-invitation`; anything else gets a
  * "Page not found" card with a link home. Mount it on the handler route of
  * your router (or for every path under it). `labels` and `messages` apply to
  * every page it serves.
@@ -86,6 +89,10 @@ function pageAt(pathname: string, basePath = '/handler'): ReactNode {
       return <EmailVerification />;
     case 'magic-link-callback':
       return <MagicLinkCallback />;
+    case 'oauth-callback':
+      return <OAuthCallback />;
+    case 'error':
+      return <OAuthError />;
     case 'account-settings':
       return <AccountSettings />;
     case 'team-invitation':

@@ -70,6 +70,12 @@ const icons = {
       <circle cx="18.5" cy="12" r="1.1" fill="currentColor" />
     </>
   ),
+  link: (
+    <>
+      <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" />
+      <path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
+    </>
+  ),
   'chevron-down': <path d="M6 9.75 12 15l6-5.25" strokeWidth="2.4" />,
   'sign-out': <path d="M10 4H6a1 1 0 0 0-1 1v14a1 1 0 0 0 1 1h4M15 8l4 4-4 4M19 12H9" />,
 } satisfies Record<string, ReactNode>;

@@ -70,7 +70,13 @@ export function createFakeApp(options: FakeAppOptions = {}) {
     },
     async project() {
       if (projectName === null) throw new Error('project unavailable');
-      const config = { signUpEnabled: true, credentialEnabled: true, magicLinkEnabled: false, ...options.config };
+      const config = {
+        signUpEnabled: true,
+        credentialEnabled: true,
+        magicLinkEnabled: false,
+        oauthProviders: [],
+        ...options.config,
+      };
       return { id: 'p', displayName: projectName, config } as Project;
     },
   };
@@ -106,6 +112,10 @@ export function createFakeApp(options: FakeAppOptions = {}) {
     verifyEmail: vi.fn<ClientApp['verifyEmail']>(async () => undefined),
     sendMagicLinkEmail: vi.fn<ClientApp['sendMagicLinkEmail']>(async () => ({ nonce: 'n'.repeat(39) })),
     signInWithMagicLink: vi.fn<ClientApp['signInWithMagicLink']>(async () => ({ userId: 'u', newUser: false })),
+    /** Pending by default: the page is going to the provider. */
+    signInWithOAuth: vi.fn<ClientApp['signInWithOAuth']>(() => new Promise(() => {})),
+    /** Pending by default: the SDK is taking the browser on. */
+    callOAuthCallback: vi.fn<ClientApp['callOAuthCallback']>(() => new Promise(() => {})),
     getUser: vi.fn(async (): Promise<CurrentUser | null> => loadShared('user')),
     load: vi.fn(loadShared) as ReturnType<typeof vi.fn<ClientApp['load']>>,
     subscribe: vi.fn((key: AppDataKey, listener: () => void) => {
