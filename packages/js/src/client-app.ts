@@ -337,10 +337,11 @@ export class ClientApp {
   /**
    * Finishes an OAuth flow on the `oauth-callback` page: takes `code` and
    * `state` off the address bar, exchanges the code with the verifier kept
-   * for that state (gone: `OUTER_OAUTH_TIMEOUT`), stores the session, then
-   * goes to where the flow asked to end when that is on this origin, else the
-   * after-sign-up (new user) or after-sign-in page. `false` (nothing done)
-   * when the page carries no `code` and `state`. Failures of the exchange are
+   * for that state, stores the session, then goes to where the flow asked to
+   * end when that is on this origin, else the after-sign-up (new user) or
+   * after-sign-in page. `false` (nothing done) when the page carries no `code`
+   * and `state`, or when no verifier is kept for that state (expired, another
+   * browser, a flow this app did not start: spec §4 ignores it silently). Failures of the exchange are
    * thrown as their `KnownError`s; an OAuth error answer without a known code
    * as `INVALID_AUTHORIZATION_CODE`.
    *
@@ -362,6 +363,7 @@ export class ClientApp {
     clean.searchParams.delete('state');
     window.history.replaceState(window.history.state, '', clean.href);
     const verifier = takeVerifier(document, state);
+    if (verifier === null) return false;
     const redirectUri = oauthRedirectUri(this.#core.urls.oauthCallback) ?? clean.href;
     const result = await exchangeCode({ ...this.#oauthClient, code, verifier, redirectUri });
     await this.#completeSignIn(result, true);

@@ -129,22 +129,21 @@ export function storeVerifier(doc: CookieDocument, state: string, verifier: stri
 
 /**
  * The verifier stored for `state`, deleting its cookie (it serves one
- * exchange); a missing one (expired, another browser) is `OUTER_OAUTH_TIMEOUT`.
+ * exchange); `null` when there is none (expired, another browser, a callback
+ * this app did not start), which spec §4 says to ignore silently.
  *
  * @example
  * ```ts
  * const verifier = takeVerifier(document, state);
  * ```
  */
-export function takeVerifier(doc: CookieDocument, state: string): string {
+export function takeVerifier(doc: CookieDocument, state: string): string | null {
   const name = cookieNames.oauthVerifier(state);
   const verifier = parseCookies(doc.cookie).get(name);
-  if (!verifier) throw new KnownError('OUTER_OAUTH_TIMEOUT', undefined, outerTimeout);
+  if (!verifier) return null;
   deleteCookie(doc, name);
   return verifier;
 }
-
-const outerTimeout = 'The OAuth flow has timed out. Please sign in again.';
 
 /** Answer of `POST /auth/oauth/token` with `grant_type=authorization_code` (wire-protocol.md §9.2). */
 interface CodeExchangeWire {
