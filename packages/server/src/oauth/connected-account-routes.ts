@@ -114,10 +114,9 @@ const disconnect = defineRoute({
           locked.passkey_auth_enabled ||
           (await countUserAccounts(trx, auth.project.id, user.id)) > 1;
         if (!otherWays && (await findUserAccount(trx, auth.project.id, user.id, providerId))) {
-          throw new KnownError('SCHEMA_ERROR', {
-            message:
-              'This account is your only way to sign in. Set a password or connect another account before disconnecting it.',
-          });
+          const message =
+            'This account is your only way to sign in. Set a password or connect another account before disconnecting it.';
+          throw new KnownError('SCHEMA_ERROR', { message }, message);
         }
       }
       if (!(await deleteUserAccount(trx, auth.project.id, user.id, providerId))) {

@@ -119,6 +119,7 @@ describe('disconnecting', () => {
     });
     expectKnownError(refused, 'SCHEMA_ERROR', 400);
     expect(refused.body.details.message).toMatch(/only way to sign in/);
+    expect(refused.body.error).toMatch(/^This account is your only way to sign in\./);
 
     const byServer = await call(service, 'DELETE', `/connected-accounts/${only.user_id}/corp`, {
       headers: authHeaders(service, 'server'),
