@@ -78,7 +78,16 @@ export async function startOidcUpstream(options: OidcUpstreamOptions): Promise<O
     features: { devInteractions: { enabled: options.interactive === true } },
     pkce: { required: () => true },
     cookies: { keys: ['upstream-cookie-key-for-tests-only'] },
-    ttl: { AccessToken: options.accessTokenTtl ?? 3600 },
+    // Every lifetime set, so oidc-provider has nothing to warn about.
+    ttl: {
+      AccessToken: options.accessTokenTtl ?? 3600,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      RefreshToken: 24 * 3600,
+      Interaction: 3600,
+      Session: 24 * 3600,
+      Grant: 24 * 3600,
+    },
     // Refresh tokens for every client that may use the grant, offline_access or not.
     issueRefreshToken: async (_context, client) => client.grantTypeAllowed('refresh_token'),
     async loadExistingGrant(context) {
