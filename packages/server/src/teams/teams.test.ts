@@ -354,6 +354,14 @@ describe('the selected team', () => {
       });
       expectKnownError(unknown, 'TEAM_NOT_FOUND', 404);
     }
+    // An empty id was a 500 with the database's error text (issue 11): now the schema refuses it.
+    for (const [path, headers] of [
+      ['/users/me', as(bob)],
+      [`/users/${bob.user_id}`, server()],
+    ] as const) {
+      const empty = await call(service, 'PATCH', path, { headers, json: { selected_team_id: '' } });
+      expectKnownError(empty, 'SCHEMA_ERROR', 400);
+    }
     expect(await snapshot(service)).toEqual(before);
     ok(
       await call(service, 'PATCH', '/users/me', { headers: as(alice), json: { selected_team_id: team.toUpperCase() } }),

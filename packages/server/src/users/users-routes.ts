@@ -21,7 +21,7 @@ const clientPatch = z.strictObject({
   display_name: z.string().max(256).nullable().optional(),
   client_metadata: metadata.optional(),
   profile_image_url: imageUrl.nullable().optional(),
-  selected_team_id: z.string().max(100).nullable().optional(),
+  selected_team_id: z.string().min(1).max(100).nullable().optional(),
   otp_auth_enabled: z.boolean().optional(),
   passkey_auth_enabled: z.boolean().optional(),
   totp_secret_base64: z

@@ -194,7 +194,8 @@ export async function checkSelectedTeam(
   userId: string,
   teamId: string | null | undefined,
 ): Promise<void> {
-  if (!teamId) return;
+  // Only null and absent skip the check: an empty id is an id that names no team.
+  if (teamId === null || teamId === undefined) return;
   if (!(await findTeam(db, projectId, teamId))) throw new KnownError('TEAM_NOT_FOUND', { team_id: teamId });
   if (!(await findMembership(db, projectId, teamId, userId))) {
     throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: teamId, user_id: userId });
@@ -211,7 +212,7 @@ export async function selectionRace<T>(
     return await write();
   } catch (error) {
     const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
-    if (teamId && code === '23503' && constraint === 'users_selected_team_fk') {
+    if (teamId != null && code === '23503' && constraint === 'users_selected_team_fk') {
       throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: teamId, user_id: userId });
     }
     throw error;
