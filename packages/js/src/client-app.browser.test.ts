@@ -176,11 +176,12 @@ describe('ClientApp in a browser', () => {
     expect(navigate).toHaveBeenLastCalledWith('/dashboard');
   });
 
-  it('refuses an after_auth_return_to on another origin and does not navigate', async () => {
+  it('ignores an after_auth_return_to on another origin at sign-up: signed in, on to after-sign-up', async () => {
     window.history.replaceState(null, '', '/handler/sign-in?after_auth_return_to=https%3A%2F%2Fevil.com%2F');
-    const { app, navigate } = createApp();
-    await expect(app.signUpWithCredential(alice)).rejects.toMatchObject({ code: 'REDIRECT_URL_NOT_WHITELISTED' });
-    expect(navigate).not.toHaveBeenCalled();
+    const { app, navigate } = createApp({ urls: { afterSignUp: '/welcome' } });
+    await settle(app.signUpWithCredential(alice));
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/welcome');
+    expect(await app.getUser()).not.toBeNull();
   });
 
   it.each([
@@ -195,12 +196,14 @@ describe('ClientApp in a browser', () => {
     ['"\\njavascript:" (newline first)', '%0Ajavascript%3Aalert(1)'],
     ['"\\x01javascript:" (control character first)', '%01javascript%3Aalert(1)'],
     ['"java\\tscript:" (tab inside)', 'java%09script%3Aalert(1)'],
-  ])('refuses after_auth_return_to=%s after sign-in, navigating nowhere', async (_label, encoded) => {
+  ])('ignores after_auth_return_to=%s: signed in, and on to after-sign-in, never there', async (_label, encoded) => {
+    // Anybody can put a return-to in a link; it used to be refused after the session was stored (issue 11).
     await createApp().app.signUpWithCredential({ ...alice, noRedirect: true });
     window.history.replaceState(null, '', `/handler/sign-in?after_auth_return_to=${encoded}`);
-    const { app, navigate } = createApp();
-    await expect(app.signInWithCredential(alice)).rejects.toMatchObject({ code: 'REDIRECT_URL_NOT_WHITELISTED' });
-    expect(navigate).not.toHaveBeenCalled();
+    const { app, navigate } = createApp({ urls: { afterSignIn: '/dashboard' } });
+    await settle(app.signInWithCredential(alice));
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/dashboard');
+    expect(await app.getUser()).not.toBeNull();
   });
 
   it('keeps a doubly encoded after_auth_return_to on this origin, as a path', async () => {

@@ -18,7 +18,6 @@ import {
   type OAuthClient,
   type OAuthFlow,
   oauthRedirectUri,
-  sameOriginUrl,
   startOAuthFlow,
   takeVerifier,
 } from './auth/oauth.js';
@@ -29,7 +28,7 @@ import { absolutePageUrl, callbackUrl } from './internal/callback-url.js';
 import { type Core, createCore, type Send } from './internal/core.js';
 import { publishableKeyCredentials, withSession } from './internal/http/credentials.js';
 import { globalFetch } from './internal/http/request.js';
-import { currentLocation, trustedRedirectPath, withQueryParam } from './internal/redirect.js';
+import { currentLocation, sameOriginUrl, trustedRedirectPath, withQueryParam } from './internal/redirect.js';
 import { requireOption } from './internal/require-options.js';
 import type { Session } from './internal/session/session.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
@@ -495,9 +494,13 @@ export class ClientApp {
     return { userId: tokens.userId, newUser: tokens.newUser };
   }
 
-  /** `after_auth_return_to` of the current page when present, else after-sign-up / after-sign-in. */
+  /**
+   * `after_auth_return_to` of the current page when it is on this origin, else
+   * after-sign-up / after-sign-in. A foreign one (anybody can put it in a link)
+   * is ignored rather than refused after the session is stored.
+   */
   #afterAuthTarget(newUser: boolean): string {
-    const returnTo = currentLocation()?.searchParams.get(afterAuthReturnToParam);
+    const returnTo = sameOriginUrl(currentLocation()?.searchParams.get(afterAuthReturnToParam));
     if (returnTo) return returnTo;
     return newUser ? this.#core.urls.afterSignUp : this.#core.urls.afterSignIn;
   }

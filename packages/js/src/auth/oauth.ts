@@ -11,7 +11,7 @@ import type { Core } from '../internal/core.js';
 import { decodeAnswer, readFields } from '../internal/decode/fields.js';
 import { processApiResponse } from '../internal/http/process-response.js';
 import { apiUrl } from '../internal/http/request.js';
-import { currentLocation, trustedRedirectPath } from '../internal/redirect.js';
+import { currentLocation } from '../internal/redirect.js';
 import { type CookieDocument, deleteCookie, parseCookies, setCookie } from '../internal/session/cookie-store.js';
 import { refreshContentType } from '../internal/session/refresh-request.js';
 import type { FetchFunction } from '../options.js';
@@ -292,24 +292,4 @@ export async function startOAuthFlow(
   const url = authorizeUrl({ ...client, ...flow, redirectUri, errorRedirectUrl, state, codeChallenge });
   storeVerifier(document, state, verifier);
   await core.leave(url);
-}
-
-/**
- * `target` (relative or absolute) as an absolute URL on the page's origin,
- * or `undefined` when it is missing, leaves the origin, or there is no page.
- *
- * @example
- * ```ts
- * sameOriginUrl('/dashboard'); // 'http://localhost:3000/dashboard'
- * sameOriginUrl('https://evil.example/'); // undefined
- * ```
- */
-export function sameOriginUrl(target: string | null | undefined): string | undefined {
-  const location = currentLocation();
-  if (!target || !location) return undefined;
-  try {
-    return new URL(trustedRedirectPath(target, location.origin), location.origin).href;
-  } catch {
-    return undefined;
-  }
 }

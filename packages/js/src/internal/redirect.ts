@@ -39,6 +39,26 @@ export function withQueryParam(target: string, name: string, value: string, orig
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/**
+ * `target` (relative or absolute) as an absolute URL on the page's origin,
+ * or `undefined` when it is missing, leaves the origin, or there is no page.
+ *
+ * @example
+ * ```ts
+ * sameOriginUrl('/dashboard'); // 'http://localhost:3000/dashboard'
+ * sameOriginUrl('https://evil.example/'); // undefined
+ * ```
+ */
+export function sameOriginUrl(target: string | null | undefined): string | undefined {
+  const location = currentLocation();
+  if (!target || !location) return undefined;
+  try {
+    return new URL(trustedRedirectPath(target, location.origin), location.origin).href;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface RedirectorOptions {
   navigate?: (url: string) => void;
   timers: Timers;
