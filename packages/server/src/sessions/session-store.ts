@@ -64,15 +64,30 @@ export async function findSession(
   return row ?? null;
 }
 
-/** Marks the session and its user as active now. */
-export async function touchSession(db: Db, session: SessionRow, now: number): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    await trx
+/**
+ * Marks the session and its user as active now, in one transaction that takes
+ * the user's row first and the session's second: the order deleting a user
+ * takes them (the user, then its sessions by the cascade), so a refresh and a
+ * deletion wait for each other instead of deadlocking. `also` runs last, in
+ * the same transaction, while the user cannot be deleted (the activity
+ * record). False when the user or the session went meanwhile.
+ */
+export async function touchSession(
+  db: Db,
+  session: SessionRow,
+  now: number,
+  also?: (trx: Db) => Promise<void>,
+): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    if (!(await markUserActive(trx, session.project_id, session.user_id, now))) return false;
+    const touched = await trx
       .updateTable('sessions')
       .set({ last_used_at: new Date(now) })
       .where('id', '=', session.id)
-      .execute();
-    await markUserActive(trx, session.project_id, session.user_id, now);
+      .executeTakeFirst();
+    if (touched.numUpdatedRows === 0n) return false;
+    await also?.(trx);
+    return true;
   });
 }
 

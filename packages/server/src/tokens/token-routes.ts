@@ -17,7 +17,7 @@ import { countryOf, recordUserActivity } from '../metrics/activity.js';
 import { pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
 import { createSession, findSession, touchSession } from '../sessions/session-store.js';
-import { inTransaction } from '../storage/db.js';
+import { type Db, inTransaction } from '../storage/db.js';
 import { authenticateOAuthClient } from './oauth-client.js';
 
 /** An OAuth error body (RFC 6749 §5.2) for cases the known-error catalogue has no code for. */
@@ -163,9 +163,12 @@ const issueToken = defineRoute({
     const refreshToken = form.get('refresh_token');
     if (!refreshToken) return oauthError('invalid_request', 'Missing refresh_token.');
     const session = await findSession(deps.db, clientId, refreshToken, now);
-    if (!session) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-    await touchSession(deps.db, session, now);
-    await recordUserActivity(deps.db, { projectId: clientId, userId: session.user_id, now, country });
+    const record = (trx: Db) =>
+      recordUserActivity(trx, { projectId: clientId, userId: session!.user_id, now, country });
+    // A session revoked, or a user deleted, between the lookup and the write is as gone as one never found.
+    if (!session || !(await touchSession(deps.db, session, now, record))) {
+      throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    }
     return answer(session.user_id);
   },
 });

@@ -215,14 +215,19 @@ export async function deleteUser(db: Db, projectId: string, userId: string): Pro
   return result.numDeletedRows > 0n;
 }
 
-/** Marks the user as active at `now` (a sign-in, a refresh). */
-export async function markUserActive(db: Db, projectId: string, userId: string, now: number): Promise<void> {
-  await db
+/**
+ * Marks the user as active at `now` (a sign-in, a refresh); false when the
+ * user is gone. In a transaction it also holds the user's row until the end,
+ * which is the first lock every change to a user and its sessions takes.
+ */
+export async function markUserActive(db: Db, projectId: string, userId: string, now: number): Promise<boolean> {
+  const result = await db
     .updateTable('users')
     .set({ last_active_at: new Date(now) })
     .where('project_id', '=', projectId)
     .where('id', '=', userId)
-    .execute();
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Number of users of a project. */
