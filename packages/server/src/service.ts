@@ -22,6 +22,7 @@ import { configSealerPurpose } from './projects/config-secrets.js';
 import { RateLimitExceeded } from './rate-limit/rate-limit.js';
 import { apiRoutes } from './routes.js';
 import { changeFeedOf } from './storage/change-feed.js';
+import { isDatabaseUnavailable, unavailableRetryAfterSeconds } from './storage/db-faults.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
 import { AccessTokens } from './tokens/access-tokens.js';
 import { SigningKeys, signingKeyPurpose } from './tokens/signing-keys.js';
@@ -214,6 +215,11 @@ export function createService(options: ServiceOptions): Service {
       return rateLimitedResponse(error.retryAfterMs);
     }
     const requestId = record.requestId;
+    if (isDatabaseUnavailable(error)) {
+      record.errorCode = 'DATABASE_UNAVAILABLE';
+      logger?.warn({ reqId: requestId, err: { name: error.name, message: error.message } }, 'database unavailable');
+      return unavailableResponse(requestId);
+    }
     logger?.error(
       { reqId: requestId, err: { name: error.name, message: error.message, stack: error.stack } },
       'failed',
@@ -241,12 +247,27 @@ export function createService(options: ServiceOptions): Service {
       try {
         response = await app.fetch(request, { record });
       } catch (error) {
-        logger?.error({ reqId: record.requestId, err: String(error) }, 'failed');
-        response = textResponse(500, `Something went wrong. Request id: ${record.requestId}`);
+        if (isDatabaseUnavailable(error)) {
+          logger?.warn({ reqId: record.requestId, err: String(error) }, 'database unavailable');
+          response = unavailableResponse(record.requestId);
+        } else {
+          logger?.error({ reqId: record.requestId, err: String(error) }, 'failed');
+          response = textResponse(500, `Something went wrong. Request id: ${record.requestId}`);
+        }
       }
       return finishResponse(request, response, record, logger);
     },
   };
+}
+
+/** 503 with `Retry-After`: the database is not answering; nothing was done, the client may retry. */
+function unavailableResponse(requestId: string): Response {
+  const response = textResponse(
+    503,
+    `The service cannot reach its database right now; try again shortly. Request id: ${requestId}`,
+  );
+  response.headers.set('retry-after', String(unavailableRetryAfterSeconds));
+  return response;
 }
 
 /** The client's address: the first entry of the trusted proxy header, else the peer's, else null. */

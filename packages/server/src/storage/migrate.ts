@@ -34,6 +34,9 @@ export async function migrate(
   migrations: readonly Migration[] = allMigrations,
 ): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
+    // A migration may rewrite a large table and wait for another instance's: the pool's timeouts are for requests.
+    await sql`set local statement_timeout = 0`.execute(trx);
+    await sql`set local lock_timeout = 0`.execute(trx);
     await sql`select pg_advisory_xact_lock(${lockNamespace}, hashtext(${schema}))`.execute(trx);
     // Checked first: CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists.
     const existing = await sql`select 1 from pg_namespace where nspname = ${schema}`.execute(trx);

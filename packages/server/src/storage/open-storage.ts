@@ -35,7 +35,36 @@ export interface StorageOptions {
   databaseUrl?: string;
   /** Schema for all tables (created if missing). Default `public`. Lowercase letters, digits and `_`. */
   schema?: string;
+  /** PostgreSQL only: how long to wait before answering 503 instead (`databaseTimeouts`). */
+  timeouts?: Partial<DatabaseTimeouts>;
 }
+
+/**
+ * How long the service waits on PostgreSQL before it gives up on a request
+ * and answers 503 with `Retry-After`, so a locked table or a database that
+ * stops answering never leaves clients hanging. Migrations run without them.
+ */
+export interface DatabaseTimeouts {
+  /** To get a connection: open one, or wait for a free one in the pool. */
+  connectMs: number;
+  /** One statement on the server (`statement_timeout`). */
+  statementMs: number;
+  /** Waiting for a row or table lock (`lock_timeout`). */
+  lockMs: number;
+  /** A transaction left open without a statement (`idle_in_transaction_session_timeout`). */
+  idleInTransactionMs: number;
+  /** The client's own limit on one query, for a server that accepts and never answers. */
+  queryMs: number;
+}
+
+/** The defaults of `DatabaseTimeouts`. */
+export const defaultDatabaseTimeouts: DatabaseTimeouts = {
+  connectMs: 5_000,
+  statementMs: 10_000,
+  lockMs: 5_000,
+  idleInTransactionMs: 30_000,
+  queryMs: 15_000,
+};
 
 /**
  * An open database. Every service and admin function takes one; its query
@@ -69,7 +98,9 @@ export function dbOf(storage: Storage): Db {
  */
 export async function openStorage(options: StorageOptions = {}): Promise<Storage> {
   const schema = checkSchemaName(options.schema ?? 'public');
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, schema);
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, schema, { ...defaultDatabaseTimeouts, ...options.timeouts });
+  }
   return openPGlite({ dataDir: options.dataDir, schema, seed: 'built' });
 }
 
@@ -99,12 +130,29 @@ export async function openPGlite(options: {
   });
 }
 
-async function openPostgres(databaseUrl: string, schema: string): Promise<Storage> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}` });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+async function openPostgres(databaseUrl: string, schema: string, timeouts: DatabaseTimeouts): Promise<Storage> {
+  const settings = [
+    `search_path=${schema}`,
+    `statement_timeout=${timeouts.statementMs}`,
+    `lock_timeout=${timeouts.lockMs}`,
+    `idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
+  ];
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    options: settings.map((setting) => `-c ${setting}`).join(' '),
+    connectionTimeoutMillis: timeouts.connectMs,
+    query_timeout: timeouts.queryMs,
+  });
+  // A client losing its connection must not crash the process: idle in the pool (the pool replaces it), or
+  // checked out between two statements of a transaction (the next statement fails, and the request answers 503).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return finishOpening(db, 'postgres', schema, postgresChangeFeed(databaseUrl, schema), async () => {});
+  // Migrations may take longer than any request should: they run on a connection of their own without the timeouts.
+  const migrationPool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}`, max: 1 });
+  migrationPool.on('error', () => {});
+  const migrator = new Kysely<Database>({ dialect: new PostgresDialect({ pool: migrationPool }) });
+  return finishOpening(db, 'postgres', schema, postgresChangeFeed(databaseUrl, schema), async () => {}, migrator);
 }
 
 async function finishOpening(
@@ -113,10 +161,11 @@ async function finishOpening(
   schema: string,
   feed: ChangeFeed,
   prepare: () => Promise<void>,
+  migrator?: Kysely<Database>,
 ): Promise<Storage> {
   try {
     await prepare();
-    await migrate(db, schema);
+    await migrate(migrator ?? db, schema).finally(() => migrator?.destroy());
   } catch (error) {
     await feed.close().catch(() => {});
     await db.destroy().catch(() => {});

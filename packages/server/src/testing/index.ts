@@ -26,7 +26,7 @@ import { bootstrap, createApiKeySet, createProject, updateProjectConfig } from '
 import type { ProjectConfig, ProjectConfigPatch } from '../projects/project-config.js';
 import { startServer } from '../server.js';
 import { createService, type Service, type ServiceOptions } from '../service.js';
-import { dropSchema, openPGlite, openStorage, type Storage } from '../storage/open-storage.js';
+import { dropSchema, openPGlite, openStorage, type Storage, type StorageOptions } from '../storage/open-storage.js';
 import { createTestClock, type TestClock } from './clock.js';
 import { testSeed } from './seed-cache.js';
 
@@ -65,6 +65,8 @@ export interface TestServiceOptions {
   smtpUrl?: string;
   /** Sender of shared mail (`ServiceOptions.smtpFrom`). */
   smtpFrom?: string;
+  /** PostgreSQL only: the storage's timeouts (`StorageOptions.timeouts`), e.g. short ones for fault tests. */
+  storageTimeouts?: StorageOptions['timeouts'];
   /** How the service reaches OAuth providers (`ServiceOptions.oauthProviderNetwork`), e.g. stand-ins on loopback. */
   oauthProviderNetwork?: ServiceOptions['oauthProviderNetwork'];
 }
@@ -120,7 +122,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const databaseUrl = options.databaseUrl === undefined ? process.env.DATABASE_URL : options.databaseUrl;
   const schema = databaseUrl ? `lk_test_${randomCrockford(12)}` : 'public';
   const storage = databaseUrl
-    ? await openStorage({ databaseUrl, schema })
+    ? await openStorage({
+        databaseUrl,
+        schema,
+        ...(options.storageTimeouts ? { timeouts: options.storageTimeouts } : {}),
+      })
     : await openPGlite({ schema, seed: await testSeed() });
   const dropDatabase = async () => {
     await (databaseUrl ? dropSchema(storage) : storage.close());
