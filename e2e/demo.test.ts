@@ -88,7 +88,7 @@ describe('the demo app in Chromium', () => {
     expect(await page.getByText('Protected page').count()).toBeGreaterThan(0);
   });
 
-  it('refuses an after_auth_return_to on another origin and stays on the app', async () => {
+  it('ignores an after_auth_return_to on another origin: signed in, and on the app', async () => {
     const fresh = await stack.browser.newContext();
     const p = await fresh.newPage();
     const visitedElsewhere: string[] = [];
@@ -100,9 +100,8 @@ describe('the demo app in Chromium', () => {
     await p.goto(`${stack.demoUrl}/handler/sign-in?after_auth_return_to=${target}`);
     await fillCredentials(p, email, password);
     await p.getByRole('button', { name: /^sign in$/i }).click();
-    await expect
-      .poll(() => p.getByRole('alert').first().textContent(), { timeout: 15_000 })
-      .toContain('The redirect URL is not on a trusted domain');
+    // Anybody can put a return-to in a link: the sign-in works and ends on the app's own page (issue 11).
+    await p.getByTestId('user-email').waitFor({ timeout: 15_000 });
     // The product waits 2000 ms for a redirect after a location change; give one the time to happen.
     await p.waitForTimeout(2_500);
     expect(new URL(p.url()).origin).toBe(new URL(stack.demoUrl).origin);
