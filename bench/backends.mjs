@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Runs `run({ backend, api, keys, schema, url })` on each backend, in turn.
+ * Runs `run({ backend, api, keys, schema, url })` on each backend, in turn;
+ * `serviceOptions` go to `createService`.
  *
  * @example
  * await forEachBackend(server, testing, { databaseUrl, prefix: 'bench_oauth' }, async ({ backend, api, keys }) => { ... });
  */
-export async function forEachBackend(server, testing, { databaseUrl, prefix }, run) {
+export async function forEachBackend(server, testing, { databaseUrl, prefix, serviceOptions = {} }, run) {
   const backends = [['pglite', null]];
   if (await testing.isPostgresReachable(databaseUrl)) backends.push(['postgres', databaseUrl]);
   for (const [backend, url] of backends) {
@@ -24,7 +25,12 @@ export async function forEachBackend(server, testing, { databaseUrl, prefix }, r
     const storage = await server.openStorage(url ? { databaseUrl: url, schema } : { dataDir });
     try {
       const keys = await server.bootstrap(storage, { dev: true });
-      const service = server.createService({ storage, secret: randomBytes(32).toString('base64url'), logger: false });
+      const service = server.createService({
+        storage,
+        secret: randomBytes(32).toString('base64url'),
+        logger: false,
+        ...serviceOptions,
+      });
       const listening = await server.startServer({ service, port: 0, host: '127.0.0.1' });
       try {
         await run({ backend, api: `${listening.url}/api/v1`, keys, schema, url });

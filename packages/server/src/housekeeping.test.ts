@@ -17,7 +17,7 @@ const ids = async (table: 'verification_codes' | 'email_outbox') =>
   (await db().selectFrom(table).select('id').execute()).map((row) => row.id).sort();
 
 describe('pruneOnce', () => {
-  it('deletes codes a day after they expired and finished mails after 30 days, keeping the rest', async () => {
+  it('deletes codes a day after they expired, finished mails after 30 days and day-old failure counters, keeping the rest', async () => {
     const now = service.clock.now();
     const long = now - retention.finishedMailsMs - 60_000;
     const issue = (at: number) =>
@@ -46,7 +46,18 @@ describe('pruneOnce', () => {
       .where('id', '=', waiting.id)
       .execute();
 
-    expect(await pruneOnce(db(), now)).toEqual({ codes: 1, mails: 1 });
+    await db()
+      .insertInto('attempt_failures')
+      .values([
+        { key: 'old', failures: 7, last_failure_at: new Date(now - retention.attemptFailuresMs - 1) },
+        { key: 'recent', failures: 7, last_failure_at: new Date(now - 60_000) },
+      ])
+      .execute();
+
+    expect(await pruneOnce(db(), now)).toEqual({ codes: 1, mails: 1, failures: 1 });
+    expect((await db().selectFrom('attempt_failures').select('key').execute()).map((row) => row.key)).toEqual([
+      'recent',
+    ]);
     expect(await ids('verification_codes')).toEqual([late.id, fresh.id].sort());
     expect(await ids('email_outbox')).toEqual([recent.id, waiting.id].sort());
     expect((await ids('email_outbox')).includes(old.id)).toBe(false);

@@ -4,24 +4,28 @@
  * - verification codes a day after they expired (until then a late click
  *   hears "expired" rather than "not found");
  * - mails sent or given up on, after 30 days (their delivery status is what
- *   administrators read; the bodies of SMTP mails are gone already).
+ *   administrators read; the bodies of SMTP mails are gone already);
+ * - failed-attempt counters a day after their last failure (no back-off lasts
+ *   that long: `rate-limit/attempt-limits.ts`).
  */
 import type { Logger } from 'pino';
 import { deleteCodesExpiredBefore } from './codes/code-store.js';
 import type { Clock } from './http/env.js';
 import { deleteFinishedMailsBefore } from './mail/outbox-store.js';
+import { deleteFailuresBefore } from './rate-limit/attempt-store.js';
 import type { Db } from './storage/db.js';
 
 const day = 24 * 60 * 60_000;
 
 /** How long expired codes and finished mails are kept. */
-export const retention = { expiredCodesMs: day, finishedMailsMs: 30 * day } as const;
+export const retention = { expiredCodesMs: day, finishedMailsMs: 30 * day, attemptFailuresMs: day } as const;
 
 /** Prunes once; returns what it removed. */
-export async function pruneOnce(db: Db, now: number): Promise<{ codes: number; mails: number }> {
+export async function pruneOnce(db: Db, now: number): Promise<{ codes: number; mails: number; failures: number }> {
   const codes = await deleteCodesExpiredBefore(db, now - retention.expiredCodesMs);
   const mails = await deleteFinishedMailsBefore(db, now - retention.finishedMailsMs);
-  return { codes, mails };
+  const failures = await deleteFailuresBefore(db, now - retention.attemptFailuresMs);
+  return { codes, mails, failures };
 }
 
 /**

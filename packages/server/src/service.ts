@@ -88,6 +88,12 @@ export interface ServiceOptions {
   /** Real-time interval of the outbox worker's safety-net pass in ms (default 30 000). */
   mailPollIntervalMs?: number;
   /**
+   * Growing back-off after failed password sign-ins, per account and per
+   * client address (429 with `Retry-After` while it runs). Default on; turn it
+   * off only for benchmarks that guess on purpose.
+   */
+  attemptLimits?: boolean;
+  /**
    * The origin browsers reach the service at, e.g. `https://auth.example.com`:
    * the OAuth callback URLs registered at providers are
    * `<publicUrl>/api/v1/auth/oauth/callback/<provider>`. Default: the origin
@@ -174,6 +180,7 @@ export function createService(options: ServiceOptions): Service {
     changes,
     countryHeader: options.countryHeader?.toLowerCase() || null,
     publicUrl: options.publicUrl ? new URL(options.publicUrl).origin : null,
+    attemptLimits: options.attemptLimits ?? true,
     oauthNetwork: {
       fetch: options.oauthProviderNetwork?.fetch ?? ((input, init) => fetch(input, init)),
       rewriteUrl: options.oauthProviderNetwork?.rewriteUrl ?? ((url) => url),

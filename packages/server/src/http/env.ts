@@ -32,6 +32,8 @@ export interface Deps {
   countryHeader: string | null;
   /** The origin the service is reached at from browsers (provider callback URLs), or null for the request's. */
   publicUrl: string | null;
+  /** Whether failed sign-ins hold the account and the client back (`rate-limit/attempt-limits.ts`). */
+  attemptLimits: boolean;
   /** How the service reaches OAuth providers. */
   oauthNetwork: ProviderNetwork;
   /** Check every answer against its route's schema and every known error against its declaration (tests). */

@@ -13,6 +13,7 @@ import { queueVerificationMail } from '../contact-channels/verification.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { countryOf, recordUserActivity } from '../metrics/activity.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
+import { checkAttempts, clearAccountFailures, recordFailure, signInKeys } from '../rate-limit/attempt-limits.js';
 import { createSession } from '../sessions/session-store.js';
 import { inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
@@ -100,9 +101,16 @@ const signIn = defineRoute({
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
   handler: async ({ auth: { project }, body, client, request, deps }) => {
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
+    // Checked before the lookup and the hash: an account or client in back-off costs one indexed read.
+    const attempts = signInKeys(project.id, body.email, client.ip);
+    const hadFailures = deps.attemptLimits && (await checkAttempts(deps.db, attempts, deps.clock.now()));
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
     const matches = await verifyPassword(user?.password_hash ?? null, body.password);
-    if (!user || !matches) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    if (!user || !matches) {
+      if (deps.attemptLimits) await recordFailure(deps.db, attempts, deps.clock.now());
+      throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    }
+    if (hadFailures) await clearAccountFailures(deps.db, attempts);
     // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
     const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
     const now = deps.clock.now();

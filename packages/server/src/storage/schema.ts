@@ -231,6 +231,12 @@ export interface OAuthAccountsTable {
   updated_at: Date;
 }
 
+export interface AttemptFailuresTable {
+  key: string;
+  failures: number;
+  last_failure_at: Date;
+}
+
 export interface MigrationsTable {
   id: string;
   checksum: string;
@@ -256,6 +262,7 @@ export interface Database {
   team_permission_inclusions: TeamPermissionInclusionsTable;
   team_member_permissions: TeamMemberPermissionsTable;
   oauth_accounts: OAuthAccountsTable;
+  attempt_failures: AttemptFailuresTable;
   latchkey_migrations: MigrationsTable;
 }
 

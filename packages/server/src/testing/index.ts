@@ -65,6 +65,8 @@ export interface TestServiceOptions {
   smtpUrl?: string;
   /** Sender of shared mail (`ServiceOptions.smtpFrom`). */
   smtpFrom?: string;
+  /** `ServiceOptions.attemptLimits` (default on, as in production). */
+  attemptLimits?: boolean;
   /** PostgreSQL only: the storage's timeouts (`StorageOptions.timeouts`), e.g. short ones for fault tests. */
   storageTimeouts?: StorageOptions['timeouts'];
   /** How the service reaches OAuth providers (`ServiceOptions.oauthProviderNetwork`), e.g. stand-ins on loopback. */
@@ -146,6 +148,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       ...(options.smtpUrl !== undefined ? { smtpUrl: options.smtpUrl } : { devMailbox: true }),
       ...(options.smtpFrom !== undefined ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.oauthProviderNetwork !== undefined ? { oauthProviderNetwork: options.oauthProviderNetwork } : {}),
+      ...(options.attemptLimits !== undefined ? { attemptLimits: options.attemptLimits } : {}),
     });
     const server = await startServer({ service, port: 0, host: '127.0.0.1' }).catch(async (error) => {
       await service.close();

@@ -8,6 +8,7 @@ import projectOwners from './0003-project-owners.js';
 import email from './0004-email.js';
 import teams from './0005-teams.js';
 import oauth from './0006-oauth.js';
+import attemptLimits from './0007-attempt-limits.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   { id: '0004-email', sql: email },
   { id: '0005-teams', sql: teams },
   { id: '0006-oauth', sql: oauth },
+  { id: '0007-attempt-limits', sql: attemptLimits },
 ];

@@ -1,0 +1,118 @@
+/**
+ * Password guessing is held back (issue 11: one client made 69 wrong sign-ins
+ * a second). After 5 failures on an account, every further attempt waits a
+ * growing back-off (1 s, 2 s, 4 s, … up to 15 min) and is answered 429 with
+ * `Retry-After` before any password is checked, the right one included; after
+ * 50 failures from one client address, the same across every account. A
+ * success clears the account's count; a person who waits gets in.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders, call, goodPassword, newEmail, signUp } from '../test-support/api.js';
+import { startTestService, type TestService } from '../testing/index.js';
+import { accountBackOff, backOffMs, clientBackOff } from './attempt-limits.js';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service?.close());
+
+function signIn(email: string, password: string, target: TestService = service) {
+  return call(target, 'POST', '/auth/password/sign-in', { headers: authHeaders(target), json: { email, password } });
+}
+
+/** The real status of an answer (the override header moves it). */
+const statusOf = (answer: { status: number; headers: Headers }) =>
+  Number(answer.headers.get('x-stack-actual-status') ?? answer.status);
+
+describe('backOffMs', () => {
+  it('is free for the first failures, then doubles up to the cap', () => {
+    expect([4, 5, 6, 7].map((n) => backOffMs(n, accountBackOff))).toEqual([0, 1000, 2000, 4000]);
+    expect(backOffMs(40, accountBackOff)).toBe(15 * 60_000);
+    expect(backOffMs(49, clientBackOff)).toBe(0);
+    expect(backOffMs(50, clientBackOff)).toBe(1000);
+  });
+});
+
+describe('sign-in attempts per account', () => {
+  it('answers 5 wrong passwords, then 429 with Retry-After for any password until the wait is over', async () => {
+    const user = await signUp(service);
+    for (let i = 0; i < 5; i++)
+      expect((await signIn(user.email, `wrong-${i}`)).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+
+    const held = await signIn(user.email, user.password);
+    expect(statusOf(held)).toBe(429);
+    expect(held.headers.get('retry-after')).toBe('1');
+
+    service.clock.advance(1_000);
+    expect((await signIn(user.email, 'wrong-again')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    const longer = await signIn(user.email, user.password);
+    expect(statusOf(longer)).toBe(429);
+    expect(longer.headers.get('retry-after')).toBe('2');
+
+    service.clock.advance(2_000);
+    expect(statusOf(await signIn(user.email, user.password))).toBe(200);
+    // The success cleared the count: the next mistake is answered, not held back.
+    expect((await signIn(user.email, 'typo')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    expect(statusOf(await signIn(user.email, user.password))).toBe(200);
+  });
+
+  it('holds back an address without an account the same way, telling nothing about which exist', async () => {
+    const nobody = newEmail('nobody');
+    for (let i = 0; i < 5; i++) expect((await signIn(nobody, 'guess')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+    const held = await signIn(nobody, 'guess');
+    expect(statusOf(held)).toBe(429);
+    expect(held.headers.get('retry-after')).toBe('1');
+  });
+
+  it('counts an address in any case as one account', async () => {
+    const user = await signUp(service);
+    for (let i = 0; i < 5; i++) await signIn(i % 2 ? user.email.toUpperCase() : user.email, 'wrong');
+    expect(statusOf(await signIn(` ${user.email.toUpperCase()}`, user.password))).toBe(429);
+  });
+
+  it('does not hold back the same account in another project', async () => {
+    const user = await signUp(service);
+    for (let i = 0; i < 6; i++) await signIn(user.email, 'wrong');
+    const other = await service.createOtherProject();
+    const answer = await call(service, 'POST', '/auth/password/sign-in', {
+      headers: {
+        ...authHeaders(service),
+        'x-stack-project-id': other.projectId,
+        'x-stack-publishable-client-key': other.keys.publishableClientKey,
+      },
+      json: { email: user.email, password: user.password },
+    });
+    expect(answer.body.code).toBe('EMAIL_PASSWORD_MISMATCH'); // no such user there, but checked, not held
+  });
+});
+
+describe('sign-in attempts per client address', () => {
+  it('holds back a client that fails on many accounts, even on a new one', async () => {
+    const fresh = await startTestService();
+    try {
+      for (let i = 0; i < 50; i++) {
+        expect((await signIn(newEmail('spray'), goodPassword, fresh)).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+      }
+      const victim = await signUp(fresh);
+      const held = await signIn(victim.email, victim.password, fresh);
+      expect(statusOf(held)).toBe(429);
+      fresh.clock.advance(1_000);
+      expect(statusOf(await signIn(victim.email, victim.password, fresh))).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('can be turned off (benchmarks)', async () => {
+    const open = await startTestService({ attemptLimits: false });
+    try {
+      const user = await signUp(open);
+      for (let i = 0; i < 8; i++) await signIn(user.email, 'wrong', open);
+      expect(statusOf(await signIn(user.email, user.password, open))).toBe(200);
+    } finally {
+      await open.close();
+    }
+  });
+});
