@@ -14,6 +14,7 @@ import { defineRoute, type Route } from '../http/route.js';
 import { countryOf, recordUserActivity } from '../metrics/activity.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { checkAttempts, clearAccountFailures, recordFailure, signInKeys } from '../rate-limit/attempt-limits.js';
+import { limitSignUps } from '../rate-limit/rate-limit.js';
 import { createSession } from '../sessions/session-store.js';
 import { inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
@@ -54,6 +55,8 @@ const signUp = defineRoute({
       throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     }
     checkPasswordRequirements(body.password);
+    // Counted before the hash, refused ones too: creating accounts in bulk is what it stops.
+    if (deps.attemptLimits) await limitSignUps(deps.db, project.id, client.ip, deps.clock.now());
     if (await findUserByAuthEmail(deps.db, project.id, body.email)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
     const passwordHash = await hashPassword(body.password);
     const now = deps.clock.now();

@@ -7,7 +7,7 @@
  * success clears the account's count; a person who waits gets in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, call, goodPassword, newEmail, signUp } from '../test-support/api.js';
+import { authHeaders, call, countRows, goodPassword, newEmail, signUp } from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { accountBackOff, backOffMs, clientBackOff } from './attempt-limits.js';
 
@@ -21,6 +21,8 @@ afterAll(() => service?.close());
 function signIn(email: string, password: string, target: TestService = service) {
   return call(target, 'POST', '/auth/password/sign-in', { headers: authHeaders(target), json: { email, password } });
 }
+
+const countUsers = (target: TestService) => countRows(target, 'users');
 
 /** The real status of an answer (the override header moves it). */
 const statusOf = (answer: { status: number; headers: Headers }) =>
@@ -86,6 +88,28 @@ describe('sign-in attempts per account', () => {
     });
     expect(answer.body.code).toBe('EMAIL_PASSWORD_MISMATCH'); // no such user there, but checked, not held
   });
+});
+
+describe('sign-ups per client address', () => {
+  it('allows 100 in ten minutes from one address, then 429 with Retry-After, creating nothing more', async () => {
+    const fresh = await startTestService();
+    try {
+      const signUpAnswer = () =>
+        call(fresh, 'POST', '/auth/password/sign-up', {
+          headers: authHeaders(fresh),
+          json: { email: newEmail('bulk'), password: goodPassword },
+        });
+      for (let i = 0; i < 100; i++) expect(statusOf(await signUpAnswer())).toBe(200);
+      const refused = await signUpAnswer();
+      expect(statusOf(refused)).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await countUsers(fresh)).toBe(100);
+      fresh.clock.advance(10 * 60_000);
+      expect(statusOf(await signUpAnswer())).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  }, 60_000);
 });
 
 describe('sign-in attempts per client address', () => {
