@@ -45,8 +45,8 @@ describe('CORS lists', () => {
     for (const name of documentedHeaders('## 2.')) expect(corsAllowedHeaders).toContain(name);
   });
 
-  it('expose the error headers (decision e)', () => {
-    expect([...corsExposedHeaders]).toEqual(listedIn('access-control-expose-headers'));
+  it('expose the error headers (decision e), and Retry-After for the SDK in browsers', () => {
+    expect([...corsExposedHeaders]).toEqual([...listedIn('access-control-expose-headers'), 'retry-after']);
     expect(corsExposedHeaders).toEqual(expect.arrayContaining([headers.actualStatus, headers.knownError]));
   });
 });

@@ -62,7 +62,13 @@ export const corsAllowedHeaders = [
  * response.headers.set('access-control-expose-headers', corsExposedHeaders.join(', '));
  * ```
  */
-export const corsExposedHeaders = ['content-type', 'x-stack-actual-status', 'x-stack-known-error'] as const;
+export const corsExposedHeaders = [
+  'content-type',
+  'x-stack-actual-status',
+  'x-stack-known-error',
+  // A Latchkey addition to the list of wire-protocol §3: without it a browser hides the wait of a 429 or 503 from the SDK.
+  'retry-after',
+] as const;
 
 /**
  * The three access types of `x-stack-access-type`, lowest first.

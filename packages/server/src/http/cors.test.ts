@@ -16,7 +16,7 @@ function expectCors(response: Response) {
   expect(response.headers.get('access-control-allow-headers')).toBe(corsAllowedHeaders.join(', '));
   expect(response.headers.get('access-control-expose-headers')).toBe(corsExposedHeaders.join(', '));
   expect(response.headers.get('access-control-expose-headers')).toBe(
-    'content-type, x-stack-actual-status, x-stack-known-error',
+    'content-type, x-stack-actual-status, x-stack-known-error, retry-after',
   );
   expect(response.headers.get('access-control-max-age')).toBe('86400');
   expect(response.headers.get('access-control-allow-credentials')).toBeNull();
