@@ -47,6 +47,13 @@ export const imageUrl = z
 /** An absolute http(s) URL a flow sends the user back to (checked against the trusted domains by the route). */
 export const callbackUrl = z.url().max(2048);
 
+/**
+ * An id a request names (a user, a team; `me` where the route allows it): up
+ * to 100 characters, never empty. Unknown or malformed ids are the route's
+ * not-found error; an empty one is a schema error, since no error can name it.
+ */
+export const idRef = z.string().min(1).max(100);
+
 /** Epoch milliseconds. */
 export const millis = z.number().int().nonnegative();
 

@@ -26,7 +26,7 @@ import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
 import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
-import { callbackUrl, email, successAnswer } from '../common/schemas.js';
+import { callbackUrl, email, idRef, successAnswer } from '../common/schemas.js';
 import {
   findAuthChannel,
   findUserChannelByValue,
@@ -44,7 +44,6 @@ import { findUser } from '../users/user-store.js';
 import { listPendingInvitations, revokeInvitation, revokeInvitationsTo } from './invitation-store.js';
 
 const { inviteMembers, readMembers, removeMembers } = systemTeamPermissions;
-const ref = z.string().max(100);
 
 const invitationSchema = z
   .object({ id: z.uuid(), team_id: z.uuid(), recipient_email: z.string(), expires_at_millis: z.number().int() })
@@ -57,7 +56,7 @@ const sendInvitation = defineRoute({
   tag: 'team-invitations',
   summary: 'Mails an invitation link (`<callback_url>?code=<code>`) to join a team (a client needs `$invite_members`).',
   access: 'client',
-  body: z.strictObject({ email, team_id: ref, callback_url: callbackUrl }),
+  body: z.strictObject({ email, team_id: idRef, callback_url: callbackUrl }),
   answer: z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'InvitationSent' }),
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'REDIRECT_URL_NOT_WHITELISTED'],
   handler: async ({ auth, body, client, deps }) => {
@@ -107,7 +106,7 @@ const listInvitations = defineRoute({
   tag: 'team-invitations',
   summary: "A team's pending invitations (a client needs `$read_members` and `$invite_members`).",
   access: 'client',
-  query: z.object({ team_id: ref }),
+  query: z.object({ team_id: idRef }),
   answer: z
     .object({ items: z.array(invitationSchema), is_paginated: z.literal(false) })
     .meta({ id: 'TeamInvitationList' }),
@@ -128,8 +127,8 @@ const revoke = defineRoute({
   summary:
     'Revokes a pending invitation of the team `team_id` names; its link stops working (a client needs `$remove_members`).',
   access: 'client',
-  params: z.object({ invitationId: ref }),
-  query: z.object({ team_id: ref }),
+  params: z.object({ invitationId: idRef }),
+  query: z.object({ team_id: idRef }),
   answer: successAnswer,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'VERIFICATION_CODE_NOT_FOUND'],
   handler: async ({ auth, params, query, deps }) => {

@@ -19,7 +19,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { successAnswer } from '../common/schemas.js';
+import { idRef, successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { projectConfigSchema } from '../projects/project-config.js';
 import { changeProjectConfig } from '../projects/project-store.js';
@@ -41,7 +41,6 @@ import {
 } from './definition-store.js';
 import { grantPermissions, heldPermissionIds, isSystemPermissionId } from './permission-store.js';
 
-const ref = z.string().max(100);
 /** A custom permission id: lowercase letters, digits, `_` and `:` (wire-protocol §14.4). */
 const permissionId = z
   .string()
@@ -72,8 +71,8 @@ const listPermissionsRoute = defineRoute({
     'The permissions users hold in teams; `recursive` (default true) adds every permission they contain. A client lists its own in one team.',
   access: 'client',
   query: z.object({
-    team_id: ref.optional(),
-    user_id: ref.optional(),
+    team_id: idRef.optional(),
+    user_id: idRef.optional(),
     permission_id: anyPermissionId.optional(),
     recursive: z.enum(['true', 'false']).default('true'),
   }),
@@ -118,7 +117,7 @@ const listPermissionsRoute = defineRoute({
   },
 });
 
-const grantParams = z.object({ teamId: ref, userId: ref, permissionId: anyPermissionId });
+const grantParams = z.object({ teamId: idRef, userId: idRef, permissionId: anyPermissionId });
 
 /** The team, user and membership a grant route names, or the known error that says which is missing. */
 async function memberOf(

@@ -20,7 +20,7 @@
  */
 import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
-import { imageUrl, metadata, successAnswer } from '../common/schemas.js';
+import { idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import type { RequestAuth } from '../http/env.js';
 import { defineRoute, defineViews, type Route } from '../http/route.js';
 import { type Db, inTransaction } from '../storage/db.js';
@@ -51,10 +51,9 @@ const displayName = z.string().trim().min(1).max(256);
 const clientImage = imageUrl.refine((value) => value.startsWith('data:image/'), {
   message: 'must be a base64 image data URL',
 });
-const ref = z.string().max(100);
 
-const teamParams = z.object({ teamId: ref });
-const memberParams = z.object({ teamId: ref, userId: ref });
+const teamParams = z.object({ teamId: idRef });
+const memberParams = z.object({ teamId: idRef, userId: idRef });
 
 const clientTeamFields = {
   display_name: displayName.optional(),
@@ -71,12 +70,12 @@ const serverTeamFields = {
 const clientCreate = z.strictObject({
   ...clientTeamFields,
   display_name: displayName,
-  creator_user_id: ref.optional(),
+  creator_user_id: idRef.optional(),
 });
 const serverCreate = z.strictObject({
   ...serverTeamFields,
   display_name: displayName,
-  creator_user_id: ref.optional(),
+  creator_user_id: idRef.optional(),
 });
 
 const teamList = (team: z.ZodType, id: string) =>
@@ -106,7 +105,7 @@ const listTeamsRoute = defineRoute({
   tag: 'teams',
   summary: "The teams of a user (`user_id`: `me` or an id), or with server access all the project's teams.",
   access: 'client',
-  query: z.object({ user_id: ref.optional() }),
+  query: z.object({ user_id: idRef.optional() }),
   answer: teamListViews,
   errors: [...userRefErrors],
   handler: async ({ auth, query, deps }) => {
@@ -335,7 +334,7 @@ const listProfilesRoute = defineRoute({
   summary:
     "Team member profiles: a team's (a client needs `$read_members`), or a user's own (`user_id=me`) in each team.",
   access: 'client',
-  query: z.object({ team_id: ref.optional(), user_id: ref.optional() }),
+  query: z.object({ team_id: idRef.optional(), user_id: idRef.optional() }),
   answer: profileListViews,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', ...userRefErrors],
   handler: async ({ auth, query, deps }) => {

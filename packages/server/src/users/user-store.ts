@@ -207,6 +207,8 @@ async function updateUserRow(db: Db, projectId: string, userId: string, changes:
 
 /** Deletes the user and, by cascade, their sessions. False when there was no such user. */
 export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
+  // A malformed id names nobody (and must not reach the database's uuid cast).
+  if (!isUuid(userId)) return false;
   const result = await db
     .deleteFrom('users')
     .where('project_id', '=', projectId)

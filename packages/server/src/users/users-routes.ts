@@ -8,7 +8,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { email, imageUrl, metadata, successAnswer } from '../common/schemas.js';
+import { email, idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { importedPasswordHash } from '../password/passwords.js';
 import type { UserRow } from '../storage/schema.js';
@@ -136,7 +136,7 @@ const listUsersRoute = defineRoute({
     order_by: z.enum(['signed_up_at']).default('signed_up_at'),
     desc: z.enum(['true', 'false']).default('false'),
     query: z.string().max(256).optional().meta({ description: 'Text inside the e-mail or display name, or an id.' }),
-    team_id: z.string().max(100).optional(),
+    team_id: idRef.optional(),
   }),
   answer: userList,
   errors: ['TEAM_NOT_FOUND'],
