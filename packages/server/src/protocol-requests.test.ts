@@ -134,7 +134,10 @@ const divergent = new Map<number, string>([
   ...[128, 133, 139, 151, 192].map((seq) => [seq, 'USER_NOT_FOUND'] as [number, string]),
   // Signs out the session of #2, which the password reset of #73 ended: a reset ends every session of the
   // user here (the original backend kept them). The SDK treats the session as ended either way (spec §4).
-  [109, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
+  // With immediate sign-out (issue 11) that session's access token is refused too, first: the SDK refreshes,
+  // is refused, and is signed out, as the recorded run ended.
+  [108, 'ACCESS_TOKEN_EXPIRED'],
+  [109, 'ACCESS_TOKEN_EXPIRED'],
   // Recorded as answers the SDK maps to "no connected account" (47) and throws (189, shared keys, §9.3).
   [47, 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER'],
   [189, 'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS'],

@@ -21,6 +21,7 @@ import { prepareDummyHash } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
 import { RateLimitExceeded } from './rate-limit/rate-limit.js';
 import { apiRoutes } from './routes.js';
+import { SessionRevocations } from './sessions/revocations.js';
 import { changeFeedOf } from './storage/change-feed.js';
 import { isDatabaseUnavailable, unavailableRetryAfterSeconds } from './storage/db-faults.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
@@ -181,6 +182,7 @@ export function createService(options: ServiceOptions): Service {
     countryHeader: options.countryHeader?.toLowerCase() || null,
     publicUrl: options.publicUrl ? new URL(options.publicUrl).origin : null,
     attemptLimits: options.attemptLimits ?? true,
+    revocations: new SessionRevocations({ feed: changes, clock, db }),
     oauthNetwork: {
       fetch: options.oauthProviderNetwork?.fetch ?? ((input, init) => fetch(input, init)),
       rewriteUrl: options.oauthProviderNetwork?.rewriteUrl ?? ((url) => url),

@@ -23,7 +23,7 @@ export const adminAccessTokenErrors = [
 export async function checkAdminAccessToken(
   token: string,
   projectId: string,
-  deps: Pick<Deps, 'accessTokens' | 'authCache' | 'db'>,
+  deps: Pick<Deps, 'accessTokens' | 'authCache' | 'db' | 'revocations'>,
 ): Promise<ProjectRecord> {
   const check = await deps.accessTokens.check(token);
   if (!check.ok) {
@@ -32,6 +32,9 @@ export async function checkAdminAccessToken(
       : new KnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
   }
   if (check.projectId !== internalProjectId) throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+  if (check.sessionId !== null && (await deps.revocations.isRevoked(check.sessionId))) {
+    throw new KnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: null });
+  }
   const { userExists, owns } = await findOwnership(deps.db, projectId, check.userId);
   if (!userExists) {
     throw new KnownError(

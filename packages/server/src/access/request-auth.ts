@@ -42,6 +42,8 @@ function isAccessType(value: string): value is AccessType {
   return (accessTypes as readonly string[]).includes(value);
 }
 
+const sessionEnded = 'The session of this access token has ended (signed out or revoked).';
+
 /** Authenticates `request`, throwing the protocol's known error on the first failed check. */
 export async function authenticate(request: Request, deps: Deps): Promise<RequestAuth> {
   const header = (name: string) => request.headers.get(name) || undefined;
@@ -66,6 +68,10 @@ export async function authenticate(request: Request, deps: Deps): Promise<Reques
         : new KnownError('UNPARSABLE_ACCESS_TOKEN');
     }
     if (check.projectId !== projectId) throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
+    // A signed-out session's tokens stop now, not when they expire; the SDK then refreshes, and is signed out.
+    if (check.sessionId !== null && (await deps.revocations.isRevoked(check.sessionId))) {
+      throw new KnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: null }, sessionEnded);
+    }
     userId = check.userId;
   }
 

@@ -4,6 +4,7 @@ import type { AuthCache } from '../access/auth-cache.js';
 import type { Sealer } from '../crypto/encryption.js';
 import type { ProviderNetwork } from '../oauth/providers.js';
 import type { ProjectRecord } from '../projects/projects.js';
+import type { SessionRevocations } from '../sessions/revocations.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import type { AccessTokens } from '../tokens/access-tokens.js';
@@ -32,6 +33,8 @@ export interface Deps {
   countryHeader: string | null;
   /** The origin the service is reached at from browsers (provider callback URLs), or null for the request's. */
   publicUrl: string | null;
+  /** Sessions revoked anywhere, whose access tokens are refused at once. */
+  revocations: SessionRevocations;
   /** Whether failed sign-ins hold the account and the client back (`rate-limit/attempt-limits.ts`). */
   attemptLimits: boolean;
   /** How the service reaches OAuth providers. */

@@ -132,7 +132,7 @@ const signInWithCode = defineRoute({
             });
         await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
         const session = await createSession(trx, { projectId: project.id, userId: user.id, now, client });
-        return { userId: user.id, refreshToken: session.refreshToken, isNewUser: !existing };
+        return { userId: user.id, session, isNewUser: !existing };
       });
     let done: Awaited<ReturnType<typeof signIn>>;
     try {
@@ -143,8 +143,8 @@ const signInWithCode = defineRoute({
       done = await signIn();
     }
     return {
-      access_token: await deps.accessTokens.issue(project.id, done.userId),
-      refresh_token: done.refreshToken,
+      access_token: await deps.accessTokens.issue(project.id, done.userId, done.session.sessionId),
+      refresh_token: done.session.refreshToken,
       user_id: done.userId,
       is_new_user: done.isNewUser,
     };

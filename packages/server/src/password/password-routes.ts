@@ -60,7 +60,7 @@ const signUp = defineRoute({
     if (await findUserByAuthEmail(deps.db, project.id, body.email)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
     const passwordHash = await hashPassword(body.password);
     const now = deps.clock.now();
-    let created: { userId: string; refreshToken: string };
+    let created: { userId: string; sessionId: string; refreshToken: string };
     try {
       created = await inTransaction(deps.db, async (trx) => {
         const user = await insertUser(trx, {
@@ -79,14 +79,14 @@ const signUp = defineRoute({
         const session = await createSession(trx, { projectId: project.id, userId: user.id, now, client });
         const country = countryOf(request, deps.countryHeader);
         await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
-        return { userId: user.id, refreshToken: session.refreshToken };
+        return { userId: user.id, sessionId: session.sessionId, refreshToken: session.refreshToken };
       });
     } catch (error) {
       if (isUniqueViolation(error, authEmailIndex)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
       throw error;
     }
     return {
-      access_token: await deps.accessTokens.issue(project.id, created.userId),
+      access_token: await deps.accessTokens.issue(project.id, created.userId, created.sessionId),
       refresh_token: created.refreshToken,
       user_id: created.userId,
     };
@@ -125,7 +125,7 @@ const signIn = defineRoute({
       return createSession(trx, { projectId: project.id, userId: user.id, now, client });
     });
     return {
-      access_token: await deps.accessTokens.issue(project.id, user.id),
+      access_token: await deps.accessTokens.issue(project.id, user.id, session.sessionId),
       refresh_token: session.refreshToken,
       user_id: user.id,
     };

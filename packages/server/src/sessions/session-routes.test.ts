@@ -105,7 +105,7 @@ describe('POST /auth/sessions', () => {
     expect(answer.status).toBe(200);
   });
 
-  it('cannot mint a session for a deleted user from a still-valid access token ("me")', async () => {
+  it('cannot mint a session for a deleted user from their access token ("me"): the token ended with them', async () => {
     const user = await signUp(service);
     await call(service, 'DELETE', '/users/me', { headers: userHeaders(service, user, 'server') });
     const before = await snapshot(service);
@@ -113,7 +113,7 @@ describe('POST /auth/sessions', () => {
       headers: userHeaders(service, user, 'server'),
       json: { user_id: 'me' },
     });
-    expectKnownError(answer, 'USER_ID_DOES_NOT_EXIST', 400);
+    expectKnownError(answer, 'ACCESS_TOKEN_EXPIRED', 401);
     expect(await snapshot(service)).toEqual(before);
     expectKnownError(await refresh(user.refresh_token), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401, false);
   });

@@ -37,7 +37,7 @@ const createSessionRoute = defineRoute({
     }
     const user = await findUser(deps.db, auth.project.id, userId);
     if (!user) throw new KnownError('USER_ID_DOES_NOT_EXIST', { user_id: body.user_id });
-    const { refreshToken } = await createSession(deps.db, {
+    const { sessionId, refreshToken } = await createSession(deps.db, {
       projectId: auth.project.id,
       userId: user.id,
       now: deps.clock.now(),
@@ -45,7 +45,10 @@ const createSessionRoute = defineRoute({
       client,
       isImpersonation: body.is_impersonation ?? false,
     });
-    return { access_token: await deps.accessTokens.issue(auth.project.id, user.id), refresh_token: refreshToken };
+    return {
+      access_token: await deps.accessTokens.issue(auth.project.id, user.id, sessionId),
+      refresh_token: refreshToken,
+    };
   },
 });
 

@@ -7,6 +7,7 @@ import { constants } from '@latchkey/protocol';
 import { isUuid } from '../common/ids.js';
 import { sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
+import { notifySessionsRevoked } from '../storage/change-feed.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
 import { markUserActive } from '../users/user-store.js';
@@ -91,15 +92,36 @@ export async function touchSession(
   });
 }
 
+/**
+ * Every deletion of sessions below tells all instances which sessions went
+ * (`notifySessionsRevoked`, in the same transaction), so the sessions' access
+ * tokens stop working everywhere within moments rather than when they expire.
+ */
+async function revoked(db: Db, rows: { id: string }[]): Promise<string[]> {
+  const ids = rows.map((row) => row.id);
+  if (ids.length > 0) await notifySessionsRevoked(db, ids);
+  return ids;
+}
+
 /** Deletes the unexpired session holding `refreshToken`; false when there is none. */
 export async function revokeSession(db: Db, projectId: string, refreshToken: string, now: number): Promise<boolean> {
-  const result = await db
-    .deleteFrom('sessions')
-    .where('refresh_token_hash', '=', sha256Hex(refreshToken))
-    .where('project_id', '=', projectId)
-    .where('expires_at', '>', new Date(now))
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return inTransaction(db, async (trx) => {
+    const rows = await trx
+      .deleteFrom('sessions')
+      .where('refresh_token_hash', '=', sha256Hex(refreshToken))
+      .where('project_id', '=', projectId)
+      .where('expires_at', '>', new Date(now))
+      .returning('id')
+      .execute();
+    return (await revoked(trx, rows)).length > 0;
+  });
+}
+
+/** Whether the session still exists (expired or not). */
+export async function sessionExists(db: Db, sessionId: string): Promise<boolean> {
+  if (!isUuid(sessionId)) return false;
+  const row = await db.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The user's unexpired sessions, most recently used first. */
@@ -123,23 +145,29 @@ export async function deleteSessionById(
   userId?: string,
 ): Promise<boolean> {
   if (!isUuid(sessionId)) return false;
-  const result = await db
-    .deleteFrom('sessions')
-    .where('project_id', '=', projectId)
-    .where('id', '=', sessionId.toLowerCase())
-    .$if(userId !== undefined, (query) => query.where('user_id', '=', userId!))
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return inTransaction(db, async (trx) => {
+    const rows = await trx
+      .deleteFrom('sessions')
+      .where('project_id', '=', projectId)
+      .where('id', '=', sessionId.toLowerCase())
+      .$if(userId !== undefined, (query) => query.where('user_id', '=', userId!))
+      .returning('id')
+      .execute();
+    return (await revoked(trx, rows)).length > 0;
+  });
 }
 
 /** Deletes every session of the user (a password set by server code signs them out everywhere). */
 export async function deleteUserSessions(db: Db, projectId: string, userId: string): Promise<number> {
-  const result = await db
-    .deleteFrom('sessions')
-    .where('project_id', '=', projectId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return inTransaction(db, async (trx) => {
+    const rows = await trx
+      .deleteFrom('sessions')
+      .where('project_id', '=', projectId)
+      .where('user_id', '=', userId)
+      .returning('id')
+      .execute();
+    return (await revoked(trx, rows)).length;
+  });
 }
 
 /**
@@ -155,11 +183,14 @@ export async function deleteUserSessionsExcept(
   userId: string,
   keepSessionId: string | null,
 ): Promise<number> {
-  const result = await db
-    .deleteFrom('sessions')
-    .where('project_id', '=', projectId)
-    .where('user_id', '=', userId)
-    .$if(keepSessionId !== null, (query) => query.where('id', '!=', keepSessionId!))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return inTransaction(db, async (trx) => {
+    const rows = await trx
+      .deleteFrom('sessions')
+      .where('project_id', '=', projectId)
+      .where('user_id', '=', userId)
+      .$if(keepSessionId !== null, (query) => query.where('id', '!=', keepSessionId!))
+      .returning('id')
+      .execute();
+    return (await revoked(trx, rows)).length;
+  });
 }

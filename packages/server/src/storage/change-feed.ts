@@ -25,6 +25,8 @@ export type FeedEvent =
   | { type: 'change'; projectId: string }
   /** A mail was queued (`notifyMailQueued`): outbox workers look for due mail now. */
   | { type: 'mail' }
+  /** Sessions were deleted (`notifySessionsRevoked`): their access tokens must stop working. */
+  | { type: 'revoked'; sessionIds: string[] }
   /** Listening (again): changes made from now on arrive. */
   | { type: 'live' }
   /** No longer listening: changes may be missed until `live`. */
@@ -69,12 +71,30 @@ export async function notifyMailQueued(db: Db): Promise<void> {
   );
 }
 
+/**
+ * Tells every instance that these sessions were deleted, so their access
+ * tokens stop working at once (`sessions/revocations.ts`); sent when the
+ * transaction of `db` commits, in notifications under PostgreSQL's 8000-byte
+ * payload limit.
+ */
+export async function notifySessionsRevoked(db: Db, sessionIds: readonly string[]): Promise<void> {
+  for (let start = 0; start < sessionIds.length; start += 150) {
+    const ids = sessionIds.slice(start, start + 150);
+    await sql`select pg_notify(${changeChannel}, json_build_object('schema', current_schema(), 'revoked', ${JSON.stringify(ids)}::json)::text)`.execute(
+      db,
+    );
+  }
+}
+
 /** The event a notification payload carries for `schema`, or null (another schema, or not ours). */
 export function feedEventOf(payload: string, schema: string): FeedEvent | null {
   try {
-    const parsed = JSON.parse(payload) as { schema?: unknown; project?: unknown; mail?: unknown };
+    const parsed = JSON.parse(payload) as { schema?: unknown; project?: unknown; mail?: unknown; revoked?: unknown };
     if (parsed.schema !== schema) return null;
     if (typeof parsed.project === 'string') return { type: 'change', projectId: parsed.project };
+    if (Array.isArray(parsed.revoked)) {
+      return { type: 'revoked', sessionIds: parsed.revoked.filter((id): id is string => typeof id === 'string') };
+    }
     return parsed.mail === true ? { type: 'mail' } : null;
   } catch {
     return null;
@@ -92,7 +112,7 @@ class Subscribers {
   }
 
   emit(event: FeedEvent): void {
-    if (event.type !== 'change') this.live = event.type === 'live';
+    if (event.type === 'live' || event.type === 'lost') this.live = event.type === 'live';
     for (const listener of [...this.#listeners]) listener(event);
   }
 

@@ -88,6 +88,8 @@ export interface TestService {
   projectId: string;
   /** The test project's keys. */
   keys: TestKeys;
+  /** The master secret the service runs with (to start a second instance on the same database). */
+  secret: string;
   /** The service clock; move it to expire tokens and sessions. */
   clock: TestClock;
   storage: Storage;
@@ -165,6 +167,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       },
       projectId: project.projectId,
       keys: project.keys,
+      secret,
       clock,
       storage,
       service,

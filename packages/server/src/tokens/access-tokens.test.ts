@@ -22,7 +22,7 @@ describe('issued access tokens', () => {
     const header = decodeProtectedHeader(user.access_token);
     expect(header).toEqual({ alg: 'ES256', kid: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) });
     const claims = decodeJwt(user.access_token);
-    expect(Object.keys(claims).sort()).toEqual(['aud', 'branchId', 'exp', 'iat', 'iss', 'sub']);
+    expect(Object.keys(claims).sort()).toEqual(['aud', 'branchId', 'exp', 'iat', 'iss', 'sid', 'sub']);
     expect(claims).toMatchObject({
       sub: user.user_id,
       branchId: 'main',
@@ -115,9 +115,9 @@ describe('signing keys at rest', () => {
       createSealer('another secret of 32 characters!!', 'signing-keys'),
       clock,
     );
-    await expect(new AccessTokens(keys, clock).issue(service.projectId, crypto.randomUUID())).rejects.toThrow(
-      /master secret/,
-    );
+    await expect(
+      new AccessTokens(keys, clock).issue(service.projectId, crypto.randomUUID(), crypto.randomUUID()),
+    ).rejects.toThrow(/master secret/);
   });
 
   it('are created once per project when two instances race for it', async () => {

@@ -12,7 +12,7 @@ import type { SigningKeys } from './signing-keys.js';
 
 /** The outcome of reading an access token. */
 export type AccessTokenCheck =
-  | { ok: true; projectId: string; userId: string }
+  | { ok: true; projectId: string; userId: string; sessionId: string | null }
   | { ok: false; reason: 'unparsable' | 'expired' };
 
 const kidPattern = /^[A-Za-z0-9_-]{12}$/;
@@ -23,11 +23,14 @@ export class AccessTokens {
     private readonly clock: Clock,
   ) {}
 
-  /** A new access token for `userId` in `projectId`. */
-  async issue(projectId: string, userId: string): Promise<string> {
+  /**
+   * A new access token for `userId` in `projectId`, naming its session
+   * (`sid`) so that it stops working when the session is revoked.
+   */
+  async issue(projectId: string, userId: string, sessionId: string): Promise<string> {
     const { kid, privateKey } = await this.keys.signingKey(projectId);
     const issuedAt = Math.floor(this.clock.now() / 1000);
-    return new SignJWT({ branchId: 'main' })
+    return new SignJWT({ branchId: 'main', sid: sessionId })
       .setProtectedHeader({ alg: 'ES256', kid })
       .setSubject(userId)
       .setIssuer(accessTokenIssuer)
@@ -60,7 +63,8 @@ export class AccessTokens {
         currentDate: new Date(this.clock.now()),
       });
       if (typeof payload.sub !== 'string' || !isUuid(payload.sub)) return unparsable;
-      return { ok: true, projectId: key.projectId, userId: payload.sub.toLowerCase() };
+      const sessionId = typeof payload.sid === 'string' && isUuid(payload.sid) ? payload.sid.toLowerCase() : null;
+      return { ok: true, projectId: key.projectId, userId: payload.sub.toLowerCase(), sessionId };
     } catch (error) {
       return error instanceof errors.JWTExpired ? { ok: false, reason: 'expired' } : unparsable;
     }

@@ -114,8 +114,8 @@ const issueToken = defineRoute({
     const project = await authenticateOAuthClient(deps, clientId, clientSecret);
     const now = deps.clock.now();
     const country = countryOf(request, deps.countryHeader);
-    const answer = async (userId: string) => ({
-      access_token: await deps.accessTokens.issue(clientId, userId),
+    const answer = async (userId: string, sessionId: string) => ({
+      access_token: await deps.accessTokens.issue(clientId, userId, sessionId),
       token_type: 'Bearer' as const,
       expires_in: constants.accessTokenLifetimeSeconds,
       scope: 'legacy',
@@ -150,7 +150,7 @@ const issueToken = defineRoute({
         return createSession(trx, { projectId: project.id, userId: data.user_id, now, client });
       });
       return {
-        ...(await answer(data.user_id)),
+        ...(await answer(data.user_id, session.sessionId)),
         refresh_token: session.refreshToken,
         user_id: data.user_id,
         is_new_user: data.is_new_user,
@@ -169,7 +169,7 @@ const issueToken = defineRoute({
     if (!session || !(await touchSession(deps.db, session, now, record))) {
       throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     }
-    return answer(session.user_id);
+    return answer(session.user_id, session.id);
   },
 });
 

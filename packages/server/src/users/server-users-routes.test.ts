@@ -299,7 +299,7 @@ describe('PATCH /users/:userId', () => {
 });
 
 describe('DELETE /users/:userId', () => {
-  it('deletes the user and their sessions; their tokens then name no user', async () => {
+  it('deletes the user and their sessions; their access tokens stop working at once', async () => {
     const user = await signUp(service);
     const answer = await call(service, 'DELETE', `/users/${user.user_id}`, { headers: server() });
     expect(answer.status).toBe(200);
@@ -311,7 +311,7 @@ describe('DELETE /users/:userId', () => {
     );
     expectKnownError(await refreshGrant(service, user.refresh_token), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401, false);
     const me = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user, 'server') });
-    expectKnownError(me, 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    expectKnownError(me, 'ACCESS_TOKEN_EXPIRED', 401);
     expectKnownError(
       await call(service, 'DELETE', `/users/${user.user_id}`, { headers: server() }),
       'USER_NOT_FOUND',

@@ -6,6 +6,7 @@ import { isUuid } from '../common/ids.js';
 import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
 import { parseStoredConfig } from '../projects/project-config.js';
 import { findProjectRow } from '../projects/project-store.js';
+import { notifySessionsRevoked } from '../storage/change-feed.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
 import { addMember, insertTeam, personalTeamName } from '../teams/team-store.js';
@@ -209,12 +210,28 @@ async function updateUserRow(db: Db, projectId: string, userId: string, changes:
 export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
   // A malformed id names nobody (and must not reach the database's uuid cast).
   if (!isUuid(userId)) return false;
-  const result = await db
-    .deleteFrom('users')
-    .where('project_id', '=', projectId)
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return inTransaction(db, async (trx) => {
+    // The user's row first (no session can be added meanwhile), then the sessions the cascade will take:
+    // every instance is told of them, so their access tokens stop working at once.
+    if (!(await lockUser(trx, projectId, userId))) return false;
+    const sessions = await trx
+      .selectFrom('sessions')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('user_id', '=', userId)
+      .execute();
+    if (sessions.length > 0)
+      await notifySessionsRevoked(
+        trx,
+        sessions.map((session) => session.id),
+      );
+    const result = await trx
+      .deleteFrom('users')
+      .where('project_id', '=', projectId)
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  });
 }
 
 /**

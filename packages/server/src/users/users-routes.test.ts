@@ -253,7 +253,7 @@ describe('DELETE /users/me', () => {
         .execute();
       expect(sessions).toEqual([]);
       const me = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user) });
-      expectKnownError(me, 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+      expectKnownError(me, 'ACCESS_TOKEN_EXPIRED', 401);
       const signIn = await call(service, 'POST', '/auth/password/sign-in', {
         headers: authHeaders(service),
         json: { email: user.email, password: user.password },

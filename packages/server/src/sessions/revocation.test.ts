@@ -1,0 +1,114 @@
+/**
+ * Immediate sign-out (issue 11): access tokens used to keep working for up to
+ * 10 minutes after their session ended. Each token now names its session, and
+ * every instance hears of a revoked session through the database within
+ * moments: the token is refused (ACCESS_TOKEN_EXPIRED, so the SDK refreshes and
+ * finds itself signed out) on this instance and, on PostgreSQL, on a second
+ * instance sharing the database, within a second, without a read per request.
+ */
+import { headers as h } from '@latchkey/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createService, type Service } from '../service.js';
+import { openStorage, type Storage } from '../storage/open-storage.js';
+import { authHeaders, call, expectKnownError, goodPassword, signUp, userHeaders } from '../test-support/api.js';
+import { postgresUp, postgresUrl } from '../test-support/postgres.js';
+import { startTestService, type TestService } from '../testing/index.js';
+
+/** Polls `probe` until it answers true; resolves with the time it took, failing after 1 s. */
+async function within1s(probe: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  while (!(await probe())) {
+    if (performance.now() - started > 1_000) throw new Error('not within a second');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return performance.now() - started;
+}
+
+describe.each([
+  { backend: 'PGlite', databaseUrl: null, available: true },
+  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
+])('revoked sessions on $backend', ({ databaseUrl, available }) => {
+  let service: TestService;
+  beforeAll(async () => {
+    if (available) service = await startTestService({ databaseUrl });
+  });
+  afterAll(() => service?.close());
+
+  const me = (tokens: { access_token: string }) =>
+    call(service, 'GET', '/users/me', { headers: userHeaders(service, { access_token: tokens.access_token }) });
+  const refused = async (tokens: { access_token: string }) => {
+    const answer = await me(tokens);
+    return answer.headers.get(h.knownError) === 'ACCESS_TOKEN_EXPIRED';
+  };
+
+  it.skipIf(!available)('a signed-out session’s access token stops working at once', async () => {
+    const user = await signUp(service);
+    expect((await me(user)).status).toBe(200);
+    const out = await call(service, 'DELETE', '/auth/sessions/current', {
+      headers: userHeaders(service, user),
+      json: {},
+    });
+    expect(out.status).toBe(200);
+    await within1s(() => refused(user));
+    expectKnownError(await me(user), 'ACCESS_TOKEN_EXPIRED', 401);
+  });
+
+  it.skipIf(!available)(
+    'so do the tokens of a revoked session, of a password reset’s sessions and of a deleted user',
+    async () => {
+      const user = await signUp(service);
+      const second = await call(service, 'POST', '/auth/password/sign-in', {
+        headers: authHeaders(service),
+        json: { email: user.email, password: user.password },
+      });
+      // The password changes: every other session ends.
+      await call(service, 'POST', '/auth/password/update', {
+        headers: userHeaders(service, user),
+        json: { old_password: goodPassword, new_password: 'another-horse-2' },
+      });
+      await within1s(() => refused(second.body));
+      expect((await me(user)).status).toBe(200); // the session that changed it stays
+
+      await call(service, 'DELETE', `/users/${user.user_id}`, { headers: authHeaders(service, 'server') });
+      await within1s(() => refused(user));
+    },
+  );
+
+  it.skipIf(!available)('a token whose session is alive keeps working (no false refusals)', async () => {
+    const [a, b] = [await signUp(service), await signUp(service)];
+    await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, a), json: {} });
+    await within1s(() => refused(a));
+    expect((await me(b)).status).toBe(200);
+  });
+});
+
+describe.skipIf(!postgresUp)('a second instance on the same PostgreSQL', () => {
+  let service: TestService;
+  let storage: Storage;
+  let second: Service;
+
+  beforeAll(async () => {
+    service = await startTestService({ databaseUrl: postgresUrl });
+    storage = await openStorage({ databaseUrl: postgresUrl, schema: service.storage.schema });
+    second = createService({ storage, secret: service.secret, logger: false });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await storage?.close();
+    await service?.close();
+  });
+
+  it('refuses a session signed out on the first instance within a second, with no read per request', async () => {
+    const user = await signUp(service);
+    const onSecond = () =>
+      second.fetch(
+        new Request('http://second/api/v1/users/me', {
+          headers: userHeaders(service, { access_token: user.access_token }),
+        }),
+      );
+    expect(Number((await onSecond()).headers.get(h.actualStatus) ?? 200)).toBe(200);
+    await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, user), json: {} });
+    const took = await within1s(async () => (await onSecond()).headers.get(h.knownError) === 'ACCESS_TOKEN_EXPIRED');
+    console.log(`[figure] sign-out seen by a second instance after ${Math.round(took)} ms`);
+  });
+});

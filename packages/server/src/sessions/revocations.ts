@@ -1,0 +1,50 @@
+/**
+ * Immediate sign-out: the sessions revoked anywhere (sign-out, a revoked
+ * session, a password change or reset, a deleted user), which every instance
+ * learns from the storage's change feed within moments of the commit
+ * (`notifySessionsRevoked`), kept in memory for as long as an access token
+ * lives. Request authentication refuses an access token whose session (its
+ * `sid`) is in the set, so a revoked session's tokens stop working at once,
+ * without a database read per request. While the feed is not listening (its
+ * connection lost), a revocation could be missed, so the session is read from
+ * the database instead until it listens again.
+ */
+import { constants } from '@latchkey/protocol';
+import type { Clock } from '../http/env.js';
+import type { ChangeFeed } from '../storage/change-feed.js';
+import type { Db } from '../storage/db.js';
+import { sessionExists } from './session-store.js';
+
+/** How long a revoked id is kept: an access token's life, and a minute for clock skew. */
+const keepMs = constants.accessTokenLifetimeSeconds * 1000 + 60_000;
+
+export class SessionRevocations {
+  readonly #revoked = new Map<string, number>();
+  #nextPrune = 0;
+
+  constructor(private readonly options: { feed: ChangeFeed; clock: Clock; db: Db }) {
+    options.feed.subscribe((event) => {
+      if (event.type === 'revoked') this.add(event.sessionIds);
+    });
+  }
+
+  /** Notes sessions as revoked on this instance. */
+  add(sessionIds: readonly string[]): void {
+    const forgetAt = this.options.clock.now() + keepMs;
+    for (const id of sessionIds) this.#revoked.set(id.toLowerCase(), forgetAt);
+  }
+
+  /** Whether the session was revoked (read from the database while revocations might be missed). */
+  async isRevoked(sessionId: string): Promise<boolean> {
+    const now = this.options.clock.now();
+    if (now >= this.#nextPrune) this.#prune(now);
+    if (this.#revoked.has(sessionId)) return true;
+    if (!this.options.feed.live) return !(await sessionExists(this.options.db, sessionId));
+    return false;
+  }
+
+  #prune(now: number): void {
+    this.#nextPrune = now + 60_000;
+    for (const [id, forgetAt] of this.#revoked) if (forgetAt <= now) this.#revoked.delete(id);
+  }
+}
