@@ -13,7 +13,7 @@ import {
   redactUrl,
   verifySecretOrFail,
 } from '../internal/service.js';
-import { checkPublicUrl, checkSmtpUrl } from '../internal/smtp-url.js';
+import { checkProxyHeader, checkPublicUrl, checkSmtpUrl } from '../internal/smtp-url.js';
 
 export const startUsage = `Usage: latchkey start [options]
 
@@ -44,6 +44,13 @@ Environment:
                        server configured") and projects need their own
   LATCHKEY_SMTP_FROM   sender of that mail, "Name <address>" or an address
                        (default noreply@ the SMTP host)
+  LATCHKEY_TRUSTED_PROXY_HEADER
+                       the header your proxy or load balancer sets to the
+                       client's address, e.g. x-forwarded-for (its first
+                       entry is used); set it only when every request passes
+                       through that proxy. Without it the client address is
+                       the proxy's, and the per-address limits on guessing
+                       count every client together
   LATCHKEY_PUBLIC_URL  the origin browsers reach the service at, e.g.
                        https://auth.example.com: OAuth providers call back to
                        <it>/api/v1/auth/oauth/callback/<provider> (default:
@@ -61,6 +68,8 @@ export interface StartOptions {
   schema?: string;
   /** pino level of the JSON log on stdout; default `info`. */
   logLevel?: string;
+  /** The header a trusted proxy sets to the client's address (`LATCHKEY_TRUSTED_PROXY_HEADER`). */
+  trustedProxyHeader?: string | undefined;
   /** The origin browsers reach the service at (`LATCHKEY_PUBLIC_URL`); default each request's. */
   publicUrl?: string | undefined;
   /** SMTP server for shared mail (`LATCHKEY_SMTP_URL`); default none. */
@@ -101,6 +110,7 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+      ...(options.trustedProxyHeader ? { trustedProxyHeader: options.trustedProxyHeader } : {}),
     });
     // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
     cleanup.add(() => service.close());
@@ -150,6 +160,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
   const smtpUrl = checkSmtpUrl(context.env.LATCHKEY_SMTP_URL);
   const smtpFrom = context.env.LATCHKEY_SMTP_FROM || undefined;
   const publicUrl = checkPublicUrl(context.env.LATCHKEY_PUBLIC_URL);
+  const trustedProxyHeader = checkProxyHeader(context.env.LATCHKEY_TRUSTED_PROXY_HEADER);
   const host = flags.host ?? context.env.HOST ?? '0.0.0.0';
   const stop = waitForStop(context.signal);
   try {
@@ -163,6 +174,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
       smtpUrl,
       smtpFrom,
       publicUrl,
+      trustedProxyHeader,
     });
     if (!stop.isStopped()) {
       const everywhere = host === '0.0.0.0' || host === '::' || host === '';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from './errors.js';
-import { checkPublicUrl, checkSmtpUrl } from './smtp-url.js';
+import { checkProxyHeader, checkPublicUrl, checkSmtpUrl } from './smtp-url.js';
 
 describe('checkSmtpUrl', () => {
   it('passes SMTP URLs through and treats unset or empty as none', () => {
@@ -35,6 +35,20 @@ describe('checkPublicUrl', () => {
   it('refuses what is not an http(s) URL with one line naming the variable', () => {
     for (const value of ['auth.example.com', 'ftp://auth.example.com']) {
       expect(() => checkPublicUrl(value), value).toThrow(/^LATCHKEY_PUBLIC_URL /);
+    }
+  });
+});
+
+describe('checkProxyHeader', () => {
+  it('lower-cases a header name and treats unset or empty as none', () => {
+    expect(checkProxyHeader('X-Forwarded-For')).toBe('x-forwarded-for');
+    expect(checkProxyHeader(undefined)).toBeUndefined();
+    expect(checkProxyHeader('')).toBeUndefined();
+  });
+
+  it('refuses what cannot be a header name, naming the variable', () => {
+    for (const value of ['x forwarded', 'x-forwarded-for: 1.2.3.4', 'é']) {
+      expect(() => checkProxyHeader(value), value).toThrow(/^LATCHKEY_TRUSTED_PROXY_HEADER /);
     }
   });
 });

@@ -48,3 +48,19 @@ export function checkPublicUrl(value: string | undefined): string | undefined {
   }
   return url.origin;
 }
+
+/**
+ * `LATCHKEY_TRUSTED_PROXY_HEADER` (the header a trusted proxy sets to the
+ * client's address, e.g. `x-forwarded-for`) lower-cased when set, else
+ * undefined; a one-line error naming it when it is not a header name.
+ *
+ * @example
+ * const trustedProxyHeader = checkProxyHeader(context.env.LATCHKEY_TRUSTED_PROXY_HEADER);
+ */
+export function checkProxyHeader(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(value)) {
+    throw new CliError('LATCHKEY_TRUSTED_PROXY_HEADER is not a header name: expected e.g. x-forwarded-for');
+  }
+  return value.toLowerCase();
+}
