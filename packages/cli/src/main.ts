@@ -4,6 +4,7 @@ import { runKeys } from './commands/keys.js';
 import { runMigrate } from './commands/migrate.js';
 import { runOwners } from './commands/owners.js';
 import { runProjects } from './commands/projects.js';
+import { runRotateSecret } from './commands/rotate-secret.js';
 import { runStart } from './commands/start.js';
 import { runUsers } from './commands/users.js';
 import { type CliContext, processContext } from './internal/context.js';
@@ -19,6 +20,8 @@ Commands:
   projects  list projects, create one with its keys
   keys      list, create and revoke a project's API keys
   users     list and create a project's users
+  rotate-secret
+            move a database to a new master secret
 
 Options:
   -h, --help     show help (also: latchkey <command> --help)
@@ -33,6 +36,7 @@ const commands: Record<string, (args: string[], context: CliContext) => Promise<
   projects: runProjects,
   keys: runKeys,
   users: runUsers,
+  'rotate-secret': runRotateSecret,
 };
 
 /**

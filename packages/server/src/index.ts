@@ -12,6 +12,7 @@
 
 export { apiKeySetFirstView } from './api-keys/api-key-views.js';
 export type { CreateApiKeySetOptions, CreatedApiKeySet } from './api-keys/api-keys.js';
+export { secretWeakness } from './crypto/secret-strength.js';
 export type { Clock } from './http/env.js';
 export type { MailboxMessage } from './mail/mailbox.js';
 export {
@@ -30,7 +31,9 @@ export {
   type ProjectSummary,
   pinSecret,
   revokeApiKeySet,
+  rotateSecret,
   type SecretOption,
+  type SecretRotation,
   updateProjectConfig,
   verifySecret,
 } from './operations.js';

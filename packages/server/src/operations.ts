@@ -14,11 +14,20 @@ import {
   createKeySet,
   revokeKeySetNow,
 } from './api-keys/api-keys.js';
+import { deleteUnusedCodes } from './codes/code-store.js';
 import { validate } from './common/validate.js';
-import { createSealer } from './crypto/encryption.js';
+import { createSealer, type Sealer } from './crypto/encryption.js';
+import { secretWeakness } from './crypto/secret-strength.js';
+import { resealAccountTokens } from './oauth/oauth-account-store.js';
 import { bootstrapDatabase, type DevProjectKeys, findDevProjectId, issueKeys } from './projects/bootstrap.js';
-import { configSealerPurpose } from './projects/config-secrets.js';
-import type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
+import {
+  configSealerPurpose,
+  hasConfigSecrets,
+  openConfigSecrets,
+  sealConfigSecrets,
+} from './projects/config-secrets.js';
+import { type ProjectConfig, type ProjectConfigPatch, parseStoredConfig } from './projects/project-config.js';
+import { changeProjectConfig, listProjectIds } from './projects/project-store.js';
 import {
   addOwner,
   type CreateProjectOptions,
@@ -28,8 +37,16 @@ import {
   type ProjectRecord,
 } from './projects/projects.js';
 import { changeFeedOf } from './storage/change-feed.js';
+import { inTransaction } from './storage/db.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
-import { checkSecretOpensKeys, SecretMismatchError, SigningKeys, signingKeyPurpose } from './tokens/signing-keys.js';
+import { listSealedKeys, updateSealedKey } from './tokens/signing-key-store.js';
+import {
+  checkSecretOpensKeys,
+  SecretMismatchError,
+  SigningKeys,
+  associatedData as signingKeyData,
+  signingKeyPurpose,
+} from './tokens/signing-keys.js';
 import { attachSelectedTeam, findUserByAuthEmail } from './users/user-store.js';
 import { serverUserView } from './users/user-views.js';
 import { type CreateUserInput, createUser as createUserIn, listUsers as listUserPageOf } from './users/users.js';
@@ -210,6 +227,80 @@ export async function pinSecret(storage: Storage, secret: string): Promise<void>
   const sealer = createSealer(secret, signingKeyPurpose);
   if ((await checkSecretOpensKeys(db, sealer)) !== 'no_keys') return;
   await new SigningKeys(db, sealer, { now: () => Date.now() }).signingKey(internalProjectId);
+}
+
+/** What `rotateSecret` re-sealed. */
+export interface SecretRotation {
+  signingKeys: number;
+  projectConfigs: number;
+  providerAccounts: number;
+  /** OAuth sign-ins in flight, ended (their verifiers were sealed under the old secret). */
+  oauthFlowsEnded: number;
+}
+
+/**
+ * Moves a database to a new master secret: every signing key, every sealed
+ * secret of a project config (OAuth client secrets, SMTP passwords) and every
+ * provider token is opened with `oldSecret` and sealed with `newSecret`, in
+ * one transaction, so the database is never half-moved. Sign-ins through a
+ * provider that are in flight end (they start again). Run it with every
+ * instance stopped, then start them with the new secret. Throws
+ * `SecretMismatchError` when `oldSecret` is not the database's, and a
+ * `TypeError` when `newSecret` is weak.
+ *
+ * @example
+ * await rotateSecret(storage, process.env.LATCHKEY_SECRET!, process.env.LATCHKEY_NEW_SECRET!);
+ */
+export async function rotateSecret(storage: Storage, oldSecret: string, newSecret: string): Promise<SecretRotation> {
+  const weakness = secretWeakness(newSecret);
+  if (weakness) throw new TypeError(`rotateSecret: the new master secret is too weak: ${weakness}`);
+  await verifySecret(storage, oldSecret);
+  // Anything the old secret does not open means it is not this database's secret (a database without keys yet
+  // is not checked by verifySecret): the transaction rolls back and nothing is moved.
+  const mismatch = () =>
+    new SecretMismatchError(
+      'the old master secret does not open the sealed data: it is not the secret of this database',
+    );
+  const guarded = (sealer: Sealer): Sealer => ({
+    seal: (value, data) => sealer.seal(value, data),
+    open: (value, data) => {
+      try {
+        return sealer.open(value, data);
+      } catch {
+        throw mismatch();
+      }
+    },
+  });
+  const from = {
+    keys: guarded(createSealer(oldSecret, signingKeyPurpose)),
+    config: guarded(createSealer(oldSecret, configSealerPurpose)),
+  };
+  const to = { keys: createSealer(newSecret, signingKeyPurpose), config: createSealer(newSecret, configSealerPurpose) };
+  return inTransaction(dbOf(storage), async (trx) => {
+    const keys = await listSealedKeys(trx);
+    for (const key of keys) {
+      const data = signingKeyData(key.project_id, key.kid);
+      await updateSealedKey(trx, key.kid, to.keys.seal(from.keys.open(key.private_jwk_encrypted, data), data));
+    }
+    let projectConfigs = 0;
+    for (const projectId of await listProjectIds(trx)) {
+      await changeProjectConfig(trx, projectId, (stored: unknown) => {
+        const config = parseStoredConfig(projectId, stored);
+        if (!hasConfigSecrets(config)) return stored;
+        projectConfigs++;
+        let opened: ProjectConfig;
+        try {
+          opened = openConfigSecrets(config, projectId, from.config);
+        } catch {
+          throw mismatch();
+        }
+        return sealConfigSecrets(opened, projectId, to.config);
+      });
+    }
+    const providerAccounts = await resealAccountTokens(trx, from.config, to.config);
+    const oauthFlowsEnded = await deleteUnusedCodes(trx, 'oauth_flow');
+    return { signingKeys: keys.length, projectConfigs, providerAccounts, oauthFlowsEnded };
+  });
 }
 
 /** A project as `listProjects` gives it (wire names). */

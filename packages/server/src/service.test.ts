@@ -13,10 +13,12 @@ import { startTestService } from './testing/index.js';
 import { testSeed } from './testing/seed-cache.js';
 
 describe('createService', () => {
-  it('refuses a master secret shorter than 32 characters', async () => {
+  it('refuses a weak master secret: short, repeated, or too predictable (issue 11)', async () => {
     const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
     try {
-      expect(() => createService({ storage, secret: 'short', logger: false })).toThrow(/at least 32/);
+      expect(() => createService({ storage, secret: 'short', logger: false })).toThrow(/shorter than 32/);
+      // 32 characters, no secret at all: the length check alone let it through.
+      expect(() => createService({ storage, secret: 'x'.repeat(40), logger: false })).toThrow(/latchkey rotate-secret/);
     } finally {
       await storage.close();
     }
@@ -116,7 +118,7 @@ describe('createService', () => {
     const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
     const project = await createProject(storage, { displayName: 'P' });
     const keys = await createApiKeySet(storage, project.id);
-    const service = createService({ storage, secret: 'x'.repeat(32), logger: false });
+    const service = createService({ storage, secret: 'a service secret for this test, 32+ chars', logger: false });
     await storage.close();
     const request = (override: boolean) =>
       service.fetch(
@@ -143,7 +145,7 @@ describe('createService', () => {
 describe('startServer', () => {
   it('reports the real port when asked for port 0, and closes', async () => {
     const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
-    const service = createService({ storage, secret: 'x'.repeat(32), logger: false });
+    const service = createService({ storage, secret: 'a service secret for this test, 32+ chars', logger: false });
     const server = await startServer({ service, port: 0 });
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

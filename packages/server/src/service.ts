@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { AuthCache, readAuthData } from './access/auth-cache.js';
 import { createSealer } from './crypto/encryption.js';
 import { randomRequestId } from './crypto/random.js';
+import { secretWeakness } from './crypto/secret-strength.js';
 import { startHousekeeping } from './housekeeping.js';
 import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
 import { mountRoutes } from './http/mount-routes.js';
@@ -140,7 +141,7 @@ export interface ConnectionInfo {
 }
 
 /** Minimum length of the master secret. */
-export const minimumSecretLength = 32;
+export { minimumSecretLength } from './crypto/secret-strength.js';
 
 /**
  * Creates the service. Mount `fetch` anywhere that speaks the Fetch API, or
@@ -156,8 +157,11 @@ export const minimumSecretLength = 32;
  * await storage.close();
  */
 export function createService(options: ServiceOptions): Service {
-  if (typeof options.secret !== 'string' || options.secret.length < minimumSecretLength) {
-    throw new TypeError(`createService: the secret must be at least ${minimumSecretLength} characters`);
+  const weakness = typeof options.secret === 'string' ? secretWeakness(options.secret) : 'it is not a string';
+  if (weakness) {
+    throw new TypeError(
+      `createService: the master secret is too weak: ${weakness}. Use a random one (openssl rand -base64 32); move an existing database to it with rotateSecret (latchkey rotate-secret).`,
+    );
   }
   const clock = options.clock ?? { now: () => Date.now() };
   prepareDummyHash();

@@ -20,6 +20,7 @@ import { createLogger, logLevel } from '../internal/logger.js';
 import { waitUntilServing } from '../internal/ready.js';
 import {
   checkPortFree,
+  checkSecretStrength,
   listenOrFail,
   loadServer,
   openStorageOrFail,
@@ -108,6 +109,7 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     cleanup.add(() => lock.release());
     await checkPortFree(host, port);
     const [secret, server] = await Promise.all([loadOrCreateSecret(dataDir, options.secret), loadServer()]);
+    checkSecretStrength(server, secret, options.secret ? 'LATCHKEY_SECRET' : `${dataDir}/secret`);
     const storage = await openStorageOrFail(server, { dataDir });
     cleanup.add(() => storage.close());
     const source = options.secret ? 'LATCHKEY_SECRET' : `the secret in ${join(dataDir, 'secret')}`;

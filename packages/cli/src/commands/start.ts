@@ -7,6 +7,7 @@ import { CliError } from '../internal/errors.js';
 import { createLogger, logLevel } from '../internal/logger.js';
 import {
   checkPortFree,
+  checkSecretStrength,
   listenOrFail,
   loadServer,
   openStorageOrFail,
@@ -93,6 +94,7 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
   const databaseUrl = checkDatabaseUrl(options.databaseUrl);
   const logger = createLogger({ level: options.logLevel, fallback: 'info', to: 'stdout' });
   const server = await loadServer();
+  checkSecretStrength(server, secret, 'LATCHKEY_SECRET');
   const port = options.port ?? 8102;
   const host = options.host ?? '0.0.0.0';
   const cleanup = new Cleanup();

@@ -91,3 +91,18 @@ export async function verifySecretOrFail(
     );
   }
 }
+
+/**
+ * Refuses a master secret the service would refuse as weak (repeated, too
+ * predictable: `secretWeakness`), in one line naming where it came from and
+ * the way out: a generated secret, and `latchkey rotate-secret` to move the
+ * data to it.
+ */
+export function checkSecretStrength(server: ServerModule, secret: string, source: string): void {
+  const weakness = server.secretWeakness(secret);
+  if (weakness) {
+    throw new CliError(
+      `the master secret from ${source} is too weak: ${weakness}; generate one (openssl rand -base64 32) and move the database to it with \`latchkey rotate-secret\``,
+    );
+  }
+}

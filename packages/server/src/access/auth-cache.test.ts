@@ -185,7 +185,7 @@ function whenLive(storage: Storage): Promise<void> {
   });
 }
 
-const secret = 'a'.repeat(40);
+const secret = 'the auth cache test secret, 32 characters+';
 
 function serverRequest(service: Service, projectId: string, secretServerKey: string) {
   return service.fetch(

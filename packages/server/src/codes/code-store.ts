@@ -84,3 +84,13 @@ export async function deleteCodesExpiredBefore(db: Db, before: number): Promise<
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Deletes the unused codes of a purpose (in-flight OAuth flows, whose verifiers a new master secret cannot open). */
+export async function deleteUnusedCodes(db: Db, purpose: string): Promise<number> {
+  const result = await db
+    .deleteFrom('verification_codes')
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

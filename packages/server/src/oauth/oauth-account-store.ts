@@ -164,3 +164,22 @@ async function summarize(db: Db, projectId: string, userId: string): Promise<voi
     .where('id', '=', userId)
     .execute();
 }
+
+/** Re-seals every account's tokens from `from` to `to` (a new master secret); returns how many accounts. */
+export async function resealAccountTokens(db: Db, from: Sealer, to: Sealer): Promise<number> {
+  const rows = await db.selectFrom('oauth_accounts').selectAll().execute();
+  for (const row of rows) {
+    const { accessToken, refreshToken } = openTokens(row, from);
+    await db
+      .updateTable('oauth_accounts')
+      .set({
+        access_token_sealed: accessToken && to.seal(accessToken, field(row, 'access')),
+        refresh_token_sealed: refreshToken && to.seal(refreshToken, field(row, 'refresh')),
+      })
+      .where('project_id', '=', row.project_id)
+      .where('provider_id', '=', row.provider_id)
+      .where('account_id', '=', row.account_id)
+      .execute();
+  }
+  return rows.length;
+}

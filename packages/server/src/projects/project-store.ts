@@ -136,3 +136,8 @@ export async function deleteProjectRow(db: Db, projectId: string): Promise<boole
     return deleted;
   });
 }
+
+/** The ids of every project, the internal one included. */
+export async function listProjectIds(db: Db): Promise<string[]> {
+  return (await db.selectFrom('projects').select('id').execute()).map((row) => row.id);
+}

@@ -70,3 +70,13 @@ export async function findNewestActiveKey(
     .executeTakeFirst();
   return row ? { projectId: row.project_id, kid: row.kid, sealedPrivateJwk: row.private_jwk_encrypted } : null;
 }
+
+/** Every stored key's sealed private JWK (for re-sealing under a new master secret). */
+export function listSealedKeys(db: Db): Promise<{ project_id: string; kid: string; private_jwk_encrypted: string }[]> {
+  return db.selectFrom('signing_keys').select(['project_id', 'kid', 'private_jwk_encrypted']).execute();
+}
+
+/** Replaces a key's sealed private JWK. */
+export async function updateSealedKey(db: Db, kid: string, sealed: string): Promise<void> {
+  await db.updateTable('signing_keys').set({ private_jwk_encrypted: sealed }).where('kid', '=', kid).execute();
+}

@@ -147,6 +147,7 @@ export class SigningKeys {
   }
 }
 
-function associatedData(projectId: string, kid: string): string {
+/** What binds a sealed private key to its project and key id. */
+export function associatedData(projectId: string, kid: string): string {
   return `signing-key:${projectId}:${kid}`;
 }
