@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { within } from '../packages/server/src/test-support/api.js';
 import { type SmtpPeer, startSmtpPeer } from '../packages/server/src/test-support/smtp-peer.js';
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -147,15 +148,6 @@ async function onEveryInstance<T>(request: () => Promise<T>): Promise<T[]> {
   return [await request(), await request(), await request()];
 }
 
-async function within1s(probe: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
-  while (!(await probe())) {
-    if (performance.now() - started > 1_000) throw new Error('not within a second');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return performance.now() - started;
-}
-
 const figures: string[] = [];
 afterAll(() => {
   if (figures.length) console.log(`[figure] three instances: ${figures.join('; ')}`);
@@ -183,7 +175,7 @@ describe.skipIf(!postgresUp)('three instances behind a round-robin proxy', () =>
       json: {},
     });
     expect(out.status).toBe(200);
-    const took = await within1s(async () =>
+    const took = await within(async () =>
       (await onEveryInstance(me)).every((answer) => answer.code === 'ACCESS_TOKEN_EXPIRED'),
     );
     figures.push(`sign-out refused by all three after ${Math.round(took)} ms`);
@@ -205,7 +197,7 @@ describe.skipIf(!postgresUp)('three instances behind a round-robin proxy', () =>
       json: { revoked: true },
     });
     expect(revoked.status).toBe(200);
-    const took = await within1s(async () =>
+    const took = await within(async () =>
       (await onEveryInstance(withKey)).every((answer) => answer.code === 'INVALID_PUBLISHABLE_CLIENT_KEY'),
     );
     figures.push(`key revocation refused by all three after ${Math.round(took)} ms`);

@@ -10,19 +10,9 @@ import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService, type Service } from '../service.js';
 import { openStorage, type Storage } from '../storage/open-storage.js';
-import { authHeaders, call, expectKnownError, goodPassword, signUp, userHeaders } from '../test-support/api.js';
+import { authHeaders, call, expectKnownError, goodPassword, signUp, userHeaders, within } from '../test-support/api.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
-
-/** Polls `probe` until it answers true; resolves with the time it took, failing after 1 s. */
-async function within1s(probe: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
-  while (!(await probe())) {
-    if (performance.now() - started > 1_000) throw new Error('not within a second');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return performance.now() - started;
-}
 
 describe.each([
   { backend: 'PGlite', databaseUrl: null, available: true },
@@ -49,7 +39,7 @@ describe.each([
       json: {},
     });
     expect(out.status).toBe(200);
-    await within1s(() => refused(user));
+    await within(() => refused(user));
     expectKnownError(await me(user), 'ACCESS_TOKEN_EXPIRED', 401);
   });
 
@@ -66,18 +56,18 @@ describe.each([
         headers: userHeaders(service, user),
         json: { old_password: goodPassword, new_password: 'another-horse-2' },
       });
-      await within1s(() => refused(second.body));
+      await within(() => refused(second.body));
       expect((await me(user)).status).toBe(200); // the session that changed it stays
 
       await call(service, 'DELETE', `/users/${user.user_id}`, { headers: authHeaders(service, 'server') });
-      await within1s(() => refused(user));
+      await within(() => refused(user));
     },
   );
 
   it.skipIf(!available)('a token whose session is alive keeps working (no false refusals)', async () => {
     const [a, b] = [await signUp(service), await signUp(service)];
     await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, a), json: {} });
-    await within1s(() => refused(a));
+    await within(() => refused(a));
     expect((await me(b)).status).toBe(200);
   });
 });
@@ -108,7 +98,7 @@ describe.skipIf(!postgresUp)('a second instance on the same PostgreSQL', () => {
       );
     expect(Number((await onSecond()).headers.get(h.actualStatus) ?? 200)).toBe(200);
     await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, user), json: {} });
-    const took = await within1s(async () => (await onSecond()).headers.get(h.knownError) === 'ACCESS_TOKEN_EXPIRED');
+    const took = await within(async () => (await onSecond()).headers.get(h.knownError) === 'ACCESS_TOKEN_EXPIRED');
     console.log(`[figure] sign-out seen by a second instance after ${Math.round(took)} ms`);
   });
 });

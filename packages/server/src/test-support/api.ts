@@ -191,3 +191,16 @@ export async function snapshot(service: TestService) {
     .execute();
   return { users, sessions, channels, mails, codes, teams, members, grants, definitions, inclusions, oauthAccounts };
 }
+
+/**
+ * Polls `probe` until it answers true; resolves with the milliseconds it took,
+ * and fails after `limitMs` (default one second): "on every instance within a second".
+ */
+export async function within(probe: () => Promise<boolean>, limitMs = 1_000): Promise<number> {
+  const started = performance.now();
+  while (!(await probe())) {
+    if (performance.now() - started > limitMs) throw new Error(`not within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return performance.now() - started;
+}
