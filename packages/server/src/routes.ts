@@ -3,6 +3,7 @@
  * document describes it. A feature adds its routes here.
  */
 import { apiKeyRoutes } from './api-keys/api-keys-routes.js';
+import { auditRoutes } from './audit/audit-routes.js';
 import { contactChannelRoutes } from './contact-channels/contact-channel-routes.js';
 import { emailTemplateRoutes } from './email-templates/email-template-routes.js';
 import { healthRoutes } from './health/health-routes.js';
@@ -43,6 +44,7 @@ export const apiRoutes: readonly Route[] = [
   ...projectRoutes,
   ...ownedProjectRoutes,
   ...apiKeyRoutes,
+  ...auditRoutes,
   ...emailTemplateRoutes,
   ...mailRoutes,
   ...metricsRoutes,

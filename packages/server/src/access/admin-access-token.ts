@@ -19,12 +19,12 @@ export const adminAccessTokenErrors = [
   'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN',
 ] as const satisfies readonly KnownErrorCode[];
 
-/** The project the admin token's user owns, or the matching INVALID_ADMIN_ACCESS_TOKEN error. */
+/** The project the admin token's user owns (and that user), or the matching INVALID_ADMIN_ACCESS_TOKEN error. */
 export async function checkAdminAccessToken(
   token: string,
   projectId: string,
   deps: Pick<Deps, 'accessTokens' | 'authCache' | 'db' | 'revocations'>,
-): Promise<ProjectRecord> {
+): Promise<{ project: ProjectRecord; ownerId: string }> {
   const check = await deps.accessTokens.check(token);
   if (!check.ok) {
     throw check.reason === 'expired'
@@ -46,5 +46,5 @@ export async function checkAdminAccessToken(
   const project = await deps.authCache.project(projectId);
   if (!project) throw new KnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
   if (!owns) throw new KnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
-  return project;
+  return { project, ownerId: check.userId };
 }

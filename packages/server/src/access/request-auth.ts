@@ -76,17 +76,19 @@ export async function authenticate(request: Request, deps: Deps): Promise<Reques
   }
 
   if (adminToken) {
-    return { accessType, project: await checkAdminAccessToken(adminToken, projectId, deps), userId };
+    const admin = await checkAdminAccessToken(adminToken, projectId, deps);
+    return { accessType, project: admin.project, userId, actorId: admin.ownerId };
   }
   const { kind, missing, invalid } = keyByAccessType[accessType];
   const key = header(keyHeaders[kind]);
   if (!key) throw new KnownError(missing);
   const keys = await deps.authCache.keys(projectId, kind);
-  if (!matchesValidKey(keys, key, deps.clock.now())) throw new KnownError(invalid, { project_id: projectId });
+  const keySetId = matchesValidKey(keys, key, deps.clock.now());
+  if (keySetId === null) throw new KnownError(invalid, { project_id: projectId });
 
   const project = await deps.authCache.project(projectId);
   if (!project) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
-  return { accessType, project, userId };
+  return { accessType, project, userId, actorId: accessType === 'client' ? userId : keySetId };
 }
 
 /** Refuses access types below `minimum` with INSUFFICIENT_ACCESS_TYPE. */

@@ -130,6 +130,8 @@ export async function revokeKeySet(db: Db, projectId: string, keySetId: string, 
 
 /** A key that may authenticate: its kind, SHA-256 hash and expiry (epoch ms). */
 export interface ActiveKey {
+  /** The key set it belongs to (named as the actor in the audit log). */
+  keySetId: string;
   kind: ApiKeyKind;
   hash: string;
   expiresAtMillis: number;
@@ -139,14 +141,20 @@ export interface ActiveKey {
 export async function findUnrevokedKeys(db: Db, projectId: string): Promise<ActiveKey[]> {
   const rows = await db
     .selectFrom('api_key_sets')
-    .select(['expires_at', 'publishable_client_key_hash', 'secret_server_key_hash', 'super_secret_admin_key_hash'])
+    .select([
+      'id',
+      'expires_at',
+      'publishable_client_key_hash',
+      'secret_server_key_hash',
+      'super_secret_admin_key_hash',
+    ])
     .where('project_id', '=', projectId)
     .where('manually_revoked_at', 'is', null)
     .execute();
   return rows.flatMap((row) =>
     apiKeyKinds.flatMap((kind) => {
       const hash = row[keyColumns[kind].hash];
-      return hash ? [{ kind, hash, expiresAtMillis: row.expires_at.getTime() }] : [];
+      return hash ? [{ keySetId: row.id, kind, hash, expiresAtMillis: row.expires_at.getTime() }] : [];
     }),
   );
 }

@@ -98,13 +98,13 @@ export function revokeKeySetNow(db: Db, projectId: string, keySetId: string, now
  * True when `key` is one of `keys` not expired at `now`. Hashes are compared
  * in constant time, and all of them, so the time taken says nothing of which matched.
  */
-export function matchesValidKey(keys: readonly ActiveKey[], key: string, now: number): boolean {
+export function matchesValidKey(keys: readonly ActiveKey[], key: string, now: number): string | null {
   const hash = sha256Hex(key);
-  let valid = false;
+  let keySetId: string | null = null;
   for (const stored of keys) {
-    if (constantTimeEqual(stored.hash, hash) && stored.expiresAtMillis > now) valid = true;
+    if (constantTimeEqual(stored.hash, hash) && stored.expiresAtMillis > now) keySetId = stored.keySetId;
   }
-  return valid;
+  return keySetId;
 }
 
 /**

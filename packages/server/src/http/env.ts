@@ -49,6 +49,11 @@ export interface RequestAuth {
   project: ProjectRecord;
   /** The user of a valid `x-stack-access-token`, if one was sent. */
   userId: string | null;
+  /**
+   * Who acts, for the audit log: the key set of a server or admin key, the
+   * dashboard owner of an admin access token, or the client's user.
+   */
+  actorId?: string | null;
 }
 
 /** Per-request facts shared by the fetch wrapper and the app (request id, error code for the log). */

@@ -7,6 +7,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { callbackUrl, email } from '../common/schemas.js';
 import { findPrimaryChannel } from '../contact-channels/contact-channel-store.js';
 import { queueVerificationMail } from '../contact-channels/verification.js';
@@ -47,7 +48,7 @@ const signUp = defineRoute({
     'PASSWORD_TOO_LONG',
     'USER_EMAIL_ALREADY_EXISTS',
   ],
-  handler: async ({ auth: { project }, body, client, request, deps }) => {
+  handler: async ({ auth, auth: { project }, body, client, request, deps }) => {
     if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const callback = body.verification_callback_url;
@@ -79,6 +80,7 @@ const signUp = defineRoute({
         const session = await createSession(trx, { projectId: project.id, userId: user.id, now, client });
         const country = countryOf(request, deps.countryHeader);
         await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
+        await audit(trx, { auth, client, deps }, 'sign_up', { userId: user.id, data: { method: 'password' } });
         return { userId: user.id, sessionId: session.sessionId, refreshToken: session.refreshToken };
       });
     } catch (error) {
@@ -102,7 +104,7 @@ const signIn = defineRoute({
   body: z.strictObject({ email, password: z.string() }),
   answer: signInAnswer,
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
-  handler: async ({ auth: { project }, body, client, request, deps }) => {
+  handler: async ({ auth, auth: { project }, body, client, request, deps }) => {
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     // Checked before the lookup and the hash: an account or client in back-off costs one indexed read.
     const attempts = signInKeys(project.id, body.email, client.ip);
@@ -110,6 +112,12 @@ const signIn = defineRoute({
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
     const matches = await verifyPassword(user?.password_hash ?? null, body.password);
     if (!user || !matches) {
+      const reason = !user ? 'unknown_account' : user.password_hash === null ? 'no_password' : 'wrong_password';
+      // Not the typed address: people type passwords there. An unknown account has no user to name.
+      await audit(deps.db, { auth, client, deps }, 'sign_in.failed', {
+        userId: user?.id ?? null,
+        data: { method: 'password', reason },
+      });
       if (deps.attemptLimits) await recordFailure(deps.db, attempts, deps.clock.now());
       throw new KnownError('EMAIL_PASSWORD_MISMATCH');
     }
@@ -122,6 +130,7 @@ const signIn = defineRoute({
       if (upgraded) await updateUser(trx, project.id, user.id, { password_hash: upgraded }, now);
       const country = countryOf(request, deps.countryHeader);
       await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
+      await audit(trx, { auth, client, deps }, 'sign_in.succeeded', { userId: user.id, data: { method: 'password' } });
       return createSession(trx, { projectId: project.id, userId: user.id, now, client });
     });
     return {

@@ -237,6 +237,23 @@ export interface AttemptFailuresTable {
   last_failure_at: Date;
 }
 
+export interface AuditEventsTable {
+  /** bigserial: read as a string (it may pass 2^53), ordered as a number. */
+  id: Generated<string>;
+  project_id: string;
+  type: string;
+  occurred_at: Date;
+  /** The user the event is about, when there is one. */
+  user_id: string | null;
+  /** `user`, `server`, `admin` or `anonymous`: the access the request had (`audit/audit-log.ts`). */
+  actor_type: string;
+  /** The acting user (client or dashboard owner) or API key set, when known. */
+  actor_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  data: JsonColumn<Record<string, JsonValue>>;
+}
+
 export interface MigrationsTable {
   id: string;
   checksum: string;
@@ -263,6 +280,7 @@ export interface Database {
   team_member_permissions: TeamMemberPermissionsTable;
   oauth_accounts: OAuthAccountsTable;
   attempt_failures: AttemptFailuresTable;
+  audit_events: AuditEventsTable;
   latchkey_migrations: MigrationsTable;
 }
 
@@ -275,6 +293,7 @@ export type VerificationCodeRow = Selectable<VerificationCodesTable>;
 export type OutboxRow = Selectable<EmailOutboxTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type OAuthAccountRow = Selectable<OAuthAccountsTable>;
+export type AuditEventRow = Selectable<AuditEventsTable>;
 export type TeamMemberRow = Selectable<TeamMembersTable>;
 export type PermissionDefinitionRow = Selectable<TeamPermissionDefinitionsTable>;
 

@@ -18,7 +18,7 @@ export async function authenticateOAuthClient(
   const refused = () => new KnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: clientId || null });
   if (clientId === '' || clientSecret === '') throw refused();
   const keys = await deps.authCache.keys(clientId, 'publishableClientKey');
-  if (!matchesValidKey(keys, clientSecret, deps.clock.now())) throw refused();
+  if (matchesValidKey(keys, clientSecret, deps.clock.now()) === null) throw refused();
   const project = await deps.authCache.project(clientId);
   if (!project) throw refused();
   return project;

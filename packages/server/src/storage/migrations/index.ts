@@ -9,6 +9,7 @@ import email from './0004-email.js';
 import teams from './0005-teams.js';
 import oauth from './0006-oauth.js';
 import attemptLimits from './0007-attempt-limits.js';
+import auditLog from './0008-audit-log.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   { id: '0005-teams', sql: teams },
   { id: '0006-oauth', sql: oauth },
   { id: '0007-attempt-limits', sql: attemptLimits },
+  { id: '0008-audit-log', sql: auditLog },
 ];

@@ -1,0 +1,116 @@
+/**
+ * The audit log: what happened to a project's accounts and settings, who did
+ * it, and from where (issue 11). A handler records an event with one call,
+ * `audit(trx, input, type, { userId, data })`, in the transaction of the change
+ * it describes, so a change that rolls back leaves no event and an event
+ * never describes something that did not happen. Failures (a wrong password)
+ * have no transaction and are written on their own.
+ *
+ * Nothing secret goes in: no password, code, token or key, and no e-mail
+ * address typed at a failed sign-in (people type passwords there). `data`
+ * holds only the small, named facts each type documents below.
+ */
+import type { AccessType } from '@latchkey/protocol';
+import type { RequestAuth } from '../http/env.js';
+import type { ClientInfo } from '../http/route.js';
+import type { Db } from '../storage/db.js';
+import type { JsonValue } from '../storage/schema.js';
+import { insertAuditEvent } from './audit-store.js';
+
+/**
+ * The events, and what their `data` holds:
+ * - `sign_up` — `method` (`password`, `otp`, `oauth`);
+ * - `sign_in.succeeded` — `method`;
+ * - `sign_in.failed` — `method`, `reason` (`wrong_password`, `unknown_account`, `no_password`, `wrong_code`);
+ * - `password.changed` — `by` (`user`, `server`); `password.reset`; `password.set`;
+ * - `session.revoked` — `session_id`, `current` (the caller's own session: a sign-out);
+ * - `impersonation.started` — `session_id` (a session a server opened for the user);
+ * - `api_key.created` / `api_key.revoked` — `key_set_id`, `kinds` (never the keys);
+ * - `project.updated` — `fields` (the names of the config fields changed, never their values);
+ * - `user.created` / `user.updated` (`fields`) / `user.deleted` — by server or admin;
+ * - `oauth.connected` / `oauth.disconnected` — `provider`;
+ * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`.
+ */
+export const auditEventTypes = [
+  'sign_up',
+  'sign_in.succeeded',
+  'sign_in.failed',
+  'password.changed',
+  'password.reset',
+  'password.set',
+  'session.revoked',
+  'impersonation.started',
+  'api_key.created',
+  'api_key.revoked',
+  'project.updated',
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'oauth.connected',
+  'oauth.disconnected',
+  'contact_channel.added',
+  'contact_channel.removed',
+  'contact_channel.verified',
+] as const;
+
+export type AuditEventType = (typeof auditEventTypes)[number];
+
+/** Who acted: a signed-in user (client), a server or admin key, a dashboard owner, or nobody yet (a sign-in). */
+export type ActorType = 'user' | 'server' | 'admin' | 'anonymous';
+
+/** The longest user agent kept; longer ones are cut (a header can be 8 KB of nothing useful). */
+const maxUserAgent = 300;
+
+/**
+ * What a handler passes: the parts of its route input that say who and where.
+ * Routes without project authentication (the OAuth callback) name the project
+ * and have no actor but the user the event is about.
+ */
+export interface AuditSource {
+  auth: RequestAuth | null;
+  userId?: string | null;
+  client: ClientInfo;
+  deps: { clock: { now(): number } };
+  projectId?: string;
+}
+
+/** The event's facts besides who and where. */
+export interface AuditFacts {
+  /** The user the event is about (absent: the caller's own user, if any). */
+  userId?: string | null;
+  data?: Record<string, JsonValue>;
+}
+
+/** The actor of a request: the access type decides it; a client without a user is anonymous. */
+export function actorOf(auth: RequestAuth | null, userId: string | null): { type: ActorType; id: string | null } {
+  const accessType: AccessType | undefined = auth?.accessType;
+  if (accessType === 'server') return { type: 'server', id: auth?.actorId ?? null };
+  if (accessType === 'admin') return { type: 'admin', id: auth?.actorId ?? null };
+  return userId ? { type: 'user', id: userId } : { type: 'anonymous', id: null };
+}
+
+/**
+ * Records one event of the caller's project, in `db` (pass the transaction of
+ * the change it describes).
+ *
+ * @example
+ * await audit(trx, input, 'password.changed', { data: { by: 'user' } });
+ */
+export async function audit(db: Db, source: AuditSource, type: AuditEventType, facts: AuditFacts = {}): Promise<void> {
+  const auth = source.auth;
+  const projectId = auth?.project.id ?? source.projectId;
+  if (projectId === undefined) throw new Error('audit: no project to record the event in');
+  const callerUserId = source.userId ?? auth?.userId ?? null;
+  const actor = actorOf(auth, callerUserId);
+  await insertAuditEvent(db, {
+    project_id: projectId,
+    type,
+    occurred_at: new Date(source.deps.clock.now()),
+    user_id: facts.userId === undefined ? callerUserId : facts.userId,
+    actor_type: actor.type,
+    actor_id: actor.id,
+    ip: source.client.ip,
+    user_agent: source.client.userAgent?.slice(0, maxUserAgent) ?? null,
+    data: facts.data ?? {},
+  });
+}

@@ -1,0 +1,72 @@
+/** Audit events: every query on `audit_events`. */
+import { sql } from 'kysely';
+import type { Db } from '../storage/db.js';
+import { type AuditEventRow, type JsonValue, json } from '../storage/schema.js';
+
+/** An event as written (`id` comes from the sequence). */
+export interface NewAuditEvent {
+  project_id: string;
+  type: string;
+  occurred_at: Date;
+  user_id: string | null;
+  actor_type: string;
+  actor_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  data: Record<string, JsonValue>;
+}
+
+export async function insertAuditEvent(db: Db, event: NewAuditEvent): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .values({ ...event, data: json(event.data) })
+    .execute();
+}
+
+/** Which events of a project to read: all filters optional, newest first, `before` an id (the cursor). */
+export interface AuditQuery {
+  projectId: string;
+  userId: string | null;
+  types: readonly string[];
+  since: Date | null;
+  until: Date | null;
+  /** Only events with a smaller id (the next page of a newest-first list). */
+  beforeId: string | null;
+  limit: number;
+}
+
+/** One page of events, newest first, and whether more follow. */
+export async function listAuditEvents(db: Db, query: AuditQuery): Promise<{ rows: AuditEventRow[]; more: boolean }> {
+  let select = db
+    .selectFrom('audit_events')
+    .select([
+      sql<string>`id::text`.as('id'),
+      'project_id',
+      'type',
+      'occurred_at',
+      'user_id',
+      'actor_type',
+      'actor_id',
+      'ip',
+      'user_agent',
+      'data',
+    ])
+    .where('project_id', '=', query.projectId);
+  if (query.userId !== null) select = select.where('user_id', '=', query.userId);
+  if (query.types.length > 0) select = select.where('type', 'in', query.types);
+  if (query.since !== null) select = select.where('occurred_at', '>=', query.since);
+  if (query.until !== null) select = select.where('occurred_at', '<', query.until);
+  if (query.beforeId !== null) select = select.where('audit_events.id', '<', sql<string>`${query.beforeId}::bigint`);
+  const rows = await select
+    // The table's bigint, not the text it is selected as ("9" sorts after "10").
+    .orderBy('audit_events.id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
+  return { rows: rows.slice(0, query.limit), more: rows.length > query.limit };
+}
+
+/** Removes events older than `before` (the retention period); returns how many. */
+export async function deleteAuditEventsBefore(db: Db, before: number): Promise<number> {
+  const result = await db.deleteFrom('audit_events').where('occurred_at', '<', new Date(before)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
