@@ -6,8 +6,10 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { findKeySet, listKeySets, updateKeySet } from './api-key-store.js';
+import { inTransaction } from '../storage/db.js';
+import { type ApiKeyKind, apiKeyKinds, findKeySet, keyColumns, listKeySets, updateKeySet } from './api-key-store.js';
 import {
   apiKeySetFirstView,
   apiKeySetFirstViewSchema,
@@ -66,18 +68,25 @@ const createApiKeySet = defineRoute({
   body: createBody,
   answer: apiKeySetFirstViewSchema,
   errors: [],
-  handler: async ({ auth, body, deps }) => {
+  handler: async ({ auth, body, client, deps }) => {
     const now = deps.clock.now();
     if (body.expires_at_millis !== undefined && body.expires_at_millis <= now) {
       throw new KnownError('SCHEMA_ERROR', { message: 'body.expires_at_millis: must be in the future' });
     }
-    const created = await createKeySet(deps.db, auth.project.id, {
-      description: body.description ?? '',
-      ...(body.expires_at_millis !== undefined ? { expiresAtMillis: body.expires_at_millis } : {}),
-      hasPublishableClientKey: body.has_publishable_client_key ?? false,
-      hasSecretServerKey: body.has_secret_server_key ?? false,
-      hasSuperSecretAdminKey: body.has_super_secret_admin_key ?? false,
-      now,
+    const created = await inTransaction(deps.db, async (trx) => {
+      const created = await createKeySet(trx, auth.project.id, {
+        description: body.description ?? '',
+        ...(body.expires_at_millis !== undefined ? { expiresAtMillis: body.expires_at_millis } : {}),
+        hasPublishableClientKey: body.has_publishable_client_key ?? false,
+        hasSecretServerKey: body.has_secret_server_key ?? false,
+        hasSuperSecretAdminKey: body.has_super_secret_admin_key ?? false,
+        now,
+      });
+      await audit(trx, { auth, client, deps }, 'api_key.created', {
+        userId: null,
+        data: keySetFacts(created.id, (kind) => created[kind] !== undefined),
+      });
+      return created;
     });
     deps.changes.publishLocal(auth.project.id);
     return apiKeySetFirstView(created);
@@ -111,15 +120,31 @@ const updateApiKeySet = defineRoute({
   body: updateBody,
   answer: apiKeySetSchema,
   errors: ['API_KEY_NOT_FOUND'],
-  handler: async ({ auth, params, body, deps }) => {
-    const row = await updateKeySet(deps.db, auth.project.id, params.keySetId, {
-      ...(body.description !== undefined ? { description: body.description } : {}),
-      ...(body.revoked ? { revokedAt: new Date(deps.clock.now()) } : {}),
+  handler: async ({ auth, params, body, client, deps }) => {
+    const revokedAt = body.revoked ? new Date(deps.clock.now()) : undefined;
+    const row = await inTransaction(deps.db, async (trx) => {
+      const row = await updateKeySet(trx, auth.project.id, params.keySetId, {
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(revokedAt ? { revokedAt } : {}),
+      });
+      // Revoked by this request, not before it (the earlier revocation time is kept).
+      if (row && revokedAt && row.manually_revoked_at?.getTime() === revokedAt.getTime()) {
+        await audit(trx, { auth, client, deps }, 'api_key.revoked', {
+          userId: null,
+          data: keySetFacts(row.id, (kind) => row[keyColumns[kind].hash] !== null),
+        });
+      }
+      return row;
     });
     if (!row) throw new KnownError('API_KEY_NOT_FOUND');
     deps.changes.publishLocal(auth.project.id);
     return apiKeySetView(row);
   },
 });
+
+/** What the audit log keeps of a key set: its id and the kinds of key it holds, never the keys. */
+function keySetFacts(keySetId: string, has: (kind: ApiKeyKind) => boolean) {
+  return { key_set_id: keySetId, kinds: apiKeyKinds.filter(has) };
+}
 
 export const apiKeyRoutes: Route[] = [listApiKeySets, createApiKeySet, getApiKeySet, updateApiKeySet];

@@ -173,4 +173,85 @@ describe.each([
     );
     expect((await auditEvents(service, { type: 'sign_up', limit: '1' })).length).toBe(1);
   });
+
+  it.skipIf(!available)('records password, e-mail and account changes, naming who acted', async () => {
+    const user = await signUp(service);
+    const asUser = userHeaders(service, user);
+    await call(service, 'POST', '/auth/password/update', {
+      headers: asUser,
+      json: { old_password: goodPassword, new_password: 'another-horse-2' },
+    });
+    const added = await call(service, 'POST', '/contact-channels', {
+      headers: asUser,
+      json: { user_id: 'me', type: 'email', value: newEmail('second'), used_for_auth: false },
+    });
+    expect(added.status).toBe(201);
+    await call(service, 'DELETE', `/contact-channels/me/${added.body.id}`, { headers: asUser });
+
+    // The server changes the password and a name, then deletes the user.
+    const server = authHeaders(service, 'server');
+    await call(service, 'PATCH', `/users/${user.user_id}`, {
+      headers: server,
+      json: { password: 'third-horse-3', display_name: 'Ada' },
+    });
+    await call(service, 'DELETE', `/users/${user.user_id}`, { headers: server });
+
+    expect(await auditTrail(service, user.user_id)).toEqual([
+      'sign_up',
+      'password.changed',
+      'contact_channel.added',
+      'contact_channel.removed',
+      'password.changed',
+      'user.updated',
+      'user.deleted',
+    ]);
+    const events = (await auditEvents(service, { user_id: user.user_id })).reverse();
+    expect(events[1]).toMatchObject({ actor: { type: 'user', id: user.user_id }, data: { by: 'user' } });
+    expect(events[2]!.data).toEqual({ channel_id: added.body.id, used_for_auth: false, verified: false });
+    const keySets = await call(service, 'GET', '/internal/api-keys', { headers: authHeaders(service, 'admin') });
+    const keySetIds = keySets.body.items.map((set: { id: string }) => set.id);
+    expect(events[4]).toMatchObject({ actor: { type: 'server' }, data: { by: 'server' } });
+    expect(keySetIds).toContain(events[4]!.actor.id);
+    expect(events[5]!.data).toEqual({ fields: ['display_name'] });
+    expect(JSON.stringify(events)).not.toContain('third-horse-3');
+    expect(JSON.stringify(events)).not.toContain('another-horse-2');
+  });
+
+  it.skipIf(!available)(
+    'records key sets made and revoked (once) and config changes, never their secrets',
+    async () => {
+      const admin = authHeaders(service, 'admin');
+      const made = await call(service, 'POST', '/internal/api-keys', {
+        headers: admin,
+        json: { description: 'ci', has_secret_server_key: true },
+      });
+      expect(made.status).toBe(200);
+      for (let time = 0; time < 2; time++) {
+        await call(service, 'PATCH', `/internal/api-keys/${made.body.id}`, { headers: admin, json: { revoked: true } });
+      }
+      const secret = 'provider-client-secret-value-42';
+      const patched = await call(service, 'PATCH', '/projects/current', {
+        headers: admin,
+        json: {
+          display_name: 'Audited',
+          config: {
+            oauth_providers: [
+              { id: 'github', type: 'standard', enabled: true, client_id: 'gh-id', client_secret: secret },
+            ],
+          },
+        },
+      });
+      expect(patched.body.display_name, patched.text).toBe('Audited');
+
+      const keyEvents = await auditEvents(service, { type: 'api_key.created,api_key.revoked', limit: '1000' });
+      const ours = keyEvents.filter((event) => event.data.key_set_id === made.body.id).reverse();
+      expect(ours.map((event) => event.type)).toEqual(['api_key.created', 'api_key.revoked']);
+      expect(ours[0]).toMatchObject({ user_id: null, actor: { type: 'admin' }, data: { kinds: ['secretServerKey'] } });
+      const [config] = await auditEvents(service, { type: 'project.updated', limit: '1' });
+      expect(config!.data).toEqual({ fields: ['config.oauth_providers', 'display_name'] });
+      const everything = JSON.stringify(await auditEvents(service, { limit: '1000' }));
+      expect(everything).not.toContain(secret);
+      expect(everything).not.toContain(made.body.secret_server_key);
+    },
+  );
 });

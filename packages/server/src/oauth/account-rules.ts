@@ -42,10 +42,11 @@ export interface AccountRuleInput {
   now: number;
 }
 
-/** Who signs in, and whether the user was created now. */
+/** Who signs in, whether the user was created now, and whether the provider account was connected now. */
 export interface AccountRuleOutcome {
   userId: string;
   isNewUser: boolean;
+  connected: boolean;
 }
 
 /** Applies the rules in the caller's transaction; throws the known error of a refusal. */
@@ -79,13 +80,13 @@ export async function applyAccountRules(trx: Db, sealer: Sealer, input: AccountR
     }
     if (!existing) await requireFreeSlot(user.id);
     await save(user.id);
-    return { userId: user.id, isNewUser: false };
+    return { userId: user.id, isNewUser: false, connected: !existing };
   }
 
   if (existing) {
     await save(existing.user_id);
     await markUserActive(trx, project.id, existing.user_id, input.now);
-    return { userId: existing.user_id, isNewUser: false };
+    return { userId: existing.user_id, isNewUser: false, connected: false };
   }
 
   if (profile.email !== null) {
@@ -101,7 +102,7 @@ export async function applyAccountRules(trx: Db, sealer: Sealer, input: AccountR
       await requireFreeSlot(channel.user_id);
       await save(channel.user_id);
       await markUserActive(trx, project.id, channel.user_id, input.now);
-      return { userId: channel.user_id, isNewUser: false };
+      return { userId: channel.user_id, isNewUser: false, connected: true };
     }
   }
 
@@ -126,5 +127,5 @@ export async function applyAccountRules(trx: Db, sealer: Sealer, input: AccountR
     throw error;
   }
   await save(user.id);
-  return { userId: user.id, isNewUser: true };
+  return { userId: user.id, isNewUser: true, connected: true };
 }

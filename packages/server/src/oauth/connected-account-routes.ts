@@ -18,6 +18,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { inTransaction } from '../storage/db.js';
@@ -101,7 +102,7 @@ const disconnect = defineRoute({
   params,
   answer: successAnswer,
   errors: [...userRefErrors, 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'SCHEMA_ERROR'],
-  handler: async ({ auth, params, deps }) => {
+  handler: async ({ auth, params, client, deps }) => {
     const user = await resolveUser(deps.db, auth, params.userId);
     const providerId = params.providerId.toLowerCase();
     await inTransaction(deps.db, async (trx) => {
@@ -122,6 +123,10 @@ const disconnect = defineRoute({
       if (!(await deleteUserAccount(trx, auth.project.id, user.id, providerId))) {
         throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
       }
+      await audit(trx, { auth, client, deps }, 'oauth.disconnected', {
+        userId: user.id,
+        data: { provider: providerId },
+      });
     });
     return { success: true as const };
   },

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
+import { auditEvents } from '../test-support/audit.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor, type upstreamProvider } from '../test-support/oidc-upstream.js';
 import { startTestService, type TestService } from '../testing/index.js';
@@ -127,6 +128,8 @@ describe('disconnecting', () => {
     expect(byServer.body).toEqual({ success: true });
     const after = await call(service, 'GET', `/users/${only.user_id}`, { headers: authHeaders(service, 'server') });
     expect(after.body.oauth_providers).toEqual([]);
+    const [disconnected] = await auditEvents(service, { user_id: only.user_id, type: 'oauth.disconnected' });
+    expect(disconnected).toMatchObject({ actor: { type: 'server' }, data: { provider: 'corp' } });
 
     const withPassword = await signUp(service);
     await flow('spare', { type: 'link', token: withPassword.access_token });

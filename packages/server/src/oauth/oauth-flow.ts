@@ -26,11 +26,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { encodeKnownError, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { findCodeByLookup, markCodeUsed } from '../codes/code-store.js';
 import { issueCode, otpLength } from '../codes/codes.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import type { Deps } from '../http/env.js';
-import { defineRoute, type Route } from '../http/route.js';
+import { type ClientInfo, defineRoute, type Route } from '../http/route.js';
 import { openProviderSecret } from '../projects/config-secrets.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
@@ -247,7 +248,13 @@ const callbackErrors = [
   'INVALID_AUTHORIZATION_CODE',
 ] as const satisfies readonly KnownErrorCode[];
 
-async function handleCallback(request: Request, providerId: string, parameters: URLSearchParams, deps: Deps) {
+async function handleCallback(
+  request: Request,
+  browser: ClientInfo,
+  providerId: string,
+  parameters: URLSearchParams,
+  deps: Deps,
+) {
   const state = parameters.get('state') ?? '';
   const row = /^[0-9a-z]{45}$/.test(state)
     ? await findCodeByLookup(deps.db, null, 'oauth_flow', sha256Hex(state.slice(otpLength)))
@@ -291,16 +298,23 @@ async function handleCallback(request: Request, providerId: string, parameters: 
       codeVerifier: deps.configSealer.open(flow.verifier_sealed, `oauth-flow:${project.id}:verifier`),
       nonce: flow.nonce,
     });
-    const outcome = await inTransaction(deps.db, (trx) =>
-      applyAccountRules(trx, deps.configSealer, {
+    const outcome = await inTransaction(deps.db, async (trx) => {
+      const outcome = await applyAccountRules(trx, deps.configSealer, {
         project,
         providerId: provider.id,
         linkUserId: flow.link_user_id,
         profile,
         tokens: { ...tokens, scopes: [...new Set([...tokens.scopes, ...flow.scopes])] },
         now: deps.clock.now(),
-      }),
-    );
+      });
+      // The linking user acts; a sign-in has no actor until it succeeds.
+      const source = { auth: null, projectId: project.id, userId: flow.link_user_id, client: browser, deps };
+      const facts = { userId: outcome.userId, data: { method: 'oauth', provider: provider.id } };
+      if (flow.link_user_id === null)
+        await audit(trx, source, outcome.isNewUser ? 'sign_up' : 'sign_in.succeeded', facts);
+      if (outcome.connected) await audit(trx, source, 'oauth.connected', { ...facts, data: { provider: provider.id } });
+      return outcome;
+    });
     const code = await issueCode(deps.db, {
       projectId: project.id,
       purpose: 'oauth_authorization_code',
@@ -337,8 +351,8 @@ const callback = defineRoute({
   query: callbackFields,
   answer: 'text',
   errors: callbackErrors,
-  handler: ({ request, params, deps }) =>
-    handleCallback(request, params.providerId, new URL(request.url).searchParams, deps),
+  handler: ({ request, client, params, deps }) =>
+    handleCallback(request, client, params.providerId, new URL(request.url).searchParams, deps),
 });
 
 const callbackPost = defineRoute({
@@ -351,7 +365,7 @@ const callbackPost = defineRoute({
   body: { form: callbackFields },
   answer: 'text',
   errors: callbackErrors,
-  handler: ({ request, params, body, deps }) => handleCallback(request, params.providerId, body, deps),
+  handler: ({ request, client, params, body, deps }) => handleCallback(request, client, params.providerId, body, deps),
 });
 
 /** The PKCE check of the token endpoint: base64url(SHA-256(verifier)) equals the stored challenge. */

@@ -11,6 +11,7 @@ import { exportJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import { call, signUp, snapshot, userHeaders } from '../test-support/api.js';
+import { auditEvents, auditTrail } from '../test-support/audit.js';
 import {
   appCallbackUrl,
   appErrorUrl,
@@ -100,6 +101,9 @@ describe('generic OpenID Connect sign-in', () => {
 
     const second = await completeSignIn('ada');
     expect(second.body).toMatchObject({ is_new_user: false, user_id: user.id });
+    expect(await auditTrail(service, user.id)).toEqual(['sign_up', 'oauth.connected', 'sign_in.succeeded']);
+    const [signedIn] = await auditEvents(service, { user_id: user.id, type: 'sign_in.succeeded' });
+    expect(signedIn).toMatchObject({ actor: { type: 'anonymous' }, data: { method: 'oauth', provider: 'corp' } });
   });
 
   it('lists the provider for clients with its display name', async () => {
@@ -290,6 +294,10 @@ describe('account rules', () => {
     expect((await me(alice)).oauth_providers).toEqual([
       { id: 'corp', account_id: 'alice-corp', email: 'alice@corp.test' },
     ]);
+    // Linking is no sign-in: the user connected an account, as themselves.
+    expect(await auditTrail(service, alice.user_id)).toEqual(['sign_up', 'oauth.connected']);
+    const [connected] = await auditEvents(service, { user_id: alice.user_id, type: 'oauth.connected' });
+    expect(connected!.actor).toEqual({ type: 'user', id: alice.user_id });
 
     const mallory = await signUp(service, 'mallory@app.test');
     const stolen = await signInAs('alice-corp', { type: 'link', token: mallory.access_token });

@@ -7,9 +7,11 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { findDefinition } from '../permissions/definition-store.js';
+import { inTransaction } from '../storage/db.js';
 import { projectConfigPatchSchema } from './project-config.js';
 import { projectViews } from './project-views.js';
 import { deleteProject, updateProject } from './projects.js';
@@ -44,7 +46,7 @@ const updateCurrentProject = defineRoute({
   body: projectUpdateBody,
   answer: projectViews,
   errors: ['PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, body, deps }) => {
+  handler: async ({ auth, body, client, deps }) => {
     const config = body.config ?? {};
     const defaults = [
       ...(config.team_creator_default_permissions ?? []),
@@ -55,7 +57,16 @@ const updateCurrentProject = defineRoute({
         throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: id });
       }
     }
-    const project = await updateProject(deps.db, auth.project.id, body, deps.configSealer);
+    const project = await inTransaction(deps.db, async (trx) => {
+      const project = await updateProject(trx, auth.project.id, body, deps.configSealer);
+      // The names of what changed, never the values (the config holds provider and SMTP secrets).
+      const fields = [
+        ...Object.keys(body).filter((field) => field !== 'config'),
+        ...Object.keys(config).map((field) => `config.${field}`),
+      ].sort();
+      await audit(trx, { auth, client, deps }, 'project.updated', { userId: null, data: { fields } });
+      return project;
+    });
     deps.changes.publishLocal(project.id);
     return project;
   },

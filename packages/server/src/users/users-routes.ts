@@ -8,9 +8,12 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { type AuditSource, audit } from '../audit/audit-log.js';
 import { email, idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
+import type { Deps, RequestAuth } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { importedPasswordHash } from '../password/passwords.js';
+import { type Db, inTransaction } from '../storage/db.js';
 import type { UserRow } from '../storage/schema.js';
 import { findTeam } from '../teams/team-store.js';
 import { attachSelectedTeam, deleteUser, findUser, updateUser } from './user-store.js';
@@ -85,14 +88,16 @@ const deleteCurrentUser = defineRoute({
   user: true,
   answer: successAnswer,
   errors: ['INSUFFICIENT_ACCESS_TYPE'],
-  handler: async ({ auth, userId, deps }) => {
+  handler: async ({ auth, userId, client, deps }) => {
     if (auth.accessType === 'client' && !auth.project.config.client_user_deletion_enabled) {
       throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
         actual_access_type: 'client',
         allowed_access_types: ['server', 'admin'],
       });
     }
-    if (!(await deleteUser(deps.db, auth.project.id, userId))) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    if (!(await deleteAndRecord({ auth, userId, client, deps }, userId))) {
+      throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    }
     return { success: true as const };
   },
 });
@@ -169,11 +174,12 @@ const createUserRoute = defineRoute({
   answer: userViews,
   status: 201,
   errors: userWriteErrors,
-  handler: async ({ auth, body, deps }) => {
+  handler: async ({ auth, body, client, deps }) => {
     const { totp_secret_base64: _disabled, ...input } = body;
-    return attachSelectedTeam(deps.db, await createUser(deps.db, auth.project.id, input, deps.clock.now())).then(
-      (row) => row!,
+    const created = await createUser(deps.db, auth.project.id, input, deps.clock.now(), (trx, row) =>
+      audit(trx, { auth, client, deps }, 'user.created', { userId: row.id }),
     );
+    return attachSelectedTeam(deps.db, created).then((row) => row!);
   },
 });
 
@@ -214,13 +220,23 @@ const updateUserRoute = defineRoute({
   body: z.strictObject({ ...serverUserBody, selected_team_id: clientPatch.shape.selected_team_id }),
   answer: userViews,
   errors: ['USER_NOT_FOUND', ...selectionErrors, ...userWriteErrors],
-  handler: async ({ auth, params, body, deps }) => {
+  handler: async ({ auth, params, body, client, deps }) => {
     const { totp_secret_base64: _disabled, ...changes } = body;
     const user = (await findUser(deps.db, auth.project.id, params.userId)) ?? throwError(notFound);
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, user.id, teamId);
+    // The names of the fields changed (never a password or metadata value); a password is its own event.
+    const record = async (trx: Db) => {
+      const { password, password_hash, ...rest } = changes;
+      const fields = Object.keys(rest).sort();
+      const source = { auth, client, deps };
+      if (password !== undefined || password_hash !== undefined) {
+        await audit(trx, source, 'password.changed', { userId: user.id, data: { by: 'server' } });
+      }
+      if (fields.length > 0) await audit(trx, source, 'user.updated', { userId: user.id, data: { fields } });
+    };
     const row = await selectionRace(teamId, user.id, () =>
-      changeUser(deps.db, auth.project.id, user.id, withTeam(changes, teamId), deps.clock.now()),
+      changeUser(deps.db, auth.project.id, user.id, withTeam(changes, teamId), deps.clock.now(), record),
     );
     return (await attachSelectedTeam(deps.db, row)) ?? throwError(notFound);
   },
@@ -235,11 +251,20 @@ const deleteUserRoute = defineRoute({
   params: userParams,
   answer: successAnswer,
   errors: ['USER_NOT_FOUND'],
-  handler: async ({ auth, params, deps }) => {
-    if (!(await deleteUser(deps.db, auth.project.id, params.userId))) throw notFound();
+  handler: async ({ auth, params, client, deps }) => {
+    if (!(await deleteAndRecord({ auth, client, deps }, params.userId))) throw notFound();
     return { success: true as const };
   },
 });
+
+/** Deletes the user and records it, in one transaction; false when there is no such user. */
+function deleteAndRecord(source: AuditSource & { auth: RequestAuth; deps: Deps }, userId: string): Promise<boolean> {
+  return inTransaction(source.deps.db, async (trx) => {
+    const deleted = await deleteUser(trx, source.auth.project.id, userId);
+    if (deleted) await audit(trx, source, 'user.deleted', { userId: userId.toLowerCase() });
+    return deleted;
+  });
+}
 
 function throwError(error: () => KnownError): never {
   throw error();

@@ -75,11 +75,20 @@ async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
+/** More work that commits or rolls back with a change (an audit event), given the transaction and the row. */
+export type AlsoInTransaction = (trx: Db, row: UserRow) => Promise<void>;
+
 /**
  * Creates a user. A sign-in e-mail (`primary_email_auth_enabled`) needs an
  * e-mail and must be free in the project.
  */
-export async function createUser(db: Db, projectId: string, input: CreateUserInput, now: number): Promise<UserRow> {
+export async function createUser(
+  db: Db,
+  projectId: string,
+  input: CreateUserInput,
+  now: number,
+  also?: AlsoInTransaction,
+): Promise<UserRow> {
   const authEnabled = input.primary_email_auth_enabled ?? false;
   if (authEnabled && !input.primary_email) throw schemaError('body.primary_email: required to sign in with it');
   const passwordHash = await passwordHashOf(input);
@@ -87,20 +96,24 @@ export async function createUser(db: Db, projectId: string, input: CreateUserInp
     throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
   }
   return uniqueEmail(() =>
-    insertUser(db, {
-      projectId,
-      now,
-      primaryEmail: input.primary_email ?? null,
-      primaryEmailVerified: input.primary_email_verified ?? false,
-      primaryEmailAuthEnabled: authEnabled,
-      passwordHash: passwordHash ?? null,
-      displayName: input.display_name ?? null,
-      profileImageUrl: input.profile_image_url ?? null,
-      clientMetadata: input.client_metadata ?? {},
-      clientReadOnlyMetadata: input.client_read_only_metadata ?? {},
-      serverMetadata: input.server_metadata ?? {},
-      otpAuthEnabled: input.otp_auth_enabled ?? false,
-      passkeyAuthEnabled: input.passkey_auth_enabled ?? false,
+    inTransaction(db, async (trx) => {
+      const row = await insertUser(trx, {
+        projectId,
+        now,
+        primaryEmail: input.primary_email ?? null,
+        primaryEmailVerified: input.primary_email_verified ?? false,
+        primaryEmailAuthEnabled: authEnabled,
+        passwordHash: passwordHash ?? null,
+        displayName: input.display_name ?? null,
+        profileImageUrl: input.profile_image_url ?? null,
+        clientMetadata: input.client_metadata ?? {},
+        clientReadOnlyMetadata: input.client_read_only_metadata ?? {},
+        serverMetadata: input.server_metadata ?? {},
+        otpAuthEnabled: input.otp_auth_enabled ?? false,
+        passkeyAuthEnabled: input.passkey_auth_enabled ?? false,
+      });
+      await also?.(trx, row);
+      return row;
     }),
   );
 }
@@ -116,6 +129,7 @@ export async function changeUser(
   userId: string,
   changes: ServerUserChanges,
   now: number,
+  also?: AlsoInTransaction,
 ): Promise<UserRow | null> {
   const { password, password_hash, ...fields } = changes;
   const passwordHash = await passwordHashOf({ password, password_hash });
@@ -136,6 +150,7 @@ export async function changeUser(
     inTransaction(db, async (trx) => {
       const row = await updateUser(trx, projectId, current.id, set, now);
       if (row && passwordHash !== undefined) await deleteUserSessions(trx, projectId, current.id);
+      if (row) await also?.(trx, row);
       return row;
     }),
   );
