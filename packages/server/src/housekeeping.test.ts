@@ -17,7 +17,7 @@ const ids = async (table: 'verification_codes' | 'email_outbox') =>
   (await db().selectFrom(table).select('id').execute()).map((row) => row.id).sort();
 
 describe('pruneOnce', () => {
-  it('deletes codes a day after they expired, finished mails after 30 days and day-old failure counters, keeping the rest', async () => {
+  it('deletes codes a day after they expired, finished mails after 30 days, day-old failure counters and audit events after 400 days, keeping the rest', async () => {
     const now = service.clock.now();
     const long = now - retention.finishedMailsMs - 60_000;
     const issue = (at: number) =>
@@ -54,7 +54,25 @@ describe('pruneOnce', () => {
       ])
       .execute();
 
-    expect(await pruneOnce(db(), now)).toEqual({ codes: 1, mails: 1, failures: 1 });
+    const event = (type: string, at: number) => ({
+      project_id: service.projectId,
+      type,
+      occurred_at: new Date(at),
+      user_id: null,
+      actor_type: 'server',
+      actor_id: null,
+      ip: null,
+      user_agent: null,
+      data: '{}',
+    });
+    await db()
+      .insertInto('audit_events')
+      .values([event('user.deleted', now - retention.auditEventsMs - 1), event('user.created', now - 60_000)])
+      .execute();
+
+    expect(await pruneOnce(db(), now)).toEqual({ codes: 1, mails: 1, failures: 1, auditEvents: 1 });
+    const events = await db().selectFrom('audit_events').select('type').execute();
+    expect(events.map((row) => row.type)).toEqual(['user.created']);
     expect((await db().selectFrom('attempt_failures').select('key').execute()).map((row) => row.key)).toEqual([
       'recent',
     ]);

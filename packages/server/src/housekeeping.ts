@@ -6,9 +6,12 @@
  * - mails sent or given up on, after 30 days (their delivery status is what
  *   administrators read; the bodies of SMTP mails are gone already);
  * - failed-attempt counters a day after their last failure (no back-off lasts
- *   that long: `rate-limit/attempt-limits.ts`).
+ *   that long: `rate-limit/attempt-limits.ts`);
+ * - audit events after 400 days (a year of history and a margin for the
+ *   yearly review; nothing else removes them).
  */
 import type { Logger } from 'pino';
+import { deleteAuditEventsBefore } from './audit/audit-store.js';
 import { deleteCodesExpiredBefore } from './codes/code-store.js';
 import type { Clock } from './http/env.js';
 import { deleteFinishedMailsBefore } from './mail/outbox-store.js';
@@ -17,15 +20,24 @@ import type { Db } from './storage/db.js';
 
 const day = 24 * 60 * 60_000;
 
-/** How long expired codes and finished mails are kept. */
-export const retention = { expiredCodesMs: day, finishedMailsMs: 30 * day, attemptFailuresMs: day } as const;
+/** How long expired codes, finished mails, failure counters and audit events are kept. */
+export const retention = {
+  expiredCodesMs: day,
+  finishedMailsMs: 30 * day,
+  attemptFailuresMs: day,
+  auditEventsMs: 400 * day,
+} as const;
 
 /** Prunes once; returns what it removed. */
-export async function pruneOnce(db: Db, now: number): Promise<{ codes: number; mails: number; failures: number }> {
+export async function pruneOnce(
+  db: Db,
+  now: number,
+): Promise<{ codes: number; mails: number; failures: number; auditEvents: number }> {
   const codes = await deleteCodesExpiredBefore(db, now - retention.expiredCodesMs);
   const mails = await deleteFinishedMailsBefore(db, now - retention.finishedMailsMs);
   const failures = await deleteFailuresBefore(db, now - retention.attemptFailuresMs);
-  return { codes, mails, failures };
+  const auditEvents = await deleteAuditEventsBefore(db, now - retention.auditEventsMs);
+  return { codes, mails, failures, auditEvents };
 }
 
 /**
