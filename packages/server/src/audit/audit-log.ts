@@ -23,8 +23,9 @@ import { insertAuditEvent } from './audit-store.js';
  * - `sign_in.succeeded` — `method`;
  * - `sign_in.failed` — `method`, `reason` (`wrong_password`, `unknown_account`, `no_password`, `wrong_code`);
  * - `password.changed` — `by` (`user`, `server`); `password.reset`; `password.set`;
+ * - `session.created` — `session_id` (a session server code opened for the user);
  * - `session.revoked` — `session_id`, `current` (the caller's own session: a sign-out);
- * - `impersonation.started` — `session_id` (a session a server opened for the user);
+ * - `impersonation.started` — `session_id` (the same, marked as an impersonation);
  * - `api_key.created` / `api_key.revoked` — `key_set_id`, `kinds` (never the keys);
  * - `project.updated` — `fields` (the names of the config fields changed, never their values);
  * - `user.created` / `user.updated` (`fields`) / `user.deleted` — by server or admin;
@@ -38,6 +39,7 @@ export const auditEventTypes = [
   'password.changed',
   'password.reset',
   'password.set',
+  'session.created',
   'session.revoked',
   'impersonation.started',
   'api_key.created',

@@ -103,17 +103,29 @@ async function revoked(db: Db, rows: { id: string }[]): Promise<string[]> {
   return ids;
 }
 
-/** Deletes the unexpired session holding `refreshToken`; false when there is none. */
-export async function revokeSession(db: Db, projectId: string, refreshToken: string, now: number): Promise<boolean> {
+/** A session that was just ended: its id and its user's. */
+export interface EndedSession {
+  id: string;
+  user_id: string;
+}
+
+/** Deletes the unexpired session holding `refreshToken`; null when there is none. */
+export async function revokeSession(
+  db: Db,
+  projectId: string,
+  refreshToken: string,
+  now: number,
+): Promise<EndedSession | null> {
   return inTransaction(db, async (trx) => {
     const rows = await trx
       .deleteFrom('sessions')
       .where('refresh_token_hash', '=', sha256Hex(refreshToken))
       .where('project_id', '=', projectId)
       .where('expires_at', '>', new Date(now))
-      .returning('id')
+      .returning(['id', 'user_id'])
       .execute();
-    return (await revoked(trx, rows)).length > 0;
+    await revoked(trx, rows);
+    return rows[0] ?? null;
   });
 }
 
@@ -137,23 +149,24 @@ export async function listUserSessions(db: Db, projectId: string, userId: string
     .execute();
 }
 
-/** Deletes the session `sessionId` of the project (and of `userId`, when given); false when there is none. */
+/** Deletes the session `sessionId` of the project (and of `userId`, when given); null when there is none. */
 export async function deleteSessionById(
   db: Db,
   projectId: string,
   sessionId: string,
   userId?: string,
-): Promise<boolean> {
-  if (!isUuid(sessionId)) return false;
+): Promise<EndedSession | null> {
+  if (!isUuid(sessionId)) return null;
   return inTransaction(db, async (trx) => {
     const rows = await trx
       .deleteFrom('sessions')
       .where('project_id', '=', projectId)
       .where('id', '=', sessionId.toLowerCase())
       .$if(userId !== undefined, (query) => query.where('user_id', '=', userId!))
-      .returning('id')
+      .returning(['id', 'user_id'])
       .execute();
-    return (await revoked(trx, rows)).length > 0;
+    await revoked(trx, rows);
+    return rows[0] ?? null;
   });
 }
 
