@@ -6,7 +6,7 @@
  */
 
 import { type ApiKeySetWire, internalProjectId, type ServerUserWire } from '@latchkey/protocol';
-import { listKeySets } from './api-keys/api-key-store.js';
+import { apiKeyKinds, findKeySet, keyColumns, listKeySets } from './api-keys/api-key-store.js';
 import { apiKeySetView } from './api-keys/api-key-views.js';
 import {
   type CreateApiKeySetOptions,
@@ -14,6 +14,7 @@ import {
   createKeySet,
   revokeKeySetNow,
 } from './api-keys/api-keys.js';
+import { audit, operatorSource } from './audit/audit-log.js';
 import { deleteUnusedCodes } from './codes/code-store.js';
 import { validate } from './common/validate.js';
 import { createSealer, type Sealer } from './crypto/encryption.js';
@@ -130,7 +131,15 @@ export async function updateProjectConfig(
   patch: ProjectConfigPatch,
   options: SecretOption = {},
 ): Promise<ProjectConfig> {
-  return changed(storage, projectId, await changeConfig(dbOf(storage), projectId, patch, sealerFor(options)));
+  const config = await inTransaction(dbOf(storage), async (trx) => {
+    const config = await changeConfig(trx, projectId, patch, sealerFor(options));
+    const fields = Object.keys(patch)
+      .map((field) => `config.${field}`)
+      .sort();
+    await audit(trx, operatorSource(projectId), 'project.updated', { userId: null, data: { fields } });
+    return config;
+  });
+  return changed(storage, projectId, config);
 }
 
 /**
@@ -144,7 +153,16 @@ export async function createApiKeySet(
   projectId: string,
   options: CreateApiKeySetOptions = {},
 ): Promise<CreatedApiKeySet> {
-  return changed(storage, projectId, await createKeySet(dbOf(storage), projectId, options));
+  const created = await inTransaction(dbOf(storage), async (trx) => {
+    const created = await createKeySet(trx, projectId, options);
+    const kinds = apiKeyKinds.filter((kind) => created[kind] !== undefined);
+    await audit(trx, operatorSource(projectId), 'api_key.created', {
+      userId: null,
+      data: { key_set_id: created.id, kinds },
+    });
+    return created;
+  });
+  return changed(storage, projectId, created);
 }
 
 /**
@@ -172,7 +190,20 @@ export async function revokeApiKeySet(
   keySetId: string,
   options: { now?: number } = {},
 ): Promise<boolean> {
-  return changed(storage, projectId, await revokeKeySetNow(dbOf(storage), projectId, keySetId, options.now));
+  const now = options.now ?? Date.now();
+  const revoked = await inTransaction(dbOf(storage), async (trx) => {
+    const revoked = await revokeKeySetNow(trx, projectId, keySetId, now);
+    const set = revoked ? await findKeySet(trx, projectId, keySetId) : undefined;
+    if (set) {
+      const kinds = apiKeyKinds.filter((kind) => set[keyColumns[kind].hash] !== null);
+      await audit(trx, operatorSource(projectId, now), 'api_key.revoked', {
+        userId: null,
+        data: { key_set_id: set.id, kinds },
+      });
+    }
+    return revoked;
+  });
+  return changed(storage, projectId, revoked);
 }
 
 /**
@@ -402,5 +433,9 @@ export async function listUsers(
 export async function createUser(storage: Storage, projectId: string, input: CreateUserInput): Promise<ServerUserWire> {
   const checked = validate(createUserBody, input);
   const db = dbOf(storage);
-  return serverUserView((await attachSelectedTeam(db, await createUserIn(db, projectId, checked, Date.now())))!);
+  const now = Date.now();
+  const created = await createUserIn(db, projectId, checked, now, (trx, row) =>
+    audit(trx, operatorSource(projectId, now), 'user.created', { userId: row.id }),
+  );
+  return serverUserView((await attachSelectedTeam(db, created))!);
 }

@@ -4,6 +4,7 @@
  * paging, nobody else can, and no event can be changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKeySet, createUser, revokeApiKeySet, updateProjectConfig } from '../operations.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
   authHeaders,
@@ -15,6 +16,7 @@ import {
   userHeaders,
 } from '../test-support/api.js';
 import { auditEvents, auditTrail } from '../test-support/audit.js';
+import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
@@ -252,6 +254,102 @@ describe.each([
       const everything = JSON.stringify(await auditEvents(service, { limit: '1000' }));
       expect(everything).not.toContain(secret);
       expect(everything).not.toContain(made.body.secret_server_key);
+    },
+  );
+
+  it.skipIf(!available)(
+    'records sign-outs, sessions ended and opened by server code, resets and magic-link sign-ins',
+    async () => {
+      const user = await signUp(service);
+      const second = await signIn(user.email, user.password);
+      expect(
+        (await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, second.body) }))
+          .status,
+      ).toBe(200);
+      const server = authHeaders(service, 'server');
+      const opened = await call(service, 'POST', '/auth/sessions', {
+        headers: server,
+        json: { user_id: user.user_id, is_impersonation: true },
+      });
+      expect(opened.body.refresh_token, opened.text).toEqual(expect.any(String));
+      const sessions = await call(service, 'GET', `/auth/sessions?user_id=${user.user_id}`, { headers: server });
+      const impersonation = sessions.body.items.find(
+        (session: { is_impersonation: boolean }) => session.is_impersonation,
+      );
+      await call(service, 'DELETE', `/auth/sessions/${impersonation.id}`, { headers: server });
+
+      const reset = 'http://localhost:3000/handler/password-reset';
+      const sent = await call(service, 'POST', '/auth/password/send-reset-code', {
+        headers: authHeaders(service),
+        json: { email: user.email, callback_url: reset },
+      });
+      expect(sent.status).toBe(200);
+      const code = codeFromMail(await lastMailTo(service, user.email));
+      const done = await call(service, 'POST', '/auth/password/reset', {
+        headers: authHeaders(service),
+        json: { code, password: 'reset-horse-4' },
+      });
+      expect(done.body, done.text).toEqual({ success: true });
+
+      await service.setProjectConfig({ magic_link_enabled: true });
+      const link = 'http://localhost:3000/handler/magic-link-callback';
+      await call(service, 'POST', '/auth/otp/send-sign-in-code', {
+        headers: authHeaders(service),
+        json: { email: user.email, callback_url: link },
+      });
+      const otp = await call(service, 'POST', '/auth/otp/sign-in', {
+        headers: authHeaders(service),
+        json: { code: codeFromMail(await lastMailTo(service, user.email)) },
+      });
+      expect(otp.body.user_id, otp.text).toBe(user.user_id);
+
+      expect(await auditTrail(service, user.user_id)).toEqual([
+        'sign_up',
+        'sign_in.succeeded',
+        'session.revoked',
+        'impersonation.started',
+        'session.revoked',
+        'password.reset',
+        'sign_in.succeeded',
+      ]);
+      const events = (await auditEvents(service, { user_id: user.user_id })).reverse();
+      expect(events[2]).toMatchObject({ actor: { type: 'user', id: user.user_id }, data: { current: true } });
+      expect(events[3]).toMatchObject({ actor: { type: 'server' }, data: { session_id: impersonation.id } });
+      expect(events[4]).toMatchObject({
+        actor: { type: 'server' },
+        data: { session_id: impersonation.id, current: false },
+      });
+      expect(events[6]!.data).toEqual({ method: 'otp' });
+      const everything = JSON.stringify(events);
+      expect(everything).not.toContain(code);
+      expect(everything).not.toContain(second.body.refresh_token);
+    },
+  );
+
+  it.skipIf(!available)(
+    'records what an operator does with the database itself (the CLI), as the operator',
+    async () => {
+      const keys = await createApiKeySet(service.storage, service.projectId, {
+        description: 'cli',
+        hasPublishableClientKey: false,
+        hasSuperSecretAdminKey: false,
+      });
+      expect(await revokeApiKeySet(service.storage, service.projectId, keys.id)).toBe(true);
+      expect(await revokeApiKeySet(service.storage, service.projectId, keys.id)).toBe(false);
+      await updateProjectConfig(service.storage, service.projectId, { client_team_creation_enabled: true });
+      const user = await createUser(service.storage, service.projectId, { primary_email: newEmail('cli') });
+
+      const events = await auditEvents(service, { limit: '4' });
+      expect(events.map((event) => [event.type, event.actor.type])).toEqual([
+        ['user.created', 'operator'],
+        ['project.updated', 'operator'],
+        ['api_key.revoked', 'operator'],
+        ['api_key.created', 'operator'],
+      ]);
+      expect(events[0]!.user_id).toBe(user.id);
+      expect(events[1]!.data).toEqual({ fields: ['config.client_team_creation_enabled'] });
+      expect(events[2]!.data).toEqual({ key_set_id: keys.id, kinds: ['secretServerKey'] });
+      expect(JSON.stringify(events)).not.toContain(keys.secretServerKey);
     },
   );
 });

@@ -57,8 +57,14 @@ export const auditEventTypes = [
 
 export type AuditEventType = (typeof auditEventTypes)[number];
 
-/** Who acted: a signed-in user (client), a server or admin key, a dashboard owner, or nobody yet (a sign-in). */
-export type ActorType = 'user' | 'server' | 'admin' | 'anonymous';
+/**
+ * Who acted: a signed-in user (client), a server or admin key, a dashboard
+ * owner, nobody yet (a sign-in), or an operator with the database itself (the
+ * CLI's `keys`, `users` and `projects` commands, through `operations.ts`).
+ */
+export type ActorType = 'user' | 'server' | 'admin' | 'anonymous' | 'operator';
+
+export const actorTypes = ['user', 'server', 'admin', 'anonymous', 'operator'] as const satisfies readonly ActorType[];
 
 /** The longest user agent kept; longer ones are cut (a header can be 8 KB of nothing useful). */
 const maxUserAgent = 300;
@@ -74,6 +80,25 @@ export interface AuditSource {
   client: ClientInfo;
   deps: { clock: { now(): number } };
   projectId?: string;
+  /** Who acted, when no request says it (`operatorSource`). */
+  actor?: { type: ActorType; id: string | null };
+}
+
+/**
+ * The source of an operation run with the database itself (the CLI), not
+ * through a request: the actor is the operator, with no address.
+ *
+ * @example
+ * await audit(trx, operatorSource(projectId), 'api_key.revoked', { userId: null, data });
+ */
+export function operatorSource(projectId: string, now = Date.now()): AuditSource {
+  return {
+    auth: null,
+    projectId,
+    client: { ip: null, userAgent: 'latchkey operations' },
+    deps: { clock: { now: () => now } },
+    actor: { type: 'operator', id: null },
+  };
 }
 
 /** The event's facts besides who and where. */
@@ -103,7 +128,7 @@ export async function audit(db: Db, source: AuditSource, type: AuditEventType, f
   const projectId = auth?.project.id ?? source.projectId;
   if (projectId === undefined) throw new Error('audit: no project to record the event in');
   const callerUserId = source.userId ?? auth?.userId ?? null;
-  const actor = actorOf(auth, callerUserId);
+  const actor = source.actor ?? actorOf(auth, callerUserId);
   await insertAuditEvent(db, {
     project_id: projectId,
     type,

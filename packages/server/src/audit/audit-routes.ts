@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { badCursor, decodeCursor, encodeCursor } from '../common/cursor.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { auditEventTypes } from './audit-log.js';
+import { actorTypes, auditEventTypes } from './audit-log.js';
 import { listAuditEvents } from './audit-store.js';
 
 const auditEventSchema = z
@@ -16,9 +16,10 @@ const auditEventSchema = z
     occurred_at_millis: z.number(),
     user_id: z.string().nullable().meta({ description: 'The user the event is about.' }),
     actor: z.object({
-      type: z.enum(['user', 'server', 'admin', 'anonymous']),
+      type: z.enum(actorTypes),
       id: z.string().nullable().meta({
-        description: 'The acting user, the API key set of a server or admin key, or the owner of an admin token.',
+        description:
+          'The acting user, the API key set of a server or admin key, or the owner of an admin token; null for an operator (the CLI on the database).',
       }),
     }),
     ip_address: z.string().nullable(),
@@ -88,7 +89,7 @@ const listAuditEventsRoute = defineRoute({
         type: row.type as (typeof auditEventTypes)[number],
         occurred_at_millis: row.occurred_at.getTime(),
         user_id: row.user_id,
-        actor: { type: row.actor_type as 'user', id: row.actor_id },
+        actor: { type: row.actor_type as (typeof actorTypes)[number], id: row.actor_id },
         ip_address: row.ip,
         user_agent: row.user_agent,
         data: row.data,
