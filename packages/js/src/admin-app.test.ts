@@ -227,6 +227,54 @@ describe('AdminApp metrics and users', () => {
   });
 });
 
+describe('AdminApp audit log', () => {
+  it('lists a user’s security events newest first, filtered by type and time, and pages through all of them', async () => {
+    const { app: client } = createTestApp(service());
+    const credentials = newCredentials();
+    await client.signUpWithCredential({ ...credentials, noRedirect: true });
+    const user = await client.getUser({ or: 'throw' });
+    await user.signOut({ redirectUrl: '/bye' });
+    await expect(
+      client.signInWithCredential({ ...credentials, password: 'wrong-password-1', noRedirect: true }),
+    ).rejects.toMatchObject({ code: 'EMAIL_PASSWORD_MISMATCH' });
+    await client.signInWithCredential({ ...credentials, noRedirect: true });
+
+    const { app, requests } = setup();
+    const page = await app.listAuditEvents({ userId: user.id });
+    expect(page.items.map((event) => event.type)).toEqual([
+      'sign_in.succeeded',
+      'sign_in.failed',
+      'session.revoked',
+      'sign_up',
+    ]);
+    const [succeeded] = page.items;
+    expect(succeeded).toMatchObject({
+      userId: user.id,
+      actor: { type: 'anonymous', id: null },
+    });
+    expect(succeeded!.occurredAt).toBeInstanceOf(Date);
+    expect(succeeded!.data).toEqual({ method: 'password' });
+
+    const failures = await app.listAuditEvents({ userId: user.id, types: ['sign_in.failed'] });
+    expect(failures.items.map((event) => event.data.reason)).toEqual(['wrong_password']);
+    const none = await app.listAuditEvents({
+      userId: user.id,
+      until: new Date(succeeded!.occurredAt.getTime() - 3_600_000),
+    });
+    expect(none.items).toEqual([]);
+
+    const all: string[] = [];
+    for await (const event of app.auditEvents({ userId: user.id, limit: 1 })) all.push(event.id);
+    expect(all).toEqual(page.items.map((event) => event.id));
+    expect(requests.at(-1)!.url).toContain('cursor=');
+  });
+
+  it('is refused to a server key', async () => {
+    const { app } = createTestServerApp(service());
+    expect('listAuditEvents' in app).toBe(false);
+  });
+});
+
 describe('a project owner’s session (the internal project)', () => {
   let publishableClientKey: string;
   beforeAll(async () => {

@@ -7,6 +7,7 @@
  */
 import { headers } from '@latchkey/protocol';
 import { type ApiKeySets, apiKeySets } from './api-keys/api-key-sets.js';
+import { type AuditLog, auditLog } from './audit/audit-log.js';
 import { type ServerEmailFlows, serverEmailFlows } from './auth/server-email-flows.js';
 import { type EmailDelivery, emailDelivery } from './emails/email-delivery.js';
 import { type EmailTemplates, emailTemplates } from './emails/email-templates.js';
@@ -68,6 +69,7 @@ export interface AdminAppModules
     ProjectMetrics,
     EmailTemplates,
     EmailDelivery,
+    AuditLog,
     ServerTeams,
     TeamPermissionDefinitions {
   readonly projectId: string;
@@ -76,7 +78,7 @@ export interface AdminAppModules
 /**
  * The admin SDK: everything `ServerApp` does, plus the project (read,
  * update, delete), its API key sets, its metrics, its e-mail templates and
- * e-mail delivery (a test mail, the status of recent mails).
+ * e-mail delivery (a test mail, the status of recent mails) and the audit log.
  *
  * @example
  * ```ts
@@ -115,6 +117,7 @@ function mountAdminApp(options: AdminAppOptions): AdminAppModules {
     ...projectMetrics(scope),
     ...emailTemplates(scope),
     ...emailDelivery(scope),
+    ...auditLog(scope),
     ...serverTeams(scope),
     ...teamPermissionDefinitions(scope),
   };

@@ -31,6 +31,7 @@ export type { ProductionModeError } from '@latchkey/protocol';
 export { AdminApp, type AdminAppCommonOptions, type AdminAppModules, type AdminAppOptions } from './admin-app.js';
 export type { ApiKeySet, ApiKeySets } from './api-keys/api-key-sets.js';
 export type { ApiKeySetData, CreateApiKeySetOptions, ObfuscatedKey } from './api-keys/api-keys-api.js';
+export type { AuditActor, AuditEvent, AuditLog, ListAuditEventsOptions } from './audit/audit-log.js';
 export type { ServerEmailFlows } from './auth/server-email-flows.js';
 export type {
   ContactChannelCreate,

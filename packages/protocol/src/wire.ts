@@ -291,6 +291,18 @@ export interface SentEmailWire {
   sent_at_millis: number | null;
 }
 
+/** A security event of the project's audit log, as `GET /audit-events` (ours) lists it. */
+export interface AuditEventWire {
+  id: string;
+  type: string;
+  occurred_at_millis: number;
+  user_id: string | null;
+  actor: { type: 'user' | 'server' | 'admin' | 'anonymous' | 'operator'; id: string | null };
+  ip_address: string | null;
+  user_agent: string | null;
+  data: Record<string, unknown>;
+}
+
 /** A member's profile in a team (wire-protocol §15.3) as a client sees it. */
 export interface ClientTeamMemberProfileWire {
   team_id: string;
