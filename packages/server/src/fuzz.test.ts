@@ -4,8 +4,9 @@
  * its body keys — with values that are wrong, hostile or random (wrong types,
  * huge strings, control characters, path tricks, nested junk, valid-looking
  * ids), under every access type. The property: the service never answers 5xx,
- * and every refusal it sends as a known error is one of the catalogue with
- * the details the SDK needs.
+ * every refusal it sends as a known error is one of the catalogue with the
+ * details the SDK needs, and a refused request changes nothing (a digest of
+ * the project's rows, taken after every request, is the same as before it).
  *
  * Runs in `npm test` with a fixed seed and 40 runs per route (about 4 s);
  * `npm run fuzz` runs 2,000 per route, and `FUZZ_RUNS` / `FUZZ_SEED` choose.
@@ -22,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Route } from './http/route.js';
 import { apiRoutes } from './routes.js';
-import { type AccessType, authHeaders, signUp, userHeaders } from './test-support/api.js';
+import { type AccessType, authHeaders, digest, signUp, userHeaders } from './test-support/api.js';
 import { startTestService, type TestService } from './testing/index.js';
 
 const runs = Number(process.env.FUZZ_RUNS || 40);
@@ -30,10 +31,13 @@ const seed = Number(process.env.FUZZ_SEED || 20261124);
 
 let service: TestService;
 let tokens: { access_token: string; refresh_token: string; user_id: string };
+/** The digest after the last request: what a refused request must leave as it found. */
+let before: string;
 
 beforeAll(async () => {
   service = await startTestService({ attemptLimits: false });
   tokens = await signUp(service);
+  before = await digest(service);
 });
 afterAll(() => service?.close());
 
@@ -120,7 +124,22 @@ function headersFor(caller: AccessType | 'user' | 'garbage'): Record<string, str
 }
 
 describe('every route, fuzzed from its declaration', () => {
-  it.each(apiRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+  it('the digest sees a change (so an equal one means nothing changed)', async () => {
+    const user = await signUp(service);
+    const signedUp = await digest(service);
+    expect(signedUp).not.toBe(before);
+    await service.fetch(`/api/v1/users/${user.user_id}`, {
+      method: 'PATCH',
+      headers: { ...authHeaders(service, 'server'), 'content-type': 'application/json' },
+      body: JSON.stringify({ display_name: 'Changed' }),
+    });
+    expect(await digest(service)).not.toBe(signedUp);
+    before = await digest(service);
+  });
+
+  // Deleting the project (an admin may) goes last, so every other route is fuzzed against a live one.
+  const routes = [...apiRoutes].sort((a, b) => Number(isProjectDeletion(a)) - Number(isProjectDeletion(b)));
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
     '%s never answers 5xx, and refuses with catalogue errors',
     async (_name, route) => {
       await fc.assert(
@@ -155,6 +174,14 @@ describe('every route, fuzzed from its declaration', () => {
             `${route.method} ${path}?${query} ${payload?.slice(0, 200)} → ${text.slice(0, 200)}`,
           ).toBeLessThan(500);
           const code = response.headers.get(h.knownError);
+          const after = await digest(service);
+          if (status >= 400) {
+            expect(
+              after,
+              `${route.method} ${path}?${query} ${payload?.slice(0, 200)} was refused (${code}) but changed rows`,
+            ).toBe(before);
+          }
+          before = after;
           if (code) {
             expect(isKnownErrorCode(code), code).toBe(true);
             const parsed = JSON.parse(text) as { code: string; details?: unknown };
@@ -168,3 +195,7 @@ describe('every route, fuzzed from its declaration', () => {
     60_000,
   );
 });
+
+function isProjectDeletion(route: Route): boolean {
+  return route.method === 'DELETE' && route.path === '/projects/current';
+}

@@ -3,6 +3,7 @@
  * answer reading, known-error assertions and row counts.
  */
 import { detailsProblem, headers as h, isKnownErrorCode, type KnownErrorCode } from '@latchkey/protocol';
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import type { TestService } from '../testing/index.js';
@@ -190,6 +191,33 @@ export async function snapshot(service: TestService) {
     .orderBy('account_id')
     .execute();
   return { users, sessions, channels, mails, codes, teams, members, grants, definitions, inclusions, oauthAccounts };
+}
+
+/**
+ * One hash of what `snapshot` reads, and the project's row and key sets, in a
+ * single query: cheap enough to take after every request of a fuzz run.
+ * Counters, codes' attempt counts, audit events and mail delivery (a worker
+ * changes it in the background) are left out: a refused request may count.
+ */
+export async function digest(service: TestService): Promise<string> {
+  const p = service.projectId;
+  const result = await sql<{ digest: string }>`select md5(concat_ws('|',
+    (select string_agg(t::text, ',' order by t.id) from projects t where t.id = ${p}),
+    (select string_agg(t::text, ',' order by t.id) from api_key_sets t where t.project_id = ${p}),
+    (select string_agg(t::text, ',' order by t.id) from users t where t.project_id = ${p}),
+    (select count(*)::text from sessions t where t.project_id = ${p}),
+    (select string_agg(t::text, ',' order by t.id) from contact_channels t),
+    (select count(*)::text from email_outbox t where t.project_id = ${p}),
+    (select string_agg(t.id::text || ':' || coalesce(t.used_at::text, ''), ',' order by t.id) from verification_codes t),
+    (select string_agg(t::text, ',' order by t.id) from teams t where t.project_id = ${p}),
+    (select string_agg(t::text, ',' order by t.team_id, t.user_id) from team_members t where t.project_id = ${p}),
+    (select string_agg(t::text, ',' order by t::text) from team_member_permissions t where t.project_id = ${p}),
+    (select string_agg(t::text, ',' order by t::text) from team_permission_definitions t where t.project_id = ${p}),
+    (select string_agg(t::text, ',' order by t::text) from team_permission_inclusions t where t.project_id = ${p}),
+    (select string_agg(t::text, ',' order by t::text) from oauth_accounts t where t.project_id = ${p}),
+    (select string_agg(t::text, ',' order by t::text) from email_templates t where t.project_id = ${p})
+  )) as digest`.execute(dbOf(service.storage));
+  return result.rows[0]!.digest;
 }
 
 /**
