@@ -95,6 +95,19 @@ export type EmailConfigWire =
       sender_email: string;
     };
 
+/**
+ * Extension: a project's limits on guessing. Sign-in failures are free before
+ * a growing back-off; the other counts are per ten minutes.
+ */
+export interface RateLimitsWire {
+  sign_in_failures_per_account: number;
+  sign_in_failures_per_client: number;
+  sign_ups_per_client: number;
+  mails_per_address: number;
+  mails_per_client: number;
+  code_checks_per_client: number;
+}
+
 export interface AdminProjectConfigWire extends ClientProjectConfigWire {
   id: string;
   allow_localhost: boolean;
@@ -105,6 +118,8 @@ export interface AdminProjectConfigWire extends ClientProjectConfigWire {
   email_config: EmailConfigWire;
   team_creator_default_permissions: { id: string }[];
   team_member_default_permissions: { id: string }[];
+  /** Extension: absent from services that predate it. */
+  rate_limits?: RateLimitsWire;
 }
 
 /** `GET /projects/current` with admin access. */

@@ -20,10 +20,14 @@ import { Transports } from './mail/transports.js';
 import type { ProviderNetwork } from './oauth/providers.js';
 import { prepareDummyHash } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
+import type { CounterStore } from './rate-limit/counter-store.js';
+import { databaseCounters } from './rate-limit/database-counters.js';
 import { RateLimitExceeded } from './rate-limit/rate-limit.js';
+import { RedisUnavailableError, redisCounters } from './rate-limit/redis-counters.js';
 import { apiRoutes } from './routes.js';
 import { SessionRevocations } from './sessions/revocations.js';
 import { changeFeedOf } from './storage/change-feed.js';
+import type { Db } from './storage/db.js';
 import { isDatabaseUnavailable, unavailableRetryAfterSeconds } from './storage/db-faults.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
 import { AccessTokens } from './tokens/access-tokens.js';
@@ -91,10 +95,20 @@ export interface ServiceOptions {
   mailPollIntervalMs?: number;
   /**
    * Growing back-off after failed password sign-ins, per account and per
-   * client address (429 with `Retry-After` while it runs). Default on; turn it
-   * off only for benchmarks that guess on purpose.
+   * client address, and the limit on sign-ups per client address (429 with
+   * `Retry-After`). Default on; turn it off only for benchmarks that guess on
+   * purpose. How many attempts each allows is a project setting
+   * (`config.rate_limits`).
    */
   attemptLimits?: boolean;
+  /**
+   * A Redis to keep the counters of the limits on guessing in, e.g.
+   * `redis://:password@redis.internal:6379` (`rediss://` for TLS), shared by
+   * every instance. Default none: they are kept in the database. While Redis
+   * does not answer, requests that check a limit are answered 503 with
+   * `Retry-After`, as when the database is down; `close` closes the connection.
+   */
+  redisUrl?: string;
   /**
    * The origin browsers reach the service at, e.g. `https://auth.example.com`:
    * the OAuth callback URLs registered at providers are
@@ -167,6 +181,7 @@ export function createService(options: ServiceOptions): Service {
   prepareDummyHash();
   const logger = options.logger === false ? null : (options.logger ?? defaultLogger());
   const db = dbOf(options.storage);
+  const counters = openCounters(db, options.redisUrl, logger);
   const signingKeys = new SigningKeys(db, createSealer(options.secret, signingKeyPurpose), clock);
   const changes = changeFeedOf(options.storage);
   const authCache = new AuthCache({
@@ -186,6 +201,7 @@ export function createService(options: ServiceOptions): Service {
     countryHeader: options.countryHeader?.toLowerCase() || null,
     publicUrl: options.publicUrl ? new URL(options.publicUrl).origin : null,
     attemptLimits: options.attemptLimits ?? true,
+    counters,
     revocations: new SessionRevocations({ feed: changes, clock, db }),
     oauthNetwork: {
       fetch: options.oauthProviderNetwork?.fetch ?? ((input, init) => fetch(input, init)),
@@ -228,10 +244,11 @@ export function createService(options: ServiceOptions): Service {
       return rateLimitedResponse(error.retryAfterMs);
     }
     const requestId = record.requestId;
-    if (isDatabaseUnavailable(error)) {
-      record.errorCode = 'DATABASE_UNAVAILABLE';
-      logger?.warn({ reqId: requestId, err: { name: error.name, message: error.message } }, 'database unavailable');
-      return unavailableResponse(requestId);
+    const down = unavailableStore(error);
+    if (down) {
+      record.errorCode = `${down.toUpperCase()}_UNAVAILABLE`;
+      logger?.warn({ reqId: requestId, err: { name: error.name, message: error.message } }, `${down} unavailable`);
+      return unavailableResponse(requestId, down);
     }
     logger?.error(
       { reqId: requestId, err: { name: error.name, message: error.message, stack: error.stack } },
@@ -247,7 +264,7 @@ export function createService(options: ServiceOptions): Service {
     deliverMail: () => worker.deliverNow(),
     close() {
       stopHousekeeping();
-      closing ??= worker.close().finally(() => transports.close());
+      closing ??= worker.close().finally(() => Promise.all([transports.close(), counters.close()]));
       return closing;
     },
     async fetch(request, connection) {
@@ -260,9 +277,10 @@ export function createService(options: ServiceOptions): Service {
       try {
         response = await app.fetch(request, { record });
       } catch (error) {
-        if (isDatabaseUnavailable(error)) {
-          logger?.warn({ reqId: record.requestId, err: String(error) }, 'database unavailable');
-          response = unavailableResponse(record.requestId);
+        const down = unavailableStore(error);
+        if (down) {
+          logger?.warn({ reqId: record.requestId, err: String(error) }, `${down} unavailable`);
+          response = unavailableResponse(record.requestId, down);
         } else {
           logger?.error({ reqId: record.requestId, err: String(error) }, 'failed');
           response = textResponse(500, `Something went wrong. Request id: ${record.requestId}`);
@@ -273,11 +291,27 @@ export function createService(options: ServiceOptions): Service {
   };
 }
 
-/** 503 with `Retry-After`: the database is not answering; nothing was done, the client may retry. */
-function unavailableResponse(requestId: string): Response {
+/** The counters of the limits: in Redis when `redisUrl` is set, else in the database. */
+function openCounters(db: Db, redisUrl: string | undefined, logger: Logger | null): CounterStore {
+  if (redisUrl === undefined) return databaseCounters(db);
+  if (!/^rediss?:\/\/./.test(redisUrl)) {
+    throw new TypeError('createService: redisUrl must be a redis:// or rediss:// URL');
+  }
+  return redisCounters(redisUrl, logger);
+}
+
+/** The store a failure says is not answering for now (a fault to retry, not a bug), or null. */
+function unavailableStore(error: unknown): 'database' | 'redis' | null {
+  if (error instanceof RedisUnavailableError) return 'redis';
+  return isDatabaseUnavailable(error) ? 'database' : null;
+}
+
+/** 503 with `Retry-After`: a store is not answering; nothing was done, the client may retry. */
+function unavailableResponse(requestId: string, store: 'database' | 'redis'): Response {
+  const what = store === 'database' ? 'its database' : 'the Redis that counts its limits';
   const response = textResponse(
     503,
-    `The service cannot reach its database right now; try again shortly. Request id: ${requestId}`,
+    `The service cannot reach ${what} right now; try again shortly. Request id: ${requestId}`,
   );
   response.headers.set('retry-after', String(unavailableRetryAfterSeconds));
   return response;

@@ -6,9 +6,11 @@
 import type { KnownErrorCode } from '@latchkey/protocol';
 import { z } from 'zod';
 import type { EmailTemplateType, EmailTemplateVariables } from '../email-templates/template-types.js';
+import type { Deps } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { queueTemplatedMail } from '../mail/queue-mail.js';
 import type { ProjectRecord } from '../projects/projects.js';
+import type { LimitedProject } from '../rate-limit/limit-settings.js';
 import { limitCodeChecks } from '../rate-limit/rate-limit.js';
 import type { Db } from '../storage/db.js';
 import type { JsonValue, VerificationCodeRow } from '../storage/schema.js';
@@ -77,19 +79,19 @@ export async function mailCode<T extends EmailTemplateType>(db: Db, mail: CodeMa
 }
 
 /**
- * `checkCode` for a code a client sent: counts the guess against the
- * client's limit first (429 over it). Call it with the database, not in a
- * transaction.
+ * `checkCode` for a code a client sent to `project`: counts the guess against
+ * the client's limit first (429 over it). Call it outside a transaction.
  *
  * @example
- * const row = await checkClientCode(deps.db, { projectId, purpose: 'password_reset', code, now, clientIp: client.ip });
+ * const row = await checkClientCode(deps, project, { purpose: 'password_reset', code, now, clientIp: client.ip });
  */
 export async function checkClientCode(
-  db: Db,
-  lookup: CodeLookup & { clientIp: string | null },
+  deps: Pick<Deps, 'db' | 'counters'>,
+  project: LimitedProject,
+  lookup: Omit<CodeLookup, 'projectId'> & { clientIp: string | null },
 ): Promise<VerificationCodeRow> {
-  await limitCodeChecks(db, lookup.projectId, lookup.clientIp, lookup.now);
-  return checkCode(db, lookup);
+  await limitCodeChecks(deps.counters, project, lookup.clientIp, lookup.now);
+  return checkCode(deps.db, { ...lookup, projectId: project.id });
 }
 
 /** What a `/check-code` route checks: the purpose of its codes, and that what a code acts on still stands. */
@@ -127,8 +129,8 @@ export function checkCodeRoute(options: CheckCodeRouteOptions): Route {
     answer: codeValidAnswer,
     errors: [...codeErrors, ...(options.errors ?? [])],
     handler: async ({ auth: { project }, body, client, deps }) => {
-      const lookup = { projectId: project.id, purpose: options.purpose, code: body.code, now: deps.clock.now() };
-      const row = await checkClientCode(deps.db, { ...lookup, clientIp: client.ip });
+      const lookup = { purpose: options.purpose, code: body.code, now: deps.clock.now(), clientIp: client.ip };
+      const row = await checkClientCode(deps, project, lookup);
       await options.subject(deps.db, project.id, row);
       return { is_code_valid: true as const };
     },

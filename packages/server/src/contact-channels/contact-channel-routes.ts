@@ -270,7 +270,7 @@ async function sendVerification(
   ip: string | null,
 ): Promise<void> {
   const now = deps.clock.now();
-  await limitMailSend(deps.db, { projectId: project.id, kind: 'email_verification', email: channel.value, ip, now });
+  await limitMailSend(deps.counters, project, { kind: 'email_verification', email: channel.value, ip, now });
   await inTransaction(deps.db, (trx) =>
     queueVerificationMail(trx, { project, channel, userDisplayName: displayName, callbackUrl: callback, now }),
   );
@@ -343,8 +343,7 @@ const verify = defineRoute({
   errors: [...codeErrors],
   handler: async ({ auth: { project }, body, client, deps }) => {
     const now = deps.clock.now();
-    const row = await checkClientCode(deps.db, {
-      projectId: project.id,
+    const row = await checkClientCode(deps, project, {
       purpose: 'email_verification',
       code: body.code,
       now,

@@ -4,6 +4,7 @@ import type { AuthCache } from '../access/auth-cache.js';
 import type { Sealer } from '../crypto/encryption.js';
 import type { ProviderNetwork } from '../oauth/providers.js';
 import type { ProjectRecord } from '../projects/projects.js';
+import type { CounterStore } from '../rate-limit/counter-store.js';
 import type { SessionRevocations } from '../sessions/revocations.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
@@ -37,6 +38,8 @@ export interface Deps {
   revocations: SessionRevocations;
   /** Whether failed sign-ins hold the account and the client back (`rate-limit/attempt-limits.ts`). */
   attemptLimits: boolean;
+  /** Where the limits on guessing count (the database, or Redis): `rate-limit/counter-store.ts`. */
+  counters: CounterStore;
   /** How the service reaches OAuth providers. */
   oauthNetwork: ProviderNetwork;
   /** Check every answer against its route's schema and every known error against its declaration (tests). */

@@ -33,7 +33,9 @@ import {
   lockUserChannels,
   markChannelVerified,
 } from '../contact-channels/contact-channel-store.js';
+import type { Deps } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
+import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { type Db, inTransaction } from '../storage/db.js';
@@ -65,8 +67,7 @@ const sendInvitation = defineRoute({
     await requireOn(deps.db, auth, team, inviteMembers);
     if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     const now = deps.clock.now();
-    await limitMailSend(deps.db, {
-      projectId: project.id,
+    await limitMailSend(deps.counters, project, {
       kind: 'team_invitation',
       email: body.email,
       ip: client.ip,
@@ -163,15 +164,10 @@ const checkInvitation = checkCodeRoute({
 });
 
 /** The invitation a client sent the code of, checked under the client's limit on guesses. */
-async function checkedInvitation(
-  deps: { db: Db; clock: { now(): number } },
-  projectId: string,
-  code: string,
-  ip: string | null,
-) {
+async function checkedInvitation(deps: Deps, project: ProjectRecord, code: string, ip: string | null) {
   const now = deps.clock.now();
-  const row = await checkClientCode(deps.db, { projectId, purpose: 'team_invitation', code, now, clientIp: ip });
-  return { row, now, ...(await invitationSubject(deps.db, projectId, row)) };
+  const row = await checkClientCode(deps, project, { purpose: 'team_invitation', code, now, clientIp: ip });
+  return { row, now, ...(await invitationSubject(deps.db, project.id, row)) };
 }
 
 const details = defineRoute({
@@ -186,7 +182,7 @@ const details = defineRoute({
     .meta({ id: 'TeamInvitationDetails' }),
   errors: [...codeErrors, 'TEAM_NOT_FOUND'],
   handler: async ({ auth, body, client, deps }) => {
-    const { team, email: recipient } = await checkedInvitation(deps, auth.project.id, body.code, client.ip);
+    const { team, email: recipient } = await checkedInvitation(deps, auth.project, body.code, client.ip);
     return { team_id: team.id, team_display_name: team.display_name, recipient_email: recipient };
   },
 });
@@ -204,7 +200,7 @@ const accept = defineRoute({
   errors: [...codeErrors, 'TEAM_NOT_FOUND', 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
   handler: async ({ auth, userId, body, client, deps }) => {
     const { project } = auth;
-    const { row, now, team, email: invited } = await checkedInvitation(deps, project.id, body.code, client.ip);
+    const { row, now, team, email: invited } = await checkedInvitation(deps, project, body.code, client.ip);
     if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))) {
       throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
     }

@@ -71,7 +71,7 @@ const sendSignInCode = defineRoute({
     requireMagicLink(project);
     if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     const now = deps.clock.now();
-    await limitMailSend(deps.db, { projectId: project.id, kind: 'magic_link', email: body.email, ip: client.ip, now });
+    await limitMailSend(deps.counters, project, { kind: 'magic_link', email: body.email, ip: client.ip, now });
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
     const issued = await inTransaction(deps.db, (trx) =>
       mailCode(trx, {
@@ -102,8 +102,7 @@ const signInWithCode = defineRoute({
   errors: ['OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'SIGN_UP_NOT_ENABLED', ...codeErrors],
   handler: async ({ auth: { project }, body, client, request, deps }) => {
     requireMagicLink(project);
-    const row = await checkClientCode(deps.db, {
-      projectId: project.id,
+    const row = await checkClientCode(deps, project, {
       purpose: 'magic_link',
       code: body.code,
       now: deps.clock.now(),

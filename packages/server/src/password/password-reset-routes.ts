@@ -79,8 +79,7 @@ const sendResetCode = defineRoute({
     if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     const started = performance.now();
     const now = deps.clock.now();
-    await limitMailSend(deps.db, {
-      projectId: project.id,
+    await limitMailSend(deps.counters, project, {
       kind: 'password_reset',
       email: body.email,
       ip: client.ip,
@@ -144,8 +143,7 @@ const resetPassword = defineRoute({
   handler: async ({ auth: { project }, body, client, deps }) => {
     requirePasswordAuth(project);
     checkPasswordRequirements(body.password);
-    const row = await checkClientCode(deps.db, {
-      projectId: project.id,
+    const row = await checkClientCode(deps, project, {
       purpose: 'password_reset',
       code: body.code,
       now: deps.clock.now(),

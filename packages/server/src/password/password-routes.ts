@@ -57,7 +57,7 @@ const signUp = defineRoute({
     }
     checkPasswordRequirements(body.password);
     // Counted before the hash, refused ones too: creating accounts in bulk is what it stops.
-    if (deps.attemptLimits) await limitSignUps(deps.db, project.id, client.ip, deps.clock.now());
+    if (deps.attemptLimits) await limitSignUps(deps.counters, project, client.ip, deps.clock.now());
     if (await findUserByAuthEmail(deps.db, project.id, body.email)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
     const passwordHash = await hashPassword(body.password);
     const now = deps.clock.now();
@@ -107,8 +107,8 @@ const signIn = defineRoute({
   handler: async ({ auth, auth: { project }, body, client, request, deps }) => {
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     // Checked before the lookup and the hash: an account or client in back-off costs one indexed read.
-    const attempts = signInKeys(project.id, body.email, client.ip);
-    const hadFailures = deps.attemptLimits && (await checkAttempts(deps.db, attempts, deps.clock.now()));
+    const attempts = signInKeys(project, body.email, client.ip);
+    const hadFailures = deps.attemptLimits && (await checkAttempts(deps.counters, attempts, deps.clock.now()));
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
     const matches = await verifyPassword(user?.password_hash ?? null, body.password);
     if (!user || !matches) {
@@ -118,10 +118,10 @@ const signIn = defineRoute({
         userId: user?.id ?? null,
         data: { method: 'password', reason },
       });
-      if (deps.attemptLimits) await recordFailure(deps.db, attempts, deps.clock.now());
+      if (deps.attemptLimits) await recordFailure(deps.counters, attempts, deps.clock.now());
       throw new KnownError('EMAIL_PASSWORD_MISMATCH');
     }
-    if (hadFailures) await clearAccountFailures(deps.db, attempts);
+    if (hadFailures) await clearAccountFailures(deps.counters, attempts);
     // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
     const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
     const now = deps.clock.now();

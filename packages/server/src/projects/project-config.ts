@@ -3,11 +3,13 @@
  * (without the derived `id` and `enabled_oauth_providers`), parsed with its
  * schema on every read (defaults fill keys a stored config lacks), and the
  * zod schema of a config patch. Secret fields (OAuth client secrets, the SMTP
- * password) are stored sealed (`config-secrets.ts`).
+ * password) are stored sealed (`config-secrets.ts`). `rate_limits` (an
+ * extension) holds the project's limits on guessing (`rate-limit/limit-settings.ts`).
  */
 import { type AdminProjectConfigWire, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { describeIssues } from '../common/validate.js';
+import { defaultRateLimits, rateLimitSettings } from '../rate-limit/limit-settings.js';
 
 /** The stored configuration (the admin config of wire-protocol §15.6 less its derived keys). */
 export type ProjectConfig = z.output<typeof projectConfigSchema>;
@@ -33,6 +35,7 @@ export const defaultProjectConfig: ProjectConfig = {
   email_config: { type: 'shared' },
   team_creator_default_permissions: [{ id: 'admin' }],
   team_member_default_permissions: [{ id: 'member' }],
+  rate_limits: defaultRateLimits,
 };
 
 export const oauthProviderIds = [
@@ -158,14 +161,17 @@ export const projectConfigSchema = z.strictObject({
   email_config: emailConfig,
   team_creator_default_permissions: permissionList,
   team_member_default_permissions: permissionList,
+  rate_limits: rateLimitSettings,
 });
 
 /**
  * A config patch: every key optional; lists replace the stored list. A
  * standard OAuth provider may leave out `client_secret`, and a standard e-mail
- * config its `password`, to keep the stored one (see `mergeConfig`).
+ * config its `password`, to keep the stored one; `rate_limits` may name only
+ * the limits it changes (see `mergeConfig`).
  */
 export const projectConfigPatchSchema = projectConfigSchema.partial().extend({
+  rate_limits: rateLimitSettings.partial().optional(),
   oauth_providers: oauthProviderList(oauthProviderPatch).optional(),
   email_config: z
     .discriminatedUnion('type', [sharedEmail, standardEmail.extend({ password: z.string().max(4096).optional() })])
@@ -177,7 +183,7 @@ export const projectConfigPatchSchema = projectConfigSchema.partial().extend({
  * (`domains`, `oauth_providers`, permissions) replace the stored list. Leave
  * out a standard provider's `client_secret` (or the SMTP `password`) to keep
  * the stored one, as long as its `client_id` (the SMTP host and username) stay
- * the same.
+ * the same. `rate_limits` changes the limits it names and keeps the others.
  *
  * @example
  * const patch: ProjectConfigPatch = { allow_localhost: false, domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] };
@@ -190,8 +196,12 @@ export type ProjectConfigPatch = z.infer<typeof projectConfigPatchSchema>;
  * is a fault of the service's data, not of the caller: it throws a plain error.
  */
 export function parseStoredConfig(projectId: string, stored: unknown): ProjectConfig {
-  const object = stored && typeof stored === 'object' && !Array.isArray(stored) ? stored : {};
-  const parsed = projectConfigSchema.safeParse({ ...defaultProjectConfig, ...object });
+  const object: { rate_limits?: unknown } =
+    stored && typeof stored === 'object' && !Array.isArray(stored) ? stored : {};
+  // Limits added since the config was written take their defaults too.
+  const limits = object.rate_limits ?? {};
+  const rateLimits = typeof limits === 'object' ? { ...defaultRateLimits, ...limits } : limits;
+  const parsed = projectConfigSchema.safeParse({ ...defaultProjectConfig, ...object, rate_limits: rateLimits });
   if (!parsed.success) throw new Error(`the stored config of project ${projectId} is invalid: ${parsed.error.message}`);
   return parsed.data;
 }
@@ -202,11 +212,12 @@ export function parseStoredConfig(projectId: string, stored: unknown): ProjectCo
  * standard provider sent without `client_secret` keeps the stored secret when
  * the stored provider is standard with the same `client_id`; a standard e-mail
  * config without `password` keeps the stored one when host and username are
- * unchanged. Anything else missing is SCHEMA_ERROR, as is any result that is
- * not a complete config.
+ * unchanged; `rate_limits` keeps the stored limits it does not name. Anything
+ * else missing is SCHEMA_ERROR, as is any result that is not a complete config.
  */
 export function mergeConfig(stored: ProjectConfig, patch: ProjectConfigPatch): ProjectConfig {
   const merged: Record<string, unknown> = { ...stored, ...patch };
+  if (patch.rate_limits) merged.rate_limits = { ...stored.rate_limits, ...patch.rate_limits };
   if (patch.oauth_providers) {
     merged.oauth_providers = patch.oauth_providers.map((provider) => {
       if (provider.type !== 'standard' || provider.client_secret !== undefined) return provider;

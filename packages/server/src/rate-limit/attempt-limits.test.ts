@@ -4,21 +4,16 @@
  * growing back-off (1 s, 2 s, 4 s, … up to 15 min) and is answered 429 with
  * `Retry-After` before any password is checked, the right one included; after
  * 50 failures from one client address, the same across every account. A
- * success clears the account's count; a person who waits gets in.
+ * success clears the account's count; a person who waits gets in. The same
+ * tests run with the counters in the database and in Redis.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, countRows, goodPassword, newEmail, signUp } from '../test-support/api.js';
-import { startTestService, type TestService } from '../testing/index.js';
+import { counterStores } from '../test-support/redis.js';
+import { startTestService, type TestService, type TestServiceOptions } from '../testing/index.js';
 import { accountBackOff, backOffMs, clientBackOff } from './attempt-limits.js';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service?.close());
-
-function signIn(email: string, password: string, target: TestService = service) {
+function signIn(target: TestService, email: string, password: string) {
   return call(target, 'POST', '/auth/password/sign-in', { headers: authHeaders(target), json: { email, password } });
 }
 
@@ -37,106 +32,127 @@ describe('backOffMs', () => {
   });
 });
 
-describe('sign-in attempts per account', () => {
-  it('answers 5 wrong passwords, then 429 with Retry-After for any password until the wait is over', async () => {
-    const user = await signUp(service);
-    for (let i = 0; i < 5; i++)
-      expect((await signIn(user.email, `wrong-${i}`)).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
-
-    const held = await signIn(user.email, user.password);
-    expect(statusOf(held)).toBe(429);
-    expect(held.headers.get('retry-after')).toBe('1');
-
-    service.clock.advance(1_000);
-    expect((await signIn(user.email, 'wrong-again')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
-    const longer = await signIn(user.email, user.password);
-    expect(statusOf(longer)).toBe(429);
-    expect(longer.headers.get('retry-after')).toBe('2');
-
-    service.clock.advance(2_000);
-    expect(statusOf(await signIn(user.email, user.password))).toBe(200);
-    // The success cleared the count: the next mistake is answered, not held back.
-    expect((await signIn(user.email, 'typo')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
-    expect(statusOf(await signIn(user.email, user.password))).toBe(200);
+describe.each(counterStores)('counted in $store', ({ redisUrl, available }) => {
+  const start = (options: TestServiceOptions = {}) =>
+    startTestService({ ...options, ...(redisUrl ? { redisUrl } : {}) });
+  let service: TestService;
+  beforeAll(async () => {
+    if (available) service = await start();
   });
+  afterAll(() => service?.close());
 
-  it('holds back an address without an account the same way, telling nothing about which exist', async () => {
-    const nobody = newEmail('nobody');
-    for (let i = 0; i < 5; i++) expect((await signIn(nobody, 'guess')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
-    const held = await signIn(nobody, 'guess');
-    expect(statusOf(held)).toBe(429);
-    expect(held.headers.get('retry-after')).toBe('1');
-  });
+  describe('sign-in attempts per account', () => {
+    it.skipIf(!available)(
+      'answers 5 wrong passwords, then 429 with Retry-After for any password until the wait is over',
+      async () => {
+        const user = await signUp(service);
+        for (let i = 0; i < 5; i++)
+          expect((await signIn(service, user.email, `wrong-${i}`)).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
 
-  it('counts an address in any case as one account', async () => {
-    const user = await signUp(service);
-    for (let i = 0; i < 5; i++) await signIn(i % 2 ? user.email.toUpperCase() : user.email, 'wrong');
-    expect(statusOf(await signIn(` ${user.email.toUpperCase()}`, user.password))).toBe(429);
-  });
+        const held = await signIn(service, user.email, user.password);
+        expect(statusOf(held)).toBe(429);
+        expect(held.headers.get('retry-after')).toBe('1');
 
-  it('does not hold back the same account in another project', async () => {
-    const user = await signUp(service);
-    for (let i = 0; i < 6; i++) await signIn(user.email, 'wrong');
-    const other = await service.createOtherProject();
-    const answer = await call(service, 'POST', '/auth/password/sign-in', {
-      headers: {
-        ...authHeaders(service),
-        'x-stack-project-id': other.projectId,
-        'x-stack-publishable-client-key': other.keys.publishableClientKey,
+        service.clock.advance(1_000);
+        expect((await signIn(service, user.email, 'wrong-again')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+        const longer = await signIn(service, user.email, user.password);
+        expect(statusOf(longer)).toBe(429);
+        expect(longer.headers.get('retry-after')).toBe('2');
+
+        service.clock.advance(2_000);
+        expect(statusOf(await signIn(service, user.email, user.password))).toBe(200);
+        // The success cleared the count: the next mistake is answered, not held back.
+        expect((await signIn(service, user.email, 'typo')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+        expect(statusOf(await signIn(service, user.email, user.password))).toBe(200);
       },
-      json: { email: user.email, password: user.password },
+    );
+
+    it.skipIf(!available)(
+      'holds back an address without an account the same way, telling nothing about which exist',
+      async () => {
+        const nobody = newEmail('nobody');
+        for (let i = 0; i < 5; i++)
+          expect((await signIn(service, nobody, 'guess')).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+        const held = await signIn(service, nobody, 'guess');
+        expect(statusOf(held)).toBe(429);
+        expect(held.headers.get('retry-after')).toBe('1');
+      },
+    );
+
+    it.skipIf(!available)('counts an address in any case as one account', async () => {
+      const user = await signUp(service);
+      for (let i = 0; i < 5; i++) await signIn(service, i % 2 ? user.email.toUpperCase() : user.email, 'wrong');
+      expect(statusOf(await signIn(service, ` ${user.email.toUpperCase()}`, user.password))).toBe(429);
     });
-    expect(answer.body.code).toBe('EMAIL_PASSWORD_MISMATCH'); // no such user there, but checked, not held
+
+    it.skipIf(!available)('does not hold back the same account in another project', async () => {
+      const user = await signUp(service);
+      for (let i = 0; i < 6; i++) await signIn(service, user.email, 'wrong');
+      const other = await service.createOtherProject();
+      const answer = await call(service, 'POST', '/auth/password/sign-in', {
+        headers: {
+          ...authHeaders(service),
+          'x-stack-project-id': other.projectId,
+          'x-stack-publishable-client-key': other.keys.publishableClientKey,
+        },
+        json: { email: user.email, password: user.password },
+      });
+      expect(answer.body.code).toBe('EMAIL_PASSWORD_MISMATCH'); // no such user there, but checked, not held
+    });
   });
-});
 
-describe('sign-ups per client address', () => {
-  it('allows 100 in ten minutes from one address, then 429 with Retry-After, creating nothing more', async () => {
-    const fresh = await startTestService();
-    try {
-      const signUpAnswer = () =>
-        call(fresh, 'POST', '/auth/password/sign-up', {
-          headers: authHeaders(fresh),
-          json: { email: newEmail('bulk'), password: goodPassword },
-        });
-      for (let i = 0; i < 100; i++) expect(statusOf(await signUpAnswer())).toBe(200);
-      const refused = await signUpAnswer();
-      expect(statusOf(refused)).toBe(429);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(await countUsers(fresh)).toBe(100);
-      fresh.clock.advance(10 * 60_000);
-      expect(statusOf(await signUpAnswer())).toBe(200);
-    } finally {
-      await fresh.close();
-    }
-  }, 60_000);
-});
+  describe('sign-ups per client address', () => {
+    it.skipIf(!available)(
+      'allows 100 in ten minutes from one address, then 429 with Retry-After, creating nothing more',
+      async () => {
+        const fresh = await start();
+        try {
+          const signUpAnswer = () =>
+            call(fresh, 'POST', '/auth/password/sign-up', {
+              headers: authHeaders(fresh),
+              json: { email: newEmail('bulk'), password: goodPassword },
+            });
+          for (let i = 0; i < 100; i++) expect(statusOf(await signUpAnswer())).toBe(200);
+          const refused = await signUpAnswer();
+          expect(statusOf(refused)).toBe(429);
+          expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+          expect(await countUsers(fresh)).toBe(100);
+          fresh.clock.advance(10 * 60_000);
+          expect(statusOf(await signUpAnswer())).toBe(200);
+        } finally {
+          await fresh.close();
+        }
+      },
+      60_000,
+    );
+  });
 
-describe('sign-in attempts per client address', () => {
-  it('holds back a client that fails on many accounts, even on a new one', async () => {
-    const fresh = await startTestService();
-    try {
-      for (let i = 0; i < 50; i++) {
-        expect((await signIn(newEmail('spray'), goodPassword, fresh)).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+  describe('sign-in attempts per client address', () => {
+    it.skipIf(!available)('holds back a client that fails on many accounts, even on a new one', async () => {
+      const fresh = await start();
+      try {
+        for (let i = 0; i < 50; i++) {
+          expect((await signIn(fresh, newEmail('spray'), goodPassword)).body.code).toBe('EMAIL_PASSWORD_MISMATCH');
+        }
+        const victim = await signUp(fresh);
+        const held = await signIn(fresh, victim.email, victim.password);
+        expect(statusOf(held)).toBe(429);
+        fresh.clock.advance(1_000);
+        expect(statusOf(await signIn(fresh, victim.email, victim.password))).toBe(200);
+      } finally {
+        await fresh.close();
       }
-      const victim = await signUp(fresh);
-      const held = await signIn(victim.email, victim.password, fresh);
-      expect(statusOf(held)).toBe(429);
-      fresh.clock.advance(1_000);
-      expect(statusOf(await signIn(victim.email, victim.password, fresh))).toBe(200);
-    } finally {
-      await fresh.close();
-    }
-  });
+    });
 
-  it('can be turned off (benchmarks)', async () => {
-    const open = await startTestService({ attemptLimits: false });
-    try {
-      const user = await signUp(open);
-      for (let i = 0; i < 8; i++) await signIn(user.email, 'wrong', open);
-      expect(statusOf(await signIn(user.email, user.password, open))).toBe(200);
-    } finally {
-      await open.close();
-    }
+    it.skipIf(!available)('can be turned off (benchmarks)', async () => {
+      const open = await start({ attemptLimits: false });
+      try {
+        const user = await signUp(open);
+        for (let i = 0; i < 8; i++) await signIn(open, user.email, 'wrong');
+        expect(statusOf(await signIn(open, user.email, user.password))).toBe(200);
+      } finally {
+        await open.close();
+      }
+    });
   });
 });

@@ -67,6 +67,8 @@ export interface TestServiceOptions {
   smtpFrom?: string;
   /** `ServiceOptions.attemptLimits` (default on, as in production). */
   attemptLimits?: boolean;
+  /** `ServiceOptions.redisUrl`: count the limits on guessing in this Redis instead of the database. */
+  redisUrl?: string;
   /** PostgreSQL only: the storage's timeouts (`StorageOptions.timeouts`), e.g. short ones for fault tests. */
   storageTimeouts?: StorageOptions['timeouts'];
   /** How the service reaches OAuth providers (`ServiceOptions.oauthProviderNetwork`), e.g. stand-ins on loopback. */
@@ -151,6 +153,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       ...(options.smtpFrom !== undefined ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.oauthProviderNetwork !== undefined ? { oauthProviderNetwork: options.oauthProviderNetwork } : {}),
       ...(options.attemptLimits !== undefined ? { attemptLimits: options.attemptLimits } : {}),
+      ...(options.redisUrl !== undefined ? { redisUrl: options.redisUrl } : {}),
     });
     const server = await startServer({ service, port: 0, host: '127.0.0.1' }).catch(async (error) => {
       await service.close();
