@@ -3,7 +3,8 @@
  * tells it: `migrate`, `owners create`, `projects create|list`, `keys`, then
  * `start` (health, levels by name, graceful shutdown), on PostgreSQL and on
  * an embedded data directory; and each failure of start-up in one line: a
- * wrong secret, bad DATABASE_URL forms, a bad LATCHKEY_LOG_LEVEL.
+ * wrong secret, bad DATABASE_URL forms, a bad LATCHKEY_LOG_LEVEL or REDIS_URL; and
+ * the limits counted in the Redis of REDIS_URL.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -225,6 +226,28 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
     expect(wrong.stdout).toBe('');
   });
 
+  it('counts the limits in the Redis of REDIS_URL: while it does not answer a sign-in is 503, the rest works', async () => {
+    expect(created).toBeDefined();
+    const { cli, url } = await startAndWait(['--host', '127.0.0.1', ...where], {
+      ...env,
+      REDIS_URL: 'redis://:hunter22@127.0.0.1:1',
+    });
+    expect(cli.stderr()).toMatch(/limits counted in redis:\/\/:\*\*\*@127\.0\.0\.1:1\)/);
+    const key = created.key_set.publishable_client_key;
+    const current = await fetch(`${url}/api/v1/projects/current`, { headers: clientHeaders(created.project.id, key) });
+    expect(current.status).toBe(200);
+    const signIn = await fetch(`${url}/api/v1/auth/password/sign-in`, {
+      method: 'POST',
+      headers: { ...clientHeaders(created.project.id, key), 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'nobody@example.com', password: 'a guess' }),
+    });
+    expect(signIn.status).toBe(503);
+    expect(signIn.headers.get('retry-after')).toBe('2');
+    expect(await cli.stop()).toEqual({ code: 0, signal: null });
+    expect(cli.stdout()).toMatch(/"msg":"redis unavailable/);
+    expect(cli.stdout() + cli.stderr()).not.toContain('hunter22');
+  });
+
   it('honours LATCHKEY_LOG_LEVEL: warn hides the request lines, info shows those of migrate, a bad name is a usage error', async () => {
     const quiet = await startAndWait(['--host', '127.0.0.1', ...where], { ...env, LATCHKEY_LOG_LEVEL: 'warn' });
     await fetch(`${quiet.url}/api/v1/health`);
@@ -319,6 +342,20 @@ describe('DATABASE_URL that cannot work', () => {
       }
     });
   }
+});
+
+describe('REDIS_URL that cannot work', () => {
+  it('stops start with one line naming it, never the password, before anything connects', async () => {
+    const result = await run(['start', '--port', '0'], {
+      DATABASE_URL: 'postgres://app@127.0.0.1:1/app',
+      LATCHKEY_SECRET: secret,
+      REDIS_URL: 'http://:hunter22@redis.internal:6379',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^latchkey: REDIS_URL is a http:\/\/ URL: expected redis:\/\//);
+    expect(result.stderr).not.toContain('hunter22');
+    expect(result.stderr.split('\n')).toHaveLength(2);
+  });
 });
 
 describe('the same commands on an embedded data directory', () => {

@@ -14,7 +14,7 @@ import {
   redactUrl,
   verifySecretOrFail,
 } from '../internal/service.js';
-import { checkProxyHeader, checkPublicUrl, checkSmtpUrl } from '../internal/smtp-url.js';
+import { checkProxyHeader, checkPublicUrl, checkRedisUrl, checkSmtpUrl } from '../internal/smtp-url.js';
 
 export const startUsage = `Usage: latchkey start [options]
 
@@ -56,6 +56,11 @@ Environment:
                        https://auth.example.com: OAuth providers call back to
                        <it>/api/v1/auth/oauth/callback/<provider> (default:
                        the origin of each request)
+  REDIS_URL            a Redis to count the limits on guessing in, e.g.
+                       redis://:password@redis.internal:6379 (rediss:// for
+                       TLS), shared by every instance (default: they are
+                       counted in PostgreSQL); while it does not answer,
+                       requests that check a limit are answered 503
 `;
 
 export interface StartOptions {
@@ -77,6 +82,8 @@ export interface StartOptions {
   smtpUrl?: string | undefined;
   /** Sender of shared mail (`LATCHKEY_SMTP_FROM`). */
   smtpFrom?: string | undefined;
+  /** A Redis for the counters of the limits on guessing (`REDIS_URL`); default the database. */
+  redisUrl?: string | undefined;
 }
 
 /**
@@ -113,6 +120,7 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.trustedProxyHeader ? { trustedProxyHeader: options.trustedProxyHeader } : {}),
+      ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
     });
     // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
     cleanup.add(() => service.close());
@@ -163,6 +171,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
   const smtpFrom = context.env.LATCHKEY_SMTP_FROM || undefined;
   const publicUrl = checkPublicUrl(context.env.LATCHKEY_PUBLIC_URL);
   const trustedProxyHeader = checkProxyHeader(context.env.LATCHKEY_TRUSTED_PROXY_HEADER);
+  const redisUrl = checkRedisUrl(context.env.REDIS_URL);
   const host = flags.host ?? context.env.HOST ?? '0.0.0.0';
   const stop = waitForStop(context.signal);
   try {
@@ -177,11 +186,15 @@ export async function runStart(args: string[], context: CliContext): Promise<num
       smtpFrom,
       publicUrl,
       trustedProxyHeader,
+      redisUrl,
     });
     if (!stop.isStopped()) {
       const everywhere = host === '0.0.0.0' || host === '::' || host === '';
       const note = everywhere ? `on all interfaces, ${host || '0.0.0.0'}; ` : '';
-      context.stderr.write(`Latchkey is listening on ${running.url} (${note}database ${redactUrl(databaseUrl)})\n`);
+      const limits = redisUrl ? `, limits counted in ${redactUrl(redisUrl)}` : '';
+      context.stderr.write(
+        `Latchkey is listening on ${running.url} (${note}database ${redactUrl(databaseUrl)}${limits})\n`,
+      );
     }
     await stop.stopped;
     await running.close();

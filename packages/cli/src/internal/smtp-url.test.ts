@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from './errors.js';
-import { checkProxyHeader, checkPublicUrl, checkSmtpUrl } from './smtp-url.js';
+import { checkProxyHeader, checkPublicUrl, checkRedisUrl, checkSmtpUrl } from './smtp-url.js';
 
 describe('checkSmtpUrl', () => {
   it('passes SMTP URLs through and treats unset or empty as none', () => {
@@ -49,6 +49,22 @@ describe('checkProxyHeader', () => {
   it('refuses what cannot be a header name, naming the variable', () => {
     for (const value of ['x forwarded', 'x-forwarded-for: 1.2.3.4', 'é']) {
       expect(() => checkProxyHeader(value), value).toThrow(/^LATCHKEY_TRUSTED_PROXY_HEADER /);
+    }
+  });
+});
+
+describe('checkRedisUrl', () => {
+  it('passes Redis URLs through and treats unset or empty as none', () => {
+    expect(checkRedisUrl('redis://:pw@redis.internal:6379/0')).toBe('redis://:pw@redis.internal:6379/0');
+    expect(checkRedisUrl('rediss://redis.example.com:6380')).toBe('rediss://redis.example.com:6380');
+    expect(checkRedisUrl(undefined)).toBeUndefined();
+    expect(checkRedisUrl('')).toBeUndefined();
+  });
+
+  it('refuses what is not a Redis URL with one line naming the variable, never the password', () => {
+    for (const value of ['redis.internal:6379', 'https://:hunter22@redis.internal', 'redis://']) {
+      expect(() => checkRedisUrl(value), value).toThrow(/^REDIS_URL /);
+      expect(() => checkRedisUrl(value), value).not.toThrow(/hunter22/);
     }
   });
 });

@@ -64,3 +64,28 @@ export function checkProxyHeader(value: string | undefined): string | undefined 
   }
   return value.toLowerCase();
 }
+
+const redisExample = 'redis://:password@redis.internal:6379 (rediss:// for TLS)';
+
+/**
+ * `REDIS_URL` (a Redis to count the limits on guessing in, shared by every
+ * instance) when set, else undefined; a one-line error naming it, never the
+ * password, when it is not a Redis URL.
+ *
+ * @example
+ * const redisUrl = checkRedisUrl(context.env.REDIS_URL);
+ */
+export function checkRedisUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(`REDIS_URL is not a URL: expected ${redisExample}`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new CliError(`REDIS_URL is a ${url.protocol.replace(/:$/, '')}:// URL: expected ${redisExample}`);
+  }
+  if (!url.hostname) throw new CliError(`REDIS_URL names no host: expected ${redisExample}`);
+  return value;
+}
