@@ -17,6 +17,30 @@ export const cookieNames = {
 } as const;
 
 /**
+ * The refresh-token cookie mode, a Latchkey extension no Stack Auth SDK uses:
+ * a service on the app's own origin keeps a browser session's refresh token
+ * in an HttpOnly cookie (`refreshTokenCookie` of `createService`), and the
+ * SDK's `tokenStore: 'httponly-cookie'` asks for it on every request with
+ * this header, value `1`.
+ *
+ * @example
+ * ```ts
+ * const asks = request.headers.get(refreshCookieHeader) === '1';
+ * ```
+ */
+export const refreshCookieHeader = 'x-latchkey-refresh-cookie';
+
+/**
+ * Name of the service's HttpOnly refresh-token cookie in that mode.
+ *
+ * @example
+ * ```ts
+ * refreshCookieName(projectId); // 'latchkey-refresh-<projectId>'
+ * ```
+ */
+export const refreshCookieName = (projectId: string) => `latchkey-refresh-${projectId}`;
+
+/**
  * Prefixes of the three API key kinds (wire-protocol.md §6).
  *
  * @example

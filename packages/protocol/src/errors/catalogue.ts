@@ -127,6 +127,8 @@ export const errorCatalogue = {
   PROVIDER_REJECTED: { status: 401, family: 'REFRESH_TOKEN_ERROR' },
   REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: { status: 401, family: 'REFRESH_TOKEN_ERROR' },
   USER_AUTHENTICATION_REQUIRED: { status: 401 },
+  /** Latchkey's refresh-token cookie mode, which the 2.7 SDK never uses: a request from an untrusted origin. */
+  ORIGIN_NOT_TRUSTED: { status: 403, compatible: false },
 
   // Users and accounts
   USER_EMAIL_ALREADY_EXISTS: { status: 409 },

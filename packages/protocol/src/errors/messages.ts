@@ -48,6 +48,7 @@ export const errorMessages: Wording = {
   PROVIDER_REJECTED: 'The sign-in provider rejected the refresh token.',
   REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: 'The session has ended. Please sign in again.',
   USER_AUTHENTICATION_REQUIRED: 'You need to be signed in.',
+  ORIGIN_NOT_TRUSTED: 'This request comes from a site the project does not trust, so its session cookie is not used.',
   USER_EMAIL_ALREADY_EXISTS: 'User email already exists.',
   USER_ID_DOES_NOT_EXIST: (d) => `There is no user with id ${d.user_id}.`,
   USER_NOT_FOUND: 'User not found.',
