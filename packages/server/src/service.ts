@@ -12,6 +12,11 @@ import { secretWeakness } from './crypto/secret-strength.js';
 import { startHousekeeping } from './housekeeping.js';
 import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
 import { mountRoutes } from './http/mount-routes.js';
+import {
+  type RefreshCookieSettings,
+  type RefreshTokenCookieOptions,
+  refreshCookieSettings,
+} from './http/refresh-cookie.js';
 import { defaultLogger, finishResponse } from './http/request-log.js';
 import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/responses.js';
 import { mountMailbox } from './mail/mailbox.js';
@@ -123,6 +128,18 @@ export interface ServiceOptions {
    * provider on loopback. Default: the global fetch, URLs unchanged.
    */
   oauthProviderNetwork?: Partial<ProviderNetwork>;
+  /**
+   * The refresh-token cookie mode, for a service on the app's own origin (the
+   * host mounts `fetch`, or a proxy forwards `/api/v1` to it): requests that
+   * ask for it (the SDK's `tokenStore: 'httponly-cookie'`) get the refresh
+   * token in an `HttpOnly` cookie the service sets, reads and clears, and
+   * never in a body, so page scripts cannot read it. Such requests must come
+   * from the service's own origin or a trusted domain of the project
+   * (ORIGIN_NOT_TRUSTED otherwise). `true` for the defaults (`SameSite=Lax`,
+   * `Secure` on https, `Path=/api/v1`). Default off: answers stay exactly
+   * the wire protocol's.
+   */
+  refreshTokenCookie?: boolean | RefreshTokenCookieOptions;
 }
 
 /**
@@ -200,6 +217,7 @@ export function createService(options: ServiceOptions): Service {
     changes,
     countryHeader: options.countryHeader?.toLowerCase() || null,
     publicUrl: options.publicUrl ? new URL(options.publicUrl).origin : null,
+    refreshCookie: refreshCookieOption(options.refreshTokenCookie),
     attemptLimits: options.attemptLimits ?? true,
     counters,
     revocations: new SessionRevocations({ feed: changes, clock, db }),
@@ -304,6 +322,11 @@ function openCounters(db: Db, redisUrl: string | undefined, logger: Logger | nul
 function unavailableStore(error: unknown): 'database' | 'redis' | null {
   if (error instanceof RedisUnavailableError) return 'redis';
   return isDatabaseUnavailable(error) ? 'database' : null;
+}
+
+function refreshCookieOption(option: ServiceOptions['refreshTokenCookie']): RefreshCookieSettings | null {
+  if (!option) return null;
+  return refreshCookieSettings(option === true ? {} : option);
 }
 
 /** 503 with `Retry-After`: a store is not answering; nothing was done, the client may retry. */

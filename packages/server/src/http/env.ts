@@ -10,6 +10,7 @@ import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import type { AccessTokens } from '../tokens/access-tokens.js';
 import type { SigningKeys } from '../tokens/signing-keys.js';
+import type { RefreshCookieSettings } from './refresh-cookie.js';
 
 /** The service's notion of time, in epoch milliseconds. */
 export interface Clock {
@@ -34,6 +35,8 @@ export interface Deps {
   countryHeader: string | null;
   /** The origin the service is reached at from browsers (provider callback URLs), or null for the request's. */
   publicUrl: string | null;
+  /** The refresh-token cookie mode's settings (`refresh-cookie.ts`), or null when it is off (the default). */
+  refreshCookie: RefreshCookieSettings | null;
   /** Sessions revoked anywhere, whose access tokens are refused at once. */
   revocations: SessionRevocations;
   /** Whether failed sign-ins hold the account and the client back (`rate-limit/attempt-limits.ts`). */

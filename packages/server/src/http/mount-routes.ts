@@ -2,9 +2,11 @@
  * Serving declared routes: the one wrapper every route runs through, in the
  * same order everywhere — authenticate, require the user, validate params,
  * query and body, call the handler, render the answer for the caller's
- * access type. In strict mode (tests) it also checks each answer against its
- * schema and each known error against the route's declaration, so the
- * OpenAPI document cannot drift from what the service does.
+ * access type, and in the refresh-token cookie mode move the refresh token
+ * between body and cookie (`refresh-cookie.ts`). In strict mode (tests) it
+ * also checks each answer against its schema and each known error against
+ * the route's declaration, so the OpenAPI document cannot drift from what
+ * the service does.
  */
 import { type AccessType, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import type { Context, Hono } from 'hono';
@@ -13,7 +15,8 @@ import { authenticate, projectAuthErrors, requireAccessType, requireUserId } fro
 import { validate } from '../common/validate.js';
 import { emptyBody, readForm, readJson, textProblem } from './body.js';
 import type { AppEnv, Deps, RequestAuth } from './env.js';
-import { jsonResponse, textResponse } from './responses.js';
+import { type RefreshCookie, refreshCookieOf, sentRefreshToken } from './refresh-cookie.js';
+import { jsonResponse, knownErrorResponse, textResponse } from './responses.js';
 import { type AnswerSpec, isFormBody, isSchema, isViewSet, pickByAccess, type Route, type ViewSet } from './route.js';
 
 /** Errors any route of this shape may answer besides its declared ones. */
@@ -30,12 +33,20 @@ export function implicitErrors(route: Route): KnownErrorCode[] {
 export function mountRoutes(api: Hono<AppEnv>, routes: readonly Route[], deps: Deps): void {
   for (const route of routes) {
     const allowed = deps.strict ? new Set<string>([...implicitErrors(route), ...route.errors]) : null;
+    // Any request in the refresh-token cookie mode may come from an untrusted origin.
+    if (allowed && deps.refreshCookie) allowed.add('ORIGIN_NOT_TRUSTED');
     api.on(route.method, route.path, async (c) => {
+      const cookie = refreshCookieOf(c.req.raw, deps);
       try {
-        return await serve(route, c, deps);
+        return await serve(route, c, deps, cookie);
       } catch (error) {
         if (allowed && isKnownError(error) && !allowed.has(error.code)) {
           throw new Error(`${route.method} ${route.path} answered ${error.code}, which it does not declare`);
+        }
+        // The service refused the cookie's refresh token: the cookie goes with the refusal.
+        if (cookie?.standsIn && isKnownError(error) && error.is('REFRESH_TOKEN_ERROR')) {
+          c.env.record.errorCode = error.code;
+          return cookie.finish(knownErrorResponse(error), true);
         }
         throw error;
       }
@@ -43,13 +54,16 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly Route[], deps: D
   }
 }
 
-async function serve(route: Route, c: Context<AppEnv>, deps: Deps): Promise<Response> {
+async function serve(route: Route, c: Context<AppEnv>, deps: Deps, cookie: RefreshCookie | null): Promise<Response> {
   const request = c.req.raw;
   let auth: RequestAuth | null = null;
   if (route.access !== 'none') {
     auth = await authenticate(request, deps);
     requireAccessType(auth, route.access);
+    cookie?.bind(auth.project);
   }
+  const sent = sentRefreshToken(request);
+  const refreshToken = cookie && auth ? cookie.refreshToken(sent) : sent;
   const userId = route.user && auth ? requireUserId(auth) : (auth?.userId ?? null);
   const params = route.params ? validate(route.params, storable(c.req.param(), 'params'), 'params') : {};
   const query = route.query
@@ -57,9 +71,10 @@ async function serve(route: Route, c: Context<AppEnv>, deps: Deps): Promise<Resp
     : {};
   const body = await readBody(route, request, auth?.accessType ?? 'client', deps);
   const client = { ip: c.env.record.clientIp, userAgent: request.headers.get('user-agent')?.slice(0, 512) || null };
-  const result = await route.handler({ request, auth, userId, body, query, params, client, deps });
-  if (result instanceof Response) return result;
-  return answer(route, result, auth, deps);
+  const input = { request, auth, userId, body, query, params, client, refreshToken, refreshCookie: cookie, deps };
+  const result = await route.handler(input);
+  const response = result instanceof Response ? result : await answer(route, result, auth, deps, cookie);
+  return cookie ? cookie.finish(response, route.endsSession === true) : response;
 }
 
 /** The first value of each query parameter (a repeated one is read once, as the SDK never repeats them). */
@@ -86,7 +101,13 @@ async function readBody(route: Route, request: Request, accessType: AccessType, 
   return readJson(request, schema ?? emptyBody, deps.bodyLimitBytes);
 }
 
-async function answer(route: Route, result: unknown, auth: RequestAuth | null, deps: Deps): Promise<Response> {
+async function answer(
+  route: Route,
+  result: unknown,
+  auth: RequestAuth | null,
+  deps: Deps,
+  cookie: RefreshCookie | null,
+): Promise<Response> {
   const spec: AnswerSpec = route.answer;
   if (spec === 'text') return textResponse(route.status ?? 200, String(result));
   let value = result;
@@ -99,6 +120,8 @@ async function answer(route: Route, result: unknown, auth: RequestAuth | null, d
     schema = view.schema;
   }
   if (deps.strict && schema) checkAnswer(route, schema, value);
+  // Checked as declared first; then, in the cookie mode, the refresh token leaves the body for the cookie.
+  if (cookie) value = cookie.takeRefreshToken(value);
   return jsonResponse(value, route.status ?? 200);
 }
 

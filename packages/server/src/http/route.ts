@@ -10,6 +10,7 @@
 import type { AccessType, KnownErrorCode } from '@latchkey/protocol';
 import { z } from 'zod';
 import type { Deps, RequestAuth } from './env.js';
+import type { RefreshCookie } from './refresh-cookie.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -77,6 +78,19 @@ export interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
   params: P extends z.ZodType ? z.output<P> : Record<string, never>;
   /** Where the request came from (recorded on sessions). */
   client: ClientInfo;
+  /**
+   * The session's refresh token the request names: `x-stack-refresh-token`,
+   * else, in the refresh-token cookie mode, the service's cookie. Always the
+   * header alone on routes with access `none`.
+   */
+  refreshToken: string | null;
+  /**
+   * The refresh-token cookie mode of the request (`refresh-cookie.ts`), null
+   * unless the service has it on and the request asks. The wrapper binds it to
+   * the authenticated project; a route with access `none` binds it itself
+   * once it knows the project (the token endpoint).
+   */
+  refreshCookie: RefreshCookie | null;
   deps: Deps;
 }
 
@@ -116,6 +130,8 @@ export interface RouteDefinition<
   status?: number;
   /** The known errors of this route beyond those of authentication and validation (`implicitErrors`). */
   errors: readonly KnownErrorCode[];
+  /** It ends the session of the request's refresh token (sign-out): in the cookie mode its answer clears the cookie. */
+  endsSession?: boolean;
   handler(input: RouteInput<X, U, B, Q, P>): Promise<ResultOf<A> | Response>;
 }
 

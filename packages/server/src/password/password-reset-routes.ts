@@ -24,7 +24,7 @@
  * database (a wrong guess counts) and used in the transaction that acts on them.
  */
 
-import { headers, KnownError } from '@latchkey/protocol';
+import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
@@ -182,7 +182,7 @@ const updatePassword = defineRoute({
     'USER_DOES_NOT_HAVE_PASSWORD',
     'PASSWORD_CONFIRMATION_MISMATCH',
   ],
-  handler: async ({ auth: { project }, userId, body, request, deps }) => {
+  handler: async ({ auth: { project }, userId, body, refreshToken, deps }) => {
     requirePasswordAuth(project);
     checkPasswordRequirements(body.new_password);
     const user = await findUser(deps.db, project.id, userId);
@@ -193,7 +193,6 @@ const updatePassword = defineRoute({
     }
     const passwordHash = await hashPassword(body.new_password);
     const now = deps.clock.now();
-    const refreshToken = request.headers.get(headers.refreshToken);
     const session = refreshToken ? await findSession(deps.db, project.id, refreshToken, now) : null;
     const keep = session && session.user_id === user.id ? session.id : null;
     await inTransaction(deps.db, async (trx) => {

@@ -1,8 +1,9 @@
 /**
- * Sessions over the API: creation by server code (`POST /auth/sessions`) and
- * sign-out (`DELETE /auth/sessions/current`, refresh token from the header).
+ * Sessions over the API: creation by server code (`POST /auth/sessions`),
+ * sign-out (`DELETE /auth/sessions/current`, refresh token from the header,
+ * or from the cookie in the refresh-token cookie mode), and a user's list.
  */
-import { constants, headers, KnownError } from '@latchkey/protocol';
+import { constants, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { millis, successAnswer } from '../common/schemas.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
@@ -56,12 +57,13 @@ const signOut = defineRoute({
   method: 'DELETE',
   path: '/auth/sessions/current',
   tag: 'sessions',
-  summary: 'Signs out: ends the session of the refresh token sent in `x-stack-refresh-token`.',
+  summary:
+    'Signs out: ends the session of the refresh token sent in `x-stack-refresh-token` (or, in the cookie mode, held in the cookie, which is cleared).',
   access: 'client',
   answer: successAnswer,
   errors: ['REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
-  handler: async ({ auth, request, deps }) => {
-    const refreshToken = request.headers.get(headers.refreshToken);
+  endsSession: true,
+  handler: async ({ auth, refreshToken, deps }) => {
     const revoked = refreshToken
       ? await revokeSession(deps.db, auth.project.id, refreshToken, deps.clock.now())
       : false;
@@ -95,11 +97,10 @@ const listSessions = defineRoute({
   query: z.object({ user_id: z.string().max(100).default('me') }),
   answer: z.object({ items: z.array(sessionSchema), is_paginated: z.literal(false) }).meta({ id: 'SessionList' }),
   errors: userRefErrors,
-  handler: async ({ auth, query, request, deps }) => {
+  handler: async ({ auth, query, refreshToken, deps }) => {
     const user = await resolveUser(deps.db, auth, query.user_id);
     const rows = await listUserSessions(deps.db, auth.project.id, user.id, deps.clock.now());
-    const sent = request.headers.get(headers.refreshToken);
-    const currentHash = sent ? sha256Hex(sent) : null;
+    const currentHash = refreshToken ? sha256Hex(refreshToken) : null;
     return {
       is_paginated: false as const,
       items: rows.map((row) => ({

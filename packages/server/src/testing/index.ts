@@ -73,6 +73,8 @@ export interface TestServiceOptions {
   storageTimeouts?: StorageOptions['timeouts'];
   /** How the service reaches OAuth providers (`ServiceOptions.oauthProviderNetwork`), e.g. stand-ins on loopback. */
   oauthProviderNetwork?: ServiceOptions['oauthProviderNetwork'];
+  /** `ServiceOptions.refreshTokenCookie`: the refresh-token cookie mode; default off. */
+  refreshTokenCookie?: ServiceOptions['refreshTokenCookie'];
 }
 
 /** A running test service. */
@@ -152,6 +154,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       ...(options.smtpUrl !== undefined ? { smtpUrl: options.smtpUrl } : { devMailbox: true }),
       ...(options.smtpFrom !== undefined ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.oauthProviderNetwork !== undefined ? { oauthProviderNetwork: options.oauthProviderNetwork } : {}),
+      ...(options.refreshTokenCookie !== undefined ? { refreshTokenCookie: options.refreshTokenCookie } : {}),
       ...(options.attemptLimits !== undefined ? { attemptLimits: options.attemptLimits } : {}),
       ...(options.redisUrl !== undefined ? { redisUrl: options.redisUrl } : {}),
     });

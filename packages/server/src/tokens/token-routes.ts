@@ -6,7 +6,9 @@
  * their real status. `refresh_token` answers a new access token (the refresh
  * token is not rotated, decision b); `authorization_code` exchanges the code an
  * OAuth sign-in gave the app's callback (`oauth/oauth-flow.ts`) for a session,
- * once, with the PKCE verifier and the same redirect URI.
+ * once, with the PKCE verifier and the same redirect URI. In the
+ * refresh-token cookie mode (`http/refresh-cookie.ts`) the refresh token of
+ * both grants travels in the service's cookie instead of the form and the body.
  */
 import { constants, isKnownError, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
@@ -98,7 +100,7 @@ const issueToken = defineRoute({
     'INVALID_AUTHORIZATION_CODE',
     'REDIRECT_URL_NOT_WHITELISTED',
   ],
-  handler: async ({ request, body: form, client, deps }) => {
+  handler: async ({ request, body: form, client, refreshCookie, deps }) => {
     for (const name of new Set(form.keys())) {
       if (form.getAll(name).length > 1) return oauthError('invalid_request', `Parameter ${name} is repeated.`);
     }
@@ -112,6 +114,7 @@ const issueToken = defineRoute({
     const clientId = basic?.id ?? form.get('client_id') ?? '';
     const clientSecret = basic?.secret ?? form.get('client_secret') ?? '';
     const project = await authenticateOAuthClient(deps, clientId, clientSecret);
+    refreshCookie?.bind(project);
     const now = deps.clock.now();
     const country = countryOf(request, deps.countryHeader);
     const answer = async (userId: string, sessionId: string) => ({
@@ -160,8 +163,14 @@ const issueToken = defineRoute({
       };
     }
 
-    const refreshToken = form.get('refresh_token');
-    if (!refreshToken) return oauthError('invalid_request', 'Missing refresh_token.');
+    // In the cookie mode the service's cookie stands in for a refresh_token the form leaves out.
+    const sent = form.get('refresh_token');
+    const refreshToken = refreshCookie ? refreshCookie.refreshToken(sent) : sent;
+    if (!refreshToken) {
+      // A page in the cookie mode whose cookie is gone (expired, cleared) is signed out, as by a refused token.
+      if (refreshCookie) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+      return oauthError('invalid_request', 'Missing refresh_token.');
+    }
     const session = await findSession(deps.db, clientId, refreshToken, now);
     const record = (trx: Db) =>
       recordUserActivity(trx, { projectId: clientId, userId: session!.user_id, now, country });

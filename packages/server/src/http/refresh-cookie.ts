@@ -1,0 +1,197 @@
+/**
+ * The refresh-token cookie mode: for a service mounted on the app's own
+ * origin, a browser session's refresh token (valid a year) lives in an
+ * `HttpOnly` cookie the service sets, which page scripts, and so a script
+ * injected into the page, can never read. Off unless `createService({
+ * refreshTokenCookie })` turns it on; even then only requests that ask for it
+ * with the `x-latchkey-refresh-cookie` header (the SDK's `tokenStore:
+ * 'httponly-cookie'`) see any of it. Every other request and answer is the
+ * wire protocol's, byte for byte.
+ *
+ * For a request that asks (`mount-routes.ts` runs these steps for every route):
+ * - an answer carrying `refresh_token` (sign-up, sign-in, magic link, the
+ *   OAuth code exchange) carries it in the cookie instead of the body;
+ * - the cookie stands in for a refresh token the request does not send: the
+ *   `x-stack-refresh-token` header (sign-out, the session list's
+ *   `is_current`, a password change that keeps this session) and the token
+ *   endpoint's `refresh_token` field;
+ * - a sign-out, and a refusal of the cookie's token, clear the cookie.
+ *
+ * Cross-site request forgery. The browser attaches the cookie to any request
+ * to this origin, also one another site makes it send, so the cookie is
+ * honoured only when both hold:
+ * 1. The request carries the custom header. A cross-site form cannot set a
+ *    header, and a cross-site `fetch` that sets one must pass a CORS
+ *    preflight as a credentialed request, which fails: the service answers
+ *    `access-control-allow-origin: *` and never `-allow-credentials`, so a
+ *    browser never sends it with cookies from another origin.
+ * 2. Its `Origin`, when it has one, is trusted: the service's own (its
+ *    `publicUrl`, or the request's), or a trusted domain of the project
+ *    (localhost too when the project allows it). Browsers send `Origin` on
+ *    every POST, PATCH, PUT and DELETE and on every cross-origin request; a
+ *    request without it is not a page's, and can only carry the cookie when
+ *    its sender already holds it. Anything else is ORIGIN_NOT_TRUSTED (403)
+ *    before the route does anything, whether it would read, set or clear.
+ * Rule 1 is enough in today's browsers; rule 2 does not lean on the CORS
+ * answer staying as it is, and also stops sibling subdomains, which
+ * `SameSite=Lax` counts as the same site.
+ */
+import { constants, headers, KnownError, refreshCookieHeader, refreshCookieName } from '@latchkey/protocol';
+import { isTrustedUrl } from '../projects/trusted-urls.js';
+import type { Deps } from './env.js';
+
+/**
+ * Options of the refresh-token cookie (`createService({ refreshTokenCookie })`).
+ *
+ * @example
+ * createService({ storage, secret, refreshTokenCookie: { sameSite: 'Strict' } });
+ */
+export interface RefreshTokenCookieOptions {
+  /**
+   * `Lax` (default) or `Strict`. The SDK only sends the cookie from the app's
+   * own pages, so `Strict` costs nothing there; it also withholds the cookie
+   * from top-level navigations that start on another site.
+   */
+  sameSite?: 'Lax' | 'Strict';
+  /**
+   * Send the cookie over https only. Default: when the service's public
+   * origin (`publicUrl`, else the request's) is https. Set `true` behind a
+   * proxy that ends TLS and forwards plain http without `publicUrl`.
+   */
+  secure?: boolean;
+  /**
+   * The cookie's `Path`, where browsers send it. Default `/api/v1`, the only
+   * place that reads it; set it when the host serves the API under a prefix
+   * (`/auth/api/v1`).
+   */
+  path?: string;
+}
+
+/** The checked options, as `Deps` holds them. */
+export interface RefreshCookieSettings {
+  sameSite: 'Lax' | 'Strict';
+  secure: boolean | null;
+  path: string;
+}
+
+/** Checks the options of `createService`; a wrong one is a TypeError at start, not a broken cookie later. */
+export function refreshCookieSettings(options: RefreshTokenCookieOptions): RefreshCookieSettings {
+  const sameSite = options.sameSite ?? 'Lax';
+  if (sameSite !== 'Lax' && sameSite !== 'Strict') {
+    throw new TypeError("createService: refreshTokenCookie.sameSite must be 'Lax' or 'Strict'.");
+  }
+  const path = options.path ?? '/api/v1';
+  // A cookie attribute value: no separator, control character or space can end it or add another attribute.
+  if (!/^\/[\x21-\x3a\x3c-\x7e]*$/.test(path)) {
+    throw new TypeError('createService: refreshTokenCookie.path must be a URL path such as /api/v1.');
+  }
+  return { sameSite, secure: options.secure ?? null, path };
+}
+
+/** Lifetime of the cookie: that of the sessions the sign-in routes open. */
+const maxAgeSeconds = Math.floor(constants.defaultServerSessionExpiresInMs / 1000);
+
+/** A refresh token as the cookie may hold it (the service's are 45 base32 characters). */
+const plausibleToken = /^[0-9A-Za-z]{20,100}$/;
+
+/**
+ * The cookie mode of one request; made by `refreshCookieOf` when the service
+ * has it on and the request asks. Bound to a project (its cookie name, its
+ * trusted domains) by the route wrapper after project authentication, or by
+ * a route without it (the token endpoint) once it knows the project.
+ */
+export class RefreshCookie {
+  readonly #request: Request;
+  readonly #settings: RefreshCookieSettings;
+  readonly #deps: Deps;
+  #projectId: string | null = null;
+  #token: string | null = null;
+  #standsIn = false;
+  #issued: string | null = null;
+
+  constructor(request: Request, settings: RefreshCookieSettings, deps: Deps) {
+    this.#request = request;
+    this.#settings = settings;
+    this.#deps = deps;
+  }
+
+  /**
+   * Binds the request to `project` and reads its cookie; ORIGIN_NOT_TRUSTED
+   * when the request's `Origin` is neither the service's nor one the project trusts.
+   */
+  bind(project: { id: string; config: Parameters<typeof isTrustedUrl>[1] }): void {
+    const origin = this.#request.headers.get('origin');
+    if (origin !== null && origin !== this.#serviceOrigin() && !isTrustedUrl(origin, project.config)) {
+      throw new KnownError('ORIGIN_NOT_TRUSTED');
+    }
+    this.#projectId = project.id;
+    const value = readCookie(this.#request, refreshCookieName(project.id));
+    this.#token = value !== null && plausibleToken.test(value) ? value : null;
+  }
+
+  /**
+   * The refresh token the request names: `sent` (its header or form field)
+   * when it sends one, else the cookie's, which then stands in for it.
+   */
+  refreshToken(sent: string | null): string | null {
+    if (sent) return sent;
+    this.#standsIn = this.#token !== null;
+    return this.#token;
+  }
+
+  /** True when the cookie stood in for the request's refresh token: a refusal of that token clears it. */
+  get standsIn(): boolean {
+    return this.#standsIn;
+  }
+
+  /** The answer `value` without its `refresh_token`, which goes into the cookie instead. */
+  takeRefreshToken(value: unknown): unknown {
+    if (this.#projectId === null || typeof value !== 'object' || value === null || !('refresh_token' in value)) {
+      return value;
+    }
+    const { refresh_token: token, ...rest } = value as { refresh_token: unknown };
+    if (typeof token !== 'string') return value;
+    this.#issued = token;
+    return rest;
+  }
+
+  /** `response` with the cookie set (a token was taken from the answer) or cleared (`clear`). */
+  finish(response: Response, clear: boolean): Response {
+    if (this.#projectId === null || (this.#issued === null && !clear)) return response;
+    const cookie = this.#issued === null ? this.#cookie('', 0) : this.#cookie(this.#issued, maxAgeSeconds);
+    const finished = new Response(response.body, response);
+    finished.headers.append('set-cookie', cookie);
+    return finished;
+  }
+
+  #cookie(value: string, maxAge: number): string {
+    const { path, sameSite } = this.#settings;
+    const secure = this.#settings.secure ?? this.#serviceOrigin().startsWith('https:');
+    const name = refreshCookieName(this.#projectId!);
+    return `${name}=${value}; Max-Age=${maxAge}; Path=${path}; HttpOnly; SameSite=${sameSite}${secure ? '; Secure' : ''}`;
+  }
+
+  #serviceOrigin(): string {
+    return this.#deps.publicUrl ?? new URL(this.#request.url).origin;
+  }
+}
+
+/** The cookie mode of `request`: null unless the service has it on and the request asks for it. */
+export function refreshCookieOf(request: Request, deps: Deps): RefreshCookie | null {
+  if (!deps.refreshCookie || request.headers.get(refreshCookieHeader) !== '1') return null;
+  return new RefreshCookie(request, deps.refreshCookie, deps);
+}
+
+/** The refresh token of `x-stack-refresh-token`, or null (an empty header counts as absent, decision c). */
+export function sentRefreshToken(request: Request): string | null {
+  return request.headers.get(headers.refreshToken) || null;
+}
+
+/** The value of the first cookie called `name` (the browser sends the most specific path first), or null. */
+export function readCookie(request: Request, name: string): string | null {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const index = part.indexOf('=');
+    if (index >= 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+  }
+  return null;
+}
