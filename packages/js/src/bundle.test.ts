@@ -24,9 +24,13 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * verifier cookie and the code exchange; the user's connected accounts and
  * linking) added ~1 750 B, all reachable from `ClientApp` and its user (the
  * authorize flow is shared by sign-in and linking, so it cannot be split
- * off): 13 899 used, 14 000 leaves ~100 B of room.
+ * off): 13 899 used, 14 000 leaves ~100 B of room. The refresh-token cookie
+ * mode (issue 11, `tokenStore: 'httponly-cookie'`: its store, the mode
+ * carried through the pipeline, the refresh, the code exchange and the
+ * sign-in decoders, and the same-origin check) added ~470 B: chosen by a
+ * string option, it is reachable from every `ClientApp`. 14 342 used.
  */
-const clientAppBudget = 14_000;
+const clientAppBudget = 14_500;
 
 /** Modules of the service and its dependencies, which a browser bundle must never hold. */
 const serverModules =

@@ -63,7 +63,11 @@ export interface ClientAppOptions {
    * `<baseUrl>/api/v1` (a base already ending in `/api/v1` is accepted too).
    */
   baseUrl: string;
-  /** `'cookie'` in browsers, `'memory'` for one process, or tokens you hold (read once). */
+  /**
+   * `'cookie'` in browsers, `'memory'` for one process, or tokens you hold
+   * (read once). `'httponly-cookie'` in browsers when the service runs on
+   * the page's origin with `refreshTokenCookie`: no script can read the refresh token.
+   */
   tokenStore: TokenStoreOption;
   /** Handler pages and redirect targets to override (spec §2). */
   urls?: Partial<HandlerUrls>;
@@ -176,6 +180,8 @@ export class ClientApp {
   readonly #sendAsUser: Send;
   readonly #queries: { readonly [K in AppDataKey]: DataQuery<AppData[K]> };
   readonly #oauthClient: OAuthClient;
+  /** `tokenStore: 'httponly-cookie'`: sign-in answers leave the refresh token in the service's cookie. */
+  readonly #serviceCookie: boolean;
 
   constructor(options: ClientAppOptions) {
     requireOption('ClientApp', options, 'projectId');
@@ -188,7 +194,8 @@ export class ClientApp {
     this.#core = core;
     this.#sendAsApp = core.sender(appKey);
     this.#sendAsUser = core.sender(withSession(appKey, core.session));
-    this.#oauthClient = { ...options, fetch: options.fetch ?? globalFetch };
+    this.#serviceCookie = tokenStore === 'httponly-cookie';
+    this.#oauthClient = { ...options, fetch: options.fetch ?? globalFetch, serviceCookie: this.#serviceCookie };
     const startFlow = (flow: OAuthFlow, call: string) => startOAuthFlow(core, this.#oauthClient, flow, call);
     this.#queries = {
       ...accountQueries(core, this.#sendAsUser, startFlow),
@@ -205,13 +212,13 @@ export class ClientApp {
   async signUpWithCredential(options: CredentialSignUpOptions): Promise<SignInResult> {
     const verificationCallbackUrl = options.verificationCallbackUrl ?? this.#defaultVerificationCallbackUrl();
     const request = { email: options.email, password: options.password, verificationCallbackUrl };
-    const tokens = await signUpWithPassword(this.#sendAsApp, request);
+    const tokens = await signUpWithPassword(this.#sendAsApp, request, this.#serviceCookie);
     return this.#completeSignIn({ ...tokens, newUser: true }, options.noRedirect);
   }
 
   /** Signs in with e-mail and password. A wrong password is thrown as `EMAIL_PASSWORD_MISMATCH`. */
   async signInWithCredential(options: CredentialSignInOptions): Promise<SignInResult> {
-    const tokens = await signInWithPassword(this.#sendAsApp, options.email, options.password);
+    const tokens = await signInWithPassword(this.#sendAsApp, options.email, options.password, this.#serviceCookie);
     return this.#completeSignIn(tokens, options.noRedirect);
   }
 
@@ -305,7 +312,7 @@ export class ClientApp {
    * ```
    */
   async signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<SignInResult> {
-    const tokens = await signInWithMagicLinkCode(this.#sendAsApp, code);
+    const tokens = await signInWithMagicLinkCode(this.#sendAsApp, code, this.#serviceCookie);
     return this.#completeSignIn(tokens, options.noRedirect);
   }
 

@@ -43,11 +43,21 @@ export interface Timers {
 }
 
 /**
- * The `tokenStore` option: kept in memory, in browser cookies, or given once by the caller.
+ * The `tokenStore` option: kept in memory, in browser cookies, or given once
+ * by the caller. `'httponly-cookie'` (browsers, with the service on the
+ * page's own origin started with `refreshTokenCookie`): the service keeps the
+ * refresh token in an HttpOnly cookie no script can read, and the SDK keeps
+ * only the access token, in memory; `getTokens()` then gives
+ * `refreshToken: null`.
  *
  * @example
  * ```ts
  * new ClientApp({ ...options, tokenStore: { accessToken, refreshToken } }); // tokens from a request
+ * new ClientApp({ ...options, baseUrl: location.origin, tokenStore: 'httponly-cookie' }); // service on this origin
  * ```
  */
-export type TokenStoreOption = 'memory' | 'cookie' | { accessToken?: string | null; refreshToken?: string | null };
+export type TokenStoreOption =
+  | 'memory'
+  | 'cookie'
+  | 'httponly-cookie'
+  | { accessToken?: string | null; refreshToken?: string | null };

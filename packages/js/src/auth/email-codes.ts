@@ -41,9 +41,13 @@ export function sendMagicLinkCode(send: Send, email: string, callbackUrl: string
   );
 }
 
-/** `POST /auth/otp/sign-in` with the 45-character code (the link's, or the typed code + the nonce; any case). */
-export function signInWithMagicLinkCode(send: Send, code: string): Promise<SignInTokens> {
-  return send({ method: 'POST', path: '/auth/otp/sign-in', body: { code: trimmed(code) } }, decodeSignIn);
+/**
+ * `POST /auth/otp/sign-in` with the 45-character code (the link's, or the
+ * typed code + the nonce; any case); `serviceCookie`: the refresh-token cookie mode (`decodeSignIn`).
+ */
+export function signInWithMagicLinkCode(send: Send, code: string, serviceCookie = false): Promise<SignInTokens> {
+  const request = { method: 'POST', path: '/auth/otp/sign-in', body: { code: trimmed(code) } } as const;
+  return send(request, (answer) => decodeSignIn(answer, serviceCookie));
 }
 
 /** Decodes the answer of `POST /auth/otp/send-sign-in-code` (`{nonce}`). */

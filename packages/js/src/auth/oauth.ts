@@ -11,11 +11,12 @@ import type { Core } from '../internal/core.js';
 import { decodeAnswer, readFields } from '../internal/decode/fields.js';
 import { processApiResponse } from '../internal/http/process-response.js';
 import { apiUrl } from '../internal/http/request.js';
+import { withServiceCookie } from '../internal/http/retry.js';
 import { currentLocation } from '../internal/redirect.js';
 import { type CookieDocument, deleteCookie, parseCookies, setCookie } from '../internal/session/cookie-store.js';
 import { refreshContentType } from '../internal/session/refresh-request.js';
 import type { FetchFunction } from '../options.js';
-import type { SignInTokens } from './password.js';
+import { refreshTokenInBody, type SignInTokens } from './password.js';
 
 /** What the flow is for: signing in (or up), or connecting a provider to the signed-in user. */
 export type OAuthFlowType = 'authenticate' | 'link';
@@ -168,6 +169,8 @@ export interface CodeExchangeRequest {
   /** The same string the authorize URL carried. */
   redirectUri: string;
   fetch: FetchFunction;
+  /** The refresh-token cookie mode: the service sets the session's refresh token as its cookie. */
+  serviceCookie?: boolean;
 }
 
 /**
@@ -193,9 +196,14 @@ export async function exchangeCode(request: CodeExchangeRequest): Promise<CodeEx
     client_id: request.projectId,
     client_secret: request.publishableClientKey,
   }).toString();
-  const response = await request.fetch(url, { method: 'POST', headers: { 'content-type': refreshContentType }, body });
+  const init: RequestInit = { method: 'POST', headers: { 'content-type': refreshContentType }, body };
+  const response = await request.fetch(url, request.serviceCookie ? withServiceCookie(init) : init);
   const processed = await processApiResponse(response, url);
-  if (processed.kind === 'ok') return decodeAnswer('POST /auth/oauth/token', processed.body, decodeCodeExchange);
+  if (processed.kind === 'ok') {
+    return decodeAnswer('POST /auth/oauth/token', processed.body, (answer) =>
+      decodeCodeExchange(answer, request.serviceCookie),
+    );
+  }
   const { error } = processed;
   if (error instanceof HttpError && error.status >= 400 && error.status < 500) {
     const oauthError = parseOAuthError(error.body);
@@ -215,10 +223,13 @@ function parseOAuthError(text: string): string | undefined {
   }
 }
 
-function decodeCodeExchange(body: unknown): CodeExchangeResult {
+/** Decodes a code exchange; in the refresh-token cookie mode `refresh_token` must be left out, as in `decodeSignIn`. */
+function decodeCodeExchange(body: unknown, serviceCookie?: boolean): CodeExchangeResult {
   return readFields<CodeExchangeWire, CodeExchangeResult>(body, (answer) => ({
     accessToken: answer.nonEmptyString('access_token'),
-    refreshToken: answer.nonEmptyString('refresh_token'),
+    refreshToken: serviceCookie
+      ? (answer.value<string | undefined>('refresh_token', () => false, refreshTokenInBody, true) ?? null)
+      : answer.nonEmptyString('refresh_token'),
     userId: answer.nonEmptyString('user_id'),
     newUser: answer.optionalBoolean('is_new_user') ?? false,
     afterCallbackRedirectUrl:
@@ -237,6 +248,8 @@ export interface OAuthClient {
   projectId: string;
   publishableClientKey: string;
   fetch: FetchFunction;
+  /** The refresh-token cookie mode (`tokenStore: 'httponly-cookie'`). */
+  serviceCookie?: boolean;
 }
 
 /** A flow to start from the current page: the provider, the type and what the type needs. */

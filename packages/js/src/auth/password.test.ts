@@ -23,4 +23,17 @@ describe('decodeSignIn', () => {
     expect(() => decodeSignIn(without(signUp, key))).toThrow(`${key} is missing`);
     expect(() => decodeSignIn(withField(signUp, key, ''))).toThrow(`${key} must be a non-empty string`);
   });
+
+  it('reads no refresh token in the refresh-token cookie mode, and refuses one: the service does not run that mode', () => {
+    expect(decodeSignIn(without(signUp, 'refresh_token'), true)).toEqual({
+      accessToken: signUp.access_token,
+      refreshToken: null,
+      userId: signUp.user_id,
+      newUser: false,
+    });
+    expect(() => decodeSignIn(signUp, true)).toThrow(
+      'refresh_token must be absent: the service runs without refreshTokenCookie',
+    );
+    expect(() => decodeSignIn(without(signUp, 'access_token'), true)).toThrow('access_token is missing');
+  });
 });

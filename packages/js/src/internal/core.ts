@@ -15,7 +15,7 @@ import { QueryCache } from './cache/query-cache.js';
 import { type Decoder, decodeAnswer } from './decode/fields.js';
 import type { Credentials } from './http/credentials.js';
 import { type ApiRequest, createPipeline } from './http/request.js';
-import { leaveTo, redirectTo } from './redirect.js';
+import { currentLocation, leaveTo, redirectTo } from './redirect.js';
 import { createRefresher } from './session/refresh-request.js';
 import { Session } from './session/session.js';
 import { createTokenStore } from './session/token-store.js';
@@ -62,7 +62,13 @@ export function createCore(options: CoreOptions): Core<null>;
 export function createCore(options: CoreOptions, sessionOptions?: SessionOptions): Core {
   const { projectId, baseUrl, fetch, navigate } = options;
   const timers = options.timers ?? systemTimers;
-  const pipeline = createPipeline({ baseUrl, projectId, fetch, timers });
+  const serviceCookie = sessionOptions?.tokenStore === 'httponly-cookie';
+  // The service's cookie reaches only its own origin's pages: fail here, not at the first refresh after a reload.
+  const page = serviceCookie && currentLocation();
+  if (page && new URL(baseUrl, page).origin !== page.origin) {
+    throw new Error(`tokenStore 'httponly-cookie' needs the service on this origin, not ${baseUrl}`);
+  }
+  const pipeline = createPipeline({ baseUrl, projectId, fetch, timers, serviceCookie });
   const send = async <T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T> =>
     decodeAnswer(`${request.method} ${request.path}`, await pipeline(request, credentials), decode);
   return {
@@ -86,6 +92,7 @@ export function createUserSession(options: CoreOptions, session: SessionOptions)
   const { projectId, baseUrl, fetch } = options;
   const timers = options.timers ?? systemTimers;
   const clock = options.clock ?? systemClock;
+  const serviceCookie = session.tokenStore === 'httponly-cookie';
   const refresh = createRefresher({
     baseUrl,
     projectId,
@@ -93,6 +100,8 @@ export function createUserSession(options: CoreOptions, session: SessionOptions)
     fetch,
     clock,
     timers,
+    serviceCookie,
   });
-  return new Session({ store: createTokenStore(session.tokenStore, projectId, timers), clock, refresh });
+  const store = createTokenStore(session.tokenStore, projectId, timers);
+  return new Session({ store, clock, refresh, serviceCookie });
 }

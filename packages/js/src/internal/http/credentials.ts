@@ -20,7 +20,8 @@ export interface Credentials {
 
 /** A user session as the pipeline sees it. */
 export interface SessionTokenSource {
-  getTokens(): Promise<{ accessToken: string; refreshToken: string } | null>;
+  /** `refreshToken` is `null` in the refresh-token cookie mode: the service's cookie carries it. */
+  getTokens(): Promise<{ accessToken: string; refreshToken: string | null } | null>;
   markAccessTokenExpired(accessToken: string): void;
 }
 
@@ -39,8 +40,10 @@ export function publishableKeyCredentials(publishableClientKey: string): Credent
 }
 
 /**
- * Adds the session's access and refresh tokens to `base`. An invalid-access-token
- * answer drops the token that was sent, so the next attempt refreshes it first.
+ * Adds the session's access and refresh tokens to `base` (the refresh token
+ * only where the session holds it, not in the cookie mode). An
+ * invalid-access-token answer drops the token that was sent, so the next
+ * attempt refreshes it first.
  */
 export function withSession(base: Credentials, session: SessionTokenSource): Credentials {
   return {
@@ -48,12 +51,10 @@ export function withSession(base: Credentials, session: SessionTokenSource): Cre
       const prepared = await base.prepare();
       const tokens = await session.getTokens();
       if (!tokens) return prepared;
+      const sessionHeaders: Record<string, string> = { [headers.accessToken]: tokens.accessToken };
+      if (tokens.refreshToken) sessionHeaders[headers.refreshToken] = tokens.refreshToken;
       return {
-        headers: {
-          ...prepared.headers,
-          [headers.accessToken]: tokens.accessToken,
-          [headers.refreshToken]: tokens.refreshToken,
-        },
+        headers: { ...prepared.headers, ...sessionHeaders },
         recover(error) {
           if (!error.is('INVALID_ACCESS_TOKEN')) return prepared.recover?.(error) ?? false;
           session.markAccessTokenExpired(tokens.accessToken);

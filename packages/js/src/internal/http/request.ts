@@ -30,6 +30,8 @@ export interface PipelineOptions {
   timers?: Timers;
   random?: () => number;
   isOnline?: () => boolean;
+  /** The refresh-token cookie mode (`tokenStore: 'httponly-cookie'`). */
+  serviceCookie?: boolean;
 }
 
 /** Sends an API request with the given credentials; resolves with the decoded 2xx body. */
@@ -85,7 +87,7 @@ export function createPipeline(options: PipelineOptions): SendRequest {
         decode: async (response: Response) => outcomeOf(await processApiResponse(response, url), prepared),
       };
     };
-    return sendWithRetries(prepare, { fetch, url, method: request.method, timers, random, isOnline: options.isOnline });
+    return sendWithRetries(prepare, { ...options, fetch, url, method: request.method, timers, random });
   };
 }
 

@@ -4,7 +4,7 @@
  * exponential delay of (0.5..1.5) * 1000 ms * 2^attempt. Time and randomness
  * are injected so tests run on fake timers.
  */
-import { maxTimeoutMs, networkRetryAttempts, networkRetryBaseDelayMs } from '@latchkey/protocol';
+import { maxTimeoutMs, networkRetryAttempts, networkRetryBaseDelayMs, refreshCookieHeader } from '@latchkey/protocol';
 import { ConnectivityError } from '../../errors.js';
 import type { FetchFunction, Timers } from '../../options.js';
 import { sleep } from '../timers.js';
@@ -68,26 +68,40 @@ export interface Attempt<T> {
 
 export interface SendOptions extends RetryOptions {
   fetch: FetchFunction;
+  /** The refresh-token cookie mode (`withServiceCookie`); default off. */
+  serviceCookie?: boolean;
 }
 
 /**
  * Sends the attempts `prepare` makes (afresh each time: tokens may change in
  * between) until one is done or the retry rules give up. Every request goes
- * out with `credentials: 'omit'` and `cache: 'no-store'` (wire-protocol.md §1);
- * a `TypeError` from `fetch` is a network failure.
+ * out with `credentials: 'omit'` and `cache: 'no-store'` (wire-protocol.md §1),
+ * or in the refresh-token cookie mode as `withServiceCookie` makes it; a
+ * `TypeError` from `fetch` is a network failure.
  */
 export function sendWithRetries<T>(prepare: () => Attempt<T> | Promise<Attempt<T>>, options: SendOptions): Promise<T> {
   return withRetries(async () => {
     const attempt = await prepare();
     let response: Response;
     try {
-      response = await options.fetch(options.url, { ...attempt.init, credentials: 'omit', cache: 'no-store' });
+      const init: RequestInit = { ...attempt.init, credentials: 'omit', cache: 'no-store' };
+      response = await options.fetch(options.url, options.serviceCookie ? withServiceCookie(init) : init);
     } catch (error) {
       if (error instanceof TypeError) return { kind: 'network-error', error };
       throw error;
     }
     return attempt.decode(response);
   }, options);
+}
+
+/**
+ * `init` in the refresh-token cookie mode (`tokenStore: 'httponly-cookie'`):
+ * cookies sent and kept (the service's HttpOnly refresh-token cookie), and
+ * the header that asks the service for the mode.
+ */
+export function withServiceCookie(init: RequestInit): RequestInit {
+  const headers = { ...(init.headers as Record<string, string>), [refreshCookieHeader]: '1' };
+  return { ...init, headers, credentials: 'include' };
 }
 
 /** Default online check: only an explicit `navigator.onLine === false` counts as offline. */

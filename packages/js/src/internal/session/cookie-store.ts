@@ -32,15 +32,31 @@ export interface CookieStoreOptions {
 /** A token store on `document.cookie`. */
 export function cookieTokenStore(options: CookieStoreOptions): TokenStore {
   const doc = options.document ?? browserDocument();
-  const timers = options.timers ?? systemTimers;
+  return pollingStore(
+    () => readCookieTokens(doc, options.projectId),
+    (tokens) => writeCookieTokens(doc, options.projectId, tokens),
+    options.timers,
+  );
+}
+
+/**
+ * A store over `read` and `write` that tells its listeners of changes made
+ * elsewhere (another tab's cookies), found by reading every 100 ms while
+ * anyone listens.
+ */
+export function pollingStore(
+  read: () => StoredTokens,
+  write: (tokens: StoredTokens) => void,
+  timers: Timers = systemTimers,
+): TokenStore {
   const listeners = new Set<() => void>();
   /** The tokens as last polled or written here: what the poll compares against. */
-  let seen = readCookieTokens(doc, options.projectId);
+  let seen = read();
   let pollHandle: unknown = null;
 
   const poll = () => {
     pollHandle = null;
-    const current = readCookieTokens(doc, options.projectId);
+    const current = read();
     if (!sameTokens(current, seen)) {
       seen = current;
       for (const listener of [...listeners]) listener();
@@ -51,10 +67,10 @@ export function cookieTokenStore(options: CookieStoreOptions): TokenStore {
 
   return {
     // A read must not move `seen`: a change made by another tab is reported by the next poll either way.
-    read: () => readCookieTokens(doc, options.projectId),
+    read,
     write(tokens) {
-      writeCookieTokens(doc, options.projectId, tokens);
-      seen = readCookieTokens(doc, options.projectId);
+      write(tokens);
+      seen = read();
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -38,6 +38,34 @@ describe('the refresh request', () => {
   });
 });
 
+describe('the refresh request in the refresh-token cookie mode', () => {
+  it('leaves refresh_token out of the form, asks for the cookie mode and sends cookies', async () => {
+    expect(refreshRequestBody(null, 'proj', 'pck_x')).toBe(
+      'grant_type=refresh_token&client_id=proj&client_secret=pck_x',
+    );
+    const seen: Array<[string, RequestInit]> = [];
+    const refresh = createRefresher({
+      baseUrl: 'https://a.example',
+      projectId: 'proj',
+      publishableClientKey: 'pck_x',
+      clock: { now: () => now },
+      serviceCookie: true,
+      fetch: async (input, init) => {
+        seen.push([input, init]);
+        return jsonAnswer({ access_token: fakeAccessToken(now + 600_000), token_type: 'Bearer' });
+      },
+    });
+    await expect(refresh(null)).resolves.toMatchObject({ kind: 'refreshed' });
+    const recorded = recordRequest(...seen[0]!);
+    expect(recorded.body).toEqual({ grant_type: 'refresh_token', client_id: 'proj', client_secret: 'pck_x' });
+    expect(recorded.headers).toEqual({
+      'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
+      'x-latchkey-refresh-cookie': '1',
+    });
+    expect(seen[0]![1]).toMatchObject({ credentials: 'include', cache: 'no-store' });
+  });
+});
+
 describe('processRefreshResponse', () => {
   it('keeps only access_token (refresh tokens are not rotated)', async () => {
     const token = fakeAccessToken(now + 600_000);

@@ -1,7 +1,9 @@
 /**
  * The refresh call (wire-protocol.md §5.3): `POST /api/v1/auth/oauth/token`,
  * form-encoded, OAuth client authentication in the body, no `x-stack-*`
- * headers. Only `access_token` is kept: refresh tokens are not rotated.
+ * headers. Only `access_token` is kept: refresh tokens are not rotated. In the
+ * refresh-token cookie mode the form has no `refresh_token`: the service reads
+ * its HttpOnly cookie instead.
  */
 import { KnownError, type RefreshResponseWire, requiredAccessTokenValidityMs } from '@latchkey/protocol';
 import { HttpError } from '../../errors.js';
@@ -16,7 +18,8 @@ import { remainingValidityMs } from './jwt.js';
 /** A refresh either yields an access token or is refused (the session is over). */
 export type RefreshOutcome = { kind: 'refreshed'; accessToken: string } | { kind: 'refused'; error: KnownError };
 
-export type Refresher = (refreshToken: string) => Promise<RefreshOutcome>;
+/** Refreshes with `refreshToken`, or with the service's cookie when it is `null` (the cookie mode). */
+export type Refresher = (refreshToken: string | null) => Promise<RefreshOutcome>;
 
 export interface RefresherOptions {
   baseUrl: string;
@@ -27,18 +30,26 @@ export interface RefresherOptions {
   timers?: Timers;
   random?: () => number;
   isOnline?: () => boolean;
+  /** The refresh-token cookie mode (`tokenStore: 'httponly-cookie'`). */
+  serviceCookie?: boolean;
 }
 
 export const refreshContentType = 'application/x-www-form-urlencoded;charset=UTF-8';
 
-/** The form body of a refresh-token grant. */
-export function refreshRequestBody(refreshToken: string, projectId: string, publishableClientKey: string): string {
-  return new URLSearchParams({
+/** The form body of a refresh-token grant; without `refresh_token` when the service's cookie holds it (`null`). */
+export function refreshRequestBody(
+  refreshToken: string | null,
+  projectId: string,
+  publishableClientKey: string,
+): string {
+  const form = new URLSearchParams({
     grant_type: 'refresh_token',
-    refresh_token: refreshToken,
+    refresh_token: refreshToken ?? '',
     client_id: projectId,
     client_secret: publishableClientKey,
-  }).toString();
+  });
+  if (refreshToken === null) form.delete('refresh_token');
+  return form.toString();
 }
 
 /**
@@ -81,6 +92,7 @@ export function createRefresher(options: RefresherOptions): Refresher {
       timers,
       random,
       isOnline: options.isOnline,
+      serviceCookie: options.serviceCookie,
     });
   };
 }

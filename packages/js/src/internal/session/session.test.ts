@@ -8,7 +8,7 @@ import type { RefreshOutcome } from './refresh-request.js';
 import { Session } from './session.js';
 import { memoryTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
 
-function setup(tokens: Partial<StoredTokens>, answer?: (refreshToken: string) => Promise<RefreshOutcome>) {
+function setup(tokens: Partial<StoredTokens>, answer?: (refreshToken: string | null) => Promise<RefreshOutcome>) {
   const clock = testClock();
   const store = memoryTokenStore(tokens);
   let issued = 0;
@@ -178,5 +178,41 @@ describe('session on the cookie store', () => {
     expect(new Set(tokens.map((t) => (t as { accessToken: string }).accessToken)).size).toBe(1);
     expect(otherTab.read().accessToken).toBe((tokens[0] as { accessToken: string }).accessToken);
     expect(changes).not.toHaveBeenCalled();
+  });
+});
+
+describe('session rules in the refresh-token cookie mode', () => {
+  function cookieSession(tokens: Partial<StoredTokens> = {}) {
+    const clock = testClock();
+    const store = memoryTokenStore(tokens);
+    const refresh = vi.fn(
+      async (): Promise<RefreshOutcome> => ({ kind: 'refreshed', accessToken: fakeAccessToken(clock.now() + 600_000) }),
+    );
+    return { store, refresh, session: new Session({ store, clock, refresh, serviceCookie: true }) };
+  }
+
+  it('stores a fresh random handle per sign-in in place of the refresh token it never sees', () => {
+    const { session, store } = cookieSession();
+    session.setTokens({ accessToken: fakeAccessToken(null), refreshToken: null });
+    const first = store.read().refreshToken;
+    session.setTokens({ accessToken: fakeAccessToken(null), refreshToken: null });
+    expect(first).toMatch(/^[0-9a-z]{16}$/);
+    expect(store.read().refreshToken).toMatch(/^[0-9a-z]{16}$/);
+    expect(store.read().refreshToken).not.toBe(first);
+  });
+
+  it('refreshes with the cookie (null) and never hands the handle out as a refresh token', async () => {
+    const { session, refresh, store } = cookieSession({ refreshToken: 'handle' });
+    const tokens = await session.getTokens();
+    expect(refresh).toHaveBeenCalledExactlyOnceWith(null);
+    expect(tokens).toEqual({ accessToken: store.read().accessToken, refreshToken: null });
+    await expect(session.getTokens()).resolves.toEqual(tokens);
+  });
+
+  it('is signed out when the service refuses the cookie', async () => {
+    const { session, store, refresh } = cookieSession({ refreshToken: 'handle' });
+    refresh.mockResolvedValueOnce(refused);
+    await expect(session.getTokens()).resolves.toBeNull();
+    expect(store.read()).toEqual({ accessToken: null, refreshToken: null });
   });
 });

@@ -3,23 +3,31 @@
  * used only with a refresh token and only while it has more than 20 s left;
  * otherwise it is refreshed, once per session however many callers wait; a
  * refused refresh ends the session. The string 'undefined' is never a token.
+ *
+ * In the refresh-token cookie mode (`serviceCookie`) the refresh token is the
+ * service's HttpOnly cookie, which no script reads: the store holds a random
+ * handle in its place (a new one per sign-in, so tabs tell sessions apart),
+ * and tokens leave the session with `refreshToken: null`.
  */
 import { maxRequiredAccessTokenValidityMs, requiredAccessTokenValidityMs } from '@latchkey/protocol';
 import type { Clock } from '../../options.js';
+import { randomNonce } from '../http/nonce.js';
 import { remainingValidityMs } from './jwt.js';
 import type { Refresher } from './refresh-request.js';
 import type { StoredTokens, TokenStore } from './token-store.js';
 
-/** A usable pair of tokens. */
+/** A usable pair of tokens; `refreshToken` is `null` in the cookie mode, where the service's cookie holds it. */
 export interface SessionTokens {
   accessToken: string;
-  refreshToken: string;
+  refreshToken: string | null;
 }
 
 export interface SessionOptions {
   store: TokenStore;
   clock: Clock;
   refresh: Refresher;
+  /** The refresh-token cookie mode (`tokenStore: 'httponly-cookie'`). */
+  serviceCookie?: boolean;
 }
 
 interface RefreshInFlight {
@@ -66,7 +74,7 @@ export class Session {
     const { accessToken, refreshToken } = this.stored();
     if (!refreshToken) return null;
     if (accessToken && remainingValidityMs(accessToken, this.#options.clock.now()) > required) {
-      return { accessToken, refreshToken };
+      return this.#tokens(accessToken, refreshToken);
     }
     return this.#refreshOnce(refreshToken);
   }
@@ -77,9 +85,9 @@ export class Session {
     if (stored.accessToken === accessToken) this.#options.store.write({ ...stored, accessToken: null });
   }
 
-  /** Starts a new session (after a sign-in). */
+  /** Starts a new session (after a sign-in; in the cookie mode the service set its cookie, and `refreshToken` is `null`). */
   setTokens(tokens: SessionTokens): void {
-    const refreshToken = usableToken(tokens.refreshToken);
+    const refreshToken = this.#options.serviceCookie ? randomNonce().slice(0, 16) : usableToken(tokens.refreshToken);
     this.#knownRefreshToken = refreshToken;
     this.#options.store.write({ refreshToken, accessToken: refreshToken ? usableToken(tokens.accessToken) : null });
   }
@@ -127,7 +135,7 @@ export class Session {
   }
 
   async #refresh(refreshToken: string): Promise<SessionTokens | null> {
-    const outcome = await this.#options.refresh(refreshToken);
+    const outcome = await this.#options.refresh(this.#options.serviceCookie ? null : refreshToken);
     if (this.stored().refreshToken !== refreshToken) return this.getTokens();
     if (outcome.kind === 'refused') {
       this.clear();
@@ -135,7 +143,12 @@ export class Session {
       return null;
     }
     this.#options.store.write({ refreshToken, accessToken: outcome.accessToken });
-    return { accessToken: outcome.accessToken, refreshToken };
+    return this.#tokens(outcome.accessToken, refreshToken);
+  }
+
+  /** The tokens as they leave the session: the handle of the cookie mode stays inside. */
+  #tokens(accessToken: string, refreshToken: string): SessionTokens {
+    return { accessToken, refreshToken: this.#options.serviceCookie ? null : refreshToken };
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Timers, TokenStoreOption } from '../../options.js';
 import { cookieTokenStore } from './cookie-store.js';
+import { serviceCookieStore } from './service-cookie-store.js';
 
 /** The tokens a store holds; `null` for absent. */
 export interface StoredTokens {
@@ -32,12 +33,14 @@ export function memoryTokenStore(initial?: Partial<StoredTokens>): TokenStore {
 
 /**
  * Builds the store for a `tokenStore` option. A custom object is read once,
- * then kept in memory. `'cookie'` outside a browser (server-side rendering)
- * has no cookie jar and starts signed out, in memory.
+ * then kept in memory. `'cookie'` and `'httponly-cookie'` outside a browser
+ * (server-side rendering) have no cookie jar and start signed out, in memory.
  */
 export function createTokenStore(option: TokenStoreOption, projectId: string, timers?: Timers): TokenStore {
   if (option === 'memory') return memoryTokenStore();
-  if (option === 'cookie')
-    return typeof document === 'undefined' ? memoryTokenStore() : cookieTokenStore({ projectId, timers });
+  if (option === 'cookie' || option === 'httponly-cookie') {
+    if (typeof document === 'undefined') return memoryTokenStore();
+    return (option === 'cookie' ? cookieTokenStore : serviceCookieStore)({ projectId, timers });
+  }
   return memoryTokenStore({ accessToken: option.accessToken ?? null, refreshToken: option.refreshToken ?? null });
 }
