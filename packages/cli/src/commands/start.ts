@@ -5,6 +5,7 @@ import { checkSecret } from '../internal/data-dir.js';
 import { checkDatabaseUrl } from '../internal/database-url.js';
 import { CliError } from '../internal/errors.js';
 import { createLogger, logLevel } from '../internal/logger.js';
+import { checkRefreshTokenCookie } from '../internal/refresh-cookie-env.js';
 import {
   checkPortFree,
   checkSecretStrength,
@@ -56,6 +57,10 @@ Environment:
                        https://auth.example.com: OAuth providers call back to
                        <it>/api/v1/auth/oauth/callback/<provider> (default:
                        the origin of each request)
+  LATCHKEY_REFRESH_TOKEN_COOKIE
+                       lax or strict: the refresh-token cookie mode, for a
+                       service on the app's own origin (the SDK's tokenStore
+                       'httponly-cookie'), with that SameSite (default off)
   REDIS_URL            a Redis to count the limits on guessing in, e.g.
                        redis://:password@redis.internal:6379 (rediss:// for
                        TLS), shared by every instance (default: they are
@@ -82,6 +87,8 @@ export interface StartOptions {
   smtpUrl?: string | undefined;
   /** Sender of shared mail (`LATCHKEY_SMTP_FROM`). */
   smtpFrom?: string | undefined;
+  /** The refresh-token cookie mode with its SameSite (`LATCHKEY_REFRESH_TOKEN_COOKIE`); default off. */
+  refreshTokenCookie?: 'Lax' | 'Strict' | undefined;
   /** A Redis for the counters of the limits on guessing (`REDIS_URL`); default the database. */
   redisUrl?: string | undefined;
 }
@@ -120,6 +127,7 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.trustedProxyHeader ? { trustedProxyHeader: options.trustedProxyHeader } : {}),
+      ...(options.refreshTokenCookie ? { refreshTokenCookie: { sameSite: options.refreshTokenCookie } } : {}),
       ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
     });
     // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
@@ -171,6 +179,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
   const smtpFrom = context.env.LATCHKEY_SMTP_FROM || undefined;
   const publicUrl = checkPublicUrl(context.env.LATCHKEY_PUBLIC_URL);
   const trustedProxyHeader = checkProxyHeader(context.env.LATCHKEY_TRUSTED_PROXY_HEADER);
+  const refreshTokenCookie = checkRefreshTokenCookie(context.env.LATCHKEY_REFRESH_TOKEN_COOKIE);
   const redisUrl = checkRedisUrl(context.env.REDIS_URL);
   const host = flags.host ?? context.env.HOST ?? '0.0.0.0';
   const stop = waitForStop(context.signal);
@@ -187,6 +196,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
       publicUrl,
       trustedProxyHeader,
       redisUrl,
+      refreshTokenCookie,
     });
     if (!stop.isStopped()) {
       const everywhere = host === '0.0.0.0' || host === '::' || host === '';
