@@ -27,6 +27,7 @@
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { checkClientCode, checkCodeRoute } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, successAnswer } from '../common/schemas.js';
@@ -178,7 +179,7 @@ const createChannel = defineRoute({
   answer: contactChannelSchema,
   status: 201,
   errors: [...userRefErrors, ...collisionErrors],
-  handler: async ({ auth, body, deps }) => {
+  handler: async ({ auth, body, client, deps }) => {
     const projectId = auth.project.id;
     const user = await resolveUser(deps.db, auth, body.user_id);
     await checkAddressFree(deps.db, projectId, user.id, body.value, body.used_for_auth, null);
@@ -195,6 +196,10 @@ const createChannel = defineRoute({
         now,
       });
       await mirrorPrimaryChannel(trx, projectId, user.id);
+      await audit(trx, { auth, client, deps }, 'contact_channel.added', {
+        userId: user.id,
+        data: { channel_id: channel.id, used_for_auth: body.used_for_auth, verified: channel.is_verified },
+      });
       return channel;
     }).catch(collision);
     return contactChannelView(row);
@@ -248,13 +253,17 @@ const deleteChannel = defineRoute({
   params: channelParams,
   answer: successAnswer,
   errors: [...userRefErrors, 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
-  handler: async ({ auth, params, deps }) => {
+  handler: async ({ auth, params, client, deps }) => {
     const projectId = auth.project.id;
     const { user, channel } = await namedChannel(deps.db, auth, params);
     await inTransaction(deps.db, async (trx) => {
       await lockUserChannels(trx, projectId, user.id);
       if (!(await deleteContactChannel(trx, projectId, user.id, channel.id))) throw notAssociated();
       await mirrorPrimaryChannel(trx, projectId, user.id);
+      await audit(trx, { auth, client, deps }, 'contact_channel.removed', {
+        userId: user.id,
+        data: { channel_id: channel.id },
+      });
     });
     return { success: true as const };
   },
@@ -341,7 +350,7 @@ const verify = defineRoute({
   body: z.strictObject({ code: verificationCode }),
   answer: successAnswer,
   errors: [...codeErrors],
-  handler: async ({ auth: { project }, body, client, deps }) => {
+  handler: async ({ auth, auth: { project }, body, client, deps }) => {
     const now = deps.clock.now();
     const row = await checkClientCode(deps, project, {
       purpose: 'email_verification',
@@ -354,7 +363,12 @@ const verify = defineRoute({
       await useCode(trx, row, now);
       // Read again in the transaction, under the user's lock: the address may have changed since the check.
       await lockUserChannels(trx, project.id, (await verificationSubject(trx, project.id, row)).user_id);
-      await markChannelVerified(trx, await verificationSubject(trx, project.id, row));
+      const channel = await verificationSubject(trx, project.id, row);
+      await markChannelVerified(trx, channel);
+      await audit(trx, { auth, client, deps }, 'contact_channel.verified', {
+        userId: channel.user_id,
+        data: { channel_id: channel.id },
+      });
     });
     return { success: true as const };
   },

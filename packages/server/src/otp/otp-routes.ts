@@ -28,6 +28,7 @@
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { checkClientCode, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email } from '../common/schemas.js';
@@ -100,7 +101,7 @@ const signInWithCode = defineRoute({
   body: z.strictObject({ code: verificationCode }),
   answer: signInAnswer,
   errors: ['OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'SIGN_UP_NOT_ENABLED', ...codeErrors],
-  handler: async ({ auth: { project }, body, client, request, deps }) => {
+  handler: async ({ auth, auth: { project }, body, client, request, deps }) => {
     requireMagicLink(project);
     const row = await checkClientCode(deps, project, {
       purpose: 'magic_link',
@@ -131,6 +132,8 @@ const signInWithCode = defineRoute({
             });
         await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
         const session = await createSession(trx, { projectId: project.id, userId: user.id, now, client });
+        const event = existing ? 'sign_in.succeeded' : 'sign_up';
+        await audit(trx, { auth, client, deps }, event, { userId: user.id, data: { method: 'otp' } });
         return { userId: user.id, session, isNewUser: !existing };
       });
     let done: Awaited<ReturnType<typeof signIn>>;

@@ -26,6 +26,7 @@
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, successAnswer } from '../common/schemas.js';
@@ -140,7 +141,7 @@ const resetPassword = defineRoute({
   body: z.strictObject({ code: verificationCode, password: z.string() }),
   answer: successAnswer,
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', ...codeErrors],
-  handler: async ({ auth: { project }, body, client, deps }) => {
+  handler: async ({ auth, auth: { project }, body, client, deps }) => {
     requirePasswordAuth(project);
     checkPasswordRequirements(body.password);
     const row = await checkClientCode(deps, project, {
@@ -160,6 +161,7 @@ const resetPassword = defineRoute({
       await deleteUserSessionsExcept(trx, project.id, user.id, null);
       const channel = await findUserChannelByValue(trx, project.id, user.id, resetCodeData.parse(row.data).email);
       if (channel) await markChannelVerified(trx, channel);
+      await audit(trx, { auth, client, deps }, 'password.reset', { userId: user.id });
     });
     return { success: true as const };
   },
@@ -182,7 +184,7 @@ const updatePassword = defineRoute({
     'USER_DOES_NOT_HAVE_PASSWORD',
     'PASSWORD_CONFIRMATION_MISMATCH',
   ],
-  handler: async ({ auth: { project }, userId, body, refreshToken, deps }) => {
+  handler: async ({ auth, auth: { project }, userId, body, client, refreshToken, deps }) => {
     requirePasswordAuth(project);
     checkPasswordRequirements(body.new_password);
     const user = await findUser(deps.db, project.id, userId);
@@ -198,6 +200,7 @@ const updatePassword = defineRoute({
     await inTransaction(deps.db, async (trx) => {
       await updateUser(trx, project.id, user.id, { password_hash: passwordHash }, now);
       await deleteUserSessionsExcept(trx, project.id, user.id, keep);
+      await audit(trx, { auth, client, deps }, 'password.changed', { data: { by: 'user' } });
     });
     return { success: true as const };
   },
@@ -219,7 +222,7 @@ const setPassword = defineRoute({
     'PASSWORD_TOO_LONG',
     'PASSWORD_CONFIRMATION_MISMATCH',
   ],
-  handler: async ({ auth: { project }, userId, body, deps }) => {
+  handler: async ({ auth, auth: { project }, userId, body, client, deps }) => {
     requirePasswordAuth(project);
     checkPasswordRequirements(body.password);
     const hasPassword = async (db: Db) => {
@@ -233,6 +236,7 @@ const setPassword = defineRoute({
     await inTransaction(deps.db, async (trx) => {
       await hasPassword(trx);
       await updateUser(trx, project.id, userId, { password_hash: passwordHash }, now);
+      await audit(trx, { auth, client, deps }, 'password.set');
     });
     return { success: true as const };
   },

@@ -5,9 +5,11 @@
  */
 import { constants, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { millis, successAnswer } from '../common/schemas.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { inTransaction } from '../storage/db.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findUser } from '../users/user-store.js';
 import { createSession, deleteSessionById, listUserSessions, revokeSession } from './session-store.js';
@@ -38,13 +40,19 @@ const createSessionRoute = defineRoute({
     }
     const user = await findUser(deps.db, auth.project.id, userId);
     if (!user) throw new KnownError('USER_ID_DOES_NOT_EXIST', { user_id: body.user_id });
-    const { sessionId, refreshToken } = await createSession(deps.db, {
-      projectId: auth.project.id,
-      userId: user.id,
-      now: deps.clock.now(),
-      lifetimeMs: body.expires_in_millis ?? constants.defaultServerSessionExpiresInMs,
-      client,
-      isImpersonation: body.is_impersonation ?? false,
+    const { sessionId, refreshToken } = await inTransaction(deps.db, async (trx) => {
+      const session = await createSession(trx, {
+        projectId: auth.project.id,
+        userId: user.id,
+        now: deps.clock.now(),
+        lifetimeMs: body.expires_in_millis ?? constants.defaultServerSessionExpiresInMs,
+        client,
+        isImpersonation: body.is_impersonation ?? false,
+      });
+      // Server code acting as the user: an impersonation when it says so, a session it opened otherwise.
+      const type = body.is_impersonation ? 'impersonation.started' : 'session.created';
+      await audit(trx, { auth, client, deps }, type, { userId: user.id, data: { session_id: session.sessionId } });
+      return session;
     });
     return {
       access_token: await deps.accessTokens.issue(auth.project.id, user.id, sessionId),
@@ -63,11 +71,17 @@ const signOut = defineRoute({
   answer: successAnswer,
   errors: ['REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
   endsSession: true,
-  handler: async ({ auth, refreshToken, deps }) => {
-    const revoked = refreshToken
-      ? await revokeSession(deps.db, auth.project.id, refreshToken, deps.clock.now())
-      : false;
-    if (!revoked) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+  handler: async ({ auth, refreshToken, client, deps }) => {
+    if (!refreshToken) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    await inTransaction(deps.db, async (trx) => {
+      const ended = await revokeSession(trx, auth.project.id, refreshToken, deps.clock.now());
+      if (!ended) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+      // The session's own user signs out, whether or not an access token came along.
+      await audit(trx, { auth, userId: ended.user_id, client, deps }, 'session.revoked', {
+        userId: ended.user_id,
+        data: { session_id: ended.id, current: true },
+      });
+    });
     return { success: true as const };
   },
 });
@@ -127,15 +141,20 @@ const revokeSessionRoute = defineRoute({
   params: z.object({ sessionId: z.string().max(100) }),
   answer: successAnswer,
   errors: ['SESSION_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
-  handler: async ({ auth, params, deps }) => {
+  handler: async ({ auth, params, client, deps }) => {
     let owner: string | undefined;
     if (auth.accessType === 'client') {
       if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
       owner = auth.userId;
     }
-    if (!(await deleteSessionById(deps.db, auth.project.id, params.sessionId, owner))) {
-      throw new KnownError('SESSION_NOT_FOUND', { session_id: params.sessionId });
-    }
+    await inTransaction(deps.db, async (trx) => {
+      const ended = await deleteSessionById(trx, auth.project.id, params.sessionId, owner);
+      if (!ended) throw new KnownError('SESSION_NOT_FOUND', { session_id: params.sessionId });
+      await audit(trx, { auth, client, deps }, 'session.revoked', {
+        userId: ended.user_id,
+        data: { session_id: ended.id, current: false },
+      });
+    });
     return { success: true as const };
   },
 });
