@@ -226,12 +226,16 @@ export async function addProjectOwner(storage: Storage, projectId: string, userI
  * key. Resolves `opened`, or `no_keys` when no key is stored yet (nothing to
  * check: the first service creates them under its secret). Throws
  * `SecretMismatchError` otherwise; a service started anyway would fail every
- * sign-in. Reads only.
+ * sign-in. Reads only. During a rotation, pass the secret and the accepted
+ * ones (`ServiceOptions.acceptedSecrets`): any of them may open the key.
  *
  * @example
  * await verifySecret(storage, process.env.LATCHKEY_SECRET!); // before createService
  */
-export async function verifySecret(storage: Storage, secret: string): Promise<'opened' | 'no_keys'> {
+export async function verifySecret(
+  storage: Storage,
+  secret: string | readonly string[],
+): Promise<'opened' | 'no_keys'> {
   const result = await checkSecretOpensKeys(dbOf(storage), createSealer(secret, signingKeyPurpose));
   if (result === 'mismatch') {
     throw new SecretMismatchError(
@@ -272,10 +276,12 @@ export interface SecretRotation {
 /**
  * Moves a database to a new master secret: every signing key, every sealed
  * secret of a project config (OAuth client secrets, SMTP passwords) and every
- * provider token is opened with `oldSecret` and sealed with `newSecret`, in
- * one transaction, so the database is never half-moved. Sign-ins through a
- * provider that are in flight end (they start again). Run it with every
- * instance stopped, then start them with the new secret. Throws
+ * provider token is opened with `oldSecret` (or `newSecret`, for what is
+ * sealed with it already) and sealed with `newSecret`, in one transaction, so
+ * the database is never half-moved. Sign-ins through a provider that are in
+ * flight end (they start again). Run it with every instance stopped, or while
+ * they run with both secrets (`ServiceOptions.acceptedSecrets`, the rolling
+ * rotation of docs/deploying.md). Throws
  * `SecretMismatchError` when `oldSecret` is not the database's, and a
  * `TypeError` when `newSecret` is weak.
  *
@@ -285,7 +291,7 @@ export interface SecretRotation {
 export async function rotateSecret(storage: Storage, oldSecret: string, newSecret: string): Promise<SecretRotation> {
   const weakness = secretWeakness(newSecret);
   if (weakness) throw new TypeError(`rotateSecret: the new master secret is too weak: ${weakness}`);
-  await verifySecret(storage, oldSecret);
+  await verifySecret(storage, [oldSecret, newSecret]);
   // Anything the old secret does not open means it is not this database's secret (a database without keys yet
   // is not checked by verifySecret): the transaction rolls back and nothing is moved.
   const mismatch = () =>
@@ -302,9 +308,10 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
       }
     },
   });
+  // What instances running with both secrets sealed under the new one is opened (and sealed again) too.
   const from = {
-    keys: guarded(createSealer(oldSecret, signingKeyPurpose)),
-    config: guarded(createSealer(oldSecret, configSealerPurpose)),
+    keys: guarded(createSealer([oldSecret, newSecret], signingKeyPurpose)),
+    config: guarded(createSealer([oldSecret, newSecret], configSealerPurpose)),
   };
   const to = { keys: createSealer(newSecret, signingKeyPurpose), config: createSealer(newSecret, configSealerPurpose) };
   return inTransaction(dbOf(storage), async (trx) => {

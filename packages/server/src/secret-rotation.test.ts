@@ -68,8 +68,8 @@ async function world() {
   return { storage, projectId: project.id, keys };
 }
 
-function serve(storage: Storage, secret: string): Service {
-  const service = createService({ storage, secret, logger: false });
+function serve(storage: Storage, secret: string, acceptedSecrets: string[] = []): Service {
+  const service = createService({ storage, secret, acceptedSecrets, logger: false });
   cleanups.push(() => service.close());
   return service;
 }
@@ -151,5 +151,57 @@ describe('rotateSecret', () => {
     );
     await expect(rotateSecret(storage, oldSecret, 'x'.repeat(40))).rejects.toThrow(/too weak/);
     expect(await verifySecret(storage, oldSecret)).toBe('opened');
+  });
+
+  it('runs with instances running on both secrets: they keep working before, during and after', async () => {
+    const { storage, projectId, keys } = await world();
+    const client = {
+      [h.projectId]: projectId,
+      [h.accessType]: 'client',
+      [h.publishableClientKey]: keys.publishableClientKey!,
+    };
+    const admin = {
+      ...client,
+      [h.accessType]: 'admin',
+      [h.secretServerKey]: keys.secretServerKey!,
+      [h.superSecretAdminKey]: keys.superSecretAdminKey!,
+    };
+    const email = 'rolling@example.com';
+    const password = 'correct-horse-1';
+    const old = serve(storage, oldSecret);
+    expect((await call(old, 'POST', '/auth/password/sign-up', client, { email, password })).status).toBe(200);
+
+    // Step 1: the old secret seals, the new one is accepted. Step 2: the other way round.
+    const step1 = serve(storage, oldSecret, [newSecret]);
+    const step2 = serve(storage, newSecret, [oldSecret]);
+    const providerSecret = async (service: Service) =>
+      (await (await call(service, 'GET', '/projects/current', admin)).json()).config.oauth_providers[0].client_secret;
+    expect(await providerSecret(step2)).toBe('gh-secret'); // sealed with the old one
+    const patch = {
+      config: {
+        oauth_providers: [{ id: 'github', type: 'standard', enabled: true, client_id: 'gh', client_secret: 'gh-new' }],
+      },
+    };
+    expect((await call(step2, 'PATCH', '/projects/current', admin, patch)).status).toBe(200);
+    // Sealed with the new secret: step 1 opens it.
+    expect(await providerSecret(step1)).toBe('gh-new');
+    // An instance that knows only the old secret fails on it: why step 1 comes before step 2.
+    const stale = await call(old, 'GET', '/projects/current', admin);
+    expect(stale.status).toBe(500);
+    expect(await stale.text()).not.toContain('gh-new');
+
+    // Step 3, while step 2 runs: everything moves to the new secret, what is under it already included.
+    const rotation = await rotateSecret(storage, oldSecret, newSecret);
+    expect(rotation.projectConfigs).toBe(1);
+    const signIn = await call(step2, 'POST', '/auth/password/sign-in', client, { email, password });
+    expect(signIn.status).toBe(200);
+    expect(await providerSecret(step2)).toBe('gh-new');
+
+    // Step 4: the new secret alone opens everything; the old one opens nothing.
+    const step4 = serve(storage, newSecret);
+    expect(await providerSecret(step4)).toBe('gh-new');
+    expect((await call(step4, 'POST', '/auth/password/sign-in', client, { email, password })).status).toBe(200);
+    await expect(verifySecret(storage, oldSecret)).rejects.toBeInstanceOf(SecretMismatchError);
+    expect(await verifySecret(storage, [newSecret, oldSecret])).toBe('opened');
   });
 });

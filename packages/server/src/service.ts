@@ -44,6 +44,12 @@ export interface ServiceOptions {
   storage: Storage;
   /** Master secret, at least 32 characters; encrypts signing keys at rest. Keep it for the life of the data. */
   secret: string;
+  /**
+   * Other master secrets whose sealed data this instance still opens, though it
+   * seals only with `secret`: the way to rotate the secret with instances
+   * running (docs/deploying.md, "Rotating the master secret"). Default none.
+   */
+  acceptedSecrets?: readonly string[];
   /** Time source in epoch ms (token `iat`/`exp`, expiry checks, timestamps). Default `Date`. */
   clock?: Clock;
   /** A pino logger, or `false` for none. Default: pino to stdout, levels by name. One line per request. */
@@ -199,7 +205,8 @@ export function createService(options: ServiceOptions): Service {
   const logger = options.logger === false ? null : (options.logger ?? defaultLogger());
   const db = dbOf(options.storage);
   const counters = openCounters(db, options.redisUrl, logger);
-  const signingKeys = new SigningKeys(db, createSealer(options.secret, signingKeyPurpose), clock);
+  const secrets = [options.secret, ...(options.acceptedSecrets ?? [])];
+  const signingKeys = new SigningKeys(db, createSealer(secrets, signingKeyPurpose), clock);
   const changes = changeFeedOf(options.storage);
   const authCache = new AuthCache({
     load: (projectId) => readAuthData(db, projectId),
@@ -211,7 +218,7 @@ export function createService(options: ServiceOptions): Service {
     clock,
     signingKeys,
     accessTokens: new AccessTokens(signingKeys, clock),
-    configSealer: createSealer(options.secret, configSealerPurpose),
+    configSealer: createSealer(secrets, configSealerPurpose),
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
     authCache,
     changes,

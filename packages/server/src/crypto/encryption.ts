@@ -17,8 +17,34 @@ export interface Sealer {
   open(sealed: string, associatedData: string): string;
 }
 
-/** A sealer whose key is HKDF-SHA256(secret) for `purpose`; different purposes get unrelated keys. */
-export function createSealer(secret: string, purpose: string): Sealer {
+/**
+ * A sealer whose key is HKDF-SHA256(secret) for `purpose`; different purposes
+ * get unrelated keys. Given several secrets (a rotation under way), it seals
+ * with the first and opens what any of them sealed.
+ */
+export function createSealer(secrets: string | readonly string[], purpose: string): Sealer {
+  const [first, ...others] = typeof secrets === 'string' ? [secrets] : secrets;
+  if (first === undefined) throw new TypeError('createSealer: no secret');
+  const sealer = singleSealer(first, purpose);
+  if (others.length === 0) return sealer;
+  const openers = [sealer, ...others.map((secret) => singleSealer(secret, purpose))];
+  return {
+    seal: sealer.seal,
+    open(sealed, associatedData) {
+      let failure: unknown;
+      for (const opener of openers) {
+        try {
+          return opener.open(sealed, associatedData);
+        } catch (error) {
+          failure = error;
+        }
+      }
+      throw failure;
+    },
+  };
+}
+
+function singleSealer(secret: string, purpose: string): Sealer {
   const key = Buffer.from(hkdfSync('sha256', secret, 'latchkey', `latchkey ${purpose} ${version}`, 32));
   return {
     seal(plaintext, associatedData) {
