@@ -226,6 +226,32 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
     expect(wrong.stdout).toBe('');
   });
 
+  it('starts on a new secret while LATCHKEY_ACCEPTED_SECRET names the one the data is sealed with', async () => {
+    expect(created).toBeDefined();
+    const next = 'the next master secret, 32+ chars: 8f2Kq9';
+    const stillWrong = await run(['start', '--port', '0', ...where], {
+      ...env,
+      LATCHKEY_SECRET: next,
+      LATCHKEY_ACCEPTED_SECRET: 'yet another secret of 32 or more characters',
+    });
+    expect(stillWrong.code).toBe(1);
+    expect(stillWrong.stderr).toMatch(/^latchkey: LATCHKEY_SECRET \(nor LATCHKEY_ACCEPTED_SECRET\) does not open/);
+    const { cli, url } = await startAndWait(['--host', '127.0.0.1', ...where], {
+      ...env,
+      LATCHKEY_SECRET: next,
+      LATCHKEY_ACCEPTED_SECRET: secret, // it holds a comma and spaces: taken whole
+    });
+    const key = created.key_set.publishable_client_key;
+    const signIn = await fetch(`${url}/api/v1/auth/password/sign-in`, {
+      method: 'POST',
+      headers: { ...clientHeaders(created.project.id, key), 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'nobody-here@example.com', password: 'correct-horse-1' }),
+    });
+    // The service answers sign-ins (here a wrong one) rather than failing.
+    expect(signIn.headers.get('x-stack-known-error')).toBe('EMAIL_PASSWORD_MISMATCH');
+    expect(await cli.stop()).toEqual({ code: 0, signal: null });
+  });
+
   it('counts the limits in the Redis of REDIS_URL: while it does not answer a sign-in is 503, the rest works', async () => {
     expect(created).toBeDefined();
     const { cli, url } = await startAndWait(['--host', '127.0.0.1', ...where], {

@@ -12,8 +12,9 @@ export const rotateSecretUsage = `Usage: latchkey rotate-secret [options]
 Moves a database to a new master secret: re-seals its signing keys, the
 secrets in project configs (OAuth client secrets, SMTP passwords) and the
 provider tokens, in one transaction. Stop every instance first, run this,
-then start them with LATCHKEY_SECRET set to the new secret. Sessions and
-tokens stay valid; OAuth sign-ins in flight start again.
+then start them with LATCHKEY_SECRET set to the new secret; or run it while
+they run with both secrets (LATCHKEY_ACCEPTED_SECRET, see docs/deploying.md).
+Sessions and tokens stay valid; OAuth sign-ins in flight start again.
 
 Options:
       --data-dir <dir>  the embedded database in this directory (its secret

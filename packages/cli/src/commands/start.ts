@@ -38,6 +38,10 @@ Environment:
   DATABASE_URL         PostgreSQL connection string (required)
   LATCHKEY_SECRET      master secret, 32+ characters (required); it encrypts
                        signing keys at rest, so keep it stable
+  LATCHKEY_ACCEPTED_SECRET
+                       another master secret whose sealed data is still
+                       opened but never sealed with: a rotation with
+                       instances running (see latchkey rotate-secret)
   LATCHKEY_LOG_LEVEL   fatal, error, warn, info (default), debug, trace
                        or silent
   LATCHKEY_SMTP_URL    SMTP server for projects with the shared e-mail
@@ -71,6 +75,8 @@ Environment:
 export interface StartOptions {
   databaseUrl: string;
   secret: string;
+  /** Other master secrets the data may be sealed with (`LATCHKEY_ACCEPTED_SECRET`), during a rotation. */
+  acceptedSecrets?: readonly string[] | undefined;
   /** Default 8102. */
   port?: number;
   /** Default `0.0.0.0`. */
@@ -116,12 +122,15 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
     await checkPortFree(host, port);
     const storage = await openStorageOrFail(server, { databaseUrl, schema: options.schema });
     cleanup.add(() => storage.close());
-    await verifySecretOrFail(server, storage, { value: secret, source: 'LATCHKEY_SECRET' });
+    const acceptedSecrets = options.acceptedSecrets ?? [];
+    const source = acceptedSecrets.length > 0 ? 'LATCHKEY_SECRET (nor LATCHKEY_ACCEPTED_SECRET)' : 'LATCHKEY_SECRET';
+    await verifySecretOrFail(server, storage, { value: [secret, ...acceptedSecrets], source });
     await server.bootstrap(storage, { dev: false });
     await server.pinSecret(storage, secret);
     const service = server.createService({
       storage,
       secret,
+      ...(acceptedSecrets.length > 0 ? { acceptedSecrets } : {}),
       logger,
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
@@ -181,6 +190,8 @@ export async function runStart(args: string[], context: CliContext): Promise<num
   const trustedProxyHeader = checkProxyHeader(context.env.LATCHKEY_TRUSTED_PROXY_HEADER);
   const refreshTokenCookie = checkRefreshTokenCookie(context.env.LATCHKEY_REFRESH_TOKEN_COOKIE);
   const redisUrl = checkRedisUrl(context.env.REDIS_URL);
+  // One value, whole: a secret may hold any character, commas and spaces included.
+  const acceptedSecrets = context.env.LATCHKEY_ACCEPTED_SECRET ? [context.env.LATCHKEY_ACCEPTED_SECRET] : [];
   const host = flags.host ?? context.env.HOST ?? '0.0.0.0';
   const stop = waitForStop(context.signal);
   try {
@@ -197,6 +208,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
       trustedProxyHeader,
       redisUrl,
       refreshTokenCookie,
+      acceptedSecrets,
     });
     if (!stop.isStopped()) {
       const everywhere = host === '0.0.0.0' || host === '::' || host === '';

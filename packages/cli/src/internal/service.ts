@@ -80,7 +80,7 @@ function listenError(error: unknown, host: string, port: number): unknown {
 export async function verifySecretOrFail(
   server: ServerModule,
   storage: Storage,
-  secret: { value: string; source: string },
+  secret: { value: string | readonly string[]; source: string },
 ): Promise<void> {
   try {
     await server.verifySecret(storage, secret.value);
