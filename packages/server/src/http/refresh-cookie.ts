@@ -37,6 +37,7 @@
  * `SameSite=Lax` counts as the same site.
  */
 import { constants, headers, KnownError, refreshCookieHeader, refreshCookieName } from '@latchkey/protocol';
+import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import type { Deps } from './env.js';
 
@@ -119,7 +120,7 @@ export class RefreshCookie {
    * Binds the request to `project` and reads its cookie; ORIGIN_NOT_TRUSTED
    * when the request's `Origin` is neither the service's nor one the project trusts.
    */
-  bind(project: { id: string; config: Parameters<typeof isTrustedUrl>[1] }): void {
+  bind(project: Pick<ProjectRecord, 'id' | 'config'>): void {
     const origin = this.#request.headers.get('origin');
     if (origin !== null && origin !== this.#serviceOrigin() && !isTrustedUrl(origin, project.config)) {
       throw new KnownError('ORIGIN_NOT_TRUSTED');
