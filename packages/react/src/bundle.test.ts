@@ -25,8 +25,11 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * reachable from the user), the provider buttons with the eleven brand marks
  * (SVG path data, which gzip compresses poorly: about 1.5 kB), and the OAuth
  * and Connected accounts words in the one labels table (0.5 kB). Measured: 26.7 kB.
+ * The refresh-token cookie mode (issue 11, `tokenStore: 'httponly-cookie'`)
+ * added ~470 B of SDK that a string option keeps reachable from every
+ * `ClientApp` (see the js bundle test). Measured: 27.2 kB.
  */
-const budgetBytes = 26_850;
+const budgetBytes = 27_350;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB at issue 8, 25.6 kB with the team switcher, the
