@@ -65,7 +65,18 @@ async function world() {
     },
     { secret: oldSecret },
   );
-  return { storage, projectId: project.id, keys };
+  const client = {
+    [h.projectId]: project.id,
+    [h.accessType]: 'client',
+    [h.publishableClientKey]: keys.publishableClientKey!,
+  };
+  const admin = {
+    ...client,
+    [h.accessType]: 'admin',
+    [h.secretServerKey]: keys.secretServerKey!,
+    [h.superSecretAdminKey]: keys.superSecretAdminKey!,
+  };
+  return { storage, projectId: project.id, client, admin };
 }
 
 function serve(storage: Storage, secret: string, acceptedSecrets: string[] = []): Service {
@@ -86,18 +97,7 @@ function call(service: Service, method: string, path: string, headers: Record<st
 
 describe('rotateSecret', () => {
   it('re-seals everything under the new secret: users sign in, old tokens verify, secrets open, the old secret opens nothing', async () => {
-    const { storage, projectId, keys } = await world();
-    const client = {
-      [h.projectId]: projectId,
-      [h.accessType]: 'client',
-      [h.publishableClientKey]: keys.publishableClientKey!,
-    };
-    const admin = {
-      ...client,
-      [h.accessType]: 'admin',
-      [h.secretServerKey]: keys.secretServerKey!,
-      [h.superSecretAdminKey]: keys.superSecretAdminKey!,
-    };
+    const { storage, projectId, client, admin } = await world();
     const before = serve(storage, oldSecret);
     const email = 'rotated@example.com';
     const signUp = await (
@@ -154,18 +154,7 @@ describe('rotateSecret', () => {
   });
 
   it('runs with instances running on both secrets: they keep working before, during and after', async () => {
-    const { storage, projectId, keys } = await world();
-    const client = {
-      [h.projectId]: projectId,
-      [h.accessType]: 'client',
-      [h.publishableClientKey]: keys.publishableClientKey!,
-    };
-    const admin = {
-      ...client,
-      [h.accessType]: 'admin',
-      [h.secretServerKey]: keys.secretServerKey!,
-      [h.superSecretAdminKey]: keys.superSecretAdminKey!,
-    };
+    const { storage, projectId, client, admin } = await world();
     const email = 'rolling@example.com';
     const password = 'correct-horse-1';
     const old = serve(storage, oldSecret);

@@ -1,20 +1,10 @@
 /** Audit events: every query on `audit_events`. */
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Db } from '../storage/db.js';
-import { type AuditEventRow, type JsonValue, json } from '../storage/schema.js';
+import { type AuditEventRow, type AuditEventsTable, type JsonValue, json } from '../storage/schema.js';
 
-/** An event as written (`id` comes from the sequence). */
-export interface NewAuditEvent {
-  project_id: string;
-  type: string;
-  occurred_at: Date;
-  user_id: string | null;
-  actor_type: string;
-  actor_id: string | null;
-  ip: string | null;
-  user_agent: string | null;
-  data: Record<string, JsonValue>;
-}
+/** An event as written (`id` comes from the sequence), its data as a value rather than JSON text. */
+export type NewAuditEvent = Omit<Insertable<AuditEventsTable>, 'id' | 'data'> & { data: Record<string, JsonValue> };
 
 export async function insertAuditEvent(db: Db, event: NewAuditEvent): Promise<void> {
   await db

@@ -31,6 +31,7 @@ import { findCodeByLookup, markCodeUsed } from '../codes/code-store.js';
 import { issueCode, otpLength } from '../codes/codes.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import type { Deps } from '../http/env.js';
+import { readCookie } from '../http/refresh-cookie.js';
 import { type ClientInfo, defineRoute, type Route } from '../http/route.js';
 import { openProviderSecret } from '../projects/config-secrets.js';
 import type { ProjectRecord } from '../projects/projects.js';
@@ -141,14 +142,6 @@ function errorRedirect(url: string, error: KnownError, cookies: string[] = []): 
 function cookie(request: Request, name: string, value: string, maxAgeSeconds: number): string {
   const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
   return `${name}=${value}; Path=${cookiePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
-}
-
-function readCookie(request: Request, name: string): string | null {
-  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return null;
 }
 
 const authorize = defineRoute({

@@ -65,9 +65,25 @@ export async function limitSignUps(
   ip: string | null,
   now: number,
 ): Promise<void> {
+  await limitClient(counters, project, 'signup-ip', 'sign_ups_per_client', ip, now);
+}
+
+/** One per-client limit of the project's settings (nothing when the client's address is unknown). */
+async function limitClient(
+  counters: CounterStore,
+  project: LimitedProject,
+  prefix: string,
+  setting: 'sign_ups_per_client' | 'mails_per_client' | 'code_checks_per_client',
+  ip: string | null,
+  now: number,
+): Promise<void> {
   if (ip === null) return;
-  const rule = perWindow(project.config.rate_limits.sign_ups_per_client);
-  await enforceRateLimit(counters, `signup-ip:${project.id}:${ip}`, rule, now);
+  await enforceRateLimit(
+    counters,
+    `${prefix}:${project.id}:${ip}`,
+    perWindow(project.config.rate_limits[setting]),
+    now,
+  );
 }
 
 /** What a send endpoint limits: the kind of mail, its address and who asked. */
@@ -93,8 +109,7 @@ export async function limitMailSend(counters: CounterStore, project: LimitedProj
   const address = sha256Hex(send.email.trim().toLowerCase());
   const perAddress = perWindow(limits.mails_per_address);
   await enforceRateLimit(counters, `mail:${send.kind}:${project.id}:${address}`, perAddress, send.now);
-  if (send.ip === null) return;
-  await enforceRateLimit(counters, `mail-ip:${project.id}:${send.ip}`, perWindow(limits.mails_per_client), send.now);
+  await limitClient(counters, project, 'mail-ip', 'mails_per_client', send.ip, send.now);
 }
 
 /**
@@ -111,7 +126,5 @@ export async function limitCodeChecks(
   ip: string | null,
   now: number,
 ): Promise<void> {
-  if (ip === null) return;
-  const rule = perWindow(project.config.rate_limits.code_checks_per_client);
-  await enforceRateLimit(counters, `code-ip:${project.id}:${ip}`, rule, now);
+  await limitClient(counters, project, 'code-ip', 'code_checks_per_client', ip, now);
 }

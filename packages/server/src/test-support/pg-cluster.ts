@@ -26,6 +26,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { isPostgresReachable } from '../testing/postgres.js';
 
 /** A running (or stopped) throwaway cluster. */
 export interface PgCluster {
@@ -162,7 +163,7 @@ class Cluster implements PgCluster {
     this.#child = child;
     process.on('exit', this.#killOnExit); // a test process that dies leaves no server behind
     const started = performance.now();
-    while (!(await accepts(this.#urlOf('postgres')))) {
+    while (!(await isPostgresReachable(this.#urlOf('postgres')))) {
       if (exited) throw new Error(`postgres exited: ${this.#log.trim().split('\n').at(-1) ?? ''}`);
       if (performance.now() - started > readyLimitMs) {
         await this.stop({ mode: 'immediate' });
@@ -186,21 +187,6 @@ class Cluster implements PgCluster {
 
   #urlOf(database: string): string {
     return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
-  }
-}
-
-/** True when the server at `url` takes a connection and a query. */
-async function accepts(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 
