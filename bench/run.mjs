@@ -1,11 +1,15 @@
 // Latchkey benchmarks: HTTP throughput and latency of the hot auth paths on each
 // storage backend, and the min+gzip size of the browser entries. Not a test:
 // it reports figures. Run `npm run bench` (builds first) or `node bench/run.mjs`.
+// With `--peers` (`npm run bench -- --peers`) it runs bench/side-by-side.mjs instead:
+// Latchkey and Better Auth under the same load, with the machine's floors.
 //
 //   BENCH_DURATION     seconds per scenario (default 5)
 //   BENCH_CONNECTIONS  concurrent connections (default 10)
+//   BENCH_ROUNDS       --peers: interleaved rounds per scenario (default 2)
+//   BENCH_SIGN_OUTS    --peers: requests per sign-out run, each ending a session of its own (default 3000)
 //   DATABASE_URL       PostgreSQL to use (default postgres://postgres@127.0.0.1:5432/test,
-//                      skipped when unreachable)
+//                      skipped when unreachable; required by --peers)
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -14,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
+import { markdownTable } from './table.mjs';
 
 const duration = Number(process.env.BENCH_DURATION || 5);
 const connections = Number(process.env.BENCH_CONNECTIONS || 10);
@@ -25,30 +30,45 @@ const server = await import('../packages/server/dist/index.js').catch(() => {
 });
 const testing = await import('../packages/server/dist/testing/index.js');
 
-console.log(
-  `Latchkey bench, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ` +
-    `${availableParallelism()} cores (${cpus()[0]?.model.trim()}), load average ${loadavg()[0].toFixed(2)}, ` +
-    `${connections} connections, ${duration} s per scenario\n`,
-);
-
-const rows = [];
-for (const backend of await backends()) {
-  try {
-    rows.push(...(await benchBackend(backend)));
-  } catch (error) {
-    console.error(`bench: ${backend.name} failed:`, error);
-    process.exitCode = 1;
-  } finally {
-    await backend.dispose?.();
-  }
+if (process.argv.includes('--peers')) {
+  const { sideBySide } = await import('./side-by-side.mjs');
+  await sideBySide({
+    server,
+    testing,
+    databaseUrl,
+    duration,
+    connections,
+    rounds: Number(process.env.BENCH_ROUNDS || 2),
+    signOuts: Number(process.env.BENCH_SIGN_OUTS || 3000),
+  });
+} else {
+  await benchBackendsAndBundles();
 }
-printTable(
-  ['backend', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
-  rows.map((r) => [r.backend, r.scenario, r.rps, r.p50, r.p99, r.non2xx, r.errors]),
-);
 
-console.log('\nBrowser bundles (esbuild: bundle, minify, platform browser, esm, conditions [source]; gzip -9)\n');
-printTable(['entry', 'min', 'min+gzip'], await bundleSizes(), 1);
+async function benchBackendsAndBundles() {
+  console.log(
+    `Latchkey bench, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ` +
+      `${availableParallelism()} cores (${cpus()[0]?.model.trim()}), load average ${loadavg()[0].toFixed(2)}, ` +
+      `${connections} connections, ${duration} s per scenario\n`,
+  );
+  const rows = [];
+  for (const backend of await backends()) {
+    try {
+      rows.push(...(await benchBackend(backend)));
+    } catch (error) {
+      console.error(`bench: ${backend.name} failed:`, error);
+      process.exitCode = 1;
+    } finally {
+      await backend.dispose?.();
+    }
+  }
+  printTable(
+    ['backend', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
+    rows.map((r) => [r.backend, r.scenario, r.rps, r.p50, r.p99, r.non2xx, r.errors]),
+  );
+  console.log('\nBrowser bundles (esbuild: bundle, minify, platform browser, esm, conditions [source]; gzip -9)\n');
+  printTable(['entry', 'min', 'min+gzip'], await bundleSizes(), 1);
+}
 
 /** PGlite always; PostgreSQL when reachable, in a fresh schema dropped afterwards. */
 async function backends() {
@@ -193,14 +213,8 @@ function kb(bytes) {
   return `${(bytes / 1024).toFixed(1)} kB`;
 }
 
-/** A Markdown table; the first `labels` columns are left-aligned, the others right-aligned. */
 function printTable(header, rows, labels = 2) {
-  const table = [header, ...rows].map((row) => row.map(String));
-  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)));
-  const cells = (row) => row.map((cell, i) => (i < labels ? cell.padEnd(widths[i]) : cell.padStart(widths[i])));
-  console.log(`| ${cells(table[0]).join(' | ')} |`);
-  console.log(`| ${widths.map((w, i) => (i < labels ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`);
-  for (const row of table.slice(1)) console.log(`| ${cells(row).join(' | ')} |`);
+  console.log(markdownTable(header, rows, labels).join('\n'));
 }
 
 function redact(url) {
