@@ -80,6 +80,47 @@ describe('issued access tokens', () => {
   });
 });
 
+describe('a verified token', () => {
+  /** Tokens of a fresh project, checked by an `AccessTokens` that counts its key lookups. */
+  async function counting() {
+    const other = await service.createOtherProject();
+    let now = Date.now();
+    const clock = { now: () => now };
+    const keys = new SigningKeys(dbOf(service.storage), createSealer('a test secret for this one check!!', 'x'), clock);
+    let lookups = 0;
+    const lookup = keys.verificationKey.bind(keys);
+    keys.verificationKey = (kid) => {
+      lookups++;
+      return lookup(kid);
+    };
+    const tokens = new AccessTokens(keys, clock);
+    const token = await tokens.issue(other.projectId, crypto.randomUUID(), crypto.randomUUID());
+    return { tokens, token, lookups: () => lookups, clock, advance: (ms: number) => (now += ms) };
+  }
+
+  it('is verified once: later checks answer the same without verifying again', async () => {
+    const { tokens, token, lookups } = await counting();
+    const first = await tokens.check(token);
+    expect(first).toMatchObject({ ok: true });
+    for (let i = 0; i < 5; i++) expect(await tokens.check(token)).toEqual(first);
+    expect(lookups()).toBe(1);
+  });
+
+  it('still expires at its exp, as jose decides, and a changed byte is verified afresh and refused', async () => {
+    const { tokens, token, clock, advance } = await counting();
+    expect((await tokens.check(token)).ok).toBe(true);
+    const [head, body, signature] = token.split('.') as [string, string, string];
+    const tampered = `${head}.${body}.${signature.slice(0, -2)}${signature.at(-2) === 'A' ? 'B' : 'A'}${signature.slice(-1)}`;
+    expect(await tokens.check(tampered)).toEqual({ ok: false, reason: 'unparsable' });
+    const { exp } = decodeJwt(token);
+    // Its last valid second, then its exp.
+    advance(exp! * 1000 - clock.now() - 1_000);
+    expect((await tokens.check(token)).ok).toBe(true);
+    advance(1_000);
+    expect(await tokens.check(token)).toEqual({ ok: false, reason: 'expired' });
+  });
+});
+
 describe('JWKS', () => {
   it('is public: no keys needed, only ES256 public parameters', async () => {
     const response = await fetch(`${service.apiUrl}/projects/${service.projectId}/.well-known/jwks.json`);

@@ -17,7 +17,29 @@ export type AccessTokenCheck =
 
 const kidPattern = /^[A-Za-z0-9_-]{12}$/;
 
+/** A token that verified: what it says, and when it expires (epoch seconds, its `exp`). */
+interface Verified {
+  result: AccessTokenCheck & { ok: true };
+  exp: number;
+}
+
+/**
+ * How many verified tokens are remembered (about 10,000 × 1 KB at most); past
+ * it the oldest go first.
+ */
+export const verifiedTokenCacheSize = 10_000;
+
 export class AccessTokens {
+  /**
+   * Tokens already verified, until their `exp`: a client sends the same token
+   * with every request for ten minutes, and ES256 verification (a job on the
+   * libuv pool, where it also queues behind password hashing) was the largest
+   * cost of `GET /users/me` (issue 12). The key is the whole token, so a hit
+   * is the very bytes that verified; signing keys are never withdrawn, and
+   * the session's revocation is checked per request by the caller, not here.
+   */
+  readonly #verified = new Map<string, Verified>();
+
   constructor(
     private readonly keys: SigningKeys,
     private readonly clock: Clock,
@@ -40,8 +62,27 @@ export class AccessTokens {
       .sign(privateKey);
   }
 
-  /** Checks signature, algorithm, issuer, audience and expiry (signature first). */
+  /** Checks signature, algorithm, issuer, audience and expiry (signature first), once per token. */
   async check(token: string): Promise<AccessTokenCheck> {
+    const known = this.#verified.get(token);
+    if (known) {
+      // As jose decides: expired once `exp` is not after the current second.
+      if (known.exp > Math.floor(this.clock.now() / 1000)) return known.result;
+      this.#verified.delete(token);
+      return { ok: false, reason: 'expired' };
+    }
+    return this.#verify(token);
+  }
+
+  #remember(token: string, verified: Verified): void {
+    if (this.#verified.size >= verifiedTokenCacheSize) {
+      // Map order is insertion order: the first key is the oldest.
+      this.#verified.delete(this.#verified.keys().next().value!);
+    }
+    this.#verified.set(token, verified);
+  }
+
+  async #verify(token: string): Promise<AccessTokenCheck> {
     const unparsable = { ok: false, reason: 'unparsable' } as const;
     let kid: unknown;
     try {
@@ -64,7 +105,9 @@ export class AccessTokens {
       });
       if (typeof payload.sub !== 'string' || !isUuid(payload.sub)) return unparsable;
       const sessionId = typeof payload.sid === 'string' && isUuid(payload.sid) ? payload.sid.toLowerCase() : null;
-      return { ok: true, projectId: key.projectId, userId: payload.sub.toLowerCase(), sessionId };
+      const result = { ok: true, projectId: key.projectId, userId: payload.sub.toLowerCase(), sessionId } as const;
+      this.#remember(token, { result, exp: payload.exp! });
+      return result;
     } catch (error) {
       return error instanceof errors.JWTExpired ? { ok: false, reason: 'expired' } : unparsable;
     }
