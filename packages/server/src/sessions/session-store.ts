@@ -66,6 +66,22 @@ export async function findSession(
 }
 
 /**
+ * How old a session's `last_used_at` may be before a refresh writes it again
+ * (with the user's `last_active_at` and the day's activity). A refresh used to
+ * write all three every time, in a transaction that serialised the refreshes
+ * of one session (issue 12); a minute is as precise as the session list and
+ * the metrics need.
+ */
+export const activityWriteIntervalMs = 60_000;
+
+/** True when a use at `now` should be written: a minute passed, or a new UTC day began (daily activity). */
+export function isActivityStale(lastUsedAt: Date, now: number): boolean {
+  const day = 24 * 60 * 60_000;
+  const last = lastUsedAt.getTime();
+  return now - last >= activityWriteIntervalMs || Math.floor(now / day) !== Math.floor(last / day);
+}
+
+/**
  * Marks the session and its user as active now, in one transaction that takes
  * the user's row first and the session's second: the order deleting a user
  * takes them (the user, then its sessions by the cascade), so a refresh and a

@@ -1,7 +1,7 @@
 /** The OAuth token endpoint (wire-protocol §5.3): refresh without rotation, real error statuses. */
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, call, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
+import { type Answer, authHeaders, call, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 let service: TestService;
@@ -50,6 +50,37 @@ describe('grant_type=refresh_token', () => {
     service.clock.advance(-3_600_000);
     expect(me.body.last_active_at_millis).toBeGreaterThanOrEqual(expected);
     expect(me.body.last_active_at_millis).toBeLessThan(expected + 60_000);
+  });
+
+  it('writes the session’s last use at most once a minute, and on a new day', async () => {
+    const user = await signUp(service);
+    const grant = { refresh_token: user.refresh_token, grant_type: 'refresh_token', ...client() };
+    const lastUsed = async () => {
+      const sessions = await call(service, 'GET', `/auth/sessions?user_id=${user.user_id}`, {
+        headers: authHeaders(service, 'server'),
+      });
+      return sessions.body.items[0].last_used_at_millis as number;
+    };
+    const start = await lastUsed();
+    service.clock.advance(30_000);
+    try {
+      expect((await refresh(grant)).status).toBe(200);
+      expect(await lastUsed()).toBe(start); // half a minute: not written
+      service.clock.advance(31_000);
+      let at = service.clock.now();
+      expect((await refresh(grant)).status).toBe(200);
+      expect(await lastUsed()).toBeGreaterThanOrEqual(at); // past the minute: written
+      // The first refresh of a UTC day is written whatever the minute, so the day's activity counts it.
+      const day = 24 * 60 * 60_000;
+      const toMidnight = day - (service.clock.now() % day);
+      service.clock.advance(toMidnight);
+      at = service.clock.now();
+      expect((await refresh(grant)).status).toBe(200);
+      expect(await lastUsed()).toBeGreaterThanOrEqual(at);
+      service.clock.advance(-toMidnight);
+    } finally {
+      service.clock.advance(-61_000);
+    }
   });
 
   it('accepts client_secret_basic too', async () => {

@@ -18,7 +18,7 @@ import { defineRoute, type Route } from '../http/route.js';
 import { countryOf, recordUserActivity } from '../metrics/activity.js';
 import { pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
-import { createSession, findSession, touchSession } from '../sessions/session-store.js';
+import { createSession, findSession, isActivityStale, touchSession } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authenticateOAuthClient } from './oauth-client.js';
 
@@ -172,12 +172,16 @@ const issueToken = defineRoute({
       return oauthError('invalid_request', 'Missing refresh_token.');
     }
     const session = await findSession(deps.db, clientId, refreshToken, now);
-    const record = (trx: Db) =>
-      recordUserActivity(trx, { projectId: clientId, userId: session!.user_id, now, country });
-    // A session revoked, or a user deleted, between the lookup and the write is as gone as one never found.
-    if (!session || !(await touchSession(deps.db, session, now, record))) {
-      throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    if (!session) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    if (isActivityStale(session.last_used_at, now)) {
+      const record = (trx: Db) =>
+        recordUserActivity(trx, { projectId: clientId, userId: session.user_id, now, country });
+      // A session revoked, or a user deleted, between the lookup and the write is as gone as one never found.
+      if (!(await touchSession(deps.db, session, now, record))) {
+        throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+      }
     }
+    // Otherwise nothing is written: a token of a session revoked meanwhile is refused by every instance at once.
     return answer(session.user_id, session.id);
   },
 });
