@@ -28,6 +28,8 @@ export function createLogger(options: {
   const level = logLevel(options.level, options.fallback);
   return pino(
     { level, formatters: { level: (label) => ({ level: label }) } },
-    pino.destination({ fd: options.to === 'stdout' ? 1 : 2, sync: true }),
+    // Asynchronous, as the service's own default (a write per request line is not on the request's path);
+    // pino flushes what is pending when the process exits.
+    pino.destination({ fd: options.to === 'stdout' ? 1 : 2, sync: false }),
   );
 }
