@@ -12,6 +12,12 @@ describe('random tokens', () => {
     expect(randomRequestId()).toMatch(/^[0-9a-hjkmnp-tv-z]{16}$/);
   });
 
+  it('request ids: 16 Crockford characters, none repeated in 100,000', () => {
+    const ids = new Set(Array.from({ length: 100_000 }, randomRequestId));
+    expect(ids.size).toBe(100_000);
+    for (const id of [...ids].slice(0, 100)) expect(id).toMatch(/^[0-9a-hjkmnp-tv-z]{16}$/);
+  });
+
   it('use every character of the alphabet about equally', () => {
     const counts = new Map<string, number>();
     for (const char of randomCrockford(64_000)) counts.set(char, (counts.get(char) ?? 0) + 1);

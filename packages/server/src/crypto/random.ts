@@ -20,7 +20,20 @@ export function randomToken(): string {
   return randomCrockford(45);
 }
 
-/** A request id: 16 characters, 80 bits. */
+/** The random half of this process's request ids, drawn once. */
+const requestIdPrefix = randomCrockford(8);
+let requestCount = 0;
+
+/**
+ * A request id: 16 characters, unique in this process's life and, by its
+ * random first half, across processes. Not a secret, so not drawn from the
+ * CSPRNG per request (a system call on every request; issue 12).
+ */
 export function randomRequestId(): string {
-  return randomCrockford(16);
+  requestCount = (requestCount + 1) % 32 ** 8;
+  let counter = '';
+  for (let rest = requestCount, i = 0; i < 8; i++, rest = Math.floor(rest / 32)) {
+    counter = crockfordAlphabet[rest % 32] + counter;
+  }
+  return requestIdPrefix + counter;
 }
