@@ -23,7 +23,7 @@ import { mountMailbox } from './mail/mailbox.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
 import { Transports } from './mail/transports.js';
 import type { ProviderNetwork } from './oauth/providers.js';
-import { prepareDummyHash } from './password/passwords.js';
+import { prepareDummyHash, setHashingSlots } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
 import type { CounterStore } from './rate-limit/counter-store.js';
 import { databaseCounters } from './rate-limit/database-counters.js';
@@ -50,6 +50,12 @@ export interface ServiceOptions {
    * running (docs/deploying.md, "Rotating the master secret"). Default none.
    */
   acceptedSecrets?: readonly string[];
+  /**
+   * Password hashes run at once in this process (argon2id is CPU-bound; the
+   * others wait): default one fewer than the cores, which keeps a core for
+   * everything else. Raise it on a machine that does little but sign people in.
+   */
+  hashingSlots?: number;
   /** Time source in epoch ms (token `iat`/`exp`, expiry checks, timestamps). Default `Date`. */
   clock?: Clock;
   /** A pino logger, or `false` for none. Default: pino to stdout, levels by name. One line per request. */
@@ -201,6 +207,7 @@ export function createService(options: ServiceOptions): Service {
     );
   }
   const clock = options.clock ?? { now: () => Date.now() };
+  if (options.hashingSlots !== undefined) setHashingSlots(options.hashingSlots);
   prepareDummyHash();
   const logger = options.logger === false ? null : (options.logger ?? defaultLogger());
   const db = dbOf(options.storage);

@@ -1,6 +1,13 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, importedPasswordHash, needsRehash, verifyPassword } from './passwords.js';
+import {
+  hashingState,
+  hashPassword,
+  importedPasswordHash,
+  needsRehash,
+  setHashingSlots,
+  verifyPassword,
+} from './passwords.js';
 
 // Written by the `argon2` package (node-argon2 0.45), which hashed passwords before
 // `@node-rs/argon2`: it orders the parameters m, p, t. Stored hashes like these must keep verifying.
@@ -55,6 +62,32 @@ describe('verifyPassword', () => {
     expect(await verifyPassword(null, 'correct-horse-1')).toBe(false);
     expect(await verifyPassword('$argon2id$v=19$m=19456,t=2,p=1$nonsense', 'correct-horse-1')).toBe(false);
     expect(await verifyPassword('plain text', 'plain text')).toBe(false);
+  });
+});
+
+describe('hashing slots', () => {
+  it('run at most that many hashes at once; the others wait their turn and all finish', async () => {
+    const before = hashingState().slots;
+    setHashingSlots(1);
+    try {
+      const hash = await hashPassword('correct-horse-1');
+      const checks = [
+        hashPassword('a-password-2'),
+        verifyPassword(hash, 'correct-horse-1'),
+        verifyPassword(hash, 'no'),
+      ];
+      expect(hashingState()).toEqual({ running: 1, waiting: 2, slots: 1 });
+      const [second, right, wrong] = await Promise.all(checks);
+      expect([typeof second, right, wrong]).toEqual(['string', true, false]);
+      expect(hashingState()).toMatchObject({ running: 0, waiting: 0 });
+      setHashingSlots(2);
+      const both = [hashPassword('x-password-3'), hashPassword('y-password-4'), hashPassword('z-password-5')];
+      expect(hashingState()).toMatchObject({ running: 2, waiting: 1 });
+      await Promise.all(both);
+    } finally {
+      setHashingSlots(before);
+    }
+    expect(() => setHashingSlots(0)).toThrow(TypeError);
   });
 });
 
