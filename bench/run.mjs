@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
@@ -63,8 +64,8 @@ async function benchBackendsAndBundles() {
     }
   }
   printTable(
-    ['backend', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
-    rows.map((r) => [r.backend, r.scenario, r.rps, r.p50, r.p99, r.non2xx, r.errors]),
+    ['backend', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'event-loop delay p99 ms', 'non-2xx', 'errors'],
+    rows.map((r) => [r.backend, r.scenario, r.rps, r.p50, r.p99, r.loopP99, r.non2xx, r.errors]),
   );
   console.log('\nBrowser bundles (esbuild: bundle, minify, platform browser, esm, conditions [source]; gzip -9)\n');
   printTable(['entry', 'min', 'min+gzip'], await bundleSizes(), 1);
@@ -147,8 +148,13 @@ async function benchBackend(backend) {
     ];
     const results = [];
     for (const { scenario, path, ...request } of scenarios) {
+      // The service shares this thread (autocannon runs in a worker): its event-loop delay is the service's.
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
       const result = await autocannon({ url: `${url}${path}`, ...request, connections, duration, workers: 1 });
+      loop.disable();
       results.push({
+        loopP99: Math.round(loop.percentile(99) / 1e5) / 10,
         backend: backend.name,
         scenario,
         rps: Math.round(result.requests.average),
