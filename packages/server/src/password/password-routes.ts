@@ -108,9 +108,10 @@ const signIn = defineRoute({
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     // Checked before the lookup and the hash: an account or client in back-off costs one indexed read.
     const attempts = signInKeys(project, body.email, client.ip);
-    const hadFailures = deps.attemptLimits && (await checkAttempts(deps.counters, attempts, deps.clock.now()));
+    const history = deps.attemptLimits ? await checkAttempts(deps.counters, attempts, deps.clock.now()) : null;
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
-    const matches = await verifyPassword(user?.password_hash ?? null, body.password);
+    // A guess (its account or client failed lately) waits behind clean sign-ins for a hashing slot.
+    const matches = await verifyPassword(user?.password_hash ?? null, body.password, { suspect: history?.suspect });
     if (!user || !matches) {
       const reason = !user ? 'unknown_account' : user.password_hash === null ? 'no_password' : 'wrong_password';
       // Not the typed address: people type passwords there. An unknown account has no user to name.
@@ -121,7 +122,7 @@ const signIn = defineRoute({
       if (deps.attemptLimits) await recordFailure(deps.counters, attempts, deps.clock.now());
       throw new KnownError('EMAIL_PASSWORD_MISMATCH');
     }
-    if (hadFailures) await clearAccountFailures(deps.counters, attempts);
+    if (history?.accountFailures) await clearAccountFailures(deps.counters, attempts);
     // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
     const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
     const now = deps.clock.now();

@@ -89,6 +89,23 @@ describe('hashing slots', () => {
     }
     expect(() => setHashingSlots(0)).toThrow(TypeError);
   });
+
+  it('serve clean sign-ins before suspect ones (their account or client failed lately)', async () => {
+    const before = hashingState().slots;
+    setHashingSlots(1);
+    try {
+      const hash = await hashPassword('correct-horse-1');
+      const finished: string[] = [];
+      const track = (name: string, check: Promise<boolean>) => check.then(() => finished.push(name));
+      const busy = track('busy', verifyPassword(hash, 'x'));
+      const guesses = [1, 2, 3].map((n) => track(`guess ${n}`, verifyPassword(hash, `guess-${n}`, { suspect: true })));
+      const clean = track('clean', verifyPassword(hash, 'correct-horse-1'));
+      await Promise.all([busy, clean, ...guesses]);
+      expect(finished).toEqual(['busy', 'clean', 'guess 1', 'guess 2', 'guess 3']);
+    } finally {
+      setHashingSlots(before);
+    }
+  });
 });
 
 describe('needsRehash', () => {

@@ -51,7 +51,9 @@ export function checkPasswordRequirements(password: string): void {
 
 /** Hashes running at most at once (the rest wait their turn); see `hashingSlots`. */
 let running = 0;
+/** Waiting hashes: clean ones go before suspect ones (sign-ins whose account or client failed lately). */
 const waiting: (() => void)[] = [];
+const waitingSuspect: (() => void)[] = [];
 
 /**
  * How many password hashes run at once, in this process: by default one fewer
@@ -71,17 +73,17 @@ export function setHashingSlots(slots: number): void {
 
 /** Hashes running and waiting for a slot now. */
 export function hashingState(): { running: number; waiting: number; slots: number } {
-  return { running, waiting: waiting.length, slots: hashingSlots };
+  return { running, waiting: waiting.length + waitingSuspect.length, slots: hashingSlots };
 }
 
 /** Runs `work` when a hashing slot is free. */
-async function inHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+async function inHashingSlot<T>(work: () => Promise<T>, suspect = false): Promise<T> {
   if (running < hashingSlots) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over as it is
+  else await new Promise<void>((resolve) => (suspect ? waitingSuspect : waiting).push(resolve)); // handed over
   try {
     return await work();
   } finally {
-    const next = waiting.shift();
+    const next = waiting.shift() ?? waitingSuspect.shift();
     if (next) next();
     else running--;
   }
@@ -105,19 +107,25 @@ export function prepareDummyHash(): void {
 /**
  * True when `password` matches `hash`. With no hash (unknown user, or a user
  * without a password) it verifies against a throwaway hash and returns false,
- * so both cases take as long as a wrong password.
+ * so both cases take as long as a wrong password. A `suspect` check (its
+ * account or client failed lately) waits for a hashing slot behind clean ones.
  */
-export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(
+  hash: string | null,
+  password: string,
+  options: { suspect?: boolean | undefined } = {},
+): Promise<boolean> {
+  const suspect = options.suspect ?? false;
   if (hash === null) {
     prepareDummyHash();
     const dummy = await dummyHash!;
-    await inHashingSlot(() => argon2Verify(dummy, password)).catch(() => false);
+    await inHashingSlot(() => argon2Verify(dummy, password), suspect).catch(() => false);
     return false;
   }
   try {
     // bcrypt reads at most 72 bytes: a longer password must not match on its first 72.
     if (bcryptPattern.test(hash)) return Buffer.byteLength(password) <= 72 && (await bcrypt.compare(password, hash));
-    return await inHashingSlot(() => argon2Verify(hash, password));
+    return await inHashingSlot(() => argon2Verify(hash, password), suspect);
   } catch {
     return false;
   }

@@ -69,27 +69,36 @@ export function signInKeys(project: LimitedProject, email: string, ip: string | 
   return keys;
 }
 
+/** What `checkAttempts` found of an attempt allowed to go on. */
+export interface AttemptHistory {
+  /** The account (the first key) has failures to clear on a success. */
+  accountFailures: boolean;
+  /** Some key failed recently: the attempt's password check waits behind those of clean attempts. */
+  suspect: boolean;
+}
+
 /**
  * Throws `RateLimitExceeded` (429, `Retry-After`) while any of `keys` is
- * waiting out its back-off; otherwise answers whether the account (the first
- * key) has failures to clear on a success.
+ * waiting out its back-off; otherwise answers what their history says.
  */
 export async function checkAttempts(
   counters: CounterStore,
   keys: readonly [string, BackOff][],
   now: number,
-): Promise<boolean> {
+): Promise<AttemptHistory> {
   const rules = new Map(keys);
   let waitMs = 0;
+  let suspect = false;
   const rows = await counters.findFailures([...rules.keys()]);
   for (const row of rows) {
     const rule = rules.get(row.key)!;
     const last = row.lastFailureAt;
     if (now - last > rule.resetAfterMs) continue;
+    suspect = true;
     waitMs = Math.max(waitMs, last + backOffMs(row.failures, rule) - now);
   }
   if (waitMs > 0) throw new RateLimitExceeded(waitMs);
-  return rows.some((row) => row.key === keys[0]![0]);
+  return { accountFailures: rows.some((row) => row.key === keys[0]![0]), suspect };
 }
 
 /** Counts a failure against every key. */
