@@ -123,31 +123,19 @@ try {
       ],
     ];
     const rows = [];
-    for (const [name, path, headers, body] of posts) {
+    for (const [name, path, headers, body] of [...posts, ...scenarios]) {
+      // A GET is tried once first (it must answer), and its page size shown.
+      const first = body ? null : await get(path, headers);
+      const items = Array.isArray(first?.items) ? first.items.length : 1;
+      const request = body ? { method: 'POST', body } : {};
       const result = await autocannon({
         url: `${base}${path}`,
-        method: 'POST',
         headers,
-        body,
+        ...request,
         connections,
         duration,
         workers: 1,
       });
-      rows.push([
-        name,
-        1,
-        Math.round(result.requests.average),
-        result.latency.p50,
-        result.latency.p99,
-        result.non2xx,
-        result.errors + result.timeouts,
-      ]);
-      console.error(`  ${name}: p50 ${result.latency.p50} ms`);
-    }
-    for (const [name, path, headers] of scenarios) {
-      const first = await get(path, headers);
-      const items = Array.isArray(first.items) ? first.items.length : 1;
-      const result = await autocannon({ url: `${base}${path}`, headers, connections, duration, workers: 1 });
       rows.push([
         name,
         items,

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { badCursor, decodeCursor, encodeCursor } from '../common/cursor.js';
+import { paginatedList } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { actorTypes, auditEventTypes } from './audit-log.js';
 import { listAuditEvents } from './audit-store.js';
@@ -28,13 +29,7 @@ const auditEventSchema = z
   })
   .meta({ id: 'AuditEvent' });
 
-const auditEventList = z
-  .object({
-    items: z.array(auditEventSchema),
-    is_paginated: z.literal(true),
-    pagination: z.object({ next_cursor: z.string().nullable() }),
-  })
-  .meta({ id: 'AuditEventList' });
+const auditEventList = paginatedList(auditEventSchema, 'AuditEventList');
 
 const epochMillis = z
   .string()

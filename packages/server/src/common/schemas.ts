@@ -57,5 +57,19 @@ export const idRef = z.string().min(1).max(100);
 /** Epoch milliseconds. */
 export const millis = z.number().int().nonnegative();
 
+/**
+ * A page of a cursor-paginated list (wire-protocol §12): its items, and the
+ * cursor of the next page (null on the last), under the OpenAPI name `id`.
+ */
+export function paginatedList<S extends z.ZodType>(item: S, id: string) {
+  return z
+    .object({
+      items: z.array(item),
+      is_paginated: z.literal(true),
+      pagination: z.object({ next_cursor: z.string().nullable() }),
+    })
+    .meta({ id });
+}
+
 /** `{ success: true }`, the answer of deletions and sign-out. */
 export const successAnswer = z.object({ success: z.literal(true) }).meta({ id: 'Success' });

@@ -9,7 +9,7 @@
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { type AuditSource, audit } from '../audit/audit-log.js';
-import { email, idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
+import { email, idRef, imageUrl, metadata, paginatedList, successAnswer } from '../common/schemas.js';
 import type { Deps, RequestAuth } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { importedPasswordHash } from '../password/passwords.js';
@@ -121,13 +121,7 @@ const serverUserBody = {
 /** The body of `POST /users` (also what `createUser` of the package's operations takes). */
 export const createUserBody = z.strictObject(serverUserBody);
 
-const userList = z
-  .object({
-    items: z.array(serverUserSchema),
-    is_paginated: z.literal(true),
-    pagination: z.object({ next_cursor: z.string().nullable() }),
-  })
-  .meta({ id: 'UserList' });
+const userList = paginatedList(serverUserSchema, 'UserList');
 
 const listUsersRoute = defineRoute({
   method: 'GET',
