@@ -101,6 +101,8 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
   const port = options.port ?? 8102;
   const notify = options.notify ?? ((message: string) => process.stderr.write(`latchkey: ${message}\n`));
   const logger = createLogger({ level: options.logLevel, fallback: 'warn', to: 'stderr' });
+  // Where start-up time goes, at debug level: ms since the process started (bench/cold-start.mjs reads them).
+  const step = (name: string) => logger.debug({ step: name, ms: Math.round(performance.now()) }, 'start step');
   await ensureDataDir(dataDir);
   const cleanup = new Cleanup();
   try {
@@ -109,14 +111,18 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     cleanup.add(() => lock.release());
     await checkPortFree(host, port);
     const [secret, server] = await Promise.all([loadOrCreateSecret(dataDir, options.secret), loadServer()]);
+    step('modules loaded');
     checkSecretStrength(server, secret, options.secret ? 'LATCHKEY_SECRET' : `${dataDir}/secret`);
     const storage = await openStorageOrFail(server, { dataDir });
     cleanup.add(() => storage.close());
+    step('database open');
     const source = options.secret ? 'LATCHKEY_SECRET' : `the secret in ${join(dataDir, 'secret')}`;
     await verifySecretOrFail(server, storage, { value: secret, source });
     const saved = await devProject(dataDir, storage, await server.bootstrap(storage, { dev: true }), server, notify);
     await server.pinSecret(storage, secret);
+    step('project ready');
     const project = await devOwner(dataDir, storage, saved, server);
+    step('owner ready');
     const service = server.createService({
       storage,
       secret,
@@ -129,8 +135,10 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     cleanup.add(() => service.close());
     const listening = await listenOrFail(server, { service, port, host });
     cleanup.add(() => listening.close());
+    step('listening');
     const apiUrl = originFor(host, Number(new URL(listening.url).port));
     await waitUntilServing(apiUrl, project);
+    step('serving');
     logger.info({ url: apiUrl, dataDir }, 'listening');
     return {
       info: { apiUrl, ...project, dataDir, mailboxUrl: `${apiUrl}/mailbox` },
