@@ -105,6 +105,9 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
   const step = (name: string) => logger.debug({ step: name, ms: Math.round(performance.now()) }, 'start step');
   await ensureDataDir(dataDir);
   const cleanup = new Cleanup();
+  // Until the listener holds it, nothing keeps the event loop alive while starting; each time it runs dry
+  // Node waits for every V8 background task, such as optimising PGlite's WebAssembly (0.3-0.7 s in all).
+  const awake = setInterval(() => {}, 2 ** 30);
   try {
     // The directory first: when another `latchkey dev` holds it, its port is busy too, and the port is not the fix.
     const lock = await lockDataDir(dataDir);
@@ -150,6 +153,8 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
   } catch (error) {
     await cleanup.run();
     throw error;
+  } finally {
+    clearInterval(awake);
   }
 }
 
