@@ -21,7 +21,7 @@ import { migrate } from './migrate.js';
 import { pgliteDialect } from './pglite-driver.js';
 import { pgliteExtensions } from './pglite-extensions.js';
 import type { Database } from './schema.js';
-import { findBuiltSeed } from './seed.js';
+import { findBuiltSeed, unpackSeed } from './seed.js';
 
 /** Where the service keeps its data. */
 export interface StorageOptions {
@@ -112,7 +112,9 @@ export async function openPGlite(options: {
 }): Promise<Storage> {
   const dir = options.dataDir === undefined ? undefined : join(options.dataDir, 'pglite');
   const isNew = dir === undefined || !existsSync(join(dir, 'PG_VERSION'));
-  const seed = isNew ? (options.seed === 'built' ? await findBuiltSeed() : options.seed) : null;
+  let seed = isNew ? (options.seed === 'built' ? await findBuiltSeed() : options.seed) : null;
+  // Unpacked straight into the directory, PGlite finds a database there and has nothing to load.
+  if (dir && seed && (await unpackSeed(seed, dir))) seed = null;
   if (dir) await mkdir(dir, { recursive: true, mode: 0o700 });
   const pglite = new PGlite({
     ...(dir ? { dataDir: dir } : {}),

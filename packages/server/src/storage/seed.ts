@@ -5,9 +5,11 @@
  * them for a new database when every migration they hold is still current.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { migrate, migrationChecksum } from './migrate.js';
@@ -76,4 +78,69 @@ export async function findBuiltSeed(): Promise<Blob | null> {
     if (seed) return seed;
   }
   return null;
+}
+
+/**
+ * Unpacks a seed as the new PGlite data directory `dir`, and returns true; or
+ * returns false, leaving everything as it is, when `dir` holds files already
+ * (PGlite's own `loadDataDir` then loads the seed over them, as before). It
+ * is unpacked beside `dir` and renamed into place once whole, so an
+ * interrupted start leaves no half database that the next start would take
+ * for a whole one. Several times faster than `loadDataDir`, which writes each
+ * file through PGlite's WebAssembly file system (0.5 s or more of a first
+ * `latchkey dev`).
+ */
+export async function unpackSeed(seed: Blob, dir: string): Promise<boolean> {
+  if ((await readdir(dir).catch(() => [])).length > 0) return false;
+  // One large output chunk: with the default 16 KiB the 40 MB take twice as long.
+  const tar = await promisify(gunzip)(Buffer.from(await seed.arrayBuffer()), { chunkSize: 1 << 20 });
+  await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
+  const temporary = `${dir}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeTarEntries(tar, temporary);
+    await rm(dir, { recursive: true, force: true }); // empty (checked above); rename cannot replace it everywhere
+    await rename(temporary, dir);
+  } catch (error) {
+    await rm(temporary, { recursive: true, force: true });
+    throw error;
+  }
+  return true;
+}
+
+/** A tar archive's entries (PGlite writes ustar: regular files and directories), written under `root`. */
+async function writeTarEntries(tar: Buffer, root: string): Promise<void> {
+  const dirs = new Set([root]);
+  const files: { path: string; data: Buffer }[] = [];
+  for (let offset = 0; offset + 512 <= tar.length; ) {
+    const header = tar.subarray(offset, offset + 512);
+    if (header[0] === 0) break; // the end-of-archive blocks
+    const prefix = header.toString('latin1', 257, 262) === 'ustar' ? tarField(header, 345, 155) : '';
+    const name = prefix ? `${prefix}/${tarField(header, 0, 100)}` : tarField(header, 0, 100);
+    const size = Number.parseInt(tarField(header, 124, 12).trim() || '0', 8);
+    const type = header[156] === 0 ? '0' : String.fromCharCode(header[156]!);
+    const path = join(root, posix.normalize(`/${name}`));
+    if (!Number.isSafeInteger(size) || (type !== '0' && type !== '5')) {
+      throw new Error(`the PGlite seed has an entry that is not a plain file or directory: ${name}`);
+    }
+    offset += 512;
+    if (type === '5') dirs.add(path);
+    else {
+      dirs.add(dirname(path));
+      files.push({ path, data: tar.subarray(offset, offset + size) });
+    }
+    offset += Math.ceil(size / 512) * 512;
+  }
+  for (const dir of dirs) await mkdir(dir, { recursive: true, mode: 0o700 });
+  // A few writes in flight keep the thread pool busy without opening a thousand files at once.
+  let next = 0;
+  const writer = async () => {
+    for (let file = files[next++]; file; file = files[next++]) await writeFile(file.path, file.data, { mode: 0o600 });
+  };
+  await Promise.all(Array.from({ length: 8 }, writer));
+}
+
+/** A NUL-terminated text field of a tar header. */
+function tarField(header: Buffer, start: number, length: number): string {
+  const end = header.indexOf(0, start);
+  return header.toString('utf8', start, end === -1 || end > start + length ? start + length : end);
 }
