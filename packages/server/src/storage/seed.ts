@@ -36,6 +36,8 @@ export async function buildSeed(): Promise<{ dump: Blob; manifest: SeedManifest 
   const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
   try {
     await migrate(db, 'public');
+    // Without it, each database made from the seed first replays the migrations' WAL (about 0.1 s).
+    await pglite.exec('checkpoint');
     const dump = await pglite.dumpDataDir('gzip');
     return { dump, manifest: { migrations: migrations.map((m) => ({ id: m.id, checksum: migrationChecksum(m) })) } };
   } finally {
