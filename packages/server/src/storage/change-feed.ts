@@ -17,7 +17,7 @@
  * (`notifyMailQueued`), so one queued by any instance is sent at once.
  */
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Db } from './db.js';
 
 /** What a feed tells its subscribers. */
@@ -155,7 +155,7 @@ const retryDelaysMs = [100, 500, 1000, 2000, 5000];
  * The feed of a PostgreSQL storage: one connection of its own that listens,
  * opened when the first subscriber arrives and opened again whenever it drops.
  */
-export function postgresChangeFeed(databaseUrl: string, schema: string): ChangeFeed {
+export function postgresChangeFeed(driver: typeof pg, databaseUrl: string, schema: string): ChangeFeed {
   const subscribers = new Subscribers();
   let client: pg.Client | null = null;
   let started = false;
@@ -165,7 +165,7 @@ export function postgresChangeFeed(databaseUrl: string, schema: string): ChangeF
 
   const connect = async () => {
     if (closed) return;
-    const next = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+    const next = new driver.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
     let dropped = false;
     const drop = () => {
       if (dropped) return;

@@ -8,7 +8,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import {
   attachChangeFeed,
   type ChangeFeed,
@@ -133,6 +132,8 @@ export async function openPGlite(options: {
 }
 
 async function openPostgres(databaseUrl: string, schema: string, timeouts: DatabaseTimeouts): Promise<Storage> {
+  // Loaded here, not at the top: the embedded database (`latchkey dev`) never needs the client.
+  const { default: pg } = await import('pg');
   const settings = [
     `search_path=${schema}`,
     `statement_timeout=${timeouts.statementMs}`,
@@ -154,7 +155,7 @@ async function openPostgres(databaseUrl: string, schema: string, timeouts: Datab
   const migrationPool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}`, max: 1 });
   migrationPool.on('error', () => {});
   const migrator = new Kysely<Database>({ dialect: new PostgresDialect({ pool: migrationPool }) });
-  return finishOpening(db, 'postgres', schema, postgresChangeFeed(databaseUrl, schema), async () => {}, migrator);
+  return finishOpening(db, 'postgres', schema, postgresChangeFeed(pg, databaseUrl, schema), async () => {}, migrator);
 }
 
 async function finishOpening(
