@@ -17,7 +17,6 @@
  * (`notifyMailQueued`), so one queued by any instance is sent at once.
  */
 import { sql } from 'kysely';
-import type pg from 'pg';
 import type { Db } from './db.js';
 
 /** What a feed tells its subscribers. */
@@ -152,12 +151,30 @@ export function pgliteChangeFeed(schema: string): ChangeFeed & {
 const retryDelaysMs = [100, 500, 1000, 2000, 5000];
 
 /**
+ * The part of the `pg` module the feed uses, passed in by the storage that
+ * loaded it. Spelled out here so the package's declarations do not need pg's
+ * types (an app that installs the package has no `@types/pg`).
+ */
+export interface ListenDriver {
+  Client: new (config: { connectionString: string; connectionTimeoutMillis: number }) => ListenClient;
+}
+
+/** A connection that listens (`pg.Client`, as far as the feed uses one). */
+export interface ListenClient {
+  connect(): Promise<unknown>;
+  query(text: string): Promise<unknown>;
+  end(): Promise<void>;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string | undefined }) => void): unknown;
+  on(event: 'error' | 'end', listener: () => void): unknown;
+}
+
+/**
  * The feed of a PostgreSQL storage: one connection of its own that listens,
  * opened when the first subscriber arrives and opened again whenever it drops.
  */
-export function postgresChangeFeed(driver: typeof pg, databaseUrl: string, schema: string): ChangeFeed {
+export function postgresChangeFeed(driver: ListenDriver, databaseUrl: string, schema: string): ChangeFeed {
   const subscribers = new Subscribers();
-  let client: pg.Client | null = null;
+  let client: ListenClient | null = null;
   let started = false;
   let closed = false;
   let attempt = 0;
