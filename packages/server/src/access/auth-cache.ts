@@ -15,6 +15,7 @@ import { type ActiveKey, type ApiKeyKind, findUnrevokedKeys } from '../api-keys/
 import { findProject, type ProjectRecord } from '../projects/projects.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
+import { FeedCache, type FeedCacheStats } from '../storage/feed-cache.js';
 
 /** What the cache holds per project. */
 export interface ProjectAuthData {
@@ -42,39 +43,28 @@ export interface AuthCacheOptions {
   now?: () => number;
 }
 
-interface Entry {
-  data: ProjectAuthData;
-  loadedAt: number;
-}
-
-/** Counters for tests and figures. */
-export interface AuthCacheStats {
-  hits: number;
-  loads: number;
-}
-
 export class AuthCache {
+  readonly #cache: FeedCache<ProjectAuthData>;
   readonly #load: (projectId: string) => Promise<ProjectAuthData>;
-  readonly #feed: ChangeFeed | null;
-  readonly #ttlMs: number;
-  readonly #maxEntries: number;
-  readonly #now: () => number;
-  readonly #entries = new Map<string, Entry>();
-  readonly #loading = new Map<string, Promise<ProjectAuthData>>();
-  /** Bumped by every change: a load that started before one must not be stored. */
-  #generation = 0;
-  readonly stats: AuthCacheStats = { hits: 0, loads: 0 };
 
   constructor(options: AuthCacheOptions) {
+    const feed = options.feed;
     this.#load = options.load;
-    this.#feed = options.feed;
-    this.#ttlMs = options.ttlMs ?? 5_000;
-    this.#maxEntries = options.maxEntries ?? 10_000;
-    this.#now = options.now ?? (() => performance.now());
-    this.#feed?.subscribe((event) => {
-      if (event.type === 'change') this.forget(event.projectId);
-      else this.clear();
+    this.#cache = new FeedCache({
+      live: () => feed?.live ?? false,
+      ttlMs: options.ttlMs ?? 5_000,
+      maxEntries: options.maxEntries ?? 10_000,
+      ...(options.now ? { now: options.now } : {}),
     });
+    feed?.subscribe((event) => {
+      if (event.type === 'change') this.forget(event.projectId);
+      else if (event.type === 'live' || event.type === 'lost') this.clear();
+    });
+  }
+
+  /** Counters for tests and figures. */
+  get stats(): FeedCacheStats {
+    return this.#cache.stats;
   }
 
   /** The project, or null when there is none. */
@@ -87,61 +77,17 @@ export class AuthCache {
     return (await this.#get(projectId)).keys.filter((key) => key.kind === kind);
   }
 
+  #get(projectId: string): Promise<ProjectAuthData> {
+    return this.#cache.get(projectId, () => this.#load(projectId));
+  }
+
   /** Drops what is held for the project. */
   forget(projectId: string): void {
-    this.#generation++;
-    this.#entries.delete(projectId);
-    this.#loading.delete(projectId);
+    this.#cache.forget(projectId);
   }
 
   /** Drops everything. */
   clear(): void {
-    this.#generation++;
-    this.#entries.clear();
-    this.#loading.clear();
-  }
-
-  #get(projectId: string): Promise<ProjectAuthData> {
-    if (!this.#feed?.live || this.#ttlMs <= 0) {
-      this.stats.loads++;
-      return this.#load(projectId);
-    }
-    const entry = this.#entries.get(projectId);
-    if (entry && this.#now() - entry.loadedAt < this.#ttlMs) {
-      this.stats.hits++;
-      // Least recently used goes first: move the entry to the end.
-      this.#entries.delete(projectId);
-      this.#entries.set(projectId, entry);
-      return Promise.resolve(entry.data);
-    }
-    return this.#loading.get(projectId) ?? this.#startLoad(projectId);
-  }
-
-  #startLoad(projectId: string): Promise<ProjectAuthData> {
-    const generation = this.#generation;
-    const loadedAt = this.#now();
-    this.stats.loads++;
-    const loading = this.#load(projectId).then(
-      (data) => {
-        if (this.#loading.get(projectId) === loading) this.#loading.delete(projectId);
-        if (generation === this.#generation && this.#feed?.live) this.#store(projectId, { data, loadedAt });
-        return data;
-      },
-      (error: unknown) => {
-        if (this.#loading.get(projectId) === loading) this.#loading.delete(projectId);
-        throw error;
-      },
-    );
-    this.#loading.set(projectId, loading);
-    return loading;
-  }
-
-  #store(projectId: string, entry: Entry): void {
-    this.#entries.delete(projectId);
-    this.#entries.set(projectId, entry);
-    while (this.#entries.size > this.#maxEntries) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
-    }
+    this.#cache.clear();
   }
 }
