@@ -37,6 +37,7 @@ import { isDatabaseUnavailable, unavailableRetryAfterSeconds } from './storage/d
 import { dbOf, type Storage } from './storage/open-storage.js';
 import { AccessTokens } from './tokens/access-tokens.js';
 import { SigningKeys, signingKeyPurpose } from './tokens/signing-keys.js';
+import { UserCache } from './users/user-cache.js';
 
 /** Options of `createService`. */
 export interface ServiceOptions {
@@ -228,6 +229,7 @@ export function createService(options: ServiceOptions): Service {
     configSealer: createSealer(secrets, configSealerPurpose),
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
     authCache,
+    users: new UserCache({ db, feed: changes }),
     changes,
     countryHeader: options.countryHeader?.toLowerCase() || null,
     publicUrl: options.publicUrl ? new URL(options.publicUrl).origin : null,

@@ -10,6 +10,7 @@ import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import type { AccessTokens } from '../tokens/access-tokens.js';
 import type { SigningKeys } from '../tokens/signing-keys.js';
+import type { UserCache } from '../users/user-cache.js';
 import type { RefreshCookieSettings } from './refresh-cookie.js';
 
 /** The service's notion of time, in epoch milliseconds. */
@@ -29,6 +30,8 @@ export interface Deps {
   bodyLimitBytes: number;
   /** Projects and their keys as request authentication reads them, cached per project. */
   authCache: AuthCache;
+  /** Users as `GET /users/me` answers them, cached per user. */
+  users: UserCache;
   /** The storage's change feed: a handler that changes a project or its keys calls `publishLocal` after commit. */
   changes: ChangeFeed;
   /** Lower-case name of the trusted header holding the client's country code (e.g. `cf-ipcountry`), or null. */

@@ -14,7 +14,9 @@
  * once it listens again.
  *
  * The same channel tells outbox workers that a mail was queued
- * (`notifyMailQueued`), so one queued by any instance is sent at once.
+ * (`notifyMailQueued`), so one queued by any instance is sent at once, and
+ * carries the changes of user and team rows, which triggers announce
+ * (migration 0009) for the user cache (`users/user-cache.ts`).
  */
 import { sql } from 'kysely';
 import type { Db } from './db.js';
@@ -26,6 +28,10 @@ export type FeedEvent =
   | { type: 'mail' }
   /** Sessions were deleted (`notifySessionsRevoked`): their access tokens must stop working. */
   | { type: 'revoked'; sessionIds: string[] }
+  /** Users were changed or deleted (a trigger tells, migration 0009); null: too many to name, any may have. */
+  | { type: 'users'; userIds: string[] | null }
+  /** Teams were changed or deleted (a trigger tells); null: any may have. */
+  | { type: 'teams'; teamIds: string[] | null }
   /** Listening (again): changes made from now on arrive. */
   | { type: 'live' }
   /** No longer listening: changes may be missed until `live`. */
@@ -42,6 +48,8 @@ export interface ChangeFeed {
    * a moment later, so a request that follows a write sees the write.
    */
   publishLocal(projectId: string): void;
+  /** Tells this process's subscribers at once of `event` (`storage/write-watch.ts`: a write it is making). */
+  announce(event: FeedEvent): void;
   close(): Promise<void>;
 }
 
@@ -88,9 +96,18 @@ export async function notifySessionsRevoked(db: Db, sessionIds: readonly string[
 /** The event a notification payload carries for `schema`, or null (another schema, or not ours). */
 export function feedEventOf(payload: string, schema: string): FeedEvent | null {
   try {
-    const parsed = JSON.parse(payload) as { schema?: unknown; project?: unknown; mail?: unknown; revoked?: unknown };
+    const parsed = JSON.parse(payload) as {
+      schema?: unknown;
+      project?: unknown;
+      mail?: unknown;
+      revoked?: unknown;
+      users?: unknown;
+      teams?: unknown;
+    };
     if (parsed.schema !== schema) return null;
     if (typeof parsed.project === 'string') return { type: 'change', projectId: parsed.project };
+    if ('users' in parsed) return { type: 'users', userIds: idList(parsed.users) };
+    if ('teams' in parsed) return { type: 'teams', teamIds: idList(parsed.teams) };
     if (Array.isArray(parsed.revoked)) {
       return { type: 'revoked', sessionIds: parsed.revoked.filter((id): id is string => typeof id === 'string') };
     }
@@ -98,6 +115,11 @@ export function feedEventOf(payload: string, schema: string): FeedEvent | null {
   } catch {
     return null;
   }
+}
+
+/** The ids a trigger named, or null (all) for anything but a list of strings. */
+function idList(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((id) => typeof id === 'string') ? value : null;
 }
 
 /** Subscribers and the `live` flag; the listening itself is the backend's. */
@@ -135,6 +157,7 @@ export function pgliteChangeFeed(schema: string): ChangeFeed & {
     },
     subscribe: (listener) => subscribers.subscribe(listener),
     publishLocal: (projectId) => subscribers.emit({ type: 'change', projectId }),
+    announce: (event) => subscribers.emit(event),
     receive(channel, payload) {
       const event = channel === changeChannel ? feedEventOf(payload, schema) : null;
       if (event !== null) subscribers.emit(event);
@@ -230,6 +253,7 @@ export function postgresChangeFeed(driver: ListenDriver, databaseUrl: string, sc
       return stop;
     },
     publishLocal: (projectId) => subscribers.emit({ type: 'change', projectId }),
+    announce: (event) => subscribers.emit(event),
     async close() {
       closed = true;
       clearTimeout(retry);

@@ -21,6 +21,7 @@ import { pgliteDialect } from './pglite-driver.js';
 import { pgliteExtensions } from './pglite-extensions.js';
 import type { Database } from './schema.js';
 import { findBuiltSeed, unpackSeed } from './seed.js';
+import { writeWatch } from './write-watch.js';
 
 /** Where the service keeps its data. */
 export interface StorageOptions {
@@ -120,8 +121,8 @@ export async function openPGlite(options: {
     ...(seed ? { loadDataDir: seed } : {}),
     extensions: pgliteExtensions,
   });
-  const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
   const feed = pgliteChangeFeed(options.schema);
+  const db = new Kysely<Database>({ dialect: pgliteDialect(pglite), plugins: [writeWatch(feed.announce)] });
   pglite.onNotification((channel, payload) => feed.receive(channel, payload));
   return finishOpening(db, 'pglite', options.schema, feed, async () => {
     if (options.schema !== 'public') await sql`set search_path to ${sql.id(options.schema)}`.execute(db);
@@ -150,12 +151,13 @@ async function openPostgres(databaseUrl: string, schema: string, timeouts: Datab
   // checked out between two statements of a transaction (the next statement fails, and the request answers 503).
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const feed = postgresChangeFeed(pg, databaseUrl, schema);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writeWatch(feed.announce)] });
   // Migrations may take longer than any request should: they run on a connection of their own without the timeouts.
   const migrationPool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}`, max: 1 });
   migrationPool.on('error', () => {});
   const migrator = new Kysely<Database>({ dialect: new PostgresDialect({ pool: migrationPool }) });
-  return finishOpening(db, 'postgres', schema, postgresChangeFeed(pg, databaseUrl, schema), async () => {}, migrator);
+  return finishOpening(db, 'postgres', schema, feed, async () => {}, migrator);
 }
 
 async function finishOpening(

@@ -54,8 +54,7 @@ const getCurrentUser = defineRoute({
   user: true,
   answer: userViews,
   errors: [],
-  handler: async ({ auth, userId, deps }) =>
-    ownUser(await attachSelectedTeam(deps.db, await findUser(deps.db, auth.project.id, userId))),
+  handler: async ({ auth, userId, deps }) => ownUser(await deps.users.get(auth.project.id, userId)),
 });
 
 const updateCurrentUser = defineRoute({

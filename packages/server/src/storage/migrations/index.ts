@@ -10,6 +10,7 @@ import teams from './0005-teams.js';
 import oauth from './0006-oauth.js';
 import attemptLimits from './0007-attempt-limits.js';
 import auditLog from './0008-audit-log.js';
+import rowChangeFeed from './0009-row-change-feed.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   { id: '0006-oauth', sql: oauth },
   { id: '0007-attempt-limits', sql: attemptLimits },
   { id: '0008-audit-log', sql: auditLog },
+  { id: '0009-row-change-feed', sql: rowChangeFeed },
 ];
