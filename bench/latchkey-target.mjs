@@ -1,13 +1,14 @@
 /**
  * Latchkey as one side of `npm run bench -- --peers`: the built service in
  * this process on PostgreSQL (a fresh schema, dropped on close), started as
- * `bench/run.mjs` starts it (request log off) with the attempt limits off, as
+ * `bench/run.mjs` starts it (request log on, to /dev/null) with the attempt limits off, as
  * the peer's rate limit is. Each scenario prepares an autocannon request;
  * the shapes match `bench/peers/better-auth.mjs`.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inBatches, inFlight } from './in-flight.mjs';
+import { benchLogger } from './request-log.mjs';
 
 const password = 'bench password 1234';
 
@@ -18,7 +19,7 @@ export async function startLatchkey({ server, testing, databaseUrl }) {
   const service = server.createService({
     storage,
     secret: randomBytes(32).toString('base64url'),
-    logger: false,
+    logger: (await benchLogger()).logger,
     attemptLimits: false,
   });
   const work = inFlight();

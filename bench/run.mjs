@@ -8,6 +8,7 @@
 //   BENCH_CONNECTIONS  concurrent connections (default 10)
 //   BENCH_ROUNDS       --peers: interleaved rounds per scenario (default 2)
 //   BENCH_SIGN_OUTS    --peers: requests per sign-out run, each ending a session of its own (default 3000)
+//   BENCH_REQUEST_LOG  0 runs the service without its request log (default: on, to /dev/null)
 //   DATABASE_URL       PostgreSQL to use (default postgres://postgres@127.0.0.1:5432/test,
 //                      skipped when unreachable; required by --peers)
 import { randomBytes } from 'node:crypto';
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
+import { benchLogger } from './request-log.mjs';
 import { markdownTable } from './table.mjs';
 
 const duration = Number(process.env.BENCH_DURATION || 5);
@@ -47,10 +49,11 @@ if (process.argv.includes('--peers')) {
 }
 
 async function benchBackendsAndBundles() {
+  const { caption } = await benchLogger();
   console.log(
     `Latchkey bench, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ` +
       `${availableParallelism()} cores (${cpus()[0]?.model.trim()}), load average ${loadavg()[0].toFixed(2)}, ` +
-      `${connections} connections, ${duration} s per scenario\n`,
+      `${connections} connections, ${duration} s per scenario, ${caption}\n`,
   );
   const rows = [];
   for (const backend of await backends()) {
@@ -99,7 +102,8 @@ async function dropSchema(schema) {
 async function benchBackend(backend) {
   const storage = await backend.open();
   const keys = await server.bootstrap(storage, { dev: true });
-  const service = server.createService({ storage, secret: randomBytes(32).toString('base64url'), logger: false });
+  const { logger } = await benchLogger();
+  const service = server.createService({ storage, secret: randomBytes(32).toString('base64url'), logger });
   const listening = await server.startServer({ service, port: 0, host: '127.0.0.1' });
   try {
     const url = new URL(listening.url).origin;
