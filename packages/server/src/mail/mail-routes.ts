@@ -40,7 +40,7 @@ const sendTestEmail = defineRoute({
   errors: [],
   handler: async ({ auth, body }) => {
     const config = body.email_config;
-    const transport = smtpTransport(
+    const transport = await smtpTransport(
       {
         host: config.host,
         port: config.port,

@@ -141,7 +141,7 @@ export class OutboxWorker {
         await markMailFailed(db, row.id, { error: 'the recipient is not one plain e-mail address', retryAt: null });
         return;
       }
-      const route = transports.routeFor(project);
+      const route = await transports.routeFor(project);
       if (route.kind === 'none') throw new Error(route.reason);
       if (route.kind === 'mailbox') {
         await markMailSent(db, row.id, { now: clock.now(), transport: 'mailbox', keepBody: true });

@@ -2,10 +2,12 @@
  * Where a project's mail goes, and the nodemailer transports that take it
  * there. A `standard` e-mail config uses the project's own SMTP server; a
  * `shared` one the operator's (`smtpUrl`), or the dev mailbox in dev mode.
- * Transports are built once per server and reused.
+ * Transports are built once per server and reused. nodemailer is loaded when
+ * the first transport is built, not at start: `latchkey dev` usually sends no
+ * mail to a server at all (about 45 ms of its start).
  */
 import { createHash } from 'node:crypto';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Sealer } from '../crypto/encryption.js';
 import { openConfigSecrets } from '../projects/config-secrets.js';
@@ -70,11 +72,30 @@ export type Route =
  */
 const pooling = { pool: true, maxConnections: 2, maxMessages: 100, idleTimeout: 30_000 } as const;
 
+type Nodemailer = typeof import('nodemailer').default;
+
+let nodemailerModule: Promise<Nodemailer> | undefined;
+
+/** nodemailer, imported once on first use; a failed import rejects each use with the import's own error. */
+function loadNodemailer(): Promise<Nodemailer> {
+  nodemailerModule ??= import('nodemailer').then((module) => module.default);
+  return nodemailerModule;
+}
+
 /** Builds a transport for an SMTP server: implicit TLS on 465, else STARTTLS when the server offers it. */
-export function smtpTransport(
+export async function smtpTransport(
   server: SmtpServer,
   timeouts: SmtpTimeouts,
   options: { pooled: boolean } = { pooled: true },
+): Promise<Transporter<SMTPTransport.SentMessageInfo>> {
+  return buildSmtpTransport(await loadNodemailer(), server, timeouts, options);
+}
+
+function buildSmtpTransport(
+  nodemailer: Nodemailer,
+  server: SmtpServer,
+  timeouts: SmtpTimeouts,
+  options: { pooled: boolean },
 ): Transporter<SMTPTransport.SentMessageInfo> {
   return nodemailer.createTransport({
     host: server.host,
@@ -87,7 +108,11 @@ export function smtpTransport(
 }
 
 /** The operator's server from a URL (`smtp://user:pass@host:587`, `smtps://...` for implicit TLS). */
-export function urlTransport(smtpUrl: string, timeouts: SmtpTimeouts): Transporter<SMTPTransport.SentMessageInfo> {
+function urlTransport(
+  nodemailer: Nodemailer,
+  smtpUrl: string,
+  timeouts: SmtpTimeouts,
+): Transporter<SMTPTransport.SentMessageInfo> {
   // nodemailer reads host, port, TLS and credentials from the URL; the other options apply where it is silent.
   return nodemailer.createTransport({ url: smtpUrl, ...timeouts, ...pooling } as SMTPTransport.Options);
 }
@@ -113,9 +138,11 @@ export class Transports {
   constructor(private readonly options: SharedDelivery & { sealer: Sealer }) {}
 
   /** Where the project's mail goes now (its config may have changed since the last mail). */
-  routeFor(project: ProjectRecord): Route {
+  async routeFor(project: ProjectRecord): Promise<Route> {
     const email = project.config.email_config;
     if (email.type === 'standard') {
+      // Loaded first, so that the cache below is read and written in one step, with no wait in between.
+      const nodemailer = await loadNodemailer();
       const opened = openConfigSecrets(project.config, project.id, this.options.sealer).email_config;
       const password = opened.type === 'standard' ? (opened.password ?? '') : '';
       const server: SmtpServer = {
@@ -131,7 +158,7 @@ export class Transports {
       if (!transport) {
         // Configs change rarely; a bound keeps edits of many projects from piling up transports.
         if (this.#cache.size >= maxCachedTransports) this.#closeCached();
-        transport = smtpTransport(server, workerTimeouts);
+        transport = buildSmtpTransport(nodemailer, server, workerTimeouts, { pooled: true });
         this.#cache.set(key, transport);
       }
       return {
@@ -142,7 +169,8 @@ export class Transports {
       };
     }
     if (this.options.smtpUrl) {
-      this.#shared ??= urlTransport(this.options.smtpUrl, workerTimeouts);
+      const nodemailer = await loadNodemailer();
+      this.#shared ??= urlTransport(nodemailer, this.options.smtpUrl, workerTimeouts);
       return {
         kind: 'smtp',
         transport: this.#shared,
