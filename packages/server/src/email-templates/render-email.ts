@@ -15,20 +15,12 @@
  * so no value can add a header. A block that names a variable without a value
  * (the user's name when unknown) is left out; an empty layout renders the
  * type's default body.
+ *
+ * React and React Email are imported at the first mail rendered, not at
+ * start (with html-to-text and the HTML parsers `@react-email/render` brings,
+ * about 70 ms of a `latchkey dev` start that renders no mail).
  */
-import { Body } from '@react-email/body';
-import { Button } from '@react-email/button';
-import { Container } from '@react-email/container';
-import { Head } from '@react-email/head';
-import { Heading } from '@react-email/heading';
-import { Hr } from '@react-email/hr';
-import { Html } from '@react-email/html';
-import { Link } from '@react-email/link';
-import { Preview } from '@react-email/preview';
-import { render } from '@react-email/render';
-import { Section } from '@react-email/section';
-import { Text } from '@react-email/text';
-import { createElement as h, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { Db } from '../storage/db.js';
 import { defaultColors, defaultTemplate, type TemplateSource } from './default-templates.js';
@@ -42,6 +34,63 @@ import {
   templateProblems,
 } from './template-document.js';
 import { type EmailTemplateType, type EmailTemplateVariables, templateVariables } from './template-types.js';
+
+/** What a mail is drawn with: React's `createElement` and the React Email components and renderer. */
+interface ReactEmail {
+  h: typeof import('react').createElement;
+  render: typeof import('@react-email/render').render;
+  Body: typeof import('@react-email/body').Body;
+  Button: typeof import('@react-email/button').Button;
+  Container: typeof import('@react-email/container').Container;
+  Head: typeof import('@react-email/head').Head;
+  Heading: typeof import('@react-email/heading').Heading;
+  Hr: typeof import('@react-email/hr').Hr;
+  Html: typeof import('@react-email/html').Html;
+  Link: typeof import('@react-email/link').Link;
+  Preview: typeof import('@react-email/preview').Preview;
+  Section: typeof import('@react-email/section').Section;
+  Text: typeof import('@react-email/text').Text;
+}
+
+let reactEmail: Promise<ReactEmail> | undefined;
+
+/** React and React Email, imported once on first use; a failed import rejects each use with its own error. */
+function loadReactEmail(): Promise<ReactEmail> {
+  reactEmail ??= (async () => {
+    const [react, renderer, body, button, container, head, heading, hr, html, link, preview, section, text] =
+      await Promise.all([
+        import('react'),
+        import('@react-email/render'),
+        import('@react-email/body'),
+        import('@react-email/button'),
+        import('@react-email/container'),
+        import('@react-email/head'),
+        import('@react-email/heading'),
+        import('@react-email/hr'),
+        import('@react-email/html'),
+        import('@react-email/link'),
+        import('@react-email/preview'),
+        import('@react-email/section'),
+        import('@react-email/text'),
+      ]);
+    return {
+      h: react.createElement,
+      render: renderer.render,
+      Body: body.Body,
+      Button: button.Button,
+      Container: container.Container,
+      Head: head.Head,
+      Heading: heading.Heading,
+      Hr: hr.Hr,
+      Html: html.Html,
+      Link: link.Link,
+      Preview: preview.Preview,
+      Section: section.Section,
+      Text: text.Text,
+    };
+  })();
+  return reactEmail;
+}
 
 /** A rendered mail. */
 export interface RenderedEmail {
@@ -102,7 +151,8 @@ export async function renderTemplate<T extends EmailTemplateType>(
   const subject =
     oneLine(fill(splitPlaceholders(source.subject), values)) ||
     oneLine(fill(splitPlaceholders(defaultTemplate(type).subject), values));
-  const html = await render(emailElement(document, values, subject));
+  const email = await loadReactEmail();
+  const html = await email.render(emailElement(email, document, values, subject));
   return { subject, html, text: plainText(document, values) };
 }
 
@@ -179,7 +229,13 @@ const fontFamily =
   "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Helvetica, Arial, sans-serif";
 const headingSizes = { h1: 24, h2: 20, h3: 17 } as const;
 
-function emailElement(document: TemplateDocument, values: Map<string, Value | null>, subject: string): ReactNode {
+function emailElement(
+  email: ReactEmail,
+  document: TemplateDocument,
+  values: Map<string, Value | null>,
+  subject: string,
+): ReactNode {
+  const { h, Html, Head, Preview, Body, Container } = email;
   const layout = document.root.data;
   const previewParts = layout.previewText === undefined ? [] : splitPlaceholders(layout.previewText);
   const preview = previewParts.length > 0 && complete(previewParts, values) ? oneLine(fill(previewParts, values)) : '';
@@ -209,33 +265,36 @@ function emailElement(document: TemplateDocument, values: Map<string, Value | nu
             borderRadius: '8px',
           },
         },
-        ...blockElements(document, layout.childrenIds, values),
+        ...blockElements(email, document, layout.childrenIds, values),
       ),
     ),
   );
 }
 
 function blockElements(
+  email: ReactEmail,
   document: TemplateDocument,
   ids: readonly string[],
   values: Map<string, Value | null>,
 ): ReactNode[] {
-  return ids.map((id) => blockElement(document, id, document[id] as TemplateBlock, values));
+  return ids.map((id) => blockElement(email, document, id, document[id] as TemplateBlock, values));
 }
 
 function blockElement(
+  email: ReactEmail,
   document: TemplateDocument,
   key: string,
   block: TemplateBlock,
   values: Map<string, Value | null>,
 ): ReactNode {
+  const { h, Heading, Text, Section, Button, Hr } = email;
   switch (block.type) {
     case 'Heading': {
       const parts = splitPlaceholders(block.data.props.text);
       if (!complete(parts, values)) return null;
       const level = block.data.props.level ?? 'h2';
       const style = { margin: '0 0 16px', fontSize: `${headingSizes[level]}px`, lineHeight: 1.3, fontWeight: 700 };
-      return h(Heading, { key, as: level, style: { ...style, ...block.data.style } }, ...inline(parts, values));
+      return h(Heading, { key, as: level, style: { ...style, ...block.data.style } }, ...inline(email, parts, values));
     }
     case 'Text': {
       const parts = splitPlaceholders(block.data.props.text);
@@ -248,7 +307,7 @@ function blockElement(
         textAlign: block.data.style?.textAlign,
         color: block.data.style?.color,
       };
-      return h(Text, { key, style }, ...inline(parts, values));
+      return h(Text, { key, style }, ...inline(email, parts, values));
     }
     case 'Code': {
       const parts = splitPlaceholders(block.data.props.text);
@@ -307,13 +366,13 @@ function blockElement(
             backgroundColor: block.data.style?.backgroundColor,
           },
         },
-        ...blockElements(document, block.data.props.childrenIds, values),
+        ...blockElements(email, document, block.data.props.childrenIds, values),
       );
   }
 }
 
 /** Text with its placeholders filled: lines broken at `\n`, link variables as links showing their URL. */
-function inline(parts: TextPart[], values: Map<string, Value | null>): ReactNode[] {
+function inline({ h, Link }: ReactEmail, parts: TextPart[], values: Map<string, Value | null>): ReactNode[] {
   // Adjacent text is joined into one string: React would otherwise separate the pieces with `<!-- -->`.
   const nodes: ReactNode[] = [];
   let pending = '';
