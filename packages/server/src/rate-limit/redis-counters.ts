@@ -23,10 +23,16 @@
  * client logs one warning when the connection is lost and one line when it is
  * back.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { type CounterStore, maxWindowMs } from './counter-store.js';
+
+// ioredis and rate-limiter-flexible (CommonJS, about 70 ms to load) are loaded when a Redis store is made, not when
+// the service's modules load: most services, and every `latchkey dev`, count in the database. Required, not
+// imported, so that it stays synchronous: a missing package or a URL ioredis refuses still throws from
+// `createService`, at start, as it did when they were imported at the top.
+const require = createRequire(import.meta.url);
 
 /** Thrown when Redis cannot count now; the service answers 503 with `Retry-After`. */
 export class RedisUnavailableError extends Error {
@@ -57,6 +63,8 @@ type ScriptedRedis = Redis & {
 
 /** A `CounterStore` on the Redis at `url` (`redis://` or `rediss://`); it connects at once and retries on its own. */
 export function redisCounters(url: string, logger: Logger | null): CounterStore {
+  const { Redis } = require('ioredis') as typeof import('ioredis');
+  const { RateLimiterRedis } = require('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
   const client = new Redis(url, {
     commandTimeout: commandTimeoutMs,
     // A command waiting for a lost connection fails after one reconnect attempt, not twenty.
