@@ -4,8 +4,9 @@
 // instead of running initdb. Run after `tsc -b` (it imports the built code).
 //
 // The seed is rebuilt only when it is stale: when its manifest's migrations
-// (ids and checksums) differ from the built ones, or it was made by another
-// PGlite version. `--force` rebuilds it anyway.
+// (ids and checksums) differ from the built ones, it was made by another
+// PGlite version, or made another way (`seedFormat` in storage/seed.ts).
+// `--force` rebuilds it anyway.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -26,16 +27,17 @@ if (!process.argv.includes('--force') && (await seedIsCurrent())) {
   console.log(`latchkey: wrote ${path} (${Math.round(bytes / 1024)} KiB) in ${ms} ms`);
 }
 
-/** True when the built seed holds exactly the built migrations and was made by this PGlite. */
+/** True when the built seed holds exactly the built migrations and was made by this PGlite, the current way. */
 async function seedIsCurrent() {
   if (!existsSync(join(dist, 'pglite-seed.tar.gz')) || !existsSync(manifestPath)) return false;
   try {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     const { migrations } = await import('../dist/storage/migrations/index.js');
     const { migrationChecksum } = await import('../dist/storage/migrate.js');
+    const { seedFormat } = await import('../dist/storage/seed.js');
     const current = migrations.map((m) => `${m.id}:${migrationChecksum(m)}`).join('\n');
     const seeded = manifest.migrations.map((m) => `${m.id}:${m.checksum}`).join('\n');
-    return manifest.pglite === pgliteVersion && seeded === current;
+    return manifest.pglite === pgliteVersion && manifest.format === seedFormat && seeded === current;
   } catch {
     return false;
   }

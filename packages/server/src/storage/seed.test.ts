@@ -1,10 +1,11 @@
 /**
  * `unpackSeed`: a new data directory is the whole seed or nothing, a
- * directory holding files is left alone, and the seed may hold plain files
- * and directories only.
+ * directory holding files is left alone, the seed may hold plain files and
+ * directories only, and files come out byte for byte. `buildSeed`: a
+ * database shut down cleanly.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSeed } from '../testing/seed-cache.js';
 import { migrate } from './migrate.js';
 import { dbOf, openPGlite } from './open-storage.js';
-import { unpackSeed } from './seed.js';
+import { buildSeed, unpackSeed } from './seed.js';
 
 let scratch: string;
 beforeAll(async () => {
@@ -61,6 +62,40 @@ describe('unpackSeed', () => {
     const seed = new Blob([gzipSync(Buffer.concat([tar, Buffer.alloc(1024)]))]);
     await expect(unpackSeed(seed, join(parent, 'pglite'))).rejects.toThrow(/not a plain file or directory: evil/);
     expect(await readdir(parent)).toEqual([]);
+  });
+});
+
+describe('buildSeed', () => {
+  it('makes a database shut down cleanly, so that one made from it starts without crash recovery', async () => {
+    const dir = join(scratch, 'built', 'pglite');
+    expect(await unpackSeed((await buildSeed()).dump, dir)).toBe(true);
+    // pg_control: system identifier (8 bytes), two versions (4 each), then the state; 1 is DB_SHUTDOWNED.
+    const control = await readFile(join(dir, 'global', 'pg_control'));
+    expect(control.readInt32LE(16)).toBe(1);
+  }, 30_000);
+});
+
+describe('unpackSeed, trailing zeros', () => {
+  it('gives a file ending in a long run of zeros (written as a hole) back byte for byte', async () => {
+    const parent = join(scratch, 'zeros');
+    const data = Buffer.concat([
+      Buffer.from('start'),
+      Buffer.alloc(300 * 1024),
+      Buffer.from('end'),
+      Buffer.alloc(200_000),
+    ]);
+    const allZeros = Buffer.alloc(70_000);
+    const tar = Buffer.concat([
+      tarHeader('PG_VERSION', '0', data.length),
+      padded(data),
+      tarHeader('zeros', '0', allZeros.length),
+      padded(allZeros),
+    ]);
+    const seed = new Blob([gzipSync(Buffer.concat([tar, Buffer.alloc(1024)]))]);
+    expect(await unpackSeed(seed, join(parent, 'pglite'))).toBe(true);
+    expect((await readFile(join(parent, 'pglite', 'PG_VERSION'))).equals(data)).toBe(true);
+    expect((await readFile(join(parent, 'pglite', 'zeros'))).equals(allZeros)).toBe(true);
+    expect((await stat(join(parent, 'pglite', 'zeros'))).mode & 0o777).toBe(0o600);
   });
 });
 
