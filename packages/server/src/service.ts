@@ -31,6 +31,7 @@ import { RateLimitExceeded } from './rate-limit/rate-limit.js';
 import { RedisUnavailableError, redisCounters } from './rate-limit/redis-counters.js';
 import { apiRoutes } from './routes.js';
 import { SessionRevocations } from './sessions/revocations.js';
+import { SessionCache } from './sessions/session-cache.js';
 import { changeFeedOf } from './storage/change-feed.js';
 import type { Db } from './storage/db.js';
 import { isDatabaseUnavailable, unavailableRetryAfterSeconds } from './storage/db-faults.js';
@@ -221,6 +222,7 @@ export function createService(options: ServiceOptions): Service {
     feed: changes,
     ...(options.authCacheTtlMs !== undefined ? { ttlMs: options.authCacheTtlMs } : {}),
   });
+  const revocations = new SessionRevocations({ feed: changes, clock, db });
   const deps: Deps = {
     db,
     clock,
@@ -236,7 +238,8 @@ export function createService(options: ServiceOptions): Service {
     refreshCookie: refreshCookieOption(options.refreshTokenCookie),
     attemptLimits: options.attemptLimits ?? true,
     counters,
-    revocations: new SessionRevocations({ feed: changes, clock, db }),
+    revocations,
+    sessions: new SessionCache({ db, feed: changes, revocations }),
     oauthNetwork: {
       fetch: options.oauthProviderNetwork?.fetch ?? ((input, init) => fetch(input, init)),
       rewriteUrl: options.oauthProviderNetwork?.rewriteUrl ?? ((url) => url),

@@ -28,8 +28,9 @@ function drivenFeed(live = true): ChangeFeed & { emit(event: FeedEvent): void } 
       return () => listeners.delete(listener);
     },
     publishLocal: (projectId: string) => feed.emit({ type: 'change', projectId }),
+    announce: (event: FeedEvent) => feed.emit(event),
     emit(event: FeedEvent) {
-      if (event.type !== 'change') feed.live = event.type === 'live';
+      if (event.type === 'live' || event.type === 'lost') feed.live = event.type === 'live';
       for (const listener of listeners) listener(event);
     },
     close: async () => {},

@@ -6,6 +6,7 @@ import type { ProviderNetwork } from '../oauth/providers.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { CounterStore } from '../rate-limit/counter-store.js';
 import type { SessionRevocations } from '../sessions/revocations.js';
+import type { SessionCache } from '../sessions/session-cache.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import type { AccessTokens } from '../tokens/access-tokens.js';
@@ -42,6 +43,8 @@ export interface Deps {
   refreshCookie: RefreshCookieSettings | null;
   /** Sessions revoked anywhere, whose access tokens are refused at once. */
   revocations: SessionRevocations;
+  /** Sessions as a refresh finds them by refresh token, cached. */
+  sessions: SessionCache;
   /** Whether failed sign-ins hold the account and the client back (`rate-limit/attempt-limits.ts`). */
   attemptLimits: boolean;
   /** Where the limits on guessing count (the database, or Redis): `rate-limit/counter-store.ts`. */

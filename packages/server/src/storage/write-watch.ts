@@ -1,10 +1,12 @@
 /**
- * Read-your-writes for the caches of users: this process's own writes to
+ * Read-your-writes for the in-memory caches: this process's own writes to
  * `users` and `teams` are announced to its change-feed subscribers as the
  * statement is sent, before the database's trigger notification (migration
- * 0009) comes back through the listening connection. So a request that
- * follows a change on the same instance never reads the cached old row, even
- * on PostgreSQL, where that notification arrives a moment after the commit.
+ * 0009) comes back through the listening connection, and so are the sessions
+ * it deletes (by the ids the statement returns), before their revocation
+ * notification comes back. So a request that follows a change on the same
+ * instance never reads the cached old row or uses a session just ended, even
+ * on PostgreSQL, where the notification arrives a moment after the commit.
  *
  * A Kysely plugin sees every statement the service builds. An `UPDATE` or
  * `DELETE` of those tables whose `WHERE` pins `id` (`id = …` or `id in (…)`
@@ -40,16 +42,32 @@ const watched = {
 
 type Watched = keyof typeof watched;
 
-/** The plugin that tells `announce` of each write to a watched table. */
+/** The plugin that tells `announce` of each write to a watched table, and of each session deleted. */
 export function writeWatch(announce: (event: FeedEvent) => void): KyselyPlugin {
+  /** Statements that delete sessions, whose ids their result will name. */
+  const sessionDeletes = new WeakSet<object>();
   return {
-    transformQuery({ node }) {
+    transformQuery({ node, queryId }) {
       const written = writtenTable(node);
       if (written) announce(watched[written.table](written.where ? idsIn(written.where) : null));
+      else if (deletesFrom(node, 'sessions')) sessionDeletes.add(queryId);
       return node;
     },
-    transformResult: async ({ result }) => result,
+    async transformResult({ result, queryId }) {
+      if (sessionDeletes.has(queryId)) {
+        // Every store deletes sessions `returning` their ids (and notifies the other instances of them).
+        const ids = result.rows.flatMap((row) => (typeof row.id === 'string' ? [row.id] : []));
+        if (ids.length > 0) announce({ type: 'revoked', sessionIds: ids });
+      }
+      return result;
+    },
   };
+}
+
+function deletesFrom(node: RootOperationNode, table: string): boolean {
+  if (!DeleteQueryNode.is(node) || node.from.froms.length !== 1) return false;
+  const target = node.from.froms[0]!;
+  return TableNode.is(target) && target.table.identifier.name === table;
 }
 
 /** The watched table an `UPDATE` or `DELETE` writes, with its `WHERE` condition; null for any other statement. */

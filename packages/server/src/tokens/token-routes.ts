@@ -18,7 +18,7 @@ import { defineRoute, type Route } from '../http/route.js';
 import { countryOf, recordUserActivity } from '../metrics/activity.js';
 import { pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
-import { createSession, findSession, isActivityStale, touchSession } from '../sessions/session-store.js';
+import { createSession, isActivityStale, touchSession } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authenticateOAuthClient } from './oauth-client.js';
 
@@ -171,7 +171,7 @@ const issueToken = defineRoute({
       if (refreshCookie) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
       return oauthError('invalid_request', 'Missing refresh_token.');
     }
-    const session = await findSession(deps.db, clientId, refreshToken, now);
+    const session = await deps.sessions.find(clientId, refreshToken, now);
     if (!session) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     if (isActivityStale(session.last_used_at, now)) {
       const record = (trx: Db) =>
@@ -180,6 +180,7 @@ const issueToken = defineRoute({
       if (!(await touchSession(deps.db, session, now, record))) {
         throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
       }
+      deps.sessions.touched(session, now);
     }
     // Otherwise nothing is written: a token of a session revoked meanwhile is refused by every instance at once.
     return answer(session.user_id, session.id);
