@@ -106,6 +106,8 @@ export interface NewContactChannel {
   isPrimary: boolean;
   usedForAuth: boolean;
   now: number;
+  /** The user was just created and has no channel yet: there is no primary to demote. */
+  firstOfUser?: boolean;
 }
 
 /**
@@ -115,7 +117,7 @@ export interface NewContactChannel {
  * `mirrorPrimaryChannel` afterwards in the same transaction.
  */
 export async function insertContactChannel(db: Db, channel: NewContactChannel): Promise<ContactChannelRow> {
-  if (channel.isPrimary) await demotePrimary(db, channel.projectId, channel.userId);
+  if (channel.isPrimary && !channel.firstOfUser) await demotePrimary(db, channel.projectId, channel.userId);
   return db
     .insertInto('contact_channels')
     .values({

@@ -72,6 +72,7 @@ export function insertUser(db: Db, user: NewUser): Promise<UserRow> {
         isPrimary: true,
         usedForAuth: row.primary_email_auth_enabled,
         now: user.now,
+        firstOfUser: true,
       });
     }
     return (await giveTeamOnSignUp(trx, row, user.now)) ?? row;

@@ -92,9 +92,7 @@ export async function createUser(
   const authEnabled = input.primary_email_auth_enabled ?? false;
   if (authEnabled && !input.primary_email) throw schemaError('body.primary_email: required to sign in with it');
   const passwordHash = await passwordHashOf(input);
-  if (authEnabled && (await findUserByAuthEmail(db, projectId, input.primary_email!))) {
-    throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
-  }
+  // A taken sign-in e-mail is refused by the unique index as the channel is inserted (no query before).
   return uniqueEmail(() =>
     inTransaction(db, async (trx) => {
       const row = await insertUser(trx, {
