@@ -54,8 +54,9 @@ export interface ServiceOptions {
   acceptedSecrets?: readonly string[];
   /**
    * Password hashes run at once in this process (argon2id is CPU-bound; the
-   * others wait): default one fewer than the cores, which keeps a core for
-   * everything else. Raise it on a machine that does little but sign people in.
+   * others wait): default one fewer than the cores (which keeps a core for
+   * everything else), all of them on a machine of one or two. Raise it on a
+   * machine that does little but sign people in.
    */
   hashingSlots?: number;
   /** Time source in epoch ms (token `iat`/`exp`, expiry checks, timestamps). Default `Date`. */

@@ -1,6 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import {
+  defaultHashingSlots,
   hashingState,
   hashPassword,
   importedPasswordHash,
@@ -66,6 +67,10 @@ describe('verifyPassword', () => {
 });
 
 describe('hashing slots', () => {
+  it('default to one fewer than the cores, and to all of them on one or two', () => {
+    expect([1, 2, 3, 4, 8].map(defaultHashingSlots)).toEqual([1, 2, 2, 3, 7]);
+  });
+
   it('run at most that many hashes at once; the others wait their turn and all finish', async () => {
     const before = hashingState().slots;
     setHashingSlots(1);

@@ -57,13 +57,21 @@ const waitingSuspect: (() => void)[] = [];
 
 /**
  * How many password hashes run at once, in this process: by default one fewer
- * than the machine's cores (at least one). argon2id at 19 MiB is CPU- and
- * memory-bound; run on all four libuv threads of a 2-core machine, hashes took
- * every core and every other request waited behind them. Measured on 2 cores
- * while 10 connections sign up: `GET /users/me` at 270 req/s, p99 140 ms with
- * 4 at once; 1,274 req/s, p99 49 ms with 1 (sign-ups 40 → 23 req/s; issue 12).
+ * than the machine's cores, but as many as the cores on a machine of one or
+ * two. argon2id at 19 MiB is CPU- and memory-bound; run on all four libuv
+ * threads of a 2-core machine, hashes took every core and every other request
+ * waited behind them (`GET /users/me` p99 140 ms while 10 connections signed
+ * up). Keeping a whole core of two idle for the event loop halved sign-ups
+ * instead: measured on 2 cores once session checks read no database, while 10
+ * connections sign up, 2 at once give `GET /users/me` p99 16–17 ms (1: 9–10 ms)
+ * and 87 sign-ups/s (1: 67); alone, sign-ins 121–126/s (1: 101; issue 12).
  */
-let hashingSlots = Math.max(1, availableParallelism() - 1);
+let hashingSlots = defaultHashingSlots(availableParallelism());
+
+/** The default of `hashingSlots` for a machine of `cores`. */
+export function defaultHashingSlots(cores: number): number {
+  return cores <= 2 ? Math.max(1, cores) : cores - 1;
+}
 
 /** Sets how many password hashes may run at once (`ServiceOptions.hashingSlots`); the process has one pool. */
 export function setHashingSlots(slots: number): void {
