@@ -6,13 +6,16 @@
  * finds itself signed out) on this instance and, on PostgreSQL, on a second
  * instance sharing the database, within a second, without a read per request.
  */
+import { randomUUID } from 'node:crypto';
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService, type Service } from '../service.js';
-import { openStorage, type Storage } from '../storage/open-storage.js';
+import { changeFeedOf } from '../storage/change-feed.js';
+import { dbOf, openStorage, type Storage } from '../storage/open-storage.js';
 import { authHeaders, call, expectKnownError, goodPassword, signUp, userHeaders, within } from '../test-support/api.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { SessionRevocations } from './revocations.js';
 
 describe.each([
   { backend: 'PGlite', databaseUrl: null, available: true },
@@ -100,5 +103,34 @@ describe.skipIf(!postgresUp)('a second instance on the same PostgreSQL', () => {
     await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, user), json: {} });
     const took = await within(async () => (await onSecond()).headers.get(h.knownError) === 'ACCESS_TOKEN_EXPIRED');
     console.log(`[figure] sign-out seen by a second instance after ${Math.round(took)} ms`);
+  });
+});
+
+describe('more revocations than are held', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ databaseUrl: null });
+  });
+  afterAll(() => service?.close());
+
+  it('reads sessions from the database until every revoked id would have been forgotten', async () => {
+    const feed = changeFeedOf(service.storage);
+    const revocations = new SessionRevocations({ feed, clock: service.clock, db: dbOf(service.storage), maxHeld: 3 });
+    const live = await signUp(service);
+    const liveSession = (
+      await call(service, 'GET', '/auth/sessions?user_id=me', { headers: userHeaders(service, live) })
+    ).body.items[0].id as string;
+    const gone = [randomUUID(), randomUUID(), randomUUID()];
+    revocations.add(gone.slice(0, 2));
+    expect(await revocations.isRevoked(gone[0]!)).toBe(true);
+    // Held in memory only: an id never revoked here (nor in the database) reads as not revoked.
+    expect(await revocations.isRevoked(gone[2]!)).toBe(false);
+    revocations.add([gone[2]!, randomUUID()]);
+    // Over the limit: nothing is held, and the database answers, for every id.
+    expect(await revocations.isRevoked(gone[0]!)).toBe(true);
+    expect(await revocations.isRevoked(gone[2]!)).toBe(true);
+    expect(await revocations.isRevoked(liveSession)).toBe(false);
+    service.clock.advance(11 * 60_000 + 1);
+    expect(await revocations.isRevoked(gone[2]!)).toBe(false);
   });
 });

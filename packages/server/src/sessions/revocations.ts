@@ -18,11 +18,23 @@ import { sessionExists } from './session-store.js';
 /** How long a revoked id is kept: an access token's life, and a minute for clock skew. */
 const keepMs = constants.accessTokenLifetimeSeconds * 1000 + 60_000;
 
+/** Most revoked ids held (about 100 bytes each); see `overflowUntil`. */
+const defaultMaxHeld = 100_000;
+
 export class SessionRevocations {
   readonly #revoked = new Map<string, number>();
+  readonly #maxHeld: number;
   #nextPrune = 0;
+  /**
+   * After more revocations than `maxHeld` within a token's life (a mass
+   * sign-out), the ids are no longer held: until every one of them would have
+   * been forgotten, sessions are read from the database instead, as while the
+   * feed is down. Memory stays bounded; no revoked session is missed.
+   */
+  #overflowUntil = 0;
 
-  constructor(private readonly options: { feed: ChangeFeed; clock: Clock; db: Db }) {
+  constructor(private readonly options: { feed: ChangeFeed; clock: Clock; db: Db; maxHeld?: number }) {
+    this.#maxHeld = options.maxHeld ?? defaultMaxHeld;
     options.feed.subscribe((event) => {
       if (event.type === 'revoked') this.add(event.sessionIds);
     });
@@ -31,6 +43,11 @@ export class SessionRevocations {
   /** Notes sessions as revoked on this instance. */
   add(sessionIds: readonly string[]): void {
     const forgetAt = this.options.clock.now() + keepMs;
+    if (this.#revoked.size + sessionIds.length > this.#maxHeld) {
+      this.#overflowUntil = forgetAt;
+      this.#revoked.clear();
+      return;
+    }
     for (const id of sessionIds) this.#revoked.set(id.toLowerCase(), forgetAt);
   }
 
@@ -39,7 +56,9 @@ export class SessionRevocations {
     const now = this.options.clock.now();
     if (now >= this.#nextPrune) this.#prune(now);
     if (this.#revoked.has(sessionId)) return true;
-    if (!this.options.feed.live) return !(await sessionExists(this.options.db, sessionId));
+    if (!this.options.feed.live || now < this.#overflowUntil) {
+      return !(await sessionExists(this.options.db, sessionId));
+    }
     return false;
   }
 
