@@ -13,6 +13,11 @@
  * among its `AND`ed conditions, as every store writes them) names its rows;
  * any other names none, which drops every cached user. Writes made with raw
  * SQL are not seen here; the trigger still announces them.
+ *
+ * The announcement comes before the commit, so it errs on the safe side: a
+ * change rolled back afterwards has only dropped cached rows for nothing, and
+ * sessions whose deletion rolled back stay refused on this instance (their
+ * user signs in again) — never the other way round.
  */
 import {
   AliasNode,
