@@ -12,7 +12,8 @@
  *
  *   npm run build && node bench/guessing.mjs
  *
- * Figures, not a test. `BENCH_DURATION` (s per scenario, default 5).
+ * Figures, not a test. `BENCH_DURATION` (s per scenario, default 5);
+ * `BENCH_HASHING_SLOTS` sets `hashingSlots` (default: the service's).
  */
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -77,7 +78,10 @@ function guess(api, keys, { connections, accounts }) {
 }
 
 const rows = [];
-const serviceOptions = { trustedProxyHeader: 'x-forwarded-for' };
+const serviceOptions = {
+  trustedProxyHeader: 'x-forwarded-for',
+  ...(process.env.BENCH_HASHING_SLOTS ? { hashingSlots: Number(process.env.BENCH_HASHING_SLOTS) } : {}),
+};
 await forEachBackend(
   server,
   testing,

@@ -111,6 +111,27 @@ describe('hashing slots', () => {
       setHashingSlots(before);
     }
   });
+
+  it('keep one slot of several from suspect hashes, so a clean sign-in starts at once among guesses', async () => {
+    const before = hashingState().slots;
+    setHashingSlots(2);
+    try {
+      const hash = await hashPassword('correct-horse-1');
+      const guesses = [1, 2, 3].map((n) => verifyPassword(hash, `guess-${n}`, { suspect: true }));
+      expect(hashingState()).toMatchObject({ running: 1, waiting: 2 });
+      const clean = verifyPassword(hash, 'correct-horse-1');
+      expect(hashingState()).toMatchObject({ running: 2, waiting: 2 });
+      expect(await clean).toBe(true);
+      expect(await Promise.all(guesses)).toEqual([false, false, false]);
+      expect(hashingState()).toMatchObject({ running: 0, waiting: 0 });
+      // Without guesses, every slot serves clean sign-ins.
+      const cleanOnes = [1, 2, 3].map(() => verifyPassword(hash, 'correct-horse-1'));
+      expect(hashingState()).toMatchObject({ running: 2, waiting: 1 });
+      await Promise.all(cleanOnes);
+    } finally {
+      setHashingSlots(before);
+    }
+  });
 });
 
 describe('needsRehash', () => {

@@ -49,8 +49,9 @@ export function checkPasswordRequirements(password: string): void {
   }
 }
 
-/** Hashes running at most at once (the rest wait their turn); see `hashingSlots`. */
+/** Hashes running now (at most `hashingSlots`), and how many of them are suspect. */
 let running = 0;
+let runningSuspect = 0;
 /** Waiting hashes: clean ones go before suspect ones (sign-ins whose account or client failed lately). */
 const waiting: (() => void)[] = [];
 const waitingSuspect: (() => void)[] = [];
@@ -73,10 +74,19 @@ export function defaultHashingSlots(cores: number): number {
   return cores <= 2 ? Math.max(1, cores) : cores - 1;
 }
 
+/**
+ * Suspect hashes (guesses, most likely) may take all slots but one, so a
+ * clean sign-in never waits behind guesses for a slot (with one slot, the one).
+ */
+function suspectSlots(): number {
+  return Math.max(1, hashingSlots - 1);
+}
+
 /** Sets how many password hashes may run at once (`ServiceOptions.hashingSlots`); the process has one pool. */
 export function setHashingSlots(slots: number): void {
   if (!Number.isInteger(slots) || slots < 1) throw new TypeError('hashingSlots must be a whole number from 1');
   hashingSlots = slots;
+  startWaiting();
 }
 
 /** Hashes running and waiting for a slot now. */
@@ -84,16 +94,38 @@ export function hashingState(): { running: number; waiting: number; slots: numbe
   return { running, waiting: waiting.length + waitingSuspect.length, slots: hashingSlots };
 }
 
-/** Runs `work` when a hashing slot is free. */
+/** Runs `work` when a hashing slot is free (for a suspect one, one of the slots suspects may take). */
 async function inHashingSlot<T>(work: () => Promise<T>, suspect = false): Promise<T> {
-  if (running < hashingSlots) running++;
-  else await new Promise<void>((resolve) => (suspect ? waitingSuspect : waiting).push(resolve)); // handed over
+  if (running < hashingSlots && (!suspect || runningSuspect < suspectSlots())) {
+    running++;
+    if (suspect) runningSuspect++;
+  } else {
+    // `startWaiting` counts it in as it hands the slot over.
+    await new Promise<void>((resolve) => (suspect ? waitingSuspect : waiting).push(resolve));
+  }
   try {
     return await work();
   } finally {
-    const next = waiting.shift() ?? waitingSuspect.shift();
-    if (next) next();
-    else running--;
+    running--;
+    if (suspect) runningSuspect--;
+    startWaiting();
+  }
+}
+
+/** Hands free slots to waiting hashes: clean ones first, suspect ones within their share. */
+function startWaiting(): void {
+  while (running < hashingSlots) {
+    const clean = waiting.shift();
+    if (clean) {
+      running++;
+      clean();
+    } else if (waitingSuspect.length > 0 && runningSuspect < suspectSlots()) {
+      running++;
+      runningSuspect++;
+      waitingSuspect.shift()!();
+    } else {
+      return;
+    }
   }
 }
 
