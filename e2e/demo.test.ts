@@ -68,7 +68,11 @@ describe('the demo app in Chromium', () => {
       .getByRole('button', { name: /account|user menu|open menu/i })
       .first()
       .click();
+    // Signing out ends with a redirect to the after-sign-out page (a new page load): wait for it, or the next
+    // test's navigation races it.
+    const redirected = page.waitForEvent('load', { timeout: 15_000 });
     await page.getByRole('menuitem', { name: /sign out/i }).click();
+    await redirected;
     await expect
       .poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 15_000 })
       .toBeGreaterThan(0);
