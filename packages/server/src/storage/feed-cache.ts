@@ -9,7 +9,8 @@
  *   so a reader racing a writer cannot put the old row back;
  * - concurrent misses of one key share one load;
  * - entries expire after `ttlMs` (a backstop), and the least recently used
- *   goes first beyond `maxEntries`.
+ *   goes first beyond `maxEntries` (or `maxWeight`, for values whose size
+ *   varies).
  */
 
 export interface FeedCacheOptions<V> {
@@ -19,6 +20,9 @@ export interface FeedCacheOptions<V> {
   ttlMs: number;
   /** Most entries held at once. */
   maxEntries: number;
+  /** What an entry weighs (say, its bytes), with `maxWeight`: the most all entries may weigh together. */
+  weigh?: (value: V) => number;
+  maxWeight?: number;
   /** Whether a loaded value is worth keeping (default: all are). */
   keep?: (value: V) => boolean;
   /** Monotonic time in ms for the TTL (default `performance.now`). */
@@ -34,6 +38,7 @@ export interface FeedCacheStats {
 interface Entry<V> {
   value: V;
   loadedAt: number;
+  weight: number;
 }
 
 export class FeedCache<V> {
@@ -43,6 +48,8 @@ export class FeedCache<V> {
   readonly #loading = new Map<string, Promise<V>>();
   /** Bumped by every drop: a load that started before one must not be stored. */
   #generation = 0;
+  /** What the entries weigh together (`weigh`). */
+  #weight = 0;
   readonly stats: FeedCacheStats = { hits: 0, loads: 0 };
 
   constructor(options: FeedCacheOptions<V>) {
@@ -72,10 +79,15 @@ export class FeedCache<V> {
     return this.#entries.size;
   }
 
+  /** What the entries held weigh together (0 without `weigh`). */
+  get weight(): number {
+    return this.#weight;
+  }
+
   /** Drops what is held for `key`. */
   forget(key: string): void {
     this.#generation++;
-    this.#entries.delete(key);
+    this.#drop(key);
     this.#loading.delete(key);
   }
 
@@ -83,13 +95,14 @@ export class FeedCache<V> {
   forgetWhere(matches: (value: V) => boolean): void {
     this.#generation++;
     this.#loading.clear();
-    for (const [key, entry] of this.#entries) if (matches(entry.value)) this.#entries.delete(key);
+    for (const [key, entry] of this.#entries) if (matches(entry.value)) this.#drop(key);
   }
 
   /** Drops everything. */
   clear(): void {
     this.#generation++;
     this.#entries.clear();
+    this.#weight = 0;
     this.#loading.clear();
   }
 
@@ -101,7 +114,9 @@ export class FeedCache<V> {
       (value) => {
         if (this.#loading.get(key) === loading) this.#loading.delete(key);
         const current = generation === this.#generation && this.#options.live();
-        if (current && (this.#options.keep?.(value) ?? true)) this.#store(key, { value, loadedAt });
+        if (current && (this.#options.keep?.(value) ?? true)) {
+          this.#store(key, { value, loadedAt, weight: this.#options.weigh?.(value) ?? 0 });
+        }
         return value;
       },
       (error: unknown) => {
@@ -114,11 +129,20 @@ export class FeedCache<V> {
   }
 
   #store(key: string, entry: Entry<V>): void {
-    this.#entries.delete(key);
+    const maxWeight = this.#options.maxWeight ?? Number.POSITIVE_INFINITY;
+    if (entry.weight > maxWeight) return;
+    this.#drop(key);
     this.#entries.set(key, entry);
-    while (this.#entries.size > this.#options.maxEntries) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
+    this.#weight += entry.weight;
+    while (this.#entries.size > this.#options.maxEntries || this.#weight > maxWeight) {
+      this.#drop(this.#entries.keys().next().value as string);
     }
+  }
+
+  #drop(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#weight -= entry.weight;
   }
 }

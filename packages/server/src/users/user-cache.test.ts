@@ -69,6 +69,36 @@ for (const backend of backends) {
       expect(cache.stats).toEqual({ hits: before.hits + 1, loads: before.loads + 1 });
     });
 
+    it('holds users within a byte budget: the least recently used go first, a heavy one is never held', async () => {
+      const small = new UserCache({
+        db: dbOf(service.storage),
+        feed: changeFeedOf(service.storage),
+        maxBytes: 2_500,
+      });
+      const users = [await signUp(service), await signUp(service), await signUp(service)];
+      for (const user of users) await small.get(service.projectId, user.user_id);
+      expect(small.held.users).toBe(2);
+      expect(small.held.bytes).toBeLessThanOrEqual(2_500);
+      const loads = small.stats.loads;
+      await small.get(service.projectId, users[2]!.user_id);
+      expect(small.stats.loads).toBe(loads);
+      await small.get(service.projectId, users[0]!.user_id);
+      expect(small.stats.loads).toBe(loads + 1);
+
+      const heavy = await signUp(service);
+      await updateUser(
+        dbOf(service.storage),
+        service.projectId,
+        heavy.user_id,
+        { client_metadata: { notes: 'x'.repeat(3_000) } },
+        Date.now(),
+      );
+      await small.get(service.projectId, heavy.user_id);
+      await small.get(service.projectId, heavy.user_id);
+      expect(small.stats.loads).toBe(loads + 3);
+      expect(small.held.users).toBe(2);
+    });
+
     it('holds no one for an unknown user or another project', async () => {
       const { user_id } = await signUp(service);
       expect(await cache.get(service.projectId, '00000000-0000-4000-8000-000000000000')).toBeNull();

@@ -22,6 +22,8 @@ export interface UserCacheOptions {
   ttlMs?: number;
   /** Most users held at once (default 10,000). */
   maxEntries?: number;
+  /** Most bytes of users held at once, by `weighUser` (default 32 MiB). */
+  maxBytes?: number;
 }
 
 /** A user as loaded, with the project it was asked for (the key is the user's id alone: ids are unique). */
@@ -41,6 +43,9 @@ export class UserCache {
       live: () => feed.live,
       ttlMs: options.ttlMs ?? 60_000,
       maxEntries: options.maxEntries ?? 10_000,
+      // Metadata may be 16 KiB a field, six fields with the selected team's: bound the bytes too.
+      weigh: (held) => (held.user ? weighUser(held.user) : 0),
+      maxWeight: options.maxBytes ?? 32 * 1024 * 1024,
       keep: (held) => held.user !== null,
     });
     feed.subscribe((event) => {
@@ -53,6 +58,11 @@ export class UserCache {
   /** Counters for tests and figures. */
   get stats(): FeedCacheStats {
     return this.#cache.stats;
+  }
+
+  /** Users held, and about how many bytes they take (`weighUser`). */
+  get held(): { users: number; bytes: number } {
+    return { users: this.#cache.size, bytes: this.#cache.weight };
   }
 
   /** The user of the project with their selected team, or null when there is none. */
@@ -80,4 +90,12 @@ export class UserCache {
     const ids = new Set(teamIds.map((id) => id.toLowerCase()));
     this.#cache.forgetWhere((held) => held.user?.selected_team_id != null && ids.has(held.user.selected_team_id));
   }
+}
+
+/** About what a user row takes in memory: a kilobyte of fixed fields, and its metadata and team's as JSON. */
+export function weighUser(user: UserWithTeam): number {
+  const team = user.selected_team;
+  const json = [user.client_metadata, user.client_read_only_metadata, user.server_metadata];
+  if (team) json.push(team.client_metadata, team.client_read_only_metadata, team.server_metadata);
+  return 1024 + json.reduce<number>((bytes, value) => bytes + JSON.stringify(value ?? null).length, 0);
 }
