@@ -154,7 +154,7 @@ describe('rotateSecret', () => {
   });
 
   it('runs with instances running on both secrets: they keep working before, during and after', async () => {
-    const { storage, projectId, client, admin } = await world();
+    const { storage, client, admin } = await world();
     const email = 'rolling@example.com';
     const password = 'correct-horse-1';
     const old = serve(storage, oldSecret);
