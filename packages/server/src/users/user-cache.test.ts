@@ -10,27 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf, type FeedEvent } from '../storage/change-feed.js';
 import { dbOf, openStorage, type Storage } from '../storage/open-storage.js';
 import { authHeaders, call, newEmail, signUp, userHeaders } from '../test-support/api.js';
+import { nextFeedEvent } from '../test-support/feed.js';
 import { operatorSql } from '../test-support/operator-sql.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
+import { startSecondInstance } from '../test-support/second-instance.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { UserCache } from './user-cache.js';
 import { updateUser } from './user-store.js';
-
-/** Resolves with the first event of `storage`'s feed that `matches`; rejects after a second. */
-function nextEvent(storage: Storage, matches: (event: FeedEvent) => boolean): Promise<FeedEvent> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error('no such event reached the feed within 1 s'));
-    }, 1_000);
-    const stop = changeFeedOf(storage).subscribe((event) => {
-      if (!matches(event)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(event);
-    });
-  });
-}
 
 const namesUser = (userId: string) => (event: FeedEvent) =>
   event.type === 'users' && (event.userIds === null || event.userIds.includes(userId));
@@ -119,7 +105,7 @@ for (const backend of backends) {
       const other = await signUp(service);
       await cache.get(service.projectId, user_id);
       await cache.get(service.projectId, other.user_id);
-      const announced = nextEvent(service.storage, namesUser(user_id));
+      const announced = nextFeedEvent(service.storage, namesUser(user_id));
       await operatorSql(elsewhere)`update users set display_name = 'Set by an operator' where id = ${user_id}`;
       expect(await announced).toEqual({ type: 'users', userIds: [user_id] });
       const loads = cache.stats.loads;
@@ -132,7 +118,7 @@ for (const backend of backends) {
     it('drops a deleted user', async () => {
       const { user_id } = await signUp(service);
       await cache.get(service.projectId, user_id);
-      const announced = nextEvent(service.storage, namesUser(user_id));
+      const announced = nextFeedEvent(service.storage, namesUser(user_id));
       await operatorSql(elsewhere)`delete from users where id = ${user_id}`;
       await announced;
       expect(await cache.get(service.projectId, user_id)).toBeNull();
@@ -143,7 +129,7 @@ for (const backend of backends) {
       await cache.get(service.projectId, user_id);
       await operatorSql(elsewhere)`insert into users (project_id, id, signed_up_at, last_active_at)
         select ${service.projectId}, gen_random_uuid(), now(), now() from generate_series(1, 151)`;
-      const announced = nextEvent(service.storage, (event) => event.type === 'users');
+      const announced = nextFeedEvent(service.storage, (event) => event.type === 'users');
       await operatorSql(
         elsewhere,
       )`update users set client_metadata = '{"bulk": 2}'::jsonb where project_id = ${service.projectId}`;
@@ -214,32 +200,23 @@ for (const backend of backends) {
 
 describe.skipIf(!postgresUp)('the user cache across instances on PostgreSQL', () => {
   let service: TestService;
-  let other: Storage;
-  let otherInstance: import('../service.js').Service;
+  let other: TestService;
 
   beforeAll(async () => {
     service = await startTestService({ databaseUrl: postgresUrl });
-    other = await openStorage({ databaseUrl: postgresUrl, schema: service.storage.schema });
-    const { createService } = await import('../service.js');
-    otherInstance = createService({ storage: other, secret: service.secret, logger: false, clock: service.clock });
+    other = await startSecondInstance(service);
   });
   afterAll(async () => {
-    await otherInstance?.close();
     await other?.close();
     await service?.close();
   });
 
   it('a change through one instance shows on the other within a second', async () => {
     const user = await signUp(service);
-    const onOther = async () => {
-      const answer = await otherInstance.fetch(
-        new Request(`${service.apiUrl}/users/me`, { headers: userHeaders(service, user) }),
-      );
-      return (await answer.json()) as { display_name: string | null };
-    };
+    const onOther = async () => (await call(other, 'GET', '/users/me', { headers: userHeaders(other, user) })).body;
     expect((await onOther()).display_name).toBeNull();
     expect((await onOther()).display_name).toBeNull();
-    const reached = nextEvent(other, namesUser(user.user_id));
+    const reached = nextFeedEvent(other.storage, namesUser(user.user_id));
     const changed = await call(service, 'PATCH', '/users/me', {
       headers: userHeaders(service, user),
       json: { display_name: 'Everywhere' },

@@ -1,0 +1,40 @@
+/**
+ * A second instance of a test service: its own `createService` and storage
+ * on the same PostgreSQL schema, served on its own port, with the first
+ * one's project, keys, secret and clock. Everything that takes a
+ * `TestService` (`call`, `refreshGrant`, `userHeaders`, …) works on it, so a
+ * test reads "through A, then on B" with the same helpers.
+ *
+ * @example
+ * const b = await startSecondInstance(a);
+ * await call(b, 'GET', '/users/me', { headers: userHeaders(b, tokens) });
+ * await b.close();
+ */
+import { startServer } from '../server.js';
+import { createService } from '../service.js';
+import { openStorage } from '../storage/open-storage.js';
+import type { TestService } from '../testing/index.js';
+import { postgresUrl } from './postgres.js';
+
+export async function startSecondInstance(first: TestService): Promise<TestService> {
+  if (first.storage.kind !== 'postgres') throw new TypeError('a second instance needs PostgreSQL');
+  const storage = await openStorage({ databaseUrl: postgresUrl, schema: first.storage.schema });
+  const service = createService({ storage, secret: first.secret, logger: false, clock: first.clock, strict: true });
+  const server = await startServer({ service, port: 0, host: '127.0.0.1' });
+  let closing: Promise<void> | undefined;
+  return {
+    ...first,
+    url: server.url,
+    apiUrl: `${server.url}/api/v1`,
+    fetch: (input, init) =>
+      service.fetch(input instanceof Request ? input : new Request(new URL(input, server.url), init)),
+    storage,
+    service,
+    deliverMail: () => service.deliverMail(),
+    close: () => {
+      // The server closes the service; the storage is the first one's schema, which the first drops.
+      closing ??= server.close().finally(() => storage.close());
+      return closing;
+    },
+  };
+}
