@@ -199,8 +199,7 @@ const getUserRoute = defineRoute({
   answer: userViews,
   errors: ['USER_NOT_FOUND'],
   handler: async ({ auth, params, deps }) =>
-    (await attachSelectedTeam(deps.db, await findUser(deps.db, auth.project.id, params.userId))) ??
-    throwError(notFound),
+    (await deps.users.get(auth.project.id, params.userId)) ?? throwError(notFound),
 });
 
 const updateUserRoute = defineRoute({
