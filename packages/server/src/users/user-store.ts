@@ -6,7 +6,7 @@ import { isUuid } from '../common/ids.js';
 import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
 import { parseStoredConfig } from '../projects/project-config.js';
 import { findProjectRow } from '../projects/project-store.js';
-import { notifySessionsRevoked } from '../storage/change-feed.js';
+import { deleteUserSessions } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
 import { addMember, insertTeam, personalTeamName } from '../teams/team-store.js';
@@ -207,25 +207,16 @@ async function updateUserRow(db: Db, projectId: string, userId: string, changes:
   return row ?? null;
 }
 
-/** Deletes the user and, by cascade, their sessions. False when there was no such user. */
+/** Deletes the user and their sessions. False when there was no such user. */
 export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
   // A malformed id names nobody (and must not reach the database's uuid cast).
   if (!isUuid(userId)) return false;
   return inTransaction(db, async (trx) => {
-    // The user's row first (no session can be added meanwhile), then the sessions the cascade will take:
-    // every instance is told of them, so their access tokens stop working at once.
+    // The user's row first (no session can be added meanwhile), then their sessions, deleted as every
+    // session is (every instance is told, this one before the statement returns), so their access
+    // tokens and refresh tokens stop working at once; the cascade then finds none.
     if (!(await lockUser(trx, projectId, userId))) return false;
-    const sessions = await trx
-      .selectFrom('sessions')
-      .select('id')
-      .where('project_id', '=', projectId)
-      .where('user_id', '=', userId)
-      .execute();
-    if (sessions.length > 0)
-      await notifySessionsRevoked(
-        trx,
-        sessions.map((session) => session.id),
-      );
+    await deleteUserSessions(trx, projectId, userId);
     const result = await trx
       .deleteFrom('users')
       .where('project_id', '=', projectId)
