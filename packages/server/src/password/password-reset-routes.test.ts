@@ -136,7 +136,9 @@ describe('POST /auth/password/send-reset-code', () => {
     expect(await mailsTo(service, email)).toEqual([]);
   });
 
-  it('answers an unknown e-mail in about the time of a known one', async () => {
+  // Timing on a shared machine: a burst of load elsewhere can stretch one batch past the floor, so a batch may
+  // be measured again; a real difference (an unknown address answering early) fails every batch.
+  it('answers an unknown e-mail in about the time of a known one', { retry: 2 }, async () => {
     const user = await signUp(service);
     const time = async (email: string) => {
       const started = performance.now();
