@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 // Every test starts in fresh rate-limit windows (one test exercises the limit).
-beforeEach(() => service.clock.advance(10 * 60_000));
+beforeEach(() => service.clock.startWindow(10 * 60_000));
 
 const callback = 'http://localhost:3000/handler/email-verification';
 const untrusted = 'https://evil.example/verify';

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 // Fresh rate-limit windows for the flows that queue mail.
-beforeEach(() => service.clock.advance(10 * 60_000));
+beforeEach(() => service.clock.startWindow(10 * 60_000));
 
 const admin = () => authHeaders(service, 'admin');
 const otherAdmin = () => ({

@@ -22,7 +22,7 @@ beforeAll(async () => {
   project = (await findProject(dbOf(service.storage), service.projectId))!;
 });
 afterAll(() => service?.close());
-beforeEach(() => service.clock.advance(10 * 60_000));
+beforeEach(() => service.clock.startWindow(10 * 60_000));
 
 const hostile = '<img src=x onerror=alert(1)>';
 const admin = () => authHeaders(service, 'admin');

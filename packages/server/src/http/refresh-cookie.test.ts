@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([service?.close(), plain?.close()]));
 // Fresh rate-limit windows for every test (the limits have tests of their own).
-beforeEach(() => service.clock.advance(10 * 60_000));
+beforeEach(() => service.clock.startWindow(10 * 60_000));
 
 const foreignOrigin = 'https://evil.example';
 const cookieName = () => refreshCookieName(service.projectId);

@@ -33,7 +33,7 @@ const signIn = (email: string, password: string) =>
   call(service, 'POST', '/auth/password/sign-in', { headers: authHeaders(service), json: { email, password } });
 
 /** A fresh ten-minute window for the limits that count per window. */
-const nextWindow = () => service.clock.advance(10 * 60_000);
+const nextWindow = () => service.clock.startWindow(10 * 60_000);
 
 describe('config.rate_limits', () => {
   it('shows admins the defaults, and clients nothing', async () => {

@@ -9,6 +9,12 @@ export interface TestClock extends Clock {
   advance(ms: number): void;
   /** Sets the current time to `ms` (epoch ms); the clock keeps ticking from there. */
   set(ms: number): void;
+  /**
+   * Moves the clock at least `windowMs` forward, to the start of a fixed window
+   * of that length (as the rate limits count): a test that counts up to a limit
+   * then has the whole window, and no boundary passes while it counts.
+   */
+  startWindow(windowMs: number): void;
 }
 
 export function createTestClock(): TestClock {
@@ -20,6 +26,10 @@ export function createTestClock(): TestClock {
     },
     set(ms) {
       offset = ms - Date.now();
+    },
+    startWindow(windowMs) {
+      const now = Date.now() + offset;
+      offset += 2 * windowMs - (now % windowMs);
     },
   };
 }
