@@ -13,9 +13,9 @@
 import type { AccessType } from '@latchkey/protocol';
 import type { RequestAuth } from '../http/env.js';
 import type { ClientInfo } from '../http/route.js';
-import type { Db } from '../storage/db.js';
+import { type Db, type Write, writeTogether } from '../storage/db.js';
 import type { JsonValue } from '../storage/schema.js';
-import { insertAuditEvent } from './audit-store.js';
+import { auditEventInsert } from './audit-store.js';
 
 /**
  * The events, and what their `data` holds:
@@ -124,12 +124,17 @@ export function actorOf(auth: RequestAuth | null, userId: string | null): { type
  * await audit(trx, input, 'password.changed', { data: { by: 'user' } });
  */
 export async function audit(db: Db, source: AuditSource, type: AuditEventType, facts: AuditFacts = {}): Promise<void> {
+  await writeTogether(db, [auditWrite(db, source, type, facts)]);
+}
+
+/** The write `audit` sends, to send with others in one statement (`writeTogether`). */
+export function auditWrite(db: Db, source: AuditSource, type: AuditEventType, facts: AuditFacts = {}): Write {
   const auth = source.auth;
   const projectId = auth?.project.id ?? source.projectId;
   if (projectId === undefined) throw new Error('audit: no project to record the event in');
   const callerUserId = source.userId ?? auth?.userId ?? null;
   const actor = source.actor ?? actorOf(auth, callerUserId);
-  await insertAuditEvent(db, {
+  return auditEventInsert(db, {
     project_id: projectId,
     type,
     occurred_at: new Date(source.deps.clock.now()),

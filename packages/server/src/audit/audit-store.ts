@@ -1,16 +1,14 @@
 /** Audit events: every query on `audit_events`. */
 import { type Insertable, sql } from 'kysely';
-import type { Db } from '../storage/db.js';
+import type { Db, Write } from '../storage/db.js';
 import { type AuditEventRow, type AuditEventsTable, type JsonValue, json } from '../storage/schema.js';
 
 /** An event as written (`id` comes from the sequence), its data as a value rather than JSON text. */
 export type NewAuditEvent = Omit<Insertable<AuditEventsTable>, 'id' | 'data'> & { data: Record<string, JsonValue> };
 
-export async function insertAuditEvent(db: Db, event: NewAuditEvent): Promise<void> {
-  await db
-    .insertInto('audit_events')
-    .values({ ...event, data: json(event.data) })
-    .execute();
+/** The write that records `event`. */
+export function auditEventInsert(db: Db, event: NewAuditEvent): Write {
+  return db.insertInto('audit_events').values({ ...event, data: json(event.data) });
 }
 
 /** Which events of a project to read: all filters optional, newest first, `before` an id (the cursor). */

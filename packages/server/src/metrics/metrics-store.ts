@@ -4,7 +4,7 @@
  * row per user per active day, and the country a user last signed in from.
  */
 import { sql } from 'kysely';
-import type { Db } from '../storage/db.js';
+import type { Db, Write } from '../storage/db.js';
 import type { UserRow } from '../storage/schema.js';
 
 /** A day as `YYYY-MM-DD` and its count. */
@@ -13,25 +13,12 @@ export interface DayCount {
   count: number;
 }
 
-/** Records that the user was active on `day` (`YYYY-MM-DD`, UTC), once per day; with `country`, where from. */
-export async function recordActivity(
-  db: Db,
-  input: { projectId: string; userId: string; day: string; country: string | null },
-): Promise<void> {
-  await db
+/** The write that records the user as active on `day` (`YYYY-MM-DD`, UTC), once per day. */
+export function activityDayInsert(db: Db, input: { projectId: string; userId: string; day: string }): Write {
+  return db
     .insertInto('user_activity_days')
     .values({ project_id: input.projectId, user_id: input.userId, day: input.day })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
-  if (input.country) {
-    await db
-      .updateTable('users')
-      .set({ country_code: input.country })
-      .where('project_id', '=', input.projectId)
-      .where('id', '=', input.userId)
-      .where(sql<boolean>`country_code is distinct from ${input.country}`)
-      .execute();
-  }
+    .onConflict((oc) => oc.doNothing());
 }
 
 /** Sign-ups per UTC day from `from` (inclusive, `YYYY-MM-DD`); days without any are absent. */

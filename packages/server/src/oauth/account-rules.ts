@@ -111,6 +111,7 @@ export async function applyAccountRules(trx: Db, sealer: Sealer, input: AccountR
   try {
     user = await insertUser(trx, {
       projectId: project.id,
+      projectConfig: project.config,
       now: input.now,
       primaryEmail: profile.email,
       primaryEmailVerified: profile.email !== null && profile.emailVerified,

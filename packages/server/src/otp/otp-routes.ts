@@ -28,13 +28,13 @@
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
+import { auditWrite } from '../audit/audit-log.js';
 import { checkClientCode, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email } from '../common/schemas.js';
 import { findUserChannelByValue, markChannelVerified } from '../contact-channels/contact-channel-store.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { countryOf, recordUserActivity } from '../metrics/activity.js';
+import { activityWrites, countryOf } from '../metrics/activity.js';
 import { signInAnswer } from '../password/password-routes.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
@@ -129,11 +129,19 @@ const signInWithCode = defineRoute({
               primaryEmailAuthEnabled: true,
               otpAuthEnabled: true,
               now,
+              projectConfig: project.config,
             });
-        await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
-        const session = await createSession(trx, { projectId: project.id, userId: user.id, now, client });
         const event = existing ? 'sign_in.succeeded' : 'sign_up';
-        await audit(trx, { auth, client, deps }, event, { userId: user.id, data: { method: 'otp' } });
+        const session = await createSession(trx, {
+          projectId: project.id,
+          userId: user.id,
+          now,
+          client,
+          also: () => [
+            ...activityWrites(trx, { projectId: project.id, userId: user.id, now, country }),
+            auditWrite(trx, { auth, client, deps }, event, { userId: user.id, data: { method: 'otp' } }),
+          ],
+        });
         return { userId: user.id, session, isNewUser: !existing };
       });
     let done: Awaited<ReturnType<typeof signIn>>;

@@ -7,19 +7,19 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
+import { audit, auditWrite } from '../audit/audit-log.js';
 import { callbackUrl, email } from '../common/schemas.js';
 import { findPrimaryChannel } from '../contact-channels/contact-channel-store.js';
 import { queueVerificationMail } from '../contact-channels/verification.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { countryOf, recordUserActivity } from '../metrics/activity.js';
+import { activityWrites, countryOf } from '../metrics/activity.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { checkAttempts, clearAccountFailures, recordFailure, signInKeys } from '../rate-limit/attempt-limits.js';
 import { limitSignUps } from '../rate-limit/rate-limit.js';
 import { createSession } from '../sessions/session-store.js';
 import { inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUserByAuthEmail, insertUser, markUserActive, updateUser } from '../users/user-store.js';
+import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
 import { checkPasswordRequirements, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 /** The answer of every sign-in: a new session's tokens and the user's id. */
@@ -70,6 +70,7 @@ const signUp = defineRoute({
           primaryEmailAuthEnabled: true,
           passwordHash,
           now,
+          projectConfig: project.config,
         });
         if (callback !== undefined) {
           // The verification mail commits with the user it was sent to, or neither does.
@@ -77,10 +78,17 @@ const signUp = defineRoute({
           if (channel)
             await queueVerificationMail(trx, { project, channel, userDisplayName: null, callbackUrl: callback, now });
         }
-        const session = await createSession(trx, { projectId: project.id, userId: user.id, now, client });
         const country = countryOf(request, deps.countryHeader);
-        await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
-        await audit(trx, { auth, client, deps }, 'sign_up', { userId: user.id, data: { method: 'password' } });
+        const session = await createSession(trx, {
+          projectId: project.id,
+          userId: user.id,
+          now,
+          client,
+          also: () => [
+            ...activityWrites(trx, { projectId: project.id, userId: user.id, now, country }),
+            auditWrite(trx, { auth, client, deps }, 'sign_up', { userId: user.id, data: { method: 'password' } }),
+          ],
+        });
         return { userId: user.id, sessionId: session.sessionId, refreshToken: session.refreshToken };
       });
     } catch (error) {
@@ -126,13 +134,22 @@ const signIn = defineRoute({
     // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
     const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
     const now = deps.clock.now();
-    const session = await inTransaction(deps.db, async (trx) => {
-      await markUserActive(trx, project.id, user.id, now);
-      if (upgraded) await updateUser(trx, project.id, user.id, { password_hash: upgraded }, now);
-      const country = countryOf(request, deps.countryHeader);
-      await recordUserActivity(trx, { projectId: project.id, userId: user.id, now, country });
-      await audit(trx, { auth, client, deps }, 'sign_in.succeeded', { userId: user.id, data: { method: 'password' } });
-      return createSession(trx, { projectId: project.id, userId: user.id, now, client });
+    // The upgrade stands alone: a hash of the same password, it is right whatever follows.
+    if (upgraded) await updateUser(deps.db, project.id, user.id, { password_hash: upgraded }, now);
+    const country = countryOf(request, deps.countryHeader);
+    // One statement: the session, the user's activity and the audit event.
+    const session = await createSession(deps.db, {
+      projectId: project.id,
+      userId: user.id,
+      now,
+      client,
+      also: () => [
+        ...activityWrites(deps.db, { projectId: project.id, userId: user.id, now, country, markActive: true }),
+        auditWrite(deps.db, { auth, client, deps }, 'sign_in.succeeded', {
+          userId: user.id,
+          data: { method: 'password' },
+        }),
+      ],
     });
     return {
       access_token: await deps.accessTokens.issue(project.id, user.id, session.sessionId),

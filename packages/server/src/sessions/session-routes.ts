@@ -5,7 +5,7 @@
  */
 import { constants, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
+import { audit, auditWrite } from '../audit/audit-log.js';
 import { millis, successAnswer } from '../common/schemas.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -40,19 +40,16 @@ const createSessionRoute = defineRoute({
     }
     const user = await findUser(deps.db, auth.project.id, userId);
     if (!user) throw new KnownError('USER_ID_DOES_NOT_EXIST', { user_id: body.user_id });
-    const { sessionId, refreshToken } = await inTransaction(deps.db, async (trx) => {
-      const session = await createSession(trx, {
-        projectId: auth.project.id,
-        userId: user.id,
-        now: deps.clock.now(),
-        lifetimeMs: body.expires_in_millis ?? constants.defaultServerSessionExpiresInMs,
-        client,
-        isImpersonation: body.is_impersonation ?? false,
-      });
-      // Server code acting as the user: an impersonation when it says so, a session it opened otherwise.
-      const type = body.is_impersonation ? 'impersonation.started' : 'session.created';
-      await audit(trx, { auth, client, deps }, type, { userId: user.id, data: { session_id: session.sessionId } });
-      return session;
+    // Server code acting as the user: an impersonation when it says so, a session it opened otherwise.
+    const type = body.is_impersonation ? 'impersonation.started' : 'session.created';
+    const { sessionId, refreshToken } = await createSession(deps.db, {
+      projectId: auth.project.id,
+      userId: user.id,
+      now: deps.clock.now(),
+      lifetimeMs: body.expires_in_millis ?? constants.defaultServerSessionExpiresInMs,
+      client,
+      isImpersonation: body.is_impersonation ?? false,
+      also: (id) => [auditWrite(deps.db, { auth, client, deps }, type, { userId: user.id, data: { session_id: id } })],
     });
     return {
       access_token: await deps.accessTokens.issue(auth.project.id, user.id, sessionId),

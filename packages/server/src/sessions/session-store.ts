@@ -8,7 +8,7 @@ import { isUuid } from '../common/ids.js';
 import { sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
 import { notifySessionsRevoked } from '../storage/change-feed.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import { type Db, inTransaction, type Write, writeTogether } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
 import { markUserActive } from '../users/user-store.js';
 
@@ -23,29 +23,44 @@ export interface NewSession {
   client?: { ip: string | null; userAgent: string | null };
   /** Opened by server code for the user. */
   isImpersonation?: boolean;
+  /**
+   * What else the moment writes (the user's activity, an audit event), given
+   * the new session's id: sent with the session in one statement.
+   */
+  also?: (sessionId: string) => readonly Write[];
 }
 
-/** Creates a session and returns its refresh token, the only copy in clear. */
+/**
+ * Creates a session and returns its refresh token, the only copy in clear.
+ * With `also`, one round trip writes everything a sign-in records.
+ *
+ * @example
+ * await createSession(db, { projectId, userId, now, client, also: () => [auditWrite(db, source, 'sign_in.succeeded')] });
+ */
 export async function createSession(db: Db, input: NewSession): Promise<{ sessionId: string; refreshToken: string }> {
+  const { write, ...session } = sessionInsert(db, input);
+  await writeTogether(db, [write, ...(input.also?.(session.sessionId) ?? [])]);
+  return session;
+}
+
+/** A new session's id and refresh token, and the write that creates it (unsent). */
+export function sessionInsert(db: Db, input: NewSession): { sessionId: string; refreshToken: string; write: Write } {
   const refreshToken = randomToken();
   const sessionId = randomUUID();
   const now = new Date(input.now);
-  await db
-    .insertInto('sessions')
-    .values({
-      id: sessionId,
-      project_id: input.projectId,
-      user_id: input.userId,
-      refresh_token_hash: sha256Hex(refreshToken),
-      created_at: now,
-      expires_at: new Date(input.now + (input.lifetimeMs ?? constants.defaultServerSessionExpiresInMs)),
-      last_used_at: now,
-      ip: input.client?.ip ?? null,
-      user_agent: input.client?.userAgent ?? null,
-      is_impersonation: input.isImpersonation ?? false,
-    })
-    .execute();
-  return { sessionId, refreshToken };
+  const write = db.insertInto('sessions').values({
+    id: sessionId,
+    project_id: input.projectId,
+    user_id: input.userId,
+    refresh_token_hash: sha256Hex(refreshToken),
+    created_at: now,
+    expires_at: new Date(input.now + (input.lifetimeMs ?? constants.defaultServerSessionExpiresInMs)),
+    last_used_at: now,
+    ip: input.client?.ip ?? null,
+    user_agent: input.client?.userAgent ?? null,
+    is_impersonation: input.isImpersonation ?? false,
+  });
+  return { sessionId, refreshToken, write };
 }
 
 /** The unexpired session of the project holding `refreshToken`, or null. */

@@ -4,7 +4,7 @@
  * Only `storage/` and `*-store.ts` files build SQL (a lint rule forbids
  * importing Kysely elsewhere); the rest of the service calls store functions.
  */
-import type { Kysely } from 'kysely';
+import { type Compilable, type Kysely, type OperationNodeSource, sql } from 'kysely';
 import type { Database } from './schema.js';
 
 /** The database, or a transaction on it. */
@@ -25,4 +25,29 @@ export type Db = Kysely<Database>;
 export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   // Already in one: join it, so the caller's commit or rollback covers this work too.
   return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** A write a store built but did not send, for `writeTogether`. */
+export type Write = OperationNodeSource & Compilable;
+
+/**
+ * Sends `writes` as one statement, each a data-modifying `WITH` part of it:
+ * one round trip, and all of them or none, with no transaction of its own
+ * (inside the caller's, when `db` is one). The parts run on one snapshot and
+ * cannot see each other's rows, so they must be independent, and no two may
+ * update the same row. A sign-in's session, activity and audit row go this way
+ * (issue 12: each round trip costs the service and the database more than the
+ * statement's own work).
+ *
+ * @example
+ * await writeTogether(db, [sessionInsert(db, row), auditEventInsert(db, event)]);
+ */
+export async function writeTogether(db: Db, writes: readonly Write[]): Promise<void> {
+  if (writes.length === 0) return;
+  if (writes.length === 1) {
+    await db.executeQuery(writes[0]!.compile());
+    return;
+  }
+  const parts = writes.map((write, i) => sql`${sql.id(`w${i}`)} as (${write})`);
+  await sql`with ${sql.join(parts)} select 1`.execute(db);
 }

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidApiKey } from '../api-keys/api-keys.js';
 import { randomCrockford } from '../crypto/random.js';
+import { activityWrites } from '../metrics/activity.js';
 import { bootstrap, createApiKeySet, createProject, revokeApiKeySet, updateProjectConfig } from '../operations.js';
 import { findProject } from '../projects/projects.js';
 import { createSession, findSession, revokeSession, touchSession } from '../sessions/session-store.js';
@@ -189,6 +190,35 @@ describe.each(backends)('storage contract on $name', (backend) => {
     const other = await createProject(storage, { displayName: 'O' });
     const user = await newUser(project.id);
     await expect(createSession(dbOf(storage), { projectId: other.id, userId: user.id, now })).rejects.toThrow();
+  });
+
+  test('writes a session with what else a sign-in records in one statement: all of it, or none', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    const user = await newUser(project.id);
+    const db = dbOf(storage);
+    const activity = (userId: string, at: number) =>
+      activityWrites(db, { projectId: project.id, userId, now: at, country: 'NZ', markActive: true });
+    const day = now + 86_400_000;
+    const { sessionId } = await createSession(db, {
+      projectId: project.id,
+      userId: user.id,
+      now: day,
+      also: () => activity(user.id, day),
+    });
+    const stored = await findUser(db, project.id, user.id);
+    expect(stored).toMatchObject({ country_code: 'NZ', last_active_at: new Date(day) });
+    const days = () => db.selectFrom('user_activity_days').select('day').where('user_id', '=', user.id).execute();
+    expect(await days()).toEqual([{ day: new Date(new Date(day).toISOString().slice(0, 10)) }]);
+    expect(await db.selectFrom('sessions').select('id').where('id', '=', sessionId).execute()).toHaveLength(1);
+
+    // A session for a user of another project breaks the statement: the activity part is not written either.
+    const other = await createProject(storage, { displayName: 'O' });
+    const later = day + 86_400_000;
+    await expect(
+      createSession(db, { projectId: other.id, userId: user.id, now: later, also: () => activity(user.id, later) }),
+    ).rejects.toThrow();
+    expect(await days()).toHaveLength(1);
+    expect((await findUser(db, project.id, user.id))?.last_active_at).toEqual(new Date(day));
   });
 
   test('deletes sessions with their user, and everything with its project', async () => {

@@ -11,8 +11,10 @@
  * A Kysely plugin sees every statement the service builds. An `UPDATE` or
  * `DELETE` of those tables whose `WHERE` pins `id` (`id = …` or `id in (…)`
  * among its `AND`ed conditions, as every store writes them) names its rows;
- * any other names none, which drops every cached user. Writes made with raw
- * SQL are not seen here; the trigger still announces them.
+ * any other names none, which drops every cached user. The parts of a
+ * `writeTogether` statement pass through here one by one as it is built, so
+ * they are seen too. Writes made with raw SQL are not seen here; the trigger
+ * still announces them.
  *
  * The announcement comes before the commit, so it errs on the safe side: a
  * change rolled back afterwards has only dropped cached rows for nothing, and

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { checkCode, useCode, verificationCode } from '../codes/codes.js';
 import { jsonResponse } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { countryOf, recordUserActivity } from '../metrics/activity.js';
+import { activityWrites, countryOf, recordUserActivity } from '../metrics/activity.js';
 import { pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
 import { createSession, isActivityStale, touchSession } from '../sessions/session-store.js';
@@ -149,8 +149,13 @@ const issueToken = defineRoute({
         await useCode(trx, row, now).catch(() => {
           throw new KnownError('INVALID_AUTHORIZATION_CODE');
         });
-        await recordUserActivity(trx, { projectId: project.id, userId: data.user_id, now, country });
-        return createSession(trx, { projectId: project.id, userId: data.user_id, now, client });
+        return createSession(trx, {
+          projectId: project.id,
+          userId: data.user_id,
+          now,
+          client,
+          also: () => activityWrites(trx, { projectId: project.id, userId: data.user_id, now, country }),
+        });
       });
       return {
         ...(await answer(data.user_id, session.sessionId)),

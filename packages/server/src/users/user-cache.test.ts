@@ -100,6 +100,20 @@ for (const backend of backends) {
       expect((await cache.get(service.projectId, user_id))?.display_name).toBe('Renamed');
     });
 
+    it("sees a sign-in's write at once, though it is one part of a larger statement", async () => {
+      const user = await signUp(service);
+      const before = (await cache.get(service.projectId, user.user_id))!.last_active_at.getTime();
+      service.clock.advance(60_000);
+      const signedIn = await call(service, 'POST', '/auth/password/sign-in', {
+        headers: authHeaders(service),
+        json: { email: user.email, password: user.password },
+      });
+      expect(signedIn.status).toBe(200);
+      expect((await cache.get(service.projectId, user.user_id))!.last_active_at.getTime()).toBeGreaterThanOrEqual(
+        before + 60_000,
+      );
+    });
+
     it("drops a user changed by another connection's SQL when the database announces it", async () => {
       const { user_id } = await signUp(service);
       const other = await signUp(service);

@@ -4,7 +4,7 @@ import type { Json } from '@latchkey/protocol';
 import { sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
-import { parseStoredConfig } from '../projects/project-config.js';
+import { type ProjectConfig, parseStoredConfig } from '../projects/project-config.js';
 import { findProjectRow } from '../projects/project-store.js';
 import { deleteUserSessions } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
@@ -54,6 +54,8 @@ export interface NewUser {
   serverMetadata?: Json;
   otpAuthEnabled?: boolean;
   passkeyAuthEnabled?: boolean;
+  /** The project's config as the caller has it (a request's); absent, it is read here. */
+  projectConfig?: ProjectConfig;
 }
 
 /**
@@ -75,7 +77,7 @@ export function insertUser(db: Db, user: NewUser): Promise<UserRow> {
         firstOfUser: true,
       });
     }
-    return (await giveTeamOnSignUp(trx, row, user.now)) ?? row;
+    return (await giveTeamOnSignUp(trx, row, user)) ?? row;
   });
 }
 
@@ -85,9 +87,9 @@ export function insertUser(db: Db, user: NewUser): Promise<UserRow> {
  * null when the project does not ask for one. Every way a user is created
  * passes here, so none can forget it.
  */
-async function giveTeamOnSignUp(trx: Db, row: UserRow, now: number): Promise<UserRow | null> {
-  const project = await findProjectRow(trx, row.project_id);
-  const config = project && parseStoredConfig(project.id, project.config);
+async function giveTeamOnSignUp(trx: Db, row: UserRow, user: NewUser): Promise<UserRow | null> {
+  const { now } = user;
+  const config = user.projectConfig ?? (await storedConfig(trx, row.project_id));
   if (!config?.create_team_on_sign_up) return null;
   const team = await insertTeam(trx, {
     projectId: row.project_id,
@@ -108,6 +110,11 @@ async function giveTeamOnSignUp(trx: Db, row: UserRow, now: number): Promise<Use
     .where('id', '=', row.id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+async function storedConfig(db: Db, projectId: string): Promise<ProjectConfig | null> {
+  const project = await findProjectRow(db, projectId);
+  return project && parseStoredConfig(project.id, project.config);
 }
 
 function insertUserRow(db: Db, user: NewUser): Promise<UserRow> {
@@ -232,13 +239,31 @@ export async function deleteUser(db: Db, projectId: string, userId: string): Pro
  * which is the first lock every change to a user and its sessions takes.
  */
 export async function markUserActive(db: Db, projectId: string, userId: string, now: number): Promise<boolean> {
-  const result = await db
+  const result = await userSeenUpdate(db, projectId, userId, { at: now, country: null })!.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * The write that marks the user as active `at` (when given) and notes the
+ * `country` they came from (when known); null when there is nothing to write.
+ * A country alone is written only when it changed.
+ */
+export function userSeenUpdate(
+  db: Db,
+  projectId: string,
+  userId: string,
+  seen: { at: number | null; country: string | null },
+) {
+  if (seen.at === null && seen.country === null) return null;
+  return db
     .updateTable('users')
-    .set({ last_active_at: new Date(now) })
+    .set({
+      ...(seen.at !== null ? { last_active_at: new Date(seen.at) } : {}),
+      ...(seen.country !== null ? { country_code: seen.country } : {}),
+    })
     .where('project_id', '=', projectId)
     .where('id', '=', userId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+    .$if(seen.at === null, (query) => query.where(sql<boolean>`country_code is distinct from ${seen.country}`));
 }
 
 /** Number of users of a project. */
