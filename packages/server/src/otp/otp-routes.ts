@@ -28,21 +28,21 @@
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { auditWrite } from '../audit/audit-log.js';
 import { checkClientCode, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email } from '../common/schemas.js';
 import { findUserChannelByValue, markChannelVerified } from '../contact-channels/contact-channel-store.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { activityWrites, countryOf } from '../metrics/activity.js';
+import { countryOf } from '../metrics/activity.js';
 import { signInAnswer } from '../password/password-routes.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
-import { createSession, deleteUserSessions } from '../sessions/session-store.js';
+import { deleteUserSessions } from '../sessions/session-store.js';
+import { openSignInSession } from '../sessions/sign-in-session.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation, type UserRow } from '../storage/schema.js';
-import { findUserByAuthEmail, insertUser, markUserActive, updateUser } from '../users/user-store.js';
+import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
 
 function requireMagicLink(project: ProjectRecord): void {
   if (!project.config.magic_link_enabled) {
@@ -112,7 +112,7 @@ const signInWithCode = defineRoute({
     const data = magicLinkData.safeParse(row.data);
     if (!data.success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
     const address = data.data.email;
-    const country = countryOf(request, deps.countryHeader);
+    const _country = countryOf(request, deps.countryHeader);
     const signIn = () =>
       inTransaction(deps.db, async (trx) => {
         const now = deps.clock.now();
@@ -131,16 +131,13 @@ const signInWithCode = defineRoute({
               now,
               projectConfig: project.config,
             });
-        const event = existing ? 'sign_in.succeeded' : 'sign_up';
-        const session = await createSession(trx, {
-          projectId: project.id,
+        const session = await openSignInSession(trx, {
+          source: { auth, client, deps },
+          request,
           userId: user.id,
           now,
-          client,
-          also: () => [
-            ...activityWrites(trx, { projectId: project.id, userId: user.id, now, country }),
-            auditWrite(trx, { auth, client, deps }, event, { userId: user.id, data: { method: 'otp' } }),
-          ],
+          event: existing ? 'sign_in.succeeded' : 'sign_up',
+          method: 'otp',
         });
         return { userId: user.id, session, isNewUser: !existing };
       });
@@ -178,7 +175,6 @@ async function confirmExistingUser(db: Db, user: UserRow, address: string, now: 
     }
   }
   if (!user.otp_auth_enabled) await updateUser(db, user.project_id, user.id, { otp_auth_enabled: true }, now);
-  await markUserActive(db, user.project_id, user.id, now);
   return user;
 }
 

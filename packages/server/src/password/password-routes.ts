@@ -7,16 +7,15 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit, auditWrite } from '../audit/audit-log.js';
+import { audit } from '../audit/audit-log.js';
 import { callbackUrl, email } from '../common/schemas.js';
 import { findPrimaryChannel } from '../contact-channels/contact-channel-store.js';
 import { queueVerificationMail } from '../contact-channels/verification.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { activityWrites, countryOf } from '../metrics/activity.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { checkAttempts, clearAccountFailures, recordFailure, signInKeys } from '../rate-limit/attempt-limits.js';
 import { limitSignUps } from '../rate-limit/rate-limit.js';
-import { createSession } from '../sessions/session-store.js';
+import { openSignInSession } from '../sessions/sign-in-session.js';
 import { inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
@@ -78,16 +77,13 @@ const signUp = defineRoute({
           if (channel)
             await queueVerificationMail(trx, { project, channel, userDisplayName: null, callbackUrl: callback, now });
         }
-        const country = countryOf(request, deps.countryHeader);
-        const session = await createSession(trx, {
-          projectId: project.id,
+        const session = await openSignInSession(trx, {
+          source: { auth, client, deps },
+          request,
           userId: user.id,
           now,
-          client,
-          also: () => [
-            ...activityWrites(trx, { projectId: project.id, userId: user.id, now, country }),
-            auditWrite(trx, { auth, client, deps }, 'sign_up', { userId: user.id, data: { method: 'password' } }),
-          ],
+          event: 'sign_up',
+          method: 'password',
         });
         return { userId: user.id, sessionId: session.sessionId, refreshToken: session.refreshToken };
       });
@@ -136,20 +132,13 @@ const signIn = defineRoute({
     const now = deps.clock.now();
     // The upgrade stands alone: a hash of the same password, it is right whatever follows.
     if (upgraded) await updateUser(deps.db, project.id, user.id, { password_hash: upgraded }, now);
-    const country = countryOf(request, deps.countryHeader);
-    // One statement: the session, the user's activity and the audit event.
-    const session = await createSession(deps.db, {
-      projectId: project.id,
+    const session = await openSignInSession(deps.db, {
+      source: { auth, client, deps },
+      request,
       userId: user.id,
       now,
-      client,
-      also: () => [
-        ...activityWrites(deps.db, { projectId: project.id, userId: user.id, now, country, markActive: true }),
-        auditWrite(deps.db, { auth, client, deps }, 'sign_in.succeeded', {
-          userId: user.id,
-          data: { method: 'password' },
-        }),
-      ],
+      event: 'sign_in.succeeded',
+      method: 'password',
     });
     return {
       access_token: await deps.accessTokens.issue(project.id, user.id, session.sessionId),
