@@ -127,22 +127,36 @@ export async function audit(db: Db, source: AuditSource, type: AuditEventType, f
   await writeTogether(db, [auditWrite(db, source, type, facts)]);
 }
 
-/** The write `audit` sends, to send with others in one statement (`writeTogether`). */
-export function auditWrite(db: Db, source: AuditSource, type: AuditEventType, facts: AuditFacts = {}): Write {
+/**
+ * The write `audit` sends, to send with others in one statement
+ * (`writeTogether`, or a session store's `also`: with `onlyWith`, recorded only
+ * when that part of the statement has rows).
+ */
+export function auditWrite(
+  db: Db,
+  source: AuditSource,
+  type: AuditEventType,
+  facts: AuditFacts = {},
+  onlyWith?: string,
+): Write {
   const auth = source.auth;
   const projectId = auth?.project.id ?? source.projectId;
   if (projectId === undefined) throw new Error('audit: no project to record the event in');
   const callerUserId = source.userId ?? auth?.userId ?? null;
   const actor = source.actor ?? actorOf(auth, callerUserId);
-  return auditEventInsert(db, {
-    project_id: projectId,
-    type,
-    occurred_at: new Date(source.deps.clock.now()),
-    user_id: facts.userId === undefined ? callerUserId : facts.userId,
-    actor_type: actor.type,
-    actor_id: actor.id,
-    ip: source.client.ip,
-    user_agent: source.client.userAgent?.slice(0, maxUserAgent) ?? null,
-    data: facts.data ?? {},
-  });
+  return auditEventInsert(
+    db,
+    {
+      project_id: projectId,
+      type,
+      occurred_at: new Date(source.deps.clock.now()),
+      user_id: facts.userId === undefined ? callerUserId : facts.userId,
+      actor_type: actor.type,
+      actor_id: actor.id,
+      ip: source.client.ip,
+      user_agent: source.client.userAgent?.slice(0, maxUserAgent) ?? null,
+      data: facts.data ?? {},
+    },
+    onlyWith,
+  );
 }

@@ -6,9 +6,19 @@ import { type AuditEventRow, type AuditEventsTable, type JsonValue, json } from 
 /** An event as written (`id` comes from the sequence), its data as a value rather than JSON text. */
 export type NewAuditEvent = Omit<Insertable<AuditEventsTable>, 'id' | 'data'> & { data: Record<string, JsonValue> };
 
-/** The write that records `event`. */
-export function auditEventInsert(db: Db, event: NewAuditEvent): Write {
-  return db.insertInto('audit_events').values({ ...event, data: json(event.data) });
+/**
+ * The write that records `event`; with `onlyWith`, the name of another part of
+ * the same statement (`endSessions`' `ended`), only when that part has rows.
+ */
+export function auditEventInsert(db: Db, event: NewAuditEvent, onlyWith?: string): Write {
+  const row = { ...event, data: json(event.data) };
+  if (onlyWith === undefined) return db.insertInto('audit_events').values(row);
+  const columns = Object.keys(row) as (keyof typeof row)[];
+  const values = sql.join(columns.map((column) => sql`${row[column]}`));
+  return db
+    .insertInto('audit_events')
+    .columns(columns)
+    .expression(sql`select ${values} where exists (select 1 from ${sql.table(onlyWith)})`);
 }
 
 /** Which events of a project to read: all filters optional, newest first, `before` an id (the cursor). */

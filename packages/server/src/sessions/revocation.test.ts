@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../storage/change-feed.js';
 import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, expectKnownError, goodPassword, signUp, userHeaders, within } from '../test-support/api.js';
+import { auditTrail } from '../test-support/audit.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startSecondInstance } from '../test-support/second-instance.js';
 import { startTestService, type TestService } from '../testing/index.js';
@@ -67,6 +68,22 @@ describe.each([
     },
   );
 
+  it.skipIf(!available)('two sign-outs of one session at once: one ends it and is recorded, once', async () => {
+    const user = await signUp(service);
+    // The refresh token alone, as a page whose access token expired signs out.
+    const headers = { ...authHeaders(service), [h.refreshToken]: user.refresh_token };
+    const signOut = () => call(service, 'DELETE', '/auth/sessions/current', { headers, json: {} });
+    const answers = await Promise.all([signOut(), signOut(), signOut()]);
+    // The test headers ask errors to answer 200 (as the SDK does): the body tells them apart.
+    const ended = answers.filter((answer) => answer.body?.success === true);
+    expect(ended).toHaveLength(1);
+    for (const answer of answers.filter((answer) => answer.body?.success !== true)) {
+      expectKnownError(answer, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
+    }
+    expect(await auditTrail(service, user.user_id)).toEqual(['sign_up', 'session.revoked']);
+    await within(() => refused(user));
+  });
+
   it.skipIf(!available)('a token whose session is alive keeps working (no false refusals)', async () => {
     const [a, b] = [await signUp(service), await signUp(service)];
     await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, a), json: {} });
@@ -96,6 +113,40 @@ describe.skipIf(!postgresUp)('a second instance on the same PostgreSQL', () => {
     await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, user), json: {} });
     const took = await within(async () => (await onSecond()).headers.get(h.knownError) === 'ACCESS_TOKEN_EXPIRED');
     console.log(`[figure] sign-out seen by a second instance after ${Math.round(took)} ms`);
+  });
+
+  it('hears of every one of the 161 sessions of a deleted user', async () => {
+    const user = await signUp(service);
+    const open = () =>
+      call(service, 'POST', '/auth/sessions', {
+        headers: authHeaders(service, 'server'),
+        json: { user_id: user.user_id },
+      });
+    for (let i = 0; i < 16; i++) await Promise.all(Array.from({ length: 10 }, open));
+    const ids = await dbOf(service.storage)
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', user.user_id)
+      .execute();
+    expect(ids.length).toBe(161);
+    const unheard = new Set(ids.map((row) => row.id));
+    const heardAll = new Promise<void>((resolve) => {
+      changeFeedOf(second.storage).subscribe((event) => {
+        if (event.type !== 'revoked') return;
+        for (const id of event.sessionIds) unheard.delete(id);
+        if (unheard.size === 0) resolve();
+      });
+    });
+    const deleted = await call(service, 'DELETE', `/users/${user.user_id}`, {
+      headers: authHeaders(service, 'server'),
+    });
+    expect(deleted.body).toEqual({ success: true });
+    await heardAll;
+    expectKnownError(
+      await call(second, 'GET', '/users/me', { headers: userHeaders(second, { access_token: user.access_token }) }),
+      'ACCESS_TOKEN_EXPIRED',
+      401,
+    );
   });
 });
 

@@ -2,7 +2,7 @@
  * Immediate sign-out: the sessions revoked anywhere (sign-out, a revoked
  * session, a password change or reset, a deleted user), which every instance
  * learns from the storage's change feed within moments of the commit
- * (`notifySessionsRevoked`), kept in memory for as long as an access token
+ * (`revokedNotice`, sent by the statement that deletes them), kept in memory for as long as an access token
  * lives. Request authentication refuses an access token whose session (its
  * `sid`) is in the set, so a revoked session's tokens stop working at once,
  * without a database read per request. While the feed is not listening (its

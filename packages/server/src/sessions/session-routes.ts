@@ -12,7 +12,7 @@ import { defineRoute, type Route } from '../http/route.js';
 import { inTransaction } from '../storage/db.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findUser } from '../users/user-store.js';
-import { createSession, deleteSessionById, listUserSessions, revokeSession } from './session-store.js';
+import { createSession, deleteSessionById, listUserSessions } from './session-store.js';
 
 /** A new session's tokens. */
 export const sessionTokensAnswer = z
@@ -70,15 +70,17 @@ const signOut = defineRoute({
   endsSession: true,
   handler: async ({ auth, refreshToken, client, deps }) => {
     if (!refreshToken) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-    await inTransaction(deps.db, async (trx) => {
-      const ended = await revokeSession(trx, auth.project.id, refreshToken, deps.clock.now());
-      if (!ended) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-      // The session's own user signs out, whether or not an access token came along.
-      await audit(trx, { auth, userId: ended.user_id, client, deps }, 'session.revoked', {
-        userId: ended.user_id,
-        data: { session_id: ended.id, current: true },
-      });
-    });
+    // Found as a refresh finds it (in memory when this instance holds it), then ended in one statement.
+    const session = await deps.sessions.find(auth.project.id, refreshToken, deps.clock.now());
+    if (!session) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    // The session's own user signs out, whether or not an access token came along.
+    const source = { auth, userId: session.user_id, client, deps };
+    const facts = { userId: session.user_id, data: { session_id: session.id, current: true } };
+    const ended = await deleteSessionById(deps.db, auth.project.id, session.id, undefined, (deleted) => [
+      auditWrite(deps.db, source, 'session.revoked', facts, deleted),
+    ]);
+    // Signed out meanwhile (another request, a revocation): nothing was recorded.
+    if (!ended) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     return { success: true as const };
   },
 });

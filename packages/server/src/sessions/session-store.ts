@@ -4,12 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from '@latchkey/protocol';
+import { type DeleteQueryBuilder, type DeleteResult, sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import { sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
-import { notifySessionsRevoked } from '../storage/change-feed.js';
+import { revokedNotice } from '../storage/change-feed.js';
 import { type Db, inTransaction, type Write, writeTogether } from '../storage/db.js';
-import type { SessionRow } from '../storage/schema.js';
+import type { Database, SessionRow } from '../storage/schema.js';
 import { markUserActive } from '../users/user-store.js';
 
 /** What a new session records besides its user. */
@@ -124,15 +125,32 @@ export async function touchSession(
 }
 
 /**
- * Every deletion of sessions below tells all instances which sessions went
- * (`notifySessionsRevoked`, in the same transaction), so the sessions' access
- * tokens stop working everywhere within moments rather than when they expire.
+ * Every deletion of sessions goes through here: one statement deletes them,
+ * tells all instances which went (`revokedNotice`, sent at commit), so their
+ * access tokens stop working everywhere within moments rather than when they
+ * expire, and makes `also`'s writes, given the name of the deleted rows'
+ * part so that they can depend on it (`auditWrite(…, ended)`: two sign-outs
+ * of one session at once record one).
+ * The deleted sessions are returned (this instance's write watch announces them
+ * as the result comes back).
  */
-async function revoked(db: Db, rows: { id: string }[]): Promise<string[]> {
-  const ids = rows.map((row) => row.id);
-  if (ids.length > 0) await notifySessionsRevoked(db, ids);
-  return ids;
+async function endSessions(
+  db: Db,
+  where: (query: SessionDelete) => SessionDelete,
+  also?: (ended: string) => readonly Write[],
+): Promise<EndedSession[]> {
+  const deleted = where(db.deleteFrom('sessions')).returning(['id', 'user_id']);
+  const parts = [
+    sql`ended as (${deleted})`,
+    ...(also?.('ended') ?? []).map((write, i) => sql`${sql.id(`also${i}`)} as (${write})`),
+  ];
+  // A notice per session: a plain statement for the database to plan (an aggregate in chunks cost more).
+  const result = await sql<EndedSession & { notice: unknown }>`with ${sql.join(parts)}
+    select id, user_id, ${revokedNotice(sql`json_build_array(id)`)} as notice from ended`.execute(db);
+  return result.rows.map(({ id, user_id }) => ({ id, user_id }));
 }
+
+type SessionDelete = DeleteQueryBuilder<Database, 'sessions', DeleteResult>;
 
 /** A session that was just ended: its id and its user's. */
 export interface EndedSession {
@@ -147,17 +165,13 @@ export async function revokeSession(
   refreshToken: string,
   now: number,
 ): Promise<EndedSession | null> {
-  return inTransaction(db, async (trx) => {
-    const rows = await trx
-      .deleteFrom('sessions')
+  const ended = await endSessions(db, (query) =>
+    query
       .where('refresh_token_hash', '=', sha256Hex(refreshToken))
       .where('project_id', '=', projectId)
-      .where('expires_at', '>', new Date(now))
-      .returning(['id', 'user_id'])
-      .execute();
-    await revoked(trx, rows);
-    return rows[0] ?? null;
-  });
+      .where('expires_at', '>', new Date(now)),
+  );
+  return ended[0] ?? null;
 }
 
 /** Whether the session still exists (expired or not). */
@@ -180,38 +194,36 @@ export async function listUserSessions(db: Db, projectId: string, userId: string
     .execute();
 }
 
-/** Deletes the session `sessionId` of the project (and of `userId`, when given); null when there is none. */
+/**
+ * Deletes the session `sessionId` of the project (and of `userId`, when given);
+ * null when there is none. `also` as for every deletion (`endSessions`).
+ */
 export async function deleteSessionById(
   db: Db,
   projectId: string,
   sessionId: string,
   userId?: string,
+  also?: (ended: string) => readonly Write[],
 ): Promise<EndedSession | null> {
   if (!isUuid(sessionId)) return null;
-  return inTransaction(db, async (trx) => {
-    const rows = await trx
-      .deleteFrom('sessions')
-      .where('project_id', '=', projectId)
-      .where('id', '=', sessionId.toLowerCase())
-      .$if(userId !== undefined, (query) => query.where('user_id', '=', userId!))
-      .returning(['id', 'user_id'])
-      .execute();
-    await revoked(trx, rows);
-    return rows[0] ?? null;
-  });
+  const ended = await endSessions(
+    db,
+    (query) =>
+      query
+        .where('project_id', '=', projectId)
+        .where('id', '=', sessionId.toLowerCase())
+        .$if(userId !== undefined, (filtered) => filtered.where('user_id', '=', userId!)),
+    also,
+  );
+  return ended[0] ?? null;
 }
 
 /** Deletes every session of the user (a password set by server code signs them out everywhere). */
 export async function deleteUserSessions(db: Db, projectId: string, userId: string): Promise<number> {
-  return inTransaction(db, async (trx) => {
-    const rows = await trx
-      .deleteFrom('sessions')
-      .where('project_id', '=', projectId)
-      .where('user_id', '=', userId)
-      .returning('id')
-      .execute();
-    return (await revoked(trx, rows)).length;
-  });
+  const ended = await endSessions(db, (query) =>
+    query.where('project_id', '=', projectId).where('user_id', '=', userId),
+  );
+  return ended.length;
 }
 
 /**
@@ -227,14 +239,11 @@ export async function deleteUserSessionsExcept(
   userId: string,
   keepSessionId: string | null,
 ): Promise<number> {
-  return inTransaction(db, async (trx) => {
-    const rows = await trx
-      .deleteFrom('sessions')
+  const ended = await endSessions(db, (query) =>
+    query
       .where('project_id', '=', projectId)
       .where('user_id', '=', userId)
-      .$if(keepSessionId !== null, (query) => query.where('id', '!=', keepSessionId!))
-      .returning('id')
-      .execute();
-    return (await revoked(trx, rows)).length;
-  });
+      .$if(keepSessionId !== null, (filtered) => filtered.where('id', '!=', keepSessionId!)),
+  );
+  return ended.length;
 }

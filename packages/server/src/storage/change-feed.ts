@@ -18,7 +18,7 @@
  * carries the changes of user and team rows, which triggers announce
  * (migration 0009) for the user cache (`users/user-cache.ts`).
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from './db.js';
 
 /** What a feed tells its subscribers. */
@@ -79,18 +79,13 @@ export async function notifyMailQueued(db: Db): Promise<void> {
 }
 
 /**
- * Tells every instance that these sessions were deleted, so their access
- * tokens stop working at once (`sessions/revocations.ts`); sent when the
- * transaction of `db` commits, in notifications under PostgreSQL's 8000-byte
- * payload limit.
+ * The `pg_notify` call that tells every instance the sessions of `ids` (an
+ * SQL expression of a short JSON array of ids; PostgreSQL's payload limit is
+ * 8000 bytes) were deleted; sent when the transaction commits. The session
+ * store sends it in the statement that deletes them, one per session.
  */
-export async function notifySessionsRevoked(db: Db, sessionIds: readonly string[]): Promise<void> {
-  for (let start = 0; start < sessionIds.length; start += 150) {
-    const ids = sessionIds.slice(start, start + 150);
-    await sql`select pg_notify(${changeChannel}, json_build_object('schema', current_schema(), 'revoked', ${JSON.stringify(ids)}::json)::text)`.execute(
-      db,
-    );
-  }
+export function revokedNotice(ids: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`pg_notify(${changeChannel}, json_build_object('schema', current_schema(), 'revoked', ${ids})::text)`;
 }
 
 /** The event a notification payload carries for `schema`, or null (another schema, or not ours). */

@@ -3,8 +3,8 @@
  * `users` and `teams` are announced to its change-feed subscribers as the
  * statement is sent, before the database's trigger notification (migration
  * 0009) comes back through the listening connection, and so are the sessions
- * it deletes (by the ids the statement returns), before their revocation
- * notification comes back. So a request that follows a change on the same
+ * it deletes (by the ids the statement returns, whether the `DELETE` is the
+ * statement or a part of it), before their revocation notification comes back. So a request that follows a change on the same
  * instance never reads the cached old row or uses a session just ended, even
  * on PostgreSQL, where the notification arrives a moment after the commit.
  *
@@ -32,6 +32,7 @@ import {
   OperatorNode,
   ParensNode,
   PrimitiveValueListNode,
+  RawNode,
   ReferenceNode,
   type RootOperationNode,
   TableNode,
@@ -62,7 +63,7 @@ export function writeWatch(announce: (event: FeedEvent) => void): KyselyPlugin {
     },
     async transformResult({ result, queryId }) {
       if (sessionDeletes.has(queryId)) {
-        // Every store deletes sessions `returning` their ids (and notifies the other instances of them).
+        // The session store deletes sessions `returning` their ids (and notifies the other instances of them).
         const ids = result.rows.flatMap((row) => (typeof row.id === 'string' ? [row.id] : []));
         if (ids.length > 0) announce({ type: 'revoked', sessionIds: ids });
       }
@@ -71,7 +72,9 @@ export function writeWatch(announce: (event: FeedEvent) => void): KyselyPlugin {
   };
 }
 
-function deletesFrom(node: RootOperationNode, table: string): boolean {
+/** Whether the statement deletes from `table`: a `DELETE`, or SQL built around one (`sessions/session-store.ts`). */
+function deletesFrom(node: OperationNode, table: string): boolean {
+  if (RawNode.is(node)) return node.parameters.some((part) => deletesFrom(part, table));
   if (!DeleteQueryNode.is(node) || node.from.froms.length !== 1) return false;
   const target = node.from.froms[0]!;
   return TableNode.is(target) && target.table.identifier.name === table;
