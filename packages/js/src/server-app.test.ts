@@ -377,12 +377,20 @@ describe('ServerApp.authenticateRequest (local verification against the JWKS)', 
   const jwksCall = () => `GET /projects/${service().projectId}/.well-known/jwks.json`;
 
   it('verifies the access token of a request without a call per request', async () => {
+    // The token's expiry is whole seconds from when it was issued, somewhere within the sign-up.
+    const second = () => Math.floor(service().clock.now() / 1000) * 1000;
+    const issuedFrom = second();
     const { userId, tokens } = await signedUpClient();
+    const issuedBy = second();
     const { app, calls } = setup();
-    const expiresAt = new Date(Math.floor(service().clock.now() / 1000) * 1000 + accessTokenLifetimeMs);
+    const answers = [];
     for (const tokenStore of [new Headers({ authorization: `Bearer ${tokens.accessToken}` }), tokens, tokens]) {
-      expect(await app.authenticateRequest(tokenStore)).toEqual({ userId, expiresAt });
+      answers.push(await app.authenticateRequest(tokenStore));
     }
+    const expiresAt = answers[0]?.expiresAt?.getTime() ?? 0;
+    expect(expiresAt).toBeGreaterThanOrEqual(issuedFrom + accessTokenLifetimeMs);
+    expect(expiresAt).toBeLessThanOrEqual(issuedBy + accessTokenLifetimeMs);
+    expect(answers).toEqual(Array(3).fill({ userId, expiresAt: new Date(expiresAt) }));
     expect(calls()).toEqual([jwksCall()]);
     expect(await app.authenticateRequest(new Request('https://app.example/'))).toBeNull();
     expect(calls()).toHaveLength(1);
