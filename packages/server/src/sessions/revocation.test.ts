@@ -14,7 +14,7 @@ import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, expectKnownError, goodPassword, signUp, userHeaders, within } from '../test-support/api.js';
 import { auditTrail } from '../test-support/audit.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
-import { startSecondInstance } from '../test-support/second-instance.js';
+import { twoInstances } from '../test-support/second-instance.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { SessionRevocations } from './revocations.js';
 
@@ -93,19 +93,10 @@ describe.each([
 });
 
 describe.skipIf(!postgresUp)('a second instance on the same PostgreSQL', () => {
-  let service: TestService;
-  let second: TestService;
-
-  beforeAll(async () => {
-    service = await startTestService({ databaseUrl: postgresUrl });
-    second = await startSecondInstance(service);
-  });
-  afterAll(async () => {
-    await second?.close();
-    await service?.close();
-  });
+  const instances = twoInstances();
 
   it('refuses a session signed out on the first instance within a second, with no read per request', async () => {
+    const { first: service, second } = instances;
     const user = await signUp(service);
     const onSecond = () =>
       call(second, 'GET', '/users/me', { headers: userHeaders(second, { access_token: user.access_token }) });
@@ -116,6 +107,7 @@ describe.skipIf(!postgresUp)('a second instance on the same PostgreSQL', () => {
   });
 
   it('hears of every one of the 161 sessions of a deleted user', async () => {
+    const { first: service, second } = instances;
     const user = await signUp(service);
     const open = () =>
       call(service, 'POST', '/auth/sessions', {

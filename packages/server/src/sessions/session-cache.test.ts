@@ -12,7 +12,7 @@ import { dbOf } from '../storage/open-storage.js';
 import { call, expectKnownError, refreshGrant, signUp, userHeaders } from '../test-support/api.js';
 import { nextFeedEvent } from '../test-support/feed.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
-import { startSecondInstance } from '../test-support/second-instance.js';
+import { twoInstances } from '../test-support/second-instance.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { SessionRevocations } from './revocations.js';
 import { SessionCache } from './session-cache.js';
@@ -101,19 +101,10 @@ for (const backend of backends) {
 }
 
 describe.skipIf(!postgresUp)('the session cache across instances on PostgreSQL', () => {
-  let service: TestService;
-  let other: TestService;
-
-  beforeAll(async () => {
-    service = await startTestService({ databaseUrl: postgresUrl });
-    other = await startSecondInstance(service);
-  });
-  afterAll(async () => {
-    await other?.close();
-    await service?.close();
-  });
+  const instances = twoInstances();
 
   it('a session signed out through one instance is refused by the other as soon as it hears', async () => {
+    const { first: service, second: other } = instances;
     const user = await signUp(service);
     expect((await refreshGrant(other, user.refresh_token)).status).toBe(200);
     expect((await refreshGrant(other, user.refresh_token)).status).toBe(200);

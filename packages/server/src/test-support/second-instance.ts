@@ -10,10 +10,11 @@
  * await call(b, 'GET', '/users/me', { headers: userHeaders(b, tokens) });
  * await b.close();
  */
+import { afterAll, beforeAll } from 'vitest';
 import { startServer } from '../server.js';
 import { createService } from '../service.js';
 import { openStorage } from '../storage/open-storage.js';
-import type { TestService } from '../testing/index.js';
+import { startTestService, type TestService } from '../testing/index.js';
 import { postgresUrl } from './postgres.js';
 
 export async function startSecondInstance(first: TestService): Promise<TestService> {
@@ -35,6 +36,41 @@ export async function startSecondInstance(first: TestService): Promise<TestServi
       // The server closes the service; the storage is the first one's schema, which the first drops.
       closing ??= server.close().finally(() => storage.close());
       return closing;
+    },
+  };
+}
+
+/**
+ * A test service on PostgreSQL and a second instance of it, started before the
+ * suite's tests and closed after them (register it in a `describe`).
+ *
+ * @example
+ * const instances = twoInstances();
+ * it('…', async () => {
+ *   const { first, second } = instances;
+ * });
+ */
+export function twoInstances(): { readonly first: TestService; readonly second: TestService } {
+  let first: TestService | undefined;
+  let second: TestService | undefined;
+  beforeAll(async () => {
+    first = await startTestService({ databaseUrl: postgresUrl });
+    second = await startSecondInstance(first);
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+  const started = (service: TestService | undefined) => {
+    if (!service) throw new Error('twoInstances: used before its beforeAll ran');
+    return service;
+  };
+  return {
+    get first() {
+      return started(first);
+    },
+    get second() {
+      return started(second);
     },
   };
 }

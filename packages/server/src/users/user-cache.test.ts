@@ -13,7 +13,7 @@ import { authHeaders, call, newEmail, signUp, userHeaders } from '../test-suppor
 import { nextFeedEvent } from '../test-support/feed.js';
 import { operatorSql } from '../test-support/operator-sql.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
-import { startSecondInstance } from '../test-support/second-instance.js';
+import { twoInstances } from '../test-support/second-instance.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { UserCache } from './user-cache.js';
 import { updateUser } from './user-store.js';
@@ -213,19 +213,10 @@ for (const backend of backends) {
 }
 
 describe.skipIf(!postgresUp)('the user cache across instances on PostgreSQL', () => {
-  let service: TestService;
-  let other: TestService;
-
-  beforeAll(async () => {
-    service = await startTestService({ databaseUrl: postgresUrl });
-    other = await startSecondInstance(service);
-  });
-  afterAll(async () => {
-    await other?.close();
-    await service?.close();
-  });
+  const instances = twoInstances();
 
   it('a change through one instance shows on the other within a second', async () => {
+    const { first: service, second: other } = instances;
     const user = await signUp(service);
     const onOther = async () => (await call(other, 'GET', '/users/me', { headers: userHeaders(other, user) })).body;
     expect((await onOther()).display_name).toBeNull();
