@@ -87,7 +87,12 @@ describe('teams in Chromium', () => {
     // The switcher in the header selects a team; the choice is the user's, so it survives a reload.
     const switcher = ada.page.getByLabel('Team', { exact: true });
     await expect.poll(async () => (await switcher.locator('option').allTextContents()).join('|')).toContain('Beta');
+    // The choice is saved by PATCH /users/me; a reload before it answers would cancel it.
+    const saved = ada.page.waitForResponse(
+      (response) => response.request().method() === 'PATCH' && new URL(response.url()).pathname.endsWith('/users/me'),
+    );
     await switcher.selectOption({ label: 'Beta' });
+    expect((await saved).ok()).toBe(true);
     await ada.page.reload();
     await expect
       .poll(async () => ada.page.getByLabel('Team', { exact: true }).locator('option:checked').textContent(), {
