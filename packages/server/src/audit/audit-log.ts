@@ -19,9 +19,11 @@ import { auditEventInsert } from './audit-store.js';
 
 /**
  * The events, and what their `data` holds:
- * - `sign_up` — `method` (`password`, `otp`, `oauth`);
+ * - `sign_up` — `method` (`password`, `otp`, `oauth`; `password_reset`: a reset that met an address
+ *   another account merely claimed made the prover an account of her own);
  * - `sign_in.succeeded` — `method`;
- * - `sign_in.failed` — `method`, `reason` (`wrong_password`, `unknown_account`, `no_password`, `wrong_code`);
+ * - `sign_in.failed` — `method`, `reason` (`wrong_password`, `unknown_account`, `no_password`, `wrong_code`:
+ *   an e-mailed sign-in code whose typed part was wrong, the user the code was mailed for if any);
  * - `password.changed` — `by` (`user`, `server`); `password.reset`; `password.set`;
  * - `session.created` — `session_id` (a session server code opened for the user);
  * - `session.revoked` — `session_id`, `current` (the caller's own session: a sign-out);
@@ -30,7 +32,11 @@ import { auditEventInsert } from './audit-store.js';
  * - `project.updated` — `fields` (the names of the config fields changed, never their values);
  * - `user.created` / `user.updated` (`fields`) / `user.deleted` — by server or admin;
  * - `oauth.connected` / `oauth.disconnected` — `provider`;
- * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`.
+ * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`;
+ * - `contact_channel.updated` — `channel_id`, `fields` (the names of the fields changed: `value`,
+ *   `used_for_auth`, `is_primary`, `is_verified`; never the address);
+ * - `contact_channel.detached` — `channel_id`: an address the user had never proven was taken from
+ *   them because its owner proved her mailbox (code sign-in, reset, provider sign-up).
  */
 export const auditEventTypes = [
   'sign_up',
@@ -53,6 +59,8 @@ export const auditEventTypes = [
   'contact_channel.added',
   'contact_channel.removed',
   'contact_channel.verified',
+  'contact_channel.updated',
+  'contact_channel.detached',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];

@@ -136,6 +136,8 @@ describe('contact channels as a client (me)', () => {
   it('switches the primary: exactly one at a time, and the user shows it', async () => {
     const { user, value, channel } = await withSecondary(true);
     const [first] = await channelsOf(user);
+    // Only a verified address may become the primary (pre-claimed-address.test.ts has the refusals).
+    await patch(user.user_id, channel.id, { is_verified: true }, server());
 
     const promoted = await patch('me', channel.id, { is_primary: true }, client(user));
     expect(promoted.body).toMatchObject({ value, is_primary: true });
@@ -145,15 +147,15 @@ describe('contact channels as a client (me)', () => {
     ]);
     expect(await me(user)).toMatchObject({
       primary_email: value,
-      primary_email_verified: false,
+      primary_email_verified: true,
       auth_with_email: true,
     });
 
-    // A new channel created primary demotes the current one too.
+    // A new channel created primary (by server code: it is unverified) demotes the current one too.
     const third = newEmail('third');
     const created = await create(
-      { user_id: 'me', value: third, type: 'email', used_for_auth: false, is_primary: true },
-      client(user),
+      { user_id: user.user_id, value: third, type: 'email', used_for_auth: false, is_primary: true },
+      server(),
     );
     expect(created.body.is_primary).toBe(true);
     const channels = await channelsOf(user);
@@ -169,8 +171,9 @@ describe('contact channels as a client (me)', () => {
       primary_email_verified: false,
       auth_with_email: false,
     });
-    // Making the first address primary again restores it.
-    await patch('me', first!.id, { is_primary: true }, client(user));
+    // Making the first address primary again restores it (server code: the client may not, it is unverified).
+    expectKnownError(await patch('me', first!.id, { is_primary: true }, client(user)), 'SCHEMA_ERROR', 400);
+    await patch(user.user_id, first!.id, { is_primary: true }, server());
     expect(await me(user)).toMatchObject({ primary_email: user.email, auth_with_email: true });
   });
 
@@ -345,9 +348,12 @@ describe('uniqueness of addresses', () => {
     );
 
     // A sign-in channel cannot be renamed into it either.
-    const [primary] = await channelsOf(user);
+    const secondary = await create(
+      { user_id: user.user_id, value: newEmail('secondary'), type: 'email', used_for_auth: true, is_verified: true },
+      server(),
+    );
     await refused(
-      () => patch('me', primary!.id, { value: owner.email }, client(user)),
+      () => patch('me', secondary.body.id, { value: owner.email }, client(user)),
       'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
       409,
     );
@@ -384,8 +390,10 @@ describe('uniqueness of addresses', () => {
 });
 
 describe('signing in with contact channels', () => {
-  it('a secondary sign-in address signs in with the password until it is turned off', async () => {
+  it('a secondary sign-in address signs in with the password once verified, until it is turned off', async () => {
     const { user, value, channel } = await withSecondary(true);
+    expectKnownError(await signIn(value), 'EMAIL_PASSWORD_MISMATCH', 400);
+    await patch(user.user_id, channel.id, { is_verified: true }, server());
     expect((await signIn(value)).body.user_id).toBe(user.user_id);
     await patch('me', channel.id, { used_for_auth: false }, client(user));
     expectKnownError(await signIn(value), 'EMAIL_PASSWORD_MISMATCH', 400);
@@ -578,8 +586,8 @@ describe('concurrent changes', () => {
     const ids: string[] = [(await channelsOf(user))[0]!.id];
     for (let i = 0; i < 4; i += 1) {
       const added = await create(
-        { user_id: 'me', value: newEmail('race'), type: 'email', used_for_auth: false },
-        client(user),
+        { user_id: user.user_id, value: newEmail('race'), type: 'email', used_for_auth: false, is_verified: true },
+        server(),
       );
       ids.push(added.body.id);
     }
@@ -595,8 +603,11 @@ describe('concurrent changes', () => {
   it('one address claimed for sign-in by two users at once: one wins, the other is told why', async () => {
     const [first, second] = [await signUp(service), await signUp(service)];
     const value = newEmail('contested');
+    // Server code (a client's address signs in only once verified: the verification decides there).
     const answers = await Promise.all(
-      [first, second].map((user) => create({ user_id: 'me', value, type: 'email', used_for_auth: true }, client(user))),
+      [first, second].map((user) =>
+        create({ user_id: user.user_id, value, type: 'email', used_for_auth: true }, server()),
+      ),
     );
     const outcomes = answers.map((answer) => answer.headers.get(h.knownError) ?? String(answer.status)).sort();
     expect(outcomes).toEqual(['201', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE']);

@@ -15,6 +15,22 @@
  *   (409): the address exists on this user; the "someone else" error would be false.
  * - A client-created channel is never verified; a changed address is
  *   unverified again unless server access sets `is_verified` in the same call.
+ * - An address is a sign-in address only once its mailbox is proven, when a
+ *   client asks: a client-added (or client-changed) address with
+ *   `used_for_auth: true` answers `used_for_auth: true` as Stack's reference
+ *   does, but it signs nobody in and does not take the project's one sign-in
+ *   slot for the address until it is verified; verifying it makes it a
+ *   sign-in address, or answers CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE
+ *   (the code left unused) when someone else signs in with it by then.
+ *   Otherwise anybody could put another person's address on his account and
+ *   wait for her (pre-hijacking). Server and admin access keep full control.
+ * - A client cannot make an unverified address its primary one (asking
+ *   `is_primary: true`, or changing the primary's address): the primary is
+ *   the face apps show and mail. It is refused with SCHEMA_ERROR and a
+ *   message saying to verify the address first, rather than silently left
+ *   non-primary: a call that answers success must have done what it asked.
+ *   Stack's reference lets a client do it; its own settings page offers
+ *   "make primary" only for verified addresses.
  * - Deleting (or demoting) the primary channel leaves the user without a
  *   primary e-mail; no other channel is promoted behind the user's back.
  * - Deleting the last sign-in channel is allowed, even for a user with no
@@ -87,7 +103,8 @@ export function contactChannelView(row: ContactChannelRow): z.infer<typeof conta
     id: row.id,
     value: row.value,
     type: 'email',
-    used_for_auth: row.used_for_auth,
+    // A sign-in use asked for and waiting for verification shows as asked.
+    used_for_auth: row.used_for_auth || row.auth_pending,
     is_verified: row.is_verified,
     is_primary: row.is_primary,
   };
@@ -100,6 +117,10 @@ const notAssociated = () => new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
 const usedBySomeoneElse = () =>
   new KnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email' });
 const alreadyHas = () => new KnownError('USER_EMAIL_ALREADY_EXISTS');
+const unverifiedPrimary = () =>
+  new KnownError('SCHEMA_ERROR', {
+    message: 'An unverified e-mail address cannot be made primary: verify it first.',
+  });
 
 /** The errors of a write that may collide with another channel. */
 const collisionErrors = ['CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', 'USER_EMAIL_ALREADY_EXISTS'] as const;
@@ -182,6 +203,10 @@ const createChannel = defineRoute({
   handler: async ({ auth, body, client, deps }) => {
     const projectId = auth.project.id;
     const user = await resolveUser(deps.db, auth, body.user_id);
+    const isVerified = 'is_verified' in body ? (body.is_verified ?? false) : false;
+    const isPrimary = body.is_primary ?? false;
+    const unproven = auth.accessType === 'client' && !isVerified;
+    if (unproven && isPrimary) throw unverifiedPrimary();
     await checkAddressFree(deps.db, projectId, user.id, body.value, body.used_for_auth, null);
     const now = deps.clock.now();
     const row = await inTransaction(deps.db, async (trx) => {
@@ -190,9 +215,10 @@ const createChannel = defineRoute({
         projectId,
         userId: user.id,
         value: body.value,
-        isVerified: 'is_verified' in body ? (body.is_verified ?? false) : false,
-        isPrimary: body.is_primary ?? false,
-        usedForAuth: body.used_for_auth,
+        isVerified,
+        isPrimary,
+        usedForAuth: body.used_for_auth && !unproven,
+        authPending: body.used_for_auth && unproven,
         now,
       });
       await mirrorPrimaryChannel(trx, projectId, user.id);
@@ -223,26 +249,66 @@ const updateChannel = defineRoute({
   body: { client: clientPatch, server: clientPatch.extend({ is_verified: z.boolean().optional() }) },
   answer: contactChannelSchema,
   errors: [...userRefErrors, 'EMAIL_NOT_ASSOCIATED_WITH_USER', ...collisionErrors],
-  handler: async ({ auth, params, body, deps }) => {
+  handler: async ({ auth, params, body, client, deps }) => {
     const projectId = auth.project.id;
     const { user, channel } = await namedChannel(deps.db, auth, params);
-    const changes: ContactChannelChanges = { ...body };
+    const changes = channelChanges(auth, channel, body);
     const value = body.value ?? channel.value;
-    if (body.value !== undefined && body.value.toLowerCase() !== channel.value.toLowerCase()) {
-      // Another address: what was verified was the old one.
-      changes.is_verified = 'is_verified' in body ? (body.is_verified ?? false) : false;
-    }
-    await checkAddressFree(deps.db, projectId, user.id, value, body.used_for_auth ?? channel.used_for_auth, channel.id);
+    const wantsAuth = body.used_for_auth ?? (channel.used_for_auth || channel.auth_pending);
+    await checkAddressFree(deps.db, projectId, user.id, value, wantsAuth, channel.id);
     const row = await inTransaction(deps.db, async (trx) => {
       await lockUserChannels(trx, projectId, user.id);
       const updated = await updateContactChannel(trx, projectId, user.id, channel.id, changes);
       if (!updated) throw notAssociated();
       await mirrorPrimaryChannel(trx, projectId, user.id);
+      const fields = changedFields(channel, updated);
+      if (fields.length > 0) {
+        await audit(trx, { auth, client, deps }, 'contact_channel.updated', {
+          userId: user.id,
+          data: { channel_id: channel.id, fields },
+        });
+      }
       return updated;
     }).catch(collision);
     return contactChannelView(row);
   },
 });
+
+/**
+ * The stored changes a PATCH asks for. A new address is unverified again
+ * (unless server access verifies it); a client's unverified address cannot
+ * become primary, and its sign-in use waits for verification.
+ */
+function channelChanges(
+  auth: RequestAuth,
+  channel: ContactChannelRow,
+  body: z.output<typeof clientPatch> & { is_verified?: boolean },
+): ContactChannelChanges {
+  const { used_for_auth: usedForAuth, ...changes }: ContactChannelChanges = { ...body };
+  const newAddress = body.value !== undefined && body.value.toLowerCase() !== channel.value.toLowerCase();
+  // Another address: what was verified was the old one.
+  if (newAddress) changes.is_verified = body.is_verified ?? false;
+  if (auth.accessType !== 'client')
+    return usedForAuth === undefined ? changes : { ...changes, used_for_auth: usedForAuth };
+  const verified = changes.is_verified ?? channel.is_verified;
+  const primary = body.is_primary ?? channel.is_primary;
+  if (!verified && primary && (!channel.is_primary || newAddress)) throw unverifiedPrimary();
+  const wantsAuth = usedForAuth ?? (channel.used_for_auth || channel.auth_pending);
+  if (!wantsAuth)
+    return usedForAuth === undefined ? changes : { ...changes, used_for_auth: false, auth_pending: false };
+  // An unverified sign-in address the account already had (its sign-up address) stays one.
+  if (verified || (channel.used_for_auth && !newAddress))
+    return { ...changes, used_for_auth: true, auth_pending: false };
+  return { ...changes, used_for_auth: false, auth_pending: true };
+}
+
+/** The names of the wire fields that differ between two versions of a channel. */
+function changedFields(before: ContactChannelRow, after: ContactChannelRow): string[] {
+  const [was, now] = [contactChannelView(before), contactChannelView(after)];
+  return (['value', 'used_for_auth', 'is_primary', 'is_verified'] as const).filter(
+    (field) => was[field] !== now[field],
+  );
+}
 
 const deleteChannel = defineRoute({
   method: 'DELETE',
@@ -349,7 +415,7 @@ const verify = defineRoute({
   access: 'client',
   body: z.strictObject({ code: verificationCode }),
   answer: successAnswer,
-  errors: [...codeErrors],
+  errors: [...codeErrors, 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
   handler: async ({ auth, auth: { project }, body, client, deps }) => {
     const now = deps.clock.now();
     const row = await checkClientCode(deps, project, {
@@ -364,12 +430,13 @@ const verify = defineRoute({
       // Read again in the transaction, under the user's lock: the address may have changed since the check.
       await lockUserChannels(trx, project.id, (await verificationSubject(trx, project.id, row)).user_id);
       const channel = await verificationSubject(trx, project.id, row);
+      // With sign-in pending, the address takes its slot now (refused when someone else signs in with it).
       await markChannelVerified(trx, channel);
       await audit(trx, { auth, client, deps }, 'contact_channel.verified', {
         userId: channel.user_id,
         data: { channel_id: channel.id },
       });
-    });
+    }).catch(collision);
     return { success: true as const };
   },
 });

@@ -12,10 +12,10 @@
  * Both must run inside the transaction of the write they follow.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type UpdateObject } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import type { Db } from '../storage/db.js';
-import type { ContactChannelRow } from '../storage/schema.js';
+import type { ContactChannelRow, Database } from '../storage/schema.js';
 
 /** A user's channels, primary first, then oldest first. */
 export async function listContactChannels(db: Db, projectId: string, userId: string): Promise<ContactChannelRow[]> {
@@ -105,6 +105,8 @@ export interface NewContactChannel {
   isVerified: boolean;
   isPrimary: boolean;
   usedForAuth: boolean;
+  /** Sign-in asked for an unverified address: `used_for_auth` turns on when it is verified. */
+  authPending?: boolean;
   now: number;
   /** The user was just created and has no channel yet: there is no primary to demote. */
   firstOfUser?: boolean;
@@ -129,6 +131,7 @@ export async function insertContactChannel(db: Db, channel: NewContactChannel): 
       is_verified: channel.isVerified,
       is_primary: channel.isPrimary,
       used_for_auth: channel.usedForAuth,
+      auth_pending: channel.authPending ?? false,
       created_at: new Date(channel.now),
     })
     .returningAll()
@@ -141,11 +144,15 @@ export interface ContactChannelChanges {
   is_verified?: boolean;
   is_primary?: boolean;
   used_for_auth?: boolean;
+  auth_pending?: boolean;
 }
 
 /**
  * Applies `changes`; a channel made primary first demotes the current one.
  * Null when there is no such channel. Call `mirrorPrimaryChannel` afterwards.
+ * A channel verified with sign-in pending becomes a sign-in channel (and may
+ * fail on `authEmailIndex` when someone else signs in with the address by
+ * then); naming `used_for_auth` settles the pending wish either way.
  */
 export async function updateContactChannel(
   db: Db,
@@ -157,9 +164,15 @@ export async function updateContactChannel(
   if (!isUuid(channelId)) return null;
   if (changes.is_primary === true) await demotePrimary(db, projectId, userId, channelId);
   if (Object.keys(changes).length === 0) return findContactChannel(db, projectId, userId, channelId);
+  const set: UpdateObject<Database, 'contact_channels'> = { ...changes };
+  if (changes.used_for_auth !== undefined) set.auth_pending = changes.auth_pending ?? false;
+  else if (changes.is_verified === true && changes.auth_pending === undefined) {
+    set.used_for_auth = sql<boolean>`used_for_auth or auth_pending`;
+    set.auth_pending = false;
+  }
   const row = await db
     .updateTable('contact_channels')
-    .set(changes)
+    .set(set)
     .where('project_id', '=', projectId)
     .where('user_id', '=', userId)
     .where('id', '=', channelId.toLowerCase())
@@ -299,4 +312,16 @@ export async function applyPrimaryEmail(
       now,
     });
   }
+}
+
+/** How many channels the user has besides `exceptId` (any address, verified or not, for sign-in or not). */
+export async function countOtherChannels(db: Db, projectId: string, userId: string, exceptId: string): Promise<number> {
+  const row = await db
+    .selectFrom('contact_channels')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('id', '!=', exceptId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

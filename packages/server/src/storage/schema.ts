@@ -108,7 +108,10 @@ export interface ContactChannelsTable {
   value: string;
   is_verified: boolean;
   is_primary: boolean;
+  /** Signs in: the project's one sign-in channel for the address. */
   used_for_auth: boolean;
+  /** A client asked for sign-in with this unverified address: `used_for_auth` turns on when it is verified. */
+  auth_pending: Generated<boolean>;
   created_at: Date;
 }
 
