@@ -309,6 +309,8 @@ describe.each([
         'session.revoked',
         'impersonation.started',
         'session.revoked',
+        // The reset proved the address the account had never proven.
+        'contact_channel.verified',
         'password.reset',
         'sign_in.succeeded',
       ]);
@@ -319,7 +321,7 @@ describe.each([
         actor: { type: 'server' },
         data: { session_id: impersonation.id, current: false },
       });
-      expect(events[6]!.data).toEqual({ method: 'otp' });
+      expect(events[7]!.data).toEqual({ method: 'otp' });
       const everything = JSON.stringify(events);
       expect(everything).not.toContain(code);
       expect(everything).not.toContain(second.body.refresh_token);

@@ -1,5 +1,6 @@
 /** Verification codes: every query on `verification_codes`. Only hashes of codes are stored. */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
 import { type JsonValue, json, type VerificationCodeRow } from '../storage/schema.js';
 
@@ -93,4 +94,38 @@ export async function deleteUnusedCodes(db: Db, purpose: string): Promise<number
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Which outstanding codes `expireOutstandingCodes` ends. */
+export interface OutstandingCodes {
+  projectId: string;
+  purposes: readonly string[];
+  /** Codes issued for this user (`data.user_id`). */
+  userId: string;
+  /** Only those mailed to this address (`data.email`, any case). */
+  email?: string;
+  /** A code to leave alone (the one being used). */
+  exceptId?: string;
+}
+
+/**
+ * Makes the unused codes `which` names expire at `now`, so that a late use
+ * answers VERIFICATION_CODE_EXPIRED; returns how many. Call it in the
+ * transaction of the change that makes them stale.
+ */
+export async function expireOutstandingCodes(db: Db, which: OutstandingCodes, now: number): Promise<number> {
+  const result = await db
+    .updateTable('verification_codes')
+    .set({ expires_at: new Date(now) })
+    .where('project_id', '=', which.projectId)
+    .where('purpose', 'in', [...which.purposes])
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', new Date(now))
+    .where(sql<string>`data->>'user_id'`, '=', which.userId)
+    .$if(which.email !== undefined, (query) =>
+      query.where(sql<string>`lower(data->>'email')`, '=', which.email!.toLowerCase()),
+    )
+    .$if(which.exceptId !== undefined, (query) => query.where('id', '!=', which.exceptId!))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

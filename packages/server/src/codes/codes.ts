@@ -109,6 +109,8 @@ export interface CodeLookup {
   /** A code as `verificationCode` parsed it (45 lowercase characters). */
   code: string;
   now: number;
+  /** Called (before the refusal) when the code exists but its typed part was wrong: to record the failure. */
+  onWrongGuess?: (row: VerificationCodeRow) => Promise<void>;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function checkCode(db: Db, lookup: CodeLookup): Promise<Verificatio
   if (row.attempts >= maxCodeAttempts) throw new KnownError('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED');
   if (!constantTimeEqual(row.code_hash, sha256Hex(lookup.code))) {
     const attempts = await countFailedAttempt(db, row.id);
+    await lookup.onWrongGuess?.(row);
     if (attempts >= maxCodeAttempts) throw new KnownError('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED');
     throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
   }

@@ -10,18 +10,24 @@
  *    (USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION).
  * 3. A new provider account whose e-mail is someone's sign-in address joins
  *    that user only when both sides have the address verified: the provider
- *    says it checked it, and the user proved the mailbox. Otherwise it is
- *    refused with CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE and
- *    never merged: an unverified side is exactly how an attacker would
- *    take the account over (or pre-hijack it).
+ *    says it checked it, and the user proved the mailbox. An address the
+ *    provider did not verify is refused with
+ *    CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE and never merged.
+ *    A verified provider e-mail is a mailbox proof: an address the account
+ *    never proved is settled as every proof settles it (`mailbox-proof.ts`):
+ *    the account is hers when the address is all there is to it, otherwise
+ *    the address is detached and rule 4 makes her a new account. Never a
+ *    merge into an account someone else can enter (pre-hijacking).
  * 4. A new provider account whose e-mail nobody signs in with creates a user
  *    (SIGN_UP_NOT_ENABLED when sign-up is off), the e-mail their primary
  *    address, verified and used for sign-in only when the provider verified
  *    it (an unproven address must not claim the address from its owner).
  */
 import { KnownError } from '@latchkey/protocol';
+import type { AuditSource } from '../audit/audit-log.js';
 import { email } from '../common/schemas.js';
 import { findAuthChannel } from '../contact-channels/contact-channel-store.js';
+import { settleProvenAddress } from '../contact-channels/mailbox-proof.js';
 import type { Sealer } from '../crypto/encryption.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { Db } from '../storage/db.js';
@@ -40,6 +46,8 @@ export interface AccountRuleInput {
   profile: ProviderProfile;
   tokens: ProviderTokens;
   now: number;
+  /** Who signs in, for the audit log of what a proven address changes. */
+  source: AuditSource;
 }
 
 /** Who signs in, whether the user was created now, and whether the provider account was connected now. */
@@ -91,18 +99,26 @@ export async function applyAccountRules(trx: Db, sealer: Sealer, input: AccountR
 
   if (profile.email !== null) {
     const channel = await findAuthChannel(trx, project.id, profile.email);
-    if (channel) {
-      if (!channel.is_verified || !profile.emailVerified) {
-        throw new KnownError(
-          'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
-          { type: 'email' },
-          'An account already signs in with this e-mail address. Sign in to it and connect this provider from your account settings.',
-        );
-      }
-      await requireFreeSlot(channel.user_id);
-      await save(channel.user_id);
-      await markUserActive(trx, project.id, channel.user_id, input.now);
-      return { userId: channel.user_id, isNewUser: false, connected: true };
+    if (channel && !profile.emailVerified) {
+      throw new KnownError(
+        'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
+        { type: 'email' },
+        'An account already signs in with this e-mail address. Sign in to it and connect this provider from your account settings.',
+      );
+    }
+    const owner =
+      channel &&
+      (await settleProvenAddress(trx, {
+        projectId: project.id,
+        address: profile.email,
+        now: input.now,
+        source: input.source,
+      }));
+    if (owner) {
+      await requireFreeSlot(owner.id);
+      await save(owner.id);
+      await markUserActive(trx, project.id, owner.id, input.now);
+      return { userId: owner.id, isNewUser: false, connected: true };
     }
   }
 

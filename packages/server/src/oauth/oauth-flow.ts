@@ -291,6 +291,8 @@ async function handleCallback(
       codeVerifier: deps.configSealer.open(flow.verifier_sealed, `oauth-flow:${project.id}:verifier`),
       nonce: flow.nonce,
     });
+    // The linking user acts; a sign-in has no actor until it succeeds.
+    const source = { auth: null, projectId: project.id, userId: flow.link_user_id, client: browser, deps };
     const outcome = await inTransaction(deps.db, async (trx) => {
       const outcome = await applyAccountRules(trx, deps.configSealer, {
         project,
@@ -299,9 +301,8 @@ async function handleCallback(
         profile,
         tokens: { ...tokens, scopes: [...new Set([...tokens.scopes, ...flow.scopes])] },
         now: deps.clock.now(),
+        source,
       });
-      // The linking user acts; a sign-in has no actor until it succeeds.
-      const source = { auth: null, projectId: project.id, userId: flow.link_user_id, client: browser, deps };
       const facts = { userId: outcome.userId, data: { method: 'oauth', provider: provider.id } };
       if (flow.link_user_id === null)
         await audit(trx, source, outcome.isNewUser ? 'sign_up' : 'sign_in.succeeded', facts);

@@ -23,25 +23,33 @@
  * it is the caller's mistake, not a fault of the service.
  *
  * Signing in by code proves the mailbox, so the address becomes verified and
- * the user's `otp_auth_enabled` is set.
+ * the user's `otp_auth_enabled` is set. An address another account signs in
+ * with without having proven it is settled first (`mailbox-proof.ts`): the
+ * account becomes hers when the address is all there is to it, otherwise the
+ * address is detached from it and she signs in to a new account of her own.
+ * Stack's reference instead refuses to mail a code to such an address
+ * (USER_EMAIL_ALREADY_EXISTS); that would tell anybody which addresses have
+ * accounts and leave her locked out of her own address.
+ *
+ * A wrong typed code is recorded as `sign_in.failed` (`wrong_code`).
  */
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { checkClientCode, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email } from '../common/schemas.js';
-import { findUserChannelByValue, markChannelVerified } from '../contact-channels/contact-channel-store.js';
+import { settleProvenAddress } from '../contact-channels/mailbox-proof.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { countryOf } from '../metrics/activity.js';
 import { signInAnswer } from '../password/password-routes.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
-import { deleteUserSessions } from '../sessions/session-store.js';
 import { openSignInSession } from '../sessions/sign-in-session.js';
-import { type Db, inTransaction } from '../storage/db.js';
-import { authEmailIndex, isUniqueViolation, type UserRow } from '../storage/schema.js';
+import { inTransaction } from '../storage/db.js';
+import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
 
 function requireMagicLink(project: ProjectRecord): void {
@@ -90,6 +98,7 @@ const sendSignInCode = defineRoute({
 });
 
 const magicLinkData = z.object({ email: z.string() });
+const codeUser = z.object({ user_id: z.uuid() });
 
 const signInWithCode = defineRoute({
   method: 'POST',
@@ -108,6 +117,11 @@ const signInWithCode = defineRoute({
       code: body.code,
       now: deps.clock.now(),
       clientIp: client.ip,
+      onWrongGuess: (guessed) =>
+        audit(deps.db, { auth, client, deps }, 'sign_in.failed', {
+          userId: codeUser.safeParse(guessed.data).data?.user_id ?? null,
+          data: { method: 'otp', reason: 'wrong_code' },
+        }),
     });
     const data = magicLinkData.safeParse(row.data);
     if (!data.success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
@@ -116,21 +130,31 @@ const signInWithCode = defineRoute({
     const signIn = () =>
       inTransaction(deps.db, async (trx) => {
         const now = deps.clock.now();
-        const existing = await findUserByAuthEmail(trx, project.id, address);
-        // Checked before the code is used, so a refused sign-up leaves the code as it was.
+        const source = { auth, client, deps };
+        const existing = await settleProvenAddress(trx, {
+          projectId: project.id,
+          address,
+          now,
+          source,
+          codeId: row.id,
+        });
+        // A refused sign-up rolls back: the code and any claim on the address stay as they were.
         if (!existing && !project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
         await useCode(trx, row, now);
-        const user = existing
-          ? await confirmExistingUser(trx, existing, address, now)
-          : await insertUser(trx, {
-              projectId: project.id,
-              primaryEmail: address,
-              primaryEmailVerified: true,
-              primaryEmailAuthEnabled: true,
-              otpAuthEnabled: true,
-              now,
-              projectConfig: project.config,
-            });
+        if (existing && !existing.otp_auth_enabled) {
+          await updateUser(trx, project.id, existing.id, { otp_auth_enabled: true }, now);
+        }
+        const user =
+          existing ??
+          (await insertUser(trx, {
+            projectId: project.id,
+            primaryEmail: address,
+            primaryEmailVerified: true,
+            primaryEmailAuthEnabled: true,
+            otpAuthEnabled: true,
+            now,
+            projectConfig: project.config,
+          }));
         const session = await openSignInSession(trx, {
           source: { auth, client, deps },
           request,
@@ -157,25 +181,5 @@ const signInWithCode = defineRoute({
     };
   },
 });
-
-/**
- * The user proved they read the mailbox: the address is verified and code
- * sign-in is on for them. If the address was not verified until now, whoever
- * created the account never proved they own it (pre-hijacking: an attacker
- * signs up with someone else's address and a password, and waits). The
- * mailbox owner takes the account over cleanly: the password set by the
- * unproven party is removed and every earlier session ends.
- */
-async function confirmExistingUser(db: Db, user: UserRow, address: string, now: number): Promise<UserRow> {
-  const channel = await findUserChannelByValue(db, user.project_id, user.id, address);
-  if (channel && (await markChannelVerified(db, channel))) {
-    if (user.password_hash !== null) {
-      await updateUser(db, user.project_id, user.id, { password_hash: null }, now);
-      await deleteUserSessions(db, user.project_id, user.id);
-    }
-  }
-  if (!user.otp_auth_enabled) await updateUser(db, user.project_id, user.id, { otp_auth_enabled: true }, now);
-  return user;
-}
 
 export const otpRoutes: Route[] = [sendSignInCode, signInWithCode];

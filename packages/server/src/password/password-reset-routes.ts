@@ -11,6 +11,13 @@
  *   says whether an account has one).
  * - `reset` proves the mailbox: the address the code went to becomes verified,
  *   and every session of the user ends (whoever knew the old password is out).
+ *   An address the account never proved is settled first (`mailbox-proof.ts`):
+ *   when the account has other ways in, the address is detached from it and
+ *   the new password goes to a new account of the prover's with the address
+ *   verified (SIGN_UP_NOT_ENABLED when the project takes no sign-ups), never
+ *   to the account someone else can enter.
+ * - A new password (reset, change, set) ends the user's other outstanding
+ *   reset and sign-in codes: a link mailed before must not work after it.
  * - `update` needs the old password and ends the user's other sessions. An
  *   access token does not name its session, so the session kept is the one of
  *   the refresh token the SDK sends with every call (`x-stack-refresh-token`);
@@ -28,9 +35,10 @@ import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { audit } from '../audit/audit-log.js';
 import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
+import { expireOutstandingCodes } from '../codes/code-store.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, successAnswer } from '../common/schemas.js';
-import { findUserChannelByValue, markChannelVerified } from '../contact-channels/contact-channel-store.js';
+import { settleProvenAddress } from '../contact-channels/mailbox-proof.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
@@ -38,7 +46,7 @@ import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { deleteUserSessionsExcept, findSession } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { UserRow, VerificationCodeRow } from '../storage/schema.js';
-import { findUser, findUserByAuthEmail, updateUser } from '../users/user-store.js';
+import { findUser, findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
 import { checkPasswordRequirements, hashPassword, verifyPassword } from './passwords.js';
 
 /** The body the original backend always answers to a reset request (wire-protocol §14.1). */
@@ -140,7 +148,13 @@ const resetPassword = defineRoute({
   access: 'client',
   body: z.strictObject({ code: verificationCode, password: z.string() }),
   answer: successAnswer,
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', ...codeErrors],
+  errors: [
+    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
+    'PASSWORD_TOO_SHORT',
+    'PASSWORD_TOO_LONG',
+    'SIGN_UP_NOT_ENABLED',
+    ...codeErrors,
+  ],
   handler: async ({ auth, auth: { project }, body, client, deps }) => {
     requirePasswordAuth(project);
     checkPasswordRequirements(body.password);
@@ -156,12 +170,29 @@ const resetPassword = defineRoute({
     await inTransaction(deps.db, async (trx) => {
       await useCode(trx, row, now);
       // Read again inside the transaction: the subject may have changed while the password was hashed.
-      const user = await resetSubject(trx, project.id, row);
-      await updateUser(trx, project.id, user.id, { password_hash: passwordHash }, now);
-      await deleteUserSessionsExcept(trx, project.id, user.id, null);
-      const channel = await findUserChannelByValue(trx, project.id, user.id, resetCodeData.parse(row.data).email);
-      if (channel) await markChannelVerified(trx, channel);
-      await audit(trx, { auth, client, deps }, 'password.reset', { userId: user.id });
+      await resetSubject(trx, project.id, row);
+      const source = { auth, client, deps };
+      const address = resetCodeData.parse(row.data).email;
+      const owner = await settleProvenAddress(trx, { projectId: project.id, address, now, source, codeId: row.id });
+      if (!owner) {
+        // The address was another account's claim, now detached: the prover's own account gets the password.
+        if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+        const user = await insertUser(trx, {
+          projectId: project.id,
+          primaryEmail: address,
+          primaryEmailVerified: true,
+          primaryEmailAuthEnabled: true,
+          passwordHash,
+          now,
+          projectConfig: project.config,
+        });
+        await audit(trx, source, 'sign_up', { userId: user.id, data: { method: 'password_reset' } });
+        return;
+      }
+      await updateUser(trx, project.id, owner.id, { password_hash: passwordHash }, now);
+      await deleteUserSessionsExcept(trx, project.id, owner.id, null);
+      await endPasswordCodes(trx, project.id, owner.id, now);
+      await audit(trx, source, 'password.reset', { userId: owner.id });
     });
     return { success: true as const };
   },
@@ -200,6 +231,7 @@ const updatePassword = defineRoute({
     await inTransaction(deps.db, async (trx) => {
       await updateUser(trx, project.id, user.id, { password_hash: passwordHash }, now);
       await deleteUserSessionsExcept(trx, project.id, user.id, keep);
+      await endPasswordCodes(trx, project.id, user.id, now);
       await audit(trx, { auth, client, deps }, 'password.changed', { data: { by: 'user' } });
     });
     return { success: true as const };
@@ -236,11 +268,21 @@ const setPassword = defineRoute({
     await inTransaction(deps.db, async (trx) => {
       await hasPassword(trx);
       await updateUser(trx, project.id, userId, { password_hash: passwordHash }, now);
+      await endPasswordCodes(trx, project.id, userId, now);
       await audit(trx, { auth, client, deps }, 'password.set');
     });
     return { success: true as const };
   },
 });
+
+/**
+ * Ends the user's outstanding reset and sign-in codes once their password
+ * changed: whoever asked for them before (maybe the person the new password
+ * keeps out) must not get in with them now.
+ */
+function endPasswordCodes(db: Db, projectId: string, userId: string, now: number): Promise<number> {
+  return expireOutstandingCodes(db, { projectId, purposes: ['password_reset', 'magic_link'], userId }, now);
+}
 
 function alreadyHasPassword(): KnownError {
   return new KnownError(

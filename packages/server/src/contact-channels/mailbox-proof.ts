@@ -1,0 +1,101 @@
+/**
+ * What a mailbox proof does to an address someone else merely claims.
+ *
+ * Code sign-in, password reset and a provider sign-up with an e-mail the
+ * provider verified all prove that the person reads the mailbox. When an
+ * account signs in with that address without ever having proven it, whoever
+ * made that account may be someone else waiting for her (pre-hijacking): he
+ * signed up with her address and a password, then gave the account ways in of
+ * his own. The proof must give her an account only she can enter:
+ *
+ * - If the address is the account's only address and the account has no
+ *   provider connected, the address is all there is to it: the account is
+ *   hers. The address becomes verified, the password nobody proved (removed
+ *   here; a reset sets hers) and every session end, and the account's
+ *   outstanding codes expire.
+ * - Otherwise (another address, verified or not, or a provider: ways in she
+ *   does not control), the address is detached from that account (its channel
+ *   removed, with the codes mailed for it) and the caller gives her a new
+ *   account with the address verified.
+ *
+ * A verified sign-in address is simply its account's: nothing changes.
+ */
+import { type AuditSource, audit } from '../audit/audit-log.js';
+import { expireOutstandingCodes } from '../codes/code-store.js';
+import { countUserAccounts } from '../oauth/oauth-account-store.js';
+import { deleteUserSessions } from '../sessions/session-store.js';
+import type { Db } from '../storage/db.js';
+import type { UserRow } from '../storage/schema.js';
+import { findUser, updateUser } from '../users/user-store.js';
+import {
+  countOtherChannels,
+  deleteContactChannel,
+  findAuthChannel,
+  lockUserChannels,
+  markChannelVerified,
+  mirrorPrimaryChannel,
+} from './contact-channel-store.js';
+
+/** The codes that act on an account or an address of it. */
+const accountCodes = ['email_verification', 'password_reset', 'magic_link'] as const;
+
+/** A proof of `address`, in its transaction. */
+export interface MailboxProof {
+  projectId: string;
+  address: string;
+  now: number;
+  /** Who proved it, for the audit log. */
+  source: AuditSource;
+  /** The code being used for the proof, which stays as its use leaves it. */
+  codeId?: string;
+}
+
+/**
+ * Settles who the proven address belongs to: the user who signs in with it
+ * and is now the prover's own, or null when nobody signs in with it (any more:
+ * a claim was detached), so the caller creates her account.
+ *
+ * @example
+ * const owner = await settleProvenAddress(trx, { projectId, address, now, source, codeId: row.id });
+ * const user = owner ?? (await insertUser(trx, { ...withVerifiedAddress }));
+ */
+export async function settleProvenAddress(db: Db, proof: MailboxProof): Promise<UserRow | null> {
+  const { projectId, address, now } = proof;
+  const found = await findAuthChannel(db, projectId, address);
+  if (!found) return null;
+  await lockUserChannels(db, projectId, found.user_id);
+  // Read again under the lock: the channel may have changed meanwhile.
+  const channel = await findAuthChannel(db, projectId, address);
+  const user = channel && (await findUser(db, projectId, channel.user_id));
+  if (!channel || !user) return null;
+  if (channel.is_verified) return user;
+
+  const otherWaysIn =
+    (await countOtherChannels(db, projectId, user.id, channel.id)) > 0 ||
+    (await countUserAccounts(db, projectId, user.id)) > 0;
+  if (otherWaysIn) {
+    await deleteContactChannel(db, projectId, user.id, channel.id);
+    await mirrorPrimaryChannel(db, projectId, user.id);
+    await expireOutstandingCodes(
+      db,
+      { projectId, purposes: accountCodes, userId: user.id, email: address, ...except(proof) },
+      now,
+    );
+    await audit(db, proof.source, 'contact_channel.detached', {
+      userId: user.id,
+      data: { channel_id: channel.id },
+    });
+    return null;
+  }
+
+  await markChannelVerified(db, channel);
+  await deleteUserSessions(db, projectId, user.id);
+  await expireOutstandingCodes(db, { projectId, purposes: accountCodes, userId: user.id, ...except(proof) }, now);
+  await audit(db, proof.source, 'contact_channel.verified', { userId: user.id, data: { channel_id: channel.id } });
+  if (user.password_hash === null) return user;
+  return (await updateUser(db, projectId, user.id, { password_hash: null }, now)) ?? user;
+}
+
+function except(proof: MailboxProof): { exceptId?: string } {
+  return proof.codeId === undefined ? {} : { exceptId: proof.codeId };
+}
