@@ -328,6 +328,67 @@ describe.each([
     },
   );
 
+  it.skipIf(!available)('records a wrong e-mailed sign-in code as a failed sign-in (wrong_code)', async () => {
+    await service.setProjectConfig({ magic_link_enabled: true });
+    const user = await signUp(service);
+    const sent = await call(service, 'POST', '/auth/otp/send-sign-in-code', {
+      headers: authHeaders(service),
+      json: { email: user.email, callback_url: 'http://localhost:3000/handler/magic-link-callback' },
+    });
+    expect(sent.status).toBe(200);
+    const code = codeFromMail(await lastMailTo(service, user.email));
+    const wrong = (code[0] === '0' ? '1' : '0') + code.slice(1);
+    const answer = await call(service, 'POST', '/auth/otp/sign-in', {
+      headers: authHeaders(service),
+      json: { code: wrong },
+    });
+    expectKnownError(answer, 'VERIFICATION_CODE_NOT_FOUND', 404);
+    const [failed] = await auditEvents(service, { user_id: user.user_id, type: 'sign_in.failed' });
+    expect(failed).toMatchObject({ actor: { type: 'anonymous' }, data: { method: 'otp', reason: 'wrong_code' } });
+    expect(JSON.stringify(failed)).not.toContain(code.slice(6));
+  });
+
+  it.skipIf(!available)(
+    'records contact channel changes by the names of the fields changed, and verifications',
+    async () => {
+      const user = await signUp(service);
+      const headers = userHeaders(service, user);
+      const value = newEmail('channel');
+      const added = await call(service, 'POST', '/contact-channels', {
+        headers,
+        json: { user_id: 'me', value, type: 'email', used_for_auth: false },
+      });
+      const path = `/contact-channels/me/${added.body.id}`;
+      await call(service, 'PATCH', path, { headers, json: { used_for_auth: true } });
+      const renamed = newEmail('renamed');
+      await call(service, 'PATCH', path, { headers, json: { value: renamed } });
+      // Asking for what already is changes nothing, and records nothing.
+      await call(service, 'PATCH', path, { headers, json: { used_for_auth: true } });
+      const sent = await call(service, 'POST', `${path}/send-verification-code`, {
+        headers,
+        json: { callback_url: 'http://localhost:3000/handler/email-verification' },
+      });
+      expect(sent.status).toBe(200);
+      const code = codeFromMail(await lastMailTo(service, renamed));
+      await call(service, 'POST', '/contact-channels/verify', { headers: authHeaders(service), json: { code } });
+      await call(service, 'PATCH', path, { headers, json: { is_primary: true } });
+
+      const events = (await auditEvents(service, { user_id: user.user_id })).reverse();
+      const channelEvents = events.filter((event) => event.type.startsWith('contact_channel.'));
+      expect(channelEvents.map((event) => [event.type, event.data])).toEqual([
+        ['contact_channel.added', { channel_id: added.body.id, used_for_auth: false, verified: false }],
+        ['contact_channel.updated', { channel_id: added.body.id, fields: ['used_for_auth'] }],
+        ['contact_channel.updated', { channel_id: added.body.id, fields: ['value'] }],
+        ['contact_channel.verified', { channel_id: added.body.id }],
+        ['contact_channel.updated', { channel_id: added.body.id, fields: ['is_primary'] }],
+      ]);
+      expect(channelEvents[1]!.actor).toEqual({ type: 'user', id: user.user_id });
+      const everything = JSON.stringify(events);
+      expect(everything).not.toContain(value);
+      expect(everything).not.toContain(renamed);
+    },
+  );
+
   it.skipIf(!available)(
     'records what an operator does with the database itself (the CLI), as the operator',
     async () => {

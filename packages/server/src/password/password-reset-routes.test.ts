@@ -20,6 +20,7 @@ import {
   userHeaders,
 } from '../test-support/api.js';
 import { codeFromMail, lastMailTo, mailsTo } from '../test-support/mail.js';
+import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { resetAnswerFloorMs } from './password-reset-routes.js';
 
@@ -421,5 +422,82 @@ describe('POST /auth/password/set', () => {
       400,
     );
     expect(await snapshot(service)).toEqual(before);
+  });
+});
+
+describe.each([
+  { backend: 'PGlite', databaseUrl: null, available: true },
+  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
+])('codes mailed before a new password, on $backend', ({ databaseUrl, available }) => {
+  let own: TestService;
+  beforeAll(async () => {
+    if (available) own = await startTestService({ databaseUrl, projectConfig: { magic_link_enabled: true } });
+  });
+  afterAll(() => own?.close());
+
+  const send = (path: string, json: unknown, headers = authHeaders(own)) => call(own, 'POST', path, { headers, json });
+  /** Mails a code of the route to the address and returns it. */
+  async function mailed(path: string, email: string) {
+    expect((await send(path, { email, callback_url: callback })).status).toBe(200);
+    return codeFromMail(await lastMailTo(own, email));
+  }
+  /** A signed-up user whose address is verified (so only the new password can end their codes). */
+  async function verifiedUser() {
+    const user = await signUp(own);
+    const verified = await call(own, 'PATCH', `/users/${user.user_id}`, {
+      headers: authHeaders(own, 'server'),
+      json: { primary_email_verified: true },
+    });
+    expect(verified.status, verified.text).toBe(200);
+    return user;
+  }
+  /** A reset link and a sign-in link mailed to the user before the change. */
+  async function outstanding(email: string) {
+    return {
+      reset: await mailed('/auth/password/send-reset-code', email),
+      signIn: await mailed('/auth/otp/send-sign-in-code', email),
+    };
+  }
+  async function expectEnded(codes: { reset: string; signIn: string }) {
+    expectKnownError(
+      await send('/auth/password/reset', { code: codes.reset, password: 'late-password-9' }),
+      'VERIFICATION_CODE_EXPIRED',
+      400,
+    );
+    expectKnownError(await send('/auth/otp/sign-in', { code: codes.signIn }), 'VERIFICATION_CODE_EXPIRED', 400);
+  }
+
+  it.skipIf(!available)('outstanding reset and sign-in codes do not survive a password reset', async () => {
+    own.clock.startWindow(10 * 60_000);
+    const user = await verifiedUser();
+    const codes = await outstanding(user.email);
+    const used = await mailed('/auth/password/send-reset-code', user.email);
+    expect((await send('/auth/password/reset', { code: used, password: 'reset-password-1' })).status).toBe(200);
+    await expectEnded(codes);
+  });
+
+  it.skipIf(!available)('outstanding reset and sign-in codes do not survive a password change or set', async () => {
+    own.clock.startWindow(10 * 60_000);
+    const user = await verifiedUser();
+    const before = await outstanding(user.email);
+    const changed = await send(
+      '/auth/password/update',
+      { old_password: user.password, new_password: 'changed-password-1' },
+      userHeaders(own, user),
+    );
+    expect(changed.status, changed.text).toBe(200);
+    await expectEnded(before);
+
+    const created = await send(
+      '/users',
+      { primary_email: newEmail('nopass'), primary_email_auth_enabled: true, primary_email_verified: true },
+      authHeaders(own, 'server'),
+    );
+    const session = await send('/auth/sessions', { user_id: created.body.id }, authHeaders(own, 'server'));
+    const pending = await outstanding(created.body.primary_email);
+    expect(
+      (await send('/auth/password/set', { password: 'first-password-1' }, userHeaders(own, session.body))).status,
+    ).toBe(200);
+    await expectEnded(pending);
   });
 });
