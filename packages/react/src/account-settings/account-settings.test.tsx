@@ -245,6 +245,10 @@ describe('AccountSettings: E-mails', () => {
     const added = () => within(rowOf(other));
     expect(added().getByText('Unverified')).toBeTruthy();
     expect(added().queryByText('Primary')).toBeNull();
+    // An unverified address cannot be made primary (the service refuses it): the menu does not offer it.
+    await keyboard.click(added().getByRole('button', { name: `Options for ${other}` }));
+    expect(screen.queryByRole('menuitem', { name: 'Make primary' })).toBeNull();
+    await keyboard.keyboard('{Escape}');
 
     await keyboard.click(added().getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(statusText()).toContain(`We sent a verification link to ${other}`), { timeout: 5_000 });

@@ -121,7 +121,8 @@ export function EmailRow({ channel, onRemoved }: EmailRowProps) {
                 {channel.isVerified ? null : (
                   <MenuItem onSelect={verify}>{labels.accountEmailSendVerification}</MenuItem>
                 )}
-                {channel.isPrimary ? null : (
+                {/* The service makes only a verified address primary. */}
+                {channel.isPrimary || !channel.isVerified ? null : (
                   <MenuItem onSelect={makePrimary}>{labels.accountEmailMakePrimary}</MenuItem>
                 )}
                 <MenuItem onSelect={toggleSignIn}>
