@@ -30,7 +30,9 @@ import { auditEventInsert } from './audit-store.js';
  * - `project.updated` — `fields` (the names of the config fields changed, never their values);
  * - `user.created` / `user.updated` (`fields`) / `user.deleted` — by server or admin;
  * - `oauth.connected` / `oauth.disconnected` — `provider`;
- * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`.
+ * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`;
+ * - `email.test_sent` — `host`, `port`, `success`, `failure` (its category; never the password nor the peer's words);
+ * - `project.deleted` — in the internal project's log (it outlives the project): `project_id`, `display_name`.
  */
 export const auditEventTypes = [
   'sign_up',
@@ -53,6 +55,8 @@ export const auditEventTypes = [
   'contact_channel.added',
   'contact_channel.removed',
   'contact_channel.verified',
+  'email.test_sent',
+  'project.deleted',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -79,6 +83,7 @@ export interface AuditSource {
   userId?: string | null;
   client: ClientInfo;
   deps: { clock: { now(): number } };
+  /** The project whose log gets the event, when not the caller's (default: `auth`'s project). */
   projectId?: string;
   /** Who acted, when no request says it (`operatorSource`). */
   actor?: { type: ActorType; id: string | null };
@@ -140,7 +145,7 @@ export function auditWrite(
   onlyWith?: string,
 ): Write {
   const auth = source.auth;
-  const projectId = auth?.project.id ?? source.projectId;
+  const projectId = source.projectId ?? auth?.project.id;
   if (projectId === undefined) throw new Error('audit: no project to record the event in');
   const callerUserId = source.userId ?? auth?.userId ?? null;
   const actor = source.actor ?? actorOf(auth, callerUserId);
