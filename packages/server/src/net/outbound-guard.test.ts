@@ -6,6 +6,7 @@
  * category instead of the peer's words, and the OAuth error page shows no
  * detail; with the operator's allowance, the same peers work.
  */
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, newEmail } from '../test-support/api.js';
 import { appCallbackUrl, authorizeUrl, landing, TestBrowser } from '../test-support/oauth-browser.js';
@@ -51,16 +52,26 @@ describe('isPublicAddress', () => {
 let peer: SmtpPeer;
 let guarded: TestService;
 let allowed: TestService;
+/** Guarded, reaching providers by the name `localhost`: the refusal comes from resolving it. */
+let byName: TestService;
+/** What `byName` logged: where the details of a refused provider go. */
+const logLines: string[] = [];
 
 beforeAll(async () => {
   peer = await startSmtpPeer({ users: { tester: 'test-password-1' } });
   guarded = await startTestService({ development: false });
   allowed = await startTestService({ development: false, allowPrivateNetwork: true });
+  byName = await startTestService({
+    development: false,
+    logger: pino({ level: 'warn' }, { write: (line: string) => void logLines.push(line) }),
+    oauthProviderNetwork: { rewriteUrl: (url) => url.replace('//127.0.0.1:', '//localhost:') },
+  });
 });
 
 afterAll(async () => {
   await guarded?.close();
   await allowed?.close();
+  await byName?.close();
   await peer?.close();
 });
 
@@ -146,6 +157,14 @@ describe('an OpenID Connect issuer on the private network', () => {
     expect(shown).toMatch(/could not be reached/);
     expect(shown).not.toContain(new URL(upstream.issuer).host);
     expect(shown).not.toMatch(/127\.0\.0\.1|ECONN|fetch failed|not allowed|private/i);
+  });
+
+  it('is refused by a name that resolves to loopback', async () => {
+    const { result } = await signInThroughLoopbackIssuer(byName);
+    expect(result.params.get('errorCode')).toBe('OAUTH_PROVIDER_ACCESS_DENIED');
+    expect(result.params.get('message')).toMatch(/could not be reached/);
+    const logged = logLines.find((line) => line.includes('oauth provider unreachable'));
+    expect(logged).toMatch(/AddressNotAllowedError: localhost resolves to an address on a private/);
   });
 
   it('works when the operator allows the private network', async () => {
