@@ -90,6 +90,18 @@ describe('latchkey dev --json', () => {
     const signUp = await postPassword(dev, 'sign-up', email, password);
     expect(signUp.status).toBeLessThan(300);
     expect(signUp.body.access_token).toEqual(expect.any(String));
+    // Development keeps the dashboard open: anyone on the laptop may sign up as an owner.
+    const ownerSignUp = await fetch(`${dev.apiUrl}/api/v1/auth/password/sign-up`, {
+      method: 'POST',
+      headers: {
+        'x-stack-project-id': 'internal',
+        'x-stack-access-type': 'client',
+        'x-stack-publishable-client-key': dev.internalPublishableClientKey,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ email: 'dev-owner@example.com', password }),
+    });
+    expect(ownerSignUp.status).toBe(200);
 
     for (const file of ['secret', 'dev-project.json']) {
       expect(statSync(join(dataDir, file)).mode & 0o777).toBe(0o600);

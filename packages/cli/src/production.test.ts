@@ -213,6 +213,36 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
     await expect(fetch(`${url}/api/v1/health`)).rejects.toThrow();
   });
 
+  it('keeps sign-up to the internal project closed unless the operator opens it, and closes it again', async () => {
+    const internal = json<{ publishable_client_key: string }>(
+      await run(['keys', 'create', '--project', 'internal', '--client', '--json', ...where], env),
+    );
+    const signUpAt = (url: string, email: string) =>
+      fetch(`${url}/api/v1/auth/password/sign-up`, {
+        method: 'POST',
+        headers: { ...clientHeaders('internal', internal.publishable_client_key), 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'correct-horse-battery-1' }),
+      });
+    const closed = await startAndWait(['--host', '127.0.0.1', ...where], env);
+    const refused = await signUpAt(closed.url, 'stranger@example.com');
+    expect(refused.headers.get('x-stack-known-error')).toBe('SIGN_UP_NOT_ENABLED');
+    await closed.cli.stop();
+
+    const opened = await startAndWait(['--host', '127.0.0.1', '--open-sign-up', ...where], env);
+    expect((await signUpAt(opened.url, 'invited-by-flag@example.com')).status).toBe(200);
+    await opened.cli.stop();
+    const byEnv = await startAndWait(['--host', '127.0.0.1', ...where], { ...env, LATCHKEY_OPEN_SIGN_UP: 'true' });
+    expect((await signUpAt(byEnv.url, 'invited-by-env@example.com')).status).toBe(200);
+    await byEnv.cli.stop();
+
+    // The next start without it closes the database the open start left open.
+    const again = await startAndWait(['--host', '127.0.0.1', ...where], env);
+    expect((await signUpAt(again.url, 'late@example.com')).headers.get('x-stack-known-error')).toBe(
+      'SIGN_UP_NOT_ENABLED',
+    );
+    await again.cli.stop();
+  });
+
   it('refuses another LATCHKEY_SECRET before it listens or writes, naming the variable', async () => {
     expect(created).toBeDefined();
     const wrong = await run(['start', '--port', '0', ...where], {

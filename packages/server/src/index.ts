@@ -38,7 +38,7 @@ export {
   updateProjectConfig,
   verifySecret,
 } from './operations.js';
-export type { DevProjectKeys } from './projects/bootstrap.js';
+export type { BootstrapOptions, DevProjectKeys } from './projects/bootstrap.js';
 export type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
 export type { CreateProjectOptions, ProjectRecord } from './projects/projects.js';
 export { type RunningServer, type ServedService, startServer } from './server.js';

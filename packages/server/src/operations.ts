@@ -20,7 +20,13 @@ import { validate } from './common/validate.js';
 import { createSealer, type Sealer } from './crypto/encryption.js';
 import { secretWeakness } from './crypto/secret-strength.js';
 import { resealAccountTokens } from './oauth/oauth-account-store.js';
-import { bootstrapDatabase, type DevProjectKeys, findDevProjectId, issueKeys } from './projects/bootstrap.js';
+import {
+  type BootstrapOptions,
+  bootstrapDatabase,
+  type DevProjectKeys,
+  findDevProjectId,
+  issueKeys,
+} from './projects/bootstrap.js';
 import {
   configSealerPurpose,
   hasConfigSecrets,
@@ -68,12 +74,22 @@ function sealerFor(options: SecretOption) {
  * key set and returns its keys, which are never shown again (they are stored
  * hashed); on later starts it returns null.
  *
+ * Sign-up to the internal project (anyone becoming a dashboard owner) is open
+ * with `dev: true`; otherwise it is what `internalSignUp` says, written at
+ * every call that names it (so `latchkey start` closes a database that an
+ * older version left open), and closed on a new database. Owners of a closed
+ * one are made by the operator (`createOwner`).
+ *
  * @example
  * const created = await bootstrap(storage, { dev: true });
  * if (created) console.log(created.projectId, created.publishableClientKey);
+ * await bootstrap(storage, { dev: false, internalSignUp: false }); // production: owners only by invitation
  */
-export function bootstrap(storage: Storage, options: { dev: boolean }): Promise<DevProjectKeys | null> {
-  return bootstrapDatabase(dbOf(storage), storage.schema, options);
+export async function bootstrap(storage: Storage, options: BootstrapOptions): Promise<DevProjectKeys | null> {
+  const created = await bootstrapDatabase(dbOf(storage), storage.schema, options);
+  // Services already running on this storage see the internal project's sign-up as it is now.
+  changed(storage, internalProjectId, null);
+  return created;
 }
 
 /**

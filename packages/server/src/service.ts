@@ -22,9 +22,12 @@ import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/re
 import { mountMailbox } from './mail/mailbox.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
 import { Transports } from './mail/transports.js';
+import { outboundNetwork } from './net/outbound-guard.js';
 import type { ProviderNetwork } from './oauth/providers.js';
 import { prepareDummyHash, setHashingSlots } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
+import { defaultMaxProjectsPerOwner } from './projects/projects.js';
+import { isLocalhostName } from './projects/trusted-urls.js';
 import type { CounterStore } from './rate-limit/counter-store.js';
 import { databaseCounters } from './rate-limit/database-counters.js';
 import { RateLimitExceeded } from './rate-limit/rate-limit.js';
@@ -108,7 +111,10 @@ export interface ServiceOptions {
    * Dev mode: shared mail without `smtpUrl` lands in the dev mailbox, served
    * at `/mailbox` (page) and `/mailbox/api/messages?to=` (JSON). Never turn it
    * on in production: the mailbox shows every mail to anyone. Default false
-   * (those paths answer 404).
+   * (those paths answer 404). With it on, the service answers only requests
+   * addressed to a loopback name (`localhost`, `*.localhost`, `127.x.x.x`,
+   * `[::1]`; 421 otherwise), so that a web page cannot read the mailbox
+   * through a name of its own that it points at 127.0.0.1 (DNS rebinding).
    */
   devMailbox?: boolean;
   /** Real-time interval of the outbox worker's safety-net pass in ms (default 30 000). */
@@ -155,6 +161,36 @@ export interface ServiceOptions {
    * the wire protocol's.
    */
   refreshTokenCookie?: boolean | RefreshTokenCookieOptions;
+  /**
+   * A developer's machine (`latchkey dev`, test services): projects created
+   * through `POST /internal/projects` allow localhost redirects, and
+   * `allowPrivateNetwork` and `allowDevelopmentProvider` default to on.
+   * Default false (production): new projects allow only their domains.
+   */
+  development?: boolean;
+  /**
+   * Let the hosts that projects name (a `standard` SMTP server, the test
+   * e-mail's server, a generic OpenID Connect issuer and the endpoints it
+   * publishes) be on private, loopback, link-local or other non-public
+   * addresses. Default: `development`. Off, such a host is refused when the
+   * connection is opened, on the addresses its name resolves to then (no
+   * probing of the service's own network, nor its cloud metadata). Turn it on
+   * when those servers really live on your private network.
+   */
+  allowPrivateNetwork?: boolean;
+  /**
+   * Let projects sign in through the shared development stand-in of OAuth
+   * providers (`type: 'shared'`), where anyone signs in as any made-up
+   * identity. Default: `development`. Off, such providers answer
+   * OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED; production-mode projects can never use it.
+   */
+  allowDevelopmentProvider?: boolean;
+  /**
+   * Most projects one dashboard owner may own through `POST /internal/projects`
+   * (PROJECT_LIMIT_REACHED beyond). Default 100. Projects an operator makes with
+   * `createProject` or `latchkey projects create` do not count against it.
+   */
+  maxProjectsPerOwner?: number;
 }
 
 /**
@@ -224,6 +260,14 @@ export function createService(options: ServiceOptions): Service {
     ...(options.authCacheTtlMs !== undefined ? { ttlMs: options.authCacheTtlMs } : {}),
   });
   const revocations = new SessionRevocations({ feed: changes, clock, db });
+  const development = options.development ?? false;
+  const outbound = outboundNetwork({ allowPrivateNetwork: options.allowPrivateNetwork ?? development });
+  if (
+    options.maxProjectsPerOwner !== undefined &&
+    !(Number.isInteger(options.maxProjectsPerOwner) && options.maxProjectsPerOwner >= 0)
+  ) {
+    throw new TypeError('createService: maxProjectsPerOwner must be a whole number, 0 or more');
+  }
   const deps: Deps = {
     db,
     clock,
@@ -242,10 +286,15 @@ export function createService(options: ServiceOptions): Service {
     revocations,
     sessions: new SessionCache({ db, feed: changes, revocations }),
     oauthNetwork: {
-      fetch: options.oauthProviderNetwork?.fetch ?? ((input, init) => fetch(input, init)),
+      fetch: options.oauthProviderNetwork?.fetch ?? outbound.fetch,
       rewriteUrl: options.oauthProviderNetwork?.rewriteUrl ?? ((url) => url),
     },
     strict: options.strict ?? false,
+    development,
+    allowDevelopmentProvider: options.allowDevelopmentProvider ?? development,
+    maxProjectsPerOwner: options.maxProjectsPerOwner ?? defaultMaxProjectsPerOwner,
+    outbound,
+    logger,
   };
 
   const transports = new Transports({
@@ -253,6 +302,7 @@ export function createService(options: ServiceOptions): Service {
     smtpFrom: options.smtpFrom,
     devMailbox: options.devMailbox ?? false,
     sealer: deps.configSealer,
+    outbound,
   });
   const worker = new OutboxWorker({
     db,
@@ -313,7 +363,10 @@ export function createService(options: ServiceOptions): Service {
       };
       let response: Response;
       try {
-        response = await app.fetch(request, { record });
+        response =
+          options.devMailbox && !isLocalhostName(new URL(request.url).hostname)
+            ? textResponse(421, 'This development service answers only requests to localhost.')
+            : await app.fetch(request, { record });
       } catch (error) {
         const down = unavailableStore(error);
         if (down) {

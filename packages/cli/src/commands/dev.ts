@@ -131,6 +131,8 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
       secret,
       logger,
       devMailbox: true,
+      // A laptop: loopback SMTP servers and issuers, the development provider and localhost redirects all work.
+      development: true,
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
     });

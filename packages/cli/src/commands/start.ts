@@ -3,7 +3,7 @@ import { Cleanup } from '../internal/cleanup.js';
 import { type CliContext, waitForStop } from '../internal/context.js';
 import { checkSecret } from '../internal/data-dir.js';
 import { checkDatabaseUrl } from '../internal/database-url.js';
-import { CliError } from '../internal/errors.js';
+import { CliError, UsageError } from '../internal/errors.js';
 import { createLogger, logLevel } from '../internal/logger.js';
 import { checkRefreshTokenCookie } from '../internal/refresh-cookie-env.js';
 import {
@@ -28,10 +28,27 @@ gracefully: requests in flight finish, then it logs "stopped" and exits 0.
 Health: GET /api/v1/health (up) and /api/v1/health/ready (database,
 migrations and secret checked; 503 when one fails).
 
+The administration is closed: nobody signs up to the internal project (the
+dashboard's), so owners are made with \`latchkey owners create\`; a start
+closes it again on a database that an older version left open. Hosts that
+projects name (their SMTP servers, OpenID issuers) must be on public
+addresses, and the shared development provider is off.
+
 Options:
   -p, --port <n>       port to listen on (default $PORT, else 8102)
       --host <host>    interface to listen on (default $HOST, else 0.0.0.0)
       --schema <name>  PostgreSQL schema of the tables (default public)
+      --open-sign-up   let anyone sign up to the internal project and so
+                       create projects (default closed)
+      --max-projects-per-owner <n>
+                       most projects one owner creates from the dashboard
+                       (default 100)
+      --allow-private-network
+                       let projects' SMTP servers and OpenID issuers be on
+                       private, loopback or link-local addresses
+      --allow-development-provider
+                       let non-production projects sign in through the shared
+                       development stand-in (anyone signs in as anyone)
   -h, --help           show this help
 
 Environment:
@@ -65,6 +82,9 @@ Environment:
                        lax or strict: the refresh-token cookie mode, for a
                        service on the app's own origin (the SDK's tokenStore
                        'httponly-cookie'), with that SameSite (default off)
+  LATCHKEY_OPEN_SIGN_UP, LATCHKEY_MAX_PROJECTS_PER_OWNER,
+  LATCHKEY_ALLOW_PRIVATE_NETWORK, LATCHKEY_ALLOW_DEVELOPMENT_PROVIDER
+                       the same as the flags above (true or false; a number)
   REDIS_URL            a Redis to count the limits on guessing in, e.g.
                        redis://:password@redis.internal:6379 (rediss:// for
                        TLS), shared by every instance (default: they are
@@ -97,6 +117,14 @@ export interface StartOptions {
   refreshTokenCookie?: 'Lax' | 'Strict' | undefined;
   /** A Redis for the counters of the limits on guessing (`REDIS_URL`); default the database. */
   redisUrl?: string | undefined;
+  /** Anyone may sign up to the internal project (`--open-sign-up`); default closed, and closed again at each start. */
+  openSignUp?: boolean | undefined;
+  /** Most projects one owner creates from the dashboard (`--max-projects-per-owner`); default 100. */
+  maxProjectsPerOwner?: number | undefined;
+  /** Projects' SMTP servers and OpenID issuers may be on private addresses (`--allow-private-network`). */
+  allowPrivateNetwork?: boolean | undefined;
+  /** The shared development stand-in of OAuth providers is offered (`--allow-development-provider`). */
+  allowDevelopmentProvider?: boolean | undefined;
 }
 
 /**
@@ -125,7 +153,7 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
     const acceptedSecrets = options.acceptedSecrets ?? [];
     const source = acceptedSecrets.length > 0 ? 'LATCHKEY_SECRET (nor LATCHKEY_ACCEPTED_SECRET)' : 'LATCHKEY_SECRET';
     await verifySecretOrFail(server, storage, { value: [secret, ...acceptedSecrets], source });
-    await server.bootstrap(storage, { dev: false });
+    await server.bootstrap(storage, { dev: false, internalSignUp: options.openSignUp ?? false });
     await server.pinSecret(storage, secret);
     const service = server.createService({
       storage,
@@ -138,6 +166,9 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
       ...(options.trustedProxyHeader ? { trustedProxyHeader: options.trustedProxyHeader } : {}),
       ...(options.refreshTokenCookie ? { refreshTokenCookie: { sameSite: options.refreshTokenCookie } } : {}),
       ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+      ...(options.maxProjectsPerOwner !== undefined ? { maxProjectsPerOwner: options.maxProjectsPerOwner } : {}),
+      allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+      allowDevelopmentProvider: options.allowDevelopmentProvider ?? false,
     });
     // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
     cleanup.add(() => service.close());
@@ -165,6 +196,10 @@ export async function runStart(args: string[], context: CliContext): Promise<num
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
     schema: { type: 'string' },
+    'open-sign-up': { type: 'boolean' },
+    'max-projects-per-owner': { type: 'string' },
+    'allow-private-network': { type: 'boolean' },
+    'allow-development-provider': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
@@ -193,6 +228,15 @@ export async function runStart(args: string[], context: CliContext): Promise<num
   // One value, whole: a secret may hold any character, commas and spaces included.
   const acceptedSecrets = context.env.LATCHKEY_ACCEPTED_SECRET ? [context.env.LATCHKEY_ACCEPTED_SECRET] : [];
   const host = flags.host ?? context.env.HOST ?? '0.0.0.0';
+  const openSignUp = flags['open-sign-up'] || envSwitch(context.env, 'LATCHKEY_OPEN_SIGN_UP');
+  const allowPrivateNetwork =
+    flags['allow-private-network'] || envSwitch(context.env, 'LATCHKEY_ALLOW_PRIVATE_NETWORK');
+  const allowDevelopmentProvider =
+    flags['allow-development-provider'] || envSwitch(context.env, 'LATCHKEY_ALLOW_DEVELOPMENT_PROVIDER');
+  const maxProjectsPerOwner = projectCap(
+    flags['max-projects-per-owner'] ?? context.env.LATCHKEY_MAX_PROJECTS_PER_OWNER,
+    flags['max-projects-per-owner'] !== undefined ? '--max-projects-per-owner' : 'LATCHKEY_MAX_PROJECTS_PER_OWNER',
+  );
   const stop = waitForStop(context.signal);
   try {
     const running = await startProduction({
@@ -209,6 +253,10 @@ export async function runStart(args: string[], context: CliContext): Promise<num
       redisUrl,
       refreshTokenCookie,
       acceptedSecrets,
+      openSignUp,
+      maxProjectsPerOwner,
+      allowPrivateNetwork,
+      allowDevelopmentProvider,
     });
     if (!stop.isStopped()) {
       const everywhere = host === '0.0.0.0' || host === '::' || host === '';
@@ -224,4 +272,20 @@ export async function runStart(args: string[], context: CliContext): Promise<num
   } finally {
     stop.dispose();
   }
+}
+
+/** A yes-or-no environment variable: true, 1, yes or on; false, 0, no, off or unset. Anything else is an error. */
+function envSwitch(env: Record<string, string | undefined>, name: string): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (value === undefined || value === '' || ['false', '0', 'no', 'off'].includes(value)) return false;
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  throw new UsageError(`${name} must be true or false, not "${env[name]}"`, 'start');
+}
+
+/** The cap on projects per owner: a whole number, 0 or more, or undefined for the default. */
+function projectCap(value: string | undefined, source: string): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!/^\d{1,9}$/.test(value.trim()))
+    throw new UsageError(`${source} must be a whole number, not "${value}"`, 'start');
+  return Number(value.trim());
 }

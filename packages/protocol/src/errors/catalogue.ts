@@ -136,6 +136,8 @@ export const errorCatalogue = {
   USER_NOT_FOUND: { status: 404 },
   API_KEY_NOT_FOUND: { status: 404 },
   PROJECT_NOT_FOUND: { status: 404, details: { project_id: 'string' } },
+  /** Latchkey's dashboard, which the 2.7 SDK never drives: the owner already owns as many projects as the operator allows. */
+  PROJECT_LIMIT_REACHED: { status: 403, details: { limit: 'number' }, compatible: false },
   SIGN_UP_NOT_ENABLED: { status: 400 },
   PASSWORD_AUTHENTICATION_NOT_ENABLED: { status: 400 },
   PASSKEY_AUTHENTICATION_NOT_ENABLED: { status: 400 },

@@ -54,6 +54,8 @@ export const errorMessages: Wording = {
   USER_NOT_FOUND: 'User not found.',
   API_KEY_NOT_FOUND: 'API key not found.',
   PROJECT_NOT_FOUND: (d) => `Project ${d.project_id} not found.`,
+  PROJECT_LIMIT_REACHED: (d) =>
+    `You own as many projects as this server allows (${d.limit}). Delete one, or ask the operator to raise the limit.`,
   SIGN_UP_NOT_ENABLED: 'Sign-up is not enabled for this project.',
   PASSWORD_AUTHENTICATION_NOT_ENABLED: 'Signing in with a password is not enabled for this project.',
   PASSKEY_AUTHENTICATION_NOT_ENABLED: 'Signing in with a passkey is not enabled for this project.',

@@ -37,6 +37,8 @@ import { auditEventInsert } from './audit-store.js';
  *   `used_for_auth`, `is_primary`, `is_verified`; never the address);
  * - `contact_channel.detached` — `channel_id`: an address the user had never proven was taken from
  *   them because its owner proved her mailbox (code sign-in, reset, provider sign-up).
+ * - `email.test_sent` — `host`, `port`, `success`, `failure` (its category; never the password nor the peer's words);
+ * - `project.deleted` — in the internal project's log (it outlives the project): `project_id`, `display_name`.
  */
 export const auditEventTypes = [
   'sign_up',
@@ -61,6 +63,8 @@ export const auditEventTypes = [
   'contact_channel.verified',
   'contact_channel.updated',
   'contact_channel.detached',
+  'email.test_sent',
+  'project.deleted',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
@@ -87,6 +91,7 @@ export interface AuditSource {
   userId?: string | null;
   client: ClientInfo;
   deps: { clock: { now(): number } };
+  /** The project whose log gets the event, when not the caller's (default: `auth`'s project). */
   projectId?: string;
   /** Who acted, when no request says it (`operatorSource`). */
   actor?: { type: ActorType; id: string | null };
@@ -148,7 +153,7 @@ export function auditWrite(
   onlyWith?: string,
 ): Write {
   const auth = source.auth;
-  const projectId = auth?.project.id ?? source.projectId;
+  const projectId = source.projectId ?? auth?.project.id;
   if (projectId === undefined) throw new Error('audit: no project to record the event in');
   const callerUserId = source.userId ?? auth?.userId ?? null;
   const actor = source.actor ?? actorOf(auth, callerUserId);

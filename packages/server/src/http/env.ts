@@ -1,7 +1,9 @@
 /** Types shared by the middleware and the feature routes. */
 import type { AccessType } from '@latchkey/protocol';
+import type { Logger } from 'pino';
 import type { AuthCache } from '../access/auth-cache.js';
 import type { Sealer } from '../crypto/encryption.js';
+import type { OutboundNetwork } from '../net/outbound-guard.js';
 import type { ProviderNetwork } from '../oauth/providers.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { CounterStore } from '../rate-limit/counter-store.js';
@@ -53,6 +55,16 @@ export interface Deps {
   oauthNetwork: ProviderNetwork;
   /** Check every answer against its route's schema and every known error against its declaration (tests). */
   strict: boolean;
+  /** A developer's machine (`ServiceOptions.development`): new owned projects allow localhost. */
+  development: boolean;
+  /** Whether `shared` OAuth providers may use the development stand-in (`ServiceOptions.allowDevelopmentProvider`). */
+  allowDevelopmentProvider: boolean;
+  /** Most projects one owner may own through `POST /internal/projects`. */
+  maxProjectsPerOwner: number;
+  /** How the service reaches hosts that projects name (SMTP servers, OpenID issuers): `net/outbound-guard.ts`. */
+  outbound: OutboundNetwork;
+  /** The service's logger, for details kept out of answers; null when logging is off. */
+  logger: Logger | null;
 }
 
 /** Who is calling: the result of project authentication (wire-protocol §4.4). */

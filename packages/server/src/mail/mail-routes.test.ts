@@ -51,28 +51,27 @@ describe('POST /internal/send-test-email', () => {
     expect(header(mail!.raw, 'subject')).toBe('Test e-mail from Test project');
   });
 
-  it("answers the server's message when it refuses the login, without the password", async () => {
+  it('answers "authentication failed" when the server refuses the login, without its words or the password', async () => {
     const answer = await sendTestEmail({
       recipient_email: newEmail(),
       email_config: config({ password: 'wrong-password-9' }),
     });
     expect(answer.status).toBe(200);
     expect(answer.body.success).toBe(false);
-    expect(answer.body.error_message).toMatch(/535|Invalid login|credentials/i);
-    expect(answer.body.error_message).not.toContain('wrong-password-9');
+    expect(answer.body.error_message).toBe('authentication failed');
   });
 
-  it('answers a closed port with the connection error within seconds', async () => {
+  it('answers a closed port with "connection refused" within seconds', async () => {
     const closed = await startSmtpPeer();
     const port = closed.port;
     await closed.close();
     const started = performance.now();
     const answer = await sendTestEmail({ recipient_email: newEmail(), email_config: config({ port }) });
-    expect(answer.body).toEqual({ success: false, error_message: expect.stringMatching(/ECONNREFUSED|connect/i) });
+    expect(answer.body).toEqual({ success: false, error_message: 'connection refused' });
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
-  it('answers a server that accepts but never speaks within seconds', async () => {
+  it('answers a server that accepts but never speaks with "timed out" within seconds', async () => {
     const sockets = new Set<Socket>();
     const silent = createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -81,7 +80,7 @@ describe('POST /internal/send-test-email', () => {
       const started = performance.now();
       const answer = await sendTestEmail({ recipient_email: newEmail(), email_config: config({ port }) });
       const elapsed = performance.now() - started;
-      expect(answer.body).toEqual({ success: false, error_message: expect.stringMatching(/greeting|timeout/i) });
+      expect(answer.body).toEqual({ success: false, error_message: 'timed out' });
       expect(elapsed).toBeGreaterThan(4_000);
       expect(elapsed).toBeLessThan(9_000);
     } finally {

@@ -1,11 +1,15 @@
 /**
- * The outbox as admins see it and the test e-mail (issue 8): `POST
+ * The outbox as admins see it and the test e-mail: `POST
  * /internal/send-test-email` (wire-protocol §14.7) tries an SMTP config at
- * once, bypassing the outbox, and answers the server's message on failure;
- * `GET /internal/emails` shows the delivery status of the project's mail.
+ * once, bypassing the outbox, through the outbound guard, and answers what
+ * went wrong as a category (never the peer's own words: the route must not
+ * turn into a way to read banners of the service's network); `GET
+ * /internal/emails` shows the delivery status of the project's mail.
  */
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { isAddressNotAllowed } from '../net/outbound-guard.js';
 import type { OutboxRow } from '../storage/schema.js';
 import { escapeHtml } from './mailbox-page.js';
 import { listProjectMails } from './outbox-store.js';
@@ -33,12 +37,12 @@ const sendTestEmail = defineRoute({
   path: '/internal/send-test-email',
   tag: 'emails',
   summary:
-    'Sends a test e-mail through the given SMTP config at once (not through the outbox); a failure answers the server’s message.',
+    'Sends a test e-mail through the given SMTP config at once (not through the outbox); a failure answers what went wrong as a category (connection refused, timed out, TLS failure, authentication failed...).',
   access: 'admin',
   body: testEmailBody,
   answer: testEmailAnswer,
   errors: [],
-  handler: async ({ auth, body }) => {
+  handler: async ({ auth, body, client, deps }) => {
     const config = body.email_config;
     const transport = await smtpTransport(
       {
@@ -50,9 +54,14 @@ const sendTestEmail = defineRoute({
         senderEmail: config.sender_email,
       },
       testEmailTimeouts,
-      { pooled: false },
+      { pooled: false, outbound: deps.outbound },
     );
     const project = auth.project.displayName;
+    const recordAttempt = (failure: string | null) =>
+      audit(deps.db, { auth, client, deps }, 'email.test_sent', {
+        userId: null,
+        data: { host: config.host, port: config.port, success: failure === null, ...(failure ? { failure } : {}) },
+      });
     try {
       await transport.sendMail({
         from: { name: config.sender_name, address: config.sender_email },
@@ -61,14 +70,53 @@ const sendTestEmail = defineRoute({
         text: `This is a test e-mail from ${project}. Its SMTP settings work.`,
         html: `<p>This is a test e-mail from <strong>${escapeHtml(project)}</strong>. Its SMTP settings work.</p>`,
       });
+      await recordAttempt(null);
       return { success: true as const };
     } catch (error) {
-      return { success: false as const, error_message: deliveryError(error, [config.password]) };
+      const failure = testEmailFailure(error);
+      deps.logger?.info(
+        {
+          projectId: auth.project.id,
+          host: config.host,
+          port: config.port,
+          detail: deliveryError(error, [config.password]),
+        },
+        'test e-mail failed',
+      );
+      await recordAttempt(failure);
+      return { success: false as const, error_message: failure };
     } finally {
       transport.close();
     }
   },
 });
+
+/**
+ * What went wrong with a test e-mail, as a category: enough to fix the
+ * settings, nothing of what the peer said (its banner or replies).
+ */
+export function testEmailFailure(error: unknown): string {
+  if (isAddressNotAllowed(error)) return 'address not allowed';
+  const codes = new Set<string>();
+  for (let cause = error, depth = 0; cause && depth < 4; depth++) {
+    const { code, errno } = cause as { code?: unknown; errno?: unknown };
+    if (typeof code === 'string') codes.add(code);
+    if (typeof errno === 'string') codes.add(errno);
+    // nodemailer files socket errors under its own codes; the system's stays in the message (`connect ECONNREFUSED ...`).
+    for (const name of String((cause as Error).message ?? '').match(/\bE[A-Z]{4,}\b/g) ?? []) codes.add(name);
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  const has = (...names: string[]) => names.some((name) => codes.has(name));
+  if (has('ECONNREFUSED')) return 'connection refused';
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EDNS')) return 'host not found';
+  if (has('ETIMEDOUT', 'ETIME')) return 'timed out';
+  if (has('ETLS') || /\b(TLS|SSL)\b/i.test(String((error as Error)?.message))) return 'TLS failure';
+  if (has('EAUTH', 'ENOAUTH')) return 'authentication failed';
+  if (has('EENVELOPE')) return 'recipient or sender refused';
+  if (has('EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE', 'ECONNECTION', 'ESOCKET', 'EPROTOCOL'))
+    return 'connection failed';
+  return 'delivery failed';
+}
 
 const outboxEntry = z.strictObject({
   id: z.string(),

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Sealer } from '../crypto/encryption.js';
+import type { OutboundNetwork } from '../net/outbound-guard.js';
 import { openConfigSecrets } from '../projects/config-secrets.js';
 import type { ProjectRecord } from '../projects/projects.js';
 
@@ -82,11 +83,18 @@ function loadNodemailer(): Promise<Nodemailer> {
   return nodemailerModule;
 }
 
+/** How a transport to a project's server connects: pooled or not, and through the outbound guard. */
+export interface SmtpConnecting {
+  pooled: boolean;
+  /** Opens the TCP connection (the guard refuses forbidden addresses before connecting). */
+  outbound: OutboundNetwork;
+}
+
 /** Builds a transport for an SMTP server: implicit TLS on 465, else STARTTLS when the server offers it. */
 export async function smtpTransport(
   server: SmtpServer,
   timeouts: SmtpTimeouts,
-  options: { pooled: boolean } = { pooled: true },
+  options: SmtpConnecting,
 ): Promise<Transporter<SMTPTransport.SentMessageInfo>> {
   return buildSmtpTransport(await loadNodemailer(), server, timeouts, options);
 }
@@ -95,8 +103,16 @@ function buildSmtpTransport(
   nodemailer: Nodemailer,
   server: SmtpServer,
   timeouts: SmtpTimeouts,
-  options: { pooled: boolean },
+  options: SmtpConnecting,
 ): Transporter<SMTPTransport.SentMessageInfo> {
+  const { outbound } = options;
+  // A socket of our own, connected through the guard; nodemailer speaks SMTP (and TLS, on 465) over it.
+  const getSocket: SmtpGetSocket = (_options, callback) => {
+    outbound.connect(server.host, server.port, timeouts.connectionTimeout).then(
+      (connection) => callback(null, { connection }),
+      (error: Error) => callback(error),
+    );
+  };
   return nodemailer.createTransport({
     host: server.host,
     port: server.port,
@@ -104,8 +120,14 @@ function buildSmtpTransport(
     ...(server.username || server.password ? { auth: { user: server.username, pass: server.password } } : {}),
     ...timeouts,
     ...(options.pooled ? pooling : {}),
+    ...(outbound.allowPrivateNetwork ? {} : { getSocket }),
   } as SMTPTransport.Options);
 }
+
+type SmtpGetSocket = (
+  options: unknown,
+  callback: (error: Error | null, socket?: { connection: import('node:net').Socket }) => void,
+) => void;
 
 /** The operator's server from a URL (`smtp://user:pass@host:587`, `smtps://...` for implicit TLS). */
 function urlTransport(
@@ -127,6 +149,13 @@ export interface SharedDelivery {
   devMailbox: boolean;
 }
 
+/** Options of `Transports`. */
+export interface TransportsOptions extends SharedDelivery {
+  sealer: Sealer;
+  /** How project servers are reached (the operator's own `smtpUrl` is trusted as it is). */
+  outbound: OutboundNetwork;
+}
+
 /** Transports of project servers kept at most. */
 const maxCachedTransports = 200;
 
@@ -135,7 +164,7 @@ export class Transports {
   #cache = new Map<string, Transporter<SMTPTransport.SentMessageInfo>>();
   #shared: Transporter<SMTPTransport.SentMessageInfo> | null = null;
 
-  constructor(private readonly options: SharedDelivery & { sealer: Sealer }) {}
+  constructor(private readonly options: TransportsOptions) {}
 
   /** Where the project's mail goes now (its config may have changed since the last mail). */
   async routeFor(project: ProjectRecord): Promise<Route> {
@@ -158,7 +187,10 @@ export class Transports {
       if (!transport) {
         // Configs change rarely; a bound keeps edits of many projects from piling up transports.
         if (this.#cache.size >= maxCachedTransports) this.#closeCached();
-        transport = buildSmtpTransport(nodemailer, server, workerTimeouts, { pooled: true });
+        transport = buildSmtpTransport(nodemailer, server, workerTimeouts, {
+          pooled: true,
+          outbound: this.options.outbound,
+        });
         this.#cache.set(key, transport);
       }
       return {

@@ -76,12 +76,24 @@ export function providerClient(
         `${provider.id} uses shared development keys, which a production project cannot use.`,
       );
     }
+    if (!deps.allowDevelopmentProvider) {
+      // Anyone could sign in through the stand-in as any identity: a production server offers it only when told to.
+      throw new KnownError(
+        'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
+        undefined,
+        `${provider.id} uses shared development keys, which this server does not offer: give the project its own keys.`,
+      );
+    }
     return devProvider(provider.id, origin, deps.configSealer, () => deps.clock.now());
   }
   const secret =
     provider.client_secret && openProviderSecret(provider.client_secret, project.id, provider.id, deps.configSealer);
-  return standardProvider({ ...provider, ...(secret ? { client_secret: secret } : {}) }, deps.oauthNetwork, () =>
-    deps.clock.now(),
+  return standardProvider(
+    { ...provider, ...(secret ? { client_secret: secret } : {}) },
+    deps.oauthNetwork,
+    () => deps.clock.now(),
+    (detail) =>
+      deps.logger?.warn({ projectId: project.id, provider: provider.id, detail }, 'oauth provider unreachable'),
   );
 }
 

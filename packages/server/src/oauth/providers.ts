@@ -308,8 +308,28 @@ export function providerFailure(reason: string): KnownError {
 }
 
 const discoveryTtlMs = 10 * 60_000;
-const discovered = new Map<string, { server: Promise<oauth.AuthorizationServer>; at: number }>();
-const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+
+/** What one service (one network) discovered and fetched, so that services of one process never share it. */
+interface NetworkCache {
+  discovered: Map<string, { server: Promise<oauth.AuthorizationServer>; at: number }>;
+  keySets: Map<string, ReturnType<typeof createRemoteJWKSet>>;
+}
+const caches = new WeakMap<ProviderNetwork, NetworkCache>();
+
+function cacheOf(network: ProviderNetwork): NetworkCache {
+  let cache = caches.get(network);
+  if (!cache) {
+    cache = { discovered: new Map(), keySets: new Map() };
+    caches.set(network, cache);
+  }
+  return cache;
+}
+
+/** Where the details of a failure to reach a provider go (the log); the person signing in sees a plain message. */
+export type ReportFailure = (detail: string) => void;
+
+/** What the person signing in reads when the provider could not be reached or answered nonsense. */
+const unreachable = 'The sign-in provider could not be reached. Please try again later.';
 
 /** Plain HTTP only to loopback (tests and local identity providers); everything else must be HTTPS. */
 function insecureAllowed(url: string): boolean {
@@ -322,7 +342,13 @@ function insecureAllowed(url: string): boolean {
  * OpenID Connect issuer). `shared` providers are the development stand-in's
  * (`dev-provider.ts`).
  */
-export function standardProvider(config: ProviderConfig, network: ProviderNetwork, now: () => number): ProviderClient {
+export function standardProvider(
+  config: ProviderConfig,
+  network: ProviderNetwork,
+  now: () => number,
+  report: ReportFailure = () => {},
+): ProviderClient {
+  const describe = (error: unknown) => describeFailure(error, report);
   const client: oauth.Client = { client_id: config.client_id ?? '' };
   const secret = config.client_secret ?? '';
   const preset = presets[config.id]?.(config);
@@ -341,7 +367,7 @@ export function standardProvider(config: ProviderConfig, network: ProviderNetwor
         ...(preset.idToken ? { jwks_uri: preset.idToken.jwksUri } : {}),
       };
     }
-    return discover(config.issuer!, requestOptions(config.issuer!));
+    return discover(network, config.issuer!, requestOptions(config.issuer!), report);
   };
   const defaultScopes = preset?.scopes ?? ['openid', 'email', 'profile'];
   const usesIdToken = !preset || preset.idToken !== undefined;
@@ -404,7 +430,7 @@ export function standardProvider(config: ProviderConfig, network: ProviderNetwor
       }
       const asked = [...defaultScopes];
       let claims: JWTPayload | undefined;
-      if (usesIdToken) claims = await verifyIdToken(as, client.client_id, answer.id_token!, network);
+      if (usesIdToken) claims = await verifyIdToken(as, client.client_id, answer.id_token!, network, describe);
       const api: Api = async (url, accept = 'application/json') => {
         const response = await network.fetch(network.rewriteUrl(url), {
           headers: { authorization: `Bearer ${answer.access_token}`, accept, 'user-agent': 'Latchkey' },
@@ -465,9 +491,11 @@ async function verifyIdToken(
   audience: string,
   idToken: string,
   network: ProviderNetwork,
+  describe: (error: unknown) => string,
 ): Promise<JWTPayload> {
   if (!as.jwks_uri) throw providerFailure('The provider publishes no keys to check its ID token with.');
   const jwksUrl = network.rewriteUrl(as.jwks_uri);
+  const { keySets } = cacheOf(network);
   let keys = keySets.get(jwksUrl);
   if (!keys) {
     keys = createRemoteJWKSet(new URL(jwksUrl), { [customFetch]: network.fetch });
@@ -481,8 +509,18 @@ async function verifyIdToken(
   }
 }
 
-/** The discovered metadata of an issuer, cached for ten minutes per process. */
-async function discover(issuer: string, options: Record<symbol, unknown>): Promise<oauth.AuthorizationServer> {
+/**
+ * The discovered metadata of an issuer, cached for ten minutes per service.
+ * A failure is reported with its details and shown as a plain message: what
+ * an issuer (or whatever answers at its address) says is not for the browser.
+ */
+async function discover(
+  network: ProviderNetwork,
+  issuer: string,
+  options: Record<symbol, unknown>,
+  report: ReportFailure,
+): Promise<oauth.AuthorizationServer> {
+  const { discovered } = cacheOf(network);
   const cached = discovered.get(issuer);
   if (cached && Date.now() - cached.at < discoveryTtlMs) return cached.server;
   const issuerUrl = new URL(issuer);
@@ -491,15 +529,39 @@ async function discover(issuer: string, options: Record<symbol, unknown>): Promi
     .then((response) => oauth.processDiscoveryResponse(issuerUrl, response))
     .catch((error: unknown) => {
       discovered.delete(issuer);
-      throw providerFailure(`The provider's OpenID configuration could not be read: ${describe(error)}`);
+      report(`OpenID configuration of ${issuer} not read: ${errorText(error)}`);
+      throw providerFailure(unreachable);
     });
   discovered.set(issuer, { server, at: Date.now() });
   return server;
 }
 
-function describe(error: unknown): string {
+/**
+ * A failure as the person signing in may read it: a provider's OAuth error
+ * (code and description, as it answered them) or what the checks of its
+ * answer found wrong. Anything else (a connection refused or not allowed, a
+ * time-out) is the provider unreachable: its details go to the log and the
+ * sign-in fails with a plain sentence (thrown here).
+ */
+function describeFailure(error: unknown, report: ReportFailure): string {
   if (error instanceof KnownError) return error.message;
-  if (error instanceof oauth.ResponseBodyError)
+  if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError)
     return `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
-  return error instanceof Error ? error.message : String(error);
+  const joseCode = (error as { code?: unknown }).code;
+  const checked =
+    error instanceof oauth.OperationProcessingError ||
+    (typeof joseCode === 'string' && /^ERR_JW[TSEK]/.test(joseCode) && joseCode !== 'ERR_JWKS_TIMEOUT');
+  if (checked) return (error as Error).message;
+  report(errorText(error));
+  throw providerFailure(unreachable);
+}
+
+/** An error and its causes in one line, for the log. */
+function errorText(error: unknown): string {
+  const parts: string[] = [];
+  for (let cause = error, depth = 0; cause && depth < 4; depth++) {
+    parts.push(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return parts.join(' <- ').slice(0, 1000);
 }

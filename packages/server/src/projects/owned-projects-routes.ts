@@ -58,9 +58,11 @@ const createOwned = defineRoute({
   body: projectUpdateBody.extend({ display_name: z.string().min(1).max(256) }),
   answer: ownedProjectViews,
   status: 201,
-  errors: ['EXPECTED_INTERNAL_PROJECT'],
+  errors: ['EXPECTED_INTERNAL_PROJECT', 'PROJECT_LIMIT_REACHED'],
   handler: async ({ auth, userId, body, deps }) => {
     requireInternal(auth.project.id);
+    // Outside development a new project trusts only the domains its owner adds, not any page on localhost.
+    const config = { allow_localhost: deps.development, ...body.config };
     const project = await createOwnedProject(
       deps.db,
       userId,
@@ -68,10 +70,11 @@ const createOwned = defineRoute({
         displayName: body.display_name,
         description: body.description ?? null,
         isProductionMode: body.is_production_mode ?? false,
-        ...(body.config ? { config: body.config } : {}),
+        config,
         now: deps.clock.now(),
       },
       deps.configSealer,
+      deps.maxProjectsPerOwner,
     );
     deps.changes.publishLocal(project.id);
     return project;

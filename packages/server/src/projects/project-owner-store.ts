@@ -50,3 +50,13 @@ export function listOwnedProjectRows(db: Db, userId: string, limit: number): Pro
     .limit(limit)
     .execute();
 }
+
+/** How many projects the user owns. */
+export async function countOwnedProjects(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('project_owners')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

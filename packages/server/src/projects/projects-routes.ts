@@ -5,7 +5,7 @@
  * wholesale, unknown config keys are refused, omitted secrets are kept) and
  * `DELETE` (the project and everything in it).
  */
-import { KnownError } from '@latchkey/protocol';
+import { internalProjectId, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { audit } from '../audit/audit-log.js';
 import { successAnswer } from '../common/schemas.js';
@@ -81,8 +81,15 @@ const deleteCurrentProject = defineRoute({
   access: 'admin',
   answer: successAnswer,
   errors: [],
-  handler: async ({ auth, deps }) => {
-    await deleteProject(deps.db, auth.project.id);
+  handler: async ({ auth, client, deps }) => {
+    await inTransaction(deps.db, async (trx) => {
+      await deleteProject(trx, auth.project.id);
+      // The project's own log goes with it: the deletion is kept in the internal project's, the operator's.
+      await audit(trx, { auth, client, deps, projectId: internalProjectId }, 'project.deleted', {
+        userId: null,
+        data: { project_id: auth.project.id, display_name: auth.project.displayName },
+      });
+    });
     deps.changes.publishLocal(auth.project.id);
     return { success: true as const };
   },

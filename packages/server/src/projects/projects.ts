@@ -4,6 +4,7 @@ import { internalProjectId, KnownError, productionModeErrors } from '@latchkey/p
 import { validate } from '../common/validate.js';
 import type { Sealer } from '../crypto/encryption.js';
 import { type Db, inTransaction } from '../storage/db.js';
+import { lockProjectOwner } from '../storage/locks.js';
 import type { ProjectRow } from '../storage/schema.js';
 import { hasConfigSecrets, sealConfigSecrets } from './config-secrets.js';
 import {
@@ -14,7 +15,7 @@ import {
   parseStoredConfig,
   projectConfigPatchSchema,
 } from './project-config.js';
-import { findOwnership, insertProjectOwner, listOwnedProjectRows } from './project-owner-store.js';
+import { countOwnedProjects, findOwnership, insertProjectOwner, listOwnedProjectRows } from './project-owner-store.js';
 import { changeProject, deleteProjectRow, findProjectRow, insertProject, listProjectRows } from './project-store.js';
 
 /** A project as the service works with it. Secret fields of `config` are sealed. */
@@ -183,14 +184,27 @@ export async function deleteProject(db: Db, projectId: string): Promise<void> {
   if (!(await deleteProjectRow(db, projectId))) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
 }
 
-/** Creates a project owned by `ownerId`, a user of the internal project (wire-protocol §7.1), with no key set. */
+/** Most projects one owner may own through the dashboard, unless the operator says otherwise. */
+export const defaultMaxProjectsPerOwner = 100;
+
+/**
+ * Creates a project owned by `ownerId`, a user of the internal project
+ * (wire-protocol §7.1), with no key set. PROJECT_LIMIT_REACHED when the owner
+ * already owns `maxProjects` (counted under a lock of the owner, so a burst of
+ * creations cannot pass it together).
+ */
 export function createOwnedProject(
   db: Db,
   ownerId: string,
   options: CreateProjectOptions,
   sealer: Sealer | null,
+  maxProjects: number,
 ): Promise<ProjectRecord> {
   return inTransaction(db, async (trx) => {
+    await lockProjectOwner(trx, ownerId);
+    if ((await countOwnedProjects(trx, ownerId)) >= maxProjects) {
+      throw new KnownError('PROJECT_LIMIT_REACHED', { limit: maxProjects });
+    }
     const project = (await insertNewProject(trx, options, sealer))!;
     await insertProjectOwner(trx, project.id, ownerId, project.createdAt);
     return project;

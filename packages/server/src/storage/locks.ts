@@ -22,3 +22,11 @@ export async function lockOAuthAccount(trx: Db, projectId: string, providerId: s
     trx,
   );
 }
+
+/** Advisory-lock key serializing the project creations of one dashboard owner. */
+const projectOwnerLock = 0x4c4b504f; // "LKPO"
+
+/** Holds the lock of one owner's projects until the transaction ends, so concurrent creations cannot pass the cap together. */
+export async function lockProjectOwner(trx: Db, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${projectOwnerLock}, hashtext(${userId}))`.execute(trx);
+}

@@ -20,7 +20,14 @@ import { postgresUrl } from './postgres.js';
 export async function startSecondInstance(first: TestService): Promise<TestService> {
   if (first.storage.kind !== 'postgres') throw new TypeError('a second instance needs PostgreSQL');
   const storage = await openStorage({ databaseUrl: postgresUrl, schema: first.storage.schema });
-  const service = createService({ storage, secret: first.secret, logger: false, clock: first.clock, strict: true });
+  const service = createService({
+    storage,
+    secret: first.secret,
+    logger: false,
+    clock: first.clock,
+    strict: true,
+    development: true,
+  });
   const server = await startServer({ service, port: 0, host: '127.0.0.1' });
   let closing: Promise<void> | undefined;
   return {

@@ -34,6 +34,8 @@ export interface SmtpPeer {
   url: string;
   /** Every message received so far, in order of arrival. */
   messages: ReceivedMail[];
+  /** Connections accepted so far (a refused client never opens one). */
+  readonly connections: number;
   /** Resolves once `count` messages arrived in all (rejects after `timeoutMs`, default 10 s). */
   waitForMessages(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   /** Stops listening (the port is kept for `start`); connections in progress are cut. */
@@ -51,6 +53,7 @@ export async function startSmtpPeer(options: { users?: Record<string, string> } 
   let waiters: (() => void)[] = [];
   let server: SMTPServer | null = null;
   let port = 0;
+  let connections = 0;
 
   const listen = async () => {
     const next = new SMTPServer({
@@ -61,6 +64,10 @@ export async function startSmtpPeer(options: { users?: Record<string, string> } 
       logger: false,
       closeTimeout: 500,
       disableReverseLookup: true,
+      onConnect(_session, callback) {
+        connections++;
+        callback();
+      },
       onAuth(auth, _session, callback) {
         if (!users || users[auth.username ?? ''] === auth.password) callback(null, { user: auth.username });
         else callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
@@ -110,6 +117,9 @@ export async function startSmtpPeer(options: { users?: Record<string, string> } 
     port,
     url: `smtp://${credentials}${host}:${port}`,
     messages,
+    get connections() {
+      return connections;
+    },
     waitForMessages(count, timeoutMs = 10_000) {
       if (messages.length >= count) return Promise.resolve(messages.slice());
       return new Promise((resolve, reject) => {

@@ -75,6 +75,21 @@ export interface TestServiceOptions {
   oauthProviderNetwork?: ServiceOptions['oauthProviderNetwork'];
   /** `ServiceOptions.refreshTokenCookie`: the refresh-token cookie mode; default off. */
   refreshTokenCookie?: ServiceOptions['refreshTokenCookie'];
+  /**
+   * `ServiceOptions.development`: default true, as on a developer's machine
+   * (loopback SMTP servers and OpenID issuers reachable, the development
+   * provider on, new owned projects allow localhost). `false` runs the
+   * production defaults.
+   */
+  development?: boolean;
+  /** `ServiceOptions.allowPrivateNetwork`; default `development`. */
+  allowPrivateNetwork?: boolean;
+  /** `ServiceOptions.allowDevelopmentProvider`; default `development`. */
+  allowDevelopmentProvider?: boolean;
+  /** `ServiceOptions.maxProjectsPerOwner`; default 100. */
+  maxProjectsPerOwner?: number;
+  /** Sign-up to the internal project (dashboard owners), as `bootstrap`'s `internalSignUp`; default open. */
+  internalSignUp?: boolean;
 }
 
 /** A running test service. */
@@ -140,7 +155,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     await (databaseUrl ? dropSchema(storage) : storage.close());
   };
   try {
-    await bootstrap(storage, { dev: false });
+    await bootstrap(storage, { dev: false, internalSignUp: options.internalSignUp ?? true });
     const secret = randomCrockford(48);
     const project = await newProject(storage, 'Test project', options.projectConfig, clock.now(), secret);
     const service = createService({
@@ -157,6 +172,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       ...(options.refreshTokenCookie !== undefined ? { refreshTokenCookie: options.refreshTokenCookie } : {}),
       ...(options.attemptLimits !== undefined ? { attemptLimits: options.attemptLimits } : {}),
       ...(options.redisUrl !== undefined ? { redisUrl: options.redisUrl } : {}),
+      development: options.development ?? true,
+      ...(options.allowPrivateNetwork !== undefined ? { allowPrivateNetwork: options.allowPrivateNetwork } : {}),
+      ...(options.allowDevelopmentProvider !== undefined
+        ? { allowDevelopmentProvider: options.allowDevelopmentProvider }
+        : {}),
+      ...(options.maxProjectsPerOwner !== undefined ? { maxProjectsPerOwner: options.maxProjectsPerOwner } : {}),
     });
     const server = await startServer({ service, port: 0, host: '127.0.0.1' }).catch(async (error) => {
       await service.close();
