@@ -53,6 +53,8 @@ export interface TestServiceOptions {
   countryHeader?: string;
   /** The header a trusted proxy sets to the client's address (`ServiceOptions.trustedProxyHeader`); default none. */
   trustedProxyHeader?: string;
+  /** Proxies in a row before the service (`ServiceOptions.trustedProxyHops`); default 1. */
+  trustedProxyHops?: number;
   /** PostgreSQL URL; default `process.env.DATABASE_URL`; `null` forces embedded PGlite. */
   databaseUrl?: string | null;
   /**
@@ -154,6 +156,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
       ...(options.countryHeader !== undefined ? { countryHeader: options.countryHeader } : {}),
       ...(options.trustedProxyHeader !== undefined ? { trustedProxyHeader: options.trustedProxyHeader } : {}),
+      ...(options.trustedProxyHops !== undefined ? { trustedProxyHops: options.trustedProxyHops } : {}),
       ...(options.smtpUrl !== undefined ? { smtpUrl: options.smtpUrl } : { devMailbox: true }),
       ...(options.smtpFrom !== undefined ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.oauthProviderNetwork !== undefined ? { oauthProviderNetwork: options.oauthProviderNetwork } : {}),
