@@ -30,7 +30,13 @@ import { auditEventInsert } from './audit-store.js';
  * - `project.updated` — `fields` (the names of the config fields changed, never their values);
  * - `user.created` / `user.updated` (`fields`) / `user.deleted` — by server or admin;
  * - `oauth.connected` / `oauth.disconnected` — `provider`;
- * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`.
+ * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`;
+ * - `team.created` / `team.deleted` — `team_id`; `team.updated` — `team_id`, `fields` (names, never values);
+ *   the user is the creator, or the acting user;
+ * - `team.member_added` / `team.member_removed` — `team_id`; the user is the member (a creator is added too);
+ * - `team_permission.granted` / `team_permission.revoked` — `team_id`, `permission_id`; the user is the member;
+ * - `permission_definition.created` / `permission_definition.deleted` — `permission_id`;
+ *   `permission_definition.updated` — `permission_id` (after a rename, the new one; `previous_id` the old), `fields`.
  */
 export const auditEventTypes = [
   'sign_up',
@@ -53,6 +59,16 @@ export const auditEventTypes = [
   'contact_channel.added',
   'contact_channel.removed',
   'contact_channel.verified',
+  'team.created',
+  'team.updated',
+  'team.deleted',
+  'team.member_added',
+  'team.member_removed',
+  'team_permission.granted',
+  'team_permission.revoked',
+  'permission_definition.created',
+  'permission_definition.updated',
+  'permission_definition.deleted',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];
