@@ -10,6 +10,7 @@ import { createSealer } from './crypto/encryption.js';
 import { randomRequestId } from './crypto/random.js';
 import { secretWeakness } from './crypto/secret-strength.js';
 import { startHousekeeping } from './housekeeping.js';
+import { clientAddress, proxyTrust } from './http/client-address.js';
 import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
 import { mountRoutes } from './http/mount-routes.js';
 import {
@@ -69,12 +70,23 @@ export interface ServiceOptions {
   /** Largest accepted request body. Default 100 KiB. */
   bodyLimitBytes?: number;
   /**
-   * Header that a trusted reverse proxy sets to the client's address, e.g.
-   * `x-forwarded-for` (its first entry is used). Only set it when every
-   * request passes through such a proxy: clients can send the header too.
-   * Default: none; the socket's address is used.
+   * Header that a trusted reverse proxy sets or appends the client's address
+   * to, e.g. `x-forwarded-for`, or `cf-connecting-ip` behind Cloudflare. The
+   * entry `trustedProxyHops` from the right is used: what the client itself
+   * wrote there is ignored. Only set it when every request passes through
+   * such a proxy: clients can send the header too. A header that is missing,
+   * too short or not an address gives the socket's address. Default: none;
+   * the socket's address is used (docs/deploying.md, "Behind a proxy").
    */
   trustedProxyHeader?: string;
+  /**
+   * How many proxies in a row append to `trustedProxyHeader`: the client's
+   * address is that many entries from the right. 1 (the default) for one
+   * nginx (`proxy_add_x_forwarded_for`), AWS ALB, Traefik, Caddy or Heroku,
+   * and for a single-value header; 2 for a CDN or load balancer in front of
+   * nginx, and so on.
+   */
+  trustedProxyHops?: number;
   /**
    * Check every answer against its route's declared schema and every known
    * error against the route's declared errors, answering 500 on a mismatch.
@@ -251,6 +263,7 @@ export function createService(options: ServiceOptions): Service {
   const logger = options.logger === false ? null : (options.logger ?? defaultLogger());
   const db = dbOf(options.storage);
   const counters = openCounters(db, options.redisUrl, logger);
+  const proxy = proxyTrust(options.trustedProxyHeader, options.trustedProxyHops);
   const secrets = [options.secret, ...(options.acceptedSecrets ?? [])];
   const signingKeys = new SigningKeys(db, createSealer(secrets, signingKeyPurpose), clock);
   const changes = changeFeedOf(options.storage);
@@ -359,7 +372,7 @@ export function createService(options: ServiceOptions): Service {
       const record: RequestRecord = {
         requestId: randomRequestId(),
         startedAt: performance.now(),
-        clientIp: clientIp(request, connection, options.trustedProxyHeader),
+        clientIp: clientAddress(request, connection?.remoteAddress, proxy),
       };
       let response: Response;
       try {
@@ -411,12 +424,4 @@ function unavailableResponse(requestId: string, store: 'database' | 'redis'): Re
   );
   response.headers.set('retry-after', String(unavailableRetryAfterSeconds));
   return response;
-}
-
-/** The client's address: the first entry of the trusted proxy header, else the peer's, else null. */
-function clientIp(request: Request, connection: ConnectionInfo | undefined, proxyHeader: string | undefined) {
-  const forwarded = proxyHeader ? request.headers.get(proxyHeader)?.split(',')[0]?.trim() : undefined;
-  const address = forwarded || connection?.remoteAddress || null;
-  // A plausible address only (IPv4, IPv6, or an IPv4-mapped IPv6 address): never echo arbitrary header text.
-  return address && /^[0-9a-f:.]{2,45}$/i.test(address) ? address.replace(/^::ffff:(?=\d+\.)/i, '') : null;
 }

@@ -15,7 +15,7 @@ import {
   redactUrl,
   verifySecretOrFail,
 } from '../internal/service.js';
-import { checkProxyHeader, checkPublicUrl, checkRedisUrl, checkSmtpUrl } from '../internal/smtp-url.js';
+import { checkProxyHeader, checkProxyHops, checkPublicUrl, checkRedisUrl, checkSmtpUrl } from '../internal/smtp-url.js';
 
 export const startUsage = `Usage: latchkey start [options]
 
@@ -68,12 +68,17 @@ Environment:
   LATCHKEY_SMTP_FROM   sender of that mail, "Name <address>" or an address
                        (default noreply@ the SMTP host)
   LATCHKEY_TRUSTED_PROXY_HEADER
-                       the header your proxy or load balancer sets to the
-                       client's address, e.g. x-forwarded-for (its first
-                       entry is used); set it only when every request passes
-                       through that proxy. Without it the client address is
-                       the proxy's, and the per-address limits on guessing
-                       count every client together
+                       the header your proxy or load balancer sets or appends
+                       the client's address to, e.g. x-forwarded-for; set it
+                       only when every request passes through that proxy.
+                       Without it the client address is the proxy's, and the
+                       per-address limits on guessing count every client
+                       together
+  LATCHKEY_TRUSTED_PROXY_HOPS
+                       how many proxies in a row append to that header: the
+                       client's address is that many entries from the right
+                       (default 1: nginx, AWS ALB, Traefik, Caddy, Heroku;
+                       2 for a load balancer in front of nginx)
   LATCHKEY_PUBLIC_URL  the origin browsers reach the service at, e.g.
                        https://auth.example.com: OAuth providers call back to
                        <it>/api/v1/auth/oauth/callback/<provider> (default:
@@ -107,6 +112,8 @@ export interface StartOptions {
   logLevel?: string;
   /** The header a trusted proxy sets to the client's address (`LATCHKEY_TRUSTED_PROXY_HEADER`). */
   trustedProxyHeader?: string | undefined;
+  /** Proxies in a row that append to that header (`LATCHKEY_TRUSTED_PROXY_HOPS`); default 1. */
+  trustedProxyHops?: number | undefined;
   /** The origin browsers reach the service at (`LATCHKEY_PUBLIC_URL`); default each request's. */
   publicUrl?: string | undefined;
   /** SMTP server for shared mail (`LATCHKEY_SMTP_URL`); default none. */
@@ -164,6 +171,7 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.trustedProxyHeader ? { trustedProxyHeader: options.trustedProxyHeader } : {}),
+      ...(options.trustedProxyHops ? { trustedProxyHops: options.trustedProxyHops } : {}),
       ...(options.refreshTokenCookie ? { refreshTokenCookie: { sameSite: options.refreshTokenCookie } } : {}),
       ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
       ...(options.maxProjectsPerOwner !== undefined ? { maxProjectsPerOwner: options.maxProjectsPerOwner } : {}),
@@ -223,6 +231,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
   const smtpFrom = context.env.LATCHKEY_SMTP_FROM || undefined;
   const publicUrl = checkPublicUrl(context.env.LATCHKEY_PUBLIC_URL);
   const trustedProxyHeader = checkProxyHeader(context.env.LATCHKEY_TRUSTED_PROXY_HEADER);
+  const trustedProxyHops = checkProxyHops(context.env.LATCHKEY_TRUSTED_PROXY_HOPS);
   const refreshTokenCookie = checkRefreshTokenCookie(context.env.LATCHKEY_REFRESH_TOKEN_COOKIE);
   const redisUrl = checkRedisUrl(context.env.REDIS_URL);
   // One value, whole: a secret may hold any character, commas and spaces included.
@@ -250,6 +259,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
       smtpFrom,
       publicUrl,
       trustedProxyHeader,
+      trustedProxyHops,
       redisUrl,
       refreshTokenCookie,
       acceptedSecrets,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from './errors.js';
-import { checkProxyHeader, checkPublicUrl, checkRedisUrl, checkSmtpUrl } from './smtp-url.js';
+import { checkProxyHeader, checkProxyHops, checkPublicUrl, checkRedisUrl, checkSmtpUrl } from './smtp-url.js';
 
 describe('checkSmtpUrl', () => {
   it('passes SMTP URLs through and treats unset or empty as none', () => {
@@ -49,6 +49,21 @@ describe('checkProxyHeader', () => {
   it('refuses what cannot be a header name, naming the variable', () => {
     for (const value of ['x forwarded', 'x-forwarded-for: 1.2.3.4', 'é']) {
       expect(() => checkProxyHeader(value), value).toThrow(/^LATCHKEY_TRUSTED_PROXY_HEADER /);
+    }
+  });
+});
+
+describe('checkProxyHops', () => {
+  it('reads a number of proxies and treats unset or empty as the default', () => {
+    expect(checkProxyHops('1')).toBe(1);
+    expect(checkProxyHops('2')).toBe(2);
+    expect(checkProxyHops(undefined)).toBeUndefined();
+    expect(checkProxyHops('')).toBeUndefined();
+  });
+
+  it('refuses what is not a whole number from 1 to 32, naming the variable', () => {
+    for (const value of ['0', '-1', '1.5', 'two', '33', ' 2']) {
+      expect(() => checkProxyHops(value), value).toThrow(/^LATCHKEY_TRUSTED_PROXY_HOPS /);
     }
   });
 });

@@ -65,6 +65,26 @@ export function checkProxyHeader(value: string | undefined): string | undefined 
   return value.toLowerCase();
 }
 
+/**
+ * `LATCHKEY_TRUSTED_PROXY_HOPS` (how many proxies in a row append to the
+ * trusted proxy header: the client's address is that many entries from the
+ * right) as a number when set, else undefined (the service's default, 1); a
+ * one-line error naming it when it is not a whole number from 1 to 32.
+ *
+ * @example
+ * const trustedProxyHops = checkProxyHops(context.env.LATCHKEY_TRUSTED_PROXY_HOPS);
+ */
+export function checkProxyHops(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const hops = /^\d{1,2}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(hops >= 1 && hops <= 32)) {
+    throw new CliError(
+      'LATCHKEY_TRUSTED_PROXY_HOPS is not a number of proxies: expected 1 (one proxy appends), 2 (two in a row), ... up to 32',
+    );
+  }
+  return hops;
+}
+
 const redisExample = 'redis://:password@redis.internal:6379 (rediss:// for TLS)';
 
 /**

@@ -415,4 +415,121 @@ describe.each([
       expect(JSON.stringify(events)).not.toContain(keys.secretServerKey);
     },
   );
+
+  /** The events of `types` whose data names `id` under `field`, oldest first. */
+  const eventsAbout = async (types: string, field: string, id: string) =>
+    (await auditEvents(service, { type: types, limit: '1000' })).filter((event) => event.data[field] === id).reverse();
+  const teamEvents = 'team.created,team.updated,team.deleted,team.member_added,team.member_removed';
+
+  it.skipIf(!available)('records teams created, changed and deleted, which went unrecorded', async () => {
+    const alice = await signUp(service);
+    const server = authHeaders(service, 'server');
+    const team = await call(service, 'POST', '/teams', {
+      headers: server,
+      json: { display_name: 'Audited team', creator_user_id: alice.user_id },
+    });
+    expect(team.status, team.text).toBe(201);
+    const secretMetadata = { plan: 'secret-plan-value' };
+    await call(service, 'PATCH', `/teams/${team.body.id}`, {
+      headers: server,
+      json: { display_name: 'Renamed', server_metadata: secretMetadata },
+    });
+    await call(service, 'PATCH', `/teams/${team.body.id}`, { headers: server, json: {} });
+    expect((await call(service, 'DELETE', `/teams/${team.body.id}`, { headers: server })).status).toBe(200);
+
+    const events = (await eventsAbout(teamEvents, 'team_id', team.body.id)).filter((e) => !e.type.includes('member'));
+    expect(events.map((event) => [event.type, event.user_id, event.actor.type])).toEqual([
+      ['team.created', alice.user_id, 'server'],
+      ['team.updated', null, 'server'],
+      ['team.deleted', null, 'server'],
+    ]);
+    expect(events[1]!.data).toEqual({ team_id: team.body.id, fields: ['display_name', 'server_metadata'] });
+    expect(JSON.stringify(events)).not.toContain('secret-plan-value');
+  });
+
+  it.skipIf(!available)('records members added and removed, which went unrecorded', async () => {
+    const [alice, bob] = [await signUp(service), await signUp(service)];
+    const server = authHeaders(service, 'server');
+    const team = await call(service, 'POST', '/teams', {
+      headers: server,
+      json: { display_name: 'Members', creator_user_id: alice.user_id },
+    });
+    const membership = `/team-memberships/${team.body.id}/${bob.user_id}`;
+    expect((await call(service, 'POST', membership, { headers: server })).status).toBe(201);
+    expectKnownError(
+      await call(service, 'POST', membership, { headers: server }),
+      'TEAM_MEMBERSHIP_ALREADY_EXISTS',
+      409,
+    );
+    // Bob leaves by himself; leaving twice finds no membership the second time.
+    const leave = `/team-memberships/${team.body.id}/me`;
+    expect((await call(service, 'DELETE', leave, { headers: userHeaders(service, bob) })).status).toBe(200);
+    expectKnownError(
+      await call(service, 'DELETE', leave, { headers: userHeaders(service, bob) }),
+      'TEAM_MEMBERSHIP_NOT_FOUND',
+      404,
+    );
+
+    const events = (await eventsAbout(teamEvents, 'team_id', team.body.id)).filter((e) => e.type.includes('member'));
+    expect(events.map((event) => [event.type, event.user_id, event.actor])).toEqual([
+      ['team.member_added', alice.user_id, { type: 'server', id: expect.any(String) }],
+      ['team.member_added', bob.user_id, { type: 'server', id: expect.any(String) }],
+      ['team.member_removed', bob.user_id, { type: 'user', id: bob.user_id }],
+    ]);
+    expect(events[2]!.data).toEqual({ team_id: team.body.id });
+  });
+
+  it.skipIf(!available)('records team permissions granted and revoked, which went unrecorded', async () => {
+    const alice = await signUp(service);
+    const [admin, server] = [authHeaders(service, 'admin'), authHeaders(service, 'server')];
+    const permission = `audit_grant_${Date.now()}`;
+    await call(service, 'POST', '/team-permission-definitions', { headers: admin, json: { id: permission } });
+    const team = await call(service, 'POST', '/teams', {
+      headers: server,
+      json: { display_name: 'Grants', creator_user_id: alice.user_id },
+    });
+    const grant = `/team-permissions/${team.body.id}/${alice.user_id}/${permission}`;
+    for (let time = 0; time < 2; time++)
+      expect((await call(service, 'POST', grant, { headers: server })).status).toBe(201);
+    expect((await call(service, 'DELETE', grant, { headers: server })).status).toBe(200);
+    expectKnownError(await call(service, 'DELETE', grant, { headers: server }), 'TEAM_PERMISSION_NOT_FOUND', 401);
+
+    const events = await eventsAbout('team_permission.granted,team_permission.revoked', 'permission_id', permission);
+    expect(events.map((event) => [event.type, event.user_id, event.actor.type])).toEqual([
+      ['team_permission.granted', alice.user_id, 'server'],
+      ['team_permission.revoked', alice.user_id, 'server'],
+    ]);
+    expect(events[0]!.data).toEqual({ team_id: team.body.id, permission_id: permission });
+  });
+
+  it.skipIf(!available)(
+    'records permission definitions created, changed and deleted, which went unrecorded',
+    async () => {
+      const admin = authHeaders(service, 'admin');
+      const [first, renamed] = [`audit_def_${Date.now()}`, `audit_renamed_${Date.now()}`];
+      const path = '/team-permission-definitions';
+      expect((await call(service, 'POST', path, { headers: admin, json: { id: first } })).status).toBe(201);
+      const changed = await call(service, 'PATCH', `${path}/${first}`, {
+        headers: admin,
+        json: { id: renamed, description: 'Reads the audit log' },
+      });
+      expect(changed.status, changed.text).toBe(200);
+      expect((await call(service, 'DELETE', `${path}/${renamed}`, { headers: admin })).status).toBe(200);
+
+      const types = 'permission_definition.created,permission_definition.updated,permission_definition.deleted';
+      const events = [
+        ...(await eventsAbout(types, 'permission_id', first)),
+        ...(await eventsAbout(types, 'permission_id', renamed)),
+      ];
+      expect(events.map((event) => [event.type, event.actor.type, event.data])).toEqual([
+        ['permission_definition.created', 'admin', { permission_id: first }],
+        [
+          'permission_definition.updated',
+          'admin',
+          { permission_id: renamed, previous_id: first, fields: ['id', 'description'] },
+        ],
+        ['permission_definition.deleted', 'admin', { permission_id: renamed }],
+      ]);
+    },
+  );
 });

@@ -36,9 +36,15 @@ import { auditEventInsert } from './audit-store.js';
  * - `contact_channel.updated` — `channel_id`, `fields` (the names of the fields changed: `value`,
  *   `used_for_auth`, `is_primary`, `is_verified`; never the address);
  * - `contact_channel.detached` — `channel_id`: an address the user had never proven was taken from
- *   them because its owner proved her mailbox (code sign-in, reset, provider sign-up).
+ *   them because its owner proved her mailbox (code sign-in, reset, provider sign-up);
  * - `email.test_sent` — `host`, `port`, `success`, `failure` (its category; never the password nor the peer's words);
- * - `project.deleted` — in the internal project's log (it outlives the project): `project_id`, `display_name`.
+ * - `project.deleted` — in the internal project's log (it outlives the project): `project_id`, `display_name`;
+ * - `team.created` / `team.deleted` — `team_id`; `team.updated` — `team_id`, `fields` (names, never values);
+ *   the user is the creator, or the acting user;
+ * - `team.member_added` / `team.member_removed` — `team_id`; the user is the member (a creator is added too);
+ * - `team_permission.granted` / `team_permission.revoked` — `team_id`, `permission_id`; the user is the member;
+ * - `permission_definition.created` / `permission_definition.deleted` — `permission_id`;
+ *   `permission_definition.updated` — `permission_id` (after a rename, the new one; `previous_id` the old), `fields`.
  */
 export const auditEventTypes = [
   'sign_up',
@@ -65,6 +71,16 @@ export const auditEventTypes = [
   'contact_channel.detached',
   'email.test_sent',
   'project.deleted',
+  'team.created',
+  'team.updated',
+  'team.deleted',
+  'team.member_added',
+  'team.member_removed',
+  'team_permission.granted',
+  'team_permission.revoked',
+  'permission_definition.created',
+  'permission_definition.updated',
+  'permission_definition.deleted',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];

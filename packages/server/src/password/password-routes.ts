@@ -13,7 +13,7 @@ import { findPrimaryChannel } from '../contact-channels/contact-channel-store.js
 import { queueVerificationMail } from '../contact-channels/verification.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import { checkAttempts, clearAccountFailures, recordFailure, signInKeys } from '../rate-limit/attempt-limits.js';
+import { reserveAttempt, signInKeys } from '../rate-limit/attempt-limits.js';
 import { limitSignUps } from '../rate-limit/rate-limit.js';
 import { openSignInSession } from '../sessions/sign-in-session.js';
 import { inTransaction } from '../storage/db.js';
@@ -110,12 +110,14 @@ const signIn = defineRoute({
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
   handler: async ({ auth, auth: { project }, body, client, request, deps }) => {
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
-    // Checked before the lookup and the hash: an account or client in back-off costs one indexed read.
-    const attempts = signInKeys(project, body.email, client.ip);
-    const history = deps.attemptLimits ? await checkAttempts(deps.counters, attempts, deps.clock.now()) : null;
+    // Counted as a failure before the lookup and the hash, atomically; an account or client in back-off costs one
+    // write that changes nothing. A success takes it back.
+    const attempt = deps.attemptLimits
+      ? await reserveAttempt(deps.counters, signInKeys(project, body.email, client.ip), deps.clock.now())
+      : null;
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
     // A guess (its account or client failed lately) waits behind clean sign-ins for a hashing slot.
-    const matches = await verifyPassword(user?.password_hash ?? null, body.password, { suspect: history?.suspect });
+    const matches = await verifyPassword(user?.password_hash ?? null, body.password, { suspect: attempt?.suspect });
     if (!user || !matches) {
       const reason = !user ? 'unknown_account' : user.password_hash === null ? 'no_password' : 'wrong_password';
       // Not the typed address: people type passwords there. An unknown account has no user to name.
@@ -123,23 +125,25 @@ const signIn = defineRoute({
         userId: user?.id ?? null,
         data: { method: 'password', reason },
       });
-      if (deps.attemptLimits) await recordFailure(deps.counters, attempts, deps.clock.now());
       throw new KnownError('EMAIL_PASSWORD_MISMATCH');
     }
-    if (history?.accountFailures) await clearAccountFailures(deps.counters, attempts);
     // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
     const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
     const now = deps.clock.now();
     // The upgrade stands alone: a hash of the same password, it is right whatever follows.
     if (upgraded) await updateUser(deps.db, project.id, user.id, { password_hash: upgraded }, now);
-    const session = await openSignInSession(deps.db, {
-      source: { auth, client, deps },
-      request,
-      userId: user.id,
-      now,
-      event: 'sign_in.succeeded',
-      method: 'password',
-    });
+    // The attempt is taken back beside the session's write, not before it: one round trip's wait, not two.
+    const [session] = await Promise.all([
+      openSignInSession(deps.db, {
+        source: { auth, client, deps },
+        request,
+        userId: user.id,
+        now,
+        event: 'sign_in.succeeded',
+        method: 'password',
+      }),
+      attempt?.succeeded(),
+    ]);
     return {
       access_token: await deps.accessTokens.issue(project.id, user.id, session.sessionId),
       refresh_token: session.refreshToken,

@@ -19,6 +19,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { idRef, successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { projectConfigSchema } from '../projects/project-config.js';
@@ -146,12 +147,19 @@ const grantRoute = defineRoute({
   answer: permissionSchema,
   status: 201,
   errors: [...grantErrors, 'PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, params, deps }) => {
+  handler: async ({ auth, params, client, deps }) => {
     const member = await memberOf(deps.db, auth.project.id, params, auth);
     if (!(await findDefinition(deps.db, auth.project.id, params.permissionId))) {
       throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: params.permissionId });
     }
-    await grantPermissions(deps.db, member, [params.permissionId]);
+    await inTransaction(deps.db, async (trx) => {
+      // A permission already held is not granted again, nor recorded again.
+      if ((await grantPermissions(trx, member, [params.permissionId])).length === 0) return;
+      await audit(trx, { auth, client, deps }, 'team_permission.granted', {
+        userId: member.userId,
+        data: { team_id: member.teamId, permission_id: params.permissionId },
+      });
+    });
     return { id: params.permissionId, user_id: member.userId, team_id: member.teamId };
   },
 });
@@ -165,9 +173,19 @@ const revokeRoute = defineRoute({
   params: grantParams,
   answer: successAnswer,
   errors: [...grantErrors, 'TEAM_PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, params, deps }) => {
+  handler: async ({ auth, params, client, deps }) => {
     const member = await memberOf(deps.db, auth.project.id, params, auth);
-    if (!(await revokePermission(deps.db, member, params.permissionId))) {
+    const revoked = await inTransaction(deps.db, async (trx) => {
+      const gone = await revokePermission(trx, member, params.permissionId);
+      if (gone) {
+        await audit(trx, { auth, client, deps }, 'team_permission.revoked', {
+          userId: member.userId,
+          data: { team_id: member.teamId, permission_id: params.permissionId },
+        });
+      }
+      return gone;
+    });
+    if (!revoked) {
       throw new KnownError('TEAM_PERMISSION_NOT_FOUND', {
         team_id: member.teamId,
         user_id: member.userId,
@@ -217,7 +235,7 @@ const createDefinitionRoute = defineRoute({
   answer: definitionSchema,
   status: 201,
   errors: ['CONTAINED_PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, body, deps }) => {
+  handler: async ({ auth, body, client, deps }) => {
     const projectId = auth.project.id;
     const contained = [...new Set(body.contained_permission_ids)];
     return inTransaction(deps.db, async (trx) => {
@@ -228,6 +246,10 @@ const createDefinitionRoute = defineRoute({
       await checkContained(trx, projectId, contained);
       await insertDefinition(trx, projectId, body.id, body.description ?? null, deps.clock.now());
       await setContainedPermissions(trx, projectId, body.id, contained);
+      await audit(trx, { auth, client, deps }, 'permission_definition.created', {
+        userId: null,
+        data: { permission_id: body.id },
+      });
       return definitionView(body.id, body.description ?? null, contained);
     });
   },
@@ -278,12 +300,15 @@ const updateDefinitionRoute = defineRoute({
   }),
   answer: definitionSchema,
   errors: ['PERMISSION_NOT_FOUND', 'CONTAINED_PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, params, body, deps }) => {
+  handler: async ({ auth, params, body, client, deps }) => {
     const projectId = auth.project.id;
     const result = await inTransaction(deps.db, async (trx) => {
       await lockDefinitions(trx, projectId);
       const current = await customDefinition(trx, projectId, params.permissionId);
       let id = current.id;
+      const fields = (['id', 'description', 'contained_permission_ids'] as const).filter(
+        (field) => body[field] !== undefined,
+      );
       if (body.id !== undefined && body.id !== id) {
         if (await findDefinition(trx, projectId, body.id)) throw schemaError(`id: the permission "${body.id}" exists`);
         await changeDefinition(trx, projectId, id, { id: body.id });
@@ -303,6 +328,12 @@ const updateDefinitionRoute = defineRoute({
         }
         await setContainedPermissions(trx, projectId, id, contained);
       }
+      if (fields.length > 0) {
+        await audit(trx, { auth, client, deps }, 'permission_definition.updated', {
+          userId: null,
+          data: { permission_id: id, ...(id === current.id ? {} : { previous_id: current.id }), fields },
+        });
+      }
       return id;
     });
     deps.changes.publishLocal(projectId); // a rename may have changed the default lists
@@ -320,13 +351,17 @@ const deleteDefinitionRoute = defineRoute({
   params: definitionParams,
   answer: successAnswer,
   errors: ['PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, params, deps }) => {
+  handler: async ({ auth, params, client, deps }) => {
     const projectId = auth.project.id;
     await inTransaction(deps.db, async (trx) => {
       await lockDefinitions(trx, projectId);
       const definition = await customDefinition(trx, projectId, params.permissionId);
       await deleteDefinition(trx, projectId, definition.id);
       await replaceInDefaults(trx, projectId, definition.id, null);
+      await audit(trx, { auth, client, deps }, 'permission_definition.deleted', {
+        userId: null,
+        data: { permission_id: definition.id },
+      });
     });
     deps.changes.publishLocal(projectId); // the default lists may have changed
     return { success: true as const };

@@ -139,16 +139,23 @@ export async function requireTeamPermission(
 /**
  * Grants the definitions among `permissionIds` that exist (ids the project
  * does not define are skipped: a default list may name one deleted since);
- * a permission already held stays. Call it where the membership was written.
+ * a permission already held stays. Answers the ids newly granted. Call it
+ * where the membership was written.
  */
-export async function grantPermissions(trx: Db, member: MemberRef, permissionIds: readonly string[]): Promise<void> {
-  if (permissionIds.length === 0) return;
+export async function grantPermissions(
+  trx: Db,
+  member: MemberRef,
+  permissionIds: readonly string[],
+): Promise<string[]> {
+  if (permissionIds.length === 0) return [];
   const { projectId, teamId, userId } = member;
-  await sql`
+  const result = await sql<{ permission_id: string }>`
     INSERT INTO team_member_permissions (project_id, team_id, user_id, permission_id)
     SELECT ${projectId}, ${teamId}, ${userId}, id FROM team_permission_definitions
     WHERE project_id = ${projectId} AND id IN (${sql.join(permissionIds)})
-    ON CONFLICT DO NOTHING`.execute(trx);
+    ON CONFLICT DO NOTHING
+    RETURNING permission_id`.execute(trx);
+  return result.rows.map((row) => row.permission_id);
 }
 
 /** What a new member of a team is granted: the project's creator or member defaults. */

@@ -14,25 +14,20 @@
  * - per client address (in the project): by default after 50 failures, the
  *   same doubling, so one client cannot spread guesses over many accounts.
  *
- * While a wait runs the request is refused with 429 and `Retry-After` before
- * the password is even hashed, which is what keeps guessing from eating the
- * CPU legitimate sign-ins need. A success clears the account's failures (not
- * the address's: a guesser's own account must not reset it). Counts older than
- * their reset period start again.
+ * Each attempt is counted against both before its password is hashed, in
+ * one atomic step that refuses it instead (429 with `Retry-After`, counting
+ * nothing) while a wait runs: guesses sent at once each see the others, so a
+ * burst gets the free failures checked and no more, and one guess after each
+ * wait. Refusing before the hash is also what keeps guessing from eating the
+ * CPU legitimate sign-ins need. A success clears the account's count and
+ * takes its attempt back from the address's (a guesser's own account must
+ * not reset the address's failures). Counts older than their reset period
+ * start again.
  */
 import { sha256Hex } from '../crypto/hash.js';
-import type { CounterStore } from './counter-store.js';
+import type { BackOff, CounterStore } from './counter-store.js';
 import { defaultRateLimits, type LimitedProject } from './limit-settings.js';
 import { RateLimitExceeded } from './rate-limit.js';
-
-/** A back-off: `free` failures without a wait, then `baseMs` doubling per failure up to `maxMs`. */
-export interface BackOff {
-  free: number;
-  baseMs: number;
-  maxMs: number;
-  /** A count whose last failure is older than this starts again. */
-  resetAfterMs: number;
-}
 
 const second = 1000;
 const minute = 60 * second;
@@ -52,7 +47,13 @@ export const clientBackOff: BackOff = {
   resetAfterMs: 60 * minute,
 };
 
-/** How long after the last failure the next attempt must wait (0: it may go). */
+export type { BackOff } from './counter-store.js';
+
+/**
+ * How long after the last failure the next attempt must wait (0: it may go).
+ * The stores decide with the same formula, in SQL and Lua, in the step that
+ * counts the attempt (`CounterStore.reserveAttempt`).
+ */
 export function backOffMs(failures: number, rule: BackOff): number {
   if (failures < rule.free) return 0;
   return Math.min(rule.baseMs * 2 ** (failures - rule.free), rule.maxMs);
@@ -69,48 +70,51 @@ export function signInKeys(project: LimitedProject, email: string, ip: string | 
   return keys;
 }
 
-/** What `checkAttempts` found of an attempt allowed to go on. */
-export interface AttemptHistory {
-  /** The account (the first key) has failures to clear on a success. */
-  accountFailures: boolean;
-  /** Some key failed recently: the attempt's password check waits behind those of clean attempts. */
+/** An attempt counted before its password is checked: a failure stays counted, a success is taken back. */
+export interface ReservedAttempt {
+  /** Some key failed lately: the attempt's password check waits behind those of clean attempts. */
   suspect: boolean;
+  /** After a success: clears the account's count (the first key) and takes the attempt back from the others. */
+  succeeded(): Promise<void>;
 }
 
 /**
- * Throws `RateLimitExceeded` (429, `Retry-After`) while any of `keys` is
- * waiting out its back-off; otherwise answers what their history says.
+ * Counts the attempt against every one of `keys` before its password is
+ * checked, atomically (attempts sent at once each see the others' counts),
+ * or throws `RateLimitExceeded` (429, `Retry-After`), counting nothing,
+ * while any of them is waiting out its back-off. A failure needs nothing
+ * more; call `succeeded` after a success.
+ *
+ * @example
+ * const attempt = await reserveAttempt(deps.counters, signInKeys(project, email, ip), deps.clock.now());
+ * if (!(await verifyPassword(hash, password, { suspect: attempt.suspect }))) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+ * await attempt.succeeded();
  */
-export async function checkAttempts(
+export async function reserveAttempt(
   counters: CounterStore,
   keys: readonly [string, BackOff][],
   now: number,
-): Promise<AttemptHistory> {
-  const rules = new Map(keys);
-  let waitMs = 0;
-  let suspect = false;
-  const rows = await counters.findFailures([...rules.keys()]);
-  for (const row of rows) {
-    const rule = rules.get(row.key)!;
-    const last = row.lastFailureAt;
-    if (now - last > rule.resetAfterMs) continue;
-    suspect = true;
-    waitMs = Math.max(waitMs, last + backOffMs(row.failures, rule) - now);
+): Promise<ReservedAttempt> {
+  const reservation = await counters.reserveAttempt(keys, now);
+  // The counts before this attempt, those past their reset left out.
+  const recent = keys.map(([, rule], index) => {
+    const count = reservation.before[index];
+    return count && now - count.lastFailureAt <= rule.resetAfterMs ? count : null;
+  });
+  if (!reservation.counted) {
+    const waits = keys.map(([, rule], index) => {
+      const count = recent[index];
+      return count ? count.lastFailureAt + backOffMs(count.failures, rule) - now : 0;
+    });
+    // At least a moment: a key another attempt pushed into its back-off just now reads as not waiting yet.
+    throw new RateLimitExceeded(Math.max(1, ...waits));
   }
-  if (waitMs > 0) throw new RateLimitExceeded(waitMs);
-  return { accountFailures: rows.some((row) => row.key === keys[0]![0]), suspect };
-}
-
-/** Counts a failure against every key. */
-export async function recordFailure(
-  counters: CounterStore,
-  keys: readonly [string, BackOff][],
-  now: number,
-): Promise<void> {
-  for (const [key, rule] of keys) await counters.countFailure(key, now, rule.resetAfterMs);
-}
-
-/** Clears the account's failures after a success (the first key: see `signInKeys`). */
-export async function clearAccountFailures(counters: CounterStore, keys: readonly [string, BackOff][]): Promise<void> {
-  await counters.deleteFailures(keys[0]![0]);
+  return {
+    suspect: recent.some((count) => count !== null && count.failures > 0),
+    succeeded: () =>
+      counters.releaseAttempt(
+        keys.map(([key], index) => ({ key, forget: index === 0, before: reservation.before[index] ?? null })),
+        now,
+      ),
+  };
 }

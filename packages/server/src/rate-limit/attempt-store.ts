@@ -1,36 +1,102 @@
-/** Failed-attempt counters: every query on `attempt_failures`. */
+/** Attempt counters under a back-off: every query on `attempt_failures`. */
 import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
 
-/** The failures of `keys` so far, with the time of the last one of each. */
-export async function findFailures(
-  db: Db,
-  keys: readonly string[],
-): Promise<{ key: string; failures: number; last_failure_at: Date }[]> {
-  if (keys.length === 0) return [];
-  return db.selectFrom('attempt_failures').selectAll().where('key', 'in', keys).execute();
+/** A key and the back-off it is under. */
+export interface KeyRule {
+  key: string;
+  free: number;
+  baseMs: number;
+  maxMs: number;
+  resetAfterMs: number;
+}
+
+/** What `countAttempt` found of a key before it, and whether it counted the attempt against it. */
+export interface CountedKey {
+  key: string;
+  failures: number | null;
+  last_failure_at: Date | null;
+  counted: boolean;
 }
 
 /**
- * Counts one failure of `key` at `now`; a count whose last failure is older
- * than `resetBefore` starts again at one.
+ * Counts one attempt at `now` against every key of `rules`, in one
+ * statement, unless one of them is waiting out its back-off. Each key's count
+ * goes up under its row's lock (ON CONFLICT DO UPDATE, whose condition is
+ * checked on the row as it is when locked), so attempts running at once
+ * cannot all pass one reading; a key another attempt pushed into its
+ * back-off meanwhile is left alone (`counted` false) while others may have
+ * been counted, which the caller takes back. The counts before are read
+ * from the statement's snapshot. The back-off's wait is `backOffMs` of
+ * `attempt-limits.ts`: 0 under `free`, then `baseMs` doubling up to `maxMs`.
  */
-export async function countFailure(db: Db, key: string, now: number, resetBefore: number): Promise<void> {
-  await db
-    .insertInto('attempt_failures')
-    .values({ key, failures: 1, last_failure_at: new Date(now) })
-    .onConflict((conflict) =>
-      conflict.column('key').doUpdateSet({
-        failures: sql<number>`case when attempt_failures.last_failure_at < ${new Date(resetBefore)} then 1 else attempt_failures.failures + 1 end`,
-        last_failure_at: new Date(now),
-      }),
+export async function countAttempt(db: Db, rules: readonly KeyRule[], now: number): Promise<CountedKey[]> {
+  const at = new Date(now);
+  const values = sql.join(
+    rules.map(
+      (rule) =>
+        sql`(${rule.key}::text, ${rule.free}::int, ${rule.baseMs}::float8, ${rule.maxMs}::float8, ${rule.resetAfterMs}::float8)`,
+    ),
+  );
+  // Whether a count, under its rule, holds the next attempt back at `now`.
+  const waiting = (row: string) => sql`(
+    ${sql.raw(row)}.last_failure_at >= ${at}::timestamptz - rule.reset_ms * interval '1 millisecond'
+    and ${sql.raw(row)}.failures >= rule.free
+    and ${sql.raw(row)}.last_failure_at
+      + least(rule.base_ms * power(2, ${sql.raw(row)}.failures - rule.free), rule.max_ms) * interval '1 millisecond'
+      > ${at}::timestamptz)`;
+  const result = await sql<CountedKey>`
+    with rule (key, free, base_ms, max_ms, reset_ms) as (values ${values}),
+    before as (
+      select rule.key, f.failures, f.last_failure_at, coalesce(${waiting('f')}, false) as waiting
+      from rule left join attempt_failures f on f.key = rule.key
+    ),
+    counted as (
+      insert into attempt_failures as f (key, failures, last_failure_at)
+      select rule.key, 1, ${at}::timestamptz from rule where not exists (select from before where waiting)
+      on conflict (key) do update set
+        failures = case
+          when f.last_failure_at < ${at}::timestamptz - (select rule.reset_ms from rule where rule.key = f.key) * interval '1 millisecond'
+          then 1 else f.failures + 1 end,
+        last_failure_at = excluded.last_failure_at
+      where not exists (select from rule where rule.key = f.key and ${waiting('f')})
+      returning f.key
     )
-    .execute();
+    select before.key, before.failures, before.last_failure_at, counted.key is not null as counted
+    from before left join counted on counted.key = before.key`.execute(db);
+  return result.rows;
 }
 
-/** Forgets the failures of `key` (a successful sign-in). */
-export async function deleteFailures(db: Db, key: string): Promise<void> {
-  await db.deleteFrom('attempt_failures').where('key', '=', key).execute();
+/**
+ * Takes back attempts `countAttempt` counted at `countedAt`, in one
+ * statement: a `forget` key's count is deleted; another's is one less (gone
+ * at zero), and its last time goes back to `lastBefore` when no attempt came
+ * since.
+ */
+export async function uncountAttempt(
+  db: Db,
+  releases: readonly { key: string; forget: boolean; lastBefore: Date | null }[],
+  countedAt: number,
+): Promise<void> {
+  if (releases.length === 0) return;
+  const values = sql.join(
+    releases.map(
+      (release) => sql`(${release.key}::text, ${release.forget}::boolean, ${release.lastBefore}::timestamptz)`,
+    ),
+  );
+  await sql`
+    with released (key, forget, last_before) as (values ${values}),
+    gone as (
+      delete from attempt_failures f using released
+      where f.key = released.key and (released.forget or f.failures <= 1)
+    )
+    update attempt_failures f set
+      failures = f.failures - 1,
+      last_failure_at = case
+        when f.last_failure_at = ${new Date(countedAt)}::timestamptz and released.last_before is not null
+        then released.last_before else f.last_failure_at end
+    from released
+    where f.key = released.key and not released.forget and f.failures > 1`.execute(db);
 }
 
 /** Removes counters whose last failure is before `before` (they no longer hold anybody back). */

@@ -2,9 +2,12 @@
  * Where the limits on guessing keep their counts: the database
  * (`database-counters.ts`, the default) or Redis (`redis-counters.ts`, with
  * `createService({ redisUrl })`). Every instance sharing the store enforces
- * the same limits. A store only counts; what a count means (a limit, a
- * back-off) is decided in `rate-limit.ts` and `attempt-limits.ts`, on the
- * service clock, so both stores behave alike to the millisecond.
+ * the same limits. A store counts on the service clock, so both stores behave
+ * alike to the millisecond. What a hit count means is decided in
+ * `rate-limit.ts`; a back-off is decided by the store itself, in the same
+ * atomic step that counts the attempt (`reserveAttempt`), by the rule
+ * `attempt-limits.ts` defines and gives it (`backOffMs` there is the
+ * reference the stores' SQL and Lua follow).
  */
 
 /** The longest window a rule may have (the database store prunes counters older than this). */
@@ -16,23 +19,55 @@ export interface HitWindow {
   ms: number;
 }
 
-/** The failures counted against a key, and when the last one was (epoch ms). */
+/**
+ * A back-off: `free` attempts without a wait, then `baseMs` doubling per
+ * further attempt up to `maxMs`, measured from the last one; a count whose
+ * last attempt is over `resetAfterMs` old starts again.
+ */
+export interface BackOff {
+  free: number;
+  baseMs: number;
+  maxMs: number;
+  resetAfterMs: number;
+}
+
+/** The attempts counted against a key, and when the last one was (epoch ms). */
 export interface FailureCount {
-  key: string;
   failures: number;
   lastFailureAt: number;
 }
 
-/** The counters of the limits: hits in fixed windows, and failures with the time of the last one. */
+/** What `reserveAttempt` did. */
+export interface AttemptReservation {
+  /** True when one attempt was counted against every key; false when a key was waiting and none was. */
+  counted: boolean;
+  /** Each key's count just before, in the order given (null: none); a count past its reset is given as it was. */
+  before: (FailureCount | null)[];
+}
+
+/** An attempt `reserveAttempt` counted, to take back: `forget` the key's whole count, or only this attempt. */
+export interface AttemptRelease {
+  key: string;
+  forget: boolean;
+  /** The key's count before the attempt (from the reservation), whose last time is put back if no attempt came since. */
+  before: FailureCount | null;
+}
+
+/** The counters of the limits: hits in fixed windows, and attempts under a back-off. */
 export interface CounterStore {
   /** Counts one hit of `key` in `window`; answers the hits in that window so far, this one included. */
   countHit(key: string, window: HitWindow, now: number): Promise<number>;
-  /** The failures of those of `keys` that have any. */
-  findFailures(keys: readonly string[]): Promise<FailureCount[]>;
-  /** Counts one failure of `key` at `now`; a count whose last failure is over `resetAfterMs` old starts again at one. */
-  countFailure(key: string, now: number, resetAfterMs: number): Promise<void>;
-  /** Forgets the failures of `key` (a successful sign-in). */
-  deleteFailures(key: string): Promise<void>;
+  /**
+   * Counts one attempt at `now` against every key, in one atomic step per
+   * key and one round trip, unless a key is waiting out its back-off (its
+   * count is `free` or more, under `resetAfterMs` old, and the wait since its
+   * last attempt has not passed): then none is counted. A count past its
+   * reset starts again at one. Because the count is taken before the attempt
+   * is checked, attempts sent at once cannot all pass one reading of it.
+   */
+  reserveAttempt(keys: readonly [string, BackOff][], now: number): Promise<AttemptReservation>;
+  /** Takes back attempts `reserveAttempt` counted at `reservedAt` (a success, or a refusal by another key). */
+  releaseAttempt(releases: readonly AttemptRelease[], reservedAt: number): Promise<void>;
   /** Lets go of what the store holds open (the Redis connection). Idempotent. */
   close(): Promise<void>;
 }

@@ -6,11 +6,11 @@
  * Counters of finished windows are pruned on the way: at most once a minute
  * per store, a hit also deletes the counters of windows that ended more than
  * `maxWindowMs` ago, so the table holds about one window's worth of keys, not
- * every key ever seen. Failure counters are pruned by housekeeping.
+ * every key ever seen. Attempt counters are pruned by housekeeping.
  */
 import type { Db } from '../storage/db.js';
-import { countFailure, deleteFailures, findFailures } from './attempt-store.js';
-import { type CounterStore, maxWindowMs } from './counter-store.js';
+import { countAttempt, uncountAttempt } from './attempt-store.js';
+import { type CounterStore, type FailureCount, maxWindowMs } from './counter-store.js';
 import { countHit, deleteCountersBefore } from './rate-limit-store.js';
 
 /** How often (at most) one store prunes old hit counters. */
@@ -26,21 +26,44 @@ export function databaseCounters(db: Db): CounterStore {
     // A window that started before now - maxWindowMs has ended, whatever its rule.
     await deleteCountersBefore(db, now - maxWindowMs);
   };
+  const release: CounterStore['releaseAttempt'] = (releases, reservedAt) =>
+    uncountAttempt(
+      db,
+      releases.map(({ key, forget, before }) => ({
+        key,
+        forget,
+        lastBefore: before ? new Date(before.lastFailureAt) : null,
+      })),
+      reservedAt,
+    );
   return {
     async countHit(key, window, now) {
       await pruneOccasionally(now);
       return countHit(db, key, window.start);
     },
-    async findFailures(keys) {
-      const rows = await findFailures(db, keys);
-      return rows.map((row) => ({
-        key: row.key,
-        failures: row.failures,
-        lastFailureAt: row.last_failure_at.getTime(),
-      }));
+    async reserveAttempt(keys, now) {
+      const rows = await countAttempt(
+        db,
+        keys.map(([key, rule]) => ({ key, ...rule })),
+        now,
+      );
+      const byKey = new Map(rows.map((row) => [row.key, row]));
+      const before = keys.map(([key]): FailureCount | null => {
+        const row = byKey.get(key);
+        return row?.failures == null || !row.last_failure_at
+          ? null
+          : { failures: row.failures, lastFailureAt: row.last_failure_at.getTime() };
+      });
+      const counted = rows.filter((row) => row.counted);
+      if (counted.length === keys.length) return { counted: true, before };
+      // Another attempt pushed a key into its back-off between the snapshot and its lock: take back the others.
+      const releases = keys.flatMap(([key], index) =>
+        byKey.get(key)?.counted ? [{ key, forget: false, before: before[index]! }] : [],
+      );
+      await release(releases, now);
+      return { counted: false, before };
     },
-    countFailure: (key, now, resetAfterMs) => countFailure(db, key, now, now - resetAfterMs),
-    deleteFailures: (key) => deleteFailures(db, key),
+    releaseAttempt: release,
     close: async () => {},
   };
 }

@@ -9,13 +9,15 @@
  *   clock, is part of the key, so windows are the same fixed windows as in the
  *   database; the expiry (the window's length from the first hit) only
  *   removes windows that have ended.
- * - Failures: a hash of the count and the last failure's time, changed by one
- *   Lua script, so that "start again when the last failure is too old, else
- *   add one" is atomic across instances. The library has no such counter (its
- *   counts expire a fixed time after the first hit, not the last, and keep no
- *   time of the last one, which the growing back-off is measured from). The
- *   hash expires `resetAfterMs` after its last failure, when it would start
- *   again anyway.
+ * - Attempts under a back-off: a hash per key of the count and the last
+ *   attempt's time. One Lua script checks every key of an attempt against
+ *   its back-off and, unless one is waiting, counts the attempt against all
+ *   of them ("start again when the last is too old, else add one"),
+ *   atomically across instances; another takes an attempt back. The library
+ *   has no such counter (its counts expire a fixed time after the first hit,
+ *   not the last, and keep no time of the last one, which the growing
+ *   back-off is measured from). The hash expires `resetAfterMs` after its
+ *   last attempt, when it would start again anyway.
  *
  * A Redis that does not answer within `commandTimeoutMs` (down, unreachable,
  * overloaded) makes the call throw `RedisUnavailableError`; the service
@@ -26,7 +28,7 @@
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { type CounterStore, maxWindowMs } from './counter-store.js';
+import { type CounterStore, type FailureCount, maxWindowMs } from './counter-store.js';
 
 // ioredis and rate-limiter-flexible (CommonJS, about 70 ms to load) are loaded when a Redis store is made, not when
 // the service's modules load: most services, and every `latchkey dev`, count in the database. Required, not
@@ -44,21 +46,68 @@ export const commandTimeoutMs = 1000;
 
 const keyPrefix = 'latchkey';
 
-/** KEYS[1]: the failure hash; ARGV: now, resetAfterMs (ms). */
-const countFailureScript = `
+/**
+ * KEYS: the attempt hashes; ARGV: now, then free, baseMs, maxMs, resetAfterMs
+ * of each key. Counts one attempt against every key unless one is waiting out
+ * its back-off (`backOffMs` of attempt-limits.ts); answers 1 or 0 (counted),
+ * then each key's failures and last time before (-1, -1: none).
+ */
+const reserveAttemptScript = `
 local now = tonumber(ARGV[1])
-local last = tonumber(redis.call('HGET', KEYS[1], 'last'))
-if last == nil or last < now - tonumber(ARGV[2]) then
-  redis.call('HSET', KEYS[1], 'failures', 1, 'last', ARGV[1])
-else
-  redis.call('HINCRBY', KEYS[1], 'failures', 1)
-  redis.call('HSET', KEYS[1], 'last', ARGV[1])
+local answer = {0}
+local waiting = false
+for i, key in ipairs(KEYS) do
+  local fields = redis.call('HMGET', key, 'failures', 'last')
+  local failures, last = tonumber(fields[1]), tonumber(fields[2])
+  local free, base, max, reset = tonumber(ARGV[4*i-2]), tonumber(ARGV[4*i-1]), tonumber(ARGV[4*i]), tonumber(ARGV[4*i+1])
+  if failures == nil or last == nil then
+    answer[#answer+1] = -1
+    answer[#answer+1] = -1
+  else
+    answer[#answer+1] = failures
+    answer[#answer+1] = last
+    if last >= now - reset and failures >= free and last + math.min(base * 2 ^ (failures - free), max) > now then
+      waiting = true
+    end
+  end
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if waiting then return answer end
+for i, key in ipairs(KEYS) do
+  local failures, last, reset = answer[2*i], answer[2*i+1], tonumber(ARGV[4*i+1])
+  if failures == -1 or last < now - reset then
+    redis.call('HSET', key, 'failures', 1, 'last', ARGV[1])
+  else
+    redis.call('HSET', key, 'failures', failures + 1, 'last', ARGV[1])
+  end
+  redis.call('PEXPIRE', key, reset)
+end
+answer[1] = 1
+return answer
+`;
+
+/**
+ * KEYS: the attempt hashes; ARGV: the time the attempt was counted at, then
+ * forget (1 or 0) and the last time before (-1: none) of each key. A
+ * forgotten key is deleted; another is one less (gone at zero), its last
+ * time put back when no attempt came since.
+ */
+const releaseAttemptScript = `
+for i, key in ipairs(KEYS) do
+  local failures = tonumber(redis.call('HGET', key, 'failures'))
+  if ARGV[2*i] == '1' or (failures ~= nil and failures <= 1) then
+    redis.call('DEL', key)
+  elseif failures ~= nil then
+    redis.call('HINCRBY', key, 'failures', -1)
+    if redis.call('HGET', key, 'last') == ARGV[1] and ARGV[2*i+1] ~= '-1' then
+      redis.call('HSET', key, 'last', ARGV[2*i+1])
+    end
+  end
+end
 `;
 
 type ScriptedRedis = Redis & {
-  latchkeyCountFailure(key: string, now: string, resetAfterMs: string): Promise<unknown>;
+  latchkeyReserveAttempt(numberOfKeys: number, ...keysAndArgs: string[]): Promise<number[]>;
+  latchkeyReleaseAttempt(numberOfKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
 };
 
 /** A `CounterStore` on the Redis at `url` (`redis://` or `rediss://`); it connects at once and retries on its own. */
@@ -71,7 +120,8 @@ export function redisCounters(url: string, logger: Logger | null): CounterStore 
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
   }) as ScriptedRedis;
-  client.defineCommand('latchkeyCountFailure', { numberOfKeys: 1, lua: countFailureScript });
+  client.defineCommand('latchkeyReserveAttempt', { lua: reserveAttemptScript });
+  client.defineCommand('latchkeyReleaseAttempt', { lua: releaseAttemptScript });
   let down = false;
   client.on('error', (error: Error) => {
     if (down) return;
@@ -104,25 +154,28 @@ export function redisCounters(url: string, logger: Logger | null): CounterStore 
       );
       return counted.consumedPoints;
     },
-    async findFailures(keys) {
-      if (keys.length === 0) return [];
-      const replies = await available(
-        client.multi(keys.map((key) => ['hmget', failureKey(key), 'failures', 'last'])).exec(),
+    async reserveAttempt(keys, now) {
+      const args = keys.flatMap(([, rule]) => [rule.free, rule.baseMs, rule.maxMs, rule.resetAfterMs].map(String));
+      const answer = await available(
+        client.latchkeyReserveAttempt(keys.length, ...keys.map(([key]) => failureKey(key)), String(now), ...args),
       );
-      return keys.flatMap((key, index) => {
-        const [error, fields] = replies?.[index] ?? [new Error('the transaction was aborted')];
-        if (error) throw new RedisUnavailableError(`Redis: ${error.message}`, { cause: error });
-        const [failures, last] = fields as [string | null, string | null];
-        return failures === null || last === null
-          ? []
-          : [{ key, failures: Number(failures), lastFailureAt: Number(last) }];
+      const before = keys.map((_, index): FailureCount | null => {
+        const [failures, last] = [Number(answer[1 + 2 * index]), Number(answer[2 + 2 * index])];
+        return failures < 0 ? null : { failures, lastFailureAt: last };
       });
+      return { counted: answer[0] === 1, before };
     },
-    async countFailure(key, now, resetAfterMs) {
-      await available(client.latchkeyCountFailure(failureKey(key), String(now), String(resetAfterMs)));
-    },
-    async deleteFailures(key) {
-      await available(client.del(failureKey(key)));
+    async releaseAttempt(releases, reservedAt) {
+      if (releases.length === 0) return;
+      const args = releases.flatMap(({ forget, before }) => [forget ? '1' : '0', String(before?.lastFailureAt ?? -1)]);
+      await available(
+        client.latchkeyReleaseAttempt(
+          releases.length,
+          ...releases.map(({ key }) => failureKey(key)),
+          String(reservedAt),
+          ...args,
+        ),
+      );
     },
     close() {
       closing ??= client.quit().then(

@@ -20,6 +20,7 @@
  */
 import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import type { RequestAuth } from '../http/env.js';
 import { defineRoute, defineViews, type Route } from '../http/route.js';
@@ -128,7 +129,7 @@ const createTeamRoute = defineRoute({
   answer: teamViews,
   status: 201,
   errors: [...userRefErrors],
-  handler: async ({ auth, body, deps }) => {
+  handler: async ({ auth, body, client: where, deps }) => {
     const { creator_user_id: given, ...fields } = body as z.output<typeof serverCreate>;
     const client = auth.accessType === 'client';
     if (client && !auth.project.config.client_team_creation_enabled) throw insufficientForClient();
@@ -146,8 +147,12 @@ const createTeamRoute = defineRoute({
         serverMetadata: fields.server_metadata,
         now,
       });
-      if (creator)
+      const source = { auth, client: where, deps };
+      await audit(trx, source, 'team.created', { userId: creator?.id ?? null, data: { team_id: team.id } });
+      if (creator) {
         await addMember(trx, { project: auth.project, teamId: team.id, userId: creator.id, role: 'creator', now });
+        await audit(trx, source, 'team.member_added', { userId: creator.id, data: { team_id: team.id } });
+      }
       return team;
     });
   },
@@ -182,10 +187,17 @@ const updateTeamRoute = defineRoute({
   body: { client: z.strictObject(clientTeamFields), server: z.strictObject(serverTeamFields) },
   answer: teamViews,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
-  handler: async ({ auth, params, body, deps }) => {
+  handler: async ({ auth, params, body, client, deps }) => {
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     await requireOn(deps.db, auth, team, mayUpdate);
-    const updated = await updateTeam(deps.db, auth.project.id, team.id, body);
+    const fields = Object.keys(body).filter((field) => body[field as keyof typeof body] !== undefined);
+    const updated = await inTransaction(deps.db, async (trx) => {
+      const row = await updateTeam(trx, auth.project.id, team.id, body);
+      // The names of the fields changed, never their values (metadata may hold anything).
+      if (row && fields.length > 0)
+        await audit(trx, { auth, client, deps }, 'team.updated', { data: { team_id: team.id, fields } });
+      return row;
+    });
     if (!updated) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
     return updated;
   },
@@ -201,12 +213,15 @@ const deleteTeamRoute = defineRoute({
   params: teamParams,
   answer: successAnswer,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
-  handler: async ({ auth, params, deps }) => {
+  handler: async ({ auth, params, client, deps }) => {
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     await requireOn(deps.db, auth, team, mayDelete);
-    if (!(await deleteTeam(deps.db, auth.project.id, team.id))) {
-      throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
-    }
+    const deleted = await inTransaction(deps.db, async (trx) => {
+      const gone = await deleteTeam(trx, auth.project.id, team.id);
+      if (gone) await audit(trx, { auth, client, deps }, 'team.deleted', { data: { team_id: team.id } });
+      return gone;
+    });
+    if (!deleted) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
     return { success: true as const };
   },
 });
@@ -223,13 +238,22 @@ const addMemberRoute = defineRoute({
   answer: membership,
   status: 201,
   errors: ['TEAM_NOT_FOUND', 'USER_NOT_FOUND', 'TEAM_MEMBERSHIP_ALREADY_EXISTS', ...userRefErrors],
-  handler: async ({ auth, params, deps }) => {
+  handler: async ({ auth, params, client, deps }) => {
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     const user = await resolveUser(deps.db, auth, params.userId);
     const now = deps.clock.now();
-    const added = await inTransaction(deps.db, (trx) =>
-      addMember(trx, { project: auth.project, teamId: team.id, userId: user.id, role: 'member', now }),
-    );
+    const added = await inTransaction(deps.db, async (trx) => {
+      const joined = await addMember(trx, {
+        project: auth.project,
+        teamId: team.id,
+        userId: user.id,
+        role: 'member',
+        now,
+      });
+      if (joined)
+        await audit(trx, { auth, client, deps }, 'team.member_added', { userId: user.id, data: { team_id: team.id } });
+      return joined;
+    });
     if (!added) throw new KnownError('TEAM_MEMBERSHIP_ALREADY_EXISTS');
     return { team_id: team.id, user_id: user.id };
   },
@@ -244,13 +268,19 @@ const removeMemberRoute = defineRoute({
   params: memberParams,
   answer: successAnswer,
   errors: ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_NOT_FOUND'],
-  handler: async ({ auth, params, deps }) => {
+  handler: async ({ auth, params, client, deps }) => {
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     const userId = await memberId(deps.db, auth, params.userId);
     if (userId !== auth.userId) await requireOn(deps.db, auth, team, removeMembers);
-    if (!userId || !(await deleteMembership(deps.db, auth.project.id, team.id, userId))) {
-      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: params.userId });
-    }
+    const removed =
+      userId !== null &&
+      (await inTransaction(deps.db, async (trx) => {
+        const gone = await deleteMembership(trx, auth.project.id, team.id, userId);
+        if (gone)
+          await audit(trx, { auth, client, deps }, 'team.member_removed', { userId, data: { team_id: team.id } });
+        return gone;
+      }));
+    if (!removed) throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: params.userId });
     return { success: true as const };
   },
 });

@@ -15,21 +15,34 @@ export interface TestClock extends Clock {
    * then has the whole window, and no boundary passes while it counts.
    */
   startWindow(windowMs: number): void;
+  /**
+   * Stops the clock where it is: `now` answers the same until `advance`,
+   * `set` or `startWindow` moves it, and it stays stopped. For tests whose
+   * counts must not depend on how long a burst of requests takes, e.g. one
+   * under a back-off that a second of real time would end.
+   */
+  freeze(): void;
 }
 
 export function createTestClock(): TestClock {
   let offset = 0;
+  /** The time the clock stopped at, or null while it ticks. */
+  let frozenAt: number | null = null;
+  const now = () => frozenAt ?? Date.now() + offset;
+  const moveTo = (ms: number) => {
+    if (frozenAt === null) offset = ms - Date.now();
+    else frozenAt = ms;
+  };
   return {
-    now: () => Date.now() + offset,
-    advance(ms) {
-      offset += ms;
-    },
-    set(ms) {
-      offset = ms - Date.now();
-    },
+    now,
+    advance: (ms) => moveTo(now() + ms),
+    set: moveTo,
     startWindow(windowMs) {
-      const now = Date.now() + offset;
-      offset += 2 * windowMs - (now % windowMs);
+      const at = now();
+      moveTo(at + 2 * windowMs - (at % windowMs));
+    },
+    freeze() {
+      frozenAt = now();
     },
   };
 }

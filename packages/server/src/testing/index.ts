@@ -51,6 +51,10 @@ export interface TestServiceOptions {
   logger?: Logger | false;
   /** The trusted country header (`ServiceOptions.countryHeader`); default none. */
   countryHeader?: string;
+  /** The header a trusted proxy sets to the client's address (`ServiceOptions.trustedProxyHeader`); default none. */
+  trustedProxyHeader?: string;
+  /** Proxies in a row before the service (`ServiceOptions.trustedProxyHops`); default 1. */
+  trustedProxyHops?: number;
   /** PostgreSQL URL; default `process.env.DATABASE_URL`; `null` forces embedded PGlite. */
   databaseUrl?: string | null;
   /**
@@ -166,6 +170,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       logger: options.logger ?? false,
       ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
       ...(options.countryHeader !== undefined ? { countryHeader: options.countryHeader } : {}),
+      ...(options.trustedProxyHeader !== undefined ? { trustedProxyHeader: options.trustedProxyHeader } : {}),
+      ...(options.trustedProxyHops !== undefined ? { trustedProxyHops: options.trustedProxyHops } : {}),
       ...(options.smtpUrl !== undefined ? { smtpUrl: options.smtpUrl } : { devMailbox: true }),
       ...(options.smtpFrom !== undefined ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.oauthProviderNetwork !== undefined ? { oauthProviderNetwork: options.oauthProviderNetwork } : {}),

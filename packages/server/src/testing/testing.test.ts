@@ -1,6 +1,7 @@
 /** The test harness others build on: its API, clock and clean-up. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, countRows, signUp } from '../test-support/api.js';
+import { createTestClock } from './clock.js';
 import { startTestService, type TestService } from './index.js';
 
 let service: TestService;
@@ -37,6 +38,21 @@ describe('startTestService', () => {
     expect(service.clock.now() - start).toBeGreaterThanOrEqual(10_000);
     service.clock.set(start);
     expect(Math.abs(service.clock.now() - start)).toBeLessThan(1000);
+  });
+
+  it('has a clock that can be stopped, and moved while stopped', () => {
+    const clock = createTestClock();
+    clock.freeze();
+    const stopped = clock.now();
+    const real = Date.now();
+    while (Date.now() === real); // a real millisecond passes; the stopped clock does not move
+    expect(clock.now()).toBe(stopped);
+    clock.advance(1_000);
+    expect(clock.now()).toBe(stopped + 1_000);
+    clock.set(42_000);
+    expect(clock.now()).toBe(42_000);
+    clock.startWindow(10_000);
+    expect(clock.now()).toBe(60_000);
   });
 
   it('changes config and creates other projects', async () => {
