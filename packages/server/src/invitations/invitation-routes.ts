@@ -4,11 +4,14 @@
  * An invitation is a verification code (hashed, single use, 7 days,
  * attempt-limited) mailed as a link, bound to its team and to the address it
  * was sent to:
- * - Only a user who has the invited address among their contact channels may
- *   accept: a forwarded or leaked link does not let another account in. Such
- *   a user gets EMAIL_NOT_ASSOCIATED_WITH_USER and the code stays usable for
- *   the right person. Accepting proves the mailbox, so that address becomes
- *   verified.
+ * - Only a user who has the invited address as a VERIFIED contact channel may
+ *   accept: a forwarded or leaked link does not let another account in, not
+ *   even one that adds the invited address unverified. Others get
+ *   EMAIL_NOT_ASSOCIATED_WITH_USER and the code stays usable for the right
+ *   person, who verifies the address first (a fresh sign-up with it does so
+ *   through its verification mail). Accepting proves nothing about the
+ *   mailbox (whoever holds the link may not be its owner), so it verifies
+ *   nothing.
  * - Accepting uses the code in the transaction that adds the membership: of
  *   two concurrent accepts one wins, the other is VERIFICATION_CODE_ALREADY_USED.
  *   A user already a member uses the code and nothing else changes.
@@ -31,7 +34,6 @@ import {
   findAuthChannel,
   findUserChannelByValue,
   lockUserChannels,
-  markChannelVerified,
 } from '../contact-channels/contact-channel-store.js';
 import type { Deps } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -192,7 +194,7 @@ const accept = defineRoute({
   path: '/team-invitations/accept',
   tag: 'team-invitations',
   summary:
-    "Joins the team with the project's member permissions; the signed-in user must have the invited address, which becomes verified.",
+    "Joins the team with the project's member permissions; the signed-in user must have the invited address, verified.",
   access: 'client',
   user: true,
   body: z.strictObject({ code: verificationCode }),
@@ -201,7 +203,7 @@ const accept = defineRoute({
   handler: async ({ auth, userId, body, client, deps }) => {
     const { project } = auth;
     const { row, now, team, email: invited } = await checkedInvitation(deps, project, body.code, client.ip);
-    if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))) {
+    if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))?.is_verified) {
       throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
     }
     try {
@@ -210,8 +212,7 @@ const accept = defineRoute({
         await lockUserChannels(trx, project.id, userId);
         // Read again under the lock: the address may have been removed since the check.
         const channel = await findUserChannelByValue(trx, project.id, userId, invited);
-        if (!channel) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
-        await markChannelVerified(trx, channel);
+        if (!channel?.is_verified) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
         await addMember(trx, { project, teamId: team.id, userId, role: 'member', now });
       });
     } catch (error) {
