@@ -21,6 +21,7 @@ import { defaultLogger, finishResponse } from './http/request-log.js';
 import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/responses.js';
 import { mountMailbox } from './mail/mailbox.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
+import { outboxSealer, withOutboxSealer } from './mail/sealed-mail.js';
 import { Transports } from './mail/transports.js';
 import type { ProviderNetwork } from './oauth/providers.js';
 import { prepareDummyHash, setHashingSlots } from './password/passwords.js';
@@ -224,12 +225,14 @@ export function createService(options: ServiceOptions): Service {
     ...(options.authCacheTtlMs !== undefined ? { ttlMs: options.authCacheTtlMs } : {}),
   });
   const revocations = new SessionRevocations({ feed: changes, clock, db });
+  const mailSealer = outboxSealer(secrets);
   const deps: Deps = {
-    db,
+    db: withOutboxSealer(db, mailSealer),
     clock,
     signingKeys,
     accessTokens: new AccessTokens(signingKeys, clock),
     configSealer: createSealer(secrets, configSealerPurpose),
+    mailSealer,
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
     authCache,
     users: new UserCache({ db, feed: changes }),
@@ -259,6 +262,7 @@ export function createService(options: ServiceOptions): Service {
     clock,
     transports,
     feed: changes,
+    sealer: mailSealer,
     logger,
     ...(options.mailPollIntervalMs !== undefined ? { pollIntervalMs: options.mailPollIntervalMs } : {}),
   });

@@ -19,6 +19,8 @@ export interface EmailTemplateVariables {
 export interface TemplateVariableNames {
   readonly text: readonly string[];
   readonly links: readonly string[];
+  /** The text variables that work as a code (kept out of anything stored in clear, as every link is). */
+  readonly codes: readonly string[];
 }
 
 /**
@@ -29,12 +31,17 @@ export interface TemplateVariableNames {
  * templateVariables.magic_link.links; // ['magicLink']
  */
 export const templateVariables: Readonly<Record<EmailTemplateType, TemplateVariableNames>> = {
-  email_verification: { text: ['projectDisplayName', 'userDisplayName'], links: ['emailVerificationLink'] },
-  password_reset: { text: ['projectDisplayName', 'userDisplayName'], links: ['passwordResetLink'] },
-  magic_link: { text: ['projectDisplayName', 'userDisplayName', 'otp'], links: ['magicLink'] },
+  email_verification: {
+    text: ['projectDisplayName', 'userDisplayName'],
+    links: ['emailVerificationLink'],
+    codes: [],
+  },
+  password_reset: { text: ['projectDisplayName', 'userDisplayName'], links: ['passwordResetLink'], codes: [] },
+  magic_link: { text: ['projectDisplayName', 'userDisplayName', 'otp'], links: ['magicLink'], codes: ['otp'] },
   team_invitation: {
     text: ['projectDisplayName', 'userDisplayName', 'teamDisplayName'],
     links: ['teamInvitationLink'],
+    codes: [],
   },
 };
 
