@@ -30,7 +30,12 @@ import { auditEventInsert } from './audit-store.js';
  * - `project.updated` — `fields` (the names of the config fields changed, never their values);
  * - `user.created` / `user.updated` (`fields`) / `user.deleted` — by server or admin;
  * - `oauth.connected` / `oauth.disconnected` — `provider`;
- * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`.
+ * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`;
+ * - `team_invitation.sent` / `team_invitation.revoked` / `team_invitation.accepted` — `team_id`,
+ *   `invitation_id` (never the address or the code; the user of `accepted` is who joined);
+ * - `email_template.created` (a type's first edit) / `email_template.updated` — `template_type`, `fields`
+ *   (`subject`, `content`: which parts were given); `email_template.reset` — `template_type` (the edits
+ *   dropped, the default used again: the only way a template is deleted).
  */
 export const auditEventTypes = [
   'sign_up',
@@ -53,6 +58,12 @@ export const auditEventTypes = [
   'contact_channel.added',
   'contact_channel.removed',
   'contact_channel.verified',
+  'team_invitation.sent',
+  'team_invitation.revoked',
+  'team_invitation.accepted',
+  'email_template.created',
+  'email_template.updated',
+  'email_template.reset',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];

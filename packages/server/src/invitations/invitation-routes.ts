@@ -27,6 +27,7 @@
  */
 import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, idRef, successAnswer } from '../common/schemas.js';
@@ -78,7 +79,7 @@ const sendInvitation = defineRoute({
     const recipient = await findRecipientName(deps.db, project.id, body.email);
     const issued = await inTransaction(deps.db, async (trx) => {
       await revokeInvitationsTo(trx, project.id, team.id, body.email);
-      return mailCode(trx, {
+      const code = await mailCode(trx, {
         project,
         type: 'team_invitation',
         to: body.email,
@@ -92,6 +93,11 @@ const sendInvitation = defineRoute({
           teamInvitationLink: link,
         }),
       });
+      await audit(trx, { auth, client, deps }, 'team_invitation.sent', {
+        userId: null,
+        data: { team_id: team.id, invitation_id: code.id },
+      });
+      return code;
     });
     return { success: true as const, id: issued.id };
   },
@@ -134,13 +140,20 @@ const revoke = defineRoute({
   query: z.object({ team_id: idRef }),
   answer: successAnswer,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'VERIFICATION_CODE_NOT_FOUND'],
-  handler: async ({ auth, params, query, deps }) => {
+  handler: async ({ auth, params, query, client, deps }) => {
     const team = await existingTeam(deps.db, auth.project.id, query.team_id);
     await requireOn(deps.db, auth, team, removeMembers);
-    const valid = z.uuid().safeParse(params.invitationId).success;
-    if (!valid || !(await revokeInvitation(deps.db, auth.project.id, team.id, params.invitationId.toLowerCase()))) {
-      throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
-    }
+    if (!z.uuid().safeParse(params.invitationId).success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+    const id = params.invitationId.toLowerCase();
+    await inTransaction(deps.db, async (trx) => {
+      if (!(await revokeInvitation(trx, auth.project.id, team.id, id))) {
+        throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+      }
+      await audit(trx, { auth, client, deps }, 'team_invitation.revoked', {
+        userId: null,
+        data: { team_id: team.id, invitation_id: id },
+      });
+    });
     return { success: true as const };
   },
 });
@@ -214,6 +227,9 @@ const accept = defineRoute({
         const channel = await findUserChannelByValue(trx, project.id, userId, invited);
         if (!channel?.is_verified) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
         await addMember(trx, { project, teamId: team.id, userId, role: 'member', now });
+        await audit(trx, { auth, userId, client, deps }, 'team_invitation.accepted', {
+          data: { team_id: team.id, invitation_id: row.id },
+        });
       });
     } catch (error) {
       // The team was deleted between the check and the membership (a foreign key violation).
