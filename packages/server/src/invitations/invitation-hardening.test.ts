@@ -1,9 +1,14 @@
 /**
  * What a team invitation must not give away, on PGlite and PostgreSQL: a
  * leaked link does not let another account in by adding the invited address
- * unverified, and accepting never verifies an address.
+ * unverified, and accepting never verifies an address; the mail is no
+ * phishing vehicle (a team name's URL is not a link, the subject does not
+ * carry the name, the inviter is named) and inviting is rate-limited per
+ * inviter and per team.
  */
+import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invitationLimits } from '../rate-limit/rate-limit.js';
 import {
   type Answer,
   authHeaders,
@@ -19,6 +24,12 @@ import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 type Person = Awaited<ReturnType<typeof signUp>>;
+
+/** A 429 with Retry-After, as the SDK sees it (the override header turns the status into 200 + the real one). */
+function expectRateLimited(answer: Answer): void {
+  expect(answer.headers.get(h.actualStatus)).toBe('429');
+  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+}
 const callback = 'http://localhost:3000/handler/team-invitation';
 
 describe.each([
@@ -62,7 +73,11 @@ describe.each([
 
   beforeAll(async () => {
     if (!available) return;
-    service = await startTestService({ databaseUrl, projectConfig: { client_team_creation_enabled: true } });
+    service = await startTestService({
+      databaseUrl,
+      // Many invitations from one test client: its per-client mail limit is not what these tests count.
+      projectConfig: { client_team_creation_enabled: true, rate_limits: { mails_per_client: 10_000 } },
+    });
     alice = await signUp(service);
     team = ok(await call(service, 'POST', '/teams', { headers: as(alice), json: { display_name: 'Acme' } }), 201).id;
   });
@@ -102,6 +117,77 @@ describe.each([
       await verify(grace);
       expect(ok(await accept(grace, code))).toEqual({});
       expect(await members()).toContain(grace.user_id);
+    },
+  );
+
+  it.skipIf(!available)(
+    'phishing text in invitation mails: a URL in the team name is no link, stays out of the subject, and the inviter is named',
+    async () => {
+      const lure = 'Security alert: sign in at https://evil.example/login or www.evil.example now';
+      const mallory = await signUp(service);
+      ok(
+        await call(service, 'PATCH', '/users/me', {
+          headers: as(mallory),
+          json: { display_name: 'Mallory Example' },
+        }),
+      );
+      const lureTeam = ok(
+        await call(service, 'POST', '/teams', { headers: as(mallory), json: { display_name: lure } }),
+        201,
+      ).id;
+      const victim = newEmail('target');
+      ok(await invite(victim, as(mallory), lureTeam));
+      const answer = await fetch(`${service.mailboxUrl}/api/messages?to=${encodeURIComponent(victim)}`);
+      const [mail] = (await answer.json()).items as { subject: string; html: string; text: string }[];
+      expect(mail!.subject).not.toContain('evil');
+      expect(mail!.subject).toContain('Test project');
+      for (const part of [mail!.html, mail!.text]) {
+        expect(part).not.toMatch(/https?:\/\/evil/);
+        expect(part).not.toMatch(/evil\.example/);
+        expect(part.replaceAll('\u200b', '')).toContain(`Invited by Mallory Example (${mallory.email}).`);
+      }
+      expect(mail!.html).not.toMatch(/href="[^"]*evil/);
+      const links = [...mail!.html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+      expect(links.every((link) => link.startsWith(`${callback}?code=`))).toBe(true);
+      // Still readable as the name it is, with only invisible breaks added.
+      expect(mail!.text.replaceAll('\u200b', '')).toContain(lure);
+    },
+  );
+
+  it.skipIf(!available)(
+    'the invitation after the limit per inviter, then per team, is 429 with Retry-After',
+    async () => {
+      service.clock.startWindow(10 * 60_000);
+      const owner = await signUp(service);
+      const teamId = ok(
+        await call(service, 'POST', '/teams', { headers: as(owner), json: { display_name: 'Busy' } }),
+        201,
+      ).id;
+      const inviters = [owner, await signUp(service), await signUp(service)];
+      for (const inviter of inviters.slice(1)) {
+        const path = `/team-memberships/${teamId}/${inviter.user_id}`;
+        ok(await call(service, 'POST', path, { headers: server(), json: {} }), 201);
+        ok(
+          await call(service, 'POST', `/team-permissions/${teamId}/${inviter.user_id}/admin`, {
+            headers: server(),
+            json: {},
+          }),
+          201,
+        );
+      }
+      for (let i = 0; i < invitationLimits.perInviter; i++) ok(await invite(newEmail('busy'), as(owner), teamId));
+      expectRateLimited(await invite(newEmail('busy'), as(owner), teamId));
+
+      const second = invitationLimits.perTeam - invitationLimits.perInviter;
+      for (let i = 0; i < second; i++) ok(await invite(newEmail('busy'), as(inviters[1]!), teamId));
+      expectRateLimited(await invite(newEmail('busy'), as(inviters[2]!), teamId));
+      // Another team of the same project, and server code, are not held back.
+      const own = ok(
+        await call(service, 'POST', '/teams', { headers: as(inviters[2]!), json: { display_name: 'Own' } }),
+        201,
+      ).id;
+      ok(await invite(newEmail('elsewhere'), as(inviters[2]!), own));
+      ok(await invite(newEmail('server'), server(), teamId));
     },
   );
 });

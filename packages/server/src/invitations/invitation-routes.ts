@@ -15,6 +15,11 @@
  * - Accepting uses the code in the transaction that adds the membership: of
  *   two concurrent accepts one wins, the other is VERIFICATION_CODE_ALREADY_USED.
  *   A user already a member uses the code and nothing else changes.
+ * - The mail names who invited (display name and primary e-mail) and shows
+ *   the team's name, which its creator chose, so that no mail client turns it
+ *   into a link, and not in the default subject (`render-email.ts`). A client
+ *   invites at most `invitationLimits` per user and per team in ten minutes
+ *   (429 with `Retry-After` beyond), on top of the per-address mail limit.
  * - Inviting an address again replaces its pending invitation, so the list
  *   shows one per address; inviting a member is allowed (accepting is then a
  *   no-op).
@@ -40,7 +45,7 @@ import type { Deps } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import { limitMailSend } from '../rate-limit/rate-limit.js';
+import { limitInvitations, limitMailSend } from '../rate-limit/rate-limit.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
 import { existingTeam, requireOn } from '../teams/team-access.js';
@@ -70,6 +75,8 @@ const sendInvitation = defineRoute({
     await requireOn(deps.db, auth, team, inviteMembers);
     if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     const now = deps.clock.now();
+    const inviterId = auth.accessType === 'client' ? auth.userId : null;
+    await limitInvitations(deps.counters, project, { inviterId, teamId: team.id, now });
     await limitMailSend(deps.counters, project, {
       kind: 'team_invitation',
       email: body.email,
@@ -77,6 +84,7 @@ const sendInvitation = defineRoute({
       now,
     });
     const recipient = await findRecipientName(deps.db, project.id, body.email);
+    const inviterName = auth.userId === null ? null : await findInviterName(deps.db, project.id, auth.userId);
     const issued = await inTransaction(deps.db, async (trx) => {
       await revokeInvitationsTo(trx, project.id, team.id, body.email);
       const code = await mailCode(trx, {
@@ -90,6 +98,7 @@ const sendInvitation = defineRoute({
         variables: (link) => ({
           userDisplayName: recipient,
           teamDisplayName: team.display_name,
+          inviterName,
           teamInvitationLink: link,
         }),
       });
@@ -102,6 +111,17 @@ const sendInvitation = defineRoute({
     return { success: true as const, id: issued.id };
   },
 });
+
+/**
+ * How the mail names who invited: display name and primary e-mail, or either
+ * alone (the address says who it is even when the name pretends otherwise).
+ */
+async function findInviterName(db: Db, projectId: string, userId: string): Promise<string | null> {
+  const user = await findUser(db, projectId, userId);
+  const name = user?.display_name?.trim() || null;
+  const address = user?.primary_email ?? null;
+  return name && address ? `${name} (${address})` : (name ?? address);
+}
 
 /** The greeting's name: the display name of the user who signs in with the address, if any. */
 async function findRecipientName(db: Db, projectId: string, address: string): Promise<string | null> {
