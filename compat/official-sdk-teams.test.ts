@@ -105,6 +105,8 @@ describe('the official client SDK and teams', () => {
     const details = await carolApp.getTeamInvitationDetails(code);
     expect(details).toEqual({ status: 'ok', data: { teamDisplayName: 'Renamed' } });
     const carolUser = (await signedUp(carol)).app;
+    // Only a verified address accepts: Carol follows her sign-up's verification mail first.
+    expect(await carolUser.verifyEmail(await lastCodeTo(env.svc, carol))).toMatchObject({ status: 'ok' });
     expect(await carolUser.acceptTeamInvitation(code)).toMatchObject({ status: 'ok' });
     const carolSelf = await carolUser.getUser();
     expect((await carolSelf!.listTeams()).map((joined) => joined.id)).toEqual([team.id]);

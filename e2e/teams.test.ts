@@ -71,6 +71,11 @@ describe('teams in Chromium', () => {
     await other.page.waitForURL(/\/handler\/sign-up/);
     await signUp(other.page, grace);
     await other.page.waitForURL(/\/handler\/team-invitation/, { timeout: 15_000 });
+    // Only a verified address joins: Grace follows her sign-up's verification mail, then the invitation again.
+    const verification = await waitForMail(stack.dev, grace, /verif/i);
+    await other.page.goto(linkOf(verification));
+    await other.page.getByRole('heading', { level: 1, name: 'E-mail verified' }).waitFor({ timeout: 15_000 });
+    await other.page.goto(link.href);
     await other.page.getByRole('button', { name: 'Join team' }).click();
     await other.page.getByRole('heading', { level: 1, name: 'You joined Acme' }).waitFor({ timeout: 15_000 });
 

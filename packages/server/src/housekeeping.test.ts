@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCode } from './codes/codes.js';
 import { pruneOnce, retention } from './housekeeping.js';
 import { enqueueMail } from './mail/outbox-store.js';
+import { outboxSealer } from './mail/sealed-mail.js';
 import { dbOf } from './storage/open-storage.js';
 import { startTestService, type TestService } from './testing/index.js';
 
@@ -17,7 +18,7 @@ const ids = async (table: 'verification_codes' | 'email_outbox') =>
   (await db().selectFrom(table).select('id').execute()).map((row) => row.id).sort();
 
 describe('pruneOnce', () => {
-  it('deletes codes a day after they expired, finished mails after 30 days, day-old failure counters and audit events after 400 days, keeping the rest', async () => {
+  it('deletes codes a day after they expired, finished mails after 30 days and the bodies the dev mailbox keeps after a week, day-old failure counters and audit events after 400 days, keeping the rest', async () => {
     const now = service.clock.now();
     const long = now - retention.finishedMailsMs - 60_000;
     const issue = (at: number) =>
@@ -26,7 +27,7 @@ describe('pruneOnce', () => {
     const late = await issue(now - 11 * 60_000); // expired a minute ago: still says "expired"
     const fresh = await issue(now);
     const mail = (at: number) =>
-      enqueueMail(db(), {
+      enqueueMail(db(), outboxSealer(service.secret), {
         projectId: service.projectId,
         kind: 'test',
         to: 'a@example.com',
@@ -38,7 +39,8 @@ describe('pruneOnce', () => {
     const old = await mail(long);
     const recent = await mail(now);
     const waiting = await mail(long);
-    await service.deliverMail(); // all three delivered to the dev mailbox: `sent`
+    const lastWeek = await mail(now - retention.mailBodiesMs - 60_000);
+    await service.deliverMail(); // all four delivered to the dev mailbox, which keeps their bodies: `sent`
     // One old mail still waiting for a retry must stay.
     await db()
       .updateTable('email_outbox')
@@ -70,7 +72,7 @@ describe('pruneOnce', () => {
       .values([event('user.deleted', now - retention.auditEventsMs - 1), event('user.created', now - 60_000)])
       .execute();
 
-    expect(await pruneOnce(db(), now)).toEqual({ codes: 1, mails: 1, failures: 1, auditEvents: 1 });
+    expect(await pruneOnce(db(), now)).toEqual({ codes: 1, mails: 1, mailBodies: 1, failures: 1, auditEvents: 1 });
     const events = await db()
       .selectFrom('audit_events')
       .select('type')
@@ -81,7 +83,10 @@ describe('pruneOnce', () => {
       'recent',
     ]);
     expect(await ids('verification_codes')).toEqual([late.id, fresh.id].sort());
-    expect(await ids('email_outbox')).toEqual([recent.id, waiting.id].sort());
+    expect(await ids('email_outbox')).toEqual([recent.id, waiting.id, lastWeek.id].sort());
+    const bodies = await db().selectFrom('email_outbox').select(['id', 'sealed_content']).execute();
+    const kept = bodies.filter((row) => row.sealed_content !== null).map((row) => row.id);
+    expect(kept.sort()).toEqual([recent.id, waiting.id].sort()); // a week on, the dev mailbox's body is gone
     expect((await ids('email_outbox')).includes(old.id)).toBe(false);
     expect((await ids('verification_codes')).includes(stale.id)).toBe(false);
   });

@@ -4,7 +4,9 @@
  * - verification codes a day after they expired (until then a late click
  *   hears "expired" rather than "not found");
  * - mails sent or given up on, after 30 days (their delivery status is what
- *   administrators read; the bodies of SMTP mails are gone already);
+ *   administrators read; the bodies of SMTP mails and of mails given up on
+ *   are gone already), and the bodies the dev mailbox keeps after 7 days
+ *   (the longest a mailed link works: an invitation's);
  * - failed-attempt counters a day after their last failure (no back-off lasts
  *   that long: `rate-limit/attempt-limits.ts`);
  * - audit events after 400 days (a year of history and a margin for the
@@ -13,17 +15,19 @@
 import type { Logger } from 'pino';
 import { deleteAuditEventsBefore } from './audit/audit-store.js';
 import { deleteCodesExpiredBefore } from './codes/code-store.js';
+import { codeLifetimeMs } from './codes/codes.js';
 import type { Clock } from './http/env.js';
-import { deleteFinishedMailsBefore } from './mail/outbox-store.js';
+import { deleteFinishedMailsBefore, dropMailBodiesBefore } from './mail/outbox-store.js';
 import { deleteFailuresBefore } from './rate-limit/attempt-store.js';
 import type { Db } from './storage/db.js';
 
 const day = 24 * 60 * 60_000;
 
-/** How long expired codes, finished mails, failure counters and audit events are kept. */
+/** How long expired codes, finished mails (and the bodies kept), failure counters and audit events are kept. */
 export const retention = {
   expiredCodesMs: day,
   finishedMailsMs: 30 * day,
+  mailBodiesMs: Math.max(...Object.values(codeLifetimeMs)),
   attemptFailuresMs: day,
   auditEventsMs: 400 * day,
 } as const;
@@ -32,12 +36,13 @@ export const retention = {
 export async function pruneOnce(
   db: Db,
   now: number,
-): Promise<{ codes: number; mails: number; failures: number; auditEvents: number }> {
+): Promise<{ codes: number; mails: number; mailBodies: number; failures: number; auditEvents: number }> {
   const codes = await deleteCodesExpiredBefore(db, now - retention.expiredCodesMs);
   const mails = await deleteFinishedMailsBefore(db, now - retention.finishedMailsMs);
+  const mailBodies = await dropMailBodiesBefore(db, now - retention.mailBodiesMs);
   const failures = await deleteFailuresBefore(db, now - retention.attemptFailuresMs);
   const auditEvents = await deleteAuditEventsBefore(db, now - retention.auditEventsMs);
-  return { codes, mails, failures, auditEvents };
+  return { codes, mails, mailBodies, failures, auditEvents };
 }
 
 /**

@@ -19,6 +19,8 @@ import { deleteUnusedCodes } from './codes/code-store.js';
 import { validate } from './common/validate.js';
 import { createSealer, type Sealer } from './crypto/encryption.js';
 import { secretWeakness } from './crypto/secret-strength.js';
+import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
+import { outboxSealer, resealContent } from './mail/sealed-mail.js';
 import { resealAccountTokens } from './oauth/oauth-account-store.js';
 import {
   type BootstrapOptions,
@@ -285,14 +287,16 @@ export interface SecretRotation {
   signingKeys: number;
   projectConfigs: number;
   providerAccounts: number;
+  /** Mail bodies in the outbox (waiting, or kept by the dev mailbox). */
+  queuedMails: number;
   /** OAuth sign-ins in flight, ended (their verifiers were sealed under the old secret). */
   oauthFlowsEnded: number;
 }
 
 /**
  * Moves a database to a new master secret: every signing key, every sealed
- * secret of a project config (OAuth client secrets, SMTP passwords) and every
- * provider token is opened with `oldSecret` (or `newSecret`, for what is
+ * secret of a project config (OAuth client secrets, SMTP passwords), every
+ * provider token and every outbox body is opened with `oldSecret` (or `newSecret`, for what is
  * sealed with it already) and sealed with `newSecret`, in one transaction, so
  * the database is never half-moved. Sign-ins through a provider that are in
  * flight end (they start again). Run it with every instance stopped, or while
@@ -328,8 +332,13 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
   const from = {
     keys: guarded(createSealer([oldSecret, newSecret], signingKeyPurpose)),
     config: guarded(createSealer([oldSecret, newSecret], configSealerPurpose)),
+    outbox: guarded(outboxSealer([oldSecret, newSecret])),
   };
-  const to = { keys: createSealer(newSecret, signingKeyPurpose), config: createSealer(newSecret, configSealerPurpose) };
+  const to = {
+    keys: createSealer(newSecret, signingKeyPurpose),
+    config: createSealer(newSecret, configSealerPurpose),
+    outbox: outboxSealer(newSecret),
+  };
   return inTransaction(dbOf(storage), async (trx) => {
     const keys = await listSealedKeys(trx);
     for (const key of keys) {
@@ -352,8 +361,12 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
       });
     }
     const providerAccounts = await resealAccountTokens(trx, from.config, to.config);
+    const mails = await listSealedMails(trx);
+    for (const mail of mails) {
+      await updateSealedMail(trx, mail.id, resealContent(from.outbox, to.outbox, mail.id, mail.sealed_content));
+    }
     const oauthFlowsEnded = await deleteUnusedCodes(trx, 'oauth_flow');
-    return { signingKeys: keys.length, projectConfigs, providerAccounts, oauthFlowsEnded };
+    return { signingKeys: keys.length, projectConfigs, providerAccounts, queuedMails: mails.length, oauthFlowsEnded };
   });
 }
 

@@ -22,6 +22,7 @@ import { defaultLogger, finishResponse } from './http/request-log.js';
 import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/responses.js';
 import { mountMailbox } from './mail/mailbox.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
+import { outboxSealer, withOutboxSealer } from './mail/sealed-mail.js';
 import { Transports } from './mail/transports.js';
 import { outboundNetwork } from './net/outbound-guard.js';
 import type { ProviderNetwork } from './oauth/providers.js';
@@ -281,12 +282,14 @@ export function createService(options: ServiceOptions): Service {
   ) {
     throw new TypeError('createService: maxProjectsPerOwner must be a whole number, 0 or more');
   }
+  const mailSealer = outboxSealer(secrets);
   const deps: Deps = {
-    db,
+    db: withOutboxSealer(db, mailSealer),
     clock,
     signingKeys,
     accessTokens: new AccessTokens(signingKeys, clock),
     configSealer: createSealer(secrets, configSealerPurpose),
+    mailSealer,
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
     authCache,
     users: new UserCache({ db, feed: changes }),
@@ -322,6 +325,7 @@ export function createService(options: ServiceOptions): Service {
     clock,
     transports,
     feed: changes,
+    sealer: mailSealer,
     logger,
     ...(options.mailPollIntervalMs !== undefined ? { pollIntervalMs: options.mailPollIntervalMs } : {}),
   });

@@ -80,7 +80,13 @@ describe('the signed-in user’s teams', { timeout: 30_000 }, () => {
       teamDisplayName: 'Invites',
       recipientEmail: bobCredentials.email,
     });
-    await bob.app.signUpWithCredential({ ...bobCredentials, noRedirect: true });
+    await bob.app.signUpWithCredential({
+      ...bobCredentials,
+      noRedirect: true,
+      verificationCallbackUrl: 'http://localhost:3000/handler/email-verification',
+    });
+    // Only a verified address accepts: Bob follows his sign-up's verification mail first.
+    await bob.app.verifyEmail(codeFromMail(await lastMailTo(service(), bobCredentials.email)));
     await bob.app.acceptTeamInvitation(code);
     expect((await bob.app.load('teams')).map((joined) => joined.id)).toEqual([team.id]);
     const bobUser = await bob.app.getUser({ or: 'throw' });

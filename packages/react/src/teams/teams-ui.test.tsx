@@ -245,6 +245,12 @@ describe('the team-invitation page', () => {
     await until('teamInvitationSwitchAccount');
 
     const invited = await signedUp(grace);
+    // Only a verified address accepts (as the sign-up's verification mail makes it).
+    await service.fetch(`/api/v1/users/${invited.user.id}`, {
+      method: 'PATCH',
+      headers: serverHeaders(),
+      body: JSON.stringify({ primary_email_verified: true }),
+    });
     show(invited.app, <TeamInvitation />, page);
     await until('teamInvitationAccept');
     await press('⟦teamInvitationAccept⟧');

@@ -44,7 +44,12 @@ import { auditEventInsert } from './audit-store.js';
  * - `team.member_added` / `team.member_removed` — `team_id`; the user is the member (a creator is added too);
  * - `team_permission.granted` / `team_permission.revoked` — `team_id`, `permission_id`; the user is the member;
  * - `permission_definition.created` / `permission_definition.deleted` — `permission_id`;
- *   `permission_definition.updated` — `permission_id` (after a rename, the new one; `previous_id` the old), `fields`.
+ *   `permission_definition.updated` — `permission_id` (after a rename, the new one; `previous_id` the old), `fields`;
+ * - `team_invitation.sent` / `team_invitation.revoked` / `team_invitation.accepted` — `team_id`,
+ *   `invitation_id` (never the address or the code; the user of `accepted` is who joined);
+ * - `email_template.created` (a type's first edit) / `email_template.updated` — `template_type`, `fields`
+ *   (`subject`, `content`: which parts were given); `email_template.reset` — `template_type` (the edits
+ *   dropped, the default used again: the only way a template is deleted).
  */
 export const auditEventTypes = [
   'sign_up',
@@ -81,6 +86,12 @@ export const auditEventTypes = [
   'permission_definition.created',
   'permission_definition.updated',
   'permission_definition.deleted',
+  'team_invitation.sent',
+  'team_invitation.revoked',
+  'team_invitation.accepted',
+  'email_template.created',
+  'email_template.updated',
+  'email_template.reset',
 ] as const;
 
 export type AuditEventType = (typeof auditEventTypes)[number];

@@ -32,6 +32,8 @@ interface DefaultParts {
   heading: string;
   intro: string;
   code?: string;
+  /** A line after the intro, left out when a variable of it has no value. */
+  byline?: string;
   button: string;
   link: string;
   ignore: string;
@@ -69,11 +71,13 @@ const parts: Record<EmailTemplateType, DefaultParts> = {
     ignore: 'If you did not try to sign in, you can ignore this e-mail.',
   },
   team_invitation: {
-    subject: 'Join {{ teamDisplayName }} on {{ projectDisplayName }}',
+    // The team's name is written by whoever created the team: kept out of the subject, which clients show first.
+    subject: 'You are invited to join a team on {{ projectDisplayName }}',
     previewText: 'You have been invited to a team.',
     heading: 'Join {{ teamDisplayName }}',
     intro:
       'You have been invited to join the team {{ teamDisplayName }} on {{ projectDisplayName }}. The invitation works for seven days.',
+    byline: 'Invited by {{ inviterName }}.',
     button: 'Accept the invitation',
     link: 'teamInvitationLink',
     ignore: 'If you were not expecting this invitation, you can ignore this e-mail.',
@@ -91,6 +95,7 @@ function buildDefault(type: EmailTemplateType): TemplateSource {
     heading: { type: 'Heading', data: { props: { text: p.heading, level: 'h1' } } },
     greeting: textBlock('Hi {{ userDisplayName }},'),
     intro: textBlock(p.intro),
+    ...(p.byline ? { byline: textBlock(p.byline) } : {}),
     ...(p.code ? { code: { type: 'Code', data: { props: { text: p.code } } } satisfies TemplateBlock } : {}),
     button: {
       type: 'Button',

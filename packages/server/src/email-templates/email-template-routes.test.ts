@@ -283,7 +283,7 @@ describe('POST /email-templates/{type}/preview', () => {
       content: doc(['a', 'b'], { a: text('Unsaved words'), b: button('{{ teamInvitationLink }}') }),
     });
     expect(answer.status, answer.text).toBe(200);
-    expect(answer.body.subject).toBe('Join Design Team now');
+    expect(answer.body.subject).toBe('Join “Design Team” now'); // a name another user wrote is quoted in a subject
     expect(answer.body.html).toContain('Unsaved words');
     expect(answer.body.text).toBe(
       'Unsaved words\n\nGo:\nhttps://example.com/handler/team-invitation?code=sample-code\n',

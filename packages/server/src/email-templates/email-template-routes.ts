@@ -10,8 +10,10 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { jsonValue, successAnswer } from '../common/schemas.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { inTransaction } from '../storage/db.js';
 import type { JsonValue } from '../storage/schema.js';
 import { defaultTemplate, type TemplateSource } from './default-templates.js';
 import {
@@ -114,17 +116,25 @@ const updateEmailTemplate = defineRoute({
   body: editBody,
   answer: templateSchema,
   errors: [],
-  handler: async ({ auth, params, body, deps }) => {
+  handler: async ({ auth, params, body, client, deps }) => {
     const stored = await findStoredTemplate(deps.db, auth.project.id, params.type);
     if (body.subject === undefined && body.content === undefined) return templateView(params.type, stored);
     const next = editedTemplate(params.type, stored, body);
-    const saved = await saveTemplate(
-      deps.db,
-      auth.project.id,
-      params.type,
-      { subject: next.subject, content: next.content as unknown as JsonValue },
-      new Date(deps.clock.now()),
-    );
+    const saved = await inTransaction(deps.db, async (trx) => {
+      const row = await saveTemplate(
+        trx,
+        auth.project.id,
+        params.type,
+        { subject: next.subject, content: next.content as unknown as JsonValue },
+        new Date(deps.clock.now()),
+      );
+      const fields = (['subject', 'content'] as const).filter((field) => body[field] !== undefined);
+      await audit(trx, { auth, client, deps }, stored ? 'email_template.updated' : 'email_template.created', {
+        userId: null,
+        data: { template_type: params.type, fields: [...fields] },
+      });
+      return row;
+    });
     return templateView(params.type, saved);
   },
 });
@@ -138,8 +148,14 @@ const resetEmailTemplate = defineRoute({
   params: typeParams,
   answer: successAnswer,
   errors: [],
-  handler: async ({ auth, params, deps }) => {
-    await deleteTemplate(deps.db, auth.project.id, params.type);
+  handler: async ({ auth, params, client, deps }) => {
+    await inTransaction(deps.db, async (trx) => {
+      if (!(await deleteTemplate(trx, auth.project.id, params.type))) return;
+      await audit(trx, { auth, client, deps }, 'email_template.reset', {
+        userId: null,
+        data: { template_type: params.type },
+      });
+    });
     return { success: true as const };
   },
 });

@@ -10,7 +10,13 @@
  * so each link and code appears exactly as the flow passed it.
  *
  * Variables are text. Links are the only URLs in a mail, and only the flows
- * supply them (a template can name a link variable, never hold a URL).
+ * supply them (a template can name a link variable, never hold a URL). Text
+ * another user wrote (a team's name, an inviter's: `untrusted` variables)
+ * must not become a link either: a zero-width space follows each `.`, `:`,
+ * `/` and `@` in it, which breaks every pattern the auto-linkers of Gmail,
+ * Outlook and Apple Mail look for (scheme, `www.`, dotted host names, e-mail
+ * addresses) in both parts, while the text reads the same. In a subject such
+ * a value is also capped and quoted, so it cannot pass for the sender's words.
  * Subjects are one line: CR, LF and other control characters become spaces,
  * so no value can add a header. A block that names a variable without a value
  * (the user's name when unknown) is left out; an empty layout renders the
@@ -149,15 +155,18 @@ export async function renderTemplate<T extends EmailTemplateType>(
   const values = valuesOf(project, type, variables);
   const document = source.content.root.data.childrenIds.length > 0 ? source.content : defaultTemplate(type).content;
   const subject =
-    oneLine(fill(splitPlaceholders(source.subject), values)) ||
-    oneLine(fill(splitPlaceholders(defaultTemplate(type).subject), values));
+    oneLine(fill(splitPlaceholders(source.subject), values, true)) ||
+    oneLine(fill(splitPlaceholders(defaultTemplate(type).subject), values, true));
   const email = await loadReactEmail();
   const html = await email.render(emailElement(email, document, values, subject));
   return { subject, html, text: plainText(document, values) };
 }
 
-/** A variable's value as rendered: text, or a link (an http(s) URL, shown and linked as given). */
-type Value = { kind: 'text'; text: string } | { kind: 'link'; url: string };
+/**
+ * A variable's value as rendered: text (`quoted`: how an untrusted one reads
+ * in a subject), or a link (an http(s) URL, shown and linked as given).
+ */
+type Value = { kind: 'text'; text: string; quoted?: string } | { kind: 'link'; url: string };
 
 function valuesOf<T extends EmailTemplateType>(
   project: ProjectRecord,
@@ -166,17 +175,33 @@ function valuesOf<T extends EmailTemplateType>(
 ): Map<string, Value | null> {
   const values = new Map<string, Value | null>();
   const given: Record<string, string | null> = { projectDisplayName: project.displayName, ...variables };
-  const { links } = templateVariables[type];
+  const { links, untrusted } = templateVariables[type];
   for (const [name, raw] of Object.entries(given)) {
     if (raw === null || raw === undefined || raw.trim() === '') {
       values.set(name, null);
     } else if (links.includes(name)) {
       values.set(name, { kind: 'link', url: checkedLink(name, raw) });
+    } else if (untrusted.includes(name)) {
+      const text = raw.replace(controlCharacters, ' ');
+      values.set(name, { kind: 'text', text: unlinkable(text), quoted: `“${unlinkable(capped(text.trim()))}”` });
     } else {
       values.set(name, { kind: 'text', text: raw.replace(controlCharacters, ' ') });
     }
   }
   return values;
+}
+
+/** The longest untrusted value a subject shows, in characters. */
+const subjectValueLength = 40;
+
+function capped(text: string): string {
+  const characters = [...text];
+  return characters.length <= subjectValueLength ? text : `${characters.slice(0, subjectValueLength - 1).join('')}…`;
+}
+
+/** Text no auto-linker reads a URL, host name or address in: a zero-width space after each `.`, `:`, `/` and `@`. */
+function unlinkable(text: string): string {
+  return text.replace(/[.:/@]/g, '$&\u200b');
 }
 
 /** C0 and C1 controls (CR and LF among them) and the Unicode line and paragraph separators. */
@@ -199,13 +224,15 @@ function complete(parts: TextPart[], values: Map<string, Value | null>): boolean
   return parts.every((part) => typeof part === 'string' || values.get(part.variable));
 }
 
-function fill(parts: TextPart[], values: Map<string, Value | null>): string {
+/** The parts with their values; `subject`: untrusted values capped and quoted. */
+function fill(parts: TextPart[], values: Map<string, Value | null>, subject = false): string {
   return parts
     .map((part) => {
       if (typeof part === 'string') return part;
       const value = values.get(part.variable);
       if (!value) return '';
-      return value.kind === 'link' ? value.url : value.text;
+      if (value.kind === 'link') return value.url;
+      return subject && value.quoted !== undefined ? value.quoted : value.text;
     })
     .join('');
 }

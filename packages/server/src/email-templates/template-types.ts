@@ -12,13 +12,27 @@ export interface EmailTemplateVariables {
   email_verification: { userDisplayName: string | null; emailVerificationLink: string };
   password_reset: { userDisplayName: string | null; passwordResetLink: string };
   magic_link: { userDisplayName: string | null; magicLink: string; otp: string };
-  team_invitation: { userDisplayName: string | null; teamDisplayName: string; teamInvitationLink: string };
+  team_invitation: {
+    userDisplayName: string | null;
+    teamDisplayName: string;
+    /** Who invited: their display name and primary e-mail, or null when server code invited. */
+    inviterName: string | null;
+    teamInvitationLink: string;
+  };
 }
 
 /** What a template of each type may name: its text variables and its link variables (the only URLs a mail holds). */
 export interface TemplateVariableNames {
   readonly text: readonly string[];
   readonly links: readonly string[];
+  /** The text variables that work as a code (kept out of anything stored in clear, as every link is). */
+  readonly codes: readonly string[];
+  /**
+   * The text variables whose values another user wrote (a team's name, the
+   * inviter's): rendered so that no mail client turns them into links, and in
+   * a subject capped and quoted (`render-email.ts`).
+   */
+  readonly untrusted: readonly string[];
 }
 
 /**
@@ -29,12 +43,29 @@ export interface TemplateVariableNames {
  * templateVariables.magic_link.links; // ['magicLink']
  */
 export const templateVariables: Readonly<Record<EmailTemplateType, TemplateVariableNames>> = {
-  email_verification: { text: ['projectDisplayName', 'userDisplayName'], links: ['emailVerificationLink'] },
-  password_reset: { text: ['projectDisplayName', 'userDisplayName'], links: ['passwordResetLink'] },
-  magic_link: { text: ['projectDisplayName', 'userDisplayName', 'otp'], links: ['magicLink'] },
+  email_verification: {
+    text: ['projectDisplayName', 'userDisplayName'],
+    links: ['emailVerificationLink'],
+    codes: [],
+    untrusted: [],
+  },
+  password_reset: {
+    text: ['projectDisplayName', 'userDisplayName'],
+    links: ['passwordResetLink'],
+    codes: [],
+    untrusted: [],
+  },
+  magic_link: {
+    text: ['projectDisplayName', 'userDisplayName', 'otp'],
+    links: ['magicLink'],
+    codes: ['otp'],
+    untrusted: [],
+  },
   team_invitation: {
-    text: ['projectDisplayName', 'userDisplayName', 'teamDisplayName'],
+    text: ['projectDisplayName', 'userDisplayName', 'teamDisplayName', 'inviterName'],
     links: ['teamInvitationLink'],
+    codes: [],
+    untrusted: ['teamDisplayName', 'inviterName'],
   },
 };
 
@@ -61,6 +92,7 @@ export const sampleVariables: { readonly [T in EmailTemplateType]: EmailTemplate
   team_invitation: {
     userDisplayName: 'Alex Example',
     teamDisplayName: 'Design Team',
+    inviterName: 'Ada Lovelace (ada@example.com)',
     teamInvitationLink: 'https://example.com/handler/team-invitation?code=sample-code',
   },
 };

@@ -30,6 +30,8 @@ export interface Deps {
   accessTokens: AccessTokens;
   /** Seals and opens the secrets of project configs (OAuth client secrets, SMTP passwords). */
   configSealer: Sealer;
+  /** Seals and opens the bodies of the e-mail outbox (`mail/sealed-mail.ts`); `db` carries it too. */
+  mailSealer: Sealer;
   bodyLimitBytes: number;
   /** Projects and their keys as request authentication reads them, cached per project. */
   authCache: AuthCache;

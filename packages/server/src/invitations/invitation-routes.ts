@@ -4,14 +4,22 @@
  * An invitation is a verification code (hashed, single use, 7 days,
  * attempt-limited) mailed as a link, bound to its team and to the address it
  * was sent to:
- * - Only a user who has the invited address among their contact channels may
- *   accept: a forwarded or leaked link does not let another account in. Such
- *   a user gets EMAIL_NOT_ASSOCIATED_WITH_USER and the code stays usable for
- *   the right person. Accepting proves the mailbox, so that address becomes
- *   verified.
+ * - Only a user who has the invited address as a VERIFIED contact channel may
+ *   accept: a forwarded or leaked link does not let another account in, not
+ *   even one that adds the invited address unverified. Others get
+ *   EMAIL_NOT_ASSOCIATED_WITH_USER and the code stays usable for the right
+ *   person, who verifies the address first (a fresh sign-up with it does so
+ *   through its verification mail). Accepting proves nothing about the
+ *   mailbox (whoever holds the link may not be its owner), so it verifies
+ *   nothing.
  * - Accepting uses the code in the transaction that adds the membership: of
  *   two concurrent accepts one wins, the other is VERIFICATION_CODE_ALREADY_USED.
  *   A user already a member uses the code and nothing else changes.
+ * - The mail names who invited (display name and primary e-mail) and shows
+ *   the team's name, which its creator chose, so that no mail client turns it
+ *   into a link, and not in the default subject (`render-email.ts`). A client
+ *   invites at most `invitationLimits` per user and per team in ten minutes
+ *   (429 with `Retry-After` beyond), on top of the per-address mail limit.
  * - Inviting an address again replaces its pending invitation, so the list
  *   shows one per address; inviting a member is allowed (accepting is then a
  *   no-op).
@@ -24,6 +32,7 @@
  */
 import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
+import { audit } from '../audit/audit-log.js';
 import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, idRef, successAnswer } from '../common/schemas.js';
@@ -31,13 +40,12 @@ import {
   findAuthChannel,
   findUserChannelByValue,
   lockUserChannels,
-  markChannelVerified,
 } from '../contact-channels/contact-channel-store.js';
 import type { Deps } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import { limitMailSend } from '../rate-limit/rate-limit.js';
+import { limitInvitations, limitMailSend } from '../rate-limit/rate-limit.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
 import { existingTeam, requireOn } from '../teams/team-access.js';
@@ -67,6 +75,8 @@ const sendInvitation = defineRoute({
     await requireOn(deps.db, auth, team, inviteMembers);
     if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     const now = deps.clock.now();
+    const inviterId = auth.accessType === 'client' ? auth.userId : null;
+    await limitInvitations(deps.counters, project, { inviterId, teamId: team.id, now });
     await limitMailSend(deps.counters, project, {
       kind: 'team_invitation',
       email: body.email,
@@ -74,9 +84,10 @@ const sendInvitation = defineRoute({
       now,
     });
     const recipient = await findRecipientName(deps.db, project.id, body.email);
+    const inviterName = auth.userId === null ? null : await findInviterName(deps.db, project.id, auth.userId);
     const issued = await inTransaction(deps.db, async (trx) => {
       await revokeInvitationsTo(trx, project.id, team.id, body.email);
-      return mailCode(trx, {
+      const code = await mailCode(trx, {
         project,
         type: 'team_invitation',
         to: body.email,
@@ -87,13 +98,30 @@ const sendInvitation = defineRoute({
         variables: (link) => ({
           userDisplayName: recipient,
           teamDisplayName: team.display_name,
+          inviterName,
           teamInvitationLink: link,
         }),
       });
+      await audit(trx, { auth, client, deps }, 'team_invitation.sent', {
+        userId: null,
+        data: { team_id: team.id, invitation_id: code.id },
+      });
+      return code;
     });
     return { success: true as const, id: issued.id };
   },
 });
+
+/**
+ * How the mail names who invited: display name and primary e-mail, or either
+ * alone (the address says who it is even when the name pretends otherwise).
+ */
+async function findInviterName(db: Db, projectId: string, userId: string): Promise<string | null> {
+  const user = await findUser(db, projectId, userId);
+  const name = user?.display_name?.trim() || null;
+  const address = user?.primary_email ?? null;
+  return name && address ? `${name} (${address})` : (name ?? address);
+}
 
 /** The greeting's name: the display name of the user who signs in with the address, if any. */
 async function findRecipientName(db: Db, projectId: string, address: string): Promise<string | null> {
@@ -132,13 +160,20 @@ const revoke = defineRoute({
   query: z.object({ team_id: idRef }),
   answer: successAnswer,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'VERIFICATION_CODE_NOT_FOUND'],
-  handler: async ({ auth, params, query, deps }) => {
+  handler: async ({ auth, params, query, client, deps }) => {
     const team = await existingTeam(deps.db, auth.project.id, query.team_id);
     await requireOn(deps.db, auth, team, removeMembers);
-    const valid = z.uuid().safeParse(params.invitationId).success;
-    if (!valid || !(await revokeInvitation(deps.db, auth.project.id, team.id, params.invitationId.toLowerCase()))) {
-      throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
-    }
+    if (!z.uuid().safeParse(params.invitationId).success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+    const id = params.invitationId.toLowerCase();
+    await inTransaction(deps.db, async (trx) => {
+      if (!(await revokeInvitation(trx, auth.project.id, team.id, id))) {
+        throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+      }
+      await audit(trx, { auth, client, deps }, 'team_invitation.revoked', {
+        userId: null,
+        data: { team_id: team.id, invitation_id: id },
+      });
+    });
     return { success: true as const };
   },
 });
@@ -192,7 +227,7 @@ const accept = defineRoute({
   path: '/team-invitations/accept',
   tag: 'team-invitations',
   summary:
-    "Joins the team with the project's member permissions; the signed-in user must have the invited address, which becomes verified.",
+    "Joins the team with the project's member permissions; the signed-in user must have the invited address, verified.",
   access: 'client',
   user: true,
   body: z.strictObject({ code: verificationCode }),
@@ -201,7 +236,7 @@ const accept = defineRoute({
   handler: async ({ auth, userId, body, client, deps }) => {
     const { project } = auth;
     const { row, now, team, email: invited } = await checkedInvitation(deps, project, body.code, client.ip);
-    if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))) {
+    if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))?.is_verified) {
       throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
     }
     try {
@@ -210,9 +245,11 @@ const accept = defineRoute({
         await lockUserChannels(trx, project.id, userId);
         // Read again under the lock: the address may have been removed since the check.
         const channel = await findUserChannelByValue(trx, project.id, userId, invited);
-        if (!channel) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
-        await markChannelVerified(trx, channel);
+        if (!channel?.is_verified) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
         await addMember(trx, { project, teamId: team.id, userId, role: 'member', now });
+        await audit(trx, { auth, userId, client, deps }, 'team_invitation.accepted', {
+          data: { team_id: team.id, invitation_id: row.id },
+        });
       });
     } catch (error) {
       // The team was deleted between the check and the membership (a foreign key violation).

@@ -1,7 +1,7 @@
 /**
  * Team invitations over HTTP (wire-protocol §14.5): the mail and its link,
  * who may send, list and revoke, and accepting: only by a user who has the
- * invited address, once (also when two sessions race), never after the code
+ * invited address, verified (`invitation-hardening.test.ts`), once (also when two sessions race), never after the code
  * expired or the team was deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,17 @@ const pending = async (teamId = team) =>
   ok(await call(service, 'GET', `/team-invitations?team_id=${teamId}`, { headers: as(alice) })).items;
 const accept = (person: Person, code: string) =>
   call(service, 'POST', '/team-invitations/accept', { headers: as(person), json: { code } });
+/** A user who signed up with `email` and verified it (as the verification mail's link does). */
+const invitee = async (email: string) => {
+  const person = await signUp(service, email);
+  ok(
+    await call(service, 'PATCH', `/users/${person.user_id}`, {
+      headers: server(),
+      json: { primary_email_verified: true },
+    }),
+  );
+  return person;
+};
 const members = async (teamId = team) =>
   ok(await call(service, 'GET', `/team-member-profiles?team_id=${teamId}`, { headers: server() })).items.map(
     (profile: { user_id: string }) => profile.user_id,
@@ -133,7 +144,7 @@ describe('accepting', () => {
     );
     expect(details).toEqual({ team_id: team, team_display_name: 'Acme', recipient_email: email });
 
-    const carol = await signUp(service, email);
+    const carol = await invitee(email);
     expect(ok(await accept(carol, code))).toEqual({});
     expect(await members()).toContain(carol.user_id);
     const held = ok(
@@ -158,7 +169,7 @@ describe('accepting', () => {
     const before = await snapshot(service);
     expectKnownError(await accept(mallory, code), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
     expect(await snapshot(service)).toEqual(before);
-    const dave = await signUp(service, email.toUpperCase());
+    const dave = await invitee(email.toUpperCase());
     ok(await accept(dave, code));
     expect(await members()).toContain(dave.user_id);
     expect(await members()).not.toContain(mallory.user_id);
@@ -168,7 +179,7 @@ describe('accepting', () => {
     const email = newEmail('erin');
     ok(await invite(email));
     const code = codeFromMail(await lastMailTo(service, email));
-    const erin = await signUp(service, email);
+    const erin = await invitee(email);
     const other = ok(
       await call(service, 'POST', '/auth/password/sign-in', {
         headers: authHeaders(service),
@@ -188,7 +199,7 @@ describe('accepting', () => {
     ok(await call(service, 'DELETE', `/team-invitations/${id}?team_id=${team}`, { headers: as(alice) }));
     const again = await call(service, 'DELETE', `/team-invitations/${id}?team_id=${team}`, { headers: as(alice) });
     expectKnownError(again, 'VERIFICATION_CODE_NOT_FOUND', 404);
-    expectKnownError(await accept(await signUp(service, revoked), revokedCode), 'VERIFICATION_CODE_NOT_FOUND', 404);
+    expectKnownError(await accept(await invitee(revoked), revokedCode), 'VERIFICATION_CODE_NOT_FOUND', 404);
 
     const doomed = ok(
       await call(service, 'POST', '/teams', { headers: as(alice), json: { display_name: 'Doomed' } }),
@@ -204,14 +215,14 @@ describe('accepting', () => {
     });
     expectKnownError(details, 'TEAM_NOT_FOUND', 404);
     expect(details.body.details).toEqual({ team_id: doomed });
-    expectKnownError(await accept(await signUp(service, orphan), orphanCode), 'TEAM_NOT_FOUND', 404);
+    expectKnownError(await accept(await invitee(orphan), orphanCode), 'TEAM_NOT_FOUND', 404);
 
     // Last: moving the clock past the code's life also ends the sessions above.
     const expiring = newEmail('late');
     ok(await invite(expiring));
     const lateCode = codeFromMail(await lastMailTo(service, expiring));
     service.clock.advance(codeLifetimeMs.team_invitation + 1000);
-    expectKnownError(await accept(await signUp(service, expiring), lateCode), 'VERIFICATION_CODE_EXPIRED', 400);
+    expectKnownError(await accept(await invitee(expiring), lateCode), 'VERIFICATION_CODE_EXPIRED', 400);
   });
 
   it('refuses malformed codes and needs a signed-in user', async () => {

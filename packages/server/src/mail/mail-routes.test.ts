@@ -9,6 +9,7 @@ import { authHeaders, call, expectKnownError, newEmail } from '../test-support/a
 import { header, type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { enqueueMail } from './outbox-store.js';
+import { outboxSealer } from './sealed-mail.js';
 
 let peer: SmtpPeer;
 let service: TestService;
@@ -119,8 +120,9 @@ describe('GET /internal/emails', () => {
     const second = newEmail('status');
     const now = service.clock.now();
     const mail = { projectId: service.projectId, kind: 'test', html: '<p>secret code</p>', text: 'secret code' };
-    await enqueueMail(db, { ...mail, to: first, subject: 'First', now: now - 1000 });
-    await enqueueMail(db, { ...mail, to: second, subject: 'Second', now });
+    const sealer = outboxSealer(service.secret);
+    await enqueueMail(db, sealer, { ...mail, to: first, subject: 'First', now: now - 1000 });
+    await enqueueMail(db, sealer, { ...mail, to: second, subject: 'Second', now });
     await service.deliverMail();
     const answer = await call(service, 'GET', '/internal/emails?limit=2', { headers: authHeaders(service, 'admin') });
     expect(answer.status, answer.text).toBe(200);

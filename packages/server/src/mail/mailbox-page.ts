@@ -103,7 +103,7 @@ function linkify(text: string): string {
 export function mailboxMessagePage(row: OutboxRow): string {
   const html =
     row.html === null
-      ? '<p class="muted">The body is not kept once a mail is delivered over SMTP.</p>'
+      ? '<p class="muted">The body is not kept once a mail is delivered over SMTP or given up on, nor after a week.</p>'
       : `<iframe title="HTML part of the mail" sandbox="allow-popups allow-popups-to-escape-sandbox" referrerpolicy="no-referrer" srcdoc="${escapeHtml(
           `<base target="_blank">${row.html}`,
         )}"></iframe>`;

@@ -9,6 +9,7 @@ import { newEmail } from '../test-support/api.js';
 import { startSmtpPeer } from '../test-support/smtp-peer.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { enqueueMail } from './outbox-store.js';
+import { outboxSealer } from './sealed-mail.js';
 
 let service: TestService;
 
@@ -23,7 +24,7 @@ afterAll(async () => {
 const hostile = '<img src=x onerror=alert(1)>';
 
 function queue(to: string, subject: string, html = `<p>Hello from ${subject}</p>`, now = service.clock.now()) {
-  return enqueueMail(dbOf(service.storage), {
+  return enqueueMail(dbOf(service.storage), outboxSealer(service.secret), {
     projectId: service.projectId,
     kind: 'email_verification',
     to,

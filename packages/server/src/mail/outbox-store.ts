@@ -1,9 +1,11 @@
 /** The e-mail outbox: every query on `email_outbox`. */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import type { Sealer } from '../crypto/encryption.js';
 import { notifyMailQueued } from '../storage/change-feed.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { OutboxRow } from '../storage/schema.js';
+import { sealContent } from './sealed-mail.js';
 
 /** A rendered mail to deliver. */
 export interface OutgoingMail {
@@ -12,33 +14,41 @@ export interface OutgoingMail {
   kind: string;
   to: string;
   subject: string;
+  /** The subject as admins list it, when `subject` holds a code (masked there); default `subject`. */
+  listedSubject?: string;
   html: string;
   text: string;
   now: number;
 }
 
+/** What a mail no longer needs once delivered over SMTP or given up on: its body, sealed or (older rows) clear. */
+const noBody = { html: null, text_body: null, sealed_content: null } as const;
+
 /**
  * Queues a mail. Call it in the transaction that writes what the mail carries
  * (a code), so that both are kept or neither is. On commit every instance's
- * outbox worker hears of it (change feed) and sends it at once.
+ * outbox worker hears of it (change feed) and sends it at once. The subject,
+ * HTML and text are stored sealed with `sealer` (`sealed-mail.ts`).
  *
  * @example
  * await inTransaction(deps.db, async (trx) => {
  *   const code = await issueCode(trx, { projectId, purpose: 'password_reset', data, now });
- *   await enqueueMail(trx, { projectId, kind: 'password_reset', to, subject, html, text, now });
+ *   await enqueueMail(trx, outboxSealerOf(trx), { projectId, kind: 'password_reset', to, subject, html, text, now });
  * });
  */
-export async function enqueueMail(db: Db, mail: OutgoingMail): Promise<OutboxRow> {
+export async function enqueueMail(db: Db, sealer: Sealer, mail: OutgoingMail): Promise<OutboxRow> {
+  const id = randomUUID();
   const row = await db
     .insertInto('email_outbox')
     .values({
-      id: randomUUID(),
+      id,
       project_id: mail.projectId,
       kind: mail.kind,
       recipient: mail.to,
-      subject: mail.subject,
-      html: mail.html,
-      text_body: mail.text,
+      subject: mail.listedSubject ?? mail.subject,
+      html: null,
+      text_body: null,
+      sealed_content: sealContent(sealer, id, { subject: mail.subject, html: mail.html, text: mail.text }),
       transport: null,
       next_attempt_at: new Date(mail.now),
       last_error: null,
@@ -56,7 +66,8 @@ export async function enqueueMail(db: Db, mail: OutgoingMail): Promise<OutboxRow
  * `sending` by a worker whose lease ran out (it crashed mid-send). Rows another
  * worker holds locked are skipped (`FOR UPDATE SKIP LOCKED`), so instances
  * share the work. Each claimed row becomes `sending` until `leaseUntil` and
- * counts an attempt. Rows whose lease ran out after their last attempt fail.
+ * counts an attempt. Rows whose lease ran out after their last attempt fail
+ * (and lose their body).
  */
 export async function claimDueMails(
   db: Db,
@@ -66,7 +77,7 @@ export async function claimDueMails(
   return inTransaction(db, async (trx) => {
     await trx
       .updateTable('email_outbox')
-      .set({ status: 'failed', last_error: sql`coalesce(last_error, 'delivery was interrupted')` })
+      .set({ status: 'failed', last_error: sql`coalesce(last_error, 'delivery was interrupted')`, ...noBody })
       .where('status', '=', 'sending')
       .where('next_attempt_at', '<=', now)
       .where('attempts', '>=', options.maxAttempts)
@@ -95,7 +106,10 @@ export async function claimDueMails(
   });
 }
 
-/** Records a delivery. `keepBody` false (SMTP) drops the body: a delivered code is not kept. */
+/**
+ * Records a delivery. `keepBody` false (SMTP) drops the body: a delivered
+ * code is not kept. The dev mailbox keeps it (sealed): it is the inbox.
+ */
 export async function markMailSent(
   db: Db,
   id: string,
@@ -108,20 +122,20 @@ export async function markMailSent(
       transport: options.transport,
       sent_at: new Date(options.now),
       last_error: null,
-      ...(options.keepBody ? {} : { html: null, text_body: null }),
+      ...(options.keepBody ? {} : noBody),
     })
     .where('id', '=', id)
     .where('status', '=', 'sending')
     .execute();
 }
 
-/** Records a failed attempt: tried again at `retryAt`, or `failed` for good when `retryAt` is null. */
+/** Records a failed attempt: tried again at `retryAt`, or `failed` for good (its body dropped) when `retryAt` is null. */
 export async function markMailFailed(db: Db, id: string, options: { error: string; retryAt: number | null }) {
   await db
     .updateTable('email_outbox')
     .set(
       options.retryAt === null
-        ? { status: 'failed', last_error: options.error }
+        ? { status: 'failed', last_error: options.error, ...noBody }
         : { status: 'queued', last_error: options.error, next_attempt_at: new Date(options.retryAt) },
     )
     .where('id', '=', id)
@@ -173,4 +187,36 @@ export async function deleteFinishedMailsBefore(db: Db, before: number): Promise
     .where('created_at', '<', new Date(before))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * Drops the bodies of mails queued before `before` that still have one (the
+ * dev mailbox's, whose links are dead by then); returns how many.
+ */
+export async function dropMailBodiesBefore(db: Db, before: number): Promise<number> {
+  const result = await db
+    .updateTable('email_outbox')
+    .set(noBody)
+    .where('created_at', '<', new Date(before))
+    .where('status', 'in', ['sent', 'failed'])
+    .where((eb) =>
+      eb.or([eb('sealed_content', 'is not', null), eb('html', 'is not', null), eb('text_body', 'is not', null)]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Every sealed outbox body with its row id (`rotateSecret`). */
+export async function listSealedMails(db: Db): Promise<{ id: string; sealed_content: string }[]> {
+  const rows = await db
+    .selectFrom('email_outbox')
+    .select(['id', 'sealed_content'])
+    .where('sealed_content', 'is not', null)
+    .execute();
+  return rows.map((row) => ({ id: row.id, sealed_content: row.sealed_content! }));
+}
+
+/** Replaces a row's sealed body (`rotateSecret`). */
+export async function updateSealedMail(db: Db, id: string, sealed: string): Promise<void> {
+  await db.updateTable('email_outbox').set({ sealed_content: sealed }).where('id', '=', id).execute();
 }

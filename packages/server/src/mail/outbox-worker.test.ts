@@ -16,6 +16,7 @@ import { header, headerNames, type SmtpPeer, startSmtpPeer } from '../test-suppo
 import { startTestService, type TestService } from '../testing/index.js';
 import { claimDueMails, enqueueMail, listProjectMails } from './outbox-store.js';
 import { leaseMs, maxAttempts, retryDelaysMs } from './outbox-worker.js';
+import { outboxSealer } from './sealed-mail.js';
 
 const hour = 60 * 60_000;
 
@@ -34,7 +35,7 @@ afterAll(async () => {
 
 /** Queues a mail of the project as a route would (the transaction's commit wakes the worker). */
 function queue(to: string, subject: string, projectId = service.projectId, target = service) {
-  return enqueueMail(dbOf(target.storage), {
+  return enqueueMail(dbOf(target.storage), outboxSealer(target.secret), {
     projectId,
     kind: 'test',
     to,
@@ -69,7 +70,14 @@ describe('delivery', () => {
     expect(header(mail!.raw, 'to')).toBe(to);
     expect(mail!.raw).toContain('Body of Shared delivery');
     const after = await row(queued.id);
-    expect(after).toMatchObject({ status: 'sent', transport: 'smtp', attempts: 1, html: null, text_body: null });
+    expect(after).toMatchObject({
+      status: 'sent',
+      transport: 'smtp',
+      attempts: 1,
+      html: null,
+      text_body: null,
+      sealed_content: null,
+    });
     expect(after.sent_at).toBeInstanceOf(Date);
   });
 
@@ -173,7 +181,7 @@ describe('faults', () => {
     expect(failed).toMatchObject({ status: 'queued', attempts: 1 });
     expect(failed.last_error).toMatch(/ECONNREFUSED|connect/i);
     expect(failed.last_error).not.toContain('peer-password-1');
-    expect(failed.html).not.toBeNull();
+    expect(failed.sealed_content).not.toBeNull();
     expect(failed.next_attempt_at.getTime()).toBeGreaterThanOrEqual(service.clock.now() + retryDelaysMs[0]! - 5_000);
 
     await peer.start();
@@ -242,7 +250,7 @@ describe('faults', () => {
     expect((await row(queued.id)).status).toBe('queued');
     const restarted = createService({
       storage: service.storage,
-      secret: randomCrockford(48),
+      secret: service.secret,
       clock: service.clock,
       logger: false,
       smtpUrl: peer.url,
@@ -269,7 +277,7 @@ describe('faults', () => {
     expect(claimed.map((mail) => mail.id)).toContain(queued.id);
     const restarted = createService({
       storage: service.storage,
-      secret: randomCrockford(48),
+      secret: service.secret,
       clock: service.clock,
       logger: false,
       smtpUrl: peer.url,
@@ -294,7 +302,7 @@ describe.skipIf(!postgresUp)('two instances on one PostgreSQL schema', () => {
     const storage = await openStorage({ databaseUrl: postgresUrl, schema: first.storage.schema });
     const second = createService({
       storage,
-      secret: randomCrockford(48),
+      secret: first.secret,
       clock: first.clock,
       logger: false,
       smtpUrl: peer.url,

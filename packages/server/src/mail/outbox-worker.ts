@@ -7,17 +7,21 @@
  * exponential back-off until the last attempt fails. A worker that dies
  * mid-send leaves its rows `sending`; once the lease runs out any worker takes
  * them again. Due times follow the service clock, so tests move their clock.
+ * Bodies are opened from their seal just before sending (`sealed-mail.ts`)
+ * and dropped once SMTP accepted the mail or it failed for good.
  *
  * A pass runs when a mail is queued (the change feed carries the commit's
  * `NOTIFY`), when the service starts, and on a slow timer as a safety net.
  */
 import type { Logger } from 'pino';
+import type { Sealer } from '../crypto/encryption.js';
 import type { Clock } from '../http/env.js';
 import { findProject, type ProjectRecord } from '../projects/projects.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import type { OutboxRow } from '../storage/schema.js';
 import { claimDueMails, markMailFailed, markMailSent, releaseMails } from './outbox-store.js';
+import { openContent } from './sealed-mail.js';
 import { deliveryError, plainAddress, type Transports } from './transports.js';
 
 /** Waits after the 1st, 2nd, ... failed attempt: 2, 4, 8, 16 and 32 minutes, about an hour in all. */
@@ -38,6 +42,8 @@ export interface OutboxWorkerOptions {
   clock: Clock;
   transports: Transports;
   feed: ChangeFeed;
+  /** Opens the sealed bodies (`sealed-mail.ts`). */
+  sealer: Sealer;
   logger: Logger | null;
   /** Real-time interval of the safety-net pass (default 30 s). */
   pollIntervalMs?: number;
@@ -131,7 +137,7 @@ export class OutboxWorker {
   }
 
   async #deliver(row: OutboxRow, project: ProjectRecord | null): Promise<void> {
-    const { db, clock, transports, logger } = this.options;
+    const { db, clock, transports, sealer, logger } = this.options;
     let secrets: string[] = [];
     try {
       if (!project) throw new Error('the project no longer exists');
@@ -148,13 +154,18 @@ export class OutboxWorker {
         return;
       }
       secrets = route.secrets;
+      const content = openContent(sealer, row);
+      if (content === null) {
+        await markMailFailed(db, row.id, { error: 'the mail has no body any more', retryAt: null });
+        return;
+      }
       await route.transport.sendMail({
         from: route.from,
         to: { name: '', address: to },
         envelope: { from: route.from.address, to: [to] },
-        subject: row.subject,
-        ...(row.html !== null ? { html: row.html } : {}),
-        ...(row.text_body !== null ? { text: row.text_body } : {}),
+        subject: content.subject,
+        ...(content.html !== '' ? { html: content.html } : {}),
+        ...(content.text !== '' ? { text: content.text } : {}),
       });
       await markMailSent(db, row.id, { now: clock.now(), transport: 'smtp', keepBody: false });
     } catch (error) {

@@ -113,6 +113,33 @@ export async function limitMailSend(counters: CounterStore, project: LimitedProj
 }
 
 /**
+ * Team invitations a client may send in ten minutes: per inviting user, and
+ * per team (its inviters together). Fixed, not project settings: a person
+ * invites colleagues a few at a time, and code that invites many at once
+ * holds the server key, which these limits do not hold back.
+ */
+export const invitationLimits = { perInviter: 10, perTeam: 20 } as const;
+
+/**
+ * The limits of a client's team invitation (`invitationLimits`), on top of
+ * `limitMailSend`'s. Nothing for server or admin code (no `inviterId`).
+ *
+ * @example
+ * await limitInvitations(deps.counters, project, { inviterId: userId, teamId, now });
+ */
+export async function limitInvitations(
+  counters: CounterStore,
+  project: LimitedProject,
+  invitation: { inviterId: string | null; teamId: string; now: number },
+): Promise<void> {
+  if (invitation.inviterId === null) return;
+  const { perInviter, perTeam } = invitationLimits;
+  const { inviterId, teamId, now } = invitation;
+  await enforceRateLimit(counters, `invite-user:${project.id}:${inviterId}`, perWindow(perInviter), now);
+  await enforceRateLimit(counters, `invite-team:${project.id}:${teamId}`, perWindow(perTeam), now);
+}
+
+/**
  * The per-client limit of endpoints that check a code (`code_checks_per_client`;
  * each code also has its own attempt limit, this one slows a client trying
  * many codes).

@@ -4,7 +4,15 @@
  * Only `storage/` and `*-store.ts` files build SQL (a lint rule forbids
  * importing Kysely elsewhere); the rest of the service calls store functions.
  */
-import { type Compilable, type Kysely, type OperationNodeSource, sql } from 'kysely';
+import {
+  type Compilable,
+  type Kysely,
+  type KyselyPlugin,
+  type OperationNodeSource,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  sql,
+} from 'kysely';
 import type { Database } from './schema.js';
 
 /** The database, or a transaction on it. */
@@ -50,4 +58,41 @@ export async function writeTogether(db: Db, writes: readonly Write[]): Promise<v
   }
   const parts = writes.map((write, i) => sql`${sql.id(`w${i}`)} as (${write})`);
   await sql`with ${sql.join(parts)} select 1`.execute(db);
+}
+
+/** A plugin that changes nothing and carries a value (`carrying`). */
+class Carried<T> implements KyselyPlugin {
+  constructor(
+    readonly key: symbol,
+    readonly value: T,
+  ) {}
+  transformQuery(args: PluginTransformQueryArgs) {
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs) {
+    return args.result;
+  }
+}
+
+/**
+ * The same database handle, carrying `value` under `key` to every store call
+ * made with it or with a transaction opened on it (`carried`). A service puts
+ * on its handle what a store needs from the service but no route should have
+ * to pass along (the outbox's sealer: the flows that queue mail pass only
+ * their transaction).
+ *
+ * @example
+ * const db = carrying(dbOf(storage), outboxSealerKey, sealer);
+ * await inTransaction(db, async (trx) => carried<Sealer>(trx, outboxSealerKey)); // the sealer
+ */
+export function carrying<T>(db: Db, key: symbol, value: T): Db {
+  return db.withPlugin(new Carried(key, value));
+}
+
+/** What `carrying` put on `db` (or on the handle `db` is a transaction of) under `key`, or undefined. */
+export function carried<T>(db: Db, key: symbol): T | undefined {
+  for (const plugin of db.getExecutor().plugins) {
+    if (plugin instanceof Carried && plugin.key === key) return plugin.value as T;
+  }
+  return undefined;
 }

@@ -142,10 +142,16 @@ export interface EmailOutboxTable {
   /** The template type (`password_reset`, ...) or `test`. */
   kind: string;
   recipient: string;
+  /** The subject in clear, as admins list it: a code or link in it is masked (the sent subject is sealed). */
   subject: string;
-  /** Null once delivered over SMTP (a delivered code is not kept in the database). */
+  /** Clear bodies of mails queued before bodies were sealed (migration 0011); null for every newer mail. */
   html: string | null;
   text_body: string | null;
+  /**
+   * Subject, HTML and text, sealed (`mail/sealed-mail.ts`); null once delivered
+   * over SMTP or given up on, so no delivered or dead code is kept.
+   */
+  sealed_content: string | null;
   status: Generated<OutboxStatus>;
   /** `smtp` or `mailbox` (the dev mailbox), set when delivered. */
   transport: string | null;

@@ -1,10 +1,12 @@
 /**
  * Reading the mails a test service queued. Mails sit in the outbox the moment
  * the request that queued them returns (same transaction), so tests read them
- * without waiting for delivery.
+ * without waiting for delivery; their sealed bodies are opened with the
+ * service's secret.
  */
 
 import { sql } from 'kysely';
+import { openContent, outboxSealer } from '../mail/sealed-mail.js';
 import { dbOf } from '../storage/open-storage.js';
 import type { TestService } from '../testing/index.js';
 
@@ -27,14 +29,18 @@ export async function mailsTo(service: TestService, to: string): Promise<TestMai
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .execute();
-  return rows.map((row) => ({
-    kind: row.kind,
-    to: row.recipient,
-    subject: row.subject,
-    html: row.html ?? '',
-    text: row.text_body ?? '',
-    status: row.status,
-  }));
+  const sealer = outboxSealer(service.secret);
+  return rows.map((row) => {
+    const content = openContent(sealer, row);
+    return {
+      kind: row.kind,
+      to: row.recipient,
+      subject: content?.subject ?? row.subject,
+      html: content?.html ?? '',
+      text: content?.text ?? '',
+      status: row.status,
+    };
+  });
 }
 
 /** The newest mail to `to`; fails the test when there is none. */

@@ -12,6 +12,7 @@ import attemptLimits from './0007-attempt-limits.js';
 import auditLog from './0008-audit-log.js';
 import rowChangeFeed from './0009-row-change-feed.js';
 import pendingSignInAddresses from './0010-pending-sign-in-addresses.js';
+import sealedOutbox from './0011-sealed-outbox.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   { id: '0008-audit-log', sql: auditLog },
   { id: '0009-row-change-feed', sql: rowChangeFeed },
   { id: '0010-pending-sign-in-addresses', sql: pendingSignInAddresses },
+  { id: '0011-sealed-outbox', sql: sealedOutbox },
 ];
