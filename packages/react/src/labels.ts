@@ -297,6 +297,7 @@ export interface LatchkeyLabels {
   teamInvitationJoinedText: string;
   teamInvitationWrongAccount: (values: { email: string; current: string }) => string;
   teamInvitationSwitchAccount: string;
+  teamInvitationVerifyFirst: (values: { email: string }) => string;
   teamInvitationTeamGoneTitle: string;
   teamInvitationTeamGoneText: string;
 
@@ -578,6 +579,8 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   teamInvitationWrongAccount: ({ email, current }) =>
     `This invitation was sent to ${email}, but you are signed in as ${current}. Sign in with the invited address, or add it to your account, to join.`,
   teamInvitationSwitchAccount: 'Sign in with another account',
+  teamInvitationVerifyFirst: ({ email }) =>
+    `Verify ${email} before you join: the team accepts the invited address only once you have proven it is yours.`,
   teamInvitationTeamGoneTitle: 'This team no longer exists',
   teamInvitationTeamGoneText: 'The team was deleted after the invitation was sent.',
 

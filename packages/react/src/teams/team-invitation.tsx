@@ -3,7 +3,10 @@
  * names the team and the address the invitation was sent to; a signed-out
  * visitor signs in or up (and comes back here), a signed-in one joins. An
  * account without the invited address is told so, with a way to switch
- * accounts: the service lets only the invited address in.
+ * accounts: the service lets only the invited address in, and only once it
+ * is verified. An invitee whose primary address is the invited one but not
+ * yet verified is asked to verify it (the link itself proves nothing: it may
+ * have been forwarded), with a button that mails the verification link.
  */
 import { isKnownError } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, type ReactNode, useState } from 'react';
@@ -53,6 +56,7 @@ export const TeamInvitation = forwardRef<HTMLDivElement, TeamInvitationProps>(fu
   const [joined, setJoined] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [verificationSent, setVerificationSent] = useState(false);
   const problem = code ? linkProblemOf(details.error ?? error) : 'invalid';
   const home = (
     <a className="lk-button lk-button-primary lk-button-block" href={app.urls.home}>
@@ -117,7 +121,26 @@ export const TeamInvitation = forwardRef<HTMLDivElement, TeamInvitationProps>(fu
     );
   } else {
     const { teamDisplayName, recipientEmail } = details.value;
-    const wrongAccount = isKnownError(error, 'EMAIL_NOT_ASSOCIATED_WITH_USER');
+    const refused = isKnownError(error, 'EMAIL_NOT_ASSOCIATED_WITH_USER');
+    // The invited address is this user's, still unproven: verifying it is the way in, not another account.
+    const unverified =
+      refused &&
+      !!user &&
+      !user.primaryEmailVerified &&
+      !!recipientEmail &&
+      user.primaryEmail?.toLowerCase() === recipientEmail.toLowerCase();
+    const wrongAccount = refused && !unverified;
+    const sendVerification = async () => {
+      setBusy(true);
+      try {
+        await user?.sendVerificationEmail();
+        setVerificationSent(true);
+      } catch (caught) {
+        setError(caught);
+      } finally {
+        setBusy(false);
+      }
+    };
     page = (
       <AuthCard
         {...rest}
@@ -127,7 +150,14 @@ export const TeamInvitation = forwardRef<HTMLDivElement, TeamInvitationProps>(fu
         subtitle={recipientEmail ? words.teamInvitationSentTo({ email: recipientEmail }) : undefined}
       >
         <div className="lk-notice-region" role="alert">
-          {error && !wrongAccount ? <p className="lk-alert">{errorText(error, text.messages)}</p> : null}
+          {error && !refused ? <p className="lk-alert">{errorText(error, text.messages)}</p> : null}
+          {unverified ? (
+            <p className="lk-alert">
+              {verificationSent
+                ? words.accountEmailVerificationSent({ email: recipientEmail ?? '' })
+                : words.teamInvitationVerifyFirst({ email: recipientEmail ?? '' })}
+            </p>
+          ) : null}
           {wrongAccount && user ? (
             <p className="lk-alert">
               {words.teamInvitationWrongAccount({
@@ -139,7 +169,18 @@ export const TeamInvitation = forwardRef<HTMLDivElement, TeamInvitationProps>(fu
         </div>
         {user ? (
           <div className="lk-actions">
-            {wrongAccount ? (
+            {unverified ? (
+              <button
+                type="button"
+                className="lk-button lk-button-primary lk-button-block"
+                disabled={busy || verificationSent}
+                aria-busy={busy || undefined}
+                onClick={() => void sendVerification()}
+              >
+                {busy ? <Spinner /> : null}
+                <span>{words.accountEmailSendVerification}</span>
+              </button>
+            ) : wrongAccount ? (
               <button
                 type="button"
                 className="lk-button lk-button-primary lk-button-block"

@@ -19,7 +19,7 @@ import { LatchkeyProvider } from '../provider.js';
 import { axeViolations } from '../test-support/axe.js';
 import { visit } from '../test-support/fake-app.js';
 import { pseudoLabels } from '../test-support/pseudo-labels.js';
-import { lastMailTo, realApp, uniqueEmail } from '../test-support/real-app.js';
+import { lastMailTo, mailsTo, realApp, uniqueEmail } from '../test-support/real-app.js';
 import { SelectedTeamSwitcher } from './selected-team-switcher.js';
 import { TeamInvitation } from './team-invitation.js';
 
@@ -245,6 +245,16 @@ describe('the team-invitation page', () => {
     await until('teamInvitationSwitchAccount');
 
     const invited = await signedUp(grace);
+    // The invited address, not yet proven: the page asks to verify it, not to switch accounts.
+    show(invited.app, <TeamInvitation />, page);
+    await until('teamInvitationAccept');
+    await press('⟦teamInvitationAccept⟧');
+    await until('teamInvitationVerifyFirst', grace);
+    expect(screen.queryByText(/teamInvitationSwitchAccount/)).toBeNull();
+    const mailsBefore = (await mailsTo(service, grace)).length;
+    await press('⟦accountEmailSendVerification⟧');
+    await until('accountEmailVerificationSent', grace);
+    await waitFor(async () => expect((await mailsTo(service, grace)).length).toBe(mailsBefore + 1));
     // Only a verified address accepts (as the sign-up's verification mail makes it).
     await service.fetch(`/api/v1/users/${invited.user.id}`, {
       method: 'PATCH',

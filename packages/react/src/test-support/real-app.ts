@@ -50,11 +50,15 @@ export interface MailboxMessage {
   html: string;
 }
 
-/** The newest mail to `to` in the service's dev mailbox (newest first there); fails when there is none. */
-export async function lastMailTo(service: TestService, to: string): Promise<MailboxMessage> {
+/** The mails to `to` in the service's dev mailbox, newest first. */
+export async function mailsTo(service: TestService, to: string): Promise<MailboxMessage[]> {
   const response = await service.fetch(`${service.mailboxUrl}/api/messages?to=${encodeURIComponent(to)}`);
-  const { items } = (await response.json()) as { items: MailboxMessage[] };
-  const mail = items[0];
+  return ((await response.json()) as { items: MailboxMessage[] }).items;
+}
+
+/** The newest mail to `to` in the service's dev mailbox; fails when there is none. */
+export async function lastMailTo(service: TestService, to: string): Promise<MailboxMessage> {
+  const mail = (await mailsTo(service, to))[0];
   if (!mail) throw new Error(`no mail to ${to}`);
   return mail;
 }
