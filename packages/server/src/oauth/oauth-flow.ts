@@ -139,9 +139,17 @@ function errorRedirect(url: string, error: KnownError, cookies: string[] = []): 
   return redirect(target.href, cookies);
 }
 
-function cookie(request: Request, name: string, value: string, maxAgeSeconds: number): string {
-  const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
-  return `${name}=${value}; Path=${cookiePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+/**
+ * The flow's cookie. Over https it is `SameSite=None; Secure`: a `form_post`
+ * provider (Apple) returns with a cross-site POST, on which browsers withhold
+ * `Lax` cookies, and the flow would fail. It stays `Lax` on plain http
+ * (development), where browsers refuse `SameSite=None` without `Secure`. The
+ * cookie only proves the callback comes back to the browser that started the
+ * flow; what it guards needs the flow's unguessable state as well.
+ */
+function cookie(deps: Deps, request: Request, name: string, value: string, maxAgeSeconds: number): string {
+  const sameSite = publicOrigin(deps, request).startsWith('https:') ? 'None; Secure' : 'Lax';
+  return `${name}=${value}; Path=${cookiePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=${sameSite}`;
 }
 
 const authorize = defineRoute({
@@ -220,7 +228,7 @@ const authorize = defineRoute({
         redirectUri: `${origin}/api/v1/auth/oauth/callback/${provider.id}`,
         extraScopes: scopes,
       });
-      return redirect(providerUrl.href, [cookie(request, innerCookieName(flow.code), browserSecret, 3600)]);
+      return redirect(providerUrl.href, [cookie(deps, request, innerCookieName(flow.code), browserSecret, 3600)]);
     } catch (error) {
       if (isKnownError(error)) return fail(error);
       throw error;
@@ -260,7 +268,7 @@ async function handleCallback(
     throw new KnownError('INVALID_AUTHORIZATION_CODE', undefined, 'This sign-in link is not one the service started.');
   }
   const flow = parsed.data;
-  const clearCookie = cookie(request, innerCookieName(state), '', 0);
+  const clearCookie = cookie(deps, request, innerCookieName(state), '', 0);
   const fail = (error: KnownError) => errorRedirect(flow.error_redirect_url, error, [clearCookie]);
   const now = deps.clock.now();
   if (row.used_at !== null || row.expires_at.getTime() <= now) {
