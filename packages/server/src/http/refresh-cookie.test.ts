@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { headers as h, refreshCookieHeader, refreshCookieName } from '@latchkey/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueCode } from '../codes/codes.js';
+import { rotationGraceMs } from '../sessions/refresh-rotation.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
   type Answer,
@@ -197,13 +198,24 @@ describe('answers that issue a refresh token, in the cookie mode', () => {
 });
 
 describe('the cookie in place of a refresh token', () => {
-  it('refreshes from the cookie alone, which stays as it is (not rotated)', async () => {
+  it('refresh tokens in the cookie never rotated: each refresh sets a new one, the old one lasts the grace window', async () => {
     const { answer: signedUp, refreshToken } = await cookieSignUp();
     const answer = await refreshFromCookie(refreshToken);
     expect(answer.status, answer.text).toBe(200);
     expect(Object.keys(answer.body).sort()).toEqual(['access_token', 'expires_in', 'scope', 'token_type']);
-    expect(setCookies(answer)).toEqual([]);
+    const rotated = refreshCookie(answer);
+    expect(rotated.value).toMatch(/^[0-9a-z]{45}$/);
+    expect(rotated.value).not.toBe(refreshToken);
+    expect(rotated.attributes['max-age']).toBe('31536000');
     expect((await me(answer.body.access_token)).body.id).toBe(signedUp.body.user_id);
+    // Another tab's refresh that left with the old cookie at the same moment: the same new cookie.
+    expect(refreshCookie(await refreshFromCookie(refreshToken)).value).toBe(rotated.value);
+    // The old cookie replayed after the window (a copy taken before the rotation) ends the session.
+    service.clock.advance(rotationGraceMs + 1_000);
+    const replayed = await refreshFromCookie(refreshToken);
+    expectKnownError(replayed, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401, false);
+    expect(refreshCookie(replayed).attributes['max-age']).toBe('0');
+    expectKnownError(await refreshFromCookie(rotated.value), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401, false);
   });
 
   it('signs out: the session ends and the answer clears the cookie', async () => {

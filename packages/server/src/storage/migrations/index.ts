@@ -11,6 +11,7 @@ import oauth from './0006-oauth.js';
 import attemptLimits from './0007-attempt-limits.js';
 import auditLog from './0008-audit-log.js';
 import rowChangeFeed from './0009-row-change-feed.js';
+import refreshRotation from './0010-refresh-rotation.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   { id: '0007-attempt-limits', sql: attemptLimits },
   { id: '0008-audit-log', sql: auditLog },
   { id: '0009-row-change-feed', sql: rowChangeFeed },
+  { id: '0010-refresh-rotation', sql: refreshRotation },
 ];
