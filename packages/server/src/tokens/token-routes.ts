@@ -18,11 +18,11 @@ import { checkCode, useCode, verificationCode } from '../codes/codes.js';
 import { jsonResponse } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { activityWrites, countryOf } from '../metrics/activity.js';
-import { pkceMatches } from '../oauth/oauth-flow.js';
+import { completeLink, linkData, pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
 import { refreshSession } from '../sessions/refresh-rotation.js';
 import { createSession } from '../sessions/session-store.js';
-import { inTransaction } from '../storage/db.js';
+import { type Db, inTransaction } from '../storage/db.js';
 import { authenticateOAuthClient } from './oauth-client.js';
 
 /** An OAuth error body (RFC 6749 §5.2) for cases the known-error catalogue has no code for. */
@@ -90,6 +90,8 @@ const authorizationCodeData = z.object({
   redirect_uri: z.string(),
   code_challenge: z.string(),
   after_callback_redirect_url: z.string().nullable(),
+  /** A link flow's provider account, added to its session by this exchange. */
+  link: linkData.optional(),
 });
 
 const issueToken = defineRoute({
@@ -106,6 +108,10 @@ const issueToken = defineRoute({
     'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
     'INVALID_AUTHORIZATION_CODE',
     'REDIRECT_URL_NOT_WHITELISTED',
+    // The account rules of a link, applied by its code exchange.
+    'USER_NOT_FOUND',
+    'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER',
+    'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION',
   ],
   handler: async ({ request, body: form, client, refreshCookie, deps }) => {
     for (const name of new Set(form.keys())) {
@@ -152,18 +158,23 @@ const issueToken = defineRoute({
       const data = authorizationCodeData.parse(row.data);
       if (redirectUri !== data.redirect_uri) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
       if (!pkceMatches(verifier, data.code_challenge)) throw new KnownError('INVALID_AUTHORIZATION_CODE');
-      const session = await inTransaction(deps.db, async (trx) => {
-        await useCode(trx, row, now).catch(() => {
+      const use = (trx: Db) =>
+        useCode(trx, row, now).catch(() => {
           throw new KnownError('INVALID_AUTHORIZATION_CODE');
         });
-        return createSession(trx, {
-          projectId: project.id,
-          userId: data.user_id,
-          now,
-          client,
-          also: () => activityWrites(trx, { projectId: project.id, userId: data.user_id, now, country }),
-        });
-      });
+      // A link adds to the session it was started from (its tokens answered, rotated); a sign-in opens one.
+      const session = data.link
+        ? await completeLink(deps, { project, userId: data.user_id, link: data.link, client, also: use })
+        : await inTransaction(deps.db, async (trx) => {
+            await use(trx);
+            return createSession(trx, {
+              projectId: project.id,
+              userId: data.user_id,
+              now,
+              client,
+              also: () => activityWrites(trx, { projectId: project.id, userId: data.user_id, now, country }),
+            });
+          });
       return {
         ...(await answer(data.user_id, session.sessionId)),
         refresh_token: session.refreshToken,
