@@ -45,7 +45,9 @@ export const refreshCookieHeader = 'x-latchkey-refresh-cookie';
 export const refreshRotationField = 'latchkey_refresh_rotation';
 
 /**
- * Name of the service's HttpOnly refresh-token cookie in that mode.
+ * Name of the service's HttpOnly refresh-token cookie in that mode; over
+ * https the service prefixes it with `__Host-` (no sibling subdomain can set
+ * a cookie of that name).
  *
  * @example
  * ```ts
