@@ -138,6 +138,53 @@ describe('OAuth with the official SDK', () => {
     expect(serverUser!.oauthProviders).toEqual([expect.objectContaining({ id: 'github' })]);
   });
 
+  it('links a provider to the signed-in session: the code exchange answers that session, which the SDK keeps', async () => {
+    const app = clientApp();
+    const email = `linker-${Date.now()}@example.com`;
+    await app.signUpWithCredential({ email, password, noRedirect: true, verificationCallbackUrl });
+    const user = await app.getUser();
+    const api = (app as unknown as { _interface: OAuthInterface })._interface;
+    const session = await (app as unknown as { _getSession(): Promise<unknown> })._getSession();
+    const codeVerifier = randomBytes(32).toString('base64url');
+    const state = randomBytes(32).toString('base64url');
+    const url = await api.getOAuthUrl({
+      provider: 'GitHub',
+      redirectUrl: callbackUrl,
+      errorRedirectUrl: errorUrl,
+      afterCallbackRedirectUrl: 'http://localhost:3000/settings',
+      codeChallenge: createHash('sha256').update(codeVerifier).digest('base64url'),
+      state,
+      type: 'link',
+      session,
+      providerScope: undefined,
+    });
+    expect(new URL(url).searchParams.get('token')).toEqual(expect.any(String));
+    const landing = await follow(url, { name: 'Octo Linker', email: `octo-${email}` });
+    expect(`${landing.origin}${landing.pathname}`).toBe(callbackUrl);
+    // What the SDK's callback page runs: it requires a refresh token and stores both tokens.
+    const result = await api.callOAuthCallback({
+      oauthParams: landing.searchParams,
+      redirectUri: callbackUrl,
+      codeVerifier,
+      state,
+    });
+    expect(result).toMatchObject({ newUser: false, afterCallbackRedirectUrl: 'http://localhost:3000/settings' });
+
+    const linked = clientApp({ accessToken: result.accessToken, refreshToken: result.refreshToken });
+    const after = await linked.getUser();
+    expect(after?.id).toBe(user!.id);
+    expect(after!.oauthProviders.map((p) => p.id)).toEqual(['github']);
+    // Still the one session the user signed up with.
+    const sessions = await fetch(`${env.svc.apiUrl}/auth/sessions?user_id=${user!.id}`, {
+      headers: {
+        'x-stack-access-type': 'server',
+        'x-stack-project-id': env.svc.projectId,
+        'x-stack-secret-server-key': env.svc.keys.secretServerKey,
+      },
+    });
+    expect(((await sessions.json()) as { items: unknown[] }).items).toHaveLength(1);
+  });
+
   it('answers null for a user without the connected account', async () => {
     const app = clientApp();
     await app.signUpWithCredential({

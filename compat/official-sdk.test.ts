@@ -4,6 +4,7 @@
  * asserts what an SDK user sees, and the request trail that produced it.
  */
 import { randomUUID } from 'node:crypto';
+import { refreshRotationField } from '@latchkey/protocol';
 import type { StackClientApp as ClientApp } from '@stackframe/js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { password, useCompatEnvironment, verificationCallbackUrl } from './support/harness.js';
@@ -293,6 +294,38 @@ describe('token refresh', () => {
     expect(refresh?.body).toMatchObject({ access_token: expect.any(String), token_type: expect.any(String) });
     expect(refresh?.body).not.toHaveProperty('refresh_token');
     expect(await app.getUser()).toMatchObject({ id: user.id, displayName: 'Still here' });
+  });
+
+  it('keeps the refresh token it has when a refresh answers a rotated one, so rotating would sign it out', async () => {
+    const { app, user } = await signedUp();
+    const before = await tokensOf(user);
+    // The SDK's refreshes ask for rotation, as only Latchkey's own SDK does: the service rotates and answers a new token.
+    env.net.rewrite(async (request) => {
+      const form = request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')
+        ? new URLSearchParams(await request.clone().text())
+        : null;
+      if (form?.get('grant_type') !== 'refresh_token') return request;
+      form.set(refreshRotationField, '1');
+      return new Request(request, { body: form.toString() });
+    });
+    env.svc.clock.advance(elevenMinutes);
+    await user.update({ displayName: 'Refreshed once' });
+    const refresh = env.net.requests.find((r) => r.grantType === 'refresh_token');
+    const answered = refresh?.body as { refresh_token?: string } | undefined;
+    expect(answered?.refresh_token).toMatch(/^[0-9a-z]{45}$/);
+    expect(answered?.refresh_token).not.toBe(before.refreshToken);
+    // The SDK stored the new access token but kept the refresh token it had.
+    expect((await tokensOf(user)).refreshToken).toBe(before.refreshToken);
+
+    // At its next refresh (after the grace window) it sends the replaced token: a reuse, and it is signed out.
+    env.net.reset();
+    env.svc.clock.advance(elevenMinutes);
+    expect(await app.getUser()).toBeNull();
+    expect(env.net.trail()).toEqual([
+      'GET /users/me -> ACCESS_TOKEN_EXPIRED',
+      'POST /auth/oauth/token -> REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+      'GET /users/me -> CANNOT_GET_OWN_USER_WITHOUT_USER',
+    ]);
   });
 
   it('after signInWithCredential(), getUser() across a lapsed access token still returns the user', async () => {

@@ -43,7 +43,13 @@ export interface FetchGuard {
   readonly blocked: string[];
   /** `method path` of every recorded request since the last `reset()`. */
   trail(): string[];
-  /** Forgets recorded requests (not blocked ones). */
+  /**
+   * Changes the SDK's loopback requests before they are sent (null: none), for
+   * a test that shows what the SDK does with an answer only another request
+   * gets. `reset()` removes it.
+   */
+  rewrite(change: ((request: Request) => Promise<Request>) | null): void;
+  /** Forgets recorded requests (not blocked ones) and removes the rewrite. */
   reset(): void;
   /** Puts the previous `fetch` back. */
   restore(): void;
@@ -56,14 +62,16 @@ export function guardFetch(): FetchGuard {
   const requests: RecordedRequest[] = [];
   const history: RecordedRequest[] = [];
   const blocked: string[] = [];
+  let rewrite: ((request: Request) => Promise<Request>) | null = null;
 
   const guarded: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
+    let request = new Request(input, init);
     const url = new URL(request.url);
     if (!loopbackHosts.has(url.hostname)) {
       blocked.push(request.url);
       throw new TypeError(`compat tests: fetch to ${url.origin} blocked (only loopback is allowed)`);
     }
+    if (rewrite) request = await rewrite(request);
     const grantType = await formField(request, 'grant_type');
     const response = await original(request);
     const actual = response.headers.get('x-stack-actual-status');
@@ -92,8 +100,12 @@ export function guardFetch(): FetchGuard {
     history,
     blocked,
     trail: () => requests.map((r) => `${r.method} ${r.path}${r.knownError ? ` -> ${r.knownError}` : ''}`),
+    rewrite: (change) => {
+      rewrite = change;
+    },
     reset: () => {
       requests.length = 0;
+      rewrite = null;
     },
     restore: () => {
       if (globalThis.fetch === guarded) globalThis.fetch = original;

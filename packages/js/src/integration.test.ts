@@ -41,6 +41,36 @@ describe('ClientApp over HTTP', { timeout: 30_000 }, () => {
     await expect(app.getUser()).resolves.toMatchObject({ id: user.id, displayName: 'Over HTTP' });
   });
 
+  it('refresh tokens never rotated: the app asks for rotation, stores the new token and stays signed in', async () => {
+    const app = overHttp();
+    await app.signUpWithCredential({ ...newCredentials(), noRedirect: true });
+    const user = await app.getUser({ or: 'throw' });
+    const signedUp = (await user.getTokens()).refreshToken;
+    service().clock.advance(accessTokenLifetimeMs);
+    const refreshed = (await user.getTokens()).refreshToken;
+    expect(refreshed).toMatch(/^[0-9a-z]{45}$/);
+    expect(refreshed).not.toBe(signedUp);
+    // Past the grace window the replaced token is refused (a reuse); the app uses the new one.
+    service().clock.advance(accessTokenLifetimeMs);
+    await expect(app.getUser({ or: 'throw' })).resolves.toMatchObject({ id: user.id });
+    expect((await user.getTokens()).refreshToken).not.toBe(refreshed);
+  });
+
+  it('tokens given by the page (a server reading a request) are refreshed without rotation', async () => {
+    const app = overHttp();
+    await app.signUpWithCredential({ ...newCredentials(), noRedirect: true });
+    const tokens = await (await app.getUser({ or: 'throw' })).getTokens();
+    const fromRequest = overHttp({
+      tokenStore: { accessToken: tokens.accessToken!, refreshToken: tokens.refreshToken! },
+    });
+    service().clock.advance(accessTokenLifetimeMs);
+    const user = await fromRequest.getUser({ or: 'throw' });
+    expect((await user.getTokens()).refreshToken).toBe(tokens.refreshToken);
+    // The page's own copy still works, long after.
+    service().clock.advance(accessTokenLifetimeMs);
+    await expect(app.getUser({ or: 'throw' })).resolves.toMatchObject({ id: user.id });
+  });
+
   it('reports refusals as KnownErrors', async () => {
     const app = overHttp();
     const credentials = { ...newCredentials(), noRedirect: true };
@@ -54,7 +84,7 @@ describe('ClientApp over HTTP', { timeout: 30_000 }, () => {
 });
 
 describe('the answers ClientApp relies on', { timeout: 30_000 }, () => {
-  it('carry errors as 200 + x-stack-actual-status + x-stack-known-error, and no refresh-token rotation', async () => {
+  it('carry errors as 200 + x-stack-actual-status + x-stack-known-error, and a rotated refresh token', async () => {
     const answers: Array<{ path: string; status: number; headers: Headers; body: string }> = [];
     const recording: FetchFunction = async (input, init) => {
       const response = await service().fetch(new Request(input, init));
@@ -76,7 +106,7 @@ describe('the answers ClientApp relies on', { timeout: 30_000 }, () => {
     expect(refresh.status).toBe(200);
     const refreshBody = JSON.parse(refresh.body) as Record<string, unknown>;
     expect(refreshBody).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer' });
-    expect(refreshBody.refresh_token).toBeUndefined();
+    expect(refreshBody.refresh_token).toEqual(expect.stringMatching(/^[0-9a-z]{45}$/));
   });
 
   it('send ACCESS_TOKEN_EXPIRED with details.expired_at_millis null (decision a)', async () => {

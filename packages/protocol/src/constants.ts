@@ -31,7 +31,23 @@ export const cookieNames = {
 export const refreshCookieHeader = 'x-latchkey-refresh-cookie';
 
 /**
- * Name of the service's HttpOnly refresh-token cookie in that mode.
+ * The form field of a refresh-token grant (`POST /auth/oauth/token`) by which
+ * a client says it stores a rotated refresh token, value `1`: a Latchkey
+ * extension no Stack Auth SDK sends. The service then rotates the token on
+ * every refresh and answers the new one as `refresh_token`; without it (the
+ * 2.7 protocol) the token never changes on a refresh.
+ *
+ * @example
+ * ```ts
+ * form.set(refreshRotationField, '1');
+ * ```
+ */
+export const refreshRotationField = 'latchkey_refresh_rotation';
+
+/**
+ * Name of the service's HttpOnly refresh-token cookie in that mode; over
+ * https the service prefixes it with `__Host-` (no sibling subdomain can set
+ * a cookie of that name).
  *
  * @example
  * ```ts

@@ -153,6 +153,8 @@ export interface RefreshResponseWire {
   token_type: 'Bearer';
   expires_in?: number;
   scope?: string;
+  /** Only when the client asked for rotation (`refreshRotationField`): the token that replaces the one sent. */
+  refresh_token?: string;
 }
 
 /** Answer of `POST /auth/oauth/token` with `grant_type=authorization_code` (wire-protocol.md §9.2). */

@@ -35,6 +35,7 @@ import { databaseCounters } from './rate-limit/database-counters.js';
 import { RateLimitExceeded } from './rate-limit/rate-limit.js';
 import { RedisUnavailableError, redisCounters } from './rate-limit/redis-counters.js';
 import { apiRoutes } from './routes.js';
+import { RefreshTokenChain } from './sessions/refresh-rotation.js';
 import { SessionRevocations } from './sessions/revocations.js';
 import { SessionCache } from './sessions/session-cache.js';
 import { changeFeedOf } from './storage/change-feed.js';
@@ -301,6 +302,7 @@ export function createService(options: ServiceOptions): Service {
     counters,
     revocations,
     sessions: new SessionCache({ db, feed: changes, revocations }),
+    refreshTokens: new RefreshTokenChain(secrets),
     oauthNetwork: {
       fetch: options.oauthProviderNetwork?.fetch ?? outbound.fetch,
       rewriteUrl: options.oauthProviderNetwork?.rewriteUrl ?? ((url) => url),

@@ -101,6 +101,8 @@ export function createUserSession(options: CoreOptions, session: SessionOptions)
     clock,
     timers,
     serviceCookie,
+    // Rotated where the new token replaces the old one for every user of the session: not for given tokens.
+    rotates: session.tokenStore === 'memory' || session.tokenStore === 'cookie',
   });
   const store = createTokenStore(session.tokenStore, projectId, timers);
   return new Session({ store, clock, refresh, serviceCookie });

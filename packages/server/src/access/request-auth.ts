@@ -44,6 +44,31 @@ function isAccessType(value: string): value is AccessType {
 
 const sessionEnded = 'The session of this access token has ended (signed out or revoked).';
 
+/**
+ * The user and session of `token`, a user access token of `projectId`: its
+ * signature and expiry checked, and its session not revoked (a signed-out
+ * session's tokens stop now, not when they expire; the SDK then refreshes, and
+ * is signed out). Throws the protocol's known error otherwise. Every route
+ * that takes a user's access token checks it here.
+ */
+export async function checkUserAccessToken(
+  deps: Deps,
+  token: string,
+  projectId: string,
+): Promise<{ userId: string; sessionId: string | null }> {
+  const check = await deps.accessTokens.check(token);
+  if (!check.ok) {
+    throw check.reason === 'expired'
+      ? new KnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: null })
+      : new KnownError('UNPARSABLE_ACCESS_TOKEN');
+  }
+  if (check.projectId !== projectId) throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
+  if (check.sessionId !== null && (await deps.revocations.isRevoked(check.sessionId))) {
+    throw new KnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: null }, sessionEnded);
+  }
+  return { userId: check.userId, sessionId: check.sessionId };
+}
+
 /** Authenticates `request`, throwing the protocol's known error on the first failed check. */
 export async function authenticate(request: Request, deps: Deps): Promise<RequestAuth> {
   const header = (name: string) => request.headers.get(name) || undefined;
@@ -60,20 +85,7 @@ export async function authenticate(request: Request, deps: Deps): Promise<Reques
 
   let userId: string | null = null;
   const accessToken = header(headers.accessToken);
-  if (accessToken) {
-    const check = await deps.accessTokens.check(accessToken);
-    if (!check.ok) {
-      throw check.reason === 'expired'
-        ? new KnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: null })
-        : new KnownError('UNPARSABLE_ACCESS_TOKEN');
-    }
-    if (check.projectId !== projectId) throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
-    // A signed-out session's tokens stop now, not when they expire; the SDK then refreshes, and is signed out.
-    if (check.sessionId !== null && (await deps.revocations.isRevoked(check.sessionId))) {
-      throw new KnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: null }, sessionEnded);
-    }
-    userId = check.userId;
-  }
+  if (accessToken) userId = (await checkUserAccessToken(deps, accessToken, projectId)).userId;
 
   if (adminToken) {
     const admin = await checkAdminAccessToken(adminToken, projectId, deps);

@@ -27,6 +27,8 @@ import { auditEventInsert } from './audit-store.js';
  * - `password.changed` — `by` (`user`, `server`); `password.reset`; `password.set`;
  * - `session.created` — `session_id` (a session server code opened for the user);
  * - `session.revoked` — `session_id`, `current` (the caller's own session: a sign-out);
+ * - `session.refresh_token_reused` — `session_id` (a replaced refresh token came back after its grace
+ *   window: the session was ended, `sessions/refresh-rotation.ts`);
  * - `impersonation.started` — `session_id` (the same, marked as an impersonation);
  * - `api_key.created` / `api_key.revoked` — `key_set_id`, `kinds` (never the keys);
  * - `project.updated` — `fields` (the names of the config fields changed, never their values);
@@ -60,6 +62,7 @@ export const auditEventTypes = [
   'password.set',
   'session.created',
   'session.revoked',
+  'session.refresh_token_reused',
   'impersonation.started',
   'api_key.created',
   'api_key.revoked',

@@ -7,6 +7,7 @@ import type { OutboundNetwork } from '../net/outbound-guard.js';
 import type { ProviderNetwork } from '../oauth/providers.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { CounterStore } from '../rate-limit/counter-store.js';
+import type { RefreshTokenChain } from '../sessions/refresh-rotation.js';
 import type { SessionRevocations } from '../sessions/revocations.js';
 import type { SessionCache } from '../sessions/session-cache.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
@@ -49,6 +50,8 @@ export interface Deps {
   revocations: SessionRevocations;
   /** Sessions as a refresh finds them by refresh token, cached. */
   sessions: SessionCache;
+  /** The next refresh token of a session whose token rotates (`sessions/refresh-rotation.ts`). */
+  refreshTokens: RefreshTokenChain;
   /** Whether failed sign-ins hold the account and the client back (`rate-limit/attempt-limits.ts`). */
   attemptLimits: boolean;
   /** Where the limits on guessing count (the database, or Redis): `rate-limit/counter-store.ts`. */

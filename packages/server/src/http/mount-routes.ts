@@ -33,8 +33,11 @@ export function implicitErrors(route: Route): KnownErrorCode[] {
 export function mountRoutes(api: Hono<AppEnv>, routes: readonly Route[], deps: Deps): void {
   for (const route of routes) {
     const allowed = deps.strict ? new Set<string>([...implicitErrors(route), ...route.errors]) : null;
-    // Any request in the refresh-token cookie mode may come from an untrusted origin.
-    if (allowed && deps.refreshCookie) allowed.add('ORIGIN_NOT_TRUSTED');
+    // Any request in the refresh-token cookie mode may come from an untrusted origin, or carry the cookie twice.
+    if (allowed && deps.refreshCookie) {
+      allowed.add('ORIGIN_NOT_TRUSTED');
+      allowed.add('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    }
     api.on(route.method, route.path, async (c) => {
       const cookie = refreshCookieOf(c.req.raw, deps);
       try {
@@ -43,8 +46,8 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly Route[], deps: D
         if (allowed && isKnownError(error) && !allowed.has(error.code)) {
           throw new Error(`${route.method} ${route.path} answered ${error.code}, which it does not declare`);
         }
-        // The service refused the cookie's refresh token: the cookie goes with the refusal.
-        if (cookie?.standsIn && isKnownError(error) && error.is('REFRESH_TOKEN_ERROR')) {
+        // The service refused the cookie's refresh token, or its name came twice: the cookie goes with the refusal.
+        if (cookie && isKnownError(error) && cookie.clearsWith(error)) {
           c.env.record.errorCode = error.code;
           return cookie.finish(knownErrorResponse(error), true);
         }

@@ -112,4 +112,24 @@ describe('GET /api/v1/docs', () => {
     }
     expect(answer.text).toContain('USER_EMAIL_ALREADY_EXISTS');
   });
+
+  it('cannot be framed by another page (clickjacking)', async () => {
+    const answer = await call(service, 'GET', '/docs');
+    expect(answer.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('content sniffing', () => {
+  it('every answer says nosniff, so a browser never runs a JSON or text answer as HTML or script', async () => {
+    const answers = [
+      await call(service, 'GET', '/openapi.json'),
+      await call(service, 'GET', '/docs'),
+      await call(service, 'GET', '/users/me'), // a known error
+      await call(service, 'GET', '/no-such-route'), // plain text
+      await call(service, 'OPTIONS', '/users/me'), // a preflight
+    ];
+    for (const answer of answers) expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    const outside = await fetch(`${service.url}/not-the-api`);
+    expect(outside.headers.get('x-content-type-options')).toBe('nosniff');
+  });
 });

@@ -169,9 +169,13 @@ export function referencePage(document: Record<string, unknown>): string {
 <main>${sections.join('\n')}</main></body></html>`;
 }
 
-/** Headers of the reference page: HTML, and a CSP that allows inline styles and nothing else. */
+/**
+ * Headers of the reference page: HTML, and a CSP that allows inline styles and
+ * nothing else, and no page of another site to frame it. (`nosniff` is on
+ * every answer, `request-log.ts`.)
+ */
 export const referencePageHeaders = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
-  'x-content-type-options': 'nosniff',
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { headers as h, refreshCookieHeader, refreshCookieName } from '@latchkey/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueCode } from '../codes/codes.js';
+import { rotationGraceMs } from '../sessions/refresh-rotation.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
   type Answer,
@@ -184,7 +185,7 @@ describe('answers that issue a refresh token, in the cookie mode', () => {
   });
 
   it('takes SameSite, Secure and Path from the options', () => {
-    expect(refreshCookieSettings({})).toEqual({ sameSite: 'Lax', secure: null, path: '/api/v1' });
+    expect(refreshCookieSettings({})).toEqual({ sameSite: 'Lax', secure: null, path: null });
     expect(refreshCookieSettings({ sameSite: 'Strict', secure: true, path: '/auth/api/v1' })).toEqual({
       sameSite: 'Strict',
       secure: true,
@@ -197,13 +198,24 @@ describe('answers that issue a refresh token, in the cookie mode', () => {
 });
 
 describe('the cookie in place of a refresh token', () => {
-  it('refreshes from the cookie alone, which stays as it is (not rotated)', async () => {
+  it('refresh tokens in the cookie never rotated: each refresh sets a new one, the old one lasts the grace window', async () => {
     const { answer: signedUp, refreshToken } = await cookieSignUp();
     const answer = await refreshFromCookie(refreshToken);
     expect(answer.status, answer.text).toBe(200);
     expect(Object.keys(answer.body).sort()).toEqual(['access_token', 'expires_in', 'scope', 'token_type']);
-    expect(setCookies(answer)).toEqual([]);
+    const rotated = refreshCookie(answer);
+    expect(rotated.value).toMatch(/^[0-9a-z]{45}$/);
+    expect(rotated.value).not.toBe(refreshToken);
+    expect(rotated.attributes['max-age']).toBe('31536000');
     expect((await me(answer.body.access_token)).body.id).toBe(signedUp.body.user_id);
+    // Another tab's refresh that left with the old cookie at the same moment: the same new cookie.
+    expect(refreshCookie(await refreshFromCookie(refreshToken)).value).toBe(rotated.value);
+    // The old cookie replayed after the window (a copy taken before the rotation) ends the session.
+    service.clock.advance(rotationGraceMs + 1_000);
+    const replayed = await refreshFromCookie(refreshToken);
+    expectKnownError(replayed, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401, false);
+    expect(refreshCookie(replayed).attributes['max-age']).toBe('0');
+    expectKnownError(await refreshFromCookie(rotated.value), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401, false);
   });
 
   it('signs out: the session ends and the answer clears the cookie', async () => {
@@ -325,6 +337,119 @@ describe('requests from another site', () => {
     } finally {
       await service.setProjectConfig({ domains: [] });
     }
+  });
+});
+
+describe('cookies planted by a sibling subdomain (cookie tossing)', () => {
+  /** A request to the service in-process, as a browser on `origin` sends it (the service answers any host). */
+  function at(
+    origin: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string; method?: string },
+  ) {
+    return service
+      .fetch(
+        new Request(`${origin}/api/v1${path}`, {
+          method: init.method ?? 'GET',
+          headers: init.headers,
+          body: init.body,
+        }),
+      )
+      .then(async (response) => {
+        const text = await response.text();
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {}
+        return { status: response.status, headers: response.headers, body, text } as Answer;
+      });
+  }
+
+  const refreshForm = () =>
+    new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: service.projectId,
+      client_secret: service.keys.publishableClientKey,
+    }).toString();
+
+  it('a request carrying the cookie twice is refused and both copies are cleared, in every place a sibling can set them', async () => {
+    const victim = await cookieSignUp();
+    const attacker = await cookieSignUp();
+    // The browser sends the more specific path first: the sibling's copy (Path=/api/v1/auth) comes before the victim's.
+    const twice = { cookie: `${cookieName()}=${attacker.refreshToken}; ${cookieName()}=${victim.refreshToken}` };
+    const origin = 'http://app.example.test';
+    const refreshed = await at(origin, '/auth/oauth/token', {
+      method: 'POST',
+      headers: { ...tokenHeaders(origin), ...twice, 'content-type': 'application/x-www-form-urlencoded' },
+      body: refreshForm(),
+    });
+    expectKnownError(refreshed, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401, false);
+    expect(refreshed.text).not.toContain('access_token');
+    const cleared = setCookies(refreshed);
+    expect(cleared.every((c) => c.name === cookieName() && c.value === '' && c.attributes['max-age'] === '0')).toBe(
+      true,
+    );
+    const places = cleared.map((c) => `${c.attributes.domain ?? '(host)'} ${c.attributes.path}`);
+    for (const path of ['/', '/api', '/api/v1', '/api/v1/auth', '/api/v1/auth/oauth', '/api/v1/auth/oauth/token']) {
+      for (const domain of ['(host)', 'app.example.test', 'example.test'])
+        expect(places).toContain(`${domain} ${path}`);
+    }
+    // Any other request of the mode too, and neither session is used or ended.
+    const read = await at(origin, '/auth/sessions', {
+      headers: { ...pageHeaders({}, origin), ...twice, [h.accessToken]: victim.answer.body.access_token },
+    });
+    expectKnownError(read, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
+    expect(setCookies(read).length).toBeGreaterThan(0);
+    expect((await refreshFromCookie(victim.refreshToken)).status).toBe(200);
+  });
+
+  it('over https the cookie is __Host- (no Domain, Path=/, Secure): a sibling cannot set one of that name', async () => {
+    const origin = 'https://auth.example.test';
+    const signedUp = await at(origin, '/auth/password/sign-up', {
+      method: 'POST',
+      headers: { ...pageHeaders({}, origin), 'content-type': 'application/json' },
+      body: JSON.stringify({ email: newEmail(), password: goodPassword }),
+    });
+    expect(signedUp.status, signedUp.text).toBe(200);
+    const [cookie, ...others] = setCookies(signedUp);
+    expect(others).toEqual([]);
+    expect(cookie).toMatchObject({
+      name: `__Host-${cookieName()}`,
+      attributes: { path: '/', secure: true, httponly: true, samesite: 'Lax' },
+    });
+    expect(cookie!.attributes.domain).toBeUndefined();
+    const refreshed = await at(origin, '/auth/oauth/token', {
+      method: 'POST',
+      headers: {
+        ...tokenHeaders(origin),
+        cookie: `__Host-${cookieName()}=${cookie!.value}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: refreshForm(),
+    });
+    expect(refreshed.status, refreshed.text).toBe(200);
+    expect(setCookies(refreshed).map((c) => c.name)).toEqual([`__Host-${cookieName()}`]);
+  });
+
+  it('over https a cookie of the old name still signs in once, and moves to the __Host- name', async () => {
+    const origin = 'https://auth.example.test';
+    const { refreshToken } = await cookieSignUp(); // set as before, under the old name
+    const refreshed = await at(origin, '/auth/oauth/token', {
+      method: 'POST',
+      headers: {
+        ...tokenHeaders(origin),
+        cookie: `${cookieName()}=${refreshToken}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: refreshForm(),
+    });
+    expect(refreshed.status, refreshed.text).toBe(200);
+    const cookies = setCookies(refreshed);
+    expect(cookies.find((c) => c.name === `__Host-${cookieName()}`)?.value).toMatch(/^[0-9a-z]{45}$/);
+    expect(cookies.find((c) => c.name === cookieName())).toMatchObject({
+      value: '',
+      attributes: { 'max-age': '0', path: '/api/v1' },
+    });
   });
 });
 

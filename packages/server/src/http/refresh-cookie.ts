@@ -35,6 +35,20 @@
  * Rule 1 is enough in today's browsers; rule 2 does not lean on the CORS
  * answer staying as it is, and also stops sibling subdomains, which
  * `SameSite=Lax` counts as the same site.
+ *
+ * Cookie tossing. A sibling subdomain cannot read the cookie, but it can set
+ * one of the same name for the parent domain, or for a longer path, which the
+ * browser then sends first: the page would run in the sibling's session.
+ * Over https (and unless the operator set a `path`) the cookie is therefore
+ * `__Host-latchkey-refresh-<projectId>` with `Path=/` and no `Domain`: the
+ * browser accepts a cookie of that name only from this very host, so no
+ * sibling can set one. Wherever the name is sent twice all the same (plain
+ * http, an operator's `path`, the old name), the request is refused
+ * (REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: the page is signed out, in nobody's
+ * session) and its answer expires the name for every path of the request and
+ * for this host and each parent domain, where a sibling could have set it.
+ * A cookie of the name used before `__Host-` (`Path=/api/v1`) is still read
+ * when the new one is absent, and replaced by it at the next cookie written.
  */
 import { constants, headers, KnownError, refreshCookieHeader, refreshCookieName } from '@latchkey/protocol';
 import type { ProjectRecord } from '../projects/projects.js';
@@ -61,9 +75,12 @@ export interface RefreshTokenCookieOptions {
    */
   secure?: boolean;
   /**
-   * The cookie's `Path`, where browsers send it. Default `/api/v1`, the only
-   * place that reads it; set it when the host serves the API under a prefix
-   * (`/auth/api/v1`).
+   * The cookie's `Path`, where browsers send it. Default: `/` over https,
+   * where the cookie is named `__Host-…`, which browsers accept only from
+   * this host with `Path=/` (a sibling subdomain cannot plant one); on plain
+   * http `/api/v1`, the only place that reads it. Set it when the host serves
+   * the API under a prefix (`/auth/api/v1`): the cookie then keeps its plain
+   * name, and the service still refuses a request that carries it twice.
    */
   path?: string;
 }
@@ -72,7 +89,8 @@ export interface RefreshTokenCookieOptions {
 export interface RefreshCookieSettings {
   sameSite: 'Lax' | 'Strict';
   secure: boolean | null;
-  path: string;
+  /** The operator's `path`, or null for the default (see `RefreshTokenCookieOptions.path`). */
+  path: string | null;
 }
 
 /** Checks the options of `createService`; a wrong one is a TypeError at start, not a broken cookie later. */
@@ -81,13 +99,16 @@ export function refreshCookieSettings(options: RefreshTokenCookieOptions): Refre
   if (sameSite !== 'Lax' && sameSite !== 'Strict') {
     throw new TypeError("createService: refreshTokenCookie.sameSite must be 'Lax' or 'Strict'.");
   }
-  const path = options.path ?? '/api/v1';
+  const path = options.path ?? null;
   // A cookie attribute value: no separator, control character or space can end it or add another attribute.
-  if (!/^\/[\x21-\x3a\x3c-\x7e]*$/.test(path)) {
+  if (path !== null && !/^\/[\x21-\x3a\x3c-\x7e]*$/.test(path)) {
     throw new TypeError('createService: refreshTokenCookie.path must be a URL path such as /api/v1.');
   }
   return { sameSite, secure: options.secure ?? null, path };
 }
+
+/** Where the cookie lived before it could be `__Host-` (and still lives on plain http by default). */
+const plainPath = '/api/v1';
 
 /** Lifetime of the cookie: that of the sessions the sign-in routes open. */
 const maxAgeSeconds = Math.floor(constants.defaultServerSessionExpiresInMs / 1000);
@@ -109,6 +130,10 @@ export class RefreshCookie {
   #token: string | null = null;
   #standsIn = false;
   #issued: string | null = null;
+  /** The request carried the name twice: every copy is expired. */
+  #tossed = false;
+  /** The request's cookie had the name used before `__Host-`: it goes once the new one is set. */
+  #fromPlainName = false;
 
   constructor(request: Request, settings: RefreshCookieSettings, deps: Deps) {
     this.#request = request;
@@ -126,8 +151,27 @@ export class RefreshCookie {
       throw new KnownError('ORIGIN_NOT_TRUSTED');
     }
     this.#projectId = project.id;
-    const value = readCookie(this.#request, refreshCookieName(project.id));
-    this.#token = value !== null && plausibleToken.test(value) ? value : null;
+    const name = this.#name();
+    let values = readCookies(this.#request, name);
+    if (values.length === 0 && name !== refreshCookieName(project.id)) {
+      values = readCookies(this.#request, refreshCookieName(project.id));
+      this.#fromPlainName = values.length > 0;
+    }
+    if (values.length > 1) {
+      this.#tossed = true;
+      throw new KnownError(
+        'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+        undefined,
+        'The session cookie came twice, one of them set by another site (a sibling subdomain): both were cleared. Sign in again.',
+      );
+    }
+    const value = values[0];
+    this.#token = value !== undefined && plausibleToken.test(value) ? value : null;
+  }
+
+  /** Whether a refusal `error` takes the cookie away: a refused cookie's token, or a name sent twice. */
+  clearsWith(error: KnownError): boolean {
+    return this.#tossed || (this.#standsIn && error.is('REFRESH_TOKEN_ERROR'));
   }
 
   /**
@@ -138,11 +182,6 @@ export class RefreshCookie {
     if (sent) return sent;
     this.#standsIn = this.#token !== null;
     return this.#token;
-  }
-
-  /** True when the cookie stood in for the request's refresh token: a refusal of that token clears it. */
-  get standsIn(): boolean {
-    return this.#standsIn;
   }
 
   /** The answer `value` without its `refresh_token`, which goes into the cookie instead. */
@@ -159,17 +198,58 @@ export class RefreshCookie {
   /** `response` with the cookie set (a token was taken from the answer) or cleared (`clear`). */
   finish(response: Response, clear: boolean): Response {
     if (this.#projectId === null || (this.#issued === null && !clear)) return response;
-    const cookie = this.#issued === null ? this.#cookie('', 0) : this.#cookie(this.#issued, maxAgeSeconds);
+    const cookies = this.#tossed
+      ? this.#everyCopy()
+      : [
+          this.#issued === null
+            ? this.#cookie(this.#name(), '', 0)
+            : this.#cookie(this.#name(), this.#issued, maxAgeSeconds),
+        ];
+    // The cookie of the old name goes once the new one replaces it (or it is cleared).
+    if (this.#fromPlainName) cookies.push(this.#cookie(refreshCookieName(this.#projectId), '', 0, plainPath));
     const finished = new Response(response.body, response);
-    finished.headers.append('set-cookie', cookie);
+    for (const cookie of cookies) finished.headers.append('set-cookie', cookie);
     return finished;
   }
 
-  #cookie(value: string, maxAge: number): string {
-    const { path, sameSite } = this.#settings;
-    const secure = this.#settings.secure ?? this.#serviceOrigin().startsWith('https:');
+  #secure(): boolean {
+    return this.#settings.secure ?? this.#serviceOrigin().startsWith('https:');
+  }
+
+  /** `__Host-` over https unless the operator chose a path; the plain name otherwise. */
+  #name(): string {
     const name = refreshCookieName(this.#projectId!);
-    return `${name}=${value}; Max-Age=${maxAge}; Path=${path}; HttpOnly; SameSite=${sameSite}${secure ? '; Secure' : ''}`;
+    return this.#settings.path === null && this.#secure() ? `__Host-${name}` : name;
+  }
+
+  #path(): string {
+    return this.#settings.path ?? (this.#secure() ? '/' : plainPath);
+  }
+
+  #cookie(name: string, value: string, maxAge: number, path = this.#path(), domain?: string): string {
+    const attributes = `Max-Age=${maxAge}; Path=${path}${domain ? `; Domain=${domain}` : ''}`;
+    return `${name}=${value}; ${attributes}; HttpOnly; SameSite=${this.#settings.sameSite}${this.#secure() ? '; Secure' : ''}`;
+  }
+
+  /**
+   * Expiring cookies for every copy of the name the request could have
+   * carried: each path prefix of the request's (and the configured path),
+   * host-only and for this host and each parent domain (a public suffix the
+   * browser ignores). A `__Host-` name is host-only at `/` by definition.
+   */
+  #everyCopy(): string[] {
+    const name = this.#name();
+    if (name.startsWith('__Host-')) return [this.#cookie(name, '', 0, '/')];
+    const segments = new URL(this.#request.url).pathname.split('/').filter(Boolean);
+    const paths = new Set(['/', this.#path(), ...segments.map((_, i) => `/${segments.slice(0, i + 1).join('/')}`)]);
+    const host = new URL(this.#serviceOrigin()).hostname;
+    const labels = host.split('.');
+    const isAddress = /^[\d.]+$/.test(host) || host.includes(':') || host.startsWith('[');
+    const domains = isAddress ? [] : labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
+    return [...paths].flatMap((path) => [
+      this.#cookie(name, '', 0, path),
+      ...domains.map((domain) => this.#cookie(name, '', 0, path, domain)),
+    ]);
   }
 
   #serviceOrigin(): string {
@@ -190,9 +270,15 @@ export function sentRefreshToken(request: Request): string | null {
 
 /** The value of the first cookie called `name` (the browser sends the most specific path first), or null. */
 export function readCookie(request: Request, name: string): string | null {
+  return readCookies(request, name)[0] ?? null;
+}
+
+/** The values of every cookie called `name` the request carries, in its order. */
+export function readCookies(request: Request, name: string): string[] {
+  const values: string[] = [];
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
     const index = part.indexOf('=');
-    if (index >= 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+    if (index >= 0 && part.slice(0, index).trim() === name) values.push(part.slice(index + 1).trim());
   }
-  return null;
+  return values;
 }

@@ -1,6 +1,7 @@
 /**
  * Every answer leaves through `finishResponse`: request id, `cache-control`,
- * CORS on `/api/*`, the status override, and one log line. The log line holds
+ * `x-content-type-options: nosniff`, CORS on `/api/*`, the status override,
+ * and one log line. The log line holds
  * the method, path (no query), status, duration and known-error code; never
  * headers, bodies, tokens, keys or passwords.
  */
@@ -56,5 +57,7 @@ export function finishResponse(
 function addFinishingHeaders(target: Headers, pathname: string, record: RequestRecord): void {
   target.set(headers.requestId, record.requestId);
   target.set('cache-control', 'no-store, max-age=0');
+  // Every answer, in this one place: a browser never guesses another type (a JSON or text answer run as HTML).
+  target.set('x-content-type-options', 'nosniff');
   if (isApiPath(pathname)) for (const [name, value] of Object.entries(corsHeaders)) target.set(name, value);
 }

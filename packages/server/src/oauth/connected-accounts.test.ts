@@ -67,14 +67,15 @@ describe('provider access tokens', () => {
 
   it('refreshes an expired token at the provider and stores the new one', async () => {
     const user = await signUp(service);
-    await flow('refresher', { type: 'link', token: user.access_token });
+    // The link answers the session's tokens, its refresh token rotated: the app keeps those.
+    const linked = await flow('refresher', { type: 'link', token: user.access_token });
     const first = (await accessToken(user, '')).body.access_token;
     service.clock.advance(11 * 60_000);
     const fresh = await call(service, 'POST', '/auth/oauth/token', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         grant_type: 'refresh_token',
-        refresh_token: user.refresh_token,
+        refresh_token: linked.refresh_token,
         client_id: service.projectId,
         client_secret: service.keys.publishableClientKey,
       }).toString(),

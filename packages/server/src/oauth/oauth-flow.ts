@@ -17,6 +17,15 @@
  * 3. The app exchanges that code at `POST /auth/oauth/token` with its PKCE
  *    verifier (`tokens/token-routes.ts`) and gets a session.
  *
+ * Linking (`type=link`) adds a provider to the session of the access token
+ * the flow starts with, and opens no other: the token must be of a session
+ * still alive (the check of every authenticated request), which the callback
+ * checks again, with the account rules, so that a refusal reaches the error
+ * page; the code exchange applies them, in one transaction with a last check
+ * of the session, and answers that session's tokens (its refresh token
+ * rotated: Stack's SDK stores the tokens of a code exchange). A session ended
+ * at any step links nothing.
+ *
  * Every failure after the app's URLs were checked goes to the app's
  * `error_redirect_url` as `?errorCode=<known error>&message=<text>`; before
  * that (bad client, untrusted URLs) the known error is the answer itself, so
@@ -26,6 +35,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { encodeKnownError, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
+import { checkUserAccessToken } from '../access/request-auth.js';
 import { audit } from '../audit/audit-log.js';
 import { findCodeByLookup, markCodeUsed } from '../codes/code-store.js';
 import { issueCode, otpLength } from '../codes/codes.js';
@@ -36,11 +46,18 @@ import { type ClientInfo, defineRoute, type Route } from '../http/route.js';
 import { openProviderSecret } from '../projects/config-secrets.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import { inTransaction } from '../storage/db.js';
+import { lockUserSession, rotateSessionToken } from '../sessions/session-store.js';
+import { type Db, inTransaction } from '../storage/db.js';
 import { authenticateOAuthClient } from '../tokens/oauth-client.js';
 import { applyAccountRules } from './account-rules.js';
 import { devProvider } from './dev-provider.js';
-import { type ProviderClient, type ProviderConfig, standardProvider } from './providers.js';
+import {
+  type ProviderClient,
+  type ProviderConfig,
+  type ProviderProfile,
+  type ProviderTokens,
+  standardProvider,
+} from './providers.js';
 
 /** Name of the cookie binding a flow to the browser that started it (the original backend's name). */
 export function innerCookieName(innerState: string): string {
@@ -102,6 +119,8 @@ const flowData = z.object({
   provider_id: z.string(),
   type: z.enum(['authenticate', 'link']),
   link_user_id: z.string().nullable(),
+  /** The session a link adds the provider to (null for sign-in). */
+  link_session_id: z.string().nullable().default(null),
   redirect_uri: z.string(),
   state: z.string(),
   code_challenge: z.string(),
@@ -151,9 +170,17 @@ function errorRedirect(url: string, error: KnownError, cookies: string[] = []): 
   return redirect(target.href, cookies);
 }
 
-function cookie(request: Request, name: string, value: string, maxAgeSeconds: number): string {
-  const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
-  return `${name}=${value}; Path=${cookiePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+/**
+ * The flow's cookie. Over https it is `SameSite=None; Secure`: a `form_post`
+ * provider (Apple) returns with a cross-site POST, on which browsers withhold
+ * `Lax` cookies, and the flow would fail. It stays `Lax` on plain http
+ * (development), where browsers refuse `SameSite=None` without `Secure`. The
+ * cookie only proves the callback comes back to the browser that started the
+ * flow; what it guards needs the flow's unguessable state as well.
+ */
+function cookie(deps: Deps, request: Request, name: string, value: string, maxAgeSeconds: number): string {
+  const sameSite = publicOrigin(deps, request).startsWith('https:') ? 'None; Secure' : 'Lax';
+  return `${name}=${value}; Path=${cookiePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=${sameSite}`;
 }
 
 const authorize = defineRoute({
@@ -197,13 +224,12 @@ const authorize = defineRoute({
         throw new KnownError('INVALID_SCOPE', { scope: query.provider_scope ?? '' });
       }
       let linkUserId: string | null = null;
+      let linkSessionId: string | null = null;
       if (query.type === 'link') {
-        const checked = await deps.accessTokens.check(query.token ?? '');
-        if (!checked.ok) {
-          throw new KnownError(checked.reason === 'expired' ? 'ACCESS_TOKEN_EXPIRED' : 'UNPARSABLE_ACCESS_TOKEN');
-        }
-        if (checked.projectId !== project.id) throw new KnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
-        linkUserId = checked.userId;
+        const linking = await checkUserAccessToken(deps, query.token ?? '', project.id);
+        if (linking.sessionId === null) throw linkSessionEnded();
+        linkUserId = linking.userId;
+        linkSessionId = linking.sessionId;
       }
       const origin = publicOrigin(deps, request);
       const client = providerClient(deps, project, provider, origin);
@@ -214,6 +240,7 @@ const authorize = defineRoute({
         provider_id: provider.id,
         type: query.type,
         link_user_id: linkUserId,
+        link_session_id: linkSessionId,
         redirect_uri: query.redirect_uri,
         state: query.state,
         code_challenge: query.code_challenge,
@@ -232,7 +259,7 @@ const authorize = defineRoute({
         redirectUri: `${origin}/api/v1/auth/oauth/callback/${provider.id}`,
         extraScopes: scopes,
       });
-      return redirect(providerUrl.href, [cookie(request, innerCookieName(flow.code), browserSecret, 3600)]);
+      return redirect(providerUrl.href, [cookie(deps, request, innerCookieName(flow.code), browserSecret, 3600)]);
     } catch (error) {
       if (isKnownError(error)) return fail(error);
       throw error;
@@ -272,7 +299,7 @@ async function handleCallback(
     throw new KnownError('INVALID_AUTHORIZATION_CODE', undefined, 'This sign-in link is not one the service started.');
   }
   const flow = parsed.data;
-  const clearCookie = cookie(request, innerCookieName(state), '', 0);
+  const clearCookie = cookie(deps, request, innerCookieName(state), '', 0);
   const fail = (error: KnownError) => errorRedirect(flow.error_redirect_url, error, [clearCookie]);
   const now = deps.clock.now();
   if (row.used_at !== null || row.expires_at.getTime() <= now) {
@@ -303,24 +330,43 @@ async function handleCallback(
       codeVerifier: deps.configSealer.open(flow.verifier_sealed, `oauth-flow:${project.id}:verifier`),
       nonce: flow.nonce,
     });
-    // The linking user acts; a sign-in has no actor until it succeeds.
-    const source = { auth: null, projectId: project.id, userId: flow.link_user_id, client: browser, deps };
-    const outcome = await inTransaction(deps.db, async (trx) => {
-      const outcome = await applyAccountRules(trx, deps.configSealer, {
-        project,
-        providerId: provider.id,
-        linkUserId: flow.link_user_id,
+    const granted = { ...tokens, scopes: [...new Set([...tokens.scopes, ...flow.scopes])] };
+    let outcome: { userId: string; isNewUser: boolean };
+    let link: LinkData | null = null;
+    if (flow.type === 'link') {
+      const sessionId = flow.link_session_id;
+      const userId = flow.link_user_id;
+      if (sessionId === null || userId === null) throw linkSessionEnded();
+      link = {
+        session_id: sessionId,
+        provider_id: provider.id,
         profile,
-        tokens: { ...tokens, scopes: [...new Set([...tokens.scopes, ...flow.scopes])] },
-        now: deps.clock.now(),
-        source,
-      });
-      const facts = { userId: outcome.userId, data: { method: 'oauth', provider: provider.id } };
-      if (flow.link_user_id === null)
+        tokens_sealed: deps.configSealer.seal(JSON.stringify(granted), linkTokensContext(project.id, sessionId)),
+      };
+      // Checked now, so that a refusal reaches the error page; applied at the code exchange.
+      const checked = { project, userId, link, tokens: granted, client: browser, ended: linkSessionEnded };
+      await rolledBack(deps.db, (trx) => applyLink(trx, deps, checked));
+      outcome = { userId, isNewUser: false };
+    } else {
+      outcome = await inTransaction(deps.db, async (trx) => {
+        // A sign-in has no actor until it succeeds.
+        const source = { auth: null, projectId: project.id, userId: null, client: browser, deps };
+        const outcome = await applyAccountRules(trx, deps.configSealer, {
+          project,
+          providerId: provider.id,
+          linkUserId: null,
+          profile,
+          tokens: granted,
+          now: deps.clock.now(),
+          source,
+        });
+        const facts = { userId: outcome.userId, data: { method: 'oauth', provider: provider.id } };
         await audit(trx, source, outcome.isNewUser ? 'sign_up' : 'sign_in.succeeded', facts);
-      if (outcome.connected) await audit(trx, source, 'oauth.connected', { ...facts, data: { provider: provider.id } });
-      return outcome;
-    });
+        if (outcome.connected)
+          await audit(trx, source, 'oauth.connected', { ...facts, data: { provider: provider.id } });
+        return outcome;
+      });
+    }
     const code = await issueCode(deps.db, {
       projectId: project.id,
       purpose: 'oauth_authorization_code',
@@ -330,6 +376,7 @@ async function handleCallback(
         redirect_uri: flow.redirect_uri,
         code_challenge: flow.code_challenge,
         after_callback_redirect_url: flow.after_callback_redirect_url,
+        ...(link ? { link } : {}),
       },
       now: deps.clock.now(),
     });
@@ -373,6 +420,113 @@ const callbackPost = defineRoute({
   errors: callbackErrors,
   handler: ({ request, client, params, body, deps }) => handleCallback(request, client, params.providerId, body, deps),
 });
+
+/** A link's callback outcome, kept with the app's authorization code until the code exchange applies it. */
+export const linkData = z.object({
+  session_id: z.string(),
+  provider_id: z.string(),
+  profile: z.object({
+    accountId: z.string(),
+    email: z.string().nullable(),
+    emailVerified: z.boolean(),
+    displayName: z.string().nullable(),
+    profileImageUrl: z.string().nullable(),
+  }) satisfies z.ZodType<ProviderProfile>,
+  /** The provider's tokens, sealed to the project and the session (the code's row holds no token in clear). */
+  tokens_sealed: z.string(),
+});
+export type LinkData = z.infer<typeof linkData>;
+
+const linkTokensContext = (projectId: string, sessionId: string) => `oauth-link:${projectId}:${sessionId}`;
+
+const linkSessionEnded = () =>
+  new KnownError(
+    'ACCESS_TOKEN_EXPIRED',
+    { expired_at_millis: null },
+    'The session this link was started from has ended (signed out or revoked). Sign in again to link.',
+  );
+
+/** Thrown to roll a transaction back once its work has shown it would succeed. */
+class RollBack extends Error {}
+
+/** Runs `work` in a transaction that is always rolled back; its known errors come through. */
+async function rolledBack(db: Db, work: (trx: Db) => Promise<unknown>): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await work(trx);
+    throw new RollBack();
+  }).catch((error: unknown) => {
+    if (!(error instanceof RollBack)) throw error;
+  });
+}
+
+/** What a link adds, and to whom. */
+interface LinkInput {
+  project: ProjectRecord;
+  userId: string;
+  link: LinkData;
+  tokens: ProviderTokens;
+  client: ClientInfo;
+  /** The refusal when the session has ended. */
+  ended: () => KnownError;
+}
+
+/**
+ * Adds the provider account to the linking user in the caller's transaction,
+ * while it holds the session's row: the account rules, and `oauth.connected`.
+ * Returns the session; `ended()` is thrown when it ended.
+ */
+async function applyLink(trx: Db, deps: Deps, input: LinkInput) {
+  const { project, userId, link } = input;
+  const now = deps.clock.now();
+  const session = await lockUserSession(trx, project.id, userId, link.session_id, now);
+  if (!session) throw input.ended();
+  // The linking user acts.
+  const source = { auth: null, projectId: project.id, userId, client: input.client, deps };
+  const outcome = await applyAccountRules(trx, deps.configSealer, {
+    project,
+    providerId: link.provider_id,
+    linkUserId: userId,
+    profile: link.profile,
+    tokens: input.tokens,
+    now,
+    source,
+  });
+  if (outcome.connected) {
+    await audit(trx, source, 'oauth.connected', { userId, data: { provider: link.provider_id } });
+  }
+  return session;
+}
+
+/**
+ * The code exchange of a link: adds the provider to the session the flow was
+ * started from, in one transaction with the account rules, and rotates that
+ * session's refresh token (`sessions/refresh-rotation.ts`: the replaced one
+ * lasts the grace window, so the page's other tabs follow). Returns the
+ * session's id and new refresh token; REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED when
+ * the session ended meanwhile, and the account rules' refusals.
+ */
+export async function completeLink(
+  deps: Deps,
+  input: Omit<LinkInput, 'tokens' | 'ended'> & { also: (trx: Db) => Promise<void> },
+): Promise<{ sessionId: string; refreshToken: string }> {
+  const { project, link } = input;
+  const tokens = JSON.parse(
+    deps.configSealer.open(link.tokens_sealed, linkTokensContext(project.id, link.session_id)),
+  ) as ProviderTokens;
+  const ended = () => new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', undefined, linkSessionEnded().message);
+  const rotated = await inTransaction(deps.db, async (trx) => {
+    await input.also(trx);
+    const session = await applyLink(trx, deps, { ...input, tokens, ended });
+    const refreshToken = deps.refreshTokens.next(session.id, session.refresh_token_hash);
+    const now = deps.clock.now();
+    if (!(await rotateSessionToken(trx, session, session.refresh_token_hash, sha256Hex(refreshToken), now))) {
+      throw ended();
+    }
+    return { sessionId: session.id, refreshToken, replaced: session.refresh_token_hash };
+  });
+  deps.sessions.rotated(project.id, rotated.replaced);
+  return { sessionId: rotated.sessionId, refreshToken: rotated.refreshToken };
+}
 
 /** The PKCE check of the token endpoint: base64url(SHA-256(verifier)) equals the stored challenge. */
 export function pkceMatches(verifier: string, challenge: string): boolean {

@@ -43,6 +43,7 @@ export class SessionCache {
     });
     feed.subscribe((event) => {
       if (event.type === 'live' || event.type === 'lost') this.#cache.clear();
+      else if (event.type === 'rotated') this.#cache.forget(keyOf(event.projectId, event.tokenHash));
     });
   }
 
@@ -51,20 +52,40 @@ export class SessionCache {
     return this.#cache.stats;
   }
 
-  /** The project's unexpired, unrevoked session whose refresh token this is, or null. */
+  /**
+   * The project's unexpired, unrevoked session whose refresh token this is
+   * (current, or the one it replaced last: `refresh-rotation.ts`), or null. A
+   * session found by its replaced token is not held: that token's next use
+   * reads the session as it is then.
+   */
   async find(projectId: string, refreshToken: string, now: number): Promise<SessionRow | null> {
-    const key = `${projectId}\u0000${sha256Hex(refreshToken)}`;
+    const hash = sha256Hex(refreshToken);
+    const key = keyOf(projectId, hash);
     const row = await this.#cache.get(key, () => findSession(this.#options.db, projectId, refreshToken, now));
     if (row === null) return null;
     if (row.expires_at.getTime() <= now || (await this.#options.revocations.isRevoked(row.id))) {
       this.#cache.forget(key);
       return null;
     }
+    if (row.refresh_token_hash !== hash) this.#cache.forget(key);
     return row;
+  }
+
+  /**
+   * Drops the token hashed `tokenHash` after a rotation replaced it (or
+   * tried to), before the change feed would: this instance's next use of it
+   * reads the session as it is now.
+   */
+  rotated(projectId: string, tokenHash: string): void {
+    this.#cache.forget(keyOf(projectId, tokenHash));
   }
 
   /** Notes a write of the session's `last_used_at` (the held row is the one `find` answered). */
   touched(row: SessionRow, now: number): void {
     row.last_used_at = new Date(now);
   }
+}
+
+function keyOf(projectId: string, tokenHash: string): string {
+  return `${projectId}\u0000${tokenHash}`;
 }

@@ -1,6 +1,8 @@
 /**
  * Sessions: one row per sign-in, found by the SHA-256 of its refresh token
- * (an opaque 45-character value). Refresh tokens are not rotated (decision b).
+ * (an opaque 45-character value), or of the one it replaced last when the
+ * token was rotated (`refresh-rotation.ts`; the 2.7 protocol's clients never
+ * rotate, decision b).
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from '@latchkey/protocol';
@@ -8,7 +10,7 @@ import { type DeleteQueryBuilder, type DeleteResult, sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import { sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
-import { revokedNotice } from '../storage/change-feed.js';
+import { revokedNotice, rotatedNotice } from '../storage/change-feed.js';
 import { type Db, inTransaction, type Write, writeTogether } from '../storage/db.js';
 import type { Database, SessionRow } from '../storage/schema.js';
 import { markUserActive } from '../users/user-store.js';
@@ -64,19 +66,74 @@ export function sessionInsert(db: Db, input: NewSession): { sessionId: string; r
   return { sessionId, refreshToken, write };
 }
 
-/** The unexpired session of the project holding `refreshToken`, or null. */
+/**
+ * The unexpired session of the project holding `refreshToken` as its current
+ * refresh token or as the one it replaced last (`refresh-rotation.ts` tells
+ * which), or null.
+ */
 export async function findSession(
   db: Db,
   projectId: string,
   refreshToken: string,
   now: number,
 ): Promise<SessionRow | null> {
+  const hash = sha256Hex(refreshToken);
   const row = await db
     .selectFrom('sessions')
     .selectAll()
-    .where('refresh_token_hash', '=', sha256Hex(refreshToken))
+    .where((eb) => eb.or([eb('refresh_token_hash', '=', hash), eb('previous_refresh_token_hash', '=', hash)]))
     .where('project_id', '=', projectId)
     .where('expires_at', '>', new Date(now))
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * Makes `nextHash` the refresh token of the session in place of `fromHash`,
+ * which becomes its previous one, rotated `now`; and tells every instance
+ * that `fromHash` is no longer current (`rotatedNotice`). False when
+ * `fromHash` is not the session's current token any more (another request
+ * rotated it first, or the session went).
+ */
+export async function rotateSessionToken(
+  db: Db,
+  session: Pick<SessionRow, 'id' | 'project_id'>,
+  fromHash: string,
+  nextHash: string,
+  now: number,
+): Promise<boolean> {
+  const rotated = db
+    .updateTable('sessions')
+    .set({
+      refresh_token_hash: nextHash,
+      previous_refresh_token_hash: fromHash,
+      refresh_token_rotated_at: new Date(now),
+    })
+    .where('id', '=', session.id)
+    .where('refresh_token_hash', '=', fromHash)
+    .returning(['project_id', 'previous_refresh_token_hash']);
+  const result = await sql`with rotated as (${rotated})
+    select ${rotatedNotice(sql`project_id`, sql`previous_refresh_token_hash`)} as notice from rotated`.execute(db);
+  return result.rows.length > 0;
+}
+
+/** The unexpired session `sessionId` of the project's user, locked until the transaction of `db` ends; or null. */
+export async function lockUserSession(
+  db: Db,
+  projectId: string,
+  userId: string,
+  sessionId: string,
+  now: number,
+): Promise<SessionRow | null> {
+  if (!isUuid(sessionId)) return null;
+  const row = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id', '=', sessionId.toLowerCase())
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', new Date(now))
+    .forUpdate()
     .executeTakeFirst();
   return row ?? null;
 }

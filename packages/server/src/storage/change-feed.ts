@@ -28,6 +28,8 @@ export type FeedEvent =
   | { type: 'mail' }
   /** Sessions were deleted (`notifySessionsRevoked`): their access tokens must stop working. */
   | { type: 'revoked'; sessionIds: string[] }
+  /** A refresh token (by its hash) stopped being its session's current one (`rotatedNotice`): caches drop it. */
+  | { type: 'rotated'; projectId: string; tokenHash: string }
   /** Users were changed or deleted (a trigger tells, migration 0009); null: too many to name, any may have. */
   | { type: 'users'; userIds: string[] | null }
   /** Teams were changed or deleted (a trigger tells); null: any may have. */
@@ -88,6 +90,17 @@ export function revokedNotice(ids: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`pg_notify(${changeChannel}, json_build_object('schema', current_schema(), 'revoked', ${ids})::text)`;
 }
 
+/**
+ * The `pg_notify` call that tells every instance the refresh token hashed
+ * `tokenHash` of a session of `projectId` (SQL expressions) was replaced by a
+ * new one (`sessions/refresh-rotation.ts`), so that no cache answers it as
+ * current any more; sent when the transaction commits, by the statement that
+ * rotates it.
+ */
+export function rotatedNotice(projectId: RawBuilder<unknown>, tokenHash: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`pg_notify(${changeChannel}, json_build_object('schema', current_schema(), 'rotated', json_build_array(${projectId}, ${tokenHash}))::text)`;
+}
+
 /** The event a notification payload carries for `schema`, or null (another schema, or not ours). */
 export function feedEventOf(payload: string, schema: string): FeedEvent | null {
   try {
@@ -96,6 +109,7 @@ export function feedEventOf(payload: string, schema: string): FeedEvent | null {
       project?: unknown;
       mail?: unknown;
       revoked?: unknown;
+      rotated?: unknown;
       users?: unknown;
       teams?: unknown;
     };
@@ -105,6 +119,12 @@ export function feedEventOf(payload: string, schema: string): FeedEvent | null {
     if ('teams' in parsed) return { type: 'teams', teamIds: idList(parsed.teams) };
     if (Array.isArray(parsed.revoked)) {
       return { type: 'revoked', sessionIds: parsed.revoked.filter((id): id is string => typeof id === 'string') };
+    }
+    if (Array.isArray(parsed.rotated)) {
+      const [projectId, tokenHash] = parsed.rotated;
+      if (typeof projectId === 'string' && typeof tokenHash === 'string')
+        return { type: 'rotated', projectId, tokenHash };
+      return null;
     }
     return parsed.mail === true ? { type: 'mail' } : null;
   } catch {

@@ -81,6 +81,10 @@ export interface SessionsTable {
   user_agent: string | null;
   /** Opened by server code for the user (`POST /auth/sessions` with `is_impersonation`). */
   is_impersonation: Generated<boolean>;
+  /** The refresh token this session's current one replaced (`sessions/refresh-rotation.ts`), or null. */
+  previous_refresh_token_hash: Generated<string | null>;
+  /** When the current refresh token replaced the previous one, or null (never rotated). */
+  refresh_token_rotated_at: Generated<Date | null>;
 }
 
 /** Users of the `internal` project who own a project (their access tokens are its admin tokens). */

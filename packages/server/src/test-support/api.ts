@@ -2,7 +2,13 @@
  * Helpers for tests that drive a test service over HTTP: request building,
  * answer reading, known-error assertions and row counts.
  */
-import { detailsProblem, headers as h, isKnownErrorCode, type KnownErrorCode } from '@latchkey/protocol';
+import {
+  detailsProblem,
+  headers as h,
+  isKnownErrorCode,
+  type KnownErrorCode,
+  refreshRotationField,
+} from '@latchkey/protocol';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
@@ -108,16 +114,25 @@ export async function signUp(service: TestService, email = newEmail(), password 
   return { ...(answer.body as { access_token: string; refresh_token: string; user_id: string }), email, password };
 }
 
-/** `POST /auth/oauth/token` with `grant_type=refresh_token`, as the SDK sends it (client_secret_post). */
-export function refreshGrant(service: TestService, refreshToken: string): Promise<Answer> {
+/**
+ * `POST /auth/oauth/token` with `grant_type=refresh_token`, as the SDK sends it
+ * (client_secret_post); with `rotate`, as our SDK does when it stores rotated tokens.
+ */
+export function refreshGrant(
+  service: TestService,
+  refreshToken: string,
+  options: { rotate?: boolean } = {},
+): Promise<Answer> {
+  const form = new URLSearchParams({
+    refresh_token: refreshToken,
+    grant_type: 'refresh_token',
+    client_id: service.projectId,
+    client_secret: service.keys.publishableClientKey,
+  });
+  if (options.rotate) form.set(refreshRotationField, '1');
   return call(service, 'POST', '/auth/oauth/token', {
     headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-    body: new URLSearchParams({
-      refresh_token: refreshToken,
-      grant_type: 'refresh_token',
-      client_id: service.projectId,
-      client_secret: service.keys.publishableClientKey,
-    }).toString(),
+    body: form.toString(),
   });
 }
 

@@ -3,22 +3,25 @@
  * endpoint, and the public JWKS of a project. The token endpoint takes a form
  * body and client authentication (project id and publishable key, in the body
  * or as HTTP Basic), carries no `x-stack-*` headers, and answers errors with
- * their real status. `refresh_token` answers a new access token (the refresh
- * token is not rotated, decision b); `authorization_code` exchanges the code an
+ * their real status. `refresh_token` answers a new access token, and rotates
+ * the refresh token only for a client that stores the new one (the cookie
+ * mode, `latchkey_refresh_rotation=1`; `sessions/refresh-rotation.ts`): for
+ * the 2.7 protocol it is stable (decision b). `authorization_code` exchanges the code an
  * OAuth sign-in gave the app's callback (`oauth/oauth-flow.ts`) for a session,
  * once, with the PKCE verifier and the same redirect URI. In the
  * refresh-token cookie mode (`http/refresh-cookie.ts`) the refresh token of
  * both grants travels in the service's cookie instead of the form and the body.
  */
-import { constants, isKnownError, KnownError } from '@latchkey/protocol';
+import { constants, isKnownError, KnownError, refreshRotationField } from '@latchkey/protocol';
 import { z } from 'zod';
 import { checkCode, useCode, verificationCode } from '../codes/codes.js';
 import { jsonResponse } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { activityWrites, countryOf, recordUserActivity } from '../metrics/activity.js';
-import { pkceMatches } from '../oauth/oauth-flow.js';
+import { activityWrites, countryOf } from '../metrics/activity.js';
+import { completeLink, linkData, pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
-import { createSession, isActivityStale, touchSession } from '../sessions/session-store.js';
+import { refreshSession } from '../sessions/refresh-rotation.js';
+import { createSession } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authenticateOAuthClient } from './oauth-client.js';
 
@@ -47,6 +50,10 @@ function basicCredentials(authorization: string | null): { id: string; secret: s
 const tokenForm = z.object({
   grant_type: z.enum(['refresh_token', 'authorization_code']),
   refresh_token: z.string().optional().meta({ description: "For `refresh_token`: the session's refresh token." }),
+  [refreshRotationField]: z.literal('1').optional().meta({
+    description:
+      'For `refresh_token`: the client stores a rotated refresh token (a Latchkey extension): the answer carries a new `refresh_token`, and the one sent stops working 30 s later.',
+  }),
   code: z.string().optional().meta({ description: "For `authorization_code`: the code of the app's OAuth callback." }),
   code_verifier: z.string().optional().meta({ description: 'For `authorization_code`: the PKCE verifier.' }),
   redirect_uri: z
@@ -73,7 +80,7 @@ const tokenAnswer = z
   .meta({
     id: 'TokenAnswer',
     description:
-      'A refresh answers the access token only (the refresh token is not rotated); an authorization code answers a new session.',
+      'A refresh answers the access token, and a new refresh token only when the client asked for rotation; an authorization code answers a session.',
   });
 
 /** What the callback stored with the app's authorization code. */
@@ -83,6 +90,8 @@ const authorizationCodeData = z.object({
   redirect_uri: z.string(),
   code_challenge: z.string(),
   after_callback_redirect_url: z.string().nullable(),
+  /** A link flow's provider account, added to its session by this exchange. */
+  link: linkData.optional(),
 });
 
 const issueToken = defineRoute({
@@ -90,7 +99,7 @@ const issueToken = defineRoute({
   path: '/auth/oauth/token',
   tag: 'tokens',
   summary:
-    'OAuth token endpoint: a new access token for a refresh token (not rotated), or a session for the authorization code of an OAuth sign-in (PKCE S256).',
+    'OAuth token endpoint: a new access token for a refresh token (rotated only when the client asks), or a session for the authorization code of an OAuth sign-in (PKCE S256).',
   access: 'none',
   body: { form: tokenForm },
   answer: tokenAnswer,
@@ -99,6 +108,10 @@ const issueToken = defineRoute({
     'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
     'INVALID_AUTHORIZATION_CODE',
     'REDIRECT_URL_NOT_WHITELISTED',
+    // The account rules of a link, applied by its code exchange.
+    'USER_NOT_FOUND',
+    'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER',
+    'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION',
   ],
   handler: async ({ request, body: form, client, refreshCookie, deps }) => {
     for (const name of new Set(form.keys())) {
@@ -145,18 +158,23 @@ const issueToken = defineRoute({
       const data = authorizationCodeData.parse(row.data);
       if (redirectUri !== data.redirect_uri) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
       if (!pkceMatches(verifier, data.code_challenge)) throw new KnownError('INVALID_AUTHORIZATION_CODE');
-      const session = await inTransaction(deps.db, async (trx) => {
-        await useCode(trx, row, now).catch(() => {
+      const use = (trx: Db) =>
+        useCode(trx, row, now).catch(() => {
           throw new KnownError('INVALID_AUTHORIZATION_CODE');
         });
-        return createSession(trx, {
-          projectId: project.id,
-          userId: data.user_id,
-          now,
-          client,
-          also: () => activityWrites(trx, { projectId: project.id, userId: data.user_id, now, country }),
-        });
-      });
+      // A link adds to the session it was started from (its tokens answered, rotated); a sign-in opens one.
+      const session = data.link
+        ? await completeLink(deps, { project, userId: data.user_id, link: data.link, client, also: use })
+        : await inTransaction(deps.db, async (trx) => {
+            await use(trx);
+            return createSession(trx, {
+              projectId: project.id,
+              userId: data.user_id,
+              now,
+              client,
+              also: () => activityWrites(trx, { projectId: project.id, userId: data.user_id, now, country }),
+            });
+          });
       return {
         ...(await answer(data.user_id, session.sessionId)),
         refresh_token: session.refreshToken,
@@ -176,19 +194,11 @@ const issueToken = defineRoute({
       if (refreshCookie) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
       return oauthError('invalid_request', 'Missing refresh_token.');
     }
-    const session = await deps.sessions.find(clientId, refreshToken, now);
-    if (!session) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-    if (isActivityStale(session.last_used_at, now)) {
-      const record = (trx: Db) =>
-        recordUserActivity(trx, { projectId: clientId, userId: session.user_id, now, country });
-      // A session revoked, or a user deleted, between the lookup and the write is as gone as one never found.
-      if (!(await touchSession(deps.db, session, now, record))) {
-        throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
-      }
-      deps.sessions.touched(session, now);
-    }
-    // Otherwise nothing is written: a token of a session revoked meanwhile is refused by every instance at once.
-    return answer(session.user_id, session.id);
+    // The cookie mode always rotates (the service writes the cookie); other clients when they say they store it.
+    const rotates = refreshCookie !== null || form.get(refreshRotationField) === '1';
+    const refreshed = await refreshSession(deps, { projectId: clientId, refreshToken, rotates, now, country, client });
+    const access = await answer(refreshed.session.user_id, refreshed.session.id);
+    return refreshed.refreshToken === null ? access : { ...access, refresh_token: refreshed.refreshToken };
   },
 });
 

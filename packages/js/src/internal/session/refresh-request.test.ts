@@ -14,6 +14,10 @@ describe('the refresh request', () => {
     expect(refreshRequestBody('rt 1', 'proj', 'pck_x')).toBe(
       'grant_type=refresh_token&refresh_token=rt+1&client_id=proj&client_secret=pck_x',
     );
+    // A session whose store keeps a rotated token asks for one.
+    expect(refreshRequestBody('rt 1', 'proj', 'pck_x', true)).toBe(
+      'grant_type=refresh_token&refresh_token=rt+1&client_id=proj&client_secret=pck_x&latchkey_refresh_rotation=1',
+    );
     const seen: Array<[string, RequestInit]> = [];
     const refresh = createRefresher({
       baseUrl: 'https://a.example/',
@@ -67,12 +71,17 @@ describe('the refresh request in the refresh-token cookie mode', () => {
 });
 
 describe('processRefreshResponse', () => {
-  it('keeps only access_token (refresh tokens are not rotated)', async () => {
+  it('keeps access_token, and the refresh_token of a rotation (null without one)', async () => {
     const token = fakeAccessToken(now + 600_000);
-    const answer = jsonAnswer({ access_token: token, refresh_token: 'ignored', token_type: 'Bearer' });
-    expect(await processRefreshResponse(answer, url, now)).toEqual({
+    const rotated = jsonAnswer({ access_token: token, refresh_token: 'rt-2', token_type: 'Bearer' });
+    expect(await processRefreshResponse(rotated, url, now)).toEqual({
       kind: 'done',
-      value: { kind: 'refreshed', accessToken: token },
+      value: { kind: 'refreshed', accessToken: token, refreshToken: 'rt-2' },
+    });
+    const stable = jsonAnswer({ access_token: token, token_type: 'Bearer' });
+    expect(await processRefreshResponse(stable, url, now)).toEqual({
+      kind: 'done',
+      value: { kind: 'refreshed', accessToken: token, refreshToken: null },
     });
   });
 

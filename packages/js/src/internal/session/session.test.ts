@@ -15,6 +15,7 @@ function setup(tokens: Partial<StoredTokens>, answer?: (refreshToken: string | n
   const issue = async (): Promise<RefreshOutcome> => ({
     kind: 'refreshed',
     accessToken: fakeAccessToken(clock.now() + 600_000, { jti: ++issued }),
+    refreshToken: null,
   });
   const refresh = vi.fn(answer ?? issue);
   return { clock, store, refresh, session: new Session({ store, clock, refresh }) };
@@ -56,7 +57,7 @@ describe('session rules', () => {
     let release: (value: RefreshOutcome) => void = () => {};
     const { session, refresh } = setup({ refreshToken: 'rt' }, () => new Promise((resolve) => (release = resolve)));
     const callers = Array.from({ length: 10 }, () => session.getTokens());
-    release({ kind: 'refreshed', accessToken: fakeAccessToken(null) });
+    release({ kind: 'refreshed', accessToken: fakeAccessToken(null), refreshToken: null });
     const results = await Promise.all(callers);
     expect(refresh).toHaveBeenCalledTimes(1);
     expect(new Set(results.map((r) => r?.accessToken)).size).toBe(1);
@@ -161,7 +162,7 @@ describe('session on the cookie store', () => {
     const store: TokenStore = cookieTokenStore({ projectId: 'p', document: doc, timers: systemTimers });
     const refresh = vi.fn(async (): Promise<RefreshOutcome> => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      return { kind: 'refreshed', accessToken: fakeAccessToken(clock.now() + 600_000) };
+      return { kind: 'refreshed', accessToken: fakeAccessToken(clock.now() + 600_000), refreshToken: null };
     });
     const session = new Session({ store, clock, refresh });
     const changes = vi.fn();
@@ -186,7 +187,11 @@ describe('session rules in the refresh-token cookie mode', () => {
     const clock = testClock();
     const store = memoryTokenStore(tokens);
     const refresh = vi.fn(
-      async (): Promise<RefreshOutcome> => ({ kind: 'refreshed', accessToken: fakeAccessToken(clock.now() + 600_000) }),
+      async (): Promise<RefreshOutcome> => ({
+        kind: 'refreshed',
+        accessToken: fakeAccessToken(clock.now() + 600_000),
+        refreshToken: null,
+      }),
     );
     return { store, refresh, session: new Session({ store, clock, refresh, serviceCookie: true }) };
   }

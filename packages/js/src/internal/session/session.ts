@@ -4,6 +4,9 @@
  * otherwise it is refreshed, once per session however many callers wait; a
  * refused refresh ends the session. The string 'undefined' is never a token.
  *
+ * A refresh that rotated the refresh token (`refresh-request.ts`) stores the
+ * new one in its place.
+ *
  * In the refresh-token cookie mode (`serviceCookie`) the refresh token is the
  * service's HttpOnly cookie, which no script reads: the store holds a random
  * handle in its place (a new one per sign-in, so tabs tell sessions apart),
@@ -142,8 +145,11 @@ export class Session {
       this.#emit(null);
       return null;
     }
-    this.#options.store.write({ refreshToken, accessToken: outcome.accessToken });
-    return this.#tokens(outcome.accessToken, refreshToken);
+    // A rotated token replaces the one sent (the cookie mode's stays in the service's cookie).
+    const kept = (!this.#options.serviceCookie && usableToken(outcome.refreshToken)) || refreshToken;
+    this.#knownRefreshToken = kept;
+    this.#options.store.write({ refreshToken: kept, accessToken: outcome.accessToken });
+    return this.#tokens(outcome.accessToken, kept);
   }
 
   /** The tokens as they leave the session: the handle of the cookie mode stays inside. */

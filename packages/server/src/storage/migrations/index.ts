@@ -13,6 +13,7 @@ import auditLog from './0008-audit-log.js';
 import rowChangeFeed from './0009-row-change-feed.js';
 import pendingSignInAddresses from './0010-pending-sign-in-addresses.js';
 import sealedOutbox from './0011-sealed-outbox.js';
+import refreshRotation from './0012-refresh-rotation.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   { id: '0009-row-change-feed', sql: rowChangeFeed },
   { id: '0010-pending-sign-in-addresses', sql: pendingSignInAddresses },
   { id: '0011-sealed-outbox', sql: sealedOutbox },
+  { id: '0012-refresh-rotation', sql: refreshRotation },
 ];

@@ -1,0 +1,179 @@
+/**
+ * The OAuth flow through the service, against the development stand-in of a
+ * `shared` provider: the cookie that binds a flow to its browser, and linking
+ * a provider to the signed-in user's session (wire-protocol §9).
+ */
+import { headers as h } from '@latchkey/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rotationGraceMs } from '../sessions/refresh-rotation.js';
+import { authHeaders, call, goodPassword, refreshGrant, signUp, userHeaders, within } from '../test-support/api.js';
+import { auditEvents } from '../test-support/audit.js';
+import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
+import { postgresUp, postgresUrl } from '../test-support/postgres.js';
+import { startTestService, type TestService } from '../testing/index.js';
+
+describe('the cookie binding a flow to its browser', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({
+      projectConfig: { oauth_providers: [{ id: 'github', type: 'shared', enabled: true }] },
+    });
+  });
+  afterAll(() => service?.close());
+
+  /** The flow cookie an authorize request sets, when the service is reached at `origin`. */
+  async function flowCookie(origin: string): Promise<string> {
+    const flow = authorizeUrl(service, 'github');
+    const answer = await service.fetch(new URL(new URL(flow.url).pathname + new URL(flow.url).search, origin));
+    expect(answer.status).toBe(307);
+    const cookie = answer.headers.getSetCookie().find((line) => line.startsWith('stack-oauth-inner-'));
+    expect(cookie).toBeDefined();
+    return cookie!;
+  }
+
+  it('survives a form_post provider’s cross-site POST to the callback (Apple): SameSite=None; Secure over https', async () => {
+    const cookie = await flowCookie('https://auth.example.test');
+    expect(cookie).toMatch(/; SameSite=None(;|$)/);
+    expect(cookie).toMatch(/; Secure(;|$)/);
+    expect(cookie).toMatch(/; HttpOnly(;|$)/);
+  });
+
+  it('stays SameSite=Lax on plain http (development), where browsers refuse SameSite=None without Secure', async () => {
+    const cookie = await flowCookie('http://localhost:8102');
+    expect(cookie).toMatch(/; SameSite=Lax(;|$)/);
+    expect(cookie).not.toMatch(/Secure/);
+  });
+});
+
+describe.each([
+  { backend: 'PGlite', databaseUrl: null, available: true },
+  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
+])('linking a provider to a signed-in session on $backend', ({ databaseUrl, available }) => {
+  let service: TestService;
+  beforeAll(async () => {
+    if (available) {
+      service = await startTestService({
+        databaseUrl,
+        projectConfig: { oauth_providers: [{ id: 'github', type: 'shared', enabled: true }] },
+      });
+    }
+  });
+  afterAll(() => service?.close());
+
+  /** Starts a link flow with `accessToken`; the browser stops at the stand-in's page (or the app's error page). */
+  async function startLink(accessToken: string) {
+    const flow = authorizeUrl(service, 'github', { type: 'link', token: accessToken });
+    const browser = new TestBrowser();
+    const end = await browser.go(flow.url);
+    return { flow, browser, end };
+  }
+
+  /** Picks a person on the stand-in's page; the browser goes on to the app's callback or error page. */
+  async function choose(start: Awaited<ReturnType<typeof startLink>>, login: string) {
+    const form = new URLSearchParams({
+      ...Object.fromEntries(new URL(start.end.url).searchParams),
+      name: login,
+      email: `${login}@example.com`,
+    });
+    const back = await start.browser.go(start.end.url, {
+      init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form },
+    });
+    return landing(back.url);
+  }
+
+  async function connections(userId: string): Promise<string[]> {
+    const user = await call(service, 'GET', `/users/${userId}`, { headers: authHeaders(service, 'server') });
+    return user.body.oauth_providers.map((p: { id: string }) => p.id);
+  }
+
+  async function sessionsOf(userId: string): Promise<string[]> {
+    const list = await call(service, 'GET', `/auth/sessions?user_id=${userId}`, {
+      headers: authHeaders(service, 'server'),
+    });
+    return list.body.items.map((s: { id: string }) => s.id);
+  }
+
+  const signOut = (tokens: { access_token: string; refresh_token: string }) =>
+    call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, tokens), json: {} });
+
+  const revoked = async (tokens: { access_token: string }) =>
+    (await call(service, 'GET', '/users/me', { headers: userHeaders(service, tokens) })).headers.get(h.knownError) ===
+    'ACCESS_TOKEN_EXPIRED';
+
+  it.skipIf(!available)('the link flow refuses the access token of a signed-out session', async () => {
+    const user = await signUp(service);
+    expect((await signOut(user)).status).toBe(200);
+    await within(() => revoked(user));
+    const { end } = await startLink(user.access_token);
+    const { page, params } = landing(end.url);
+    expect(page).toBe('http://localhost:3000/handler/error');
+    expect(params.get('errorCode')).toBe('ACCESS_TOKEN_EXPIRED');
+    expect(await connections(user.user_id)).toEqual([]);
+    expect(await sessionsOf(user.user_id)).toEqual([]);
+  });
+
+  it.skipIf(!available)('the link flow refuses the access token of a session a password change ended', async () => {
+    const user = await signUp(service);
+    const thief = await call(service, 'POST', '/auth/password/sign-in', {
+      headers: authHeaders(service),
+      json: { email: user.email, password: goodPassword },
+    });
+    const changed = await call(service, 'POST', '/auth/password/update', {
+      headers: userHeaders(service, user),
+      json: { old_password: goodPassword, new_password: 'another-horse-2' },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    await within(() => revoked(thief.body));
+    const { end } = await startLink(thief.body.access_token);
+    expect(landing(end.url).params.get('errorCode')).toBe('ACCESS_TOKEN_EXPIRED');
+    expect(await connections(user.user_id)).toEqual([]);
+    expect(await sessionsOf(user.user_id)).toHaveLength(1);
+  });
+
+  it.skipIf(!available)('a session revoked between authorize and callback links nothing', async () => {
+    const user = await signUp(service);
+    const start = await startLink(user.access_token);
+    expect(start.end.response?.status).toBe(200); // the stand-in's page
+    await signOut(user);
+    const { page, params } = await choose(start, 'late-callback');
+    expect(page).toBe('http://localhost:3000/handler/error');
+    expect(params.get('errorCode')).toBe('ACCESS_TOKEN_EXPIRED');
+    expect(await connections(user.user_id)).toEqual([]);
+  });
+
+  it.skipIf(!available)('a session revoked between callback and code exchange links nothing', async () => {
+    const user = await signUp(service);
+    const start = await startLink(user.access_token);
+    const { page, params } = await choose(start, 'late-exchange');
+    expect(page, params.get('message') ?? '').toBe(appCallbackUrl);
+    await signOut(user);
+    const exchanged = await exchangeCode(service, { code: params.get('code')!, verifier: start.flow.verifier });
+    expect(exchanged.status).toBe(401);
+    expect(exchanged.body.code).toBe('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    expect(await connections(user.user_id)).toEqual([]);
+    expect(await sessionsOf(user.user_id)).toEqual([]);
+  });
+
+  it.skipIf(!available)('a link adds the connection to the session it came from, and opens no other', async () => {
+    const user = await signUp(service);
+    const [sessionId] = await sessionsOf(user.user_id);
+    const start = await startLink(user.access_token);
+    const { page, params } = await choose(start, 'linker');
+    expect(page, params.get('message') ?? '').toBe(appCallbackUrl);
+    const exchanged = await exchangeCode(service, { code: params.get('code')!, verifier: start.flow.verifier });
+    expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(200);
+    expect(exchanged.body).toMatchObject({ user_id: user.user_id, is_new_user: false });
+    expect(await connections(user.user_id)).toEqual(['github']);
+    // The same session: its refresh token is the one answered now (rotated), and still one session.
+    expect(await sessionsOf(user.user_id)).toEqual([sessionId]);
+    const tokens = exchanged.body as { access_token: string; refresh_token: string };
+    const listed = await call(service, 'GET', '/auth/sessions', { headers: userHeaders(service, tokens) });
+    expect(listed.body.items).toEqual([expect.objectContaining({ id: sessionId, is_current: true })]);
+    // The page's old refresh token is the replaced one: good for the grace window, a reuse after it.
+    expect((await refreshGrant(service, user.refresh_token)).status).toBe(200);
+    service.clock.advance(rotationGraceMs + 1_000);
+    expect((await refreshGrant(service, tokens.refresh_token)).status).toBe(200);
+    const [event] = await auditEvents(service, { user_id: user.user_id, type: 'oauth.connected' });
+    expect(event).toMatchObject({ actor: { type: 'user', id: user.user_id }, data: { provider: 'github' } });
+  });
+});
