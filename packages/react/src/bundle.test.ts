@@ -28,16 +28,22 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * The refresh-token cookie mode (issue 11, `tokenStore: 'httponly-cookie'`)
  * added ~470 B of SDK that a string option keeps reachable from every
  * `ClientApp` (see the js bundle test). Measured: 27.2 kB.
+ * The second hardening round added ~250 B: refresh-token rotation in the SDK
+ * (the form field that asks for it and storing the rotated token, reachable
+ * from every `ClientApp`) and a sentence of the team-invitation page in the one
+ * labels table. Measured: 27.45 kB. Labels split per feature will give the
+ * team words back.
  */
-const budgetBytes = 27_350;
+const budgetBytes = 27_500;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB at issue 8, 25.6 kB with the team switcher, the
  * team-invitation page and the Teams section (issue 9), 28.9 kB with OAuth
  * (issue 10: the above, the callback and error pages, the Connected accounts
- * section and `useConnectedAccount`).
+ * section and `useConnectedAccount`), 29.25 kB after the second hardening round
+ * (refresh-token rotation, the invitation page's verify-first state).
  */
-const wholeEntryBudgetBytes = 29_000;
+const wholeEntryBudgetBytes = 29_350;
 
 async function bundle(contents: string) {
   const result = await build({
