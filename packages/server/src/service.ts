@@ -131,6 +131,12 @@ export interface ServiceOptions {
    * through a name of its own that it points at 127.0.0.1 (DNS rebinding).
    */
   devMailbox?: boolean;
+  /**
+   * With the dev mailbox on, host names answered besides the loopback ones,
+   * e.g. `['dev.example.test']` for a tunnel or a name in `/etc/hosts` you
+   * chose. Default none. Production (no dev mailbox) checks no host.
+   */
+  allowedHosts?: readonly string[];
   /** Real-time interval of the outbox worker's safety-net pass in ms (default 30 000). */
   mailPollIntervalMs?: number;
   /**
@@ -284,6 +290,7 @@ export function createService(options: ServiceOptions): Service {
     throw new TypeError('createService: maxProjectsPerOwner must be a whole number, 0 or more');
   }
   const mailSealer = outboxSealer(secrets);
+  const allowedHosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
   const deps: Deps = {
     db: withOutboxSealer(db, mailSealer),
     clock,
@@ -383,7 +390,7 @@ export function createService(options: ServiceOptions): Service {
       let response: Response;
       try {
         response =
-          options.devMailbox && !isLocalhostName(new URL(request.url).hostname)
+          options.devMailbox && !answersHost(new URL(request.url).hostname, allowedHosts)
             ? textResponse(421, 'This development service answers only requests to localhost.')
             : await app.fetch(request, { record });
       } catch (error) {
@@ -430,4 +437,9 @@ function unavailableResponse(requestId: string, store: 'database' | 'redis'): Re
   );
   response.headers.set('retry-after', String(unavailableRetryAfterSeconds));
   return response;
+}
+
+/** Whether a development service answers a request addressed to `hostname`: loopback names and the allowed ones. */
+function answersHost(hostname: string, allowed: ReadonlySet<string>): boolean {
+  return isLocalhostName(hostname) || allowed.has(hostname.toLowerCase());
 }

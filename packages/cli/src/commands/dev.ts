@@ -59,6 +59,11 @@ Environment:
                         implicit TLS); without it their mail lands in the dev
                         mailbox at <apiUrl>/mailbox
   LATCHKEY_SMTP_FROM    sender of that mail, "Name <address>" or an address
+  LATCHKEY_ALLOWED_HOSTS
+                        host names answered besides loopback ones, comma-
+                        separated (a tunnel to this machine); any other name
+                        is refused, so that no web page can reach the dev
+                        mailbox by DNS rebinding
 `;
 
 export interface DevOptions {
@@ -78,6 +83,8 @@ export interface DevOptions {
   smtpUrl?: string | undefined;
   /** Sender of shared mail (`LATCHKEY_SMTP_FROM`). */
   smtpFrom?: string | undefined;
+  /** Host names answered besides loopback ones (`LATCHKEY_ALLOWED_HOSTS`, comma-separated); default none. */
+  allowedHosts?: readonly string[] | undefined;
 }
 
 /** A running development service. */
@@ -135,6 +142,7 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
       development: true,
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     });
     // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
     cleanup.add(() => service.close());
@@ -259,6 +267,7 @@ export async function runDev(args: string[], context: CliContext): Promise<numbe
       notify: (message) => context.stderr.write(`latchkey: ${message}\n`),
       smtpUrl: checkSmtpUrl(context.env.LATCHKEY_SMTP_URL),
       smtpFrom: context.env.LATCHKEY_SMTP_FROM || undefined,
+      allowedHosts: hostList(context.env.LATCHKEY_ALLOWED_HOSTS),
     });
     const { apiUrl, projectId, publishableClientKey, secretServerKey, superSecretAdminKey, dataDir } = dev.info;
     const { ownerEmail, ownerPassword, internalPublishableClientKey, mailboxUrl } = dev.info;
@@ -283,4 +292,13 @@ export async function runDev(args: string[], context: CliContext): Promise<numbe
   } finally {
     stop.dispose();
   }
+}
+
+/** `LATCHKEY_ALLOWED_HOSTS`: comma-separated host names, blanks dropped; undefined when none. */
+function hostList(value: string | undefined): string[] | undefined {
+  const hosts = (value ?? '')
+    .split(',')
+    .map((host) => host.trim())
+    .filter(Boolean);
+  return hosts.length > 0 ? hosts : undefined;
 }

@@ -30,7 +30,12 @@ let service: TestService;
 let plain: TestService;
 beforeAll(async () => {
   [service, plain] = await Promise.all([
-    startTestService({ refreshTokenCookie: true, projectConfig: { magic_link_enabled: true } }),
+    startTestService({
+      refreshTokenCookie: true,
+      projectConfig: { magic_link_enabled: true },
+      // Reached as a deployment would be, at names of its own.
+      allowedHosts: ['auth.example.test', 'app.example.test'],
+    }),
     startTestService(),
   ]);
 });

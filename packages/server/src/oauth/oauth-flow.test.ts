@@ -17,6 +17,8 @@ describe('the cookie binding a flow to its browser', () => {
   beforeAll(async () => {
     service = await startTestService({
       projectConfig: { oauth_providers: [{ id: 'github', type: 'shared', enabled: true }] },
+      // Reached as a deployment would be, over https at a name of its own.
+      allowedHosts: ['auth.example.test'],
     });
   });
   afterAll(() => service?.close());

@@ -233,6 +233,18 @@ describe('the Host a request names', () => {
     }
   });
 
+  it('answers a name the developer allowed (a tunnel), and still no other', async () => {
+    const tunnelled = await startTestService({ allowedHosts: ['Dev.Example.test'] });
+    try {
+      const mailbox = `${tunnelled.url}/mailbox/api/messages?to=${encodeURIComponent('someone@example.com')}`;
+      expect(await getWithHost(mailbox, 'dev.example.test')).toBe(200);
+      expect(await getWithHost(mailbox, 'dev.example.test:443')).toBe(200);
+      expect(await getWithHost(mailbox, 'rebind.attacker.example')).toBe(421);
+    } finally {
+      await tunnelled.close();
+    }
+  });
+
   it('is not checked in production', async () => {
     expect(await getWithHost(`${production.url}/api/v1/health`, 'auth.example.com')).toBe(200);
   });

@@ -94,6 +94,8 @@ export interface TestServiceOptions {
   maxProjectsPerOwner?: number;
   /** Sign-up to the internal project (dashboard owners), as `bootstrap`'s `internalSignUp`; default open. */
   internalSignUp?: boolean;
+  /** `ServiceOptions.allowedHosts`: names the dev-mode service answers besides loopback ones. */
+  allowedHosts?: readonly string[];
 }
 
 /** A running test service. */
@@ -184,6 +186,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         ? { allowDevelopmentProvider: options.allowDevelopmentProvider }
         : {}),
       ...(options.maxProjectsPerOwner !== undefined ? { maxProjectsPerOwner: options.maxProjectsPerOwner } : {}),
+      ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
     });
     const server = await startServer({ service, port: 0, host: '127.0.0.1' }).catch(async (error) => {
       await service.close();
