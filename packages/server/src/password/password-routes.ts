@@ -115,40 +115,45 @@ const signIn = defineRoute({
     const attempt = deps.attemptLimits
       ? await reserveAttempt(deps.counters, signInKeys(project, body.email, client.ip), deps.clock.now())
       : null;
-    const user = await findUserByAuthEmail(deps.db, project.id, body.email);
-    // A guess (its account or client failed lately) waits behind clean sign-ins for a hashing slot.
-    const matches = await verifyPassword(user?.password_hash ?? null, body.password, { suspect: attempt?.suspect });
-    if (!user || !matches) {
-      const reason = !user ? 'unknown_account' : user.password_hash === null ? 'no_password' : 'wrong_password';
-      // Not the typed address: people type passwords there. An unknown account has no user to name.
-      await audit(deps.db, { auth, client, deps }, 'sign_in.failed', {
-        userId: user?.id ?? null,
-        data: { method: 'password', reason },
-      });
-      throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+    try {
+      const user = await findUserByAuthEmail(deps.db, project.id, body.email);
+      // A guess (its account or client failed lately) waits behind clean sign-ins for a hashing slot.
+      const matches = await verifyPassword(user?.password_hash ?? null, body.password, { suspect: attempt?.suspect });
+      if (!user || !matches) {
+        const reason = !user ? 'unknown_account' : user.password_hash === null ? 'no_password' : 'wrong_password';
+        // Not the typed address: people type passwords there. An unknown account has no user to name.
+        await audit(deps.db, { auth, client, deps }, 'sign_in.failed', {
+          userId: user?.id ?? null,
+          data: { method: 'password', reason },
+        });
+        throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+      }
+      // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
+      const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
+      const now = deps.clock.now();
+      // The upgrade stands alone: a hash of the same password, it is right whatever follows.
+      if (upgraded) await updateUser(deps.db, project.id, user.id, { password_hash: upgraded }, now);
+      // The attempt is taken back beside the session's write, not before it: one round trip's wait, not two.
+      const [session] = await Promise.all([
+        openSignInSession(deps.db, {
+          source: { auth, client, deps },
+          request,
+          userId: user.id,
+          now,
+          event: 'sign_in.succeeded',
+          method: 'password',
+        }),
+        attempt?.succeeded(),
+      ]);
+      return {
+        access_token: await deps.accessTokens.issue(project.id, user.id, session.sessionId),
+        refresh_token: session.refreshToken,
+        user_id: user.id,
+      };
+    } finally {
+      // However the attempt ended short of a success (a wrong password, a failing store), it stays counted.
+      attempt?.failed();
     }
-    // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
-    const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
-    const now = deps.clock.now();
-    // The upgrade stands alone: a hash of the same password, it is right whatever follows.
-    if (upgraded) await updateUser(deps.db, project.id, user.id, { password_hash: upgraded }, now);
-    // The attempt is taken back beside the session's write, not before it: one round trip's wait, not two.
-    const [session] = await Promise.all([
-      openSignInSession(deps.db, {
-        source: { auth, client, deps },
-        request,
-        userId: user.id,
-        now,
-        event: 'sign_in.succeeded',
-        method: 'password',
-      }),
-      attempt?.succeeded(),
-    ]);
-    return {
-      access_token: await deps.accessTokens.issue(project.id, user.id, session.sessionId),
-      refresh_token: session.refreshToken,
-      user_id: user.id,
-    };
   },
 });
 

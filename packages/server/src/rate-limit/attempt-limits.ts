@@ -72,22 +72,56 @@ export function signInKeys(project: LimitedProject, email: string, ip: string | 
 
 /** An attempt counted before its password is checked: a failure stays counted, a success is taken back. */
 export interface ReservedAttempt {
-  /** Some key failed lately: the attempt's password check waits behind those of clean attempts. */
+  /**
+   * Some key failed lately: the attempt's password check waits behind those of clean attempts. Attempts of
+   * this instance still being checked are not failures (yet): sign-ins sent at once to one account are not
+   * suspects of each other.
+   */
   suspect: boolean;
+  /** After a failed check: the attempt stays counted, as a failure now. */
+  failed(): void;
   /** After a success: clears the account's count (the first key) and takes the attempt back from the others. */
   succeeded(): Promise<void>;
+}
+
+/**
+ * Attempts each store's instance has counted and not yet decided, per key: the counts a reservation reads
+ * include them, and a count made only of them is no failure. Per store, so two services in one process keep
+ * their own; attempts counted by other instances still look like failures here (the cost: a lower hashing
+ * priority, never a wrong limit).
+ */
+const undecided = new WeakMap<CounterStore, Map<string, number>>();
+
+function undecidedOf(counters: CounterStore): Map<string, number> {
+  let byKey = undecided.get(counters);
+  if (!byKey) {
+    byKey = new Map();
+    undecided.set(counters, byKey);
+  }
+  return byKey;
+}
+
+function settle(byKey: Map<string, number>, keys: readonly [string, BackOff][]): void {
+  for (const [key] of keys) {
+    const left = (byKey.get(key) ?? 1) - 1;
+    if (left > 0) byKey.set(key, left);
+    else byKey.delete(key);
+  }
 }
 
 /**
  * Counts the attempt against every one of `keys` before its password is
  * checked, atomically (attempts sent at once each see the others' counts),
  * or throws `RateLimitExceeded` (429, `Retry-After`), counting nothing,
- * while any of them is waiting out its back-off. A failure needs nothing
- * more; call `succeeded` after a success.
+ * while any of them is waiting out its back-off. Call `failed` after a
+ * failed check (it stays counted) and `succeeded` after a success.
  *
  * @example
  * const attempt = await reserveAttempt(deps.counters, signInKeys(project, email, ip), deps.clock.now());
- * if (!(await verifyPassword(hash, password, { suspect: attempt.suspect }))) throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+ * if (!(await verifyPassword(hash, password, { suspect: attempt.suspect }))) {
+ *   attempt.failed();
+ *   throw new KnownError('EMAIL_PASSWORD_MISMATCH');
+ * }
  * await attempt.succeeded();
  */
 export async function reserveAttempt(
@@ -95,13 +129,30 @@ export async function reserveAttempt(
   keys: readonly [string, BackOff][],
   now: number,
 ): Promise<ReservedAttempt> {
-  const reservation = await counters.reserveAttempt(keys, now);
+  const byKey = undecidedOf(counters);
+  // Attempts of this instance counted before this one and not yet decided (read before this one is added).
+  const pending = keys.map(([key]) => byKey.get(key) ?? 0);
+  for (const [key] of keys) byKey.set(key, (byKey.get(key) ?? 0) + 1);
+  let settled = false;
+  const decide = () => {
+    if (settled) return;
+    settled = true;
+    settle(byKey, keys);
+  };
+  let reservation: Awaited<ReturnType<CounterStore['reserveAttempt']>>;
+  try {
+    reservation = await counters.reserveAttempt(keys, now);
+  } catch (error) {
+    decide();
+    throw error;
+  }
   // The counts before this attempt, those past their reset left out.
   const recent = keys.map(([, rule], index) => {
     const count = reservation.before[index];
     return count && now - count.lastFailureAt <= rule.resetAfterMs ? count : null;
   });
   if (!reservation.counted) {
+    decide();
     const waits = keys.map(([, rule], index) => {
       const count = recent[index];
       return count ? count.lastFailureAt + backOffMs(count.failures, rule) - now : 0;
@@ -110,11 +161,17 @@ export async function reserveAttempt(
     throw new RateLimitExceeded(Math.max(1, ...waits));
   }
   return {
-    suspect: recent.some((count) => count !== null && count.failures > 0),
-    succeeded: () =>
-      counters.releaseAttempt(
-        keys.map(([key], index) => ({ key, forget: index === 0, before: reservation.before[index] ?? null })),
-        now,
-      ),
+    suspect: recent.some((count, index) => count !== null && count.failures > (pending[index] ?? 0)),
+    failed: decide,
+    succeeded: async () => {
+      try {
+        await counters.releaseAttempt(
+          keys.map(([key], index) => ({ key, forget: index === 0, before: reservation.before[index] ?? null })),
+          now,
+        );
+      } finally {
+        decide();
+      }
+    },
   };
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import { counterStores } from '../test-support/redis.js';
 import { startTestService, type TestService } from '../testing/index.js';
-import { backOffMs } from './attempt-limits.js';
+import { backOffMs, reserveAttempt } from './attempt-limits.js';
 import type { BackOff, CounterStore } from './counter-store.js';
 import { databaseCounters } from './database-counters.js';
 import { redisCounters } from './redis-counters.js';
@@ -146,4 +146,25 @@ describe.each(counterStores)('counters in $store', ({ redisUrl, available }) => 
     expect(refused.counted).toBe(false);
     expect((await counters.reserveAttempt([[fresh, rule]], now)).before).toEqual([null]);
   });
+
+  it.skipIf(!available)(
+    'sign-ins sent at once to one account are no suspects of each other; a failed one makes the next a suspect',
+    async () => {
+      const now = service.clock.now();
+      const keys: [string, BackOff][] = [[newKey(), { ...rule, free: 5 }]];
+      const first = await reserveAttempt(counters, keys, now);
+      const second = await reserveAttempt(counters, keys, now);
+      expect([first.suspect, second.suspect]).toEqual([false, false]);
+      first.failed();
+      // One failure now, beside one attempt still undecided: a suspect.
+      const third = await reserveAttempt(counters, keys, now);
+      expect(third.suspect).toBe(true);
+      second.failed();
+      third.failed();
+      // Another instance cannot tell its own undecided attempts from failures: it errs towards suspect.
+      const elsewhere = newKey();
+      await reserveAttempt(counters, [[elsewhere, rule]], now);
+      expect((await reserveAttempt(other, [[elsewhere, rule]], now)).suspect).toBe(true);
+    },
+  );
 });
