@@ -211,7 +211,7 @@ describe('request vectors (protocol-requests.jsonl)', () => {
     ]);
     expectSameRequest(sent[0], 58);
     // The one extension: the app keeps its tokens in memory, so it asks for a rotated refresh token.
-    expect((sent[0]?.body as Record<string, unknown>).latchkey_refresh_rotation).toBe('1');
+    expect((sent[0]?.body as Record<string, unknown> | undefined)?.latchkey_refresh_rotation).toBe('1');
     expectSameRequest(sent[1], 60);
     expectSameRequest(sent[2], 62);
   });
