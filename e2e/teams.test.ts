@@ -71,8 +71,14 @@ describe('teams in Chromium', () => {
     await other.page.waitForURL(/\/handler\/sign-up/);
     await signUp(other.page, grace);
     await other.page.waitForURL(/\/handler\/team-invitation/, { timeout: 15_000 });
-    // Only a verified address joins: Grace follows her sign-up's verification mail, then the invitation again.
-    const verification = await waitForMail(stack.dev, grace, /verif/i);
+    // Only a verified address joins: the page asks Grace to verify hers (not to switch accounts) and mails the link.
+    await other.page.getByRole('button', { name: 'Join team' }).click();
+    await other.page.getByText(`Verify ${grace} before you join`).waitFor({ timeout: 15_000 });
+    expect(await other.page.getByRole('button', { name: 'Sign in with another account' }).count()).toBe(0);
+    await other.page.getByRole('button', { name: 'Send verification e-mail' }).click();
+    await other.page.getByText(`We sent a verification link to ${grace}.`).waitFor({ timeout: 15_000 });
+    // Her sign-up's verification mail and the one the page sent; she follows one, then the invitation again.
+    const verification = await waitForMail(stack.dev, grace, /verif/i, 2);
     await other.page.goto(linkOf(verification));
     await other.page.getByRole('heading', { level: 1, name: 'E-mail verified' }).waitFor({ timeout: 15_000 });
     await other.page.goto(link.href);
