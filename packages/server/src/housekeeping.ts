@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import { deleteAuditEventsBefore } from './audit/audit-store.js';
 import { deleteCodesExpiredBefore } from './codes/code-store.js';
 import { codeLifetimeMs } from './codes/codes.js';
-import type { Clock } from './http/env.js';
+import type { Clock } from './common/clock.js';
 import { deleteFinishedMailsBefore, dropMailBodiesBefore } from './mail/outbox-store.js';
 import { deleteFailuresBefore } from './rate-limit/attempt-store.js';
 import type { Db } from './storage/db.js';

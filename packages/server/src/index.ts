@@ -12,8 +12,8 @@
 
 export { apiKeySetFirstView } from './api-keys/api-key-views.js';
 export type { CreateApiKeySetOptions, CreatedApiKeySet } from './api-keys/api-keys.js';
+export type { Clock } from './common/clock.js';
 export { secretWeakness } from './crypto/secret-strength.js';
-export type { Clock } from './http/env.js';
 export type { RefreshTokenCookieOptions } from './http/refresh-cookie.js';
 export type { MailboxMessage } from './mail/mailbox.js';
 export {

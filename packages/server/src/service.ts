@@ -6,12 +6,14 @@ import { isKnownError } from '@latchkey/protocol';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { AuthCache, readAuthData } from './access/auth-cache.js';
+import type { Clock } from './common/clock.js';
 import { createSealer } from './crypto/encryption.js';
 import { randomRequestId } from './crypto/random.js';
 import { secretWeakness } from './crypto/secret-strength.js';
+import type { Deps } from './deps.js';
 import { startHousekeeping } from './housekeeping.js';
 import { clientAddress, proxyTrust } from './http/client-address.js';
-import type { AppEnv, Clock, Deps, RequestRecord } from './http/env.js';
+import type { AppEnv, RequestRecord } from './http/env.js';
 import { mountRoutes } from './http/mount-routes.js';
 import {
   type RefreshCookieSettings,

@@ -7,7 +7,7 @@
  * (the original backend answers a plain 401 there, which no SDK can parse).
  */
 import { internalProjectId, KnownError, type KnownErrorCode } from '@latchkey/protocol';
-import type { Deps } from '../http/env.js';
+import type { Deps } from '../deps.js';
 import { findOwnership } from '../projects/project-owner-store.js';
 import type { ProjectRecord } from '../projects/projects.js';
 

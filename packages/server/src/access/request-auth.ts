@@ -8,7 +8,8 @@
  */
 import { type AccessType, accessTypes, headers, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import { type ApiKeyKind, matchesValidKey } from '../api-keys/api-keys.js';
-import type { Deps, RequestAuth } from '../http/env.js';
+import type { Deps } from '../deps.js';
+import type { RequestAuth } from '../http/env.js';
 import { adminAccessTokenErrors, checkAdminAccessToken } from './admin-access-token.js';
 
 const rank: Record<AccessType, number> = { client: 0, server: 1, admin: 2 };

@@ -5,8 +5,8 @@
  */
 import type { KnownErrorCode } from '@latchkey/protocol';
 import { z } from 'zod';
+import type { Deps } from '../deps.js';
 import type { EmailTemplateType, EmailTemplateVariables } from '../email-templates/template-types.js';
-import type { Deps } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { queueTemplatedMail } from '../mail/queue-mail.js';
 import type { ProjectRecord } from '../projects/projects.js';

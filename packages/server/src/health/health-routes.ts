@@ -6,7 +6,7 @@
  * the checks that failed. Neither answer carries a secret or a connection string.
  */
 import { z } from 'zod';
-import type { Deps } from '../http/env.js';
+import type { Deps } from '../deps.js';
 import { jsonResponse } from '../http/responses.js';
 import { defineRoute } from '../http/route.js';
 import { migrationStatus } from '../storage/migrate.js';

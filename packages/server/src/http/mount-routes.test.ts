@@ -7,9 +7,10 @@ import { headers as h, KnownError } from '@latchkey/protocol';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { Deps } from '../deps.js';
 import { authHeaders, call, expectKnownError, signUp, snapshot, userHeaders } from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
-import type { AppEnv, Deps } from './env.js';
+import type { AppEnv } from './env.js';
 import { mountRoutes } from './mount-routes.js';
 import { defineRoute, type Route } from './route.js';
 

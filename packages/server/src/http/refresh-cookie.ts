@@ -51,9 +51,9 @@
  * when the new one is absent, and replaced by it at the next cookie written.
  */
 import { constants, headers, KnownError, refreshCookieHeader, refreshCookieName } from '@latchkey/protocol';
+import type { Deps } from '../deps.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
-import type { Deps } from './env.js';
 
 /**
  * Options of the refresh-token cookie (`createService({ refreshTokenCookie })`).

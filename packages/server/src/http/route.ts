@@ -9,7 +9,8 @@
  */
 import type { AccessType, KnownErrorCode } from '@latchkey/protocol';
 import { z } from 'zod';
-import type { Deps, RequestAuth } from './env.js';
+import type { Deps } from '../deps.js';
+import type { RequestAuth } from './env.js';
 import type { RefreshCookie } from './refresh-cookie.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

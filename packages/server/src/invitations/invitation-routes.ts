@@ -41,7 +41,7 @@ import {
   findUserChannelByValue,
   lockUserChannels,
 } from '../contact-channels/contact-channel-store.js';
-import type { Deps } from '../http/env.js';
+import type { Deps } from '../deps.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';

@@ -12,7 +12,8 @@
  */
 import type { Hono } from 'hono';
 import type { Sealer } from '../crypto/encryption.js';
-import type { AppEnv, Deps } from '../http/env.js';
+import type { Deps } from '../deps.js';
+import type { AppEnv } from '../http/env.js';
 import type { OutboxRow } from '../storage/schema.js';
 import { mailboxListPage, mailboxMessagePage, mailboxPageHeaders } from './mailbox-page.js';
 import { findMail, listMailboxMails } from './outbox-store.js';

@@ -14,8 +14,8 @@
  * `NOTIFY`), when the service starts, and on a slow timer as a safety net.
  */
 import type { Logger } from 'pino';
+import type { Clock } from '../common/clock.js';
 import type { Sealer } from '../crypto/encryption.js';
-import type { Clock } from '../http/env.js';
 import { findProject, type ProjectRecord } from '../projects/projects.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';

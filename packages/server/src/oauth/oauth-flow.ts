@@ -40,7 +40,7 @@ import { audit } from '../audit/audit-log.js';
 import { findCodeByLookup, markCodeUsed } from '../codes/code-store.js';
 import { issueCode, otpLength } from '../codes/codes.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
-import type { Deps } from '../http/env.js';
+import type { Deps } from '../deps.js';
 import { readCookie } from '../http/refresh-cookie.js';
 import { type ClientInfo, defineRoute, type Route } from '../http/route.js';
 import { openProviderSecret } from '../projects/config-secrets.js';

@@ -32,7 +32,7 @@ import { KnownError } from '@latchkey/protocol';
 import { auditWrite } from '../audit/audit-log.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { crockfordAlphabet } from '../crypto/random.js';
-import type { Deps } from '../http/env.js';
+import type { Deps } from '../deps.js';
 import type { ClientInfo } from '../http/route.js';
 import { recordUserActivity } from '../metrics/activity.js';
 import type { Db } from '../storage/db.js';

@@ -10,7 +10,7 @@
  * the database instead until it listens again.
  */
 import { constants } from '@latchkey/protocol';
-import type { Clock } from '../http/env.js';
+import type { Clock } from '../common/clock.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import { sessionExists } from './session-store.js';

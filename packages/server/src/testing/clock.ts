@@ -1,5 +1,5 @@
 /** A clock tests can move: real time plus an offset, so it keeps ticking between moves. */
-import type { Clock } from '../http/env.js';
+import type { Clock } from '../common/clock.js';
 
 /** The service clock of a test service. */
 export interface TestClock extends Clock {

@@ -6,8 +6,8 @@
  */
 import { accessTokenIssuer, constants } from '@latchkey/protocol';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
+import type { Clock } from '../common/clock.js';
 import { isUuid } from '../common/ids.js';
-import type { Clock } from '../http/env.js';
 import type { SigningKeys } from './signing-keys.js';
 
 /** The outcome of reading an access token. */

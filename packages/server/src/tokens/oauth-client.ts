@@ -6,7 +6,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { matchesValidKey } from '../api-keys/api-keys.js';
-import type { Deps } from '../http/env.js';
+import type { Deps } from '../deps.js';
 import type { ProjectRecord } from '../projects/projects.js';
 
 /** The project whose client this is, or INVALID_OAUTH_CLIENT_ID_OR_SECRET. */

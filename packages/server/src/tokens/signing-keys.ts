@@ -5,8 +5,8 @@
  * characters of the key's JWK thumbprint.
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import type { Clock } from '../common/clock.js';
 import type { Sealer } from '../crypto/encryption.js';
-import type { Clock } from '../http/env.js';
 import type { Db } from '../storage/db.js';
 import {
   findActiveKey,

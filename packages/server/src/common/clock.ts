@@ -1,0 +1,4 @@
+/** The service's notion of time, in epoch milliseconds. */
+export interface Clock {
+  now(): number;
+}
