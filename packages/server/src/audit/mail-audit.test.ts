@@ -3,24 +3,19 @@
  * changes of e-mail templates (created, updated, reset), on PGlite and
  * PostgreSQL, with who acted and nothing of the mail itself.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Answer, authHeaders, call, newEmail, signUp, userHeaders } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
+import { describeEachBackend } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 const callback = 'http://localhost:3000/handler/team-invitation';
 
-describe.each([
-  { backend: 'PGlite', databaseUrl: null, available: true },
-  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
-])('audit of invitations and templates on $backend', ({ databaseUrl, available }) => {
+describeEachBackend('audit of invitations and templates', ({ databaseUrl }) => {
   let service: TestService;
   beforeAll(async () => {
-    if (available) {
-      service = await startTestService({ databaseUrl, projectConfig: { client_team_creation_enabled: true } });
-    }
+    service = await startTestService({ databaseUrl, projectConfig: { client_team_creation_enabled: true } });
   });
   afterAll(() => service?.close());
 
@@ -29,7 +24,7 @@ describe.each([
     return answer.body;
   };
 
-  it.skipIf(!available)('records an invitation sent, revoked and accepted, with the team and who acted', async () => {
+  it('records an invitation sent, revoked and accepted, with the team and who acted', async () => {
     const alice = await signUp(service);
     const as = (person: typeof alice) => userHeaders(service, person);
     const team = ok(await call(service, 'POST', '/teams', { headers: as(alice), json: { display_name: 'Acme' } }), 201);
@@ -75,7 +70,7 @@ describe.each([
     expect(JSON.stringify(events)).not.toContain(code);
   });
 
-  it.skipIf(!available)('records an e-mail template created, updated and reset, naming the type', async () => {
+  it('records an e-mail template created, updated and reset, naming the type', async () => {
     const admin = authHeaders(service, 'admin');
     const edit = (json: unknown) => call(service, 'PATCH', '/email-templates/password_reset', { headers: admin, json });
     ok(await edit({ subject: 'Reset for {{ projectDisplayName }}' }));

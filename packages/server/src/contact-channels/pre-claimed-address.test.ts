@@ -7,7 +7,7 @@
  * can enter; codes of what changed die with the change; it is all audited.
  * On PGlite and, when it answers, PostgreSQL.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import {
   authHeaders,
   call,
@@ -19,22 +19,18 @@ import {
   userHeaders,
 } from '../test-support/api.js';
 import { auditEvents, auditTrail } from '../test-support/audit.js';
+import { describeEachBackend } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 type Tokens = { access_token: string; refresh_token?: string; user_id?: string };
 
-describe.each([
-  { backend: 'PGlite', databaseUrl: null, available: true },
-  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
-])('pre-claimed addresses on $backend', ({ databaseUrl, available }) => {
+describeEachBackend('pre-claimed addresses', ({ databaseUrl }) => {
   let service: TestService;
   let upstream: OidcUpstream;
   beforeAll(async () => {
-    if (!available) return;
     service = await startTestService({ databaseUrl, projectConfig: { magic_link_enabled: true } });
     let provider: Awaited<ReturnType<typeof startUpstreamFor>>['provider'];
     ({ upstream, provider } = await startUpstreamFor(service.url));
@@ -45,7 +41,7 @@ describe.each([
     await service?.close();
   });
   beforeEach(() => {
-    if (available) service.clock.startWindow(10 * 60_000);
+    service.clock.startWindow(10 * 60_000);
   });
 
   const callback = 'http://localhost:3000/handler/callback';
@@ -130,34 +126,31 @@ describe.each([
     expect((await channelsOf(mallory.user_id)).map((channel) => channel.value)).toEqual([own]);
   }
 
-  it.skipIf(!available)(
-    'a client-added address is no sign-in address until verified: it neither signs in nor blocks its owner',
-    async () => {
-      const mallory = await signUp(service);
-      const victim = newEmail('victoria');
-      const added = await addChannel(mallory, { value: victim, used_for_auth: true });
-      // The wire answer Stack's reference gives: asked for sign-in, not primary, not verified.
-      expect(added.status, added.text).toBe(201);
-      expect(added.body).toMatchObject({ value: victim, used_for_auth: true, is_primary: false, is_verified: false });
-      expectKnownError(await signIn(victim), 'EMAIL_PASSWORD_MISMATCH', 400);
-      // Nothing is mailed to a reset of an address nobody signs in with.
-      await post('/auth/password/send-reset-code', { email: victim, callback_url: callback });
-      const victoria = await post('/auth/password/sign-up', { email: victim, password: 'her-own-password-1' });
-      expect(victoria.status, victoria.text).toBe(200);
-      expect(victoria.body.user_id).not.toBe(mallory.user_id);
-      expect((await signIn(victim, 'her-own-password-1')).body.user_id).toBe(victoria.body.user_id);
-      // The same through PATCH: a renamed or switched channel is no sign-in address either.
-      const [primary] = await channelsOf(mallory.user_id);
-      const other = newEmail('other');
-      const renamed = await patchChannel(mallory, primary!.id, { is_primary: false });
-      expect(renamed.status, renamed.text).toBe(200);
-      const changed = await patchChannel(mallory, primary!.id, { value: other });
-      expect(changed.body).toMatchObject({ value: other, used_for_auth: true, is_verified: false });
-      expectKnownError(await signIn(other), 'EMAIL_PASSWORD_MISMATCH', 400);
-    },
-  );
+  it('a client-added address is no sign-in address until verified: it neither signs in nor blocks its owner', async () => {
+    const mallory = await signUp(service);
+    const victim = newEmail('victoria');
+    const added = await addChannel(mallory, { value: victim, used_for_auth: true });
+    // The wire answer Stack's reference gives: asked for sign-in, not primary, not verified.
+    expect(added.status, added.text).toBe(201);
+    expect(added.body).toMatchObject({ value: victim, used_for_auth: true, is_primary: false, is_verified: false });
+    expectKnownError(await signIn(victim), 'EMAIL_PASSWORD_MISMATCH', 400);
+    // Nothing is mailed to a reset of an address nobody signs in with.
+    await post('/auth/password/send-reset-code', { email: victim, callback_url: callback });
+    const victoria = await post('/auth/password/sign-up', { email: victim, password: 'her-own-password-1' });
+    expect(victoria.status, victoria.text).toBe(200);
+    expect(victoria.body.user_id).not.toBe(mallory.user_id);
+    expect((await signIn(victim, 'her-own-password-1')).body.user_id).toBe(victoria.body.user_id);
+    // The same through PATCH: a renamed or switched channel is no sign-in address either.
+    const [primary] = await channelsOf(mallory.user_id);
+    const other = newEmail('other');
+    const renamed = await patchChannel(mallory, primary!.id, { is_primary: false });
+    expect(renamed.status, renamed.text).toBe(200);
+    const changed = await patchChannel(mallory, primary!.id, { value: other });
+    expect(changed.body).toMatchObject({ value: other, used_for_auth: true, is_verified: false });
+    expectKnownError(await signIn(other), 'EMAIL_PASSWORD_MISMATCH', 400);
+  });
 
-  it.skipIf(!available)('a client cannot make an unverified address its primary face', async () => {
+  it('a client cannot make an unverified address its primary face', async () => {
     const mallory = await signUp(service);
     const victim = newEmail('victoria');
     const asked = await addChannel(mallory, { value: victim, used_for_auth: true, is_primary: true });
@@ -180,81 +173,72 @@ describe.each([
     expect(serverAdded.body).toMatchObject({ is_primary: true, used_for_auth: true, is_verified: false });
   });
 
-  it.skipIf(!available)(
-    'a verified client-added address becomes a sign-in address, unless someone else signs in with it by then',
-    async () => {
-      const user = await signUp(service);
-      const second = newEmail('second');
-      const added = await addChannel(user, { value: second, used_for_auth: true });
-      expect((await verifyChannel(user, added.body.id, second)).body).toEqual({ success: true });
-      expect((await signIn(second)).body.user_id).toBe(user.user_id);
+  it('a verified client-added address becomes a sign-in address, unless someone else signs in with it by then', async () => {
+    const user = await signUp(service);
+    const second = newEmail('second');
+    const added = await addChannel(user, { value: second, used_for_auth: true });
+    expect((await verifyChannel(user, added.body.id, second)).body).toEqual({ success: true });
+    expect((await signIn(second)).body.user_id).toBe(user.user_id);
 
-      const taken = newEmail('taken');
-      const pending = await addChannel(user, { value: taken, used_for_auth: true });
-      await post(
-        `/contact-channels/me/${pending.body.id}/send-verification-code`,
-        { callback_url: callback },
-        client(user),
-      );
-      const code = codeFromMail(await lastMailTo(service, taken));
-      const owner = await signUp(service, taken);
-      const refused = await post('/contact-channels/verify', { code });
-      expectKnownError(refused, 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', 409);
-      expect((await channelsOf(user.user_id)).find((c) => c.value === taken)).toMatchObject({ is_verified: false });
-      expect((await signIn(taken)).body.user_id).toBe(owner.user_id);
-    },
-  );
+    const taken = newEmail('taken');
+    const pending = await addChannel(user, { value: taken, used_for_auth: true });
+    await post(
+      `/contact-channels/me/${pending.body.id}/send-verification-code`,
+      { callback_url: callback },
+      client(user),
+    );
+    const code = codeFromMail(await lastMailTo(service, taken));
+    const owner = await signUp(service, taken);
+    const refused = await post('/contact-channels/verify', { code });
+    expectKnownError(refused, 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', 409);
+    expect((await channelsOf(user.user_id)).find((c) => c.value === taken)).toMatchObject({ is_verified: false });
+    expect((await signIn(taken)).body.user_id).toBe(owner.user_id);
+  });
 
-  it.skipIf(!available)(
-    "a pre-claimed address does not sign the mailbox owner into the claimer's account",
-    async () => {
-      const { mallory, own, victim } = await preClaim();
-      const victoria = await codeSignIn(victim);
-      expect(victoria.status, victoria.text).toBe(200);
-      expect(victoria.body.is_new_user).toBe(true);
-      expect(victoria.body.user_id).not.toBe(mallory.user_id);
-      expect(await userById(victoria.body.user_id)).toMatchObject({
-        primary_email: victim,
-        primary_email_verified: true,
-        has_password: false,
-        oauth_providers: [],
-      });
-      await expectMalloryKeepsOnlyHisWaysIn(mallory, own, victim);
-      // Her address signs her in from now on.
-      expect((await codeSignIn(victim)).body.user_id).toBe(victoria.body.user_id);
-      const [detached] = await auditEvents(service, { user_id: mallory.user_id, type: 'contact_channel.detached' });
-      expect(detached).toMatchObject({ actor: { type: 'anonymous' }, data: { channel_id: expect.any(String) } });
-      // Her account begins with her sign-up (then Mallory's refused try with his password, and her next sign-in).
-      expect(await auditTrail(service, victoria.body.user_id)).toEqual([
-        'sign_up',
-        'sign_in.failed',
-        'sign_in.succeeded',
-      ]);
-    },
-  );
+  it("a pre-claimed address does not sign the mailbox owner into the claimer's account", async () => {
+    const { mallory, own, victim } = await preClaim();
+    const victoria = await codeSignIn(victim);
+    expect(victoria.status, victoria.text).toBe(200);
+    expect(victoria.body.is_new_user).toBe(true);
+    expect(victoria.body.user_id).not.toBe(mallory.user_id);
+    expect(await userById(victoria.body.user_id)).toMatchObject({
+      primary_email: victim,
+      primary_email_verified: true,
+      has_password: false,
+      oauth_providers: [],
+    });
+    await expectMalloryKeepsOnlyHisWaysIn(mallory, own, victim);
+    // Her address signs her in from now on.
+    expect((await codeSignIn(victim)).body.user_id).toBe(victoria.body.user_id);
+    const [detached] = await auditEvents(service, { user_id: mallory.user_id, type: 'contact_channel.detached' });
+    expect(detached).toMatchObject({ actor: { type: 'anonymous' }, data: { channel_id: expect.any(String) } });
+    // Her account begins with her sign-up (then Mallory's refused try with his password, and her next sign-in).
+    expect(await auditTrail(service, victoria.body.user_id)).toEqual([
+      'sign_up',
+      'sign_in.failed',
+      'sign_in.succeeded',
+    ]);
+  });
 
-  it.skipIf(!available)(
-    "a password reset of a pre-claimed address does not hand over the claimer's account",
-    async () => {
-      const { mallory, own, victim } = await preClaim();
-      const code = await resetCode(victim);
-      const reset = await post('/auth/password/reset', { code, password: 'her-own-password-1' });
-      expect(reset.body, reset.text).toEqual({ success: true });
-      const victoria = await signIn(victim, 'her-own-password-1');
-      expect(victoria.status, victoria.text).toBe(200);
-      expect(victoria.body.user_id).not.toBe(mallory.user_id);
-      expect(await userById(victoria.body.user_id)).toMatchObject({
-        primary_email: victim,
-        primary_email_verified: true,
-        oauth_providers: [],
-      });
-      await expectMalloryKeepsOnlyHisWaysIn(mallory, own, victim);
-      // Mallory's password is his; Victoria's reset did not change it.
-      expect((await signIn(own, goodPassword)).status).toBe(200);
-    },
-  );
+  it("a password reset of a pre-claimed address does not hand over the claimer's account", async () => {
+    const { mallory, own, victim } = await preClaim();
+    const code = await resetCode(victim);
+    const reset = await post('/auth/password/reset', { code, password: 'her-own-password-1' });
+    expect(reset.body, reset.text).toEqual({ success: true });
+    const victoria = await signIn(victim, 'her-own-password-1');
+    expect(victoria.status, victoria.text).toBe(200);
+    expect(victoria.body.user_id).not.toBe(mallory.user_id);
+    expect(await userById(victoria.body.user_id)).toMatchObject({
+      primary_email: victim,
+      primary_email_verified: true,
+      oauth_providers: [],
+    });
+    await expectMalloryKeepsOnlyHisWaysIn(mallory, own, victim);
+    // Mallory's password is his; Victoria's reset did not change it.
+    expect((await signIn(own, goodPassword)).status).toBe(200);
+  });
 
-  it.skipIf(!available)('a provider sign-up with a pre-claimed address gives its owner her own account', async () => {
+  it('a provider sign-up with a pre-claimed address gives its owner her own account', async () => {
     const { mallory, own, victim } = await preClaim();
     const victoria = await providerFlow(`victoria-${victim}`, victim);
     expect(victoria.error).toBeNull();
@@ -267,22 +251,19 @@ describe.each([
     await expectMalloryKeepsOnlyHisWaysIn(mallory, own, victim);
   });
 
-  it.skipIf(!available)(
-    "an address that is the claimer's only way in becomes the owner's account: his password and sessions end",
-    async () => {
-      // The classic pre-hijack: an account made with her address and a password, nothing else.
-      const victim = newEmail('victoria');
-      const squatter = await signUp(service, victim);
-      const victoria = await providerFlow(`victoria-${victim}`, victim);
-      expect(victoria.error).toBeNull();
-      expect(victoria.body).toMatchObject({ user_id: squatter.user_id, is_new_user: false });
-      expect(await userById(squatter.user_id)).toMatchObject({ has_password: false, primary_email_verified: true });
-      expect((await refreshGrant(service, squatter.refresh_token)).status).toBe(401);
-      expectKnownError(await signIn(victim), 'EMAIL_PASSWORD_MISMATCH', 400);
-    },
-  );
+  it("an address that is the claimer's only way in becomes the owner's account: his password and sessions end", async () => {
+    // The classic pre-hijack: an account made with her address and a password, nothing else.
+    const victim = newEmail('victoria');
+    const squatter = await signUp(service, victim);
+    const victoria = await providerFlow(`victoria-${victim}`, victim);
+    expect(victoria.error).toBeNull();
+    expect(victoria.body).toMatchObject({ user_id: squatter.user_id, is_new_user: false });
+    expect(await userById(squatter.user_id)).toMatchObject({ has_password: false, primary_email_verified: true });
+    expect((await refreshGrant(service, squatter.refresh_token)).status).toBe(401);
+    expectKnownError(await signIn(victim), 'EMAIL_PASSWORD_MISMATCH', 400);
+  });
 
-  it.skipIf(!available)('outstanding codes of a taken-over account die with the change', async () => {
+  it('outstanding codes of a taken-over account die with the change', async () => {
     const victim = newEmail('victoria');
     const squatter = await signUp(service, victim);
     // Codes the squatter (or anybody) had asked for before the owner proved her mailbox.

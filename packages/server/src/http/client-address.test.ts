@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, goodPassword, newEmail } from '../test-support/api.js';
 import { startAppendingProxy } from '../test-support/appending-proxy.js';
 import { auditEvents } from '../test-support/audit.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
+import { describeEachBackend } from '../test-support/backends.js';
 import { startTestService, type TestService, type TestServiceOptions } from '../testing/index.js';
 
 const statusOf = (answer: { status: number; headers: Headers }) =>
@@ -30,14 +30,10 @@ async function signUpAddress(service: TestService, userId: string) {
   return event?.ip_address;
 }
 
-describe.each([
-  { backend: 'PGlite', databaseUrl: null, available: true },
-  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
-])('behind one appending proxy on $backend', ({ databaseUrl, available }) => {
+describeEachBackend('behind one appending proxy', ({ databaseUrl }) => {
   let service: TestService;
   let proxy: Awaited<ReturnType<typeof startAppendingProxy>>;
   beforeAll(async () => {
-    if (!available) return;
     service = await startTestService({
       databaseUrl,
       trustedProxyHeader: 'x-forwarded-for',
@@ -50,21 +46,18 @@ describe.each([
     await service?.close();
   });
 
-  it.skipIf(!available)(
-    'a client writing its own x-forwarded-for entry is still limited, and recorded, by its real address',
-    async () => {
-      service.clock.startWindow(10 * 60_000);
-      const statuses: number[] = [];
-      const users: string[] = [];
-      for (let i = 1; i <= 4; i++) {
-        const { status, userId } = await signUpVia(proxy, `1.2.3.${i}`);
-        statuses.push(status);
-        if (userId) users.push(userId);
-      }
-      expect(statuses).toEqual([200, 200, 200, 429]);
-      expect(await signUpAddress(service, users[0]!)).toBe('127.0.0.1');
-    },
-  );
+  it('a client writing its own x-forwarded-for entry is still limited, and recorded, by its real address', async () => {
+    service.clock.startWindow(10 * 60_000);
+    const statuses: number[] = [];
+    const users: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const { status, userId } = await signUpVia(proxy, `1.2.3.${i}`);
+      statuses.push(status);
+      if (userId) users.push(userId);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(await signUpAddress(service, users[0]!)).toBe('127.0.0.1');
+  });
 });
 
 describe('behind two appending proxies in a row', () => {

@@ -7,7 +7,7 @@
  * inviter and per team.
  */
 import { headers as h } from '@latchkey/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { invitationLimits } from '../rate-limit/rate-limit.js';
 import {
   type Answer,
@@ -19,8 +19,8 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
+import { describeEachBackend } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 type Person = Awaited<ReturnType<typeof signUp>>;
@@ -32,10 +32,7 @@ function expectRateLimited(answer: Answer): void {
 }
 const callback = 'http://localhost:3000/handler/team-invitation';
 
-describe.each([
-  { backend: 'PGlite', databaseUrl: null, available: true },
-  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
-])('team invitations on $backend', ({ databaseUrl, available }) => {
+describeEachBackend('team invitations', ({ databaseUrl }) => {
   let service: TestService;
   let alice: Person;
   let team: string;
@@ -72,7 +69,6 @@ describe.each([
     );
 
   beforeAll(async () => {
-    if (!available) return;
     service = await startTestService({
       databaseUrl,
       // Many invitations from one test client: its per-client mail limit is not what these tests count.
@@ -83,111 +79,99 @@ describe.each([
   });
   afterAll(() => service?.close());
 
-  it.skipIf(!available)(
-    'a leaked link does not let another account in by adding the invited address unverified, nor verify it',
-    async () => {
-      const invited = newEmail('victim');
-      ok(await invite(invited));
-      const code = codeFromMail(await lastMailTo(service, invited));
-      const mallory = await signUp(service);
+  it('a leaked link does not let another account in by adding the invited address unverified, nor verify it', async () => {
+    const invited = newEmail('victim');
+    ok(await invite(invited));
+    const code = codeFromMail(await lastMailTo(service, invited));
+    const mallory = await signUp(service);
+    ok(
+      await call(service, 'POST', '/contact-channels', {
+        headers: as(mallory),
+        json: { user_id: 'me', type: 'email', value: invited, used_for_auth: false },
+      }),
+      201,
+    );
+    const before = await snapshot(service);
+    expectKnownError(await accept(mallory, code), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
+    expect(await snapshot(service)).toEqual(before);
+    expect(await members()).not.toContain(mallory.user_id);
+    expect((await channels(mallory)).find((channel) => channel.value === invited)?.is_verified).toBe(false);
+  });
+
+  it('an unverified sign-up address is refused until it is verified, and stays as it was', async () => {
+    const email = newEmail('grace');
+    ok(await invite(email));
+    const code = codeFromMail(await lastMailTo(service, email));
+    const grace = await signUp(service, email);
+    expectKnownError(await accept(grace, code), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
+    expect((await channels(grace))[0]).toMatchObject({ value: email, is_verified: false });
+    await verify(grace);
+    expect(ok(await accept(grace, code))).toEqual({});
+    expect(await members()).toContain(grace.user_id);
+  });
+
+  it('phishing text in invitation mails: a URL in the team name is no link, stays out of the subject, and the inviter is named', async () => {
+    const lure = 'Security alert: sign in at https://evil.example/login or www.evil.example now';
+    const mallory = await signUp(service);
+    ok(
+      await call(service, 'PATCH', '/users/me', {
+        headers: as(mallory),
+        json: { display_name: 'Mallory Example' },
+      }),
+    );
+    const lureTeam = ok(
+      await call(service, 'POST', '/teams', { headers: as(mallory), json: { display_name: lure } }),
+      201,
+    ).id;
+    const victim = newEmail('target');
+    ok(await invite(victim, as(mallory), lureTeam));
+    const answer = await fetch(`${service.mailboxUrl}/api/messages?to=${encodeURIComponent(victim)}`);
+    const [mail] = (await answer.json()).items as { subject: string; html: string; text: string }[];
+    expect(mail!.subject).not.toContain('evil');
+    expect(mail!.subject).toContain('Test project');
+    for (const part of [mail!.html, mail!.text]) {
+      expect(part).not.toMatch(/https?:\/\/evil/);
+      expect(part).not.toMatch(/evil\.example/);
+      expect(part.replaceAll('\u200b', '')).toContain(`Invited by Mallory Example (${mallory.email}).`);
+    }
+    expect(mail!.html).not.toMatch(/href="[^"]*evil/);
+    const links = [...mail!.html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+    expect(links.every((link) => link.startsWith(`${callback}?code=`))).toBe(true);
+    // Still readable as the name it is, with only invisible breaks added.
+    expect(mail!.text.replaceAll('\u200b', '')).toContain(lure);
+  });
+
+  it('the invitation after the limit per inviter, then per team, is 429 with Retry-After', async () => {
+    service.clock.startWindow(10 * 60_000);
+    const owner = await signUp(service);
+    const teamId = ok(
+      await call(service, 'POST', '/teams', { headers: as(owner), json: { display_name: 'Busy' } }),
+      201,
+    ).id;
+    const inviters = [owner, await signUp(service), await signUp(service)];
+    for (const inviter of inviters.slice(1)) {
+      const path = `/team-memberships/${teamId}/${inviter.user_id}`;
+      ok(await call(service, 'POST', path, { headers: server(), json: {} }), 201);
       ok(
-        await call(service, 'POST', '/contact-channels', {
-          headers: as(mallory),
-          json: { user_id: 'me', type: 'email', value: invited, used_for_auth: false },
+        await call(service, 'POST', `/team-permissions/${teamId}/${inviter.user_id}/admin`, {
+          headers: server(),
+          json: {},
         }),
         201,
       );
-      const before = await snapshot(service);
-      expectKnownError(await accept(mallory, code), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
-      expect(await snapshot(service)).toEqual(before);
-      expect(await members()).not.toContain(mallory.user_id);
-      expect((await channels(mallory)).find((channel) => channel.value === invited)?.is_verified).toBe(false);
-    },
-  );
+    }
+    for (let i = 0; i < invitationLimits.perInviter; i++) ok(await invite(newEmail('busy'), as(owner), teamId));
+    expectRateLimited(await invite(newEmail('busy'), as(owner), teamId));
 
-  it.skipIf(!available)(
-    'an unverified sign-up address is refused until it is verified, and stays as it was',
-    async () => {
-      const email = newEmail('grace');
-      ok(await invite(email));
-      const code = codeFromMail(await lastMailTo(service, email));
-      const grace = await signUp(service, email);
-      expectKnownError(await accept(grace, code), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
-      expect((await channels(grace))[0]).toMatchObject({ value: email, is_verified: false });
-      await verify(grace);
-      expect(ok(await accept(grace, code))).toEqual({});
-      expect(await members()).toContain(grace.user_id);
-    },
-  );
-
-  it.skipIf(!available)(
-    'phishing text in invitation mails: a URL in the team name is no link, stays out of the subject, and the inviter is named',
-    async () => {
-      const lure = 'Security alert: sign in at https://evil.example/login or www.evil.example now';
-      const mallory = await signUp(service);
-      ok(
-        await call(service, 'PATCH', '/users/me', {
-          headers: as(mallory),
-          json: { display_name: 'Mallory Example' },
-        }),
-      );
-      const lureTeam = ok(
-        await call(service, 'POST', '/teams', { headers: as(mallory), json: { display_name: lure } }),
-        201,
-      ).id;
-      const victim = newEmail('target');
-      ok(await invite(victim, as(mallory), lureTeam));
-      const answer = await fetch(`${service.mailboxUrl}/api/messages?to=${encodeURIComponent(victim)}`);
-      const [mail] = (await answer.json()).items as { subject: string; html: string; text: string }[];
-      expect(mail!.subject).not.toContain('evil');
-      expect(mail!.subject).toContain('Test project');
-      for (const part of [mail!.html, mail!.text]) {
-        expect(part).not.toMatch(/https?:\/\/evil/);
-        expect(part).not.toMatch(/evil\.example/);
-        expect(part.replaceAll('\u200b', '')).toContain(`Invited by Mallory Example (${mallory.email}).`);
-      }
-      expect(mail!.html).not.toMatch(/href="[^"]*evil/);
-      const links = [...mail!.html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
-      expect(links.every((link) => link.startsWith(`${callback}?code=`))).toBe(true);
-      // Still readable as the name it is, with only invisible breaks added.
-      expect(mail!.text.replaceAll('\u200b', '')).toContain(lure);
-    },
-  );
-
-  it.skipIf(!available)(
-    'the invitation after the limit per inviter, then per team, is 429 with Retry-After',
-    async () => {
-      service.clock.startWindow(10 * 60_000);
-      const owner = await signUp(service);
-      const teamId = ok(
-        await call(service, 'POST', '/teams', { headers: as(owner), json: { display_name: 'Busy' } }),
-        201,
-      ).id;
-      const inviters = [owner, await signUp(service), await signUp(service)];
-      for (const inviter of inviters.slice(1)) {
-        const path = `/team-memberships/${teamId}/${inviter.user_id}`;
-        ok(await call(service, 'POST', path, { headers: server(), json: {} }), 201);
-        ok(
-          await call(service, 'POST', `/team-permissions/${teamId}/${inviter.user_id}/admin`, {
-            headers: server(),
-            json: {},
-          }),
-          201,
-        );
-      }
-      for (let i = 0; i < invitationLimits.perInviter; i++) ok(await invite(newEmail('busy'), as(owner), teamId));
-      expectRateLimited(await invite(newEmail('busy'), as(owner), teamId));
-
-      const second = invitationLimits.perTeam - invitationLimits.perInviter;
-      for (let i = 0; i < second; i++) ok(await invite(newEmail('busy'), as(inviters[1]!), teamId));
-      expectRateLimited(await invite(newEmail('busy'), as(inviters[2]!), teamId));
-      // Another team of the same project, and server code, are not held back.
-      const own = ok(
-        await call(service, 'POST', '/teams', { headers: as(inviters[2]!), json: { display_name: 'Own' } }),
-        201,
-      ).id;
-      ok(await invite(newEmail('elsewhere'), as(inviters[2]!), own));
-      ok(await invite(newEmail('server'), server(), teamId));
-    },
-  );
+    const second = invitationLimits.perTeam - invitationLimits.perInviter;
+    for (let i = 0; i < second; i++) ok(await invite(newEmail('busy'), as(inviters[1]!), teamId));
+    expectRateLimited(await invite(newEmail('busy'), as(inviters[2]!), teamId));
+    // Another team of the same project, and server code, are not held back.
+    const own = ok(
+      await call(service, 'POST', '/teams', { headers: as(inviters[2]!), json: { display_name: 'Own' } }),
+      201,
+    ).id;
+    ok(await invite(newEmail('elsewhere'), as(inviters[2]!), own));
+    ok(await invite(newEmail('server'), server(), teamId));
+  });
 });

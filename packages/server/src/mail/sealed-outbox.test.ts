@@ -6,12 +6,12 @@
  * master-secret rotation re-seals what waits.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rotateSecret } from '../operations.js';
 import { createService } from '../service.js';
 import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, newEmail, signUp } from '../test-support/api.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
+import { describeEachBackend } from '../test-support/backends.js';
 import { header, type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { maxAttempts, retryDelaysMs } from './outbox-worker.js';
@@ -26,15 +26,11 @@ function decodedBody(raw: string): string {
     .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
-describe.each([
-  { backend: 'PGlite', databaseUrl: null, available: true },
-  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
-])('the outbox on $backend', ({ databaseUrl, available }) => {
+describeEachBackend('the outbox', ({ databaseUrl }) => {
   let peer: SmtpPeer;
   let service: TestService;
 
   beforeAll(async () => {
-    if (!available) return;
     peer = await startSmtpPeer();
     service = await startTestService({ databaseUrl, smtpUrl: peer.url });
   });
@@ -63,44 +59,41 @@ describe.each([
     return code!;
   };
 
-  it.skipIf(!available)(
-    'live codes in clear in the outbox: a queued reset holds no code or link in clear, and no body once delivered',
-    async () => {
-      const email = newEmail('sealed');
-      const user = await signUp(service, email);
-      await peer.stop();
-      await askReset(email);
-      await service.deliverMail();
-      const [queued] = await rawRows(service, email);
-      expect(queued).toMatchObject({ status: 'queued', attempts: 1, html: null, text_body: null });
-      const queuedText = JSON.stringify(queued);
-      expect(queuedText).not.toContain('code=');
-      expect(queuedText).not.toContain(resetPage);
-      expect(queued!.subject).toBe('Reset your Test project password');
+  it('live codes in clear in the outbox: a queued reset holds no code or link in clear, and no body once delivered', async () => {
+    const email = newEmail('sealed');
+    const user = await signUp(service, email);
+    await peer.stop();
+    await askReset(email);
+    await service.deliverMail();
+    const [queued] = await rawRows(service, email);
+    expect(queued).toMatchObject({ status: 'queued', attempts: 1, html: null, text_body: null });
+    const queuedText = JSON.stringify(queued);
+    expect(queuedText).not.toContain('code=');
+    expect(queuedText).not.toContain(resetPage);
+    expect(queued!.subject).toBe('Reset your Test project password');
 
-      await peer.start();
-      service.clock.advance(retryDelaysMs[0]! + 1_000);
-      await service.deliverMail();
-      const code = codeDelivered(email);
-      expect(header(peer.messages.at(-1)!.raw, 'subject')).toBe('Reset your Test project password');
-      expect(queuedText).not.toContain(code);
-      const [sent] = await rawRows(service, email);
-      expect(sent).toMatchObject({ status: 'sent', html: null, text_body: null, sealed_content: null });
+    await peer.start();
+    service.clock.advance(retryDelaysMs[0]! + 1_000);
+    await service.deliverMail();
+    const code = codeDelivered(email);
+    expect(header(peer.messages.at(-1)!.raw, 'subject')).toBe('Reset your Test project password');
+    expect(queuedText).not.toContain(code);
+    const [sent] = await rawRows(service, email);
+    expect(sent).toMatchObject({ status: 'sent', html: null, text_body: null, sealed_content: null });
 
-      const reset = await call(service, 'POST', '/auth/password/reset', {
-        headers: authHeaders(service),
-        json: { code, password: 'a-brand-new-password-3' },
-      });
-      expect(reset.status, reset.text).toBe(200);
-      const signIn = await call(service, 'POST', '/auth/password/sign-in', {
-        headers: authHeaders(service),
-        json: { email: user.email, password: 'a-brand-new-password-3' },
-      });
-      expect(signIn.status, signIn.text).toBe(200);
-    },
-  );
+    const reset = await call(service, 'POST', '/auth/password/reset', {
+      headers: authHeaders(service),
+      json: { code, password: 'a-brand-new-password-3' },
+    });
+    expect(reset.status, reset.text).toBe(200);
+    const signIn = await call(service, 'POST', '/auth/password/sign-in', {
+      headers: authHeaders(service),
+      json: { email: user.email, password: 'a-brand-new-password-3' },
+    });
+    expect(signIn.status, signIn.text).toBe(200);
+  });
 
-  it.skipIf(!available)('a mail given up on keeps its delivery status and loses its body', async () => {
+  it('a mail given up on keeps its delivery status and loses its body', async () => {
     const email = newEmail('given-up');
     await signUp(service, email);
     await peer.stop();
@@ -123,34 +116,31 @@ describe.each([
     }
   });
 
-  it.skipIf(!available)(
-    'a rotation of the master secret re-seals waiting mail, which the new secret delivers',
-    async () => {
-      const email = newEmail('rotated');
-      await signUp(service, email);
-      await peer.stop();
-      await askReset(email);
-      await service.deliverMail();
-      // The instance with the old secret stops; the database moves; one with only the new secret sends.
-      await service.service.close();
-      const newSecret = randomBytes(32).toString('base64url');
-      await rotateSecret(service.storage, service.secret, newSecret);
-      const next = createService({
-        storage: service.storage,
-        secret: newSecret,
-        smtpUrl: peer.url,
-        clock: service.clock,
-        logger: false,
-      });
-      try {
-        await peer.start();
-        service.clock.advance(hour);
-        await next.deliverMail();
-        codeDelivered(email);
-        expect((await rawRows(service, email))[0]).toMatchObject({ status: 'sent', sealed_content: null });
-      } finally {
-        await next.close();
-      }
-    },
-  );
+  it('a rotation of the master secret re-seals waiting mail, which the new secret delivers', async () => {
+    const email = newEmail('rotated');
+    await signUp(service, email);
+    await peer.stop();
+    await askReset(email);
+    await service.deliverMail();
+    // The instance with the old secret stops; the database moves; one with only the new secret sends.
+    await service.service.close();
+    const newSecret = randomBytes(32).toString('base64url');
+    await rotateSecret(service.storage, service.secret, newSecret);
+    const next = createService({
+      storage: service.storage,
+      secret: newSecret,
+      smtpUrl: peer.url,
+      clock: service.clock,
+      logger: false,
+    });
+    try {
+      await peer.start();
+      service.clock.advance(hour);
+      await next.deliverMail();
+      codeDelivered(email);
+      expect((await rawRows(service, email))[0]).toMatchObject({ status: 'sent', sealed_content: null });
+    } finally {
+      await next.close();
+    }
+  });
 });

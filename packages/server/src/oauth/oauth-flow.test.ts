@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotationGraceMs } from '../sessions/refresh-rotation.js';
 import { authHeaders, call, goodPassword, refreshGrant, signUp, userHeaders, within } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
+import { describeEachBackend } from '../test-support/backends.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 describe('the cookie binding a flow to its browser', () => {
@@ -47,18 +47,13 @@ describe('the cookie binding a flow to its browser', () => {
   });
 });
 
-describe.each([
-  { backend: 'PGlite', databaseUrl: null, available: true },
-  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
-])('linking a provider to a signed-in session on $backend', ({ databaseUrl, available }) => {
+describeEachBackend('linking a provider to a signed-in session', ({ databaseUrl }) => {
   let service: TestService;
   beforeAll(async () => {
-    if (available) {
-      service = await startTestService({
-        databaseUrl,
-        projectConfig: { oauth_providers: [{ id: 'github', type: 'shared', enabled: true }] },
-      });
-    }
+    service = await startTestService({
+      databaseUrl,
+      projectConfig: { oauth_providers: [{ id: 'github', type: 'shared', enabled: true }] },
+    });
   });
   afterAll(() => service?.close());
 
@@ -102,7 +97,7 @@ describe.each([
     (await call(service, 'GET', '/users/me', { headers: userHeaders(service, tokens) })).headers.get(h.knownError) ===
     'ACCESS_TOKEN_EXPIRED';
 
-  it.skipIf(!available)('the link flow refuses the access token of a signed-out session', async () => {
+  it('the link flow refuses the access token of a signed-out session', async () => {
     const user = await signUp(service);
     expect((await signOut(user)).status).toBe(200);
     await within(() => revoked(user));
@@ -114,7 +109,7 @@ describe.each([
     expect(await sessionsOf(user.user_id)).toEqual([]);
   });
 
-  it.skipIf(!available)('the link flow refuses the access token of a session a password change ended', async () => {
+  it('the link flow refuses the access token of a session a password change ended', async () => {
     const user = await signUp(service);
     const thief = await call(service, 'POST', '/auth/password/sign-in', {
       headers: authHeaders(service),
@@ -132,7 +127,7 @@ describe.each([
     expect(await sessionsOf(user.user_id)).toHaveLength(1);
   });
 
-  it.skipIf(!available)('a session revoked between authorize and callback links nothing', async () => {
+  it('a session revoked between authorize and callback links nothing', async () => {
     const user = await signUp(service);
     const start = await startLink(user.access_token);
     expect(start.end.response?.status).toBe(200); // the stand-in's page
@@ -143,7 +138,7 @@ describe.each([
     expect(await connections(user.user_id)).toEqual([]);
   });
 
-  it.skipIf(!available)('a session revoked between callback and code exchange links nothing', async () => {
+  it('a session revoked between callback and code exchange links nothing', async () => {
     const user = await signUp(service);
     const start = await startLink(user.access_token);
     const { page, params } = await choose(start, 'late-exchange');
@@ -156,7 +151,7 @@ describe.each([
     expect(await sessionsOf(user.user_id)).toEqual([]);
   });
 
-  it.skipIf(!available)('a link adds the connection to the session it came from, and opens no other', async () => {
+  it('a link adds the connection to the session it came from, and opens no other', async () => {
     const user = await signUp(service);
     const [sessionId] = await sessionsOf(user.user_id);
     const start = await startLink(user.access_token);

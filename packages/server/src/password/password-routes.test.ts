@@ -13,7 +13,7 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
+import { describeEachBackend } from '../test-support/backends.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { hashPassword } from './passwords.js';
 
@@ -182,39 +182,31 @@ describe('POST /auth/password/sign-up', () => {
   });
 });
 
-describe.each([
-  { backend: 'PGlite', databaseUrl: null, available: true },
-  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
-])('the same e-mail signing up concurrently on $backend', ({ databaseUrl, available }) => {
-  it.skipIf(!available)(
-    'creates exactly one user; every other answer is USER_EMAIL_ALREADY_EXISTS 409, never a 500',
-    async () => {
-      const raced = await startTestService({ databaseUrl });
-      try {
-        const email = newEmail('race');
-        const variants = [email, email.toUpperCase(), ...Array.from({ length: 6 }, () => email)];
-        const answers = await Promise.all(
-          variants.map((variant) =>
-            call(raced, 'POST', '/auth/password/sign-up', {
-              headers: authHeaders(raced),
-              json: { email: variant, password: goodPassword },
-            }),
-          ),
-        );
-        const created = answers.filter(
-          (answer) => answer.status === 200 && !answer.headers.get('x-stack-actual-status'),
-        );
-        expect(created).toHaveLength(1);
-        for (const answer of answers.filter((a) => !created.includes(a))) {
-          expectKnownError(answer, 'USER_EMAIL_ALREADY_EXISTS', 409);
-        }
-        expect(await countRows(raced, 'users')).toBe(1);
-        expect(await countRows(raced, 'sessions')).toBe(1);
-      } finally {
-        await raced.close();
+describeEachBackend('the same e-mail signing up concurrently', ({ databaseUrl }) => {
+  it('creates exactly one user; every other answer is USER_EMAIL_ALREADY_EXISTS 409, never a 500', async () => {
+    const raced = await startTestService({ databaseUrl });
+    try {
+      const email = newEmail('race');
+      const variants = [email, email.toUpperCase(), ...Array.from({ length: 6 }, () => email)];
+      const answers = await Promise.all(
+        variants.map((variant) =>
+          call(raced, 'POST', '/auth/password/sign-up', {
+            headers: authHeaders(raced),
+            json: { email: variant, password: goodPassword },
+          }),
+        ),
+      );
+      const created = answers.filter((answer) => answer.status === 200 && !answer.headers.get('x-stack-actual-status'));
+      expect(created).toHaveLength(1);
+      for (const answer of answers.filter((a) => !created.includes(a))) {
+        expectKnownError(answer, 'USER_EMAIL_ALREADY_EXISTS', 409);
       }
-    },
-  );
+      expect(await countRows(raced, 'users')).toBe(1);
+      expect(await countRows(raced, 'sessions')).toBe(1);
+    } finally {
+      await raced.close();
+    }
+  });
 });
 
 describe('password hashing and the database connection', () => {

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap, createApiKeySet, createOwner } from '../operations.js';
 import { authHeaders, call, expectKnownError, goodPassword, newEmail, userHeaders } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
+import { describeEachBackend } from '../test-support/backends.js';
 import { authorizeUrl, landing, TestBrowser } from '../test-support/oauth-browser.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 
 /** The same service seen as the internal project (the dashboard's), with a key set of it. */
@@ -29,14 +29,10 @@ const signUpTo = (internal: TestService) =>
     json: { email: newEmail('owner'), password: goodPassword },
   });
 
-describe.each([
-  { backend: 'PGlite', databaseUrl: null, available: true },
-  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
-])('a closed administration on $backend', ({ databaseUrl, available }) => {
+describeEachBackend('a closed administration', ({ databaseUrl }) => {
   let service: TestService;
   let internal: TestService;
   beforeAll(async () => {
-    if (!available) return;
     // As `latchkey start` runs it: production defaults, internal sign-up as the operator leaves it (closed).
     service = await startTestService({
       databaseUrl,
@@ -48,46 +44,40 @@ describe.each([
   });
   afterAll(() => service?.close());
 
-  it.skipIf(!available)('refuses sign-up to the internal project on a production start', async () => {
+  it('refuses sign-up to the internal project on a production start', async () => {
     expectKnownError(await signUpTo(internal), 'SIGN_UP_NOT_ENABLED', 400);
   });
 
-  it.skipIf(!available)(
-    'closes an internal project an earlier start left open, unless the operator opens it again',
-    async () => {
-      await bootstrap(service.storage, { dev: false, internalSignUp: true });
-      expect((await signUpTo(internal)).status).toBe(200);
-      await bootstrap(service.storage, { dev: false, internalSignUp: false });
-      expectKnownError(await signUpTo(internal), 'SIGN_UP_NOT_ENABLED', 400);
-      const [change] = await auditEvents(internal, { type: 'project.updated' });
-      expect(change).toMatchObject({ actor: { type: 'operator' }, data: { fields: ['config.sign_up_enabled'] } });
-      // Development keeps it open: nothing to set up on a laptop.
-      await bootstrap(service.storage, { dev: true });
-      expect((await signUpTo(internal)).status).toBe(200);
-      await bootstrap(service.storage, { dev: false, internalSignUp: false });
-    },
-  );
+  it('closes an internal project an earlier start left open, unless the operator opens it again', async () => {
+    await bootstrap(service.storage, { dev: false, internalSignUp: true });
+    expect((await signUpTo(internal)).status).toBe(200);
+    await bootstrap(service.storage, { dev: false, internalSignUp: false });
+    expectKnownError(await signUpTo(internal), 'SIGN_UP_NOT_ENABLED', 400);
+    const [change] = await auditEvents(internal, { type: 'project.updated' });
+    expect(change).toMatchObject({ actor: { type: 'operator' }, data: { fields: ['config.sign_up_enabled'] } });
+    // Development keeps it open: nothing to set up on a laptop.
+    await bootstrap(service.storage, { dev: true });
+    expect((await signUpTo(internal)).status).toBe(200);
+    await bootstrap(service.storage, { dev: false, internalSignUp: false });
+  });
 
-  it.skipIf(!available)(
-    'lets an owner the operator created sign in and create a project that trusts no localhost',
-    async () => {
-      const email = newEmail('invited');
-      await createOwner(service.storage, { email, password: goodPassword });
-      const signIn = await call(internal, 'POST', '/auth/password/sign-in', {
-        headers: authHeaders(internal),
-        json: { email, password: goodPassword },
-      });
-      expect(signIn.status, signIn.text).toBe(200);
-      const created = await call(internal, 'POST', '/internal/projects', {
-        headers: userHeaders(internal, signIn.body),
-        json: { display_name: 'Invited owner’s app' },
-      });
-      expect(created.status, created.text).toBe(201);
-      expect(created.body.config.allow_localhost).toBe(false);
-    },
-  );
+  it('lets an owner the operator created sign in and create a project that trusts no localhost', async () => {
+    const email = newEmail('invited');
+    await createOwner(service.storage, { email, password: goodPassword });
+    const signIn = await call(internal, 'POST', '/auth/password/sign-in', {
+      headers: authHeaders(internal),
+      json: { email, password: goodPassword },
+    });
+    expect(signIn.status, signIn.text).toBe(200);
+    const created = await call(internal, 'POST', '/internal/projects', {
+      headers: userHeaders(internal, signIn.body),
+      json: { display_name: 'Invited owner’s app' },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.config.allow_localhost).toBe(false);
+  });
 
-  it.skipIf(!available)('caps the projects one owner creates, even in a concurrent burst', async () => {
+  it('caps the projects one owner creates, even in a concurrent burst', async () => {
     const email = newEmail('busy');
     await createOwner(service.storage, { email, password: goodPassword });
     const tokens = (
@@ -113,7 +103,7 @@ describe.each([
     expect(listed.body.items).toHaveLength(3);
   });
 
-  it.skipIf(!available)('records the SMTP settings changed, by field and never by value', async () => {
+  it('records the SMTP settings changed, by field and never by value', async () => {
     const answer = await call(service, 'PATCH', '/projects/current', {
       headers: authHeaders(service, 'admin'),
       json: {
@@ -136,7 +126,7 @@ describe.each([
     expect(JSON.stringify(event)).not.toContain('smtp-password-7');
   });
 
-  it.skipIf(!available)('records a test e-mail, without its password', async () => {
+  it('records a test e-mail, without its password', async () => {
     const answer = await call(service, 'POST', '/internal/send-test-email', {
       headers: authHeaders(service, 'admin'),
       json: {
@@ -160,7 +150,7 @@ describe.each([
     expect(JSON.stringify(event)).not.toContain('test-mail-password-3');
   });
 
-  it.skipIf(!available)("records a project's deletion in the internal project's log, which outlives it", async () => {
+  it("records a project's deletion in the internal project's log, which outlives it", async () => {
     const doomed = await service.createOtherProject();
     const headers = {
       ...authHeaders(service, 'admin'),

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, goodPassword, newEmail, signUp } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
+import { backends } from '../test-support/backends.js';
 import { redisUp, redisUrl } from '../test-support/redis.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
@@ -37,11 +37,13 @@ async function checkedGuesses(service: TestService, reason: string) {
   return events.filter((event) => event.data.reason === reason).length;
 }
 
-describe.each([
-  { store: 'PGlite', options: { databaseUrl: null }, available: true },
-  { store: 'PostgreSQL', options: { databaseUrl: postgresUrl }, available: postgresUp },
+/** Every database backend, then Redis (counting beside PGlite). */
+const counterStores = [
+  ...backends.map(({ name, databaseUrl, available }) => ({ store: name, options: { databaseUrl }, available })),
   { store: 'Redis', options: { databaseUrl: null, redisUrl }, available: redisUp },
-])('counted in $store', ({ options, available }) => {
+];
+
+describe.each(counterStores)('counted in $store', ({ options, available }) => {
   let service: TestService;
   beforeAll(async () => {
     if (!available) return;

@@ -13,18 +13,16 @@ import { changeFeedOf } from '../storage/change-feed.js';
 import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, expectKnownError, goodPassword, signUp, userHeaders, within } from '../test-support/api.js';
 import { auditTrail } from '../test-support/audit.js';
-import { postgresUp, postgresUrl } from '../test-support/postgres.js';
+import { describeEachBackend } from '../test-support/backends.js';
+import { postgresUp } from '../test-support/postgres.js';
 import { twoInstances } from '../test-support/second-instance.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { SessionRevocations } from './revocations.js';
 
-describe.each([
-  { backend: 'PGlite', databaseUrl: null, available: true },
-  { backend: 'PostgreSQL', databaseUrl: postgresUrl, available: postgresUp },
-])('revoked sessions on $backend', ({ databaseUrl, available }) => {
+describeEachBackend('revoked sessions', ({ databaseUrl }) => {
   let service: TestService;
   beforeAll(async () => {
-    if (available) service = await startTestService({ databaseUrl });
+    service = await startTestService({ databaseUrl });
   });
   afterAll(() => service?.close());
 
@@ -35,7 +33,7 @@ describe.each([
     return answer.headers.get(h.knownError) === 'ACCESS_TOKEN_EXPIRED';
   };
 
-  it.skipIf(!available)('a signed-out session’s access token stops working at once', async () => {
+  it('a signed-out session’s access token stops working at once', async () => {
     const user = await signUp(service);
     expect((await me(user)).status).toBe(200);
     const out = await call(service, 'DELETE', '/auth/sessions/current', {
@@ -47,28 +45,25 @@ describe.each([
     expectKnownError(await me(user), 'ACCESS_TOKEN_EXPIRED', 401);
   });
 
-  it.skipIf(!available)(
-    'so do the tokens of a revoked session, of a password reset’s sessions and of a deleted user',
-    async () => {
-      const user = await signUp(service);
-      const second = await call(service, 'POST', '/auth/password/sign-in', {
-        headers: authHeaders(service),
-        json: { email: user.email, password: user.password },
-      });
-      // The password changes: every other session ends.
-      await call(service, 'POST', '/auth/password/update', {
-        headers: userHeaders(service, user),
-        json: { old_password: goodPassword, new_password: 'another-horse-2' },
-      });
-      await within(() => refused(second.body));
-      expect((await me(user)).status).toBe(200); // the session that changed it stays
+  it('so do the tokens of a revoked session, of a password reset’s sessions and of a deleted user', async () => {
+    const user = await signUp(service);
+    const second = await call(service, 'POST', '/auth/password/sign-in', {
+      headers: authHeaders(service),
+      json: { email: user.email, password: user.password },
+    });
+    // The password changes: every other session ends.
+    await call(service, 'POST', '/auth/password/update', {
+      headers: userHeaders(service, user),
+      json: { old_password: goodPassword, new_password: 'another-horse-2' },
+    });
+    await within(() => refused(second.body));
+    expect((await me(user)).status).toBe(200); // the session that changed it stays
 
-      await call(service, 'DELETE', `/users/${user.user_id}`, { headers: authHeaders(service, 'server') });
-      await within(() => refused(user));
-    },
-  );
+    await call(service, 'DELETE', `/users/${user.user_id}`, { headers: authHeaders(service, 'server') });
+    await within(() => refused(user));
+  });
 
-  it.skipIf(!available)('two sign-outs of one session at once: one ends it and is recorded, once', async () => {
+  it('two sign-outs of one session at once: one ends it and is recorded, once', async () => {
     const user = await signUp(service);
     // The refresh token alone, as a page whose access token expired signs out.
     const headers = { ...authHeaders(service), [h.refreshToken]: user.refresh_token };
@@ -84,7 +79,7 @@ describe.each([
     await within(() => refused(user));
   });
 
-  it.skipIf(!available)('a token whose session is alive keeps working (no false refusals)', async () => {
+  it('a token whose session is alive keeps working (no false refusals)', async () => {
     const [a, b] = [await signUp(service), await signUp(service)];
     await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, a), json: {} });
     await within(() => refused(a));

@@ -16,6 +16,7 @@ import { activityWrites } from '../metrics/activity.js';
 import { bootstrap, createApiKeySet, createProject, revokeApiKeySet, updateProjectConfig } from '../operations.js';
 import { findProject } from '../projects/projects.js';
 import { createSession, findSession, revokeSession, touchSession } from '../sessions/session-store.js';
+import { describeEachBackend, openBackendStorage } from '../test-support/backends.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { testSeed } from '../testing/seed-cache.js';
 import { deleteUser, findUser, findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
@@ -24,53 +25,17 @@ import { migrations } from './migrations/index.js';
 import { dbOf, openPGlite, openStorage, type Storage } from './open-storage.js';
 import { isUniqueViolation, json } from './schema.js';
 
-interface Backend {
-  name: string;
-  available: boolean;
-  /** Opens a fresh, migrated database; `drop` removes it. */
-  open(): Promise<{ storage: Storage; drop(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'PGlite',
-    available: true,
-    async open() {
-      const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
-      return { storage, drop: () => storage.close() };
-    },
-  },
-  {
-    name: 'PostgreSQL',
-    available: postgresUp,
-    async open() {
-      const schema = `lk_contract_${randomCrockford(10)}`;
-      const storage = await openStorage({ databaseUrl: postgresUrl, schema });
-      return {
-        storage,
-        drop: async () => {
-          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(dbOf(storage));
-          await storage.close();
-        },
-      };
-    },
-  },
-];
-
-describe.each(backends)('storage contract on $name', (backend) => {
+describeEachBackend('storage contract', (backend) => {
   let storage: Storage;
   let drop: () => Promise<void>;
   const now = Date.now();
 
   beforeAll(async () => {
-    if (!backend.available) return;
-    ({ storage, drop } = await backend.open());
+    ({ storage, drop } = await openBackendStorage(backend));
   });
   afterAll(async () => {
     await drop?.();
   });
-
-  const test = it.skipIf(!backend.available);
 
   async function newUser(projectId: string, email = `${randomUUID()}@example.com`) {
     return insertUser(dbOf(storage), {
@@ -82,18 +47,18 @@ describe.each(backends)('storage contract on $name', (backend) => {
     });
   }
 
-  test('applies migrations once: a second run applies nothing', async () => {
+  it('applies migrations once: a second run applies nothing', async () => {
     expect(await migrate(dbOf(storage), storage.schema)).toEqual([]);
     const rows = await dbOf(storage).selectFrom('latchkey_migrations').select('id').execute();
     expect(rows.map((r) => r.id)).toEqual(migrations.map((m) => m.id));
   });
 
-  test('refuses to run when an applied migration was edited', async () => {
+  it('refuses to run when an applied migration was edited', async () => {
     const edited = [{ id: '0001-initial', sql: 'select 1' }];
     await expect(migrate(dbOf(storage), storage.schema, edited)).rejects.toThrow(/changed after it was applied/);
   });
 
-  test('creates, reads and updates projects with their config as JSON', async () => {
+  it('creates, reads and updates projects with their config as JSON', async () => {
     const project = await createProject(storage, { displayName: 'P', config: { allow_localhost: false }, now });
     expect(project.createdAt.getTime()).toBe(now);
     expect((await findProject(dbOf(storage), project.id))?.config.allow_localhost).toBe(false);
@@ -105,7 +70,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await findProject(dbOf(storage), 'missing')).toBeNull();
   });
 
-  test('refuses invalid config patches and unknown projects', async () => {
+  it('refuses invalid config patches and unknown projects', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     await expect(updateProjectConfig(storage, project.id, { nope: true } as never)).rejects.toSatisfy((e) =>
       isKnownError(e, 'SCHEMA_ERROR'),
@@ -115,7 +80,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     );
   });
 
-  test('checks API keys by hash, per project, kind, revocation and expiry', async () => {
+  it('checks API keys by hash, per project, kind, revocation and expiry', async () => {
     const a = await createProject(storage, { displayName: 'A' });
     const b = await createProject(storage, { displayName: 'B' });
     const keys = await createApiKeySet(storage, a.id, { now, expiresAtMillis: now + 1000 });
@@ -137,7 +102,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await isValidApiKey(dbOf(storage), a.id, 'publishableClientKey', pck, now)).toBe(false);
   });
 
-  test('stores metadata of every JSON kind unchanged', async () => {
+  it('stores metadata of every JSON kind unchanged', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const user = await newUser(project.id);
     for (const value of ['text', '"quoted"', ['a', 1], [], null, 0, true, { a: { b: [null] } }, 'ünïcødé 🔑']) {
@@ -147,12 +112,12 @@ describe.each(backends)('storage contract on $name', (backend) => {
     }
   });
 
-  test('keeps timestamps to the millisecond', async () => {
+  it('keeps timestamps to the millisecond', async () => {
     const project = await createProject(storage, { displayName: 'P', now: 1_700_000_000_123 });
     expect((await findProject(dbOf(storage), project.id))?.createdAt.getTime()).toBe(1_700_000_000_123);
   });
 
-  test('allows one sign-in e-mail per project, case-insensitively', async () => {
+  it('allows one sign-in e-mail per project, case-insensitively', async () => {
     const a = await createProject(storage, { displayName: 'A' });
     const b = await createProject(storage, { displayName: 'B' });
     await newUser(a.id, 'Same@Example.com');
@@ -164,7 +129,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await findUserByAuthEmail(dbOf(storage), a.id, 'other@example.com')).toBeNull();
   });
 
-  test('finds sessions by refresh token within their project and lifetime; revokes them', async () => {
+  it('finds sessions by refresh token within their project and lifetime; revokes them', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const other = await createProject(storage, { displayName: 'O' });
     const user = await newUser(project.id);
@@ -185,14 +150,14 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await revokeSession(dbOf(storage), project.id, refreshToken, now)).toBeNull();
   });
 
-  test('refuses a session whose user belongs to another project', async () => {
+  it('refuses a session whose user belongs to another project', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const other = await createProject(storage, { displayName: 'O' });
     const user = await newUser(project.id);
     await expect(createSession(dbOf(storage), { projectId: other.id, userId: user.id, now })).rejects.toThrow();
   });
 
-  test('writes a session with what else a sign-in records in one statement: all of it, or none', async () => {
+  it('writes a session with what else a sign-in records in one statement: all of it, or none', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const user = await newUser(project.id);
     const db = dbOf(storage);
@@ -221,7 +186,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect((await findUser(db, project.id, user.id))?.last_active_at).toEqual(new Date(day));
   });
 
-  test('deletes sessions with their user, and everything with its project', async () => {
+  it('deletes sessions with their user, and everything with its project', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const user = await newUser(project.id);
     await createSession(dbOf(storage), { projectId: project.id, userId: user.id, now });
@@ -241,7 +206,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(keys).toEqual([]);
   });
 
-  test('rolls a failed transaction back entirely', async () => {
+  it('rolls a failed transaction back entirely', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     const email = `${randomUUID()}@example.com`;
     await expect(
@@ -261,7 +226,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await findUserByAuthEmail(dbOf(storage), project.id, email)).toBeNull();
   });
 
-  test('serves queries from elsewhere while a transaction is open, and never inside it', async () => {
+  it('serves queries from elsewhere while a transaction is open, and never inside it', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
@@ -289,8 +254,8 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(burst.every((p) => p?.id === project.id)).toBe(true);
   });
 
-  test('bootstraps the internal project once, and the dev project keys only on the first start', async () => {
-    const fresh = await backend.open();
+  it('bootstraps the internal project once, and the dev project keys only on the first start', async () => {
+    const fresh = await openBackendStorage(backend);
     try {
       const first = await bootstrap(fresh.storage, { dev: true });
       expect(first?.publishableClientKey).toMatch(/^pck_/);
@@ -321,7 +286,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     }
   });
 
-  test('writes JSON text parameters, never PostgreSQL arrays', async () => {
+  it('writes JSON text parameters, never PostgreSQL arrays', async () => {
     const project = await createProject(storage, { displayName: 'P' });
     await dbOf(storage)
       .updateTable('projects')
@@ -337,10 +302,8 @@ describe.each(backends)('storage contract on $name', (backend) => {
   });
 });
 
-describe('PostgreSQL specifics', () => {
-  const test = it.skipIf(!postgresUp);
-
-  test('several instances opening one new schema at once apply each migration once', async () => {
+describe.skipIf(!postgresUp)('PostgreSQL specifics', () => {
+  it('several instances opening one new schema at once apply each migration once', async () => {
     const schema = `lk_race_${randomCrockford(10)}`;
     const storages = await Promise.all(
       Array.from({ length: 4 }, () => openStorage({ databaseUrl: postgresUrl, schema })),
@@ -356,7 +319,7 @@ describe('PostgreSQL specifics', () => {
     }
   });
 
-  test('keeps schemas apart', async () => {
+  it('keeps schemas apart', async () => {
     const [a, b] = await Promise.all(
       ['a', 'b'].map((x) => openStorage({ databaseUrl: postgresUrl, schema: `lk_iso_${x}_${randomCrockford(8)}` })),
     );
