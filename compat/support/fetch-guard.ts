@@ -15,7 +15,7 @@
  */
 
 /** One request that reached the service. */
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   /** Path below `/api/v1` (e.g. `/users/me`), or the full path for other URLs. */
   path: string;

@@ -28,7 +28,7 @@ export interface CodeBlock {
  * Pages whose blocks are excerpts of internal code, not samples of the public
  * API: `docs/architecture.md` (the contributors' page) quotes `src/` files.
  */
-export const excludedPages = new Set(['docs/architecture.md']);
+const excludedPages = new Set(['docs/architecture.md']);
 
 /** README.md and every `docs/**\/*.md` except the excluded pages, sorted. */
 export function documentationPages(root: string): string[] {

@@ -30,7 +30,7 @@ export interface Stack {
 }
 
 /** Runs `latchkey dev --json` and resolves with its one JSON line. */
-export async function startDev(dataDir: string): Promise<{ info: DevInfo; child: ChildProcess }> {
+async function startDev(dataDir: string): Promise<{ info: DevInfo; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     [join(repoRoot, 'packages/cli/dist/bin.js'), 'dev', '--json', '--port', '0', '--data-dir', dataDir],

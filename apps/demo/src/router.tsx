@@ -16,7 +16,7 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-export function navigate(to: string): void {
+function navigate(to: string): void {
   window.history.pushState(null, '', to);
   window.dispatchEvent(new Event(navigateEvent));
   window.scrollTo(0, 0);

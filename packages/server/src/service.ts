@@ -244,9 +244,6 @@ export interface ConnectionInfo {
   remoteAddress?: string | undefined;
 }
 
-/** Minimum length of the master secret. */
-export { minimumSecretLength } from './crypto/secret-strength.js';
-
 /**
  * Creates the service. Mount `fetch` anywhere that speaks the Fetch API, or
  * serve it with `startServer`.

@@ -30,7 +30,7 @@ import {
 } from '../internal/service.js';
 import { checkSmtpUrl } from '../internal/smtp-url.js';
 
-export const devUsage = `Usage: latchkey dev [options]
+const devUsage = `Usage: latchkey dev [options]
 
 Runs the Latchkey service for local development on an embedded database
 (PGlite in the data directory), with a development project, its keys, and

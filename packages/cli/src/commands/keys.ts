@@ -11,7 +11,7 @@ import type { CliContext } from '../internal/context.js';
 import { UsageError } from '../internal/errors.js';
 import { formatRows, formatTable, formatTime } from '../internal/format.js';
 
-export const keysUsage = `Usage: latchkey keys <list|create|revoke> [options]
+const keysUsage = `Usage: latchkey keys <list|create|revoke> [options]
 
 Manages the API key sets of a project.
 
@@ -104,7 +104,7 @@ function status(set: KeySet): string {
 }
 
 /** The key sets as a table; the keys as their prefix and last four characters. */
-export function keySetTable(sets: readonly KeySet[]): string {
+function keySetTable(sets: readonly KeySet[]): string {
   if (sets.length === 0) return 'No key sets.\n';
   const rows = sets.map((set) => [
     set.id,

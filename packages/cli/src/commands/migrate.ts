@@ -7,7 +7,7 @@ import { CliError } from '../internal/errors.js';
 import { createLogger, logLevel } from '../internal/logger.js';
 import { loadServer, openStorageOrFail, redactUrl } from '../internal/service.js';
 
-export const migrateUsage = `Usage: latchkey migrate [options]
+const migrateUsage = `Usage: latchkey migrate [options]
 
 Applies pending database migrations and exits.
 

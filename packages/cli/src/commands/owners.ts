@@ -6,7 +6,7 @@ import { formatRows } from '../internal/format.js';
 import { rethrowKnown } from '../internal/local-storage.js';
 import { localFlags, localHelp, openLocal } from '../internal/local-target.js';
 
-export const ownersUsage = `Usage: latchkey owners create --email <address> [--password <password>]
+const ownersUsage = `Usage: latchkey owners create --email <address> [--password <password>]
 
 Creates an owner: a user of the internal project who can own projects
 (\`latchkey projects create --owner <address>\`) and sign in to the dashboard.

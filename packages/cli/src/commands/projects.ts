@@ -7,7 +7,7 @@ import { rethrowKnown } from '../internal/local-storage.js';
 import { localFlags, localHelp, openLocal } from '../internal/local-target.js';
 import type { ServerModule } from '../internal/service.js';
 
-export const projectsUsage = `Usage: latchkey projects <list|create> [options]
+const projectsUsage = `Usage: latchkey projects <list|create> [options]
 
 Lists and creates projects.
 
@@ -77,7 +77,7 @@ export async function runProjects(args: string[], context: CliContext): Promise<
 }
 
 /** Projects as a table. */
-export function projectTable(projects: readonly ProjectSummary[]): string {
+function projectTable(projects: readonly ProjectSummary[]): string {
   if (projects.length === 0) return 'No projects.\n';
   const rows = projects.map((project) => [
     project.id,

@@ -7,7 +7,7 @@ import { checkDatabaseUrl } from '../internal/database-url.js';
 import { CliError } from '../internal/errors.js';
 import { loadServer, openStorageOrFail, redactUrl } from '../internal/service.js';
 
-export const rotateSecretUsage = `Usage: latchkey rotate-secret [options]
+const rotateSecretUsage = `Usage: latchkey rotate-secret [options]
 
 Moves a database to a new master secret: re-seals its signing keys, the
 secrets in project configs (OAuth client secrets, SMTP passwords) and the

@@ -17,7 +17,7 @@ import {
 } from '../internal/service.js';
 import { checkProxyHeader, checkProxyHops, checkPublicUrl, checkRedisUrl, checkSmtpUrl } from '../internal/smtp-url.js';
 
-export const startUsage = `Usage: latchkey start [options]
+const startUsage = `Usage: latchkey start [options]
 
 Runs the Latchkey service in production mode against PostgreSQL. Applies
 pending migrations, checks that LATCHKEY_SECRET opens the stored signing

@@ -4,7 +4,7 @@ import type { CliContext } from '../internal/context.js';
 import { UsageError } from '../internal/errors.js';
 import { formatTable, formatTime } from '../internal/format.js';
 
-export const usersUsage = `Usage: latchkey users <list|create> [options]
+const usersUsage = `Usage: latchkey users <list|create> [options]
 
 Lists and creates the users of a project.
 
@@ -77,7 +77,7 @@ export async function runUsers(args: string[], context: CliContext): Promise<num
 }
 
 /** Users as a table. */
-export function userTable(users: readonly User[]): string {
+function userTable(users: readonly User[]): string {
   if (users.length === 0) return 'No users.\n';
   const rows = users.map((user) => [
     user.id,

@@ -28,7 +28,7 @@ export interface NewKeySet {
 /** A user in the server view. */
 export type User = Awaited<ReturnType<ServerModule['listUsers']>>['items'][number];
 
-export interface NewKeySetInput {
+interface NewKeySetInput {
   description: string;
   expiresAtMillis?: number;
   publishableClientKey: boolean;
@@ -36,7 +36,7 @@ export interface NewKeySetInput {
   superSecretAdminKey: boolean;
 }
 
-export interface NewUserInput {
+interface NewUserInput {
   email: string;
   password?: string;
   displayName?: string;

@@ -22,7 +22,7 @@ export interface DevOwner {
   internalPublishableClientKey: string;
 }
 
-export const minimumSecretLength = 32;
+const minimumSecretLength = 32;
 const secretFile = 'secret';
 const devProjectFile = 'dev-project.json';
 const lockFile = 'latchkey.lock';

@@ -56,7 +56,7 @@ export function formatDevInfo(info: DevInfo): string {
 }
 
 /** How to act as the owner: sign in on the internal project, then use the access token as an admin access token. */
-export function ownerSignInHint(info: Pick<DevInfo, 'apiUrl' | 'projectId'>): string {
+function ownerSignInHint(info: Pick<DevInfo, 'apiUrl' | 'projectId'>): string {
   return (
     `  Sign in with POST ${info.apiUrl}/api/v1/auth/password/sign-in, headers x-stack-project-id: internal,\n` +
     '  x-stack-access-type: client and x-stack-publishable-client-key: <internal publishable key>; then send\n' +

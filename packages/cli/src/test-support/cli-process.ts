@@ -2,8 +2,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-export const builtBin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const builtBin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const builtServer = fileURLToPath(new URL('../../../server/dist/index.js', import.meta.url));
 
 /** The tests drive the built CLI, as users do; build it when `npm run build` has not. */

@@ -88,7 +88,7 @@ export interface AuditLog {
 }
 
 /** `GET /audit-events`. */
-export function listAuditEvents(send: Send, options: ListAuditEventsOptions = {}): Promise<Page<AuditEvent>> {
+function listAuditEvents(send: Send, options: ListAuditEventsOptions = {}): Promise<Page<AuditEvent>> {
   const query = {
     user_id: options.userId,
     type: options.types && options.types.length > 0 ? options.types.join(',') : undefined,
@@ -101,7 +101,7 @@ export function listAuditEvents(send: Send, options: ListAuditEventsOptions = {}
 }
 
 /** Decodes a page of `GET /audit-events`. */
-export function decodeAuditEventPage(body: unknown): Page<AuditEvent> {
+function decodeAuditEventPage(body: unknown): Page<AuditEvent> {
   return readFields<{ items: AuditEventWire[]; pagination?: { next_cursor: string | null } }, Page<AuditEvent>>(
     body,
     (page) => ({

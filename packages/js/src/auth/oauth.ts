@@ -19,10 +19,10 @@ import type { FetchFunction } from '../options.js';
 import { refreshTokenInBody, type SignInTokens } from './password.js';
 
 /** What the flow is for: signing in (or up), or connecting a provider to the signed-in user. */
-export type OAuthFlowType = 'authenticate' | 'link';
+type OAuthFlowType = 'authenticate' | 'link';
 
 /** Everything the authorize URL carries (wire-protocol.md §9.1). */
-export interface AuthorizeRequest {
+interface AuthorizeRequest {
   baseUrl: string;
   projectId: string;
   publishableClientKey: string;
@@ -50,7 +50,7 @@ export interface AuthorizeRequest {
  *   errorRedirectUrl, state, codeChallenge, type: 'authenticate' }));
  * ```
  */
-export function authorizeUrl(request: AuthorizeRequest): string {
+function authorizeUrl(request: AuthorizeRequest): string {
   const query: Record<string, string | undefined> = {
     client_id: request.projectId,
     client_secret: request.publishableClientKey,
@@ -83,7 +83,7 @@ export function authorizeUrl(request: AuthorizeRequest): string {
  * const { state, verifier, codeChallenge } = await createPkce();
  * ```
  */
-export async function createPkce(): Promise<{ state: string; verifier: string; codeChallenge: string }> {
+async function createPkce(): Promise<{ state: string; verifier: string; codeChallenge: string }> {
   const verifier = randomBase64Url();
   return { state: randomBase64Url(), verifier, codeChallenge: await pkceChallenge(verifier) };
 }
@@ -96,7 +96,7 @@ export async function createPkce(): Promise<{ state: string; verifier: string; c
  * await pkceChallenge('N8FuLKmee6YpaBArrSLIyBq3Mz8ed_YVb5O-aPcbNSI'); // 43 characters
  * ```
  */
-export async function pkceChallenge(verifier: string): Promise<string> {
+async function pkceChallenge(verifier: string): Promise<string> {
   const digest = await webCrypto().subtle.digest('SHA-256', new TextEncoder().encode(verifier));
   return base64Url(new Uint8Array(digest));
 }
@@ -124,7 +124,7 @@ function webCrypto(): Crypto {
  * storeVerifier(document, state, verifier);
  * ```
  */
-export function storeVerifier(doc: CookieDocument, state: string, verifier: string): void {
+function storeVerifier(doc: CookieDocument, state: string, verifier: string): void {
   setCookie(doc, cookieNames.oauthVerifier(state), verifier, oauthVerifierCookieMaxAgeSeconds);
 }
 

@@ -129,7 +129,7 @@ export async function sendPrimaryVerificationCode(send: Send, email: string, cal
 }
 
 /** Reads one channel of an answer. */
-export function readContactChannel(channel: Fields<ContactChannelWire>): ContactChannelData {
+function readContactChannel(channel: Fields<ContactChannelWire>): ContactChannelData {
   return {
     id: channel.string('id'),
     userId: channel.string('user_id'),

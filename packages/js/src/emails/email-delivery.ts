@@ -95,7 +95,7 @@ export interface EmailDelivery {
 }
 
 /** `POST /internal/send-test-email`. */
-export function sendTestEmail(send: Send, options: SendTestEmailOptions): Promise<SendTestEmailResult> {
+function sendTestEmail(send: Send, options: SendTestEmailOptions): Promise<SendTestEmailResult> {
   const { emailConfig: config } = options;
   const body = {
     recipient_email: options.recipientEmail,
@@ -112,7 +112,7 @@ export function sendTestEmail(send: Send, options: SendTestEmailOptions): Promis
 }
 
 /** `GET /internal/emails`. */
-export function listSentEmails(send: Send, options: { limit?: number } = {}): Promise<SentEmail[]> {
+function listSentEmails(send: Send, options: { limit?: number } = {}): Promise<SentEmail[]> {
   const query = { limit: options.limit?.toString() };
   return send({ method: 'GET', path: '/internal/emails', query }, decodeSentEmails);
 }

@@ -85,37 +85,29 @@ export interface EmailTemplates {
 }
 
 /** `GET /email-templates`. */
-export function listEmailTemplates(send: Send): Promise<EmailTemplate[]> {
+function listEmailTemplates(send: Send): Promise<EmailTemplate[]> {
   return send({ method: 'GET', path: '/email-templates' }, (body) =>
     readFields<{ items: EmailTemplateWire[] }, EmailTemplate[]>(body, (list) => list.list('items', readEmailTemplate)),
   );
 }
 
 /** `PATCH /email-templates/{type}`. */
-export function updateEmailTemplate(
-  send: Send,
-  type: EmailTemplateType,
-  edit: EmailTemplateEdit,
-): Promise<EmailTemplate> {
+function updateEmailTemplate(send: Send, type: EmailTemplateType, edit: EmailTemplateEdit): Promise<EmailTemplate> {
   return send({ method: 'PATCH', path: templatePath(type), body: editBody(edit) }, decodeEmailTemplate);
 }
 
 /** `DELETE /email-templates/{type}`. */
-export function resetEmailTemplate(send: Send, type: EmailTemplateType): Promise<void> {
+function resetEmailTemplate(send: Send, type: EmailTemplateType): Promise<void> {
   return send({ method: 'DELETE', path: templatePath(type) }, ignoreAnswer);
 }
 
 /** `POST /email-templates/{type}/preview`. */
-export function previewEmailTemplate(
-  send: Send,
-  type: EmailTemplateType,
-  edit: EmailTemplateEdit,
-): Promise<EmailPreview> {
+function previewEmailTemplate(send: Send, type: EmailTemplateType, edit: EmailTemplateEdit): Promise<EmailPreview> {
   return send({ method: 'POST', path: `${templatePath(type)}/preview`, body: editBody(edit) }, decodeEmailPreview);
 }
 
 /** Reads one template of an answer. */
-export function readEmailTemplate(template: Fields<EmailTemplateWire>): EmailTemplate {
+function readEmailTemplate(template: Fields<EmailTemplateWire>): EmailTemplate {
   return {
     type: template.value('type', isTemplateType, 'an e-mail template type'),
     subject: template.string('subject'),

@@ -58,7 +58,7 @@ export interface ProjectMetrics {
 }
 
 /** `GET /internal/metrics`. */
-export function fetchMetrics(send: Send): Promise<Metrics<ServerUserData>> {
+function fetchMetrics(send: Send): Promise<Metrics<ServerUserData>> {
   return send({ method: 'GET', path: '/internal/metrics' }, decodeMetrics);
 }
 

@@ -118,7 +118,7 @@ export interface AdminProjectData extends Omit<Project, 'config'> {
 }
 
 /** Reads the admin view of a project. */
-export function readAdminProject(project: Fields<AdminProjectWire>): AdminProjectData {
+function readAdminProject(project: Fields<AdminProjectWire>): AdminProjectData {
   return {
     id: project.string('id'),
     displayName: project.string('display_name'),

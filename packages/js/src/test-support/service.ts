@@ -31,11 +31,6 @@ export function useTestService(options: TestServiceOptions = {}): () => TestServ
 /** An answer put in place of the service's, or a thrown network failure. */
 export type Failure = () => Response | Promise<Response>;
 
-/** A `fetch` failure as browsers and Node report it. */
-export const networkFailure: Failure = () => {
-  throw new TypeError('fetch failed');
-};
-
 /**
  * A `fetch` into `service` (in-process) that records every request and
  * answers the next request of a `METHOD /path` with an injected failure

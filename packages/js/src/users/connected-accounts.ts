@@ -72,7 +72,7 @@ export interface ConnectedAccountQueries {
  * const token = await account.getAccessToken().catch((e) => (isMissingConnection(e) ? null : Promise.reject(e)));
  * ```
  */
-export function isMissingConnection(error: unknown): boolean {
+function isMissingConnection(error: unknown): boolean {
   return (
     isKnownError(error, 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER') ||
     isKnownError(error, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE')
@@ -83,7 +83,7 @@ const accountPath = (userRef: string, providerId: string) =>
   `/connected-accounts/${encodeURIComponent(userRef)}/${encodeURIComponent(providerId)}`;
 
 /** `POST /connected-accounts/{me|userId}/{provider}/access-token` with the scopes space-separated. */
-export function fetchProviderAccessToken(
+function fetchProviderAccessToken(
   send: Send,
   userRef: string,
   providerId: string,
@@ -99,7 +99,7 @@ export function fetchProviderAccessToken(
 }
 
 /** `DELETE /connected-accounts/{me|userId}/{provider}` (extension). */
-export function deleteConnectedAccount(send: Send, userRef: string, providerId: string): Promise<void> {
+function deleteConnectedAccount(send: Send, userRef: string, providerId: string): Promise<void> {
   return send({ method: 'DELETE', path: accountPath(userRef, providerId) }, ignoreAnswer);
 }
 

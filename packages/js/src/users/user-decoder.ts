@@ -64,7 +64,7 @@ export interface ServerUserData extends UserData {
 }
 
 /** Reads the client view of a user; a server view adds its own fields to this. */
-export function readClientUser(user: Fields<ClientUserWire>): UserData {
+function readClientUser(user: Fields<ClientUserWire>): UserData {
   return {
     id: user.string('id'),
     displayName: user.stringOrNull('display_name'),

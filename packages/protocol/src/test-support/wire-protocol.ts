@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const documentPath = fileURLToPath(new URL('../../../../../shared/wire-protocol.md', import.meta.url));
 
 /** The whole document; throws when it is missing. */
-export function wireProtocol(): string {
+function wireProtocol(): string {
   try {
     return readFileSync(documentPath, 'utf8');
   } catch (error) {

@@ -135,7 +135,7 @@ function PasswordForm({ user, action }: { user: CurrentUser; action: ReturnType<
 }
 
 /** The checks made before calling the service (the service's own length limits). */
-export function validatePasswords(
+function validatePasswords(
   change: boolean,
   values: { current: string; next: string; confirm: string },
   labels: LatchkeyLabels,

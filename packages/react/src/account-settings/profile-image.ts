@@ -7,7 +7,7 @@
  */
 
 /** The service's limit on a profile image data URL (`imageUrl` in the server's `common/schemas.ts`). */
-export const maxImageDataUrlLength = 65_536;
+const maxImageDataUrlLength = 65_536;
 /** The service's limit on a profile image http(s) URL. */
 export const maxImageUrlLength = 2048;
 

@@ -35,7 +35,7 @@ export function useMessages(): LatchkeyMessages | undefined {
   return useContext(TextContext).messages;
 }
 
-export function mergeText(outer: Text, { labels, messages }: LatchkeyTranslation): Text {
+function mergeText(outer: Text, { labels, messages }: LatchkeyTranslation): Text {
   if (!labels && !messages) return outer;
   return {
     labels: labels ? { ...outer.labels, ...definedEntries(labels) } : outer.labels,

@@ -35,7 +35,7 @@ const keyHeaders: Record<ApiKeyKind, string> = {
 };
 
 /** The access types at or above `minimum`. */
-export function accessTypesFrom(minimum: AccessType): AccessType[] {
+function accessTypesFrom(minimum: AccessType): AccessType[] {
   return accessTypes.filter((type) => rank[type] >= rank[minimum]);
 }
 

@@ -20,12 +20,12 @@ import {
 export type { ApiKeyKind } from './api-key-store.js';
 
 /** A new key of `kind`: its prefix and 45 random lowercase Crockford base32 characters. */
-export function generateApiKey(kind: ApiKeyKind): string {
+function generateApiKey(kind: ApiKeyKind): string {
   return apiKeyPrefixes[kind] + randomToken();
 }
 
 /** How long a key set lives when its creator gives no expiry: 100 years. */
-export const defaultKeySetLifetimeMs = 100 * 365 * 24 * 3600 * 1000;
+const defaultKeySetLifetimeMs = 100 * 365 * 24 * 3600 * 1000;
 
 /** Options of `createApiKeySet`; by default all three keys, valid for 100 years. */
 export interface CreateApiKeySetOptions {

@@ -152,7 +152,7 @@ export interface AuditFacts {
 }
 
 /** The actor of a request: the access type decides it; a client without a user is anonymous. */
-export function actorOf(auth: RequestAuth | null, userId: string | null): { type: ActorType; id: string | null } {
+function actorOf(auth: RequestAuth | null, userId: string | null): { type: ActorType; id: string | null } {
   const accessType: AccessType | undefined = auth?.accessType;
   if (accessType === 'server') return { type: 'server', id: auth?.actorId ?? null };
   if (accessType === 'admin') return { type: 'admin', id: auth?.actorId ?? null };

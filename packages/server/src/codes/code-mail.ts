@@ -26,7 +26,7 @@ import {
 } from './codes.js';
 
 /** `<callback>?code=<code>`, keeping the callback's own query (wire-protocol §12). */
-export function linkWithCode(callback: string, code: string): string {
+function linkWithCode(callback: string, code: string): string {
   const url = new URL(callback);
   url.searchParams.set('code', code);
   return url.toString();

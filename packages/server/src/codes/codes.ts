@@ -43,8 +43,7 @@ export const codeLifetimeMs: Record<CodePurpose, number> = {
 /** Wrong guesses of a code's first part before the code stops working. */
 export const maxCodeAttempts = 5;
 
-/** Length of every code, and of the part a person types. */
-export const codeLength = 45;
+/** Length of the part of a code a person types. */
 export const otpLength = 6;
 
 /**

@@ -9,7 +9,7 @@ import { z } from 'zod';
 export const jsonValue = z.json().meta({ id: 'Json', description: 'Any JSON value.' });
 
 /** Largest metadata value, as JSON text. */
-export const maxMetadataBytes = 16_384;
+const maxMetadataBytes = 16_384;
 
 /** A metadata value a caller writes: any JSON up to `maxMetadataBytes`. */
 export const metadata = z

@@ -79,7 +79,7 @@ import { queueVerificationMail, verificationSubject } from './verification.js';
  * @example
  * contactChannelSchema.parse(answer.body); // { user_id, id, value, type: 'email', used_for_auth, is_verified, is_primary }
  */
-export const contactChannelSchema = z
+const contactChannelSchema = z
   .object({
     user_id: z.uuid(),
     id: z.uuid(),
@@ -98,7 +98,7 @@ export const contactChannelSchema = z
  * @example
  * return { items: rows.map(contactChannelView), is_paginated: false as const };
  */
-export function contactChannelView(row: ContactChannelRow): z.infer<typeof contactChannelSchema> {
+function contactChannelView(row: ContactChannelRow): z.infer<typeof contactChannelSchema> {
   return {
     user_id: row.user_id,
     id: row.id,

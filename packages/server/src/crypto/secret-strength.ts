@@ -9,9 +9,9 @@
  */
 
 /** Fewest characters a master secret may have. */
-export const minimumSecretLength = 32;
+const minimumSecretLength = 32;
 /** Least entropy estimate, in bits (a random 32-character hex secret estimates about 115). */
-export const minimumSecretBits = 80;
+const minimumSecretBits = 80;
 
 /** What is wrong with `secret` as a master secret, as a phrase ("it …"), or null. */
 export function secretWeakness(secret: string): string | null {

@@ -13,7 +13,7 @@ function bodyError(message: string): KnownError<'BODY_PARSING_ERROR'> {
 }
 
 /** Reads the body as UTF-8 text, refusing more than `limit` bytes. */
-export async function readBodyText(request: Request, limit: number): Promise<string> {
+async function readBodyText(request: Request, limit: number): Promise<string> {
   const tooLarge = () => bodyError(`The request body is larger than the limit of ${limit} bytes.`);
   const length = request.headers.get('content-length');
   const declared = Number(length ?? 0);
@@ -60,7 +60,7 @@ async function readLimited(
 }
 
 /** True when `text` holds U+0000, which PostgreSQL cannot store in text or jsonb. */
-export function hasNul(text: string): boolean {
+function hasNul(text: string): boolean {
   return text.includes('\u0000');
 }
 
@@ -80,7 +80,7 @@ export function textProblem(text: string): string | null {
 }
 
 /** Deepest nesting a JSON body may have; deeper values are refused before validation walks them. */
-export const maxJsonDepth = 64;
+const maxJsonDepth = 64;
 
 /**
  * Why a parsed body cannot be stored or validated safely, or null: nesting

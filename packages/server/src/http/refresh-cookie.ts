@@ -274,7 +274,7 @@ export function readCookie(request: Request, name: string): string | null {
 }
 
 /** The values of every cookie called `name` the request carries, in its order. */
-export function readCookies(request: Request, name: string): string[] {
+function readCookies(request: Request, name: string): string[] {
   const values: string[] = [];
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
     const index = part.indexOf('=');

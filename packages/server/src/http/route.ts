@@ -13,7 +13,7 @@ import type { Deps } from '../deps.js';
 import type { RequestAuth } from './env.js';
 import type { RefreshCookie } from './refresh-cookie.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Who may call a route: at least this access type, or `none` (no project authentication: JWKS, token endpoint). */
 export type RouteAccess = AccessType | 'none';
@@ -22,7 +22,7 @@ export type RouteAccess = AccessType | 'none';
 export type ByAccess<S> = S | { readonly client?: S; readonly server?: S; readonly admin?: S };
 
 /** How a value becomes the answer for one access type: the wire schema and the function that renders it. */
-export interface View<T> {
+interface View<T> {
   readonly schema: z.ZodType;
   render(value: T, context: RenderContext): unknown;
 }
@@ -68,7 +68,7 @@ type OutputOf<S> = S extends z.ZodType ? z.output<S> : never;
 type ResultOf<A> = A extends ViewSet<infer T> ? T : A extends z.ZodType ? z.input<A> : string;
 
 /** What a handler receives: the request, who is calling and the validated inputs. */
-export interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
+interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
   request: Request;
   /** The caller (project, access type, user); `null` on routes with access `none`. */
   auth: X extends 'none' ? null : RequestAuth;

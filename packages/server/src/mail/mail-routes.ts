@@ -95,7 +95,7 @@ const sendTestEmail = defineRoute({
  * What went wrong with a test e-mail, as a category: enough to fix the
  * settings, nothing of what the peer said (its banner or replies).
  */
-export function testEmailFailure(error: unknown): string {
+function testEmailFailure(error: unknown): string {
   if (isAddressNotAllowed(error)) return 'address not allowed';
   const codes = new Set<string>();
   for (let cause = error, depth = 0; cause && depth < 4; depth++) {

@@ -15,7 +15,7 @@ import { carried, carrying, type Db } from '../storage/db.js';
 import type { OutboxRow } from '../storage/schema.js';
 
 /** Purpose of the outbox sealer's derived key (unrelated to the config and signing-key sealers'). */
-export const outboxSealerPurpose = 'email outbox';
+const outboxSealerPurpose = 'email outbox';
 
 /** What a mail says: the subject it is sent with, its HTML and its plain text. */
 export interface MailContent {

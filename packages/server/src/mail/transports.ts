@@ -23,7 +23,7 @@ export interface SmtpTimeouts {
 }
 
 /** The outbox worker's timeouts: generous, a slow server still gets the mail. */
-export const workerTimeouts: SmtpTimeouts = {
+const workerTimeouts: SmtpTimeouts = {
   connectionTimeout: 15_000,
   greetingTimeout: 15_000,
   socketTimeout: 60_000,
@@ -49,7 +49,7 @@ export interface SmtpServer {
 }
 
 /** A sender: display name and address. */
-export interface Sender {
+interface Sender {
   name: string;
   address: string;
 }
@@ -140,7 +140,7 @@ function urlTransport(
 }
 
 /** Options of the operator's shared delivery. */
-export interface SharedDelivery {
+interface SharedDelivery {
   /** The operator's SMTP server, or undefined. */
   smtpUrl?: string | undefined;
   /** Sender of shared mail: `Name <address>` or an address (the project's name is shown then). */
@@ -251,7 +251,7 @@ export function plainAddress(recipient: string): string | null {
 }
 
 /** The credentials inside an SMTP URL. */
-export function urlSecrets(smtpUrl: string): string[] {
+function urlSecrets(smtpUrl: string): string[] {
   try {
     const url = new URL(smtpUrl);
     return [decodeURIComponent(url.password), url.password].filter(Boolean);

@@ -21,9 +21,9 @@ import {
 } from './metrics-store.js';
 
 /** Days in each daily series, today included. */
-export const metricsDays = 30;
+const metricsDays = 30;
 /** Users in each of the "recently" lists. */
-export const recentUsersListed = 5;
+const recentUsersListed = 5;
 
 const dayMillis = 24 * 3600 * 1000;
 const daySeries = z.array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), activity: z.number().int() }));

@@ -20,7 +20,7 @@ import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'n
 import ipaddr from 'ipaddr.js';
 
 /** Thrown (or passed to a callback) when a host resolves to an address the guard refuses. */
-export class AddressNotAllowedError extends Error {
+class AddressNotAllowedError extends Error {
   readonly code = 'EADDRNOTALLOWED';
   constructor(readonly host: string) {
     super(
@@ -56,7 +56,7 @@ export function isPublicAddress(address: string): boolean {
  * address it resolves to is not public (a name with one private address is
  * refused whole: which one a client tries is not ours to choose).
  */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 0);
     const refused = addresses.length === 0 || addresses.some((entry) => !isPublicAddress(entry.address));
@@ -68,7 +68,7 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
 };
 
 /** Throws when `host` is an address literal the guard refuses (a literal is never looked up, so never reaches `guardedLookup`). */
-export function checkLiteralHost(host: string): void {
+function checkLiteralHost(host: string): void {
   const bare = host.replace(/^\[|\]$/g, '');
   if (isIP(bare) && !isPublicAddress(bare)) throw new AddressNotAllowedError(host);
 }

@@ -23,7 +23,7 @@ import { type ProviderClient, providerDisplayName, providerFailure } from './pro
 const codeLifetimeMs = 2 * 60_000;
 
 /** The path of the stand-in's page for a provider, below `/api/v1`. */
-export const devProviderPath = '/auth/oauth/dev-provider';
+const devProviderPath = '/auth/oauth/dev-provider';
 
 function callbackPath(providerId: string): string {
   return `/api/v1/auth/oauth/callback/${providerId}`;

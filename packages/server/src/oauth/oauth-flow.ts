@@ -60,7 +60,7 @@ import {
 } from './providers.js';
 
 /** Name of the cookie binding a flow to the browser that started it (the original backend's name). */
-export function innerCookieName(innerState: string): string {
+function innerCookieName(innerState: string): string {
   return `stack-oauth-inner-${innerState}`;
 }
 
@@ -435,7 +435,7 @@ export const linkData = z.object({
   /** The provider's tokens, sealed to the project and the session (the code's row holds no token in clear). */
   tokens_sealed: z.string(),
 });
-export type LinkData = z.infer<typeof linkData>;
+type LinkData = z.infer<typeof linkData>;
 
 const linkTokensContext = (projectId: string, sessionId: string) => `oauth-link:${projectId}:${sessionId}`;
 

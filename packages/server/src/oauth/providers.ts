@@ -43,7 +43,7 @@ export interface ProviderTokens {
 }
 
 /** The parameters of one sign-in at the provider. */
-export interface AuthorizationRequest {
+interface AuthorizationRequest {
   state: string;
   codeChallenge: string;
   nonce: string;
@@ -54,7 +54,7 @@ export interface AuthorizationRequest {
 }
 
 /** What the callback hands to the exchange. */
-export interface CallbackExchange {
+interface CallbackExchange {
   /** The callback's parameters (query, or form for `form_post` providers). */
   parameters: URLSearchParams;
   state: string;

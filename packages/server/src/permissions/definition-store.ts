@@ -150,7 +150,7 @@ export interface HeldFilter {
 }
 
 /** Most held permissions a list answers. */
-export const maxHeldListed = 10_000;
+const maxHeldListed = 10_000;
 
 /**
  * The permissions members hold, as `{id, user_id, team_id}` sorted by team,

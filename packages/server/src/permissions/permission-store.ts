@@ -21,7 +21,7 @@ export function isSystemPermissionId(id: string): boolean {
 }
 
 /** The definitions a new project has: the system permissions, `admin` (all of them) and `member`. */
-export const initialDefinitions: readonly { id: string; description: string; contains: readonly string[] }[] = [
+const initialDefinitions: readonly { id: string; description: string; contains: readonly string[] }[] = [
   { id: systemTeamPermissions.updateTeam, description: "Update the team's name and picture", contains: [] },
   { id: systemTeamPermissions.deleteTeam, description: 'Delete the team', contains: [] },
   { id: systemTeamPermissions.readMembers, description: "See the team's members", contains: [] },

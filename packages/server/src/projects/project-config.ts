@@ -38,7 +38,7 @@ export const defaultProjectConfig: ProjectConfig = {
   rate_limits: defaultRateLimits,
 };
 
-export const oauthProviderIds = [
+const oauthProviderIds = [
   'google',
   'github',
   'microsoft',
@@ -82,7 +82,7 @@ const oauthProviderFields = z.strictObject({
 });
 
 /** True for the eleven provider ids of wire-protocol §15.6. */
-export function isPresetProvider(id: string): id is (typeof oauthProviderIds)[number] {
+function isPresetProvider(id: string): id is (typeof oauthProviderIds)[number] {
   return (oauthProviderIds as readonly string[]).includes(id);
 }
 
@@ -104,7 +104,7 @@ function providerProblem(p: ProviderFields, requireSecret: boolean): string | nu
 }
 
 /** A complete provider entry. */
-export const oauthProvider = oauthProviderFields.superRefine((p, context) => {
+const oauthProvider = oauthProviderFields.superRefine((p, context) => {
   const problem = providerProblem(p, true);
   if (problem) context.addIssue({ code: 'custom', message: problem });
 });
@@ -134,9 +134,9 @@ const standardEmail = z.strictObject({
   sender_email: z.email(),
 });
 
-export const emailConfig = z.discriminatedUnion('type', [sharedEmail, standardEmail]);
+const emailConfig = z.discriminatedUnion('type', [sharedEmail, standardEmail]);
 
-export const permissionList = z.array(z.strictObject({ id: z.string().min(1).max(256) })).max(100);
+const permissionList = z.array(z.strictObject({ id: z.string().min(1).max(256) })).max(100);
 
 /** A complete configuration. */
 export const projectConfigSchema = z.strictObject({

@@ -15,7 +15,7 @@ import type { ProjectRecord } from './projects.js';
 const enabledProviders = z.array(z.object({ id: z.string(), display_name: z.string().optional() }).strict());
 
 /** The client view's schema. */
-export const clientProjectSchema = z
+const clientProjectSchema = z
   .object({
     id: z.string(),
     display_name: z.string(),
@@ -56,7 +56,7 @@ function enabledOAuthProviders(config: ProjectConfig): { id: string; display_nam
 }
 
 /** The config as a client sees it. */
-export function clientConfigView(config: ProjectConfig): ClientProjectConfigWire {
+function clientConfigView(config: ProjectConfig): ClientProjectConfigWire {
   return {
     sign_up_enabled: config.sign_up_enabled,
     credential_enabled: config.credential_enabled,
@@ -69,7 +69,7 @@ export function clientConfigView(config: ProjectConfig): ClientProjectConfigWire
 }
 
 /** The project as clients and server code see it. */
-export function clientProjectView(project: ProjectRecord): ClientProjectWire {
+function clientProjectView(project: ProjectRecord): ClientProjectWire {
   return { id: project.id, display_name: project.displayName, config: clientConfigView(project.config) };
 }
 

@@ -212,7 +212,7 @@ export function createOwnedProject(
 }
 
 /** Most projects one owner lists. */
-export const maxOwnedProjectsListed = 1000;
+const maxOwnedProjectsListed = 1000;
 
 /** The projects `userId` (a user of the internal project) owns, oldest first. */
 export async function listOwnedProjects(db: Db, userId: string): Promise<ProjectRecord[]> {

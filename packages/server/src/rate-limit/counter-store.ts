@@ -14,7 +14,7 @@
 export const maxWindowMs = 60 * 60_000;
 
 /** A fixed window of hits: it starts at `start` (epoch ms) and lasts `ms`. */
-export interface HitWindow {
+interface HitWindow {
   start: number;
   ms: number;
 }
@@ -38,7 +38,7 @@ export interface FailureCount {
 }
 
 /** What `reserveAttempt` did. */
-export interface AttemptReservation {
+interface AttemptReservation {
   /** True when one attempt was counted against every key; false when a key was waiting and none was. */
   counted: boolean;
   /** Each key's count just before, in the order given (null: none); a count past its reset is given as it was. */
@@ -46,7 +46,7 @@ export interface AttemptReservation {
 }
 
 /** An attempt `reserveAttempt` counted, to take back: `forget` the key's whole count, or only this attempt. */
-export interface AttemptRelease {
+interface AttemptRelease {
   key: string;
   forget: boolean;
   /** The key's count before the attempt (from the reservation), whose last time is put back if no attempt came since. */

@@ -46,7 +46,7 @@ export async function enforceRateLimit(
 }
 
 /** The window of every limit below; the counts per window are the project's (`limit-settings.ts`). */
-export const limitWindowMs = 10 * 60_000;
+const limitWindowMs = 10 * 60_000;
 
 const perWindow = (limit: number): RateLimit => ({ limit, windowMs: limitWindowMs });
 

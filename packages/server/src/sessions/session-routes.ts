@@ -15,7 +15,7 @@ import { findUser } from '../users/user-store.js';
 import { createSession, deleteSessionById, listUserSessions } from './session-store.js';
 
 /** A new session's tokens. */
-export const sessionTokensAnswer = z
+const sessionTokensAnswer = z
   .object({ access_token: z.string(), refresh_token: z.string() })
   .meta({ id: 'SessionTokens' });
 

@@ -47,7 +47,7 @@ export async function createSession(db: Db, input: NewSession): Promise<{ sessio
 }
 
 /** A new session's id and refresh token, and the write that creates it (unsent). */
-export function sessionInsert(db: Db, input: NewSession): { sessionId: string; refreshToken: string; write: Write } {
+function sessionInsert(db: Db, input: NewSession): { sessionId: string; refreshToken: string; write: Write } {
   const refreshToken = randomToken();
   const sessionId = randomUUID();
   const now = new Date(input.now);
@@ -145,7 +145,7 @@ export async function lockUserSession(
  * of one session (issue 12); a minute is as precise as the session list and
  * the metrics need.
  */
-export const activityWriteIntervalMs = 60_000;
+const activityWriteIntervalMs = 60_000;
 
 /** True when a use at `now` should be written: a minute passed, or a new UTC day began (daily activity). */
 export function isActivityStale(lastUsedAt: Date, now: number): boolean {

@@ -102,7 +102,7 @@ export function rotatedNotice(projectId: RawBuilder<unknown>, tokenHash: RawBuil
 }
 
 /** The event a notification payload carries for `schema`, or null (another schema, or not ours). */
-export function feedEventOf(payload: string, schema: string): FeedEvent | null {
+function feedEventOf(payload: string, schema: string): FeedEvent | null {
   try {
     const parsed = JSON.parse(payload) as {
       schema?: unknown;
@@ -198,7 +198,7 @@ export interface ListenDriver {
 }
 
 /** A connection that listens (`pg.Client`, as far as the feed uses one). */
-export interface ListenClient {
+interface ListenClient {
   connect(): Promise<unknown>;
   query(text: string): Promise<unknown>;
   end(): Promise<void>;

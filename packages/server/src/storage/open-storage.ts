@@ -44,7 +44,7 @@ export interface StorageOptions {
  * and answers 503 with `Retry-After`, so a locked table or a database that
  * stops answering never leaves clients hanging. Migrations run without them.
  */
-export interface DatabaseTimeouts {
+interface DatabaseTimeouts {
   /** To get a connection: open one, or wait for a free one in the pool. */
   connectMs: number;
   /** One statement on the server (`statement_timeout`). */
@@ -58,7 +58,7 @@ export interface DatabaseTimeouts {
 }
 
 /** The defaults of `DatabaseTimeouts`. */
-export const defaultDatabaseTimeouts: DatabaseTimeouts = {
+const defaultDatabaseTimeouts: DatabaseTimeouts = {
   connectMs: 5_000,
   statementMs: 10_000,
   lockMs: 5_000,

@@ -9,9 +9,9 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** A `jsonb` column: read as `T`, written as JSON text. */
-export type JsonColumn<T> = ColumnType<T, string, string>;
+type JsonColumn<T> = ColumnType<T, string, string>;
 
-export interface ProjectsTable {
+interface ProjectsTable {
   id: string;
   display_name: string;
   description: string | null;
@@ -20,7 +20,7 @@ export interface ProjectsTable {
   config: JsonColumn<Record<string, JsonValue>>;
 }
 
-export interface ApiKeySetsTable {
+interface ApiKeySetsTable {
   id: string;
   project_id: string;
   description: string;
@@ -35,7 +35,7 @@ export interface ApiKeySetsTable {
   super_secret_admin_key_last_four: string | null;
 }
 
-export interface SigningKeysTable {
+interface SigningKeysTable {
   project_id: string;
   kid: string;
   public_jwk: JsonColumn<Record<string, JsonValue>>;
@@ -44,7 +44,7 @@ export interface SigningKeysTable {
   created_at: Date;
 }
 
-export interface UsersTable {
+interface UsersTable {
   project_id: string;
   id: string;
   display_name: string | null;
@@ -68,7 +68,7 @@ export interface UsersTable {
   oauth_providers: ColumnType<{ id: string; account_id: string; email: string | null }[], never, string>;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   id: string;
   project_id: string;
   user_id: string;
@@ -88,7 +88,7 @@ export interface SessionsTable {
 }
 
 /** Users of the `internal` project who own a project (their access tokens are its admin tokens). */
-export interface ProjectOwnersTable {
+interface ProjectOwnersTable {
   project_id: string;
   user_project_id: Generated<string>;
   user_id: string;
@@ -96,7 +96,7 @@ export interface ProjectOwnersTable {
 }
 
 /** One row per user per UTC day on which the user signed in or refreshed a session. */
-export interface UserActivityDaysTable {
+interface UserActivityDaysTable {
   project_id: string;
   user_id: string;
   /** `YYYY-MM-DD`; read back as text (`to_char`), written as text. */
@@ -104,7 +104,7 @@ export interface UserActivityDaysTable {
 }
 
 /** A user's e-mail address. The primary one is mirrored into `users.primary_email*`. */
-export interface ContactChannelsTable {
+interface ContactChannelsTable {
   id: string;
   project_id: string;
   user_id: string;
@@ -120,7 +120,7 @@ export interface ContactChannelsTable {
 }
 
 /** A verification, reset, magic-link or invitation code: only hashes are stored. */
-export interface VerificationCodesTable {
+interface VerificationCodesTable {
   id: string;
   project_id: string;
   purpose: string;
@@ -137,10 +137,10 @@ export interface VerificationCodesTable {
   team_id: Generated<string | null>;
 }
 
-export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
+type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
 /** A mail to deliver: rendered when queued, in the transaction that wrote what it carries. */
-export interface EmailOutboxTable {
+interface EmailOutboxTable {
   id: string;
   project_id: string;
   /** The template type (`password_reset`, ...) or `test`. */
@@ -167,7 +167,7 @@ export interface EmailOutboxTable {
 }
 
 /** A project's edited e-mail template; a type without a row uses the default. */
-export interface EmailTemplatesTable {
+interface EmailTemplatesTable {
   project_id: string;
   type: string;
   subject: string;
@@ -176,14 +176,14 @@ export interface EmailTemplatesTable {
 }
 
 /** Hits of a rate-limited key within a fixed window. */
-export interface RateLimitCountersTable {
+interface RateLimitCountersTable {
   key: string;
   window_start: Date;
   hits: Generated<number>;
 }
 
 /** A team of a project. */
-export interface TeamsTable {
+interface TeamsTable {
   id: string;
   project_id: string;
   display_name: string;
@@ -195,7 +195,7 @@ export interface TeamsTable {
 }
 
 /** A user's membership of a team, and their profile in it (null fields fall back to the user's). */
-export interface TeamMembersTable {
+interface TeamMembersTable {
   project_id: string;
   team_id: string;
   user_id: string;
@@ -205,7 +205,7 @@ export interface TeamMembersTable {
 }
 
 /** A permission a project defines; the five `$...` system permissions are rows with `is_system`. */
-export interface TeamPermissionDefinitionsTable {
+interface TeamPermissionDefinitionsTable {
   project_id: string;
   id: string;
   description: string | null;
@@ -214,21 +214,21 @@ export interface TeamPermissionDefinitionsTable {
 }
 
 /** `permission_id` contains `contained_id`: holding the first grants the second (the graph is acyclic). */
-export interface TeamPermissionInclusionsTable {
+interface TeamPermissionInclusionsTable {
   project_id: string;
   permission_id: string;
   contained_id: string;
 }
 
 /** A permission granted directly to a member of a team. */
-export interface TeamMemberPermissionsTable {
+interface TeamMemberPermissionsTable {
   project_id: string;
   team_id: string;
   user_id: string;
   permission_id: string;
 }
 
-export interface OAuthAccountsTable {
+interface OAuthAccountsTable {
   project_id: string;
   provider_id: string;
   /** The provider's subject for the person. */
@@ -244,7 +244,7 @@ export interface OAuthAccountsTable {
   updated_at: Date;
 }
 
-export interface AttemptFailuresTable {
+interface AttemptFailuresTable {
   key: string;
   failures: number;
   last_failure_at: Date;
@@ -267,7 +267,7 @@ export interface AuditEventsTable {
   data: JsonColumn<Record<string, JsonValue>>;
 }
 
-export interface MigrationsTable {
+interface MigrationsTable {
   id: string;
   checksum: string;
   applied_at: Date;

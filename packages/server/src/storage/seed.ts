@@ -36,7 +36,7 @@ interface SeedManifest {
 export const seedFormat = 2;
 
 /** Where a built seed may be: `dist/` seen from `dist/storage/` (built) or from `src/storage/` (sources). */
-export function builtSeedDirs(): string[] {
+function builtSeedDirs(): string[] {
   return [fileURLToPath(new URL('..', import.meta.url)), fileURLToPath(new URL('../../dist', import.meta.url))];
 }
 

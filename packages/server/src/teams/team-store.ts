@@ -116,7 +116,7 @@ export async function addMember(trx: Db, member: NewMember): Promise<boolean> {
 }
 
 /** Most teams or profiles a list answers (lists of the protocol are not paginated). */
-export const maxListed = 1000;
+const maxListed = 1000;
 
 /** The teams of the project, or of one user when `userId` is given, oldest first. */
 export async function listTeams(db: Db, projectId: string, userId: string | null): Promise<TeamRow[]> {

@@ -15,7 +15,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
 /** An account of the upstream: its subject and the claims it releases. */
-export interface UpstreamAccount {
+interface UpstreamAccount {
   sub: string;
   email?: string;
   email_verified?: boolean;
@@ -46,7 +46,7 @@ export interface OidcUpstreamOptions {
 }
 
 /** Starts the provider on a free loopback port. */
-export async function startOidcUpstream(options: OidcUpstreamOptions): Promise<OidcUpstream> {
+async function startOidcUpstream(options: OidcUpstreamOptions): Promise<OidcUpstream> {
   const accounts = new Map((options.accounts ?? []).map((account) => [account.sub, account]));
   let next: string | { deny: true } | null = null;
   const server = createServer();

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** True when a Redis answers at `url` within 1.5 s. */
-export async function isRedisReachable(url: string): Promise<boolean> {
+async function isRedisReachable(url: string): Promise<boolean> {
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 1500,

@@ -17,7 +17,7 @@ import { openStorage } from '../storage/open-storage.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { postgresUrl } from './postgres.js';
 
-export async function startSecondInstance(first: TestService): Promise<TestService> {
+async function startSecondInstance(first: TestService): Promise<TestService> {
   if (first.storage.kind !== 'postgres') throw new TypeError('a second instance needs PostgreSQL');
   const storage = await openStorage({ databaseUrl: postgresUrl, schema: first.storage.schema });
   const service = createService({

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** A message the peer received. */
-export interface ReceivedMail {
+interface ReceivedMail {
   /** The envelope's sender (MAIL FROM). */
   from: string;
   /** The envelope's recipients (RCPT TO). */

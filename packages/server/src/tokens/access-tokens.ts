@@ -27,7 +27,7 @@ interface Verified {
  * How many verified tokens are remembered (about 10,000 × 1 KB at most); past
  * it the oldest go first.
  */
-export const verifiedTokenCacheSize = 10_000;
+const verifiedTokenCacheSize = 10_000;
 
 export class AccessTokens {
   /**

@@ -93,7 +93,7 @@ export class UserCache {
 }
 
 /** About what a user row takes in memory: a kilobyte of fixed fields, and its metadata and team's as JSON. */
-export function weighUser(user: UserWithTeam): number {
+function weighUser(user: UserWithTeam): number {
   const team = user.selected_team;
   const json = [user.client_metadata, user.client_read_only_metadata, user.server_metadata];
   if (team) json.push(team.client_metadata, team.client_read_only_metadata, team.server_metadata);

@@ -12,7 +12,7 @@ export type UserWithTeam = UserRow & { selected_team: TeamRow | null };
 const oauthProviderLink = z.object({ id: z.string(), account_id: z.string(), email: z.string().nullable() });
 
 /** The client view's schema. */
-export const clientUserSchema = z
+const clientUserSchema = z
   .object({
     id: z.uuid(),
     primary_email: z.string().nullable(),
@@ -45,7 +45,7 @@ export const serverUserSchema = clientUserSchema
   .meta({ id: 'ServerUser', description: 'A user as server code and administrators see it.' });
 
 /** The user as a client sees it. */
-export function clientUserView(row: UserWithTeam): ClientUserWire & z.infer<typeof clientUserSchema> {
+function clientUserView(row: UserWithTeam): ClientUserWire & z.infer<typeof clientUserSchema> {
   const hasPassword = row.password_hash !== null;
   return {
     id: row.id,

@@ -12,7 +12,7 @@ import { randomNonce } from './nonce.js';
 import { attemptOutcome, type ProcessedResponse, processApiResponse } from './process-response.js';
 import { type AttemptOutcome, sendWithRetries } from './retry.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One API call. `body: undefined` sends no body (and no content-type). */
 export interface ApiRequest {
@@ -51,7 +51,7 @@ export function apiUrl(baseUrl: string, path: string, query?: ApiRequest['query'
 }
 
 /** The headers of one attempt: protocol headers, then the credentials', then content-type with a body. */
-export function requestHeaders(projectId: string, request: ApiRequest, credentials: PreparedCredentials) {
+function requestHeaders(projectId: string, request: ApiRequest, credentials: PreparedCredentials) {
   const result: Record<string, string> = {
     [headers.overrideErrorStatus]: 'true',
     [headers.projectId]: projectId,
@@ -64,7 +64,7 @@ export function requestHeaders(projectId: string, request: ApiRequest, credentia
 }
 
 /** The fetch options of one attempt (`sendWithRetries` adds `credentials` and `cache`). */
-export function requestInit(request: ApiRequest, requestHeaders: Record<string, string>): RequestInit {
+function requestInit(request: ApiRequest, requestHeaders: Record<string, string>): RequestInit {
   const init: RequestInit = { method: request.method, headers: requestHeaders };
   if (request.body !== undefined) init.body = JSON.stringify(request.body);
   return init;
@@ -92,7 +92,7 @@ export function createPipeline(options: PipelineOptions): SendRequest {
 }
 
 /** Maps a decoded answer to the retry loop; a known error the credentials can repair is retried at once. */
-export function outcomeOf(processed: ProcessedResponse, prepared: PreparedCredentials): AttemptOutcome<unknown> {
+function outcomeOf(processed: ProcessedResponse, prepared: PreparedCredentials): AttemptOutcome<unknown> {
   return attemptOutcome(
     processed,
     (body) => body,

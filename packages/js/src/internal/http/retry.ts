@@ -105,7 +105,7 @@ export function withServiceCookie(init: RequestInit): RequestInit {
 }
 
 /** Default online check: only an explicit `navigator.onLine === false` counts as offline. */
-export function navigatorIsOnline(): boolean {
+function navigatorIsOnline(): boolean {
   return typeof navigator === 'undefined' || navigator.onLine !== false;
 }
 

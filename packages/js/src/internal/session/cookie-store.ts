@@ -95,7 +95,7 @@ export function readCookieTokens(doc: CookieDocument, projectId: string): Stored
 }
 
 /** Writes (or deletes) the cookies for `tokens` and deletes the legacy cookie. */
-export function writeCookieTokens(doc: CookieDocument, projectId: string, tokens: StoredTokens): void {
+function writeCookieTokens(doc: CookieDocument, projectId: string, tokens: StoredTokens): void {
   const refreshName = cookieNames.refreshToken(projectId);
   if (tokens.refreshToken) {
     setCookie(doc, refreshName, tokens.refreshToken, refreshTokenCookieMaxAgeSeconds);

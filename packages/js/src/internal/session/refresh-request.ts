@@ -133,13 +133,13 @@ function readTokens(body: unknown, url: string, now: number): RefreshedTokens {
 const refreshCall = 'POST /auth/oauth/token';
 
 /** What a refresh answer gives: an access token, and a rotated refresh token or null. */
-export interface RefreshedTokens {
+interface RefreshedTokens {
   accessToken: string;
   refreshToken: string | null;
 }
 
 /** Decodes a refresh answer: `access_token`, and `refresh_token` when the service rotated it. */
-export function decodeRefresh(body: unknown): RefreshedTokens {
+function decodeRefresh(body: unknown): RefreshedTokens {
   return readFields<RefreshResponseWire, RefreshedTokens>(body, (answer) => ({
     accessToken: answer.nonEmptyString('access_token'),
     refreshToken: optionalString(answer, 'refresh_token') || null,

@@ -13,7 +13,7 @@ import { type CookieDocument, deleteCookie, parseCookies, pollingStore, setCooki
 import type { StoredTokens, TokenStore } from './token-store.js';
 
 /** Name of the readable cookie that holds the session's handle. */
-export const sessionHandleCookie = (projectId: string) => `latchkey-session-${projectId}`;
+const sessionHandleCookie = (projectId: string) => `latchkey-session-${projectId}`;
 
 /** The store; `document` defaults to the page's. */
 export function serviceCookieStore(options: {
