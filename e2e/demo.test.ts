@@ -104,7 +104,7 @@ describe('the demo app in Chromium', () => {
     await p.goto(`${stack.demoUrl}/handler/sign-in?after_auth_return_to=${target}`);
     await fillCredentials(p, email, password);
     await p.getByRole('button', { name: /^sign in$/i }).click();
-    // Anybody can put a return-to in a link: the sign-in works and ends on the app's own page (issue 11).
+    // Anybody can put a return-to in a link: the sign-in works and ends on the app's own page.
     await p.getByTestId('user-email').waitFor({ timeout: 15_000 });
     // The product waits 2000 ms for a redirect after a location change; give one the time to happen.
     await p.waitForTimeout(2_500);

@@ -1,5 +1,5 @@
 /**
- * Several instances as one service (issue 11), the documented way to scale
+ * Several instances as one service, the documented way to scale
  * out: three `latchkey start` processes on one PostgreSQL schema behind a
  * round-robin proxy, mail through one SMTP server. A session made through one
  * instance works on all; a sign-out and a key revocation made through one are

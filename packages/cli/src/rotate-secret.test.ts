@@ -2,7 +2,7 @@
  * `latchkey rotate-secret` on a data directory made by `latchkey dev`: a user
  * signed up before signs in after, with the directory's secret file moved to
  * the new secret; a wrong current secret changes nothing; a weak new one is
- * refused (issue 11).
+ * refused.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

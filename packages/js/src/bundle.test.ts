@@ -14,18 +14,18 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * Budget of `new ClientApp(...)` + `getUser()`, in bytes of minified, gzipped
- * code. 10 000 until issue 8 (9 932 used); the e-mail flows (password reset,
+ * code. 10 000 at first (9 932 used); the e-mail flows (password reset,
  * verification, magic link), password change and contact channels as app
  * data brought it to 11 096, all reachable from `ClientApp` and the user it
- * hands out, so none can be shaken off. Teams (issue 9: the user's teams as
+ * hands out, so none can be shaken off. Teams (the user's teams as
  * app data, team objects with their actions, permissions, the invitation
  * codes) added 1 020 B, again all reachable from the user: 12 146 used.
- * OAuth (issue 10: `signInWithOAuth`, `callOAuthCallback` with PKCE, the
+ * OAuth (`signInWithOAuth`, `callOAuthCallback` with PKCE, the
  * verifier cookie and the code exchange; the user's connected accounts and
  * linking) added ~1 750 B, all reachable from `ClientApp` and its user (the
  * authorize flow is shared by sign-in and linking, so it cannot be split
  * off): 13 899 used, 14 000 leaves ~100 B of room. The refresh-token cookie
- * mode (issue 11, `tokenStore: 'httponly-cookie'`: its store, the mode
+ * mode (`tokenStore: 'httponly-cookie'`: its store, the mode
  * carried through the pipeline, the refresh, the code exchange and the
  * sign-in decoders, and the same-origin check) added ~470 B: chosen by a
  * string option, it is reachable from every `ClientApp`. 14 342 used.

@@ -197,7 +197,7 @@ describe('ClientApp in a browser', () => {
     ['"\\x01javascript:" (control character first)', '%01javascript%3Aalert(1)'],
     ['"java\\tscript:" (tab inside)', 'java%09script%3Aalert(1)'],
   ])('ignores after_auth_return_to=%s: signed in, and on to after-sign-in, never there', async (_label, encoded) => {
-    // Anybody can put a return-to in a link; it used to be refused after the session was stored (issue 11).
+    // Anybody can put a return-to in a link; it used to be refused after the session was stored.
     await createApp().app.signUpWithCredential({ ...alice, noRedirect: true });
     window.history.replaceState(null, '', `/handler/sign-in?after_auth_return_to=${encoded}`);
     const { app, navigate } = createApp({ urls: { afterSignIn: '/dashboard' } });

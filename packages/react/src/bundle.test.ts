@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Bundle guard (STYLE.md item 11) and size budget (issue 5): what an app
+ * Bundle guard (STYLE.md item 11) and size budget: what an app
  * ships to show the sign-in page (the SDK's `ClientApp`, the provider and
  * `SignIn`), bundled for the browser with React left out, must stay within
  * the budget below (min+gzip) and hold no zod, Node built-ins or server code. The figures
@@ -13,19 +13,19 @@ import { describe, expect, it } from 'vitest';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
 /**
- * 20 kB until issue 8; raised to 22 kB when the sign-in page gained its
+ * 20 kB at first; raised to 22 kB when the sign-in page gained its
  * second method (the e-mailed code: e-mail step, code step, send again, about
  * 1 kB) and the one labels table took the words of the e-mail and account
  * pages (about 1 kB), while the SDK gained the e-mail calls (about 1 kB).
- * Measured then: 21.0 kB. Teams (issue 9) added 2.1 kB that the sign-in page
+ * Measured then: 21.0 kB. Teams added 2.1 kB that the sign-in page
  * cannot shed: 1.0 kB of SDK (the user's teams are reachable from the user)
  * and 1.1 kB of team words in the one labels table. Measured: 23.1 kB.
- * OAuth (issue 10) added 3.6 kB the sign-in page cannot shed: 1.75 kB of SDK
+ * OAuth added 3.6 kB the sign-in page cannot shed: 1.75 kB of SDK
  * (`signInWithOAuth`, the callback, PKCE and the exchange; connected accounts
  * reachable from the user), the provider buttons with the eleven brand marks
  * (SVG path data, which gzip compresses poorly: about 1.5 kB), and the OAuth
  * and Connected accounts words in the one labels table (0.5 kB). Measured: 26.7 kB.
- * The refresh-token cookie mode (issue 11, `tokenStore: 'httponly-cookie'`)
+ * The refresh-token cookie mode (`tokenStore: 'httponly-cookie'`)
  * added ~470 B of SDK that a string option keeps reachable from every
  * `ClientApp` (see the js bundle test). Measured: 27.2 kB.
  * The second hardening round added ~250 B: refresh-token rotation in the SDK
@@ -37,9 +37,9 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
 const budgetBytes = 27_500;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
- * measured 22.0 kB at issue 8, 25.6 kB with the team switcher, the
- * team-invitation page and the Teams section (issue 9), 28.9 kB with OAuth
- * (issue 10: the above, the callback and error pages, the Connected accounts
+ * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the
+ * team-invitation page and the Teams section, 28.9 kB with OAuth
+ * (the above, the callback and error pages, the Connected accounts
  * section and `useConnectedAccount`), 29.25 kB after the second hardening round
  * (refresh-token rotation, the invitation page's verify-first state).
  */

@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every declared route (issue 11): requests built
+ * Property-based fuzzing of every declared route: requests built
  * from each route's own declaration — its path parameters, its query keys,
  * its body keys — with values that are wrong, hostile or random (wrong types,
  * huge strings, control characters, path tricks, nested junk, valid-looking

@@ -133,9 +133,9 @@ const skipped = new Map([[90, 'sets a TOTP secret: multi-factor authentication i
 const divergent = new Map<number, string>([
   // The SDK re-reads its cached getUser(unknown id) after later operations: still no such user.
   ...[128, 133, 139, 151, 192].map((seq) => [seq, 'USER_NOT_FOUND'] as [number, string]),
-  // Signs out the session of #2, which the password reset of #73 ended: a reset ends every session of the
+  // Signs out the session of request 2, which the password reset of request 73 ended: a reset ends every session of the
   // user here (the original backend kept them). The SDK treats the session as ended either way (spec §4).
-  // With immediate sign-out (issue 11) that session's access token is refused too, first: the SDK refreshes,
+  // With immediate sign-out that session's access token is refused too, first: the SDK refreshes,
   // is refused, and is signed out, as the recorded run ended.
   [108, 'ACCESS_TOKEN_EXPIRED'],
   [109, 'ACCESS_TOKEN_EXPIRED'],

@@ -1,5 +1,5 @@
 /**
- * The master secret (issue 11): its strength is checked, not only its
+ * The master secret: its strength is checked, not only its
  * length, and a database moves to a new secret with `rotateSecret`, which
  * re-seals the signing keys, the secrets in project configs and the provider
  * tokens in one transaction. Afterwards the same users sign in, tokens signed

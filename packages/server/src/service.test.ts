@@ -13,7 +13,7 @@ import { startTestService } from './testing/index.js';
 import { testSeed } from './testing/seed-cache.js';
 
 describe('createService', () => {
-  it('refuses a weak master secret: short, repeated, or too predictable (issue 11)', async () => {
+  it('refuses a weak master secret: short, repeated, or too predictable', async () => {
     const storage = await openPGlite({ schema: 'public', seed: await testSeed() });
     try {
       expect(() => createService({ storage, secret: 'short', logger: false })).toThrow(/shorter than 32/);

@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 11): security events are recorded with who, where and
+ * The audit log: security events are recorded with who, where and
  * when, nothing secret is kept, admins read them with filters and cursor
  * paging, nobody else can, and no event can be changed.
  */

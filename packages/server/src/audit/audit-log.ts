@@ -1,6 +1,6 @@
 /**
  * The audit log: what happened to a project's accounts and settings, who did
- * it, and from where (issue 11). A handler records an event with one call,
+ * it, and from where. A handler records an event with one call,
  * `audit(trx, input, type, { userId, data })`, in the transaction of the change
  * it describes, so a change that rolls back leaves no event and an event
  * never describes something that did not happen. Failures (a wrong password)

@@ -27,7 +27,7 @@ let requestCount = 0;
 /**
  * A request id: 16 characters, unique in this process's life and, by its
  * random first half, across processes. Not a secret, so not drawn from the
- * CSPRNG per request (a system call on every request; issue 12).
+ * CSPRNG per request (a system call on every request).
  */
 export function randomRequestId(): string {
   requestCount = (requestCount + 1) % 32 ** 8;

@@ -22,7 +22,7 @@ async function readBodyText(request: Request, limit: number): Promise<string> {
   if (length !== null && Number.isSafeInteger(declared)) {
     // The HTTP server reads no more than the declared length, so the body is read whole: on Node
     // (@hono/node-server) straight from the socket, without the web stream the chunked path needs
-    // (8 % of a refresh, issue 12). The check after covers a host that would not hold to the length.
+    // (8 % of a refresh). The check after covers a host that would not hold to the length.
     bytes = new Uint8Array(await request.arrayBuffer());
     if (bytes.byteLength > limit) throw tooLarge();
   } else {

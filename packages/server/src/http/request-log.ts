@@ -15,7 +15,7 @@ import { applyStatusOverride } from './responses.js';
  * The service's logger when none is given: JSON lines with levels by name
  * (`"level":"info"`), as the CLI writes them, to stdout or `destination`.
  * Stdout is written asynchronously: a synchronous write per request line cost
- * 3–5 % of a request (issue 12); what is pending is flushed when the process exits.
+ * 3–5 % of a request; what is pending is flushed when the process exits.
  */
 export function defaultLogger(destination?: DestinationStream): Logger {
   const options = { formatters: { level: (label: string) => ({ level: label }) } };
@@ -30,7 +30,7 @@ export function finishResponse(
 ): Response {
   const pathname = new URL(request.url).pathname;
   // The route's own answer takes the headers as it is: rebuilding it cost a stream, a separate header write
-  // and a chunked body per request (issue 12). An answer with immutable headers (a fetched one) is copied.
+  // and a chunked body per request. An answer with immutable headers (a fetched one) is copied.
   let answer = response;
   try {
     addFinishingHeaders(answer.headers, pathname, record);

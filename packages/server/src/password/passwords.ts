@@ -65,7 +65,7 @@ const waitingSuspect: (() => void)[] = [];
  * up). Keeping a whole core of two idle for the event loop halved sign-ups
  * instead: measured on 2 cores once session checks read no database, while 10
  * connections sign up, 2 at once give `GET /users/me` p99 16–17 ms (1: 9–10 ms)
- * and 87 sign-ups/s (1: 67); alone, sign-ins 121–126/s (1: 101; issue 12).
+ * and 87 sign-ups/s (1: 67); alone, sign-ins 121–126/s (1: 101).
  */
 let hashingSlots = defaultHashingSlots(availableParallelism());
 

@@ -37,7 +37,7 @@ const create = (json: unknown, tokens = owner) =>
 const list = (tokens = owner) => call(service, 'GET', '/internal/projects', { headers: userHeaders(internal, tokens) });
 
 describe('POST /internal/projects', () => {
-  it("creates a project owned by the caller, answering 201 and the admin view (the official SDK's body, #235)", async () => {
+  it("creates a project owned by the caller, answering 201 and the admin view (the official SDK's body, recorded request 235)", async () => {
     const answer = await create({
       display_name: 'Created From Dashboard',
       config: { credential_enabled: true, magic_link_enabled: false },

@@ -107,7 +107,7 @@ describe('PATCH /projects/current', () => {
     await patch({ display_name: 'Test project', description: null, config: { sign_up_enabled: true } });
   });
 
-  it("accepts the official SDK's update body (protocol-requests #203) and replaces lists wholesale", async () => {
+  it("accepts the official SDK's update body (recorded request 203) and replaces lists wholesale", async () => {
     const body = {
       display_name: 'Renamed Project',
       description: 'desc',

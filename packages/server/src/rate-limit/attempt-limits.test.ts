@@ -1,5 +1,5 @@
 /**
- * Password guessing is held back (issue 11: one client made 69 wrong sign-ins
+ * Password guessing is held back (one client once made 69 wrong sign-ins
  * a second). After 5 failures on an account, every further attempt waits a
  * growing back-off (1 s, 2 s, 4 s, … up to 15 min) and is answered 429 with
  * `Retry-After` before any password is checked, the right one included; after

@@ -53,7 +53,7 @@ const perWindow = (limit: number): RateLimit => ({ limit, windowMs: limitWindowM
 /**
  * The per-client limit of password sign-up (`sign_ups_per_client`): room for
  * a classroom or an office behind one address, none for creating accounts by
- * the thousand (issue 11 measured 68 a second from one client). Nothing when
+ * the thousand (68 a second from one client were measured before it). Nothing when
  * the address is unknown.
  *
  * @example

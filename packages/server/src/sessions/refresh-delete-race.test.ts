@@ -1,5 +1,5 @@
 /**
- * A refresh racing the deletion of its user (issue 11): on PostgreSQL a
+ * A refresh racing the deletion of its user: on PostgreSQL a
  * refresh updated the session and then the user, while deleting the user
  * locked the user and then, through the cascade, its sessions — opposite
  * orders, so the two deadlocked and one answered 500 "deadlock detected".

@@ -1,5 +1,5 @@
 /**
- * Immediate sign-out (issue 11): access tokens used to keep working for up to
+ * Immediate sign-out: access tokens used to keep working for up to
  * 10 minutes after their session ended. Each token now names its session, and
  * every instance hears of a revoked session through the database within
  * moments: the token is refused (ACCESS_TOKEN_EXPIRED, so the SDK refreshes and

@@ -1,7 +1,7 @@
 /**
  * Sessions as a refresh finds them by their refresh token, kept in memory so
  * a refresh within a minute of the session's last write reads no database
- * (issue 12: the query was the largest part of a refresh). A session only
+ * (the query was the largest part of a refresh). A session only
  * ever changes by this path (`last_used_at`, updated here as it is written)
  * or goes (sign-out, revocation, a password change, a deleted user), and
  * every deletion is announced on the change feed and lands in

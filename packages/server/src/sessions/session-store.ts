@@ -142,7 +142,7 @@ export async function lockUserSession(
  * How old a session's `last_used_at` may be before a refresh writes it again
  * (with the user's `last_active_at` and the day's activity). A refresh used to
  * write all three every time, in a transaction that serialised the refreshes
- * of one session (issue 12); a minute is as precise as the session list and
+ * of one session; a minute is as precise as the session list and
  * the metrics need.
  */
 const activityWriteIntervalMs = 60_000;

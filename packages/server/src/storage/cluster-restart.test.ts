@@ -1,6 +1,5 @@
 /**
- * The database stopped under load and started again (issue 11, database
- * faults). A throwaway PostgreSQL cluster that the test owns is stopped while
+ * The database stopped under load and started again. A throwaway PostgreSQL cluster that the test owns is stopped while
  * several clients sign up, sign in and read their user over HTTP, then
  * started again. While it is down every request answers 503 with
  * `Retry-After` at once, never a 500 and never a hang; once it is back the

@@ -1,5 +1,5 @@
 /**
- * The database failing under the service (issue 11): a locked table, a
+ * The database failing under the service: a locked table, a
  * database that accepts connections and never answers, one that goes away
  * and comes back. Before, requests hung for as long as the client waited;
  * now each answers 503 with `Retry-After` within the storage's timeouts, and

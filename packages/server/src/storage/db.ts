@@ -44,7 +44,7 @@ export type Write = OperationNodeSource & Compilable;
  * (inside the caller's, when `db` is one). The parts run on one snapshot and
  * cannot see each other's rows, so they must be independent, and no two may
  * update the same row. A sign-in's session, activity and audit row go this way
- * (issue 12: each round trip costs the service and the database more than the
+ * (each round trip costs the service and the database more than the
  * statement's own work).
  *
  * @example

@@ -354,7 +354,7 @@ describe('the selected team', () => {
       });
       expectKnownError(unknown, 'TEAM_NOT_FOUND', 404);
     }
-    // An empty id was a 500 with the database's error text (issue 11): now the schema refuses it.
+    // An empty id was a 500 with the database's error text: now the schema refuses it.
     for (const [path, headers] of [
       ['/users/me', as(bob)],
       [`/users/${bob.user_id}`, server()],

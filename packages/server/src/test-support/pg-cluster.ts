@@ -1,6 +1,6 @@
 /**
  * A throwaway PostgreSQL cluster for tests that must stop and start the
- * database itself (issue 11, database faults): `initdb` into a fresh
+ * database itself (the database-fault tests): `initdb` into a fresh
  * temporary directory, `postgres` on a free loopback port with trust auth, and
  * `stop` (fast or immediate, i.e. a crash), `start` (same data, same port) and
  * `destroy`. It needs the PostgreSQL server binaries; without them, or when

@@ -34,7 +34,7 @@ export class AccessTokens {
    * Tokens already verified, until their `exp`: a client sends the same token
    * with every request for ten minutes, and ES256 verification (a job on the
    * libuv pool, where it also queues behind password hashing) was the largest
-   * cost of `GET /users/me` (issue 12). The key is the whole token, so a hit
+   * cost of `GET /users/me`. The key is the whole token, so a hit
    * is the very bytes that verified; signing keys are never withdrawn, and
    * the session's revocation is checked per request by the caller, not here.
    */

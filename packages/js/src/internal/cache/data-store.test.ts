@@ -75,7 +75,7 @@ describe('the data store', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(data.snapshot(query)).toBe('user#4');
     expect(counts.loads).toBe(4);
-    expect(listener).toHaveBeenCalledTimes(6); // #1, null, #2, #3, reset, #4
+    expect(listener).toHaveBeenCalledTimes(6); // user#1, null, user#2, user#3, reset, user#4
   });
 
   it('drops a value 5 s after its last subscriber leaves', async () => {
