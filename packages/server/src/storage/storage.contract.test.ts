@@ -1,7 +1,9 @@
 /**
  * One storage contract, every backend: PGlite always; PostgreSQL when
  * `DATABASE_URL` is set or postgres://postgres@127.0.0.1:5432/test answers.
- * The same queries the service runs must behave the same on both.
+ * The same queries the service runs must behave the same on both. This file
+ * holds migrations, users, sessions and transactions; the other stores' contracts
+ * are beside it (`teams`, `users` and `records.contract.test.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
