@@ -5,28 +5,36 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
-import { counterStores } from '../test-support/redis.js';
+import { backends } from '../test-support/backends.js';
+import { redisUp, redisUrl } from '../test-support/redis.js';
 import { startTestService, type TestService } from '../testing/index.js';
 import { backOffMs, reserveAttempt } from './attempt-limits.js';
 import type { BackOff, CounterStore } from './counter-store.js';
 import { databaseCounters } from './database-counters.js';
 import { redisCounters } from './redis-counters.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service?.close());
-
 const newKey = () => `contract:${crypto.randomUUID()}`;
 const minute = 60_000;
 
-describe.each(counterStores)('counters in $store', ({ redisUrl, available }) => {
+/** The database's counters on every database backend, then Redis's (beside PGlite). */
+const stores = [
+  ...backends.map(({ name, databaseUrl, available }) => ({
+    store: `the database on ${name}`,
+    databaseUrl,
+    redisUrl: undefined,
+    available,
+  })),
+  { store: 'Redis', databaseUrl: null, redisUrl, available: redisUp },
+];
+
+describe.each(stores)('counters in $store', ({ databaseUrl, redisUrl, available }) => {
+  let service: TestService;
   let counters: CounterStore;
   /** A second store on the same backend: another instance of the service. */
   let other: CounterStore;
-  beforeAll(() => {
+  beforeAll(async () => {
     if (!available) return;
+    service = await startTestService({ databaseUrl });
     const open = () =>
       redisUrl === undefined ? databaseCounters(dbOf(service.storage)) : redisCounters(redisUrl, null);
     counters = open();
@@ -35,6 +43,7 @@ describe.each(counterStores)('counters in $store', ({ redisUrl, available }) => 
   afterAll(async () => {
     await counters?.close();
     await other?.close();
+    await service?.close();
   });
 
   it.skipIf(!available)('counts hits per key and per window, across instances', async () => {
