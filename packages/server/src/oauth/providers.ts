@@ -18,6 +18,9 @@
 import { KnownError } from '@latchkey/protocol';
 import { createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
+import type { Logger } from 'pino';
+import type { Clock } from '../common/clock.js';
+import type { Sealer } from '../crypto/encryption.js';
 import type { ProjectConfig } from '../projects/project-config.js';
 import { isLocalhostName } from '../projects/trusted-urls.js';
 
@@ -81,6 +84,21 @@ export interface ProviderNetwork {
 
 /** A provider entry of the project config. */
 export type ProviderConfig = ProjectConfig['oauth_providers'][number];
+
+/** What reaching OAuth providers needs of the service (`oauth-flow.ts` builds a project's provider clients). */
+export interface OAuthNeeds {
+  clock: Clock;
+  /** Seals a flow's secrets and opens the project's provider secrets. */
+  configSealer: Sealer;
+  /** The origin the service is reached at from browsers (provider callback URLs), or null for the request's. */
+  publicUrl: string | null;
+  /** How the service reaches OAuth providers. */
+  oauthNetwork: ProviderNetwork;
+  /** Whether `shared` providers may use the development stand-in (`ServiceOptions.allowDevelopmentProvider`). */
+  allowDevelopmentProvider: boolean;
+  /** For providers that cannot be reached; null when logging is off. */
+  logger: Logger | null;
+}
 
 type Api = (url: string, accept?: string) => Promise<unknown>;
 

@@ -17,8 +17,7 @@ import { constants } from '@latchkey/protocol';
 import { z } from 'zod';
 import { auditWrite } from '../audit/audit-log.js';
 import type { Deps } from '../deps.js';
-import type { RequestAuth } from '../http/env.js';
-import type { ClientInfo } from '../http/route.js';
+import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { activityWrites, countryOf } from '../metrics/activity.js';
 import { type Db, inTransaction, type Write } from '../storage/db.js';
 import { createSession } from './session-store.js';
@@ -186,7 +185,8 @@ async function openSession(
     client: caller.client,
     also: () => [
       ...also,
-      ...activityWrites(db, { projectId, userId, now, country, markActive: !isNewUser }),
+      // The provider's callback marked a returning user active already.
+      ...activityWrites(db, { projectId, userId, now, country, markActive: !isNewUser && method !== 'oauth' }),
       ...(method === 'oauth' ? [] : [auditWrite(db, source, event, { userId, data: { method } })]),
     ],
   });
