@@ -15,6 +15,7 @@ import type { RefreshCookieNeeds } from './http/refresh-cookie.js';
 import type { ViewNeeds } from './http/views.js';
 import type { OutboundNetwork } from './net/outbound-guard.js';
 import type { OAuthNeeds } from './oauth/providers.js';
+import type { PasswordHasher } from './password/passwords.js';
 import type { CounterStore } from './rate-limit/counter-store.js';
 import type { RefreshNeeds } from './sessions/refresh-rotation.js';
 import type { ChangeFeed } from './storage/change-feed.js';
@@ -39,6 +40,8 @@ export interface Deps extends RequestAuthNeeds, RefreshNeeds, RefreshCookieNeeds
   changes: ChangeFeed;
   /** Lower-case name of the trusted header holding the client's country code (e.g. `cf-ipcountry`), or null. */
   countryHeader: string | null;
+  /** Password hashing, in this service's hashing slots (`ServiceOptions.hashingSlots`). */
+  passwords: PasswordHasher;
   /** Whether failed sign-ins hold the account and the client back (`rate-limit/attempt-limits.ts`). */
   attemptLimits: boolean;
   /** Where the limits on guessing count (the database, or Redis): `rate-limit/counter-store.ts`. */

@@ -113,6 +113,7 @@ export function providerClient(
   return standardProvider(
     { ...provider, ...(secret ? { client_secret: secret } : {}) },
     deps.oauthNetwork,
+    deps.oauthCaches,
     () => deps.clock.now(),
     (detail) =>
       deps.logger?.warn({ projectId: project.id, provider: provider.id, detail }, 'oauth provider unreachable'),

@@ -18,7 +18,7 @@ import { limitSignUps } from '../rate-limit/rate-limit.js';
 import { completeSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
-import { checkPasswordRequirements, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { checkPasswordRequirements, needsRehash } from './passwords.js';
 
 const signUp = defineRoute({
   method: 'POST',
@@ -49,7 +49,7 @@ const signUp = defineRoute({
     // Counted before the hash, refused ones too: creating accounts in bulk is what it stops.
     if (deps.attemptLimits) await limitSignUps(deps.counters, project, client.ip, deps.clock.now());
     if (await findUserByAuthEmail(deps.db, project.id, body.email)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await deps.passwords.hash(body.password);
     const now = deps.clock.now();
     try {
       return await completeSignIn(input, {
@@ -101,7 +101,9 @@ const signIn = defineRoute({
     try {
       const user = await findUserByAuthEmail(deps.db, project.id, body.email);
       // A guess (its account or client failed lately) waits behind clean sign-ins for a hashing slot.
-      const matches = await verifyPassword(user?.password_hash ?? null, body.password, { suspect: attempt?.suspect });
+      const matches = await deps.passwords.verify(user?.password_hash ?? null, body.password, {
+        suspect: attempt?.suspect,
+      });
       if (!user || !matches) {
         const reason = !user ? 'unknown_account' : user.password_hash === null ? 'no_password' : 'wrong_password';
         // Not the typed address: people type passwords there. An unknown account has no user to name.
@@ -112,7 +114,7 @@ const signIn = defineRoute({
         throw new KnownError('EMAIL_PASSWORD_MISMATCH');
       }
       // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
-      const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
+      const upgraded = needsRehash(user.password_hash!) ? await deps.passwords.hash(body.password) : null;
       const now = deps.clock.now();
       // The upgrade stands alone: a hash of the same password, it is right whatever follows.
       if (upgraded) await updateUser(deps.db, project.id, user.id, { password_hash: upgraded }, now);
