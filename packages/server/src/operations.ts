@@ -22,6 +22,7 @@ import { secretWeakness } from './crypto/secret-strength.js';
 import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
 import { outboxSealer, resealContent } from './mail/sealed-mail.js';
 import { resealAccountTokens } from './oauth/oauth-account-store.js';
+import { PasswordHasher } from './password/passwords.js';
 import {
   type BootstrapOptions,
   bootstrapDatabase,
@@ -470,7 +471,8 @@ export async function createUser(storage: Storage, projectId: string, input: Cre
   const checked = validate(createUserBody, input);
   const db = dbOf(storage);
   const now = Date.now();
-  const created = await createUserIn(db, projectId, checked, now, (trx, row) =>
+  // No service runs here: the hash takes a slot of its own.
+  const created = await createUserIn(db, projectId, checked, now, new PasswordHasher(), (trx, row) =>
     audit(trx, operatorSource(projectId, now), 'user.created', { userId: row.id }),
   );
   return serverUserView((await attachSelectedTeam(db, created))!);

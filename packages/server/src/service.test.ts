@@ -9,6 +9,8 @@ import { startServer } from './server.js';
 import { createService } from './service.js';
 import { openPGlite } from './storage/open-storage.js';
 import { authHeaders, call, signUp, userHeaders } from './test-support/api.js';
+import { authorizeUrl } from './test-support/oauth-browser.js';
+import { startOidcUpstream, upstreamProvider } from './test-support/oidc-upstream.js';
 import { startTestService } from './testing/index.js';
 import { testSeed } from './testing/seed-cache.js';
 
@@ -139,6 +141,41 @@ describe('createService', () => {
     expect(overridden.status).toBe(200);
     expect(overridden.headers.get(h.actualStatus)).toBe('500');
     expect(overridden.headers.get(h.knownError)).toBeNull();
+  });
+});
+
+describe('two services in one process', () => {
+  it('share no provider discovery: each reads the issuer itself, then answers from its own cache', async () => {
+    const upstream = await startOidcUpstream({ redirectUris: [] });
+    const discoveries: string[] = [];
+    // One network for both, as an embedding that starts two services might pass.
+    const oauthProviderNetwork = {
+      rewriteUrl: (url: string) => url,
+      fetch: (input: string | URL | Request, init?: RequestInit) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (url.endsWith('/.well-known/openid-configuration')) discoveries.push(url);
+        return fetch(input, init);
+      },
+    };
+    const first = await startTestService({ oauthProviderNetwork });
+    const second = await startTestService({ oauthProviderNetwork });
+    try {
+      const started = async (service: typeof first) => {
+        await service.setProjectConfig({ oauth_providers: [upstreamProvider(upstream)] });
+        const response = await fetch(authorizeUrl(service, 'corp').url, { redirect: 'manual' });
+        expect(response.status).toBe(307);
+        return new URL(response.headers.get('location')!).origin;
+      };
+      expect(await started(first)).toBe(upstream.issuer);
+      expect(discoveries).toHaveLength(1);
+      expect(await started(second)).toBe(upstream.issuer);
+      expect(discoveries).toHaveLength(2);
+      await started(first);
+      await started(second);
+      expect(discoveries).toHaveLength(2);
+    } finally {
+      await Promise.all([first.close(), second.close(), upstream.close()]);
+    }
   });
 });
 

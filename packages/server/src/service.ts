@@ -27,8 +27,8 @@ import { OutboxWorker } from './mail/outbox-worker.js';
 import { outboxSealer, withOutboxSealer } from './mail/sealed-mail.js';
 import { Transports } from './mail/transports.js';
 import { outboundNetwork } from './net/outbound-guard.js';
-import type { ProviderNetwork } from './oauth/providers.js';
-import { prepareDummyHash, setHashingSlots } from './password/passwords.js';
+import { ProviderCaches, type ProviderNetwork } from './oauth/providers.js';
+import { PasswordHasher } from './password/passwords.js';
 import { configSealerPurpose } from './projects/config-secrets.js';
 import { defaultMaxProjectsPerOwner } from './projects/projects.js';
 import { isLocalhostName } from './projects/trusted-urls.js';
@@ -265,8 +265,8 @@ export function createService(options: ServiceOptions): Service {
     );
   }
   const clock = options.clock ?? { now: () => Date.now() };
-  if (options.hashingSlots !== undefined) setHashingSlots(options.hashingSlots);
-  prepareDummyHash();
+  const passwords = new PasswordHasher(options.hashingSlots);
+  passwords.prepareDummyHash();
   const logger = options.logger === false ? null : (options.logger ?? defaultLogger());
   const db = dbOf(options.storage);
   const counters = openCounters(db, options.redisUrl, logger);
@@ -304,6 +304,7 @@ export function createService(options: ServiceOptions): Service {
     countryHeader: options.countryHeader?.toLowerCase() || null,
     publicUrl: options.publicUrl ? new URL(options.publicUrl).origin : null,
     refreshCookie: refreshCookieOption(options.refreshTokenCookie),
+    passwords,
     attemptLimits: options.attemptLimits ?? true,
     counters,
     revocations,
@@ -313,6 +314,7 @@ export function createService(options: ServiceOptions): Service {
       fetch: options.oauthProviderNetwork?.fetch ?? outbound.fetch,
       rewriteUrl: options.oauthProviderNetwork?.rewriteUrl ?? ((url) => url),
     },
+    oauthCaches: new ProviderCaches(),
     strict: options.strict ?? false,
     development,
     allowDevelopmentProvider: options.allowDevelopmentProvider ?? development,

@@ -7,9 +7,12 @@
  * (the original backend answers a plain 401 there, which no SDK can parse).
  */
 import { internalProjectId, KnownError, type KnownErrorCode } from '@latchkey/protocol';
-import type { Deps } from '../deps.js';
 import { findOwnership } from '../projects/project-owner-store.js';
 import type { ProjectRecord } from '../projects/projects.js';
+import type { SessionRevocations } from '../sessions/revocations.js';
+import type { Db } from '../storage/db.js';
+import type { AccessTokens } from '../tokens/access-tokens.js';
+import type { AuthCache } from './auth-cache.js';
 
 /** The known errors `checkAdminAccessToken` may throw. */
 export const adminAccessTokenErrors = [
@@ -19,11 +22,21 @@ export const adminAccessTokenErrors = [
   'INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN',
 ] as const satisfies readonly KnownErrorCode[];
 
+/** What checking an admin access token needs of the service. */
+export interface AdminTokenNeeds {
+  db: Db;
+  accessTokens: AccessTokens;
+  /** Projects and their keys as request authentication reads them, cached per project. */
+  authCache: AuthCache;
+  /** Sessions revoked anywhere, whose access tokens are refused at once. */
+  revocations: SessionRevocations;
+}
+
 /** The project the admin token's user owns (and that user), or the matching INVALID_ADMIN_ACCESS_TOKEN error. */
 export async function checkAdminAccessToken(
   token: string,
   projectId: string,
-  deps: Pick<Deps, 'accessTokens' | 'authCache' | 'db' | 'revocations'>,
+  deps: AdminTokenNeeds,
 ): Promise<{ project: ProjectRecord; ownerId: string }> {
   const check = await deps.accessTokens.check(token);
   if (!check.ok) {

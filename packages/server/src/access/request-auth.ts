@@ -8,9 +8,14 @@
  */
 import { type AccessType, accessTypes, headers, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import { type ApiKeyKind, matchesValidKey } from '../api-keys/api-keys.js';
-import type { Deps } from '../deps.js';
+import type { Clock } from '../common/clock.js';
 import type { RequestAuth } from '../http/env.js';
-import { adminAccessTokenErrors, checkAdminAccessToken } from './admin-access-token.js';
+import { type AdminTokenNeeds, adminAccessTokenErrors, checkAdminAccessToken } from './admin-access-token.js';
+
+/** What request authentication needs of the service. */
+export interface RequestAuthNeeds extends AdminTokenNeeds {
+  clock: Clock;
+}
 
 const rank: Record<AccessType, number> = { client: 0, server: 1, admin: 2 };
 
@@ -53,7 +58,7 @@ const sessionEnded = 'The session of this access token has ended (signed out or 
  * that takes a user's access token checks it here.
  */
 export async function checkUserAccessToken(
-  deps: Deps,
+  deps: Pick<RequestAuthNeeds, 'accessTokens' | 'revocations'>,
   token: string,
   projectId: string,
 ): Promise<{ userId: string; sessionId: string | null }> {
@@ -71,7 +76,7 @@ export async function checkUserAccessToken(
 }
 
 /** Authenticates `request`, throwing the protocol's known error on the first failed check. */
-export async function authenticate(request: Request, deps: Deps): Promise<RequestAuth> {
+export async function authenticate(request: Request, deps: RequestAuthNeeds): Promise<RequestAuth> {
   const header = (name: string) => request.headers.get(name) || undefined;
   const accessTypeHeader = header(headers.accessType);
   const adminToken = header(headers.adminAccessToken);

@@ -11,8 +11,7 @@
  * holds only the small, named facts each type documents below.
  */
 import type { AccessType } from '@latchkey/protocol';
-import type { RequestAuth } from '../http/env.js';
-import type { ClientInfo } from '../http/route.js';
+import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { type Db, type Write, writeTogether } from '../storage/db.js';
 import type { JsonValue } from '../storage/schema.js';
 import { auditEventInsert } from './audit-store.js';

@@ -5,11 +5,11 @@
  */
 import type { KnownErrorCode } from '@latchkey/protocol';
 import { z } from 'zod';
-import type { Deps } from '../deps.js';
 import type { EmailTemplateType, EmailTemplateVariables } from '../email-templates/template-types.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { queueTemplatedMail } from '../mail/queue-mail.js';
 import type { ProjectRecord } from '../projects/projects.js';
+import type { CounterStore } from '../rate-limit/counter-store.js';
 import type { LimitedProject } from '../rate-limit/limit-settings.js';
 import { limitCodeChecks } from '../rate-limit/rate-limit.js';
 import type { Db } from '../storage/db.js';
@@ -86,7 +86,7 @@ export async function mailCode<T extends EmailTemplateType>(db: Db, mail: CodeMa
  * const row = await checkClientCode(deps, project, { purpose: 'password_reset', code, now, clientIp: client.ip });
  */
 export async function checkClientCode(
-  deps: Pick<Deps, 'db' | 'counters'>,
+  deps: { db: Db; counters: CounterStore },
   project: LimitedProject,
   lookup: Omit<CodeLookup, 'projectId'> & { clientIp: string | null },
 ): Promise<VerificationCodeRow> {

@@ -15,6 +15,12 @@ export interface RequestAuth {
   actorId?: string | null;
 }
 
+/** The client's address and user agent, as far as the service can tell. */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
 /** Per-request facts shared by the fetch wrapper and the app (request id, error code for the log). */
 export interface RequestRecord {
   requestId: string;

@@ -51,7 +51,6 @@
  * when the new one is absent, and replaced by it at the next cookie written.
  */
 import { constants, headers, KnownError, refreshCookieHeader, refreshCookieName } from '@latchkey/protocol';
-import type { Deps } from '../deps.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 
@@ -85,7 +84,7 @@ export interface RefreshTokenCookieOptions {
   path?: string;
 }
 
-/** The checked options, as `Deps` holds them. */
+/** The checked options, as the service holds them. */
 export interface RefreshCookieSettings {
   sameSite: 'Lax' | 'Strict';
   secure: boolean | null;
@@ -125,7 +124,7 @@ const plausibleToken = /^[0-9A-Za-z]{20,100}$/;
 export class RefreshCookie {
   readonly #request: Request;
   readonly #settings: RefreshCookieSettings;
-  readonly #deps: Deps;
+  readonly #publicUrl: string | null;
   #projectId: string | null = null;
   #token: string | null = null;
   #standsIn = false;
@@ -135,10 +134,11 @@ export class RefreshCookie {
   /** The request's cookie had the name used before `__Host-`: it goes once the new one is set. */
   #fromPlainName = false;
 
-  constructor(request: Request, settings: RefreshCookieSettings, deps: Deps) {
+  /** `publicUrl`: the origin the service is reached at (`RefreshCookieNeeds`), or null for the request's. */
+  constructor(request: Request, settings: RefreshCookieSettings, publicUrl: string | null) {
     this.#request = request;
     this.#settings = settings;
-    this.#deps = deps;
+    this.#publicUrl = publicUrl;
   }
 
   /**
@@ -253,14 +253,22 @@ export class RefreshCookie {
   }
 
   #serviceOrigin(): string {
-    return this.#deps.publicUrl ?? new URL(this.#request.url).origin;
+    return this.#publicUrl ?? new URL(this.#request.url).origin;
   }
 }
 
+/** What the cookie mode needs of the service. */
+export interface RefreshCookieNeeds {
+  /** The refresh-token cookie mode's settings, or null when it is off (the default). */
+  refreshCookie: RefreshCookieSettings | null;
+  /** The origin the service is reached at from browsers, or null for the request's. */
+  publicUrl: string | null;
+}
+
 /** The cookie mode of `request`: null unless the service has it on and the request asks for it. */
-export function refreshCookieOf(request: Request, deps: Deps): RefreshCookie | null {
-  if (!deps.refreshCookie || request.headers.get(refreshCookieHeader) !== '1') return null;
-  return new RefreshCookie(request, deps.refreshCookie, deps);
+export function refreshCookieOf(request: Request, needs: RefreshCookieNeeds): RefreshCookie | null {
+  if (!needs.refreshCookie || request.headers.get(refreshCookieHeader) !== '1') return null;
+  return new RefreshCookie(request, needs.refreshCookie, needs.publicUrl);
 }
 
 /** The refresh token of `x-stack-refresh-token`, or null (an empty header counts as absent, decision c). */

@@ -10,35 +10,20 @@
 import type { AccessType, KnownErrorCode } from '@latchkey/protocol';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import type { RequestAuth } from './env.js';
+import type { ClientInfo, RequestAuth } from './env.js';
 import type { RefreshCookie } from './refresh-cookie.js';
+import type { ViewSet } from './views.js';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type { ClientInfo } from './env.js';
+export { defineViews, type RenderContext, type View, type ViewNeeds, type ViewSet } from './views.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Who may call a route: at least this access type, or `none` (no project authentication: JWKS, token endpoint). */
 export type RouteAccess = AccessType | 'none';
 
 /** One schema for every caller, or one per access type (a caller gets its own, else the nearest below it). */
 export type ByAccess<S> = S | { readonly client?: S; readonly server?: S; readonly admin?: S };
-
-/** How a value becomes the answer for one access type: the wire schema and the function that renders it. */
-interface View<T> {
-  readonly schema: z.ZodType;
-  render(value: T, context: RenderContext): unknown;
-}
-
-/** Views of one entity per access type; `server` and `admin` fall back to the view below them. */
-export interface ViewSet<T> {
-  readonly client: View<T>;
-  readonly server?: View<T>;
-  readonly admin?: View<T>;
-}
-
-/** What a view may read besides the value: who asked and the service's parts. */
-export interface RenderContext {
-  auth: RequestAuth | null;
-  deps: Deps;
-}
 
 /**
  * The answer of a route: a JSON schema the handler's value already matches,
@@ -68,7 +53,7 @@ type OutputOf<S> = S extends z.ZodType ? z.output<S> : never;
 type ResultOf<A> = A extends ViewSet<infer T> ? T : A extends z.ZodType ? z.input<A> : string;
 
 /** What a handler receives: the request, who is calling and the validated inputs. */
-interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
+export interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
   request: Request;
   /** The caller (project, access type, user); `null` on routes with access `none`. */
   auth: X extends 'none' ? null : RequestAuth;
@@ -93,12 +78,6 @@ interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
    */
   refreshCookie: RefreshCookie | null;
   deps: Deps;
-}
-
-/** The client's address and user agent, as far as the service can tell. */
-export interface ClientInfo {
-  ip: string | null;
-  userAgent: string | null;
 }
 
 /** A route declaration (see `defineRoute`). */
@@ -160,19 +139,6 @@ export function defineRoute<
   A extends AnswerSpec = AnswerSpec,
 >(definition: RouteDefinition<X, U, B, Q, P, A>): RouteDefinition<X, U, B, Q, P, A> {
   return definition;
-}
-
-/**
- * Declares the views of one entity.
- *
- * @example
- * export const userViews = defineViews<UserRow>({
- *   client: { schema: clientUserSchema, render: clientUserView },
- *   server: { schema: serverUserSchema, render: serverUserView },
- * });
- */
-export function defineViews<T>(views: ViewSet<T>): ViewSet<T> {
-  return views;
 }
 
 const order: readonly AccessType[] = ['client', 'server', 'admin'];

@@ -12,8 +12,8 @@
  */
 import type { Hono } from 'hono';
 import type { Sealer } from '../crypto/encryption.js';
-import type { Deps } from '../deps.js';
 import type { AppEnv } from '../http/env.js';
+import type { Db } from '../storage/db.js';
 import type { OutboxRow } from '../storage/schema.js';
 import { mailboxListPage, mailboxMessagePage, mailboxPageHeaders } from './mailbox-page.js';
 import { findMail, listMailboxMails } from './outbox-store.js';
@@ -73,7 +73,7 @@ const notFound = () =>
  * @example
  * if (options.devMailbox) mountMailbox(app, deps);
  */
-export function mountMailbox(app: Hono<AppEnv>, deps: Deps): void {
+export function mountMailbox(app: Hono<AppEnv>, deps: { db: Db; mailSealer: Sealer }): void {
   app.get('/mailbox/api/messages', async (c) => {
     const to = c.req.query('to')?.trim();
     const rows = await listMailboxMails(deps.db, { ...(to ? { to } : {}), limit: mailboxLimit });

@@ -35,29 +35,34 @@ import { createHash, randomBytes } from 'node:crypto';
 import { encodeKnownError, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
-import { checkUserAccessToken } from '../access/request-auth.js';
+import { checkUserAccessToken, type RequestAuthNeeds } from '../access/request-auth.js';
 import { audit } from '../audit/audit-log.js';
 import { findCodeByLookup, markCodeUsed } from '../codes/code-store.js';
 import { issueCode, otpLength } from '../codes/codes.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
-import type { Deps } from '../deps.js';
+import type { ClientInfo } from '../http/env.js';
 import { readCookie } from '../http/refresh-cookie.js';
-import { type ClientInfo, defineRoute, type Route } from '../http/route.js';
+import { defineRoute, type Route } from '../http/route.js';
 import { openProviderSecret } from '../projects/config-secrets.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
+import type { RefreshNeeds } from '../sessions/refresh-rotation.js';
 import { lockUserSession, rotateSessionToken } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authenticateOAuthClient } from '../tokens/oauth-client.js';
 import { applyAccountRules } from './account-rules.js';
 import { devProvider } from './dev-provider.js';
 import {
+  type OAuthNeeds,
   type ProviderClient,
   type ProviderConfig,
   type ProviderProfile,
   type ProviderTokens,
   standardProvider,
 } from './providers.js';
+
+/** What the OAuth flow needs of the service: its routes, the callback and a link's code exchange. */
+export interface OAuthFlowNeeds extends RequestAuthNeeds, RefreshNeeds, OAuthNeeds {}
 
 /** Name of the cookie binding a flow to the browser that started it (the original backend's name). */
 function innerCookieName(innerState: string): string {
@@ -67,7 +72,7 @@ function innerCookieName(innerState: string): string {
 const cookiePath = '/api/v1/auth/oauth';
 
 /** The origin the service is reached at: the configured public URL, else the request's. */
-export function publicOrigin(deps: Deps, request: Request): string {
+export function publicOrigin(deps: OAuthFlowNeeds, request: Request): string {
   return deps.publicUrl ?? new URL(request.url).origin;
 }
 
@@ -80,7 +85,7 @@ export function enabledProvider(project: ProjectRecord, providerId: string): Pro
 
 /** The client that talks to a configured provider: its own keys (`standard`), or the development stand-in. */
 export function providerClient(
-  deps: Deps,
+  deps: OAuthFlowNeeds,
   project: ProjectRecord,
   provider: ProviderConfig,
   origin: string,
@@ -108,6 +113,7 @@ export function providerClient(
   return standardProvider(
     { ...provider, ...(secret ? { client_secret: secret } : {}) },
     deps.oauthNetwork,
+    deps.oauthCaches,
     () => deps.clock.now(),
     (detail) =>
       deps.logger?.warn({ projectId: project.id, provider: provider.id, detail }, 'oauth provider unreachable'),
@@ -178,7 +184,7 @@ function errorRedirect(url: string, error: KnownError, cookies: string[] = []): 
  * cookie only proves the callback comes back to the browser that started the
  * flow; what it guards needs the flow's unguessable state as well.
  */
-function cookie(deps: Deps, request: Request, name: string, value: string, maxAgeSeconds: number): string {
+function cookie(deps: OAuthFlowNeeds, request: Request, name: string, value: string, maxAgeSeconds: number): string {
   const sameSite = publicOrigin(deps, request).startsWith('https:') ? 'None; Secure' : 'Lax';
   return `${name}=${value}; Path=${cookiePath}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=${sameSite}`;
 }
@@ -285,7 +291,7 @@ async function handleCallback(
   browser: ClientInfo,
   providerId: string,
   parameters: URLSearchParams,
-  deps: Deps,
+  deps: OAuthFlowNeeds,
 ) {
   const state = parameters.get('state') ?? '';
   const row = /^[0-9a-z]{45}$/.test(state)
@@ -475,7 +481,7 @@ interface LinkInput {
  * while it holds the session's row: the account rules, and `oauth.connected`.
  * Returns the session; `ended()` is thrown when it ended.
  */
-async function applyLink(trx: Db, deps: Deps, input: LinkInput) {
+async function applyLink(trx: Db, deps: OAuthFlowNeeds, input: LinkInput) {
   const { project, userId, link } = input;
   const now = deps.clock.now();
   const session = await lockUserSession(trx, project.id, userId, link.session_id, now);
@@ -506,7 +512,7 @@ async function applyLink(trx: Db, deps: Deps, input: LinkInput) {
  * the session ended meanwhile, and the account rules' refusals.
  */
 export async function completeLink(
-  deps: Deps,
+  deps: OAuthFlowNeeds,
   input: Omit<LinkInput, 'tokens' | 'ended'> & { also: (trx: Db) => Promise<void> },
 ): Promise<{ sessionId: string; refreshToken: string }> {
   const { project, link } = input;

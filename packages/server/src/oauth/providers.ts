@@ -1,7 +1,8 @@
 /**
- * The upstream OAuth providers: the eleven presets of wire-protocol §15.6,
- * generic OpenID Connect providers found by discovery, and the development
- * stand-in that `shared` providers use (`dev-provider.ts`).
+ * The shared client of the upstream OAuth providers: the eleven presets of
+ * wire-protocol §15.6 (`presets/`, one file each), generic OpenID Connect
+ * providers found by discovery, and the development stand-in that `shared`
+ * providers use (`dev-provider.ts`).
  *
  * oauth4webapi does the protocol for every provider (authorization request,
  * code exchange with PKCE, ID-token claim checks, refresh); a preset is only
@@ -18,19 +19,14 @@
 import { KnownError } from '@latchkey/protocol';
 import { createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
-import type { ProjectConfig } from '../projects/project-config.js';
+import type { Logger } from 'pino';
+import type { Clock } from '../common/clock.js';
+import type { Sealer } from '../crypto/encryption.js';
 import { isLocalhostName } from '../projects/trusted-urls.js';
+import { presets } from './presets/index.js';
+import { type Api, claimsProfile, type ProviderConfig, type ProviderProfile } from './presets/preset.js';
 
-/** Who the person is at the provider. */
-export interface ProviderProfile {
-  /** The provider's stable subject for the person. */
-  accountId: string;
-  email: string | null;
-  /** True only when the provider says it checked the address. */
-  emailVerified: boolean;
-  displayName: string | null;
-  profileImageUrl: string | null;
-}
+export type { ProviderConfig, ProviderProfile } from './presets/preset.js';
 
 /** The provider's tokens for the person. */
 export interface ProviderTokens {
@@ -79,223 +75,22 @@ export interface ProviderNetwork {
   rewriteUrl: (url: string) => string;
 }
 
-/** A provider entry of the project config. */
-export type ProviderConfig = ProjectConfig['oauth_providers'][number];
-
-type Api = (url: string, accept?: string) => Promise<unknown>;
-
-interface Preset {
-  displayName: string;
-  authorizationEndpoint: string;
-  tokenEndpoint: string;
-  /** Set for presets whose ID token is read: its issuer and key set. */
-  idToken?: { issuer: string; jwksUri: string };
-  scopes: string[];
-  /** Sent on every authorization request (offline access, response mode...). */
-  authorizationParameters?: Record<string, string>;
-  /** Client authentication at the token endpoint (default `client_secret_post`). */
-  clientAuth?: 'basic' | 'post';
-  profile(api: Api, claims: JWTPayload | undefined): Promise<ProviderProfile>;
+/** What reaching OAuth providers needs of the service (`oauth-flow.ts` builds a project's provider clients). */
+export interface OAuthNeeds {
+  clock: Clock;
+  /** Seals a flow's secrets and opens the project's provider secrets. */
+  configSealer: Sealer;
+  /** The origin the service is reached at from browsers (provider callback URLs), or null for the request's. */
+  publicUrl: string | null;
+  /** How the service reaches OAuth providers. */
+  oauthNetwork: ProviderNetwork;
+  /** Whether `shared` providers may use the development stand-in (`ServiceOptions.allowDevelopmentProvider`). */
+  allowDevelopmentProvider: boolean;
+  /** What this service discovered of OpenID issuers and fetched of their key sets. */
+  oauthCaches: ProviderCaches;
+  /** For providers that cannot be reached; null when logging is off. */
+  logger: Logger | null;
 }
-
-const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-const idText = (value: unknown): string | null =>
-  typeof value === 'number' ? String(value) : typeof value === 'string' && value !== '' ? value : null;
-const record = (value: unknown): Record<string, unknown> =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-const records = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.map(record) : []);
-const isTrue = (value: unknown): boolean => value === true || value === 'true';
-
-function requireId(value: unknown, provider: string): string {
-  const id = idText(value);
-  if (!id) throw new Error(`${provider} answered a profile without an account id`);
-  return id;
-}
-
-/** A profile read from OpenID Connect claims (ID token or userinfo). */
-function claimsProfile(claims: Record<string, unknown>, provider: string): ProviderProfile {
-  return {
-    accountId: requireId(claims.sub, provider),
-    email: text(claims.email),
-    emailVerified: text(claims.email) !== null && isTrue(claims.email_verified),
-    displayName: text(claims.name) ?? text(claims.preferred_username),
-    profileImageUrl: text(claims.picture),
-  };
-}
-
-/** The provider presets (wire-protocol §15.6): endpoints, scopes and profile readers; public facts of each API. */
-const presets: Record<string, (config: ProviderConfig) => Preset> = {
-  github: () => ({
-    displayName: 'GitHub',
-    authorizationEndpoint: 'https://github.com/login/oauth/authorize',
-    tokenEndpoint: 'https://github.com/login/oauth/access_token',
-    scopes: ['read:user', 'user:email'],
-    async profile(api) {
-      const user = record(await api('https://api.github.com/user', 'application/vnd.github+json'));
-      // The public e-mail of the profile is whatever the person typed; only the e-mails API says which is verified.
-      const emails = records(await api('https://api.github.com/user/emails', 'application/vnd.github+json'));
-      const primary = emails.find((e) => e.primary === true);
-      return {
-        accountId: requireId(user.id, 'GitHub'),
-        email: text(primary?.email),
-        emailVerified: primary?.verified === true && text(primary.email) !== null,
-        displayName: text(user.name) ?? text(user.login),
-        profileImageUrl: text(user.avatar_url),
-      };
-    },
-  }),
-  google: () => ({
-    displayName: 'Google',
-    authorizationEndpoint: 'https://accounts.google.com/o/oauth2/v2/auth',
-    tokenEndpoint: 'https://oauth2.googleapis.com/token',
-    idToken: { issuer: 'https://accounts.google.com', jwksUri: 'https://www.googleapis.com/oauth2/v3/certs' },
-    scopes: ['openid', 'email', 'profile'],
-    authorizationParameters: { access_type: 'offline', prompt: 'consent' },
-    profile: async (_api, claims) => claimsProfile(record(claims), 'Google'),
-  }),
-  microsoft: (config) => {
-    const tenant = config.microsoft_tenant_id ?? 'common';
-    return {
-      displayName: 'Microsoft',
-      authorizationEndpoint: `https://login.microsoftonline.com/${tenant}/oauth2/v2.0/authorize`,
-      tokenEndpoint: `https://login.microsoftonline.com/${tenant}/oauth2/v2.0/token`,
-      scopes: ['User.Read', 'offline_access'],
-      async profile(api) {
-        const me = record(await api('https://graph.microsoft.com/v1.0/me'));
-        // Microsoft accounts carry addresses nobody proved (work accounts can type any): never verified.
-        return {
-          accountId: requireId(me.id, 'Microsoft'),
-          email: text(me.mail) ?? text(me.userPrincipalName),
-          emailVerified: false,
-          displayName: text(me.displayName),
-          profileImageUrl: null,
-        };
-      },
-    };
-  },
-  spotify: () => ({
-    displayName: 'Spotify',
-    authorizationEndpoint: 'https://accounts.spotify.com/authorize',
-    tokenEndpoint: 'https://accounts.spotify.com/api/token',
-    scopes: ['user-read-email', 'user-read-private'],
-    async profile(api) {
-      const me = record(await api('https://api.spotify.com/v1/me'));
-      return {
-        accountId: requireId(me.id, 'Spotify'),
-        email: text(me.email),
-        emailVerified: false,
-        displayName: text(me.display_name),
-        profileImageUrl: text(records(me.images)[0]?.url),
-      };
-    },
-  }),
-  facebook: (config) => ({
-    displayName: 'Facebook',
-    authorizationEndpoint: 'https://www.facebook.com/v19.0/dialog/oauth',
-    tokenEndpoint: 'https://graph.facebook.com/v19.0/oauth/access_token',
-    scopes: config.facebook_config_id ? [] : ['email', 'public_profile'],
-    ...(config.facebook_config_id ? { authorizationParameters: { config_id: config.facebook_config_id } } : {}),
-    async profile(api) {
-      const me = record(await api('https://graph.facebook.com/me?fields=id,name,email,picture'));
-      return {
-        accountId: requireId(me.id, 'Facebook'),
-        email: text(me.email),
-        emailVerified: false,
-        displayName: text(me.name),
-        profileImageUrl: text(record(record(me.picture).data).url),
-      };
-    },
-  }),
-  discord: () => ({
-    displayName: 'Discord',
-    authorizationEndpoint: 'https://discord.com/oauth2/authorize',
-    tokenEndpoint: 'https://discord.com/api/oauth2/token',
-    scopes: ['identify', 'email'],
-    async profile(api) {
-      const me = record(await api('https://discord.com/api/users/@me'));
-      const id = requireId(me.id, 'Discord');
-      const avatar = text(me.avatar);
-      return {
-        accountId: id,
-        email: text(me.email),
-        emailVerified: me.verified === true && text(me.email) !== null,
-        displayName: text(me.global_name) ?? text(me.username),
-        profileImageUrl: avatar ? `https://cdn.discordapp.com/avatars/${id}/${avatar}.png` : null,
-      };
-    },
-  }),
-  gitlab: () => ({
-    displayName: 'GitLab',
-    authorizationEndpoint: 'https://gitlab.com/oauth/authorize',
-    tokenEndpoint: 'https://gitlab.com/oauth/token',
-    scopes: ['read_user'],
-    async profile(api) {
-      const me = record(await api('https://gitlab.com/api/v4/user'));
-      return {
-        accountId: requireId(me.id, 'GitLab'),
-        email: text(me.email),
-        emailVerified: text(me.email) !== null && text(me.confirmed_at) !== null,
-        displayName: text(me.name) ?? text(me.username),
-        profileImageUrl: text(me.avatar_url),
-      };
-    },
-  }),
-  bitbucket: () => ({
-    displayName: 'Bitbucket',
-    authorizationEndpoint: 'https://bitbucket.org/site/oauth2/authorize',
-    tokenEndpoint: 'https://bitbucket.org/site/oauth2/access_token',
-    clientAuth: 'basic',
-    scopes: ['account', 'email'],
-    async profile(api) {
-      const me = record(await api('https://api.bitbucket.org/2.0/user'));
-      const emails = records(record(await api('https://api.bitbucket.org/2.0/user/emails')).values);
-      const primary = emails.find((e) => e.is_primary === true);
-      return {
-        accountId: requireId(me.uuid ?? me.account_id, 'Bitbucket'),
-        email: text(primary?.email),
-        emailVerified: primary?.is_confirmed === true && text(primary.email) !== null,
-        displayName: text(me.display_name),
-        profileImageUrl: text(record(record(me.links).avatar).href),
-      };
-    },
-  }),
-  linkedin: () => ({
-    displayName: 'LinkedIn',
-    authorizationEndpoint: 'https://www.linkedin.com/oauth/v2/authorization',
-    tokenEndpoint: 'https://www.linkedin.com/oauth/v2/accessToken',
-    idToken: { issuer: 'https://www.linkedin.com/oauth', jwksUri: 'https://www.linkedin.com/oauth/openid/jwks' },
-    scopes: ['openid', 'profile', 'email'],
-    profile: async (_api, claims) => claimsProfile(record(claims), 'LinkedIn'),
-  }),
-  apple: () => ({
-    displayName: 'Apple',
-    authorizationEndpoint: 'https://appleid.apple.com/auth/authorize',
-    tokenEndpoint: 'https://appleid.apple.com/auth/token',
-    idToken: { issuer: 'https://appleid.apple.com', jwksUri: 'https://appleid.apple.com/auth/keys' },
-    scopes: ['name', 'email'],
-    // Apple posts the callback when name or e-mail is asked for.
-    authorizationParameters: { response_mode: 'form_post' },
-    profile: async (_api, claims) => claimsProfile(record(claims), 'Apple'),
-  }),
-  x: () => ({
-    displayName: 'X',
-    authorizationEndpoint: 'https://x.com/i/oauth2/authorize',
-    tokenEndpoint: 'https://api.x.com/2/oauth2/token',
-    clientAuth: 'basic',
-    scopes: ['users.read', 'tweet.read', 'offline.access'],
-    async profile(api) {
-      const me = record(record(await api('https://api.x.com/2/users/me?user.fields=profile_image_url')).data);
-      // X gives no e-mail address through this API.
-      return {
-        accountId: requireId(me.id, 'X'),
-        email: null,
-        emailVerified: false,
-        displayName: text(me.name) ?? text(me.username),
-        profileImageUrl: text(me.profile_image_url),
-      };
-    },
-  }),
-};
 
 /** The button label of a provider. */
 export function providerDisplayName(config: Pick<ProviderConfig, 'id' | 'display_name'>): string {
@@ -309,20 +104,14 @@ export function providerFailure(reason: string): KnownError {
 
 const discoveryTtlMs = 10 * 60_000;
 
-/** What one service (one network) discovered and fetched, so that services of one process never share it. */
-interface NetworkCache {
-  discovered: Map<string, { server: Promise<oauth.AuthorizationServer>; at: number }>;
-  keySets: Map<string, ReturnType<typeof createRemoteJWKSet>>;
-}
-const caches = new WeakMap<ProviderNetwork, NetworkCache>();
-
-function cacheOf(network: ProviderNetwork): NetworkCache {
-  let cache = caches.get(network);
-  if (!cache) {
-    cache = { discovered: new Map(), keySets: new Map() };
-    caches.set(network, cache);
-  }
-  return cache;
+/**
+ * What one service discovered of OpenID issuers (for ten minutes) and the key
+ * sets it fetched to check ID tokens. `createService` builds one per service,
+ * so two services in one process share none of it.
+ */
+export class ProviderCaches {
+  readonly discovered = new Map<string, { server: Promise<oauth.AuthorizationServer>; at: number }>();
+  readonly keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 }
 
 /** Where the details of a failure to reach a provider go (the log); the person signing in sees a plain message. */
@@ -345,6 +134,7 @@ function insecureAllowed(url: string): boolean {
 export function standardProvider(
   config: ProviderConfig,
   network: ProviderNetwork,
+  caches: ProviderCaches,
   now: () => number,
   report: ReportFailure = () => {},
 ): ProviderClient {
@@ -367,7 +157,7 @@ export function standardProvider(
         ...(preset.idToken ? { jwks_uri: preset.idToken.jwksUri } : {}),
       };
     }
-    return discover(network, config.issuer!, requestOptions(config.issuer!), report);
+    return discover(caches, now, config.issuer!, requestOptions(config.issuer!), report);
   };
   const defaultScopes = preset?.scopes ?? ['openid', 'email', 'profile'];
   const usesIdToken = !preset || preset.idToken !== undefined;
@@ -430,7 +220,7 @@ export function standardProvider(
       }
       const asked = [...defaultScopes];
       let claims: JWTPayload | undefined;
-      if (usesIdToken) claims = await verifyIdToken(as, client.client_id, answer.id_token!, network, describe);
+      if (usesIdToken) claims = await verifyIdToken(as, client.client_id, answer.id_token!, network, caches, describe);
       const api: Api = async (url, accept = 'application/json') => {
         const response = await network.fetch(network.rewriteUrl(url), {
           headers: { authorization: `Bearer ${answer.access_token}`, accept, 'user-agent': 'Latchkey' },
@@ -491,11 +281,11 @@ async function verifyIdToken(
   audience: string,
   idToken: string,
   network: ProviderNetwork,
+  { keySets }: ProviderCaches,
   describe: (error: unknown) => string,
 ): Promise<JWTPayload> {
   if (!as.jwks_uri) throw providerFailure('The provider publishes no keys to check its ID token with.');
   const jwksUrl = network.rewriteUrl(as.jwks_uri);
-  const { keySets } = cacheOf(network);
   let keys = keySets.get(jwksUrl);
   if (!keys) {
     keys = createRemoteJWKSet(new URL(jwksUrl), { [customFetch]: network.fetch });
@@ -515,14 +305,14 @@ async function verifyIdToken(
  * an issuer (or whatever answers at its address) says is not for the browser.
  */
 async function discover(
-  network: ProviderNetwork,
+  { discovered }: ProviderCaches,
+  now: () => number,
   issuer: string,
   options: Record<symbol, unknown>,
   report: ReportFailure,
 ): Promise<oauth.AuthorizationServer> {
-  const { discovered } = cacheOf(network);
   const cached = discovered.get(issuer);
-  if (cached && Date.now() - cached.at < discoveryTtlMs) return cached.server;
+  if (cached && now() - cached.at < discoveryTtlMs) return cached.server;
   const issuerUrl = new URL(issuer);
   const server = oauth
     .discoveryRequest(issuerUrl, { algorithm: 'oidc', ...options })
@@ -532,7 +322,7 @@ async function discover(
       report(`OpenID configuration of ${issuer} not read: ${errorText(error)}`);
       throw providerFailure(unreachable);
     });
-  discovered.set(issuer, { server, at: Date.now() });
+  discovered.set(issuer, { server, at: now() });
   return server;
 }
 

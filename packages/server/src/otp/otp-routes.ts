@@ -42,12 +42,10 @@ import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email } from '../common/schemas.js';
 import { settleProvenAddress } from '../contact-channels/mailbox-proof.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { countryOf } from '../metrics/activity.js';
-import { signInAnswer } from '../password/password-routes.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
-import { openSignInSession } from '../sessions/sign-in-session.js';
+import { completeSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
 import { inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
@@ -110,7 +108,9 @@ const signInWithCode = defineRoute({
   body: z.strictObject({ code: verificationCode }),
   answer: signInAnswer,
   errors: ['OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'SIGN_UP_NOT_ENABLED', ...codeErrors],
-  handler: async ({ auth, auth: { project }, body, client, request, deps }) => {
+  handler: async (input) => {
+    const { auth, body, client, deps } = input;
+    const { project } = auth;
     requireMagicLink(project);
     const row = await checkClientCode(deps, project, {
       purpose: 'magic_link',
@@ -126,59 +126,47 @@ const signInWithCode = defineRoute({
     const data = magicLinkData.safeParse(row.data);
     if (!data.success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
     const address = data.data.email;
-    const _country = countryOf(request, deps.countryHeader);
     const signIn = () =>
-      inTransaction(deps.db, async (trx) => {
-        const now = deps.clock.now();
-        const source = { auth, client, deps };
-        const existing = await settleProvenAddress(trx, {
-          projectId: project.id,
-          address,
-          now,
-          source,
-          codeId: row.id,
-        });
-        // A refused sign-up rolls back: the code and any claim on the address stay as they were.
-        if (!existing && !project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
-        await useCode(trx, row, now);
-        if (existing && !existing.otp_auth_enabled) {
-          await updateUser(trx, project.id, existing.id, { otp_auth_enabled: true }, now);
-        }
-        const user =
-          existing ??
-          (await insertUser(trx, {
+      completeSignIn(input, {
+        method: 'otp',
+        user: async (trx) => {
+          const now = deps.clock.now();
+          const source = { auth, client, deps };
+          const existing = await settleProvenAddress(trx, {
             projectId: project.id,
-            primaryEmail: address,
-            primaryEmailVerified: true,
-            primaryEmailAuthEnabled: true,
-            otpAuthEnabled: true,
+            address,
             now,
-            projectConfig: project.config,
-          }));
-        const session = await openSignInSession(trx, {
-          source: { auth, client, deps },
-          request,
-          userId: user.id,
-          now,
-          event: existing ? 'sign_in.succeeded' : 'sign_up',
-          method: 'otp',
-        });
-        return { userId: user.id, session, isNewUser: !existing };
+            source,
+            codeId: row.id,
+          });
+          // A refused sign-up rolls back: the code and any claim on the address stay as they were.
+          if (!existing && !project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+          await useCode(trx, row, now);
+          if (existing && !existing.otp_auth_enabled) {
+            await updateUser(trx, project.id, existing.id, { otp_auth_enabled: true }, now);
+          }
+          const user =
+            existing ??
+            (await insertUser(trx, {
+              projectId: project.id,
+              primaryEmail: address,
+              primaryEmailVerified: true,
+              primaryEmailAuthEnabled: true,
+              otpAuthEnabled: true,
+              now,
+              projectConfig: project.config,
+            }));
+          return { userId: user.id, isNewUser: !existing };
+        },
+        answer: 'sign-in-or-up',
       });
-    let done: Awaited<ReturnType<typeof signIn>>;
     try {
-      done = await signIn();
+      return await signIn();
     } catch (error) {
       // Someone signed up with the address between the lookup and the insert: they are the user now.
       if (!isUniqueViolation(error, authEmailIndex)) throw error;
-      done = await signIn();
+      return await signIn();
     }
-    return {
-      access_token: await deps.accessTokens.issue(project.id, done.userId, done.session.sessionId),
-      refresh_token: done.session.refreshToken,
-      user_id: done.userId,
-      is_new_user: done.isNewUser,
-    };
   },
 });
 

@@ -47,7 +47,7 @@ import { deleteUserSessionsExcept, findSession } from '../sessions/session-store
 import { type Db, inTransaction } from '../storage/db.js';
 import type { UserRow, VerificationCodeRow } from '../storage/schema.js';
 import { findUser, findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
-import { checkPasswordRequirements, hashPassword, verifyPassword } from './passwords.js';
+import { checkPasswordRequirements } from './passwords.js';
 
 /** The body the original backend always answers to a reset request (wire-protocol §14.1). */
 const maybeSentAnswer = z
@@ -165,7 +165,7 @@ const resetPassword = defineRoute({
       clientIp: client.ip,
     });
     await resetSubject(deps.db, project.id, row);
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await deps.passwords.hash(body.password);
     const now = deps.clock.now();
     await inTransaction(deps.db, async (trx) => {
       await useCode(trx, row, now);
@@ -221,10 +221,10 @@ const updatePassword = defineRoute({
     const user = await findUser(deps.db, project.id, userId);
     if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
     if (user.password_hash === null) throw new KnownError('USER_DOES_NOT_HAVE_PASSWORD');
-    if (!(await verifyPassword(user.password_hash, body.old_password))) {
+    if (!(await deps.passwords.verify(user.password_hash, body.old_password))) {
       throw new KnownError('PASSWORD_CONFIRMATION_MISMATCH');
     }
-    const passwordHash = await hashPassword(body.new_password);
+    const passwordHash = await deps.passwords.hash(body.new_password);
     const now = deps.clock.now();
     const session = refreshToken ? await findSession(deps.db, project.id, refreshToken, now) : null;
     const keep = session && session.user_id === user.id ? session.id : null;
@@ -263,7 +263,7 @@ const setPassword = defineRoute({
       if (user.password_hash !== null) throw alreadyHasPassword();
     };
     await hasPassword(deps.db);
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await deps.passwords.hash(body.password);
     const now = deps.clock.now();
     await inTransaction(deps.db, async (trx) => {
       await hasPassword(trx);

@@ -15,21 +15,10 @@ import { defineRoute, type Route } from '../http/route.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { reserveAttempt, signInKeys } from '../rate-limit/attempt-limits.js';
 import { limitSignUps } from '../rate-limit/rate-limit.js';
-import { openSignInSession } from '../sessions/sign-in-session.js';
-import { inTransaction } from '../storage/db.js';
+import { completeSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
-import { checkPasswordRequirements, hashPassword, needsRehash, verifyPassword } from './passwords.js';
-
-/** The answer of every sign-in: a new session's tokens and the user's id. */
-export const signInAnswer = z
-  .object({
-    access_token: z.string(),
-    refresh_token: z.string(),
-    user_id: z.uuid(),
-    is_new_user: z.boolean().optional(),
-  })
-  .meta({ id: 'SignInAnswer' });
+import { checkPasswordRequirements, needsRehash } from './passwords.js';
 
 const signUp = defineRoute({
   method: 'POST',
@@ -47,7 +36,9 @@ const signUp = defineRoute({
     'PASSWORD_TOO_LONG',
     'USER_EMAIL_ALREADY_EXISTS',
   ],
-  handler: async ({ auth, auth: { project }, body, client, request, deps }) => {
+  handler: async (input) => {
+    const { auth, body, client, deps } = input;
+    const { project } = auth;
     if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     const callback = body.verification_callback_url;
@@ -58,44 +49,34 @@ const signUp = defineRoute({
     // Counted before the hash, refused ones too: creating accounts in bulk is what it stops.
     if (deps.attemptLimits) await limitSignUps(deps.counters, project, client.ip, deps.clock.now());
     if (await findUserByAuthEmail(deps.db, project.id, body.email)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await deps.passwords.hash(body.password);
     const now = deps.clock.now();
-    let created: { userId: string; sessionId: string; refreshToken: string };
     try {
-      created = await inTransaction(deps.db, async (trx) => {
-        const user = await insertUser(trx, {
-          projectId: project.id,
-          primaryEmail: body.email,
-          primaryEmailAuthEnabled: true,
-          passwordHash,
-          now,
-          projectConfig: project.config,
-        });
-        if (callback !== undefined) {
-          // The verification mail commits with the user it was sent to, or neither does.
-          const channel = await findPrimaryChannel(trx, project.id, user.id);
-          if (channel)
-            await queueVerificationMail(trx, { project, channel, userDisplayName: null, callbackUrl: callback, now });
-        }
-        const session = await openSignInSession(trx, {
-          source: { auth, client, deps },
-          request,
-          userId: user.id,
-          now,
-          event: 'sign_up',
-          method: 'password',
-        });
-        return { userId: user.id, sessionId: session.sessionId, refreshToken: session.refreshToken };
+      return await completeSignIn(input, {
+        method: 'password',
+        user: async (trx) => {
+          const user = await insertUser(trx, {
+            projectId: project.id,
+            primaryEmail: body.email,
+            primaryEmailAuthEnabled: true,
+            passwordHash,
+            now,
+            projectConfig: project.config,
+          });
+          if (callback !== undefined) {
+            // The verification mail commits with the user it was sent to, or neither does.
+            const channel = await findPrimaryChannel(trx, project.id, user.id);
+            if (channel)
+              await queueVerificationMail(trx, { project, channel, userDisplayName: null, callbackUrl: callback, now });
+          }
+          return { userId: user.id, isNewUser: true };
+        },
+        answer: 'sign-in',
       });
     } catch (error) {
       if (isUniqueViolation(error, authEmailIndex)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
       throw error;
     }
-    return {
-      access_token: await deps.accessTokens.issue(project.id, created.userId, created.sessionId),
-      refresh_token: created.refreshToken,
-      user_id: created.userId,
-    };
   },
 });
 
@@ -108,7 +89,9 @@ const signIn = defineRoute({
   body: z.strictObject({ email, password: z.string() }),
   answer: signInAnswer,
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
-  handler: async ({ auth, auth: { project }, body, client, request, deps }) => {
+  handler: async (input) => {
+    const { auth, body, client, deps } = input;
+    const { project } = auth;
     if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
     // Counted as a failure before the lookup and the hash, atomically; an account or client in back-off costs one
     // write that changes nothing. A success takes it back.
@@ -118,7 +101,9 @@ const signIn = defineRoute({
     try {
       const user = await findUserByAuthEmail(deps.db, project.id, body.email);
       // A guess (its account or client failed lately) waits behind clean sign-ins for a hashing slot.
-      const matches = await verifyPassword(user?.password_hash ?? null, body.password, { suspect: attempt?.suspect });
+      const matches = await deps.passwords.verify(user?.password_hash ?? null, body.password, {
+        suspect: attempt?.suspect,
+      });
       if (!user || !matches) {
         const reason = !user ? 'unknown_account' : user.password_hash === null ? 'no_password' : 'wrong_password';
         // Not the typed address: people type passwords there. An unknown account has no user to name.
@@ -129,27 +114,22 @@ const signIn = defineRoute({
         throw new KnownError('EMAIL_PASSWORD_MISMATCH');
       }
       // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
-      const upgraded = needsRehash(user.password_hash!) ? await hashPassword(body.password) : null;
+      const upgraded = needsRehash(user.password_hash!) ? await deps.passwords.hash(body.password) : null;
       const now = deps.clock.now();
       // The upgrade stands alone: a hash of the same password, it is right whatever follows.
       if (upgraded) await updateUser(deps.db, project.id, user.id, { password_hash: upgraded }, now);
-      // The attempt is taken back beside the session's write, not before it: one round trip's wait, not two.
-      const [session] = await Promise.all([
-        openSignInSession(deps.db, {
-          source: { auth, client, deps },
-          request,
-          userId: user.id,
-          now,
-          event: 'sign_in.succeeded',
+      // The attempt is taken back in the session's statement (counts in the database), or beside it (Redis).
+      const release = attempt?.succeeding();
+      const [answer] = await Promise.all([
+        completeSignIn(input, {
           method: 'password',
+          user: { userId: user.id, isNewUser: false },
+          also: release?.writes ?? [],
+          answer: 'sign-in',
         }),
-        attempt?.succeeded(),
+        release?.done,
       ]);
-      return {
-        access_token: await deps.accessTokens.issue(project.id, user.id, session.sessionId),
-        refresh_token: session.refreshToken,
-        user_id: user.id,
-      };
+      return answer;
     } finally {
       // However the attempt ended short of a success (a wrong password, a failing store), it stays counted.
       attempt?.failed();

@@ -1,14 +1,10 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import {
-  defaultHashingSlots,
-  hashingState,
-  hashPassword,
-  importedPasswordHash,
-  needsRehash,
-  setHashingSlots,
-  verifyPassword,
-} from './passwords.js';
+import { defaultHashingSlots, importedPasswordHash, needsRehash, PasswordHasher } from './passwords.js';
+
+const passwords = new PasswordHasher();
+const hashPassword = (password: string) => passwords.hash(password);
+const verifyPassword = (hash: string | null, password: string) => passwords.verify(hash, password);
 
 // Written by the `argon2` package (node-argon2 0.45), which hashed passwords before
 // `@node-rs/argon2`: it orders the parameters m, p, t. Stored hashes like these must keep verifying.
@@ -72,65 +68,46 @@ describe('hashing slots', () => {
   });
 
   it('run at most that many hashes at once; the others wait their turn and all finish', async () => {
-    const before = hashingState().slots;
-    setHashingSlots(1);
-    try {
-      const hash = await hashPassword('correct-horse-1');
-      const checks = [
-        hashPassword('a-password-2'),
-        verifyPassword(hash, 'correct-horse-1'),
-        verifyPassword(hash, 'no'),
-      ];
-      expect(hashingState()).toEqual({ running: 1, waiting: 2, slots: 1 });
-      const [second, right, wrong] = await Promise.all(checks);
-      expect([typeof second, right, wrong]).toEqual(['string', true, false]);
-      expect(hashingState()).toMatchObject({ running: 0, waiting: 0 });
-      setHashingSlots(2);
-      const both = [hashPassword('x-password-3'), hashPassword('y-password-4'), hashPassword('z-password-5')];
-      expect(hashingState()).toMatchObject({ running: 2, waiting: 1 });
-      await Promise.all(both);
-    } finally {
-      setHashingSlots(before);
-    }
-    expect(() => setHashingSlots(0)).toThrow(TypeError);
+    const hasher = new PasswordHasher(1);
+    const hash = await hasher.hash('correct-horse-1');
+    const checks = [hasher.hash('a-password-2'), hasher.verify(hash, 'correct-horse-1'), hasher.verify(hash, 'no')];
+    expect(hasher.state()).toEqual({ running: 1, waiting: 2, slots: 1 });
+    const [second, right, wrong] = await Promise.all(checks);
+    expect([typeof second, right, wrong]).toEqual(['string', true, false]);
+    expect(hasher.state()).toMatchObject({ running: 0, waiting: 0 });
+    hasher.setSlots(2);
+    const both = [hasher.hash('x-password-3'), hasher.hash('y-password-4'), hasher.hash('z-password-5')];
+    expect(hasher.state()).toMatchObject({ running: 2, waiting: 1 });
+    await Promise.all(both);
+    expect(() => hasher.setSlots(0)).toThrow(TypeError);
   });
 
   it('serve clean sign-ins before suspect ones (their account or client failed lately)', async () => {
-    const before = hashingState().slots;
-    setHashingSlots(1);
-    try {
-      const hash = await hashPassword('correct-horse-1');
-      const finished: string[] = [];
-      const track = (name: string, check: Promise<boolean>) => check.then(() => finished.push(name));
-      const busy = track('busy', verifyPassword(hash, 'x'));
-      const guesses = [1, 2, 3].map((n) => track(`guess ${n}`, verifyPassword(hash, `guess-${n}`, { suspect: true })));
-      const clean = track('clean', verifyPassword(hash, 'correct-horse-1'));
-      await Promise.all([busy, clean, ...guesses]);
-      expect(finished).toEqual(['busy', 'clean', 'guess 1', 'guess 2', 'guess 3']);
-    } finally {
-      setHashingSlots(before);
-    }
+    const hasher = new PasswordHasher(1);
+    const hash = await hasher.hash('correct-horse-1');
+    const finished: string[] = [];
+    const track = (name: string, check: Promise<boolean>) => check.then(() => finished.push(name));
+    const busy = track('busy', hasher.verify(hash, 'x'));
+    const guesses = [1, 2, 3].map((n) => track(`guess ${n}`, hasher.verify(hash, `guess-${n}`, { suspect: true })));
+    const clean = track('clean', hasher.verify(hash, 'correct-horse-1'));
+    await Promise.all([busy, clean, ...guesses]);
+    expect(finished).toEqual(['busy', 'clean', 'guess 1', 'guess 2', 'guess 3']);
   });
 
   it('keep one slot of several from suspect hashes, so a clean sign-in starts at once among guesses', async () => {
-    const before = hashingState().slots;
-    setHashingSlots(2);
-    try {
-      const hash = await hashPassword('correct-horse-1');
-      const guesses = [1, 2, 3].map((n) => verifyPassword(hash, `guess-${n}`, { suspect: true }));
-      expect(hashingState()).toMatchObject({ running: 1, waiting: 2 });
-      const clean = verifyPassword(hash, 'correct-horse-1');
-      expect(hashingState()).toMatchObject({ running: 2, waiting: 2 });
-      expect(await clean).toBe(true);
-      expect(await Promise.all(guesses)).toEqual([false, false, false]);
-      expect(hashingState()).toMatchObject({ running: 0, waiting: 0 });
-      // Without guesses, every slot serves clean sign-ins.
-      const cleanOnes = [1, 2, 3].map(() => verifyPassword(hash, 'correct-horse-1'));
-      expect(hashingState()).toMatchObject({ running: 2, waiting: 1 });
-      await Promise.all(cleanOnes);
-    } finally {
-      setHashingSlots(before);
-    }
+    const hasher = new PasswordHasher(2);
+    const hash = await hasher.hash('correct-horse-1');
+    const guesses = [1, 2, 3].map((n) => hasher.verify(hash, `guess-${n}`, { suspect: true }));
+    expect(hasher.state()).toMatchObject({ running: 1, waiting: 2 });
+    const clean = hasher.verify(hash, 'correct-horse-1');
+    expect(hasher.state()).toMatchObject({ running: 2, waiting: 2 });
+    expect(await clean).toBe(true);
+    expect(await Promise.all(guesses)).toEqual([false, false, false]);
+    expect(hasher.state()).toMatchObject({ running: 0, waiting: 0 });
+    // Without guesses, every slot serves clean sign-ins.
+    const cleanOnes = [1, 2, 3].map(() => hasher.verify(hash, 'correct-horse-1'));
+    expect(hasher.state()).toMatchObject({ running: 2, waiting: 1 });
+    await Promise.all(cleanOnes);
   });
 });
 
@@ -148,5 +125,18 @@ describe('needsRehash', () => {
     expect(needsRehash(nodeArgon2Current.replace('v=19', 'v=16'))).toBe(true);
     expect(needsRehash('$2b$04$abcdefghijklmnopqrstuuvwxyzabcdefghijklmnopqrstuvwxyz1')).toBe(true);
     expect(needsRehash('$argon2id$v=19$m=19456')).toBe(true);
+  });
+
+  it('belong to one hasher (one per service): the busy slots of another hold nothing back', async () => {
+    const busy = new PasswordHasher(1);
+    const other = new PasswordHasher(1);
+    const hash = await busy.hash('correct-horse-1');
+    const waiting = [busy.verify(hash, 'correct-horse-1'), busy.verify(hash, 'correct-horse-1')];
+    expect(busy.state()).toEqual({ running: 1, waiting: 1, slots: 1 });
+    const mine = other.verify(hash, 'correct-horse-1');
+    expect(other.state()).toEqual({ running: 1, waiting: 0, slots: 1 });
+    other.setSlots(3);
+    expect(busy.state().slots).toBe(1);
+    expect(await Promise.all([mine, ...waiting])).toEqual([true, true, true]);
   });
 });

@@ -49,126 +49,141 @@ export function checkPasswordRequirements(password: string): void {
   }
 }
 
-/** Hashes running now (at most `hashingSlots`), and how many of them are suspect. */
-let running = 0;
-let runningSuspect = 0;
-/** Waiting hashes: clean ones go before suspect ones (sign-ins whose account or client failed lately). */
-const waiting: (() => void)[] = [];
-const waitingSuspect: (() => void)[] = [];
-
 /**
- * How many password hashes run at once, in this process: by default one fewer
- * than the machine's cores, but as many as the cores on a machine of one or
- * two. argon2id at 19 MiB is CPU- and memory-bound; run on all four libuv
- * threads of a 2-core machine, hashes took every core and every other request
- * waited behind them (`GET /users/me` p99 140 ms while 10 connections signed
- * up). Keeping a whole core of two idle for the event loop halved sign-ups
+ * How many password hashes run at once, by default: one fewer than the
+ * machine's cores, but as many as the cores on a machine of one or two.
+ * argon2id at 19 MiB is CPU- and memory-bound; run on all four libuv threads
+ * of a 2-core machine, hashes took every core and every other request waited
+ * behind them (`GET /users/me` p99 140 ms while 10 connections signed up).
+ * Keeping a whole core of two idle for the event loop halved sign-ups
  * instead: measured on 2 cores once session checks read no database, while 10
- * connections sign up, 2 at once give `GET /users/me` p99 16–17 ms (1: 9–10 ms)
- * and 87 sign-ups/s (1: 67); alone, sign-ins 121–126/s (1: 101).
+ * connections sign up, 2 at once give `GET /users/me` p99 16–17 ms (1: 9–10
+ * ms) and 87 sign-ups/s (1: 67); alone, sign-ins 121–126/s (1: 101).
  */
-let hashingSlots = defaultHashingSlots(availableParallelism());
-
-/** The default of `hashingSlots` for a machine of `cores`. */
 export function defaultHashingSlots(cores: number): number {
   return cores <= 2 ? Math.max(1, cores) : cores - 1;
 }
 
 /**
- * Suspect hashes (guesses, most likely) may take all slots but one, so a
- * clean sign-in never waits behind guesses for a slot (with one slot, the one).
+ * The password hashing of one service: its hashing slots and their queues,
+ * and the throwaway hash an unknown account is checked against. `createService`
+ * builds one (`ServiceOptions.hashingSlots`), so two services in one process
+ * share none of it; code run without a service (the CLI's operations) builds
+ * its own.
  */
-function suspectSlots(): number {
-  return Math.max(1, hashingSlots - 1);
-}
+export class PasswordHasher {
+  /** Hashes running now (at most `#slots`), and how many of them are suspect. */
+  #running = 0;
+  #runningSuspect = 0;
+  /** Waiting hashes: clean ones go before suspect ones (sign-ins whose account or client failed lately). */
+  readonly #waiting: (() => void)[] = [];
+  readonly #waitingSuspect: (() => void)[] = [];
+  #slots: number;
+  #dummyHash: Promise<string> | undefined;
 
-/** Sets how many password hashes may run at once (`ServiceOptions.hashingSlots`); the process has one pool. */
-export function setHashingSlots(slots: number): void {
-  if (!Number.isInteger(slots) || slots < 1) throw new TypeError('hashingSlots must be a whole number from 1');
-  hashingSlots = slots;
-  startWaiting();
-}
-
-/** Hashes running and waiting for a slot now. */
-export function hashingState(): { running: number; waiting: number; slots: number } {
-  return { running, waiting: waiting.length + waitingSuspect.length, slots: hashingSlots };
-}
-
-/** Runs `work` when a hashing slot is free (for a suspect one, one of the slots suspects may take). */
-async function inHashingSlot<T>(work: () => Promise<T>, suspect = false): Promise<T> {
-  if (running < hashingSlots && (!suspect || runningSuspect < suspectSlots())) {
-    running++;
-    if (suspect) runningSuspect++;
-  } else {
-    // `startWaiting` counts it in as it hands the slot over.
-    await new Promise<void>((resolve) => (suspect ? waitingSuspect : waiting).push(resolve));
+  /** `slots`: how many hashes run at once (default `defaultHashingSlots` of this machine). */
+  constructor(slots = defaultHashingSlots(availableParallelism())) {
+    this.#slots = checkedSlots(slots);
   }
-  try {
-    return await work();
-  } finally {
-    running--;
-    if (suspect) runningSuspect--;
-    startWaiting();
-  }
-}
 
-/** Hands free slots to waiting hashes: clean ones first, suspect ones within their share. */
-function startWaiting(): void {
-  while (running < hashingSlots) {
-    const clean = waiting.shift();
-    if (clean) {
-      running++;
-      clean();
-    } else if (waitingSuspect.length > 0 && runningSuspect < suspectSlots()) {
-      running++;
-      runningSuspect++;
-      waitingSuspect.shift()!();
+  /** Sets how many password hashes may run at once. */
+  setSlots(slots: number): void {
+    this.#slots = checkedSlots(slots);
+    this.#startWaiting();
+  }
+
+  /** Hashes running and waiting for a slot now. */
+  state(): { running: number; waiting: number; slots: number } {
+    return { running: this.#running, waiting: this.#waiting.length + this.#waitingSuspect.length, slots: this.#slots };
+  }
+
+  /** An argon2id PHC string for `password`. */
+  hash(password: string): Promise<string> {
+    return this.#inSlot(() => argon2Hash(password, options));
+  }
+
+  /** Computes the throwaway hash ahead of the first unknown-e-mail sign-in, so that one is not slower. */
+  prepareDummyHash(): void {
+    this.#dummyHash ??= this.hash(randomBytes(16).toString('hex'));
+    this.#dummyHash.catch(() => {
+      this.#dummyHash = undefined;
+    });
+  }
+
+  /**
+   * True when `password` matches `hash`. With no hash (unknown user, or a user
+   * without a password) it verifies against a throwaway hash and returns false,
+   * so both cases take as long as a wrong password. A `suspect` check (its
+   * account or client failed lately) waits for a hashing slot behind clean ones.
+   */
+  async verify(
+    hash: string | null,
+    password: string,
+    options: { suspect?: boolean | undefined } = {},
+  ): Promise<boolean> {
+    const suspect = options.suspect ?? false;
+    if (hash === null) {
+      this.prepareDummyHash();
+      const dummy = await this.#dummyHash!;
+      await this.#inSlot(() => argon2Verify(dummy, password), suspect).catch(() => false);
+      return false;
+    }
+    try {
+      // bcrypt reads at most 72 bytes: a longer password must not match on its first 72.
+      if (bcryptPattern.test(hash)) return Buffer.byteLength(password) <= 72 && (await bcrypt.compare(password, hash));
+      return await this.#inSlot(() => argon2Verify(hash, password), suspect);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Suspect hashes (guesses, most likely) may take all slots but one, so a
+   * clean sign-in never waits behind guesses for a slot (with one slot, the one).
+   */
+  #suspectSlots(): number {
+    return Math.max(1, this.#slots - 1);
+  }
+
+  /** Runs `work` when a hashing slot is free (for a suspect one, one of the slots suspects may take). */
+  async #inSlot<T>(work: () => Promise<T>, suspect = false): Promise<T> {
+    if (this.#running < this.#slots && (!suspect || this.#runningSuspect < this.#suspectSlots())) {
+      this.#running++;
+      if (suspect) this.#runningSuspect++;
     } else {
-      return;
+      // `#startWaiting` counts it in as it hands the slot over.
+      await new Promise<void>((resolve) => (suspect ? this.#waitingSuspect : this.#waiting).push(resolve));
+    }
+    try {
+      return await work();
+    } finally {
+      this.#running--;
+      if (suspect) this.#runningSuspect--;
+      this.#startWaiting();
+    }
+  }
+
+  /** Hands free slots to waiting hashes: clean ones first, suspect ones within their share. */
+  #startWaiting(): void {
+    while (this.#running < this.#slots) {
+      const clean = this.#waiting.shift();
+      if (clean) {
+        this.#running++;
+        clean();
+      } else if (this.#waitingSuspect.length > 0 && this.#runningSuspect < this.#suspectSlots()) {
+        this.#running++;
+        this.#runningSuspect++;
+        this.#waitingSuspect.shift()!();
+      } else {
+        return;
+      }
     }
   }
 }
 
-/** An argon2id PHC string for `password`. */
-export function hashPassword(password: string): Promise<string> {
-  return inHashingSlot(() => argon2Hash(password, options));
-}
-
-let dummyHash: Promise<string> | undefined;
-
-/** Computes the throwaway hash ahead of the first unknown-e-mail sign-in, so that one is not slower. */
-export function prepareDummyHash(): void {
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  dummyHash.catch(() => {
-    dummyHash = undefined;
-  });
-}
-
-/**
- * True when `password` matches `hash`. With no hash (unknown user, or a user
- * without a password) it verifies against a throwaway hash and returns false,
- * so both cases take as long as a wrong password. A `suspect` check (its
- * account or client failed lately) waits for a hashing slot behind clean ones.
- */
-export async function verifyPassword(
-  hash: string | null,
-  password: string,
-  options: { suspect?: boolean | undefined } = {},
-): Promise<boolean> {
-  const suspect = options.suspect ?? false;
-  if (hash === null) {
-    prepareDummyHash();
-    const dummy = await dummyHash!;
-    await inHashingSlot(() => argon2Verify(dummy, password), suspect).catch(() => false);
-    return false;
-  }
-  try {
-    // bcrypt reads at most 72 bytes: a longer password must not match on its first 72.
-    if (bcryptPattern.test(hash)) return Buffer.byteLength(password) <= 72 && (await bcrypt.compare(password, hash));
-    return await inHashingSlot(() => argon2Verify(hash, password), suspect);
-  } catch {
-    return false;
-  }
+function checkedSlots(slots: number): number {
+  if (!Number.isInteger(slots) || slots < 1) throw new TypeError('hashingSlots must be a whole number from 1');
+  return slots;
 }
 
 /**

@@ -25,6 +25,7 @@
  * start again.
  */
 import { sha256Hex } from '../crypto/hash.js';
+import type { Write } from '../storage/db.js';
 import type { BackOff, CounterStore } from './counter-store.js';
 import { defaultRateLimits, type LimitedProject } from './limit-settings.js';
 import { RateLimitExceeded } from './rate-limit.js';
@@ -82,6 +83,13 @@ export interface ReservedAttempt {
   failed(): void;
   /** After a success: clears the account's count (the first key) and takes the attempt back from the others. */
   succeeded(): Promise<void>;
+  /**
+   * After a success, what `succeeded` does, for the session's statement to
+   * carry: with the counts in the database, its `writes` (then the attempt
+   * stays counted if that statement fails; call `failed` once it is sent);
+   * with them elsewhere (Redis), no writes, and `done` is `succeeded()`.
+   */
+  succeeding(): { writes: readonly Write[]; done: Promise<void> };
 }
 
 /**
@@ -160,18 +168,25 @@ export async function reserveAttempt(
     // At least a moment: a key another attempt pushed into its back-off just now reads as not waiting yet.
     throw new RateLimitExceeded(Math.max(1, ...waits));
   }
+  const releases = keys.map(([key], index) => ({
+    key,
+    forget: index === 0,
+    before: reservation.before[index] ?? null,
+  }));
+  const succeeded = async () => {
+    try {
+      await counters.releaseAttempt(releases, now);
+    } finally {
+      decide();
+    }
+  };
   return {
     suspect: recent.some((count, index) => count !== null && count.failures > (pending[index] ?? 0)),
     failed: decide,
-    succeeded: async () => {
-      try {
-        await counters.releaseAttempt(
-          keys.map(([key], index) => ({ key, forget: index === 0, before: reservation.before[index] ?? null })),
-          now,
-        );
-      } finally {
-        decide();
-      }
+    succeeded,
+    succeeding: () => {
+      const writes = counters.releaseWrites?.(releases, now);
+      return writes ? { writes, done: Promise.resolve() } : { writes: [], done: succeeded() };
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Attempt counters under a back-off: every query on `attempt_failures`. */
 import { sql } from 'kysely';
-import type { Db } from '../storage/db.js';
+import { type Db, type Write, writeTogether } from '../storage/db.js';
 
 /** A key and the back-off it is under. */
 export interface KeyRule {
@@ -67,36 +67,50 @@ export async function countAttempt(db: Db, rules: readonly KeyRule[], now: numbe
   return result.rows;
 }
 
+/** An attempt `countAttempt` counted, to take back: `forget` the whole count, else this attempt only. */
+export interface UncountedKey {
+  key: string;
+  forget: boolean;
+  /** The key's last time before the attempt, put back when no attempt came since (null: none). */
+  lastBefore: Date | null;
+}
+
 /**
  * Takes back attempts `countAttempt` counted at `countedAt`, in one
  * statement: a `forget` key's count is deleted; another's is one less (gone
  * at zero), and its last time goes back to `lastBefore` when no attempt came
  * since.
  */
-export async function uncountAttempt(
-  db: Db,
-  releases: readonly { key: string; forget: boolean; lastBefore: Date | null }[],
-  countedAt: number,
-): Promise<void> {
-  if (releases.length === 0) return;
-  const values = sql.join(
-    releases.map(
-      (release) => sql`(${release.key}::text, ${release.forget}::boolean, ${release.lastBefore}::timestamptz)`,
-    ),
+export async function uncountAttempt(db: Db, releases: readonly UncountedKey[], countedAt: number): Promise<void> {
+  await writeTogether(db, uncountAttemptWrites(db, releases, countedAt));
+}
+
+/**
+ * The writes of `uncountAttempt`, unsent, to go with others in one statement
+ * (a sign-in's session): they touch only `attempt_failures`, and no row twice.
+ */
+export function uncountAttemptWrites(db: Db, releases: readonly UncountedKey[], countedAt: number): Write[] {
+  if (releases.length === 0) return [];
+  const forgotten = releases.filter((release) => release.forget).map((release) => release.key);
+  const kept = releases.filter((release) => !release.forget);
+  // Deleted: a forgotten key's count, and another's that this attempt alone makes.
+  const gone = db.deleteFrom('attempt_failures').where((eb) => {
+    const lastOnes = eb.and([eb('key', 'in', kept.length ? kept.map((r) => r.key) : ['']), eb('failures', '<=', 1)]);
+    return forgotten.length ? eb.or([eb('key', 'in', forgotten), lastOnes]) : lastOnes;
+  });
+  const lessOne = kept.map((release) =>
+    db
+      .updateTable('attempt_failures')
+      .set({
+        failures: sql`failures - 1`,
+        last_failure_at: sql`case
+          when last_failure_at = ${new Date(countedAt)}::timestamptz and ${release.lastBefore}::timestamptz is not null
+          then ${release.lastBefore}::timestamptz else last_failure_at end`,
+      })
+      .where('key', '=', release.key)
+      .where('failures', '>', 1),
   );
-  await sql`
-    with released (key, forget, last_before) as (values ${values}),
-    gone as (
-      delete from attempt_failures f using released
-      where f.key = released.key and (released.forget or f.failures <= 1)
-    )
-    update attempt_failures f set
-      failures = f.failures - 1,
-      last_failure_at = case
-        when f.last_failure_at = ${new Date(countedAt)}::timestamptz and released.last_before is not null
-        then released.last_before else f.last_failure_at end
-    from released
-    where f.key = released.key and not released.forget and f.failures > 1`.execute(db);
+  return [gone, ...lessOne];
 }
 
 /** Removes counters whose last failure is before `before` (they no longer hold anybody back). */

@@ -10,6 +10,8 @@
  * reference the stores' SQL and Lua follow).
  */
 
+import type { Write } from '../storage/db.js';
+
 /** The longest window a rule may have (the database store prunes counters older than this). */
 export const maxWindowMs = 60 * 60_000;
 
@@ -46,7 +48,7 @@ interface AttemptReservation {
 }
 
 /** An attempt `reserveAttempt` counted, to take back: `forget` the key's whole count, or only this attempt. */
-interface AttemptRelease {
+export interface AttemptRelease {
   key: string;
   forget: boolean;
   /** The key's count before the attempt (from the reservation), whose last time is put back if no attempt came since. */
@@ -68,6 +70,12 @@ export interface CounterStore {
   reserveAttempt(keys: readonly [string, BackOff][], now: number): Promise<AttemptReservation>;
   /** Takes back attempts `reserveAttempt` counted at `reservedAt` (a success, or a refusal by another key). */
   releaseAttempt(releases: readonly AttemptRelease[], reservedAt: number): Promise<void>;
+  /**
+   * What `releaseAttempt` does, as unsent writes, for a store kept in the
+   * service's database: sent with a sign-in's session, they cost no statement
+   * of their own. Absent for a store elsewhere (Redis).
+   */
+  releaseWrites?(releases: readonly AttemptRelease[], reservedAt: number): readonly Write[];
   /** Lets go of what the store holds open (the Redis connection). Idempotent. */
   close(): Promise<void>;
 }

@@ -9,8 +9,8 @@
  * every key ever seen. Attempt counters are pruned by housekeeping.
  */
 import type { Db } from '../storage/db.js';
-import { countAttempt, uncountAttempt } from './attempt-store.js';
-import { type CounterStore, type FailureCount, maxWindowMs } from './counter-store.js';
+import { countAttempt, uncountAttempt, uncountAttemptWrites } from './attempt-store.js';
+import { type AttemptRelease, type CounterStore, type FailureCount, maxWindowMs } from './counter-store.js';
 import { countHit, deleteCountersBefore } from './rate-limit-store.js';
 
 /** How often (at most) one store prunes old hit counters. */
@@ -26,16 +26,14 @@ export function databaseCounters(db: Db): CounterStore {
     // A window that started before now - maxWindowMs has ended, whatever its rule.
     await deleteCountersBefore(db, now - maxWindowMs);
   };
+  const uncounted = (releases: readonly AttemptRelease[]) =>
+    releases.map(({ key, forget, before }) => ({
+      key,
+      forget,
+      lastBefore: before ? new Date(before.lastFailureAt) : null,
+    }));
   const release: CounterStore['releaseAttempt'] = (releases, reservedAt) =>
-    uncountAttempt(
-      db,
-      releases.map(({ key, forget, before }) => ({
-        key,
-        forget,
-        lastBefore: before ? new Date(before.lastFailureAt) : null,
-      })),
-      reservedAt,
-    );
+    uncountAttempt(db, uncounted(releases), reservedAt);
   return {
     async countHit(key, window, now) {
       await pruneOccasionally(now);
@@ -64,6 +62,7 @@ export function databaseCounters(db: Db): CounterStore {
       return { counted: false, before };
     },
     releaseAttempt: release,
+    releaseWrites: (releases, reservedAt) => uncountAttemptWrites(db, uncounted(releases), reservedAt),
     close: async () => {},
   };
 }

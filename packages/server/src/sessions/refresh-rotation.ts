@@ -30,13 +30,14 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { KnownError } from '@latchkey/protocol';
 import { auditWrite } from '../audit/audit-log.js';
+import type { Clock } from '../common/clock.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { crockfordAlphabet } from '../crypto/random.js';
-import type { Deps } from '../deps.js';
-import type { ClientInfo } from '../http/route.js';
+import type { ClientInfo } from '../http/env.js';
 import { recordUserActivity } from '../metrics/activity.js';
 import type { Db } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
+import type { SessionCache } from './session-cache.js';
 import { deleteSessionById, isActivityStale, rotateSessionToken, touchSession } from './session-store.js';
 
 /**
@@ -81,6 +82,16 @@ export class RefreshTokenChain {
   }
 }
 
+/** What a refresh needs of the service. */
+export interface RefreshNeeds {
+  db: Db;
+  clock: Clock;
+  /** Sessions as a refresh finds them by refresh token, cached. */
+  sessions: SessionCache;
+  /** The next refresh token of a session whose token rotates. */
+  refreshTokens: RefreshTokenChain;
+}
+
 /** One refresh: whose session, and whether the client rotates and stores a new token. */
 export interface RefreshRequest {
   projectId: string;
@@ -106,7 +117,7 @@ const notFound = () => new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
  * session at a reuse after it. REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED for an
  * unknown, expired or revoked session, and for a reuse.
  */
-export async function refreshSession(deps: Deps, request: RefreshRequest): Promise<Refreshed> {
+export async function refreshSession(deps: RefreshNeeds, request: RefreshRequest): Promise<Refreshed> {
   const { projectId, refreshToken, now } = request;
   const presented = sha256Hex(refreshToken);
   // The second pass reads the session again after another request rotated it first.
@@ -143,7 +154,7 @@ export async function refreshSession(deps: Deps, request: RefreshRequest): Promi
 }
 
 /** Writes the session's and user's last use when a minute has passed (`isActivityStale`). */
-async function recordUse(deps: Deps, session: SessionRow, request: RefreshRequest): Promise<void> {
+async function recordUse(deps: RefreshNeeds, session: SessionRow, request: RefreshRequest): Promise<void> {
   const { now } = request;
   if (!isActivityStale(session.last_used_at, now)) return;
   const record = (trx: Db) =>
@@ -154,7 +165,7 @@ async function recordUse(deps: Deps, session: SessionRow, request: RefreshReques
 }
 
 /** Ends the session whose replaced token came back after the grace window, and records it. */
-async function endReusedSession(deps: Deps, session: SessionRow, request: RefreshRequest): Promise<void> {
+async function endReusedSession(deps: RefreshNeeds, session: SessionRow, request: RefreshRequest): Promise<void> {
   // Nobody known acts: whoever sent the token may be the thief.
   const source = { auth: null, projectId: request.projectId, userId: null, client: request.client, deps };
   const facts = { userId: session.user_id, data: { session_id: session.id } };

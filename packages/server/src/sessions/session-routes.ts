@@ -12,12 +12,8 @@ import { defineRoute, type Route } from '../http/route.js';
 import { inTransaction } from '../storage/db.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findUser } from '../users/user-store.js';
-import { createSession, deleteSessionById, listUserSessions } from './session-store.js';
-
-/** A new session's tokens. */
-const sessionTokensAnswer = z
-  .object({ access_token: z.string(), refresh_token: z.string() })
-  .meta({ id: 'SessionTokens' });
+import { completeSignIn, sessionTokensAnswer } from './complete-sign-in.js';
+import { deleteSessionById, listUserSessions } from './session-store.js';
 
 const createSessionRoute = defineRoute({
   method: 'POST',
@@ -32,7 +28,8 @@ const createSessionRoute = defineRoute({
   }),
   answer: sessionTokensAnswer,
   errors: ['USER_ID_DOES_NOT_EXIST', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
-  handler: async ({ auth, userId: signedIn, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, userId: signedIn, body, deps } = input;
     let userId = body.user_id;
     if (userId === 'me') {
       if (!signedIn) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
@@ -41,20 +38,15 @@ const createSessionRoute = defineRoute({
     const user = await findUser(deps.db, auth.project.id, userId);
     if (!user) throw new KnownError('USER_ID_DOES_NOT_EXIST', { user_id: body.user_id });
     // Server code acting as the user: an impersonation when it says so, a session it opened otherwise.
-    const type = body.is_impersonation ? 'impersonation.started' : 'session.created';
-    const { sessionId, refreshToken } = await createSession(deps.db, {
-      projectId: auth.project.id,
-      userId: user.id,
-      now: deps.clock.now(),
+    const server = {
+      impersonation: body.is_impersonation ?? false,
       lifetimeMs: body.expires_in_millis ?? constants.defaultServerSessionExpiresInMs,
-      client,
-      isImpersonation: body.is_impersonation ?? false,
-      also: (id) => [auditWrite(deps.db, { auth, client, deps }, type, { userId: user.id, data: { session_id: id } })],
-    });
-    return {
-      access_token: await deps.accessTokens.issue(auth.project.id, user.id, sessionId),
-      refresh_token: refreshToken,
     };
+    return completeSignIn(input, {
+      method: { server },
+      user: { userId: user.id, isNewUser: false },
+      answer: 'session',
+    });
   },
 });
 

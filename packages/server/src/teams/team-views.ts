@@ -2,7 +2,7 @@
 import type { ClientTeamWire, Json, ServerTeamWire } from '@latchkey/protocol';
 import { z } from 'zod';
 import { jsonValue, millis } from '../common/schemas.js';
-import { defineViews } from '../http/route.js';
+import { defineViews } from '../http/views.js';
 import type { TeamRow } from '../storage/schema.js';
 
 /** The client view's schema. */

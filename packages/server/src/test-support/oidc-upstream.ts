@@ -46,7 +46,7 @@ export interface OidcUpstreamOptions {
 }
 
 /** Starts the provider on a free loopback port. */
-async function startOidcUpstream(options: OidcUpstreamOptions): Promise<OidcUpstream> {
+export async function startOidcUpstream(options: OidcUpstreamOptions): Promise<OidcUpstream> {
   const accounts = new Map((options.accounts ?? []).map((account) => [account.sub, account]));
   let next: string | { deny: true } | null = null;
   const server = createServer();

@@ -5,13 +5,14 @@
  * redirect both use it.
  */
 import { KnownError } from '@latchkey/protocol';
+import type { AuthCache } from '../access/auth-cache.js';
 import { matchesValidKey } from '../api-keys/api-keys.js';
-import type { Deps } from '../deps.js';
+import type { Clock } from '../common/clock.js';
 import type { ProjectRecord } from '../projects/projects.js';
 
 /** The project whose client this is, or INVALID_OAUTH_CLIENT_ID_OR_SECRET. */
 export async function authenticateOAuthClient(
-  deps: Deps,
+  deps: { authCache: AuthCache; clock: Clock },
   clientId: string,
   clientSecret: string,
 ): Promise<ProjectRecord> {

@@ -12,17 +12,17 @@
  * refresh-token cookie mode (`http/refresh-cookie.ts`) the refresh token of
  * both grants travels in the service's cookie instead of the form and the body.
  */
-import { constants, isKnownError, KnownError, refreshRotationField } from '@latchkey/protocol';
+import { isKnownError, KnownError, refreshRotationField } from '@latchkey/protocol';
 import { z } from 'zod';
 import { checkCode, useCode, verificationCode } from '../codes/codes.js';
 import { jsonResponse } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { activityWrites, countryOf } from '../metrics/activity.js';
+import { countryOf } from '../metrics/activity.js';
 import { completeLink, linkData, pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
+import { codeExchangeAnswer, completeSignIn, tokenEndpointAnswer } from '../sessions/complete-sign-in.js';
 import { refreshSession } from '../sessions/refresh-rotation.js';
-import { createSession } from '../sessions/session-store.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import type { Db } from '../storage/db.js';
 import { authenticateOAuthClient } from './oauth-client.js';
 
 /** An OAuth error body (RFC 6749 §5.2) for cases the known-error catalogue has no code for. */
@@ -130,12 +130,6 @@ const issueToken = defineRoute({
     refreshCookie?.bind(project);
     const now = deps.clock.now();
     const country = countryOf(request, deps.countryHeader);
-    const answer = async (userId: string, sessionId: string) => ({
-      access_token: await deps.accessTokens.issue(clientId, userId, sessionId),
-      token_type: 'Bearer' as const,
-      expires_in: constants.accessTokenLifetimeSeconds,
-      scope: 'legacy',
-    });
 
     if (grantType === 'authorization_code') {
       const code = form.get('code') ?? '';
@@ -162,28 +156,24 @@ const issueToken = defineRoute({
         useCode(trx, row, now).catch(() => {
           throw new KnownError('INVALID_AUTHORIZATION_CODE');
         });
+      const after = data.after_callback_redirect_url;
       // A link adds to the session it was started from (its tokens answered, rotated); a sign-in opens one.
-      const session = data.link
-        ? await completeLink(deps, { project, userId: data.user_id, link: data.link, client, also: use })
-        : await inTransaction(deps.db, async (trx) => {
+      if (data.link) {
+        const linked = await completeLink(deps, { project, userId: data.user_id, link: data.link, client, also: use });
+        const session = { ...linked, projectId: project.id, userId: data.user_id, isNewUser: data.is_new_user };
+        return codeExchangeAnswer(deps, session, after);
+      }
+      return completeSignIn(
+        { auth: null, projectId: project.id, client, request, deps },
+        {
+          method: 'oauth',
+          user: async (trx) => {
             await use(trx);
-            return createSession(trx, {
-              projectId: project.id,
-              userId: data.user_id,
-              now,
-              client,
-              also: () => activityWrites(trx, { projectId: project.id, userId: data.user_id, now, country }),
-            });
-          });
-      return {
-        ...(await answer(data.user_id, session.sessionId)),
-        refresh_token: session.refreshToken,
-        user_id: data.user_id,
-        is_new_user: data.is_new_user,
-        newUser: data.is_new_user,
-        after_callback_redirect_url: data.after_callback_redirect_url,
-        afterCallbackRedirectUrl: data.after_callback_redirect_url,
-      };
+            return { userId: data.user_id, isNewUser: data.is_new_user };
+          },
+          answer: { codeExchange: { afterCallbackRedirectUrl: after } },
+        },
+      );
     }
 
     // In the cookie mode the service's cookie stands in for a refresh_token the form leaves out.
@@ -197,7 +187,8 @@ const issueToken = defineRoute({
     // The cookie mode always rotates (the service writes the cookie); other clients when they say they store it.
     const rotates = refreshCookie !== null || form.get(refreshRotationField) === '1';
     const refreshed = await refreshSession(deps, { projectId: clientId, refreshToken, rotates, now, country, client });
-    const access = await answer(refreshed.session.user_id, refreshed.session.id);
+    const session = { projectId: project.id, userId: refreshed.session.user_id, sessionId: refreshed.session.id };
+    const access = await tokenEndpointAnswer(deps, session);
     return refreshed.refreshToken === null ? access : { ...access, refresh_token: refreshed.refreshToken };
   },
 });

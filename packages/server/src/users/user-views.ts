@@ -2,7 +2,7 @@
 import type { ClientUserWire, Json, ServerUserWire } from '@latchkey/protocol';
 import { z } from 'zod';
 import { jsonValue, millis } from '../common/schemas.js';
-import { defineViews } from '../http/route.js';
+import { defineViews } from '../http/views.js';
 import type { TeamRow, UserRow } from '../storage/schema.js';
 import { clientTeamSchema, clientTeamView, serverTeamSchema, serverTeamView } from '../teams/team-views.js';
 

@@ -170,7 +170,7 @@ const createUserRoute = defineRoute({
   errors: userWriteErrors,
   handler: async ({ auth, body, client, deps }) => {
     const { totp_secret_base64: _disabled, ...input } = body;
-    const created = await createUser(deps.db, auth.project.id, input, deps.clock.now(), (trx, row) =>
+    const created = await createUser(deps.db, auth.project.id, input, deps.clock.now(), deps.passwords, (trx, row) =>
       audit(trx, { auth, client, deps }, 'user.created', { userId: row.id }),
     );
     return attachSelectedTeam(deps.db, created).then((row) => row!);
@@ -229,7 +229,15 @@ const updateUserRoute = defineRoute({
       if (fields.length > 0) await audit(trx, source, 'user.updated', { userId: user.id, data: { fields } });
     };
     const row = await selectionRace(teamId, user.id, () =>
-      changeUser(deps.db, auth.project.id, user.id, withTeam(changes, teamId), deps.clock.now(), record),
+      changeUser(
+        deps.db,
+        auth.project.id,
+        user.id,
+        withTeam(changes, teamId),
+        deps.clock.now(),
+        deps.passwords,
+        record,
+      ),
     );
     return (await attachSelectedTeam(deps.db, row)) ?? throwError(notFound);
   },

@@ -6,7 +6,7 @@
  */
 import { type Json, KnownError } from '@latchkey/protocol';
 import { isUuid } from '../common/ids.js';
-import { checkPasswordRequirements, hashPassword } from '../password/passwords.js';
+import { checkPasswordRequirements, type PasswordHasher } from '../password/passwords.js';
 import { deleteUserSessions } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation, type UserRow } from '../storage/schema.js';
@@ -54,7 +54,7 @@ function schemaError(message: string): KnownError<'SCHEMA_ERROR'> {
 }
 
 /** The stored hash for a password or an imported hash; undefined when neither is given. */
-async function passwordHashOf(input: { password?: string | null; password_hash?: string }) {
+async function passwordHashOf(input: { password?: string | null; password_hash?: string }, passwords: PasswordHasher) {
   if (input.password != null && input.password_hash !== undefined) {
     throw schemaError('body: give password or password_hash, not both');
   }
@@ -62,7 +62,7 @@ async function passwordHashOf(input: { password?: string | null; password_hash?:
   if (input.password === null) return null;
   if (input.password === undefined) return undefined;
   checkPasswordRequirements(input.password);
-  return hashPassword(input.password);
+  return passwords.hash(input.password);
 }
 
 /** Runs `write`, turning a clash on the sign-in e-mail index into USER_EMAIL_ALREADY_EXISTS. */
@@ -87,11 +87,12 @@ export async function createUser(
   projectId: string,
   input: CreateUserInput,
   now: number,
+  passwords: PasswordHasher,
   also?: AlsoInTransaction,
 ): Promise<UserRow> {
   const authEnabled = input.primary_email_auth_enabled ?? false;
   if (authEnabled && !input.primary_email) throw schemaError('body.primary_email: required to sign in with it');
-  const passwordHash = await passwordHashOf(input);
+  const passwordHash = await passwordHashOf(input, passwords);
   // A taken sign-in e-mail is refused by the unique index as the channel is inserted (no query before).
   return uniqueEmail(() =>
     inTransaction(db, async (trx) => {
@@ -127,10 +128,11 @@ export async function changeUser(
   userId: string,
   changes: ServerUserChanges,
   now: number,
+  passwords: PasswordHasher,
   also?: AlsoInTransaction,
 ): Promise<UserRow | null> {
   const { password, password_hash, ...fields } = changes;
-  const passwordHash = await passwordHashOf({ password, password_hash });
+  const passwordHash = await passwordHashOf({ password, password_hash }, passwords);
   const current = await findUser(db, projectId, userId);
   if (!current) return null;
   const set: UserChanges = { ...fields };
