@@ -46,25 +46,9 @@ export const routesNotYetActions: ReadonlySet<string> = new Set([
   // Connected accounts.
   'POST /connected-accounts/:userId/:providerId/access-token',
   'DELETE /connected-accounts/:userId/:providerId',
-  // Teams.
-  'POST /teams',
-  'PATCH /teams/:teamId',
-  'DELETE /teams/:teamId',
-  'POST /team-memberships/:teamId/:userId',
-  'DELETE /team-memberships/:teamId/:userId',
-  'PATCH /team-member-profiles/:teamId/:userId',
-  // Permissions.
-  'POST /team-permissions/:teamId/:userId/:permissionId',
-  'DELETE /team-permissions/:teamId/:userId/:permissionId',
-  'POST /team-permission-definitions',
-  'PATCH /team-permission-definitions/:permissionId',
-  'DELETE /team-permission-definitions/:permissionId',
   // Invitations.
-  'POST /team-invitations/send-code',
-  'DELETE /team-invitations/:invitationId',
   'POST /team-invitations/accept/check-code',
   'POST /team-invitations/accept/details',
-  'POST /team-invitations/accept',
   // Projects and API keys (next).
   'PATCH /projects/current',
   'DELETE /projects/current',

@@ -129,6 +129,8 @@ export const eventCatalogue = {
   'team.deleted': row(team, ['team'], { webhook: true }),
   'team.member_added': row(team, [], { webhook: true }),
   'team.member_removed': row(team, ['user'], { webhook: true }),
+  // A member's name or picture in one team (`fields`: which): not a security event, so not audited.
+  'team.member_profile_updated': unaudited(row(z.strictObject({ team_id: z.string(), fields }))),
 
   // Permissions: an update after a rename names the new id, `previous_id` the old.
   'team_permission.granted': row(teamPermission, [], { webhook: true }),

@@ -8,7 +8,8 @@ import { type ProjectConfig, parseStoredConfig } from '../projects/project-confi
 import { findProjectRow } from '../projects/project-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
-import { addMember, insertTeam, personalTeamName } from '../teams/team-store.js';
+import { insertTeam, personalTeamName } from '../teams/team-store.js';
+import { joinTeam } from '../teams/teams-actions.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
 export async function findUser(db: Db, projectId: string, userId: string): Promise<UserRow | null> {
@@ -95,7 +96,7 @@ async function giveTeamOnSignUp(trx: Db, row: UserRow, user: NewUser): Promise<U
     displayName: personalTeamName(row.display_name),
     now,
   });
-  await addMember(trx, {
+  await joinTeam(trx, {
     project: { id: row.project_id, config },
     teamId: team.id,
     userId: row.id,
