@@ -29,37 +29,12 @@ export const routesNotYetActions: ReadonlySet<string> = new Set([
   'POST /auth/oauth/dev-provider/:providerId',
   'DELETE /auth/sessions/current',
   'DELETE /auth/sessions/:sessionId',
-  // Password reset and changes.
-  'POST /auth/password/send-reset-code',
-  'POST /auth/password/reset/check-code',
-  'POST /auth/password/reset',
-  'POST /auth/password/update',
-  'POST /auth/password/set',
-  // Contact channels.
-  'POST /contact-channels',
-  'POST /contact-channels/send-verification-code',
-  'POST /contact-channels/verify/check-code',
-  'POST /contact-channels/verify',
-  'PATCH /contact-channels/:userId/:channelId',
-  'DELETE /contact-channels/:userId/:channelId',
-  'POST /contact-channels/:userId/:channelId/send-verification-code',
-  // Connected accounts.
-  'POST /connected-accounts/:userId/:providerId/access-token',
-  'DELETE /connected-accounts/:userId/:providerId',
-  // Invitations.
-  'POST /team-invitations/accept/check-code',
-  'POST /team-invitations/accept/details',
   // Projects and API keys (next).
   'PATCH /projects/current',
   'DELETE /projects/current',
   'POST /internal/projects',
   'POST /internal/api-keys',
   'PATCH /internal/api-keys/:keySetId',
-  // E-mail templates and mail.
-  'PATCH /email-templates/:type',
-  'DELETE /email-templates/:type',
-  'POST /email-templates/:type/preview',
-  'POST /internal/send-test-email',
 ]);
 
 /** The route whose handler runs in the current async context (strict mode only). */

@@ -37,7 +37,7 @@ import { codeErrors, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, idRef, successAnswer } from '../common/schemas.js';
 import { findAuthChannel, findUserChannelByValue } from '../contact-channels/contact-channel-store.js';
 import type { Deps } from '../deps.js';
-import { requestContext } from '../events/recorder.js';
+import { type ActionContext, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
@@ -172,9 +172,10 @@ const checkInvitation = checkCodeRoute({
 });
 
 /** The invitation a client sent the code of, checked under the client's limit on guesses. */
-async function checkedInvitation(deps: Deps, project: ProjectRecord, code: string, ip: string | null) {
+async function checkedInvitation(ctx: ActionContext, deps: Deps, project: ProjectRecord, code: string) {
   const now = deps.clock.now();
-  const row = await checkClientCode(deps, project, { purpose: 'team_invitation', code, now, clientIp: ip });
+  const lookup = { purpose: 'team_invitation' as const, code, now, clientIp: ctx.client.ip };
+  const row = await checkClientCode(deps, project, lookup, ctx);
   return { row, now, ...(await invitationSubject(deps.db, project.id, row)) };
 }
 
@@ -189,8 +190,9 @@ const details = defineRoute({
     .object({ team_id: z.uuid(), team_display_name: z.string(), recipient_email: z.string() })
     .meta({ id: 'TeamInvitationDetails' }),
   errors: [...codeErrors, 'TEAM_NOT_FOUND'],
-  handler: async ({ auth, body, client, deps }) => {
-    const { team, email: recipient } = await checkedInvitation(deps, auth.project, body.code, client.ip);
+  handler: async (input) => {
+    const { auth, body, deps } = input;
+    const { team, email: recipient } = await checkedInvitation(requestContext(input), deps, auth.project, body.code);
     return { team_id: team.id, team_display_name: team.display_name, recipient_email: recipient };
   },
 });
@@ -207,13 +209,14 @@ const accept = defineRoute({
   answer: z.object({}).strict().meta({ id: 'Empty' }),
   errors: [...codeErrors, 'TEAM_NOT_FOUND', 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
   handler: async (input) => {
-    const { auth, userId, body, client, deps } = input;
+    const { auth, userId, body, deps } = input;
     const { project } = auth;
-    const { row, team, email: invited } = await checkedInvitation(deps, project, body.code, client.ip);
+    const ctx = requestContext(input);
+    const { row, team, email: invited } = await checkedInvitation(ctx, deps, project, body.code);
     if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))?.is_verified) {
       throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
     }
-    await acceptInvitation(requestContext(input), project, row, team, invited);
+    await acceptInvitation(ctx, project, row, team, invited);
     return {};
   },
 });
