@@ -19,10 +19,11 @@ import { deleteUnusedCodes } from './codes/code-store.js';
 import { validate } from './common/validate.js';
 import { createSealer, type Sealer } from './crypto/encryption.js';
 import { secretWeakness } from './crypto/secret-strength.js';
+import { type ActionContext, operatorContext } from './events/recorder.js';
 import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
 import { outboxSealer, resealContent } from './mail/sealed-mail.js';
-import { resealAccountTokens } from './oauth/oauth-account-store.js';
 import { PasswordHasher } from './password/passwords.js';
+import { resealAccountTokens } from './oauth/oauth-account-store.js';
 import {
   type BootstrapOptions,
   bootstrapDatabase,
@@ -59,7 +60,8 @@ import {
 } from './tokens/signing-keys.js';
 import { attachSelectedTeam, findUserByAuthEmail } from './users/user-store.js';
 import { serverUserView } from './users/user-views.js';
-import { type CreateUserInput, createUser as createUserIn, listUsers as listUserPageOf } from './users/users.js';
+import { type CreateUserInput, listUsers as listUserPageOf } from './users/users.js';
+import { createUser as createUserAction } from './users/users-actions.js';
 import { createUserBody } from './users/users-routes.js';
 
 /** The service secret, needed when a config holds secrets to seal (OAuth client secrets, an SMTP password). */
@@ -468,12 +470,12 @@ export async function listUsers(
  * await createUser(storage, projectId, { primary_email: 'ada@example.com', password: 'correct-horse-1', primary_email_auth_enabled: true });
  */
 export async function createUser(storage: Storage, projectId: string, input: CreateUserInput): Promise<ServerUserWire> {
-  const checked = validate(createUserBody, input);
-  const db = dbOf(storage);
-  const now = Date.now();
-  // No service runs here: the hash takes a slot of its own.
-  const created = await createUserIn(db, projectId, checked, now, new PasswordHasher(), (trx, row) =>
-    audit(trx, operatorSource(projectId, now), 'user.created', { userId: row.id }),
-  );
-  return serverUserView((await attachSelectedTeam(db, created))!);
+  const { totp_secret_base64: _disabled, ...checked } = validate(createUserBody, input);
+  const created = await createUserAction(operator(storage, projectId), checked, new PasswordHasher());
+  return serverUserView((await attachSelectedTeam(dbOf(storage), created))!);
+}
+
+/** The context of an action the operator runs on `storage` in `projectId`. */
+function operator(storage: Storage, projectId: string): ActionContext {
+  return operatorContext(dbOf(storage), changeFeedOf(storage), projectId);
 }

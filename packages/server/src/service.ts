@@ -11,6 +11,7 @@ import { createSealer } from './crypto/encryption.js';
 import { randomRequestId } from './crypto/random.js';
 import { secretWeakness } from './crypto/secret-strength.js';
 import type { Deps } from './deps.js';
+import { actionGuard, routesNotYetActions } from './events/action-guard.js';
 import { startHousekeeping } from './housekeeping.js';
 import { clientAddress, proxyTrust } from './http/client-address.js';
 import type { AppEnv, RequestRecord } from './http/env.js';
@@ -291,7 +292,11 @@ export function createService(options: ServiceOptions): Service {
   const mailSealer = outboxSealer(secrets);
   const allowedHosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
   const deps: Deps = {
-    db: withOutboxSealer(db, mailSealer),
+    // Strict mode (tests): a route handler writes only inside an action.
+    db: withOutboxSealer(
+      options.strict ? db.withPlugin(actionGuard((route) => routesNotYetActions.has(route))) : db,
+      mailSealer,
+    ),
     clock,
     signingKeys,
     accessTokens: new AccessTokens(signingKeys, clock),

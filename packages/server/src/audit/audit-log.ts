@@ -1,6 +1,9 @@
 /**
  * The audit log: what happened to a project's accounts and settings, who did
- * it, and from where. A handler records an event with one call,
+ * it, and from where. The events and what their `data` holds are rows of the
+ * event catalogue (`events/catalogue.ts`); an action records them with
+ * `record` (`events/recorder.ts`), which writes the row. Code not yet made of
+ * actions (the sign-in endings) records an event with one call,
  * `audit(trx, input, type, { userId, data })`, in the transaction of the change
  * it describes, so a change that rolls back leaves no event and an event
  * never describes something that did not happen. Failures (a wrong password)
@@ -8,104 +11,15 @@
  *
  * Nothing secret goes in: no password, code, token or key, and no e-mail
  * address typed at a failed sign-in (people type passwords there). `data`
- * holds only the small, named facts each type documents below.
+ * holds only the small, named facts its catalogue row allows.
  */
-import type { AccessType } from '@latchkey/protocol';
-import type { ClientInfo, RequestAuth } from '../http/env.js';
+import type { AuditEventType } from '../events/catalogue.js';
+import { type ActorType, actorOf } from '../events/recorder.js';
+import type { RequestAuth } from '../http/env.js';
+import type { ClientInfo } from '../http/route.js';
 import { type Db, type Write, writeTogether } from '../storage/db.js';
 import type { JsonValue } from '../storage/schema.js';
 import { auditEventInsert } from './audit-store.js';
-
-/**
- * The events, and what their `data` holds:
- * - `sign_up` — `method` (`password`, `otp`, `oauth`; `password_reset`: a reset that met an address
- *   another account merely claimed made the prover an account of her own);
- * - `sign_in.succeeded` — `method`;
- * - `sign_in.failed` — `method`, `reason` (`wrong_password`, `unknown_account`, `no_password`, `wrong_code`:
- *   an e-mailed sign-in code whose typed part was wrong, the user the code was mailed for if any);
- * - `password.changed` — `by` (`user`, `server`); `password.reset`; `password.set`;
- * - `session.created` — `session_id` (a session server code opened for the user);
- * - `session.revoked` — `session_id`, `current` (the caller's own session: a sign-out);
- * - `session.refresh_token_reused` — `session_id` (a replaced refresh token came back after its grace
- *   window: the session was ended, `sessions/refresh-rotation.ts`);
- * - `impersonation.started` — `session_id` (the same, marked as an impersonation);
- * - `api_key.created` / `api_key.revoked` — `key_set_id`, `kinds` (never the keys);
- * - `project.updated` — `fields` (the names of the config fields changed, never their values);
- * - `user.created` / `user.updated` (`fields`) / `user.deleted` — by server or admin;
- * - `oauth.connected` / `oauth.disconnected` — `provider`;
- * - `contact_channel.added` / `contact_channel.removed` / `contact_channel.verified` — `channel_id`;
- * - `contact_channel.updated` — `channel_id`, `fields` (the names of the fields changed: `value`,
- *   `used_for_auth`, `is_primary`, `is_verified`; never the address);
- * - `contact_channel.detached` — `channel_id`: an address the user had never proven was taken from
- *   them because its owner proved her mailbox (code sign-in, reset, provider sign-up);
- * - `email.test_sent` — `host`, `port`, `success`, `failure` (its category; never the password nor the peer's words);
- * - `project.deleted` — in the internal project's log (it outlives the project): `project_id`, `display_name`;
- * - `team.created` / `team.deleted` — `team_id`; `team.updated` — `team_id`, `fields` (names, never values);
- *   the user is the creator, or the acting user;
- * - `team.member_added` / `team.member_removed` — `team_id`; the user is the member (a creator is added too);
- * - `team_permission.granted` / `team_permission.revoked` — `team_id`, `permission_id`; the user is the member;
- * - `permission_definition.created` / `permission_definition.deleted` — `permission_id`;
- *   `permission_definition.updated` — `permission_id` (after a rename, the new one; `previous_id` the old), `fields`;
- * - `team_invitation.sent` / `team_invitation.revoked` / `team_invitation.accepted` — `team_id`,
- *   `invitation_id` (never the address or the code; the user of `accepted` is who joined);
- * - `email_template.created` (a type's first edit) / `email_template.updated` — `template_type`, `fields`
- *   (`subject`, `content`: which parts were given); `email_template.reset` — `template_type` (the edits
- *   dropped, the default used again: the only way a template is deleted).
- */
-export const auditEventTypes = [
-  'sign_up',
-  'sign_in.succeeded',
-  'sign_in.failed',
-  'password.changed',
-  'password.reset',
-  'password.set',
-  'session.created',
-  'session.revoked',
-  'session.refresh_token_reused',
-  'impersonation.started',
-  'api_key.created',
-  'api_key.revoked',
-  'project.updated',
-  'user.created',
-  'user.updated',
-  'user.deleted',
-  'oauth.connected',
-  'oauth.disconnected',
-  'contact_channel.added',
-  'contact_channel.removed',
-  'contact_channel.verified',
-  'contact_channel.updated',
-  'contact_channel.detached',
-  'email.test_sent',
-  'project.deleted',
-  'team.created',
-  'team.updated',
-  'team.deleted',
-  'team.member_added',
-  'team.member_removed',
-  'team_permission.granted',
-  'team_permission.revoked',
-  'permission_definition.created',
-  'permission_definition.updated',
-  'permission_definition.deleted',
-  'team_invitation.sent',
-  'team_invitation.revoked',
-  'team_invitation.accepted',
-  'email_template.created',
-  'email_template.updated',
-  'email_template.reset',
-] as const;
-
-export type AuditEventType = (typeof auditEventTypes)[number];
-
-/**
- * Who acted: a signed-in user (client), a server or admin key, a dashboard
- * owner, nobody yet (a sign-in), or an operator with the database itself (the
- * CLI's `keys`, `users` and `projects` commands, through `operations.ts`).
- */
-export type ActorType = 'user' | 'server' | 'admin' | 'anonymous' | 'operator';
-
-export const actorTypes = ['user', 'server', 'admin', 'anonymous', 'operator'] as const satisfies readonly ActorType[];
 
 /** The longest user agent kept; longer ones are cut (a header can be 8 KB of nothing useful). */
 const maxUserAgent = 300;
@@ -148,14 +62,6 @@ export interface AuditFacts {
   /** The user the event is about (absent: the caller's own user, if any). */
   userId?: string | null;
   data?: Record<string, JsonValue>;
-}
-
-/** The actor of a request: the access type decides it; a client without a user is anonymous. */
-function actorOf(auth: RequestAuth | null, userId: string | null): { type: ActorType; id: string | null } {
-  const accessType: AccessType | undefined = auth?.accessType;
-  if (accessType === 'server') return { type: 'server', id: auth?.actorId ?? null };
-  if (accessType === 'admin') return { type: 'admin', id: auth?.actorId ?? null };
-  return userId ? { type: 'user', id: userId } : { type: 'anonymous', id: null };
 }
 
 /**

@@ -6,8 +6,9 @@
 import { z } from 'zod';
 import { badCursor, decodeCursor, encodeCursor } from '../common/cursor.js';
 import { paginatedList } from '../common/schemas.js';
+import { auditEventTypes } from '../events/catalogue.js';
+import { actorTypes } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { actorTypes, auditEventTypes } from './audit-log.js';
 import { listAuditEvents } from './audit-store.js';
 
 const auditEventSchema = z

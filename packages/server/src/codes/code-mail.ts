@@ -6,6 +6,7 @@
 import type { KnownErrorCode } from '@latchkey/protocol';
 import { z } from 'zod';
 import type { EmailTemplateType, EmailTemplateVariables } from '../email-templates/template-types.js';
+import { type ActionContext, act, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { queueTemplatedMail } from '../mail/queue-mail.js';
 import type { ProjectRecord } from '../projects/projects.js';
@@ -14,6 +15,7 @@ import type { LimitedProject } from '../rate-limit/limit-settings.js';
 import { limitCodeChecks } from '../rate-limit/rate-limit.js';
 import type { Db } from '../storage/db.js';
 import type { JsonValue, VerificationCodeRow } from '../storage/schema.js';
+import { countFailedAttempt } from './code-store.js';
 import {
   type CodeLookup,
   type CodePurpose,
@@ -80,18 +82,24 @@ export async function mailCode<T extends EmailTemplateType>(db: Db, mail: CodeMa
 
 /**
  * `checkCode` for a code a client sent to `project`: counts the guess against
- * the client's limit first (429 over it). Call it outside a transaction.
+ * the client's limit first (429 over it). Call it outside a transaction. With
+ * `ctx`, a wrong guess is counted as an action of its own (committed before
+ * the refusal; there is nothing to record).
  *
  * @example
- * const row = await checkClientCode(deps, project, { purpose: 'password_reset', code, now, clientIp: client.ip });
+ * const row = await checkClientCode(deps, project, { purpose: 'password_reset', code, now, clientIp: client.ip }, ctx);
  */
 export async function checkClientCode(
   deps: { db: Db; counters: CounterStore },
   project: LimitedProject,
   lookup: Omit<CodeLookup, 'projectId'> & { clientIp: string | null },
+  ctx?: ActionContext,
 ): Promise<VerificationCodeRow> {
   await limitCodeChecks(deps.counters, project, lookup.clientIp, lookup.now);
-  return checkCode(deps.db, { ...lookup, projectId: project.id });
+  const counted = ctx && {
+    countWrongGuess: (row: VerificationCodeRow) => act(ctx, (tx) => countFailedAttempt(tx.db, row.id)),
+  };
+  return checkCode(deps.db, { ...lookup, ...counted, projectId: project.id });
 }
 
 /** What a `/check-code` route checks: the purpose of its codes, and that what a code acts on still stands. */
@@ -128,9 +136,11 @@ export function checkCodeRoute(options: CheckCodeRouteOptions): Route {
     body: z.strictObject({ code: verificationCode }),
     answer: codeValidAnswer,
     errors: [...codeErrors, ...(options.errors ?? [])],
-    handler: async ({ auth: { project }, body, client, deps }) => {
+    handler: async (input) => {
+      const { auth, body, client, deps } = input;
+      const { project } = auth;
       const lookup = { purpose: options.purpose, code: body.code, now: deps.clock.now(), clientIp: client.ip };
-      const row = await checkClientCode(deps, project, lookup);
+      const row = await checkClientCode(deps, project, lookup, requestContext(input));
       await options.subject(deps.db, project.id, row);
       return { is_code_valid: true as const };
     },

@@ -110,6 +110,8 @@ export interface CodeLookup {
   now: number;
   /** Called (before the refusal) when the code exists but its typed part was wrong: to record the failure. */
   onWrongGuess?: (row: VerificationCodeRow) => Promise<void>;
+  /** Counts a wrong guess and answers the attempts so far (default: `countFailedAttempt` on the database). */
+  countWrongGuess?: (row: VerificationCodeRow) => Promise<number>;
 }
 
 /**
@@ -123,7 +125,7 @@ export async function checkCode(db: Db, lookup: CodeLookup): Promise<Verificatio
   if (!row) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
   if (row.attempts >= maxCodeAttempts) throw new KnownError('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED');
   if (!constantTimeEqual(row.code_hash, sha256Hex(lookup.code))) {
-    const attempts = await countFailedAttempt(db, row.id);
+    const attempts = await (lookup.countWrongGuess?.(row) ?? countFailedAttempt(db, row.id));
     await lookup.onWrongGuess?.(row);
     if (attempts >= maxCodeAttempts) throw new KnownError('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED');
     throw new KnownError('VERIFICATION_CODE_NOT_FOUND');

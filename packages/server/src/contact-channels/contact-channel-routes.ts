@@ -43,35 +43,38 @@
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
 import { checkClientCode, checkCodeRoute } from '../codes/code-mail.js';
-import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
+import { codeErrors, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, successAnswer } from '../common/schemas.js';
 import type { Deps } from '../deps.js';
+import { type ActionContext, requestContext } from '../events/recorder.js';
 import type { RequestAuth } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
-import { type Db, inTransaction } from '../storage/db.js';
-import { authEmailIndex, type ContactChannelRow, isUniqueViolation, userEmailIndex } from '../storage/schema.js';
+import type { Db } from '../storage/db.js';
+import type { ContactChannelRow } from '../storage/schema.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findUser } from '../users/user-store.js';
 import {
   type ContactChannelChanges,
-  deleteContactChannel,
-  findAuthChannel,
   findContactChannel,
   findPrimaryChannel,
-  findUserChannelByValue,
-  insertContactChannel,
   listContactChannels,
-  lockUserChannels,
-  markChannelVerified,
-  mirrorPrimaryChannel,
-  updateContactChannel,
 } from './contact-channel-store.js';
-import { queueVerificationMail, verificationSubject } from './verification.js';
+import {
+  addChannel,
+  checkAddressFree,
+  collisionErrors,
+  notAssociated,
+  removeChannel,
+  sendVerificationCode,
+  shownUsedForAuth,
+  updateChannel,
+  verifyChannel,
+} from './contact-channels-actions.js';
+import { verificationSubject } from './verification.js';
 
 /**
  * A contact channel on the wire (wire-protocol §15.5).
@@ -104,8 +107,7 @@ function contactChannelView(row: ContactChannelRow): z.infer<typeof contactChann
     id: row.id,
     value: row.value,
     type: 'email',
-    // A sign-in use asked for and waiting for verification shows as asked.
-    used_for_auth: row.used_for_auth || row.auth_pending,
+    used_for_auth: shownUsedForAuth(row),
     is_verified: row.is_verified,
     is_primary: row.is_primary,
   };
@@ -114,43 +116,10 @@ function contactChannelView(row: ContactChannelRow): z.infer<typeof contactChann
 const userRef = z.string().max(100);
 const channelParams = z.object({ userId: userRef, channelId: z.string().max(100) });
 
-const notAssociated = () => new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
-const usedBySomeoneElse = () =>
-  new KnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email' });
-const alreadyHas = () => new KnownError('USER_EMAIL_ALREADY_EXISTS');
 const unverifiedPrimary = () =>
   new KnownError('SCHEMA_ERROR', {
     message: 'An unverified e-mail address cannot be made primary: verify it first.',
   });
-
-/** The errors of a write that may collide with another channel. */
-const collisionErrors = ['CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', 'USER_EMAIL_ALREADY_EXISTS'] as const;
-
-/**
- * Refuses an address the user has on another channel, or (for a sign-in
- * channel) one another user signs in with. The unique indexes decide races;
- * `collision` maps their violations to the same errors.
- */
-async function checkAddressFree(
-  db: Db,
-  projectId: string,
-  userId: string,
-  value: string,
-  usedForAuth: boolean,
-  channelId: string | null,
-): Promise<void> {
-  const own = await findUserChannelByValue(db, projectId, userId, value);
-  if (own && own.id !== channelId) throw alreadyHas();
-  if (!usedForAuth) return;
-  const auth = await findAuthChannel(db, projectId, value);
-  if (auth && auth.user_id !== userId) throw usedBySomeoneElse();
-}
-
-function collision(error: unknown): never {
-  if (isUniqueViolation(error, authEmailIndex)) throw usedBySomeoneElse();
-  if (isUniqueViolation(error, userEmailIndex)) throw alreadyHas();
-  throw error;
-}
 
 /** The channel `params` name, of a user the caller may act on. */
 async function namedChannel(db: Db, auth: RequestAuth, params: z.output<typeof channelParams>) {
@@ -201,34 +170,21 @@ const createChannel = defineRoute({
   answer: contactChannelSchema,
   status: 201,
   errors: [...userRefErrors, ...collisionErrors],
-  handler: async ({ auth, body, client, deps }) => {
-    const projectId = auth.project.id;
+  handler: async (input) => {
+    const { auth, body, deps } = input;
     const user = await resolveUser(deps.db, auth, body.user_id);
     const isVerified = 'is_verified' in body ? (body.is_verified ?? false) : false;
     const isPrimary = body.is_primary ?? false;
     const unproven = auth.accessType === 'client' && !isVerified;
     if (unproven && isPrimary) throw unverifiedPrimary();
-    await checkAddressFree(deps.db, projectId, user.id, body.value, body.used_for_auth, null);
-    const now = deps.clock.now();
-    const row = await inTransaction(deps.db, async (trx) => {
-      await lockUserChannels(trx, projectId, user.id);
-      const channel = await insertContactChannel(trx, {
-        projectId,
-        userId: user.id,
-        value: body.value,
-        isVerified,
-        isPrimary,
-        usedForAuth: body.used_for_auth && !unproven,
-        authPending: body.used_for_auth && unproven,
-        now,
-      });
-      await mirrorPrimaryChannel(trx, projectId, user.id);
-      await audit(trx, { auth, client, deps }, 'contact_channel.added', {
-        userId: user.id,
-        data: { channel_id: channel.id, used_for_auth: body.used_for_auth, verified: channel.is_verified },
-      });
-      return channel;
-    }).catch(collision);
+    await checkAddressFree(deps.db, auth.project.id, user.id, body.value, body.used_for_auth, null);
+    const row = await addChannel(requestContext(input), user.id, {
+      value: body.value,
+      isVerified,
+      isPrimary,
+      usedForAuth: body.used_for_auth && !unproven,
+      authPending: body.used_for_auth && unproven,
+    });
     return contactChannelView(row);
   },
 });
@@ -239,7 +195,7 @@ const clientPatch = z.strictObject({
   is_primary: z.boolean().optional(),
 });
 
-const updateChannel = defineRoute({
+const updateChannelRoute = defineRoute({
   method: 'PATCH',
   path: '/contact-channels/:userId/:channelId',
   tag: 'contact-channels',
@@ -250,28 +206,14 @@ const updateChannel = defineRoute({
   body: { client: clientPatch, server: clientPatch.extend({ is_verified: z.boolean().optional() }) },
   answer: contactChannelSchema,
   errors: [...userRefErrors, 'EMAIL_NOT_ASSOCIATED_WITH_USER', ...collisionErrors],
-  handler: async ({ auth, params, body, client, deps }) => {
-    const projectId = auth.project.id;
+  handler: async (input) => {
+    const { auth, params, body, deps } = input;
     const { user, channel } = await namedChannel(deps.db, auth, params);
     const changes = channelChanges(auth, channel, body);
     const value = body.value ?? channel.value;
-    const wantsAuth = body.used_for_auth ?? (channel.used_for_auth || channel.auth_pending);
-    await checkAddressFree(deps.db, projectId, user.id, value, wantsAuth, channel.id);
-    const row = await inTransaction(deps.db, async (trx) => {
-      await lockUserChannels(trx, projectId, user.id);
-      const updated = await updateContactChannel(trx, projectId, user.id, channel.id, changes);
-      if (!updated) throw notAssociated();
-      await mirrorPrimaryChannel(trx, projectId, user.id);
-      const fields = changedFields(channel, updated);
-      if (fields.length > 0) {
-        await audit(trx, { auth, client, deps }, 'contact_channel.updated', {
-          userId: user.id,
-          data: { channel_id: channel.id, fields },
-        });
-      }
-      return updated;
-    }).catch(collision);
-    return contactChannelView(row);
+    const wantsAuth = body.used_for_auth ?? shownUsedForAuth(channel);
+    await checkAddressFree(deps.db, auth.project.id, user.id, value, wantsAuth, channel.id);
+    return contactChannelView(await updateChannel(requestContext(input), channel, changes));
   },
 });
 
@@ -294,21 +236,13 @@ function channelChanges(
   const verified = changes.is_verified ?? channel.is_verified;
   const primary = body.is_primary ?? channel.is_primary;
   if (!verified && primary && (!channel.is_primary || newAddress)) throw unverifiedPrimary();
-  const wantsAuth = usedForAuth ?? (channel.used_for_auth || channel.auth_pending);
+  const wantsAuth = usedForAuth ?? shownUsedForAuth(channel);
   if (!wantsAuth)
     return usedForAuth === undefined ? changes : { ...changes, used_for_auth: false, auth_pending: false };
   // An unverified sign-in address the account already had (its sign-up address) stays one.
   if (verified || (channel.used_for_auth && !newAddress))
     return { ...changes, used_for_auth: true, auth_pending: false };
   return { ...changes, used_for_auth: false, auth_pending: true };
-}
-
-/** The names of the wire fields that differ between two versions of a channel. */
-function changedFields(before: ContactChannelRow, after: ContactChannelRow): string[] {
-  const [was, now] = [contactChannelView(before), contactChannelView(after)];
-  return (['value', 'used_for_auth', 'is_primary', 'is_verified'] as const).filter(
-    (field) => was[field] !== now[field],
-  );
 }
 
 const deleteChannel = defineRoute({
@@ -320,36 +254,26 @@ const deleteChannel = defineRoute({
   params: channelParams,
   answer: successAnswer,
   errors: [...userRefErrors, 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
-  handler: async ({ auth, params, client, deps }) => {
-    const projectId = auth.project.id;
-    const { user, channel } = await namedChannel(deps.db, auth, params);
-    await inTransaction(deps.db, async (trx) => {
-      await lockUserChannels(trx, projectId, user.id);
-      if (!(await deleteContactChannel(trx, projectId, user.id, channel.id))) throw notAssociated();
-      await mirrorPrimaryChannel(trx, projectId, user.id);
-      await audit(trx, { auth, client, deps }, 'contact_channel.removed', {
-        userId: user.id,
-        data: { channel_id: channel.id },
-      });
-    });
+  handler: async (input) => {
+    const { user, channel } = await namedChannel(input.deps.db, input.auth, input.params);
+    await removeChannel(requestContext(input), user.id, channel.id);
     return { success: true as const };
   },
 });
 
-/** Limits, then issues the code and queues its mail in one transaction. */
+/** Limits, then issues the code and queues its mail in one action. */
 async function sendVerification(
+  ctx: ActionContext,
   deps: Deps,
   project: ProjectRecord,
   channel: ContactChannelRow,
   displayName: string | null,
   callback: string,
-  ip: string | null,
 ): Promise<void> {
   const now = deps.clock.now();
+  const ip = ctx.client.ip;
   await limitMailSend(deps.counters, project, { kind: 'email_verification', email: channel.value, ip, now });
-  await inTransaction(deps.db, (trx) =>
-    queueVerificationMail(trx, { project, channel, userDisplayName: displayName, callbackUrl: callback, now }),
-  );
+  await sendVerificationCode(ctx, { project, channel, userDisplayName: displayName, callbackUrl: callback, now });
 }
 
 const sendChannelVerification = defineRoute({
@@ -367,11 +291,12 @@ const sendChannelVerification = defineRoute({
     'EMAIL_ALREADY_VERIFIED',
     'REDIRECT_URL_NOT_WHITELISTED',
   ],
-  handler: async ({ auth, params, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, body, deps } = input;
     const { user, channel } = await namedChannel(deps.db, auth, params);
     if (channel.is_verified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
     requireTrusted(body.callback_url, auth.project);
-    await sendVerification(deps, auth.project, channel, user.display_name, body.callback_url, client.ip);
+    await sendVerification(requestContext(input), deps, auth.project, channel, user.display_name, body.callback_url);
     return { success: true as const };
   },
 });
@@ -386,7 +311,8 @@ const sendPrimaryVerification = defineRoute({
   body: z.strictObject({ email, callback_url: callbackUrl }),
   answer: successAnswer,
   errors: ['EMAIL_IS_NOT_PRIMARY_EMAIL', 'EMAIL_ALREADY_VERIFIED', 'REDIRECT_URL_NOT_WHITELISTED'],
-  handler: async ({ auth, userId, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, userId, body, deps } = input;
     const user = await findUser(deps.db, auth.project.id, userId);
     if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
     const primary = await findPrimaryChannel(deps.db, auth.project.id, user.id);
@@ -395,7 +321,7 @@ const sendPrimaryVerification = defineRoute({
     }
     if (primary.is_verified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
     requireTrusted(body.callback_url, auth.project);
-    await sendVerification(deps, auth.project, primary, user.display_name, body.callback_url, client.ip);
+    await sendVerification(requestContext(input), deps, auth.project, primary, user.display_name, body.callback_url);
     return { success: true as const };
   },
 });
@@ -417,27 +343,18 @@ const verify = defineRoute({
   body: z.strictObject({ code: verificationCode }),
   answer: successAnswer,
   errors: [...codeErrors, 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE'],
-  handler: async ({ auth, auth: { project }, body, client, deps }) => {
-    const now = deps.clock.now();
-    const row = await checkClientCode(deps, project, {
-      purpose: 'email_verification',
+  handler: async (input) => {
+    const { auth, body, client, deps } = input;
+    const ctx = requestContext(input);
+    const lookup = {
+      purpose: 'email_verification' as const,
       code: body.code,
-      now,
+      now: deps.clock.now(),
       clientIp: client.ip,
-    });
-    await verificationSubject(deps.db, project.id, row);
-    await inTransaction(deps.db, async (trx) => {
-      await useCode(trx, row, now);
-      // Read again in the transaction, under the user's lock: the address may have changed since the check.
-      await lockUserChannels(trx, project.id, (await verificationSubject(trx, project.id, row)).user_id);
-      const channel = await verificationSubject(trx, project.id, row);
-      // With sign-in pending, the address takes its slot now (refused when someone else signs in with it).
-      await markChannelVerified(trx, channel);
-      await audit(trx, { auth, client, deps }, 'contact_channel.verified', {
-        userId: channel.user_id,
-        data: { channel_id: channel.id },
-      });
-    }).catch(collision);
+    };
+    const row = await checkClientCode(deps, auth.project, lookup, ctx);
+    await verificationSubject(deps.db, auth.project.id, row);
+    await verifyChannel(ctx, row);
     return { success: true as const };
   },
 });
@@ -456,7 +373,7 @@ export const contactChannelRoutes: Route[] = [
   sendPrimaryVerification,
   checkVerificationCode,
   verify,
-  updateChannel,
+  updateChannelRoute,
   deleteChannel,
   sendChannelVerification,
 ];

@@ -20,8 +20,9 @@
  *
  * A verified sign-in address is simply its account's: nothing changes.
  */
-import { type AuditSource, audit } from '../audit/audit-log.js';
+import type { AuditSource } from '../audit/audit-log.js';
 import { expireOutstandingCodes } from '../codes/code-store.js';
+import { type ActionContext, type ActionTx, act, actorOf, record } from '../events/recorder.js';
 import { countUserAccounts } from '../oauth/oauth-account-store.js';
 import { deleteUserSessions } from '../sessions/session-store.js';
 import type { Db } from '../storage/db.js';
@@ -39,27 +40,28 @@ import {
 /** The codes that act on an account or an address of it. */
 const accountCodes = ['email_verification', 'password_reset', 'magic_link'] as const;
 
-/** A proof of `address`, in its transaction. */
+/** A proof of `address`, in its action. */
 export interface MailboxProof {
   projectId: string;
   address: string;
   now: number;
-  /** Who proved it, for the audit log. */
-  source: AuditSource;
   /** The code being used for the proof, which stays as its use leaves it. */
   codeId?: string;
 }
 
 /**
- * Settles who the proven address belongs to: the user who signs in with it
- * and is now the prover's own, or null when nobody signs in with it (any more:
- * a claim was detached), so the caller creates her account.
+ * Settles who the proven address belongs to, inside the action `tx` that
+ * acts on the proof: the user who signs in with it and is now the prover's
+ * own, or null when nobody signs in with it (any more: a claim was detached,
+ * `contact_channel.detached`), so the caller creates her account. An address
+ * that became the account's is `contact_channel.verified`.
  *
  * @example
- * const owner = await settleProvenAddress(trx, { projectId, address, now, source, codeId: row.id });
- * const user = owner ?? (await insertUser(trx, { ...withVerifiedAddress }));
+ * const owner = await settleProof(tx, { projectId, address, now, codeId: row.id });
+ * const user = owner ?? (await insertUser(tx.db, { ...withVerifiedAddress }));
  */
-export async function settleProvenAddress(db: Db, proof: MailboxProof): Promise<UserRow | null> {
+export async function settleProof(tx: ActionTx, proof: MailboxProof): Promise<UserRow | null> {
+  const { db } = tx;
   const { projectId, address, now } = proof;
   const found = await findAuthChannel(db, projectId, address);
   if (!found) return null;
@@ -81,21 +83,48 @@ export async function settleProvenAddress(db: Db, proof: MailboxProof): Promise<
       { projectId, purposes: accountCodes, userId: user.id, email: address, ...except(proof) },
       now,
     );
-    await audit(db, proof.source, 'contact_channel.detached', {
-      userId: user.id,
-      data: { channel_id: channel.id },
-    });
+    await record(tx, 'contact_channel.detached', { userId: user.id, data: { channel_id: channel.id } });
     return null;
   }
 
   await markChannelVerified(db, channel);
   await deleteUserSessions(db, projectId, user.id);
   await expireOutstandingCodes(db, { projectId, purposes: accountCodes, userId: user.id, ...except(proof) }, now);
-  await audit(db, proof.source, 'contact_channel.verified', { userId: user.id, data: { channel_id: channel.id } });
+  await record(tx, 'contact_channel.verified', { userId: user.id, data: { channel_id: channel.id } });
   if (user.password_hash === null) return user;
   return (await updateUser(db, projectId, user.id, { password_hash: null }, now)) ?? user;
 }
 
 function except(proof: MailboxProof): { exceptId?: string } {
   return proof.codeId === undefined ? {} : { exceptId: proof.codeId };
+}
+
+/**
+ * `settleProof` for sign-in code that is not made of actions yet (code and
+ * provider sign-in): an action joining the caller's transaction `db`, acting
+ * as `source` says. Its events are written in that transaction and its notices
+ * sent through the database when it commits; this instance's feed is not told
+ * directly, as the commit is the caller's.
+ *
+ * @example
+ * const owner = await settleProvenAddress(trx, { projectId, address, now, source, codeId: row.id });
+ */
+export function settleProvenAddress(db: Db, proof: MailboxProof & { source: AuditSource }): Promise<UserRow | null> {
+  const { source, ...facts } = proof;
+  return act(sourceContext(db, source), (tx) => settleProof(tx, facts));
+}
+
+function sourceContext(db: Db, source: AuditSource): ActionContext {
+  const projectId = source.projectId ?? source.auth?.project.id;
+  if (projectId === undefined) throw new Error('settleProvenAddress: no project to act in');
+  const userId = source.userId ?? source.auth?.userId ?? null;
+  return {
+    db,
+    clock: source.deps.clock,
+    actor: source.actor ?? actorOf(source.auth, userId),
+    projectId,
+    userId,
+    client: source.client,
+    feed: null,
+  };
 }

@@ -10,19 +10,13 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
 import { jsonValue, successAnswer } from '../common/schemas.js';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { inTransaction } from '../storage/db.js';
 import type { JsonValue } from '../storage/schema.js';
 import { defaultTemplate, type TemplateSource } from './default-templates.js';
-import {
-  deleteTemplate,
-  findStoredTemplate,
-  listStoredTemplates,
-  type StoredTemplate,
-  saveTemplate,
-} from './email-template-store.js';
+import { findStoredTemplate, listStoredTemplates, type StoredTemplate } from './email-template-store.js';
+import { resetEmailTemplate as resetTemplate, saveEmailTemplate } from './email-templates-actions.js';
 import { renderTemplate, usableTemplate } from './render-email.js';
 import { type TemplateDocument, templateDocumentSchema, templateProblems } from './template-document.js';
 import { type EmailTemplateType, emailTemplateTypes, sampleVariables } from './template-types.js';
@@ -116,25 +110,18 @@ const updateEmailTemplate = defineRoute({
   body: editBody,
   answer: templateSchema,
   errors: [],
-  handler: async ({ auth, params, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, body, deps } = input;
     const stored = await findStoredTemplate(deps.db, auth.project.id, params.type);
     if (body.subject === undefined && body.content === undefined) return templateView(params.type, stored);
     const next = editedTemplate(params.type, stored, body);
-    const saved = await inTransaction(deps.db, async (trx) => {
-      const row = await saveTemplate(
-        trx,
-        auth.project.id,
-        params.type,
-        { subject: next.subject, content: next.content as unknown as JsonValue },
-        new Date(deps.clock.now()),
-      );
-      const fields = (['subject', 'content'] as const).filter((field) => body[field] !== undefined);
-      await audit(trx, { auth, client, deps }, stored ? 'email_template.updated' : 'email_template.created', {
-        userId: null,
-        data: { template_type: params.type, fields: [...fields] },
-      });
-      return row;
-    });
+    const fields = (['subject', 'content'] as const).filter((field) => body[field] !== undefined);
+    const saved = await saveEmailTemplate(
+      requestContext(input),
+      params.type,
+      { subject: next.subject, content: next.content as unknown as JsonValue, fields },
+      stored !== undefined,
+    );
     return templateView(params.type, saved);
   },
 });
@@ -148,14 +135,8 @@ const resetEmailTemplate = defineRoute({
   params: typeParams,
   answer: successAnswer,
   errors: [],
-  handler: async ({ auth, params, client, deps }) => {
-    await inTransaction(deps.db, async (trx) => {
-      if (!(await deleteTemplate(trx, auth.project.id, params.type))) return;
-      await audit(trx, { auth, client, deps }, 'email_template.reset', {
-        userId: null,
-        data: { template_type: params.type },
-      });
-    });
+  handler: async (input) => {
+    await resetTemplate(requestContext(input), input.params.type);
     return { success: true as const };
   },
 });

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { authenticate, projectAuthErrors, requireAccessType, requireUserId } from '../access/request-auth.js';
 import { validate } from '../common/validate.js';
 import type { Deps } from '../deps.js';
+import { asRouteHandler } from '../events/action-guard.js';
 import { emptyBody, readForm, readJson, textProblem } from './body.js';
 import type { AppEnv, RequestAuth } from './env.js';
 import { type RefreshCookie, refreshCookieOf, sentRefreshToken } from './refresh-cookie.js';
@@ -76,7 +77,10 @@ async function serve(route: Route, c: Context<AppEnv>, deps: Deps, cookie: Refre
   const body = await readBody(route, request, auth?.accessType ?? 'client', deps);
   const client = { ip: c.env.record.clientIp, userAgent: request.headers.get('user-agent')?.slice(0, 512) || null };
   const input = { request, auth, userId, body, query, params, client, refreshToken, refreshCookie: cookie, deps };
-  const result = await route.handler(input);
+  // Strict mode: the handler's database handle knows which route writes (`events/action-guard.ts`).
+  const result = deps.strict
+    ? await asRouteHandler(`${route.method} ${route.path}`, () => route.handler(input))
+    : await route.handler(input);
   const response = result instanceof Response ? result : await answer(route, result, auth, deps, cookie);
   return cookie ? cookie.finish(response, route.endsSession === true) : response;
 }

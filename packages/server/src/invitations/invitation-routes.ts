@@ -32,26 +32,23 @@
  */
 import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
-import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
-import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
+import { checkClientCode, checkCodeRoute } from '../codes/code-mail.js';
+import { codeErrors, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, idRef, successAnswer } from '../common/schemas.js';
-import {
-  findAuthChannel,
-  findUserChannelByValue,
-  lockUserChannels,
-} from '../contact-channels/contact-channel-store.js';
+import { findAuthChannel, findUserChannelByValue } from '../contact-channels/contact-channel-store.js';
 import type { Deps } from '../deps.js';
+import { type ActionContext, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitInvitations, limitMailSend } from '../rate-limit/rate-limit.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import type { Db } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
 import { existingTeam, requireOn } from '../teams/team-access.js';
-import { addMember, findTeam } from '../teams/team-store.js';
+import { findTeam } from '../teams/team-store.js';
 import { findUser } from '../users/user-store.js';
-import { listPendingInvitations, revokeInvitation, revokeInvitationsTo } from './invitation-store.js';
+import { listPendingInvitations } from './invitation-store.js';
+import { acceptInvitation, revokeInvitation, sendInvitation } from './invitations-actions.js';
 
 const { inviteMembers, readMembers, removeMembers } = systemTeamPermissions;
 
@@ -60,7 +57,7 @@ const invitationSchema = z
   .strict()
   .meta({ id: 'TeamInvitation' });
 
-const sendInvitation = defineRoute({
+const sendInvitationRoute = defineRoute({
   method: 'POST',
   path: '/team-invitations/send-code',
   tag: 'team-invitations',
@@ -69,7 +66,8 @@ const sendInvitation = defineRoute({
   body: z.strictObject({ email, team_id: idRef, callback_url: callbackUrl }),
   answer: z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'InvitationSent' }),
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'REDIRECT_URL_NOT_WHITELISTED'],
-  handler: async ({ auth, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, body, client, deps } = input;
     const { project } = auth;
     const team = await existingTeam(deps.db, project.id, body.team_id);
     await requireOn(deps.db, auth, team, inviteMembers);
@@ -83,30 +81,13 @@ const sendInvitation = defineRoute({
       ip: client.ip,
       now,
     });
-    const recipient = await findRecipientName(deps.db, project.id, body.email);
-    const inviterName = auth.userId === null ? null : await findInviterName(deps.db, project.id, auth.userId);
-    const issued = await inTransaction(deps.db, async (trx) => {
-      await revokeInvitationsTo(trx, project.id, team.id, body.email);
-      const code = await mailCode(trx, {
-        project,
-        type: 'team_invitation',
-        to: body.email,
-        data: { team_id: team.id, email: body.email },
-        teamId: team.id,
-        callbackUrl: body.callback_url,
-        now,
-        variables: (link) => ({
-          userDisplayName: recipient,
-          teamDisplayName: team.display_name,
-          inviterName,
-          teamInvitationLink: link,
-        }),
-      });
-      await audit(trx, { auth, client, deps }, 'team_invitation.sent', {
-        userId: null,
-        data: { team_id: team.id, invitation_id: code.id },
-      });
-      return code;
+    const issued = await sendInvitation(requestContext(input), {
+      project,
+      team,
+      email: body.email,
+      callbackUrl: body.callback_url,
+      recipientName: await findRecipientName(deps.db, project.id, body.email),
+      inviterName: auth.userId === null ? null : await findInviterName(deps.db, project.id, auth.userId),
     });
     return { success: true as const, id: issued.id };
   },
@@ -160,20 +141,12 @@ const revoke = defineRoute({
   query: z.object({ team_id: idRef }),
   answer: successAnswer,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'VERIFICATION_CODE_NOT_FOUND'],
-  handler: async ({ auth, params, query, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, query, deps } = input;
     const team = await existingTeam(deps.db, auth.project.id, query.team_id);
     await requireOn(deps.db, auth, team, removeMembers);
     if (!z.uuid().safeParse(params.invitationId).success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
-    const id = params.invitationId.toLowerCase();
-    await inTransaction(deps.db, async (trx) => {
-      if (!(await revokeInvitation(trx, auth.project.id, team.id, id))) {
-        throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
-      }
-      await audit(trx, { auth, client, deps }, 'team_invitation.revoked', {
-        userId: null,
-        data: { team_id: team.id, invitation_id: id },
-      });
-    });
+    await revokeInvitation(requestContext(input), team.id, params.invitationId.toLowerCase());
     return { success: true as const };
   },
 });
@@ -199,9 +172,10 @@ const checkInvitation = checkCodeRoute({
 });
 
 /** The invitation a client sent the code of, checked under the client's limit on guesses. */
-async function checkedInvitation(deps: Deps, project: ProjectRecord, code: string, ip: string | null) {
+async function checkedInvitation(ctx: ActionContext, deps: Deps, project: ProjectRecord, code: string) {
   const now = deps.clock.now();
-  const row = await checkClientCode(deps, project, { purpose: 'team_invitation', code, now, clientIp: ip });
+  const lookup = { purpose: 'team_invitation' as const, code, now, clientIp: ctx.client.ip };
+  const row = await checkClientCode(deps, project, lookup, ctx);
   return { row, now, ...(await invitationSubject(deps.db, project.id, row)) };
 }
 
@@ -216,8 +190,9 @@ const details = defineRoute({
     .object({ team_id: z.uuid(), team_display_name: z.string(), recipient_email: z.string() })
     .meta({ id: 'TeamInvitationDetails' }),
   errors: [...codeErrors, 'TEAM_NOT_FOUND'],
-  handler: async ({ auth, body, client, deps }) => {
-    const { team, email: recipient } = await checkedInvitation(deps, auth.project, body.code, client.ip);
+  handler: async (input) => {
+    const { auth, body, deps } = input;
+    const { team, email: recipient } = await checkedInvitation(requestContext(input), deps, auth.project, body.code);
     return { team_id: team.id, team_display_name: team.display_name, recipient_email: recipient };
   },
 });
@@ -233,36 +208,21 @@ const accept = defineRoute({
   body: z.strictObject({ code: verificationCode }),
   answer: z.object({}).strict().meta({ id: 'Empty' }),
   errors: [...codeErrors, 'TEAM_NOT_FOUND', 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
-  handler: async ({ auth, userId, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, userId, body, deps } = input;
     const { project } = auth;
-    const { row, now, team, email: invited } = await checkedInvitation(deps, project, body.code, client.ip);
+    const ctx = requestContext(input);
+    const { row, team, email: invited } = await checkedInvitation(ctx, deps, project, body.code);
     if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))?.is_verified) {
       throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
     }
-    try {
-      await inTransaction(deps.db, async (trx) => {
-        await useCode(trx, row, now);
-        await lockUserChannels(trx, project.id, userId);
-        // Read again under the lock: the address may have been removed since the check.
-        const channel = await findUserChannelByValue(trx, project.id, userId, invited);
-        if (!channel?.is_verified) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
-        await addMember(trx, { project, teamId: team.id, userId, role: 'member', now });
-        await audit(trx, { auth, userId, client, deps }, 'team_invitation.accepted', {
-          data: { team_id: team.id, invitation_id: row.id },
-        });
-      });
-    } catch (error) {
-      // The team was deleted between the check and the membership (a foreign key violation).
-      if ((error as { code?: unknown } | null)?.code === '23503')
-        throw new KnownError('TEAM_NOT_FOUND', { team_id: team.id });
-      throw error;
-    }
+    await acceptInvitation(ctx, project, row, team, invited);
     return {};
   },
 });
 
 export const invitationRoutes: readonly Route[] = [
-  sendInvitation,
+  sendInvitationRoute,
   listInvitations,
   revoke,
   checkInvitation,

@@ -7,10 +7,11 @@
  * /internal/emails` shows the delivery status of the project's mail.
  */
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { isAddressNotAllowed } from '../net/outbound-guard.js';
 import type { OutboxRow } from '../storage/schema.js';
+import { recordTestEmail } from './mail-actions.js';
 import { escapeHtml } from './mailbox-page.js';
 import { listProjectMails } from './outbox-store.js';
 import { deliveryError, smtpTransport, testEmailTimeouts } from './transports.js';
@@ -42,7 +43,8 @@ const sendTestEmail = defineRoute({
   body: testEmailBody,
   answer: testEmailAnswer,
   errors: [],
-  handler: async ({ auth, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, body, deps } = input;
     const config = body.email_config;
     const transport = await smtpTransport(
       {
@@ -58,10 +60,7 @@ const sendTestEmail = defineRoute({
     );
     const project = auth.project.displayName;
     const recordAttempt = (failure: string | null) =>
-      audit(deps.db, { auth, client, deps }, 'email.test_sent', {
-        userId: null,
-        data: { host: config.host, port: config.port, success: failure === null, ...(failure ? { failure } : {}) },
-      });
+      recordTestEmail(requestContext(input), { host: config.host, port: config.port, failure });
     try {
       await transport.sendMail({
         from: { name: config.sender_name, address: config.sender_email },

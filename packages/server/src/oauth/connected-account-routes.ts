@@ -18,19 +18,12 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
 import { successAnswer } from '../common/schemas.js';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { inTransaction } from '../storage/db.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
-import { lockUser } from '../users/user-store.js';
-import {
-  countUserAccounts,
-  deleteUserAccount,
-  findUserAccount,
-  openTokens,
-  updateAccountTokens,
-} from './oauth-account-store.js';
+import { disconnectAccount, keepRefreshedTokens } from './connected-accounts-actions.js';
+import { findUserAccount, openTokens } from './oauth-account-store.js';
 import { enabledProvider, providerClient, publicOrigin } from './oauth-flow.js';
 
 const params = z.object({ userId: z.string().max(64), providerId: z.string().max(64) });
@@ -58,7 +51,8 @@ const getAccessToken = defineRoute({
     'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
     'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
   ],
-  handler: async ({ request, auth, params, body, deps }) => {
+  handler: async (input) => {
+    const { request, auth, params, body, deps } = input;
     const user = await resolveUser(deps.db, auth, params.userId);
     const providerId = params.providerId.toLowerCase();
     const account = await findUserAccount(deps.db, auth.project.id, user.id, providerId);
@@ -87,7 +81,7 @@ const getAccessToken = defineRoute({
         'The provider no longer accepts this connection; connect the account again.',
       );
     }
-    await updateAccountTokens(deps.db, deps.configSealer, account, fresh, now);
+    await keepRefreshedTokens(requestContext(input), deps.configSealer, account, fresh);
     return { access_token: fresh.accessToken };
   },
 });
@@ -102,32 +96,11 @@ const disconnect = defineRoute({
   params,
   answer: successAnswer,
   errors: [...userRefErrors, 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 'SCHEMA_ERROR'],
-  handler: async ({ auth, params, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, deps } = input;
     const user = await resolveUser(deps.db, auth, params.userId);
     const providerId = params.providerId.toLowerCase();
-    await inTransaction(deps.db, async (trx) => {
-      const locked = await lockUser(trx, auth.project.id, user.id);
-      if (!locked) throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
-      if (auth.accessType === 'client') {
-        const otherWays =
-          locked.password_hash !== null ||
-          (locked.primary_email_auth_enabled && locked.otp_auth_enabled && auth.project.config.magic_link_enabled) ||
-          locked.passkey_auth_enabled ||
-          (await countUserAccounts(trx, auth.project.id, user.id)) > 1;
-        if (!otherWays && (await findUserAccount(trx, auth.project.id, user.id, providerId))) {
-          const message =
-            'This account is your only way to sign in. Set a password or connect another account before disconnecting it.';
-          throw new KnownError('SCHEMA_ERROR', { message }, message);
-        }
-      }
-      if (!(await deleteUserAccount(trx, auth.project.id, user.id, providerId))) {
-        throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
-      }
-      await audit(trx, { auth, client, deps }, 'oauth.disconnected', {
-        userId: user.id,
-        data: { provider: providerId },
-      });
-    });
+    await disconnectAccount(requestContext(input), auth.project, user.id, providerId, auth.accessType === 'client');
     return { success: true as const };
   },
 });

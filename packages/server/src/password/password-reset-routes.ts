@@ -33,20 +33,24 @@
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
-import { checkClientCode, checkCodeRoute, mailCode } from '../codes/code-mail.js';
-import { expireOutstandingCodes } from '../codes/code-store.js';
-import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
+import { checkClientCode, checkCodeRoute } from '../codes/code-mail.js';
+import { codeErrors, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, successAnswer } from '../common/schemas.js';
-import { settleProvenAddress } from '../contact-channels/mailbox-proof.js';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
-import { deleteUserSessionsExcept, findSession } from '../sessions/session-store.js';
-import { type Db, inTransaction } from '../storage/db.js';
-import type { UserRow, VerificationCodeRow } from '../storage/schema.js';
-import { findUser, findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
+import { findSession } from '../sessions/session-store.js';
+import { findUser, findUserByAuthEmail } from '../users/user-store.js';
+import {
+  changePassword,
+  mailResetCode,
+  requireNoPassword,
+  resetSubject,
+  resetPassword as resetWithCode,
+  setPassword as setFirstPassword,
+} from './password-reset-actions.js';
 import { checkPasswordRequirements } from './passwords.js';
 
 /** The body the original backend always answers to a reset request (wire-protocol §14.1). */
@@ -66,9 +70,6 @@ async function padTo(started: number, floorMs: number): Promise<void> {
   if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
 }
 
-/** Rolls back the stand-in work done for an unknown e-mail. */
-class RollBack extends Error {}
-
 function requirePasswordAuth(project: ProjectRecord): void {
   if (!project.config.credential_enabled) throw new KnownError('PASSWORD_AUTHENTICATION_NOT_ENABLED');
 }
@@ -83,7 +84,9 @@ const sendResetCode = defineRoute({
   body: z.strictObject({ email, callback_url: callbackUrl }),
   answer: maybeSentAnswer,
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED'],
-  handler: async ({ auth: { project }, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, body, client, deps } = input;
+    const { project } = auth;
     requirePasswordAuth(project);
     if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     const started = performance.now();
@@ -95,41 +98,11 @@ const sendResetCode = defineRoute({
       now,
     });
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
-    try {
-      await inTransaction(deps.db, async (trx) => {
-        await mailCode(trx, {
-          project,
-          type: 'password_reset',
-          to: body.email,
-          data: { user_id: user?.id ?? null, email: body.email },
-          callbackUrl: body.callback_url,
-          now,
-          variables: (link) => ({ userDisplayName: user?.display_name ?? null, passwordResetLink: link }),
-        });
-        // Nobody signs in with this e-mail: the same work, undone, so the answer takes as long.
-        if (!user) throw new RollBack();
-      });
-    } catch (error) {
-      if (!(error instanceof RollBack)) throw error;
-    }
+    await mailResetCode(requestContext(input), { project, user, email: body.email, callbackUrl: body.callback_url });
     await padTo(started, resetAnswerFloorMs);
     return { success: 'maybe, only if user with e-mail exists' as const };
   },
 });
-
-const resetCodeData = z.object({ user_id: z.string(), email: z.string() });
-
-/**
- * The user a reset code acts on, if they still sign in with the address it was
- * mailed to; VERIFICATION_CODE_NOT_FOUND otherwise (the code's subject is gone).
- */
-async function resetSubject(db: Db, projectId: string, row: VerificationCodeRow): Promise<UserRow> {
-  const data = resetCodeData.safeParse(row.data);
-  if (!data.success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
-  const user = await findUserByAuthEmail(db, projectId, data.data.email);
-  if (!user || user.id !== data.data.user_id) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
-  return user;
-}
 
 const checkResetCode = checkCodeRoute({
   path: '/auth/password/reset/check-code',
@@ -155,45 +128,17 @@ const resetPassword = defineRoute({
     'SIGN_UP_NOT_ENABLED',
     ...codeErrors,
   ],
-  handler: async ({ auth, auth: { project }, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, body, client, deps } = input;
+    const { project } = auth;
     requirePasswordAuth(project);
     checkPasswordRequirements(body.password);
-    const row = await checkClientCode(deps, project, {
-      purpose: 'password_reset',
-      code: body.code,
-      now: deps.clock.now(),
-      clientIp: client.ip,
-    });
+    const ctx = requestContext(input);
+    const lookup = { purpose: 'password_reset' as const, code: body.code, now: deps.clock.now(), clientIp: client.ip };
+    const row = await checkClientCode(deps, project, lookup, ctx);
     await resetSubject(deps.db, project.id, row);
     const passwordHash = await deps.passwords.hash(body.password);
-    const now = deps.clock.now();
-    await inTransaction(deps.db, async (trx) => {
-      await useCode(trx, row, now);
-      // Read again inside the transaction: the subject may have changed while the password was hashed.
-      await resetSubject(trx, project.id, row);
-      const source = { auth, client, deps };
-      const address = resetCodeData.parse(row.data).email;
-      const owner = await settleProvenAddress(trx, { projectId: project.id, address, now, source, codeId: row.id });
-      if (!owner) {
-        // The address was another account's claim, now detached: the prover's own account gets the password.
-        if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
-        const user = await insertUser(trx, {
-          projectId: project.id,
-          primaryEmail: address,
-          primaryEmailVerified: true,
-          primaryEmailAuthEnabled: true,
-          passwordHash,
-          now,
-          projectConfig: project.config,
-        });
-        await audit(trx, source, 'sign_up', { userId: user.id, data: { method: 'password_reset' } });
-        return;
-      }
-      await updateUser(trx, project.id, owner.id, { password_hash: passwordHash }, now);
-      await deleteUserSessionsExcept(trx, project.id, owner.id, null);
-      await endPasswordCodes(trx, project.id, owner.id, now);
-      await audit(trx, source, 'password.reset', { userId: owner.id });
-    });
+    await resetWithCode(ctx, project, row, passwordHash);
     return { success: true as const };
   },
 });
@@ -215,7 +160,9 @@ const updatePassword = defineRoute({
     'USER_DOES_NOT_HAVE_PASSWORD',
     'PASSWORD_CONFIRMATION_MISMATCH',
   ],
-  handler: async ({ auth, auth: { project }, userId, body, client, refreshToken, deps }) => {
+  handler: async (input) => {
+    const { auth, userId, body, refreshToken, deps } = input;
+    const { project } = auth;
     requirePasswordAuth(project);
     checkPasswordRequirements(body.new_password);
     const user = await findUser(deps.db, project.id, userId);
@@ -228,12 +175,7 @@ const updatePassword = defineRoute({
     const now = deps.clock.now();
     const session = refreshToken ? await findSession(deps.db, project.id, refreshToken, now) : null;
     const keep = session && session.user_id === user.id ? session.id : null;
-    await inTransaction(deps.db, async (trx) => {
-      await updateUser(trx, project.id, user.id, { password_hash: passwordHash }, now);
-      await deleteUserSessionsExcept(trx, project.id, user.id, keep);
-      await endPasswordCodes(trx, project.id, user.id, now);
-      await audit(trx, { auth, client, deps }, 'password.changed', { data: { by: 'user' } });
-    });
+    await changePassword(requestContext(input), passwordHash, keep);
     return { success: true as const };
   },
 });
@@ -254,43 +196,16 @@ const setPassword = defineRoute({
     'PASSWORD_TOO_LONG',
     'PASSWORD_CONFIRMATION_MISMATCH',
   ],
-  handler: async ({ auth, auth: { project }, userId, body, client, deps }) => {
-    requirePasswordAuth(project);
+  handler: async (input) => {
+    const { auth, userId, body, deps } = input;
+    requirePasswordAuth(auth.project);
     checkPasswordRequirements(body.password);
-    const hasPassword = async (db: Db) => {
-      const user = await findUser(db, project.id, userId);
-      if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-      if (user.password_hash !== null) throw alreadyHasPassword();
-    };
-    await hasPassword(deps.db);
+    await requireNoPassword(deps.db, auth.project.id, userId);
     const passwordHash = await deps.passwords.hash(body.password);
-    const now = deps.clock.now();
-    await inTransaction(deps.db, async (trx) => {
-      await hasPassword(trx);
-      await updateUser(trx, project.id, userId, { password_hash: passwordHash }, now);
-      await endPasswordCodes(trx, project.id, userId, now);
-      await audit(trx, { auth, client, deps }, 'password.set');
-    });
+    await setFirstPassword(requestContext(input), passwordHash);
     return { success: true as const };
   },
 });
-
-/**
- * Ends the user's outstanding reset and sign-in codes once their password
- * changed: whoever asked for them before (maybe the person the new password
- * keeps out) must not get in with them now.
- */
-function endPasswordCodes(db: Db, projectId: string, userId: string, now: number): Promise<number> {
-  return expireOutstandingCodes(db, { projectId, purposes: ['password_reset', 'magic_link'], userId }, now);
-}
-
-function alreadyHasPassword(): KnownError {
-  return new KnownError(
-    'PASSWORD_CONFIRMATION_MISMATCH',
-    undefined,
-    'The user already has a password; changing it needs the current one (POST /auth/password/update).',
-  );
-}
 
 export const passwordAccountRoutes: Route[] = [
   sendResetCode,

@@ -1,12 +1,12 @@
 /**
- * Permission definitions and grants: the queries of the permission routes
- * (`permission-store.ts` holds those every team route shares). Lists of held
- * permissions are one recursive query whatever the depth of the graph.
+ * Permission definitions and what each contains: the queries of the
+ * definition routes, and the list of held permissions (grants read through
+ * containment, one recursive query whatever the depth of the graph). Grants
+ * themselves are `permission-store.ts`'s.
  */
 import { sql } from 'kysely';
 import type { Db } from '../storage/db.js';
 import type { PermissionDefinitionRow } from '../storage/schema.js';
-import type { MemberRef } from './permission-store.js';
 
 /** The definition, or null. */
 export async function findDefinition(db: Db, projectId: string, id: string): Promise<PermissionDefinitionRow | null> {
@@ -126,18 +126,6 @@ export async function reachesPermission(db: Db, projectId: string, from: string,
     )
     SELECT EXISTS (SELECT 1 FROM reach WHERE id = ${to}) AS found`.execute(db);
   return rows[0]?.found === true;
-}
-
-/** Ends a direct grant; false when the member did not hold it directly. */
-export async function revokePermission(db: Db, member: MemberRef, permissionId: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('team_member_permissions')
-    .where('project_id', '=', member.projectId)
-    .where('team_id', '=', member.teamId)
-    .where('user_id', '=', member.userId)
-    .where('permission_id', '=', permissionId)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
 }
 
 /** Which held permissions to list; null filters nothing. */

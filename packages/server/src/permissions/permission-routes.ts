@@ -19,28 +19,22 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
 import { idRef, successAnswer } from '../common/schemas.js';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { projectConfigSchema } from '../projects/project-config.js';
-import { changeProjectConfig } from '../projects/project-store.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import type { Db } from '../storage/db.js';
 import { existingTeam } from '../teams/team-access.js';
 import { findMembership, findTeam } from '../teams/team-store.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
+import { findDefinition, heldPermissions, listDefinitions } from './definition-store.js';
+import { heldPermissionIds } from './permission-store.js';
 import {
-  changeDefinition,
+  createDefinition,
   deleteDefinition,
-  findDefinition,
-  heldPermissions,
-  insertDefinition,
-  listDefinitions,
-  lockDefinitions,
-  reachesPermission,
+  grantPermission,
   revokePermission,
-  setContainedPermissions,
-} from './definition-store.js';
-import { grantPermissions, heldPermissionIds, isSystemPermissionId } from './permission-store.js';
+  updateDefinition,
+} from './permissions-actions.js';
 
 /** A custom permission id: lowercase letters, digits, `_` and `:` (wire-protocol §14.4). */
 const permissionId = z
@@ -147,19 +141,13 @@ const grantRoute = defineRoute({
   answer: permissionSchema,
   status: 201,
   errors: [...grantErrors, 'PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, params, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, deps } = input;
     const member = await memberOf(deps.db, auth.project.id, params, auth);
     if (!(await findDefinition(deps.db, auth.project.id, params.permissionId))) {
       throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: params.permissionId });
     }
-    await inTransaction(deps.db, async (trx) => {
-      // A permission already held is not granted again, nor recorded again.
-      if ((await grantPermissions(trx, member, [params.permissionId])).length === 0) return;
-      await audit(trx, { auth, client, deps }, 'team_permission.granted', {
-        userId: member.userId,
-        data: { team_id: member.teamId, permission_id: params.permissionId },
-      });
-    });
+    await grantPermission(requestContext(input), member, params.permissionId);
     return { id: params.permissionId, user_id: member.userId, team_id: member.teamId };
   },
 });
@@ -173,18 +161,10 @@ const revokeRoute = defineRoute({
   params: grantParams,
   answer: successAnswer,
   errors: [...grantErrors, 'TEAM_PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, params, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, deps } = input;
     const member = await memberOf(deps.db, auth.project.id, params, auth);
-    const revoked = await inTransaction(deps.db, async (trx) => {
-      const gone = await revokePermission(trx, member, params.permissionId);
-      if (gone) {
-        await audit(trx, { auth, client, deps }, 'team_permission.revoked', {
-          userId: member.userId,
-          data: { team_id: member.teamId, permission_id: params.permissionId },
-        });
-      }
-      return gone;
-    });
+    const revoked = await revokePermission(requestContext(input), member, params.permissionId);
     if (!revoked) {
       throw new KnownError('TEAM_PERMISSION_NOT_FOUND', {
         team_id: member.teamId,
@@ -212,15 +192,6 @@ const listDefinitionsRoute = defineRoute({
 
 const containedIds = z.array(anyPermissionId).max(100);
 
-/** Refuses contained ids the project does not define: CONTAINED_PERMISSION_NOT_FOUND. */
-async function checkContained(trx: Db, projectId: string, ids: readonly string[]): Promise<void> {
-  for (const id of new Set(ids)) {
-    if (!(await findDefinition(trx, projectId, id))) {
-      throw new KnownError('CONTAINED_PERMISSION_NOT_FOUND', { permission_id: id });
-    }
-  }
-}
-
 const createDefinitionRoute = defineRoute({
   method: 'POST',
   path: '/team-permission-definitions',
@@ -235,23 +206,11 @@ const createDefinitionRoute = defineRoute({
   answer: definitionSchema,
   status: 201,
   errors: ['CONTAINED_PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, body, client, deps }) => {
-    const projectId = auth.project.id;
+  handler: async (input) => {
+    const { body } = input;
     const contained = [...new Set(body.contained_permission_ids)];
-    return inTransaction(deps.db, async (trx) => {
-      await lockDefinitions(trx, projectId);
-      if (await findDefinition(trx, projectId, body.id)) throw schemaError(`id: the permission "${body.id}" exists`);
-      if (contained.includes(body.id))
-        throw schemaError('contained_permission_ids: a permission cannot contain itself');
-      await checkContained(trx, projectId, contained);
-      await insertDefinition(trx, projectId, body.id, body.description ?? null, deps.clock.now());
-      await setContainedPermissions(trx, projectId, body.id, contained);
-      await audit(trx, { auth, client, deps }, 'permission_definition.created', {
-        userId: null,
-        data: { permission_id: body.id },
-      });
-      return definitionView(body.id, body.description ?? null, contained);
-    });
+    await createDefinition(requestContext(input), { id: body.id, description: body.description ?? null, contained });
+    return definitionView(body.id, body.description ?? null, contained);
   },
 });
 
@@ -260,31 +219,6 @@ function definitionView(id: string, description: string | null, contained: strin
 }
 
 const definitionParams = z.object({ permissionId: anyPermissionId });
-
-/** The custom definition a route names: PERMISSION_NOT_FOUND, or SCHEMA_ERROR for a system one. */
-async function customDefinition(trx: Db, projectId: string, id: string) {
-  const definition = await findDefinition(trx, projectId, id);
-  if (!definition) throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: id });
-  if (definition.is_system || isSystemPermissionId(id)) {
-    throw schemaError(`the system permission "${id}" cannot be changed or deleted`);
-  }
-  return definition;
-}
-
-/** Renames (`to` set) or removes (`to` null) a permission in the project's default lists. */
-async function replaceInDefaults(trx: Db, projectId: string, from: string, to: string | null): Promise<void> {
-  await changeProjectConfig(trx, projectId, (stored) => {
-    const config = (stored ?? {}) as Record<string, unknown>;
-    const next = { ...config };
-    for (const key of ['team_creator_default_permissions', 'team_member_default_permissions'] as const) {
-      const list = projectConfigSchema.shape[key].safeParse(config[key]);
-      if (!list.success) continue;
-      const ids = list.data.map((entry) => (entry.id === from ? to : entry.id)).filter((id) => id !== null);
-      next[key] = [...new Set(ids)].map((id) => ({ id }));
-    }
-    return next;
-  });
-}
 
 const updateDefinitionRoute = defineRoute({
   method: 'PATCH',
@@ -300,44 +234,10 @@ const updateDefinitionRoute = defineRoute({
   }),
   answer: definitionSchema,
   errors: ['PERMISSION_NOT_FOUND', 'CONTAINED_PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, params, body, client, deps }) => {
-    const projectId = auth.project.id;
-    const result = await inTransaction(deps.db, async (trx) => {
-      await lockDefinitions(trx, projectId);
-      const current = await customDefinition(trx, projectId, params.permissionId);
-      let id = current.id;
-      const fields = (['id', 'description', 'contained_permission_ids'] as const).filter(
-        (field) => body[field] !== undefined,
-      );
-      if (body.id !== undefined && body.id !== id) {
-        if (await findDefinition(trx, projectId, body.id)) throw schemaError(`id: the permission "${body.id}" exists`);
-        await changeDefinition(trx, projectId, id, { id: body.id });
-        await replaceInDefaults(trx, projectId, id, body.id);
-        id = body.id;
-      }
-      if (body.description !== undefined) {
-        await changeDefinition(trx, projectId, id, { description: body.description });
-      }
-      if (body.contained_permission_ids !== undefined) {
-        const contained = [...new Set(body.contained_permission_ids)];
-        await checkContained(trx, projectId, contained);
-        for (const other of contained) {
-          if (other === id || (await reachesPermission(trx, projectId, other, id))) {
-            throw schemaError(`contained_permission_ids: "${other}" contains "${id}", so this would make a cycle`);
-          }
-        }
-        await setContainedPermissions(trx, projectId, id, contained);
-      }
-      if (fields.length > 0) {
-        await audit(trx, { auth, client, deps }, 'permission_definition.updated', {
-          userId: null,
-          data: { permission_id: id, ...(id === current.id ? {} : { previous_id: current.id }), fields },
-        });
-      }
-      return id;
-    });
-    deps.changes.publishLocal(projectId); // a rename may have changed the default lists
-    const [definition] = (await listDefinitions(deps.db, projectId)).filter((entry) => entry.id === result);
+  handler: async (input) => {
+    const { auth, params, body, deps } = input;
+    const id = await updateDefinition(requestContext(input), params.permissionId, body);
+    const [definition] = (await listDefinitions(deps.db, auth.project.id)).filter((entry) => entry.id === id);
     return definition!;
   },
 });
@@ -351,19 +251,8 @@ const deleteDefinitionRoute = defineRoute({
   params: definitionParams,
   answer: successAnswer,
   errors: ['PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, params, client, deps }) => {
-    const projectId = auth.project.id;
-    await inTransaction(deps.db, async (trx) => {
-      await lockDefinitions(trx, projectId);
-      const definition = await customDefinition(trx, projectId, params.permissionId);
-      await deleteDefinition(trx, projectId, definition.id);
-      await replaceInDefaults(trx, projectId, definition.id, null);
-      await audit(trx, { auth, client, deps }, 'permission_definition.deleted', {
-        userId: null,
-        data: { permission_id: definition.id },
-      });
-    });
-    deps.changes.publishLocal(projectId); // the default lists may have changed
+  handler: async (input) => {
+    await deleteDefinition(requestContext(input), input.params.permissionId);
     return { success: true as const };
   },
 });

@@ -158,6 +158,18 @@ export async function grantPermissions(
   return result.rows.map((row) => row.permission_id);
 }
 
+/** Ends a direct grant; false when the member did not hold it directly. */
+export async function revokePermission(db: Db, member: MemberRef, permissionId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('team_member_permissions')
+    .where('project_id', '=', member.projectId)
+    .where('team_id', '=', member.teamId)
+    .where('user_id', '=', member.userId)
+    .where('permission_id', '=', permissionId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
 /** What a new member of a team is granted: the project's creator or member defaults. */
 export function defaultPermissionIds(
   config: { team_creator_default_permissions: { id: string }[]; team_member_default_permissions: { id: string }[] },

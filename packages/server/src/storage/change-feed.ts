@@ -69,6 +69,43 @@ export async function notifyProjectChanged(db: Db, projectId: string): Promise<v
   );
 }
 
+/** The payload of a notification telling `event`, less the schema (`notifyChanges` adds it). */
+function payloadOf(event: FeedEvent): Record<string, unknown> | null {
+  switch (event.type) {
+    case 'change':
+      return { project: event.projectId };
+    case 'users':
+      return { users: event.userIds };
+    case 'teams':
+      return { teams: event.teamIds };
+    case 'revoked':
+      return { revoked: event.sessionIds };
+    case 'rotated':
+      return { rotated: [event.projectId, event.tokenHash] };
+    case 'mail':
+      return { mail: true };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Notifies every instance of `events` (the recorder's cache notices, in one
+ * statement); sent when the transaction of `db`, if any, commits, and not at
+ * all when it rolls back. Each payload names the schema, as every
+ * notification on the channel does.
+ */
+export async function notifyChanges(db: Db, events: readonly FeedEvent[]): Promise<void> {
+  const calls = events.flatMap((event) => {
+    const payload = payloadOf(event);
+    if (payload === null) return [];
+    return [
+      sql`pg_notify(${changeChannel}, (${JSON.stringify(payload)}::jsonb || jsonb_build_object('schema', current_schema()))::text)`,
+    ];
+  });
+  if (calls.length > 0) await sql`select ${sql.join(calls)}`.execute(db);
+}
+
 /**
  * Tells every instance's outbox worker that a mail was queued; sent when the
  * transaction of `db`, if any, commits, so a worker never looks before the

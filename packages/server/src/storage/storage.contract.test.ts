@@ -21,7 +21,7 @@ import { createSession, findSession, revokeSession, touchSession } from '../sess
 import { describeEachBackend, openBackendStorage } from '../test-support/backends.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { testSeed } from '../testing/seed-cache.js';
-import { deleteUser, findUser, findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
+import { deleteUserRow, findUser, findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
 import { migrate, splitStatements } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { dbOf, openPGlite, openStorage, type Storage } from './open-storage.js';
@@ -192,8 +192,8 @@ describeEachBackend('storage contract', (backend) => {
     const project = await createProject(storage, { displayName: 'P' });
     const user = await newUser(project.id);
     await createSession(dbOf(storage), { projectId: project.id, userId: user.id, now });
-    expect(await deleteUser(dbOf(storage), project.id, user.id)).toBe(true);
-    expect(await deleteUser(dbOf(storage), project.id, user.id)).toBe(false);
+    expect(await deleteUserRow(dbOf(storage), project.id, user.id)).toBe(true);
+    expect(await deleteUserRow(dbOf(storage), project.id, user.id)).toBe(false);
     const left = await dbOf(storage).selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
     expect(left).toEqual([]);
     const second = await newUser(project.id);

@@ -16,7 +16,6 @@ import {
   insertDefinition,
   listDefinitions,
   reachesPermission,
-  revokePermission,
   setContainedPermissions,
 } from '../permissions/definition-store.js';
 import {
@@ -25,11 +24,11 @@ import {
   heldPermissionIds,
   holdsPermission,
   requireTeamPermission,
+  revokePermission,
   systemPermissionIds,
 } from '../permissions/permission-store.js';
 import { defaultProjectConfig } from '../projects/project-config.js';
 import {
-  addMember,
   deleteMembership,
   deleteTeam,
   findMembership,
@@ -40,6 +39,7 @@ import {
   updateMemberProfile,
   updateTeam,
 } from '../teams/team-store.js';
+import { joinTeam as addMember } from '../teams/teams-actions.js';
 import { describeEachBackend, useBackendStorage } from '../test-support/backends.js';
 import { address, projectRow, rowsOf, userRow } from '../test-support/contract-rows.js';
 import { dbOf } from './open-storage.js';

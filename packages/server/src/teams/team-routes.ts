@@ -20,30 +20,25 @@
  */
 import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
 import { idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
+import { requestContext } from '../events/recorder.js';
 import type { RequestAuth } from '../http/env.js';
 import { defineRoute, defineViews, type Route } from '../http/route.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import type { Db } from '../storage/db.js';
 import type { TeamRow } from '../storage/schema.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { attachSelectedTeams, findUser } from '../users/user-store.js';
 import { serverUserSchema, serverUserView, type UserWithTeam } from '../users/user-views.js';
 import { existingTeam, requireOn } from './team-access.js';
 import {
-  addMember,
-  deleteMembership,
-  deleteTeam,
   findMembership,
-  insertTeam,
   listMemberProfiles,
   listTeams,
   type MemberProfileRow,
   type ProfileFilter,
-  updateMemberProfile,
-  updateTeam,
 } from './team-store.js';
 import { clientTeamSchema, serverTeamSchema, teamViews } from './team-views.js';
+import { addMember, createTeam, deleteTeam, removeMember, updateMemberProfile, updateTeam } from './teams-actions.js';
 
 const { updateTeam: mayUpdate, deleteTeam: mayDelete, readMembers, removeMembers } = systemTeamPermissions;
 
@@ -129,32 +124,15 @@ const createTeamRoute = defineRoute({
   answer: teamViews,
   status: 201,
   errors: [...userRefErrors],
-  handler: async ({ auth, body, client: where, deps }) => {
+  handler: async (input) => {
+    const { auth, body, deps } = input;
     const { creator_user_id: given, ...fields } = body as z.output<typeof serverCreate>;
     const client = auth.accessType === 'client';
     if (client && !auth.project.config.client_team_creation_enabled) throw insufficientForClient();
     // A client's team is always its own: without a creator it would have no member at all.
     const creatorRef = given ?? (client ? 'me' : undefined);
     const creator = creatorRef === undefined ? null : await resolveUser(deps.db, auth, creatorRef);
-    const now = deps.clock.now();
-    return inTransaction(deps.db, async (trx) => {
-      const team = await insertTeam(trx, {
-        projectId: auth.project.id,
-        displayName: fields.display_name,
-        profileImageUrl: fields.profile_image_url,
-        clientMetadata: fields.client_metadata,
-        clientReadOnlyMetadata: fields.client_read_only_metadata,
-        serverMetadata: fields.server_metadata,
-        now,
-      });
-      const source = { auth, client: where, deps };
-      await audit(trx, source, 'team.created', { userId: creator?.id ?? null, data: { team_id: team.id } });
-      if (creator) {
-        await addMember(trx, { project: auth.project, teamId: team.id, userId: creator.id, role: 'creator', now });
-        await audit(trx, source, 'team.member_added', { userId: creator.id, data: { team_id: team.id } });
-      }
-      return team;
-    });
+    return createTeam(requestContext(input), auth.project, fields, creator?.id ?? null);
   },
 });
 
@@ -187,17 +165,11 @@ const updateTeamRoute = defineRoute({
   body: { client: z.strictObject(clientTeamFields), server: z.strictObject(serverTeamFields) },
   answer: teamViews,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
-  handler: async ({ auth, params, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, body, deps } = input;
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     await requireOn(deps.db, auth, team, mayUpdate);
-    const fields = Object.keys(body).filter((field) => body[field as keyof typeof body] !== undefined);
-    const updated = await inTransaction(deps.db, async (trx) => {
-      const row = await updateTeam(trx, auth.project.id, team.id, body);
-      // The names of the fields changed, never their values (metadata may hold anything).
-      if (row && fields.length > 0)
-        await audit(trx, { auth, client, deps }, 'team.updated', { data: { team_id: team.id, fields } });
-      return row;
-    });
+    const updated = await updateTeam(requestContext(input), team.id, body);
     if (!updated) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
     return updated;
   },
@@ -213,15 +185,13 @@ const deleteTeamRoute = defineRoute({
   params: teamParams,
   answer: successAnswer,
   errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
-  handler: async ({ auth, params, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, deps } = input;
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     await requireOn(deps.db, auth, team, mayDelete);
-    const deleted = await inTransaction(deps.db, async (trx) => {
-      const gone = await deleteTeam(trx, auth.project.id, team.id);
-      if (gone) await audit(trx, { auth, client, deps }, 'team.deleted', { data: { team_id: team.id } });
-      return gone;
-    });
-    if (!deleted) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
+    if (!(await deleteTeam(requestContext(input), team.id))) {
+      throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
+    }
     return { success: true as const };
   },
 });
@@ -238,23 +208,13 @@ const addMemberRoute = defineRoute({
   answer: membership,
   status: 201,
   errors: ['TEAM_NOT_FOUND', 'USER_NOT_FOUND', 'TEAM_MEMBERSHIP_ALREADY_EXISTS', ...userRefErrors],
-  handler: async ({ auth, params, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, deps } = input;
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     const user = await resolveUser(deps.db, auth, params.userId);
-    const now = deps.clock.now();
-    const added = await inTransaction(deps.db, async (trx) => {
-      const joined = await addMember(trx, {
-        project: auth.project,
-        teamId: team.id,
-        userId: user.id,
-        role: 'member',
-        now,
-      });
-      if (joined)
-        await audit(trx, { auth, client, deps }, 'team.member_added', { userId: user.id, data: { team_id: team.id } });
-      return joined;
-    });
-    if (!added) throw new KnownError('TEAM_MEMBERSHIP_ALREADY_EXISTS');
+    if (!(await addMember(requestContext(input), auth.project, team.id, user.id))) {
+      throw new KnownError('TEAM_MEMBERSHIP_ALREADY_EXISTS');
+    }
     return { team_id: team.id, user_id: user.id };
   },
 });
@@ -268,19 +228,14 @@ const removeMemberRoute = defineRoute({
   params: memberParams,
   answer: successAnswer,
   errors: ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_NOT_FOUND'],
-  handler: async ({ auth, params, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, deps } = input;
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     const userId = await memberId(deps.db, auth, params.userId);
     if (userId !== auth.userId) await requireOn(deps.db, auth, team, removeMembers);
-    const removed =
-      userId !== null &&
-      (await inTransaction(deps.db, async (trx) => {
-        const gone = await deleteMembership(trx, auth.project.id, team.id, userId);
-        if (gone)
-          await audit(trx, { auth, client, deps }, 'team.member_removed', { userId, data: { team_id: team.id } });
-        return gone;
-      }));
-    if (!removed) throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: params.userId });
+    if (userId === null || !(await removeMember(requestContext(input), team.id, userId))) {
+      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: params.userId });
+    }
     return { success: true as const };
   },
 });
@@ -424,12 +379,13 @@ const updateProfileRoute = defineRoute({
   body: profilePatch,
   answer: profileViews,
   errors: [...profileErrors, 'INSUFFICIENT_ACCESS_TYPE'],
-  handler: async ({ auth, params, body, deps }) => {
+  handler: async (input) => {
+    const { auth, params, body, deps } = input;
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     const userId = await memberId(deps.db, auth, params.userId);
     if (auth.accessType === 'client' && userId !== auth.userId) throw insufficientForClient();
     const changes = { ...body, ...(body.display_name === '' ? { display_name: null } : {}) };
-    if (!userId || !(await updateMemberProfile(deps.db, auth.project.id, team.id, userId, changes))) {
+    if (!userId || !(await updateMemberProfile(requestContext(input), team.id, userId, changes))) {
       throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: params.userId });
     }
     return memberProfile(deps.db, auth, team.id, userId);

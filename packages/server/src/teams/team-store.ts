@@ -6,8 +6,6 @@
 
 import { randomUUID } from 'node:crypto';
 import { isUuid } from '../common/ids.js';
-import { defaultPermissionIds, grantPermissions } from '../permissions/permission-store.js';
-import type { ProjectConfig } from '../projects/project-config.js';
 import type { Db } from '../storage/db.js';
 import {
   type JsonValue,
@@ -59,7 +57,7 @@ export interface NewTeam {
   now: number;
 }
 
-/** Inserts a team (without members: add its creator with `addMember` in the same transaction). */
+/** Inserts a team (without members: its creator joins in the same transaction, `teams-actions.ts`). */
 export async function insertTeam(trx: Db, team: NewTeam): Promise<TeamRow> {
   return trx
     .insertInto('teams')
@@ -77,28 +75,22 @@ export async function insertTeam(trx: Db, team: NewTeam): Promise<TeamRow> {
     .executeTakeFirstOrThrow();
 }
 
-/** Who joins and how: the creator of a team or a member (invited, or added by server code). */
-export interface NewMember {
-  project: { id: string; config: ProjectConfig };
+/** A membership to insert: the row only (what it grants is the caller's, `teams-actions.ts`). */
+export interface NewMembership {
+  projectId: string;
   teamId: string;
   userId: string;
-  role: 'creator' | 'member';
   now: number;
 }
 
-/**
- * Makes the user a member of the team with the project's default permissions
- * for `role`, in the caller's transaction. Returns false (and changes
- * nothing) when the user is a member already.
- */
-export async function addMember(trx: Db, member: NewMember): Promise<boolean> {
-  const { project, teamId, userId } = member;
-  const inserted = await trx
+/** Inserts a membership with an empty team profile; false (nothing changed) when the user is a member already. */
+export async function insertMember(db: Db, member: NewMembership): Promise<boolean> {
+  const inserted = await db
     .insertInto('team_members')
     .values({
-      project_id: project.id,
-      team_id: teamId,
-      user_id: userId,
+      project_id: member.projectId,
+      team_id: member.teamId,
+      user_id: member.userId,
       display_name: null,
       profile_image_url: null,
       created_at: new Date(member.now),
@@ -106,13 +98,7 @@ export async function addMember(trx: Db, member: NewMember): Promise<boolean> {
     .onConflict((oc) => oc.doNothing())
     .returning('user_id')
     .executeTakeFirst();
-  if (!inserted) return false;
-  await grantPermissions(
-    trx,
-    { projectId: project.id, teamId, userId },
-    defaultPermissionIds(project.config, member.role),
-  );
-  return true;
+  return inserted !== undefined;
 }
 
 /** Most teams or profiles a list answers (lists of the protocol are not paginated). */

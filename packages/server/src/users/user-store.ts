@@ -6,10 +6,10 @@ import { isUuid } from '../common/ids.js';
 import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
 import { type ProjectConfig, parseStoredConfig } from '../projects/project-config.js';
 import { findProjectRow } from '../projects/project-store.js';
-import { deleteUserSessions } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
-import { addMember, insertTeam, personalTeamName } from '../teams/team-store.js';
+import { insertTeam, personalTeamName } from '../teams/team-store.js';
+import { joinTeam } from '../teams/teams-actions.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
 export async function findUser(db: Db, projectId: string, userId: string): Promise<UserRow | null> {
@@ -96,7 +96,7 @@ async function giveTeamOnSignUp(trx: Db, row: UserRow, user: NewUser): Promise<U
     displayName: personalTeamName(row.display_name),
     now,
   });
-  await addMember(trx, {
+  await joinTeam(trx, {
     project: { id: row.project_id, config },
     teamId: team.id,
     userId: row.id,
@@ -214,23 +214,18 @@ async function updateUserRow(db: Db, projectId: string, userId: string, changes:
   return row ?? null;
 }
 
-/** Deletes the user and their sessions. False when there was no such user. */
-export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
-  // A malformed id names nobody (and must not reach the database's uuid cast).
-  if (!isUuid(userId)) return false;
-  return inTransaction(db, async (trx) => {
-    // The user's row first (no session can be added meanwhile), then their sessions, deleted as every
-    // session is (every instance is told, this one before the statement returns), so their access
-    // tokens and refresh tokens stop working at once; the cascade then finds none.
-    if (!(await lockUser(trx, projectId, userId))) return false;
-    await deleteUserSessions(trx, projectId, userId);
-    const result = await trx
-      .deleteFrom('users')
-      .where('project_id', '=', projectId)
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    return result.numDeletedRows > 0n;
-  });
+/**
+ * Deletes the user's row (their channels, memberships and the rest go by
+ * cascade). False when there was no such user. Their sessions are the
+ * caller's to end first (`users-actions.ts`), so that every instance hears of them.
+ */
+export async function deleteUserRow(db: Db, projectId: string, userId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('users')
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
 
 /**

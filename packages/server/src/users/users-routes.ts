@@ -8,18 +8,16 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { type AuditSource, audit } from '../audit/audit-log.js';
 import { email, idRef, imageUrl, metadata, paginatedList, successAnswer } from '../common/schemas.js';
-import type { Deps } from '../deps.js';
-import type { RequestAuth } from '../http/env.js';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { importedPasswordHash } from '../password/passwords.js';
-import { type Db, inTransaction } from '../storage/db.js';
 import type { UserRow } from '../storage/schema.js';
 import { findTeam } from '../teams/team-store.js';
-import { attachSelectedTeam, deleteUser, findUser, updateUser } from './user-store.js';
+import { attachSelectedTeam, findUser } from './user-store.js';
 import { serverUserSchema, serverUserView, userViews } from './user-views.js';
-import { changeUser, checkSelectedTeam, createUser, listUsers, selectionRace, userWriteErrors } from './users.js';
+import { checkSelectedTeam, listUsers, userWriteErrors } from './users.js';
+import { createUser, deleteUser, updateOwnUser, updateUser } from './users-actions.js';
 
 const clientPatch = z.strictObject({
   display_name: z.string().max(256).nullable().optional(),
@@ -68,13 +66,12 @@ const updateCurrentUser = defineRoute({
   body: { client: clientPatch, server: serverPatch },
   answer: userViews,
   errors: selectionErrors,
-  handler: async ({ auth, userId, body, deps }) => {
+  handler: async (input) => {
+    const { auth, userId, body, deps } = input;
     const { totp_secret_base64: _disabled, ...changes } = body;
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, userId, teamId);
-    const row = await selectionRace(teamId, userId, () =>
-      updateUser(deps.db, auth.project.id, userId, withTeam(changes, teamId), deps.clock.now()),
-    );
+    const row = await updateOwnUser(requestContext(input), withTeam(changes, teamId));
     return ownUser(await attachSelectedTeam(deps.db, row));
   },
 });
@@ -88,14 +85,15 @@ const deleteCurrentUser = defineRoute({
   user: true,
   answer: successAnswer,
   errors: ['INSUFFICIENT_ACCESS_TYPE'],
-  handler: async ({ auth, userId, client, deps }) => {
+  handler: async (input) => {
+    const { auth, userId } = input;
     if (auth.accessType === 'client' && !auth.project.config.client_user_deletion_enabled) {
       throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
         actual_access_type: 'client',
         allowed_access_types: ['server', 'admin'],
       });
     }
-    if (!(await deleteAndRecord({ auth, userId, client, deps }, userId))) {
+    if (!(await deleteUser(requestContext(input), userId))) {
       throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
     }
     return { success: true as const };
@@ -168,12 +166,10 @@ const createUserRoute = defineRoute({
   answer: userViews,
   status: 201,
   errors: userWriteErrors,
-  handler: async ({ auth, body, client, deps }) => {
-    const { totp_secret_base64: _disabled, ...input } = body;
-    const created = await createUser(deps.db, auth.project.id, input, deps.clock.now(), deps.passwords, (trx, row) =>
-      audit(trx, { auth, client, deps }, 'user.created', { userId: row.id }),
-    );
-    return attachSelectedTeam(deps.db, created).then((row) => row!);
+  handler: async (input) => {
+    const { totp_secret_base64: _disabled, ...fields } = input.body;
+    const created = await createUser(requestContext(input), fields, input.deps.passwords);
+    return attachSelectedTeam(input.deps.db, created).then((row) => row!);
   },
 });
 
@@ -213,32 +209,13 @@ const updateUserRoute = defineRoute({
   body: z.strictObject({ ...serverUserBody, selected_team_id: clientPatch.shape.selected_team_id }),
   answer: userViews,
   errors: ['USER_NOT_FOUND', ...selectionErrors, ...userWriteErrors],
-  handler: async ({ auth, params, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params, body, deps } = input;
     const { totp_secret_base64: _disabled, ...changes } = body;
     const user = (await findUser(deps.db, auth.project.id, params.userId)) ?? throwError(notFound);
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, user.id, teamId);
-    // The names of the fields changed (never a password or metadata value); a password is its own event.
-    const record = async (trx: Db) => {
-      const { password, password_hash, ...rest } = changes;
-      const fields = Object.keys(rest).sort();
-      const source = { auth, client, deps };
-      if (password !== undefined || password_hash !== undefined) {
-        await audit(trx, source, 'password.changed', { userId: user.id, data: { by: 'server' } });
-      }
-      if (fields.length > 0) await audit(trx, source, 'user.updated', { userId: user.id, data: { fields } });
-    };
-    const row = await selectionRace(teamId, user.id, () =>
-      changeUser(
-        deps.db,
-        auth.project.id,
-        user.id,
-        withTeam(changes, teamId),
-        deps.clock.now(),
-        deps.passwords,
-        record,
-      ),
-    );
+    const row = await updateUser(requestContext(input), user.id, withTeam(changes, teamId), deps.passwords);
     return (await attachSelectedTeam(deps.db, row)) ?? throwError(notFound);
   },
 });
@@ -252,20 +229,11 @@ const deleteUserRoute = defineRoute({
   params: userParams,
   answer: successAnswer,
   errors: ['USER_NOT_FOUND'],
-  handler: async ({ auth, params, client, deps }) => {
-    if (!(await deleteAndRecord({ auth, client, deps }, params.userId))) throw notFound();
+  handler: async (input) => {
+    if (!(await deleteUser(requestContext(input), input.params.userId))) throw notFound();
     return { success: true as const };
   },
 });
-
-/** Deletes the user and records it, in one transaction; false when there is no such user. */
-function deleteAndRecord(source: AuditSource & { auth: RequestAuth; deps: Deps }, userId: string): Promise<boolean> {
-  return inTransaction(source.deps.db, async (trx) => {
-    const deleted = await deleteUser(trx, source.auth.project.id, userId);
-    if (deleted) await audit(trx, source, 'user.deleted', { userId: userId.toLowerCase() });
-    return deleted;
-  });
-}
 
 function throwError(error: () => KnownError): never {
   throw error();

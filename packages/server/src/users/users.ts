@@ -1,27 +1,16 @@
 /**
- * Users as server code manages them: create (with a password, an imported
- * hash, or neither), change any field a server may set, and list page by page.
- * The routes and the package's operations (CLI, scripts) both call these, so
- * the rules live in one place. Passwords are hashed before any transaction.
+ * The rules of users that both reads and changes use: listing page by page,
+ * which team a user may select, the stored hash of a password, and the
+ * errors of a write. The changes themselves are actions (`users-actions.ts`).
  */
 import { type Json, KnownError } from '@latchkey/protocol';
 import { isUuid } from '../common/ids.js';
 import { checkPasswordRequirements, type PasswordHasher } from '../password/passwords.js';
-import { deleteUserSessions } from '../sessions/session-store.js';
-import { type Db, inTransaction } from '../storage/db.js';
-import { authEmailIndex, isUniqueViolation, type UserRow } from '../storage/schema.js';
+import type { Db } from '../storage/db.js';
+import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findMembership, findTeam } from '../teams/team-store.js';
 import { type CursorScope, decodeCursor, encodeCursor } from './user-cursor.js';
-import {
-  attachSelectedTeams,
-  findUser,
-  findUserByAuthEmail,
-  insertUser,
-  listUserPage,
-  type UserChanges,
-  type UserPosition,
-  updateUser,
-} from './user-store.js';
+import { attachSelectedTeams, findUser, listUserPage, type UserChanges, type UserPosition } from './user-store.js';
 import type { UserWithTeam } from './user-views.js';
 
 /** A user to create, in wire names (the body of `POST /users`). */
@@ -49,12 +38,15 @@ export type ServerUserChanges = Omit<UserChanges, 'password_hash'> & {
 /** The known errors of creating or changing a user. */
 export const userWriteErrors = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'] as const;
 
-function schemaError(message: string): KnownError<'SCHEMA_ERROR'> {
+export function schemaError(message: string): KnownError<'SCHEMA_ERROR'> {
   return new KnownError('SCHEMA_ERROR', { message });
 }
 
 /** The stored hash for a password or an imported hash; undefined when neither is given. */
-async function passwordHashOf(input: { password?: string | null; password_hash?: string }, passwords: PasswordHasher) {
+export async function passwordHashOf(
+  input: { password?: string | null; password_hash?: string },
+  passwords: PasswordHasher,
+) {
   if (input.password != null && input.password_hash !== undefined) {
     throw schemaError('body: give password or password_hash, not both');
   }
@@ -66,94 +58,13 @@ async function passwordHashOf(input: { password?: string | null; password_hash?:
 }
 
 /** Runs `write`, turning a clash on the sign-in e-mail index into USER_EMAIL_ALREADY_EXISTS. */
-async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
+export async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
     if (isUniqueViolation(error, authEmailIndex)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
     throw error;
   }
-}
-
-/** More work that commits or rolls back with a change (an audit event), given the transaction and the row. */
-export type AlsoInTransaction = (trx: Db, row: UserRow) => Promise<void>;
-
-/**
- * Creates a user. A sign-in e-mail (`primary_email_auth_enabled`) needs an
- * e-mail and must be free in the project.
- */
-export async function createUser(
-  db: Db,
-  projectId: string,
-  input: CreateUserInput,
-  now: number,
-  passwords: PasswordHasher,
-  also?: AlsoInTransaction,
-): Promise<UserRow> {
-  const authEnabled = input.primary_email_auth_enabled ?? false;
-  if (authEnabled && !input.primary_email) throw schemaError('body.primary_email: required to sign in with it');
-  const passwordHash = await passwordHashOf(input, passwords);
-  // A taken sign-in e-mail is refused by the unique index as the channel is inserted (no query before).
-  return uniqueEmail(() =>
-    inTransaction(db, async (trx) => {
-      const row = await insertUser(trx, {
-        projectId,
-        now,
-        primaryEmail: input.primary_email ?? null,
-        primaryEmailVerified: input.primary_email_verified ?? false,
-        primaryEmailAuthEnabled: authEnabled,
-        passwordHash: passwordHash ?? null,
-        displayName: input.display_name ?? null,
-        profileImageUrl: input.profile_image_url ?? null,
-        clientMetadata: input.client_metadata ?? {},
-        clientReadOnlyMetadata: input.client_read_only_metadata ?? {},
-        serverMetadata: input.server_metadata ?? {},
-        otpAuthEnabled: input.otp_auth_enabled ?? false,
-        passkeyAuthEnabled: input.passkey_auth_enabled ?? false,
-      });
-      await also?.(trx, row);
-      return row;
-    }),
-  );
-}
-
-/**
- * Changes a user as server code may. A new e-mail is unverified unless the
- * change says otherwise; a password set or removed here signs the user out of
- * every session. Null when there is no such user.
- */
-export async function changeUser(
-  db: Db,
-  projectId: string,
-  userId: string,
-  changes: ServerUserChanges,
-  now: number,
-  passwords: PasswordHasher,
-  also?: AlsoInTransaction,
-): Promise<UserRow | null> {
-  const { password, password_hash, ...fields } = changes;
-  const passwordHash = await passwordHashOf({ password, password_hash }, passwords);
-  const current = await findUser(db, projectId, userId);
-  if (!current) return null;
-  const set: UserChanges = { ...fields };
-  if (passwordHash !== undefined) set.password_hash = passwordHash;
-  const emailChanged = fields.primary_email !== undefined && fields.primary_email !== current.primary_email;
-  if (emailChanged && fields.primary_email_verified === undefined) set.primary_email_verified = false;
-  const email = fields.primary_email === undefined ? current.primary_email : fields.primary_email;
-  const authEnabled = fields.primary_email_auth_enabled ?? current.primary_email_auth_enabled;
-  if (authEnabled && !email) throw schemaError('body.primary_email: required to sign in with it');
-  if (authEnabled && email && (emailChanged || !current.primary_email_auth_enabled)) {
-    const holder = await findUserByAuthEmail(db, projectId, email);
-    if (holder && holder.id !== current.id) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
-  }
-  return uniqueEmail(() =>
-    inTransaction(db, async (trx) => {
-      const row = await updateUser(trx, projectId, current.id, set, now);
-      if (row && passwordHash !== undefined) await deleteUserSessions(trx, projectId, current.id);
-      if (row) await also?.(trx, row);
-      return row;
-    }),
-  );
 }
 
 /** A page of users (with their selected teams) and the cursor of the next one (null at the end). */

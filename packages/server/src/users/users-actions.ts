@@ -1,0 +1,160 @@
+/**
+ * What changes users, for the routes and the operator alike: create one
+ * (with a password, an imported hash, or neither), change one as server code
+ * may or as the user themself may, and delete one with their sessions. Each
+ * is an action (`events/recorder.ts`): its writes and its event commit
+ * together. Passwords are hashed before the transaction opens.
+ */
+import { KnownError } from '@latchkey/protocol';
+import { isUuid } from '../common/ids.js';
+import { type ActionContext, act, record } from '../events/recorder.js';
+import type { PasswordHasher } from '../password/passwords.js';
+import { deleteUserSessions } from '../sessions/session-store.js';
+import type { UserRow } from '../storage/schema.js';
+import {
+  deleteUserRow,
+  findUser,
+  findUserByAuthEmail,
+  insertUser,
+  lockUser,
+  type UserChanges,
+  updateUser as updateUserRow,
+} from './user-store.js';
+import {
+  type CreateUserInput,
+  passwordHashOf,
+  type ServerUserChanges,
+  schemaError,
+  selectionRace,
+  uniqueEmail,
+} from './users.js';
+
+/**
+ * Creates a user of the context's project. A sign-in e-mail
+ * (`primary_email_auth_enabled`) needs an e-mail and must be free in the project.
+ */
+export async function createUser(
+  ctx: ActionContext,
+  input: CreateUserInput,
+  passwords: PasswordHasher,
+): Promise<UserRow> {
+  const authEnabled = input.primary_email_auth_enabled ?? false;
+  if (authEnabled && !input.primary_email) throw schemaError('body.primary_email: required to sign in with it');
+  const passwordHash = await passwordHashOf(input, passwords);
+  // A taken sign-in e-mail is refused by the unique index as the channel is inserted (no query before).
+  return uniqueEmail(() =>
+    act(ctx, async (tx) => {
+      const row = await insertUser(tx.db, {
+        projectId: ctx.projectId,
+        now: ctx.clock.now(),
+        primaryEmail: input.primary_email ?? null,
+        primaryEmailVerified: input.primary_email_verified ?? false,
+        primaryEmailAuthEnabled: authEnabled,
+        passwordHash: passwordHash ?? null,
+        displayName: input.display_name ?? null,
+        profileImageUrl: input.profile_image_url ?? null,
+        clientMetadata: input.client_metadata ?? {},
+        clientReadOnlyMetadata: input.client_read_only_metadata ?? {},
+        serverMetadata: input.server_metadata ?? {},
+        otpAuthEnabled: input.otp_auth_enabled ?? false,
+        passkeyAuthEnabled: input.passkey_auth_enabled ?? false,
+      });
+      await record(tx, 'user.created', { userId: row.id });
+      return row;
+    }),
+  );
+}
+
+/**
+ * Changes a user as server code may. A new e-mail is unverified unless the
+ * change says otherwise; a password set or removed here signs the user out of
+ * every session. Null when there is no such user. A selected team the user
+ * left meanwhile is TEAM_MEMBERSHIP_NOT_FOUND (`checkSelectedTeam` first).
+ */
+export async function updateUser(
+  ctx: ActionContext,
+  userId: string,
+  changes: ServerUserChanges,
+  passwords: PasswordHasher,
+): Promise<UserRow | null> {
+  const { password, password_hash, ...fields } = changes;
+  const passwordHash = await passwordHashOf({ password, password_hash }, passwords);
+  const current = await findUser(ctx.db, ctx.projectId, userId);
+  if (!current) return null;
+  const set: UserChanges = { ...fields };
+  if (passwordHash !== undefined) set.password_hash = passwordHash;
+  const emailChanged = fields.primary_email !== undefined && fields.primary_email !== current.primary_email;
+  if (emailChanged && fields.primary_email_verified === undefined) set.primary_email_verified = false;
+  const email = fields.primary_email === undefined ? current.primary_email : fields.primary_email;
+  const authEnabled = fields.primary_email_auth_enabled ?? current.primary_email_auth_enabled;
+  if (authEnabled && !email) throw schemaError('body.primary_email: required to sign in with it');
+  if (authEnabled && email && (emailChanged || !current.primary_email_auth_enabled)) {
+    const holder = await findUserByAuthEmail(ctx.db, ctx.projectId, email);
+    if (holder && holder.id !== current.id) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
+  }
+  // The names of the fields changed (never a password or metadata value); a password is its own event.
+  const names = Object.keys(fields).sort();
+  return selectionRace(fields.selected_team_id, current.id, () =>
+    uniqueEmail(() =>
+      act(ctx, async (tx) => {
+        const row = await updateUserRow(tx.db, ctx.projectId, current.id, set, ctx.clock.now());
+        if (!row) return null;
+        if (passwordHash !== undefined) {
+          await deleteUserSessions(tx.db, ctx.projectId, current.id);
+          await record(tx, 'password.changed', { userId: row.id, data: { by: 'server' } });
+        }
+        if (names.length > 0) await record(tx, 'user.updated', { userId: row.id, data: { fields: names } });
+        return row;
+      }),
+    ),
+  );
+}
+
+/** What the signed-in user may change of themself (`PATCH /users/me`). */
+export type OwnUserChanges = Pick<
+  UserChanges,
+  | 'display_name'
+  | 'profile_image_url'
+  | 'selected_team_id'
+  | 'otp_auth_enabled'
+  | 'passkey_auth_enabled'
+  | 'client_metadata'
+  | 'client_read_only_metadata'
+  | 'server_metadata'
+>;
+
+/**
+ * Changes the context's signed-in user (`ctx.userId`); null when the user is
+ * gone. A selected team they left meanwhile is TEAM_MEMBERSHIP_NOT_FOUND.
+ */
+export function updateOwnUser(ctx: ActionContext, changes: OwnUserChanges): Promise<UserRow | null> {
+  const userId = ctx.userId;
+  if (userId === null) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  return selectionRace(changes.selected_team_id, userId, () =>
+    act(ctx, async (tx) => {
+      const row = await updateUserRow(tx.db, ctx.projectId, userId, changes, ctx.clock.now());
+      const fields = Object.keys(changes).sort();
+      if (row && fields.length > 0) await record(tx, 'user.profile_updated', { userId: row.id, data: { fields } });
+      return row;
+    }),
+  );
+}
+
+/**
+ * Deletes the user and their sessions, so their access and refresh tokens stop
+ * working at once on every instance. False when there is no such user.
+ */
+export function deleteUser(ctx: ActionContext, userId: string): Promise<boolean> {
+  // A malformed id names nobody (and must not reach the database's uuid cast).
+  if (!isUuid(userId)) return Promise.resolve(false);
+  return act(ctx, async (tx) => {
+    // The user's row first (no session can be added meanwhile), then their sessions, deleted as every
+    // session is (every instance is told); the cascade then finds none.
+    const user = await lockUser(tx.db, ctx.projectId, userId);
+    if (!user) return false;
+    await deleteUserSessions(tx.db, ctx.projectId, user.id);
+    if (!(await deleteUserRow(tx.db, ctx.projectId, user.id))) return false;
+    await record(tx, 'user.deleted', { userId: user.id });
+    return true;
+  });
+}
