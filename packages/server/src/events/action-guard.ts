@@ -65,12 +65,6 @@ export const routesNotYetActions: ReadonlySet<string> = new Set([
   'POST /team-invitations/accept/check-code',
   'POST /team-invitations/accept/details',
   'POST /team-invitations/accept',
-  // Projects and API keys (next).
-  'PATCH /projects/current',
-  'DELETE /projects/current',
-  'POST /internal/projects',
-  'POST /internal/api-keys',
-  'PATCH /internal/api-keys/:keySetId',
   // E-mail templates and mail.
   'PATCH /email-templates/:type',
   'DELETE /email-templates/:type',
