@@ -57,7 +57,7 @@ export interface MailboxProof {
  *
  * @example
  * const owner = await settleProvenAddress(trx, { projectId, address, now, source, codeId: row.id });
- * const user = owner ?? (await insertUser(trx, { ...withVerifiedAddress }));
+ * const user = owner ?? (await addUser(trx, { ...withVerifiedAddress }));
  */
 export async function settleProvenAddress(db: Db, proof: MailboxProof): Promise<UserRow | null> {
   const { projectId, address, now } = proof;

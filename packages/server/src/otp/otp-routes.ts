@@ -50,7 +50,8 @@ import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { openSignInSession } from '../sessions/sign-in-session.js';
 import { inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
+import { findUserByAuthEmail, updateUser } from '../users/user-store.js';
+import { addUser } from '../users/users-actions.js';
 
 function requireMagicLink(project: ProjectRecord): void {
   if (!project.config.magic_link_enabled) {
@@ -146,7 +147,7 @@ const signInWithCode = defineRoute({
         }
         const user =
           existing ??
-          (await insertUser(trx, {
+          (await addUser(trx, {
             projectId: project.id,
             primaryEmail: address,
             primaryEmailVerified: true,

@@ -46,7 +46,8 @@ import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { deleteUserSessionsExcept, findSession } from '../sessions/session-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import type { UserRow, VerificationCodeRow } from '../storage/schema.js';
-import { findUser, findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
+import { findUser, findUserByAuthEmail, updateUser } from '../users/user-store.js';
+import { addUser } from '../users/users-actions.js';
 import { checkPasswordRequirements, hashPassword, verifyPassword } from './passwords.js';
 
 /** The body the original backend always answers to a reset request (wire-protocol §14.1). */
@@ -177,7 +178,7 @@ const resetPassword = defineRoute({
       if (!owner) {
         // The address was another account's claim, now detached: the prover's own account gets the password.
         if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
-        const user = await insertUser(trx, {
+        const user = await addUser(trx, {
           projectId: project.id,
           primaryEmail: address,
           primaryEmailVerified: true,

@@ -18,7 +18,8 @@ import { limitSignUps } from '../rate-limit/rate-limit.js';
 import { openSignInSession } from '../sessions/sign-in-session.js';
 import { inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
+import { findUserByAuthEmail, updateUser } from '../users/user-store.js';
+import { addUser } from '../users/users-actions.js';
 import { checkPasswordRequirements, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 /** The answer of every sign-in: a new session's tokens and the user's id. */
@@ -63,7 +64,7 @@ const signUp = defineRoute({
     let created: { userId: string; sessionId: string; refreshToken: string };
     try {
       created = await inTransaction(deps.db, async (trx) => {
-        const user = await insertUser(trx, {
+        const user = await addUser(trx, {
           projectId: project.id,
           primaryEmail: body.email,
           primaryEmailAuthEnabled: true,

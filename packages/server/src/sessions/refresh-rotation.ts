@@ -37,7 +37,8 @@ import type { ClientInfo } from '../http/route.js';
 import { recordUserActivity } from '../metrics/activity.js';
 import type { Db } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
-import { deleteSessionById, isActivityStale, rotateSessionToken, touchSession } from './session-store.js';
+import { touchSession } from './session-activity.js';
+import { deleteSessionById, isActivityStale, rotateSessionToken } from './session-store.js';
 
 /**
  * How long a replaced refresh token keeps working: 30 s. Two tabs refreshing
