@@ -36,7 +36,7 @@ export interface Deps extends RequestAuthNeeds, RefreshNeeds, RefreshCookieNeeds
   bodyLimitBytes: number;
   /** Users as `GET /users/me` answers them, cached per user. */
   users: UserCache;
-  /** The storage's change feed: a handler that changes a project or its keys calls `publishLocal` after commit. */
+  /** The storage's change feed: actions announce their events' stale caches on it after commit (`events/recorder.ts`). */
   changes: ChangeFeed;
   /** Lower-case name of the trusted header holding the client's country code (e.g. `cf-ipcountry`), or null. */
   countryHeader: string | null;

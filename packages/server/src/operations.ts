@@ -6,24 +6,20 @@
  */
 
 import { type ApiKeySetWire, internalProjectId, type ServerUserWire } from '@latchkey/protocol';
-import { apiKeyKinds, findKeySet, keyColumns, listKeySets } from './api-keys/api-key-store.js';
+import { listKeySets } from './api-keys/api-key-store.js';
 import { apiKeySetView } from './api-keys/api-key-views.js';
-import {
-  type CreateApiKeySetOptions,
-  type CreatedApiKeySet,
-  createKeySet,
-  revokeKeySetNow,
-} from './api-keys/api-keys.js';
-import { audit, operatorSource } from './audit/audit-log.js';
+import type { CreateApiKeySetOptions, CreatedApiKeySet } from './api-keys/api-keys.js';
+import { createApiKeySet as createApiKeySetAction, updateApiKeySet } from './api-keys/api-keys-actions.js';
 import { deleteUnusedCodes } from './codes/code-store.js';
+import type { Clock } from './common/clock.js';
 import { validate } from './common/validate.js';
 import { createSealer, type Sealer } from './crypto/encryption.js';
 import { secretWeakness } from './crypto/secret-strength.js';
 import { type ActionContext, operatorContext } from './events/recorder.js';
 import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
 import { outboxSealer, resealContent } from './mail/sealed-mail.js';
-import { PasswordHasher } from './password/passwords.js';
 import { resealAccountTokens } from './oauth/oauth-account-store.js';
+import { PasswordHasher } from './password/passwords.js';
 import {
   type BootstrapOptions,
   bootstrapDatabase,
@@ -42,11 +38,10 @@ import { changeProjectConfig, listProjectIds } from './projects/project-store.js
 import {
   addOwner,
   type CreateProjectOptions,
-  changeConfig,
-  insertNewProject,
   listProjects as listProjectRecords,
   type ProjectRecord,
 } from './projects/projects.js';
+import { createProject as createProjectAction, updateProject } from './projects/projects-actions.js';
 import { changeFeedOf } from './storage/change-feed.js';
 import { inTransaction } from './storage/db.js';
 import { dbOf, type Storage } from './storage/open-storage.js';
@@ -91,10 +86,7 @@ function sealerFor(options: SecretOption) {
  * await bootstrap(storage, { dev: false, internalSignUp: false }); // production: owners only by invitation
  */
 export async function bootstrap(storage: Storage, options: BootstrapOptions): Promise<DevProjectKeys | null> {
-  const created = await bootstrapDatabase(dbOf(storage), storage.schema, options);
-  // Services already running on this storage see the internal project's sign-up as it is now.
-  changed(storage, internalProjectId, null);
-  return created;
+  return bootstrapDatabase(operator(storage, internalProjectId), storage.schema, options);
 }
 
 /**
@@ -120,7 +112,7 @@ export async function issueDevKeys(
 ): Promise<DevProjectKeys> {
   const projectId = await findDevProject(storage);
   if (!projectId) throw new Error('the database has no development project');
-  return changed(storage, projectId, await issueKeys(dbOf(storage), projectId, description));
+  return issueKeys(operator(storage, projectId), description);
 }
 
 /**
@@ -134,8 +126,8 @@ export async function createProject(
   storage: Storage,
   options: CreateProjectOptions & SecretOption,
 ): Promise<ProjectRecord> {
-  const project = (await insertNewProject(dbOf(storage), options, sealerFor(options)))!;
-  return changed(storage, project.id, project);
+  const { secret: _secret, ...project } = options;
+  return (await createProjectAction(operator(storage, internalProjectId), project, sealerFor(options)))!;
 }
 
 /**
@@ -152,15 +144,7 @@ export async function updateProjectConfig(
   patch: ProjectConfigPatch,
   options: SecretOption = {},
 ): Promise<ProjectConfig> {
-  const config = await inTransaction(dbOf(storage), async (trx) => {
-    const config = await changeConfig(trx, projectId, patch, sealerFor(options));
-    const fields = Object.keys(patch)
-      .map((field) => `config.${field}`)
-      .sort();
-    await audit(trx, operatorSource(projectId), 'project.updated', { userId: null, data: { fields } });
-    return config;
-  });
-  return changed(storage, projectId, config);
+  return (await updateProject(operator(storage, projectId), { config: patch }, sealerFor(options))).config;
 }
 
 /**
@@ -174,16 +158,7 @@ export async function createApiKeySet(
   projectId: string,
   options: CreateApiKeySetOptions = {},
 ): Promise<CreatedApiKeySet> {
-  const created = await inTransaction(dbOf(storage), async (trx) => {
-    const created = await createKeySet(trx, projectId, options);
-    const kinds = apiKeyKinds.filter((kind) => created[kind] !== undefined);
-    await audit(trx, operatorSource(projectId), 'api_key.created', {
-      userId: null,
-      data: { key_set_id: created.id, kinds },
-    });
-    return created;
-  });
-  return changed(storage, projectId, created);
+  return createApiKeySetAction(operator(storage, projectId), options);
 }
 
 /**
@@ -211,20 +186,9 @@ export async function revokeApiKeySet(
   keySetId: string,
   options: { now?: number } = {},
 ): Promise<boolean> {
-  const now = options.now ?? Date.now();
-  const revoked = await inTransaction(dbOf(storage), async (trx) => {
-    const revoked = await revokeKeySetNow(trx, projectId, keySetId, now);
-    const set = revoked ? await findKeySet(trx, projectId, keySetId) : undefined;
-    if (set) {
-      const kinds = apiKeyKinds.filter((kind) => set[keyColumns[kind].hash] !== null);
-      await audit(trx, operatorSource(projectId, now), 'api_key.revoked', {
-        userId: null,
-        data: { key_set_id: set.id, kinds },
-      });
-    }
-    return revoked;
-  });
-  return changed(storage, projectId, revoked);
+  const now = options.now;
+  const ctx = operator(storage, projectId, now === undefined ? undefined : { now: () => now });
+  return (await updateApiKeySet(ctx, keySetId, { revoke: true }))?.revokedNow ?? false;
 }
 
 /**
@@ -432,12 +396,6 @@ export async function findOwner(storage: Storage, email: string): Promise<Server
   return row ? serverUserView(row) : null;
 }
 
-/** Tells the services on this storage at once of a change just committed (others hear of it from the database). */
-function changed<T>(storage: Storage, projectId: string, result: T): T {
-  changeFeedOf(storage).publishLocal(projectId);
-  return result;
-}
-
 /**
  * A page of a project's users in sign-up order (server view, as `GET /users`
  * answers it), and the cursor of the next page.
@@ -476,6 +434,6 @@ export async function createUser(storage: Storage, projectId: string, input: Cre
 }
 
 /** The context of an action the operator runs on `storage` in `projectId`. */
-function operator(storage: Storage, projectId: string): ActionContext {
-  return operatorContext(dbOf(storage), changeFeedOf(storage), projectId);
+function operator(storage: Storage, projectId: string, clock?: Clock): ActionContext {
+  return operatorContext(dbOf(storage), changeFeedOf(storage), projectId, clock);
 }

@@ -5,11 +5,12 @@
  * on the one instance of an embedded database at once (PGlite). Tests wait on
  * the feed's events, never on timers.
  */
-import { headers as h } from '@latchkey/protocol';
+import { headers as h, internalProjectId } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomCrockford } from '../crypto/random.js';
+import { operatorContext } from '../events/recorder.js';
 import { bootstrap, createApiKeySet, createProject, revokeApiKeySet } from '../operations.js';
-import { insertNewProject } from '../projects/projects.js';
+import { createProject as createProjectAction } from '../projects/projects-actions.js';
 import { createService, type Service } from '../service.js';
 import { type ChangeFeed, changeFeedOf, type FeedEvent } from '../storage/change-feed.js';
 import { dbOf, openPGlite, openStorage, type Storage } from '../storage/open-storage.js';
@@ -281,9 +282,13 @@ describe.skipIf(!postgresUp)('revocation across instances on PostgreSQL', () => 
         if (event.projectId === mineId) sawMine();
       });
       const elsewhere = await createProject(other, { displayName: 'Other schema' });
-      // Through the store, which announces the change only through the database (the operation would also
-      // announce it locally at once, and that event could come before the other schema's notification).
-      await insertNewProject(dbOf(a), { displayName: 'Mine', id: mineId }, null);
+      // An action with no local feed to tell announces the change only through the database (the operation
+      // would also announce it locally at once, and that event could come before the other schema's notification).
+      await createProjectAction(
+        operatorContext(dbOf(a), null, internalProjectId),
+        { displayName: 'Mine', id: mineId },
+        null,
+      );
       // Notifications arrive in commit order: once A's own arrived, the other schema's has too.
       await mineArrived;
       stop();

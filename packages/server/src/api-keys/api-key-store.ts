@@ -1,11 +1,11 @@
 /**
  * API key sets: every query on the `api_key_sets` table. Keys are stored as
- * SHA-256 hashes and last four characters. Every write notifies the change
- * feed, so instances drop the key sets they cached (`access/auth-cache.ts`).
+ * SHA-256 hashes and last four characters. The actions that write them
+ * (`api-keys-actions.ts`) record events that drop the key sets every
+ * instance cached (`access/auth-cache.ts`).
  */
 import { isUuid } from '../common/ids.js';
-import { notifyProjectChanged } from '../storage/change-feed.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import type { Db } from '../storage/db.js';
 import type { ApiKeySetRow } from '../storage/schema.js';
 
 /** The three kinds of API key, as the store names their columns. */
@@ -35,23 +35,19 @@ export async function insertKeySet(db: Db, set: NewKeySetRow): Promise<ApiKeySet
     stored[keyColumns[kind].hash] = set.keys[kind]?.hash ?? null;
     stored[keyColumns[kind].lastFour] = set.keys[kind]?.lastFour ?? null;
   }
-  return inTransaction(db, async (trx) => {
-    const row = await trx
-      .insertInto('api_key_sets')
-      .values({
-        id: set.id,
-        project_id: set.projectId,
-        description: set.description,
-        created_at: set.createdAt,
-        expires_at: set.expiresAt,
-        manually_revoked_at: null,
-        ...stored,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await notifyProjectChanged(trx, set.projectId);
-    return row;
-  });
+  return db
+    .insertInto('api_key_sets')
+    .values({
+      id: set.id,
+      project_id: set.projectId,
+      description: set.description,
+      created_at: set.createdAt,
+      expires_at: set.expiresAt,
+      manually_revoked_at: null,
+      ...stored,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The project's key set, or null (also for an id that is not a UUID). */
@@ -93,39 +89,19 @@ export async function updateKeySet(
 ): Promise<ApiKeySetRow | null> {
   if (!isUuid(keySetId)) return null;
   if (changes.description === undefined && !changes.revokedAt) return findKeySet(db, projectId, keySetId);
-  return inTransaction(db, async (trx) => {
-    const row = await trx
-      .updateTable('api_key_sets')
-      .set((eb) => ({
-        ...(changes.description !== undefined ? { description: changes.description } : {}),
-        ...(changes.revokedAt
-          ? { manually_revoked_at: eb.fn.coalesce('manually_revoked_at', eb.val(changes.revokedAt)) }
-          : {}),
-      }))
-      .where('project_id', '=', projectId)
-      .where('id', '=', keySetId.toLowerCase())
-      .returningAll()
-      .executeTakeFirst();
-    if (row) await notifyProjectChanged(trx, projectId);
-    return row ?? null;
-  });
-}
-
-/** Marks a key set revoked at `at`; false when the project has no such unrevoked set. */
-export async function revokeKeySet(db: Db, projectId: string, keySetId: string, at: Date): Promise<boolean> {
-  if (!isUuid(keySetId)) return false;
-  return inTransaction(db, async (trx) => {
-    const result = await trx
-      .updateTable('api_key_sets')
-      .set({ manually_revoked_at: at })
-      .where('project_id', '=', projectId)
-      .where('id', '=', keySetId.toLowerCase())
-      .where('manually_revoked_at', 'is', null)
-      .executeTakeFirst();
-    const revoked = result.numUpdatedRows > 0n;
-    if (revoked) await notifyProjectChanged(trx, projectId);
-    return revoked;
-  });
+  const row = await db
+    .updateTable('api_key_sets')
+    .set((eb) => ({
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+      ...(changes.revokedAt
+        ? { manually_revoked_at: eb.fn.coalesce('manually_revoked_at', eb.val(changes.revokedAt)) }
+        : {}),
+    }))
+    .where('project_id', '=', projectId)
+    .where('id', '=', keySetId.toLowerCase())
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** A key that may authenticate: its kind, SHA-256 hash and expiry (epoch ms). */

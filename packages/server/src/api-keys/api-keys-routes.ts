@@ -6,10 +6,9 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { inTransaction } from '../storage/db.js';
-import { type ApiKeyKind, apiKeyKinds, findKeySet, keyColumns, listKeySets, updateKeySet } from './api-key-store.js';
+import { findKeySet, listKeySets } from './api-key-store.js';
 import {
   apiKeySetFirstView,
   apiKeySetFirstViewSchema,
@@ -17,7 +16,7 @@ import {
   apiKeySetSchema,
   apiKeySetView,
 } from './api-key-views.js';
-import { createKeySet } from './api-keys.js';
+import { createApiKeySet, updateApiKeySet } from './api-keys-actions.js';
 
 /** The last millisecond of year 9999: later than any key needs, and safe for both JavaScript and PostgreSQL dates. */
 const latestExpiryMillis = 253_402_300_799_999;
@@ -44,7 +43,7 @@ const updateBody = z.strictObject({
 
 const keySetParams = z.object({ keySetId: z.string() });
 
-const listApiKeySets = defineRoute({
+const listApiKeySetsRoute = defineRoute({
   method: 'GET',
   path: '/internal/api-keys',
   tag: 'api-keys',
@@ -58,7 +57,7 @@ const listApiKeySets = defineRoute({
   }),
 });
 
-const createApiKeySet = defineRoute({
+const createApiKeySetRoute = defineRoute({
   method: 'POST',
   path: '/internal/api-keys',
   tag: 'api-keys',
@@ -68,32 +67,23 @@ const createApiKeySet = defineRoute({
   body: createBody,
   answer: apiKeySetFirstViewSchema,
   errors: [],
-  handler: async ({ auth, body, client, deps }) => {
-    const now = deps.clock.now();
-    if (body.expires_at_millis !== undefined && body.expires_at_millis <= now) {
+  handler: async (input) => {
+    const { body, deps } = input;
+    if (body.expires_at_millis !== undefined && body.expires_at_millis <= deps.clock.now()) {
       throw new KnownError('SCHEMA_ERROR', { message: 'body.expires_at_millis: must be in the future' });
     }
-    const created = await inTransaction(deps.db, async (trx) => {
-      const created = await createKeySet(trx, auth.project.id, {
-        description: body.description ?? '',
-        ...(body.expires_at_millis !== undefined ? { expiresAtMillis: body.expires_at_millis } : {}),
-        hasPublishableClientKey: body.has_publishable_client_key ?? false,
-        hasSecretServerKey: body.has_secret_server_key ?? false,
-        hasSuperSecretAdminKey: body.has_super_secret_admin_key ?? false,
-        now,
-      });
-      await audit(trx, { auth, client, deps }, 'api_key.created', {
-        userId: null,
-        data: keySetFacts(created.id, (kind) => created[kind] !== undefined),
-      });
-      return created;
+    const created = await createApiKeySet(requestContext(input), {
+      description: body.description ?? '',
+      ...(body.expires_at_millis !== undefined ? { expiresAtMillis: body.expires_at_millis } : {}),
+      hasPublishableClientKey: body.has_publishable_client_key ?? false,
+      hasSecretServerKey: body.has_secret_server_key ?? false,
+      hasSuperSecretAdminKey: body.has_super_secret_admin_key ?? false,
     });
-    deps.changes.publishLocal(auth.project.id);
     return apiKeySetFirstView(created);
   },
 });
 
-const getApiKeySet = defineRoute({
+const getApiKeySetRoute = defineRoute({
   method: 'GET',
   path: '/internal/api-keys/:keySetId',
   tag: 'api-keys',
@@ -109,7 +99,7 @@ const getApiKeySet = defineRoute({
   },
 });
 
-const updateApiKeySet = defineRoute({
+const updateApiKeySetRoute = defineRoute({
   method: 'PATCH',
   path: '/internal/api-keys/:keySetId',
   tag: 'api-keys',
@@ -120,31 +110,20 @@ const updateApiKeySet = defineRoute({
   body: updateBody,
   answer: apiKeySetSchema,
   errors: ['API_KEY_NOT_FOUND'],
-  handler: async ({ auth, params, body, client, deps }) => {
-    const revokedAt = body.revoked ? new Date(deps.clock.now()) : undefined;
-    const row = await inTransaction(deps.db, async (trx) => {
-      const row = await updateKeySet(trx, auth.project.id, params.keySetId, {
-        ...(body.description !== undefined ? { description: body.description } : {}),
-        ...(revokedAt ? { revokedAt } : {}),
-      });
-      // Revoked by this request, not before it (the earlier revocation time is kept).
-      if (row && revokedAt && row.manually_revoked_at?.getTime() === revokedAt.getTime()) {
-        await audit(trx, { auth, client, deps }, 'api_key.revoked', {
-          userId: null,
-          data: keySetFacts(row.id, (kind) => row[keyColumns[kind].hash] !== null),
-        });
-      }
-      return row;
+  handler: async (input) => {
+    const { params, body } = input;
+    const updated = await updateApiKeySet(requestContext(input), params.keySetId, {
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.revoked ? { revoke: true } : {}),
     });
-    if (!row) throw new KnownError('API_KEY_NOT_FOUND');
-    deps.changes.publishLocal(auth.project.id);
-    return apiKeySetView(row);
+    if (!updated) throw new KnownError('API_KEY_NOT_FOUND');
+    return apiKeySetView(updated.set);
   },
 });
 
-/** What the audit log keeps of a key set: its id and the kinds of key it holds, never the keys. */
-function keySetFacts(keySetId: string, has: (kind: ApiKeyKind) => boolean) {
-  return { key_set_id: keySetId, kinds: apiKeyKinds.filter(has) };
-}
-
-export const apiKeyRoutes: Route[] = [listApiKeySets, createApiKeySet, getApiKeySet, updateApiKeySet];
+export const apiKeyRoutes: Route[] = [
+  listApiKeySetsRoute,
+  createApiKeySetRoute,
+  getApiKeySetRoute,
+  updateApiKeySetRoute,
+];

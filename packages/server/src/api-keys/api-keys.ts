@@ -8,14 +8,7 @@ import { apiKeyPrefixes } from '@latchkey/protocol';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
 import type { Db } from '../storage/db.js';
-import {
-  type ActiveKey,
-  type ApiKeyKind,
-  apiKeyKinds,
-  findValidKeyHashes,
-  insertKeySet,
-  revokeKeySet,
-} from './api-key-store.js';
+import { type ActiveKey, type ApiKeyKind, apiKeyKinds, findValidKeyHashes, insertKeySet } from './api-key-store.js';
 
 export type { ApiKeyKind } from './api-key-store.js';
 
@@ -53,7 +46,7 @@ export interface CreatedApiKeySet {
  * Creates a key set for a project and returns its plaintext keys (shown once).
  *
  * @example
- * const { publishableClientKey, secretServerKey } = await createKeySet(db, projectId, { description: 'CI' });
+ * const { publishableClientKey, secretServerKey } = await createKeySet(trx, projectId, { description: 'CI' });
  */
 export async function createKeySet(
   db: Db,
@@ -87,11 +80,6 @@ export async function createKeySet(
     keys,
   });
   return created;
-}
-
-/** Revokes a key set; its keys stop working at once. False when the project has no such unrevoked set. */
-export function revokeKeySetNow(db: Db, projectId: string, keySetId: string, now = Date.now()): Promise<boolean> {
-  return revokeKeySet(db, projectId, keySetId, new Date(now));
 }
 
 /**

@@ -36,25 +36,8 @@ export interface AuditSource {
   deps: { clock: { now(): number } };
   /** The project whose log gets the event, when not the caller's (default: `auth`'s project). */
   projectId?: string;
-  /** Who acted, when no request says it (`operatorSource`). */
+  /** Who acted, when no request says it. */
   actor?: { type: ActorType; id: string | null };
-}
-
-/**
- * The source of an operation run with the database itself (the CLI), not
- * through a request: the actor is the operator, with no address.
- *
- * @example
- * await audit(trx, operatorSource(projectId), 'api_key.revoked', { userId: null, data });
- */
-export function operatorSource(projectId: string, now = Date.now()): AuditSource {
-  return {
-    auth: null,
-    projectId,
-    client: { ip: null, userAgent: 'latchkey operations' },
-    deps: { clock: { now: () => now } },
-    actor: { type: 'operator', id: null },
-  };
 }
 
 /** The event's facts besides who and where. */

@@ -58,7 +58,7 @@ export interface MailboxProof {
  *
  * @example
  * const owner = await settleProof(tx, { projectId, address, now, codeId: row.id });
- * const user = owner ?? (await insertUser(tx.db, { ...withVerifiedAddress }));
+ * const user = owner ?? (await addUser(tx.db, { ...withVerifiedAddress }));
  */
 export async function settleProof(tx: ActionTx, proof: MailboxProof): Promise<UserRow | null> {
   const { db } = tx;

@@ -29,12 +29,6 @@ export const routesNotYetActions: ReadonlySet<string> = new Set([
   'POST /auth/oauth/dev-provider/:providerId',
   'DELETE /auth/sessions/current',
   'DELETE /auth/sessions/:sessionId',
-  // Projects and API keys (next).
-  'PATCH /projects/current',
-  'DELETE /projects/current',
-  'POST /internal/projects',
-  'POST /internal/api-keys',
-  'PATCH /internal/api-keys/:keySetId',
 ]);
 
 /** The route whose handler runs in the current async context (strict mode only). */

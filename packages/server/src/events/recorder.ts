@@ -35,8 +35,9 @@
  *    audit log must not show it).
  * 3. The handler becomes: check the request, `await action(requestContext(input), ...)`,
  *    answer. Remove the feature's routes from `routesNotYetActions`
- *    (`events/action-guard.ts`) and give each writing route a request in
- *    `events/route-actions.test.ts`.
+ *    (`events/action-guard.ts`), give each writing route a request in
+ *    `events/route-actions.test.ts`, and take the feature's events off
+ *    `writtenByHand` in `events/catalogue.test.ts`.
  *
  * @example
  * export function deleteTeam(ctx: ActionContext, teamId: string): Promise<boolean> {

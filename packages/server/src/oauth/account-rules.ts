@@ -33,7 +33,8 @@ import type { ProjectRecord } from '../projects/projects.js';
 import type { Db } from '../storage/db.js';
 import { lockOAuthAccount } from '../storage/locks.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUser, insertUser, markUserActive } from '../users/user-store.js';
+import { findUser, markUserActive } from '../users/user-store.js';
+import { addUser } from '../users/users-actions.js';
 import { findAccount, findUserAccount, saveAccount } from './oauth-account-store.js';
 import type { ProviderProfile, ProviderTokens } from './providers.js';
 
@@ -123,9 +124,9 @@ export async function applyAccountRules(trx: Db, sealer: Sealer, input: AccountR
   }
 
   if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
-  let user: Awaited<ReturnType<typeof insertUser>>;
+  let user: Awaited<ReturnType<typeof addUser>>;
   try {
-    user = await insertUser(trx, {
+    user = await addUser(trx, {
       projectId: project.id,
       projectConfig: project.config,
       now: input.now,

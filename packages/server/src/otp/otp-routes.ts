@@ -48,7 +48,8 @@ import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { completeSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
 import { inTransaction } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
+import { findUserByAuthEmail, updateUser } from '../users/user-store.js';
+import { addUser } from '../users/users-actions.js';
 
 function requireMagicLink(project: ProjectRecord): void {
   if (!project.config.magic_link_enabled) {
@@ -147,7 +148,7 @@ const signInWithCode = defineRoute({
           }
           const user =
             existing ??
-            (await insertUser(trx, {
+            (await addUser(trx, {
               projectId: project.id,
               primaryEmail: address,
               primaryEmailVerified: true,

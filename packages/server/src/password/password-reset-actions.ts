@@ -16,7 +16,8 @@ import type { ProjectRecord } from '../projects/projects.js';
 import { deleteUserSessionsExcept } from '../sessions/session-store.js';
 import type { Db } from '../storage/db.js';
 import type { UserRow, VerificationCodeRow } from '../storage/schema.js';
-import { findUser, findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
+import { findUser, findUserByAuthEmail, updateUser } from '../users/user-store.js';
+import { addUser } from '../users/users-actions.js';
 
 const resetCodeData = z.object({ user_id: z.string(), email: z.string() });
 
@@ -89,7 +90,7 @@ export function resetPassword(
     const owner = await settleProof(tx, { projectId: project.id, address, now, codeId: code.id });
     if (!owner) {
       if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
-      const user = await insertUser(tx.db, {
+      const user = await addUser(tx.db, {
         projectId: project.id,
         primaryEmail: address,
         primaryEmailVerified: true,

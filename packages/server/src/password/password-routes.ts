@@ -17,7 +17,8 @@ import { reserveAttempt, signInKeys } from '../rate-limit/attempt-limits.js';
 import { limitSignUps } from '../rate-limit/rate-limit.js';
 import { completeSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUserByAuthEmail, insertUser, updateUser } from '../users/user-store.js';
+import { findUserByAuthEmail, updateUser } from '../users/user-store.js';
+import { addUser } from '../users/users-actions.js';
 import { checkPasswordRequirements, needsRehash } from './passwords.js';
 
 const signUp = defineRoute({
@@ -55,7 +56,7 @@ const signUp = defineRoute({
       return await completeSignIn(input, {
         method: 'password',
         user: async (trx) => {
-          const user = await insertUser(trx, {
+          const user = await addUser(trx, {
             projectId: project.id,
             primaryEmail: body.email,
             primaryEmailAuthEnabled: true,

@@ -1,11 +1,12 @@
 /** First-start set-up: the internal project, and in development a default project with keys. */
 import { internalProjectId } from '@latchkey/protocol';
-import { createKeySet } from '../api-keys/api-keys.js';
-import { audit, operatorSource } from '../audit/audit-log.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import { createApiKeySet } from '../api-keys/api-keys-actions.js';
+import { type ActionContext, act } from '../events/recorder.js';
+import type { Db } from '../storage/db.js';
 import { lockBootstrap } from '../storage/locks.js';
 import { findOldestProjectId } from './project-store.js';
-import { changeConfig, findProject, insertNewProject } from './projects.js';
+import { findProject } from './projects.js';
+import { createProject, updateProject } from './projects-actions.js';
 
 /** The development project's id and plaintext keys. */
 export interface DevProjectKeys {
@@ -34,12 +35,17 @@ export interface BootstrapOptions {
  * its keys, which are never shown again (they are stored hashed); on later
  * starts it returns null.
  */
-export function bootstrapDatabase(db: Db, schema: string, options: BootstrapOptions): Promise<DevProjectKeys | null> {
+export function bootstrapDatabase(
+  operator: ActionContext,
+  schema: string,
+  options: BootstrapOptions,
+): Promise<DevProjectKeys | null> {
   const signUp = options.internalSignUp ?? (options.dev ? true : undefined);
-  return inTransaction(db, async (trx) => {
-    await lockBootstrap(trx, schema);
-    const created = await insertNewProject(
-      trx,
+  const internal = { ...operator, projectId: internalProjectId };
+  return act(internal, async (tx) => {
+    await lockBootstrap(tx.db, schema);
+    const created = await createProject(
+      tx,
       {
         id: internalProjectId,
         displayName: 'Latchkey internal',
@@ -48,8 +54,8 @@ export function bootstrapDatabase(db: Db, schema: string, options: BootstrapOpti
       null,
       { ifAbsent: true },
     );
-    if (!created && signUp !== undefined) await setInternalSignUp(trx, signUp);
-    if (!options.dev || (await findOldestProjectId(trx, internalProjectId))) return null;
+    if (!created && signUp !== undefined) await setInternalSignUp(tx, signUp);
+    if (!options.dev || (await findOldestProjectId(tx.db, internalProjectId))) return null;
     // Magic links, client team creation and GitHub and Google through the development stand-in
     // (shared keys) on, so that every sign-in method that needs no outside set-up, and teams, can be
     // tried at once, offline.
@@ -61,20 +67,16 @@ export function bootstrapDatabase(db: Db, schema: string, options: BootstrapOpti
         { id: 'google' as const, enabled: true, type: 'shared' as const },
       ],
     };
-    const project = await insertNewProject(trx, { displayName: 'Default project', config }, null);
-    return issueKeys(trx, project!.id, 'Development keys');
+    const project = await createProject(tx, { displayName: 'Default project', config }, null);
+    return issueKeys({ ...tx, projectId: project!.id }, 'Development keys');
   });
 }
 
-/** Opens or closes sign-up to the internal project, recording a change as the operator's. */
-async function setInternalSignUp(trx: Db, open: boolean): Promise<void> {
-  const internal = await findProject(trx, internalProjectId);
+/** Opens or closes sign-up to the internal project (`ctx`'s), recorded as the operator's change. */
+async function setInternalSignUp(ctx: ActionContext, open: boolean): Promise<void> {
+  const internal = await findProject(ctx.db, internalProjectId);
   if (!internal || internal.config.sign_up_enabled === open) return;
-  await changeConfig(trx, internalProjectId, { sign_up_enabled: open }, null);
-  await audit(trx, operatorSource(internalProjectId), 'project.updated', {
-    userId: null,
-    data: { fields: ['config.sign_up_enabled'] },
-  });
+  await updateProject(ctx, { config: { sign_up_enabled: open } }, null);
 }
 
 /** The development project (the oldest project besides `internal`), or null. */
@@ -82,11 +84,11 @@ export function findDevProjectId(db: Db): Promise<string | null> {
   return findOldestProjectId(db, internalProjectId);
 }
 
-/** A new full key set for `projectId`, as development keys. */
-export async function issueKeys(db: Db, projectId: string, description: string): Promise<DevProjectKeys> {
-  const keys = await createKeySet(db, projectId, { description });
+/** A new full key set for the context's project, as development keys. */
+export async function issueKeys(ctx: ActionContext, description: string): Promise<DevProjectKeys> {
+  const keys = await createApiKeySet(ctx, { description });
   return {
-    projectId,
+    projectId: ctx.projectId,
     publishableClientKey: keys.publishableClientKey!,
     secretServerKey: keys.secretServerKey!,
     superSecretAdminKey: keys.superSecretAdminKey!,

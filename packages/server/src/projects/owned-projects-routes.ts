@@ -7,9 +7,11 @@
  */
 import { internalProjectId, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, defineViews, type Route } from '../http/route.js';
 import { adminProjectSchema, adminProjectView } from './project-views.js';
-import { createOwnedProject, listOwnedProjects, type ProjectRecord } from './projects.js';
+import { listOwnedProjects, type ProjectRecord } from './projects.js';
+import { createOwnedProject } from './projects-actions.js';
 import { projectUpdateBody } from './projects-routes.js';
 
 /** Admin views whatever the access type: the caller owns these projects. */
@@ -59,25 +61,22 @@ const createOwned = defineRoute({
   answer: ownedProjectViews,
   status: 201,
   errors: ['EXPECTED_INTERNAL_PROJECT', 'PROJECT_LIMIT_REACHED'],
-  handler: async ({ auth, userId, body, deps }) => {
+  handler: async (input) => {
+    const { auth, body, deps } = input;
     requireInternal(auth.project.id);
     // Outside development a new project trusts only the domains its owner adds, not any page on localhost.
     const config = { allow_localhost: deps.development, ...body.config };
-    const project = await createOwnedProject(
-      deps.db,
-      userId,
+    return createOwnedProject(
+      requestContext(input),
       {
         displayName: body.display_name,
         description: body.description ?? null,
         isProductionMode: body.is_production_mode ?? false,
         config,
-        now: deps.clock.now(),
       },
       deps.configSealer,
       deps.maxProjectsPerOwner,
     );
-    deps.changes.publishLocal(project.id);
-    return project;
   },
 });
 

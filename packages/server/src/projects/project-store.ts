@@ -1,8 +1,10 @@
 /**
- * Projects: every query on the `projects` table. Every write notifies the
- * change feed, so instances drop the project they cached (`access/auth-cache.ts`).
+ * Projects: every query on the `projects` table. The actions that write them
+ * (`projects-actions.ts`) record events that drop the project every instance
+ * cached (`access/auth-cache.ts`); `changeProject` still notifies by itself
+ * for its callers that are not actions yet (the permission routes' default
+ * lists, secret rotation).
  */
-import { insertInitialDefinitions } from '../permissions/permission-store.js';
 import { notifyProjectChanged } from '../storage/change-feed.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { json, type ProjectRow } from '../storage/schema.js';
@@ -47,27 +49,20 @@ export async function insertProject(
   project: NewProjectRow,
   options: { ifAbsent?: boolean } = {},
 ): Promise<ProjectRow | null> {
-  return inTransaction(db, async (trx) => {
-    const row = await trx
-      .insertInto('projects')
-      .values({
-        id: project.id,
-        display_name: project.displayName,
-        description: project.description,
-        created_at: project.createdAt,
-        is_production_mode: project.isProductionMode,
-        config: json(project.config),
-      })
-      .$if(options.ifAbsent === true, (query) => query.onConflict((oc) => oc.column('id').doNothing()))
-      .returningAll()
-      .executeTakeFirst();
-    if (row) {
-      await insertInitialDefinitions(trx, project.id, project.createdAt);
-      // An instance may have cached "no such project" for this id.
-      await notifyProjectChanged(trx, project.id);
-    }
-    return row ?? null;
-  });
+  const row = await db
+    .insertInto('projects')
+    .values({
+      id: project.id,
+      display_name: project.displayName,
+      description: project.description,
+      created_at: project.createdAt,
+      is_production_mode: project.isProductionMode,
+      config: json(project.config),
+    })
+    .$if(options.ifAbsent === true, (query) => query.onConflict((oc) => oc.column('id').doNothing()))
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /**
@@ -129,12 +124,8 @@ export async function changeProject(
 /** Deletes the project and, by cascade, everything in it. False when there was no such project. */
 export async function deleteProjectRow(db: Db, projectId: string): Promise<boolean> {
   if (projectId.includes('\u0000')) return false;
-  return inTransaction(db, async (trx) => {
-    const result = await trx.deleteFrom('projects').where('id', '=', projectId).executeTakeFirst();
-    const deleted = result.numDeletedRows > 0n;
-    if (deleted) await notifyProjectChanged(trx, projectId);
-    return deleted;
-  });
+  const result = await db.deleteFrom('projects').where('id', '=', projectId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
 
 /** The ids of every project, the internal one included. */

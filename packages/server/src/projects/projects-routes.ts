@@ -5,16 +5,15 @@
  * wholesale, unknown config keys are refused, omitted secrets are kept) and
  * `DELETE` (the project and everything in it).
  */
-import { internalProjectId, KnownError } from '@latchkey/protocol';
+import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
 import { successAnswer } from '../common/schemas.js';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { findDefinition } from '../permissions/definition-store.js';
-import { inTransaction } from '../storage/db.js';
 import { projectConfigPatchSchema } from './project-config.js';
 import { projectViews } from './project-views.js';
-import { deleteProject, updateProject } from './projects.js';
+import { deleteProject, updateProject } from './projects-actions.js';
 
 /** The admin project-update body (wire-protocol §15.6); every key optional. */
 export const projectUpdateBody = z.strictObject({
@@ -46,7 +45,8 @@ const updateCurrentProject = defineRoute({
   body: projectUpdateBody,
   answer: projectViews,
   errors: ['PERMISSION_NOT_FOUND'],
-  handler: async ({ auth, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, body, deps } = input;
     const config = body.config ?? {};
     const defaults = [
       ...(config.team_creator_default_permissions ?? []),
@@ -57,18 +57,7 @@ const updateCurrentProject = defineRoute({
         throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: id });
       }
     }
-    const project = await inTransaction(deps.db, async (trx) => {
-      const project = await updateProject(trx, auth.project.id, body, deps.configSealer);
-      // The names of what changed, never the values (the config holds provider and SMTP secrets).
-      const fields = [
-        ...Object.keys(body).filter((field) => field !== 'config'),
-        ...Object.keys(config).map((field) => `config.${field}`),
-      ].sort();
-      await audit(trx, { auth, client, deps }, 'project.updated', { userId: null, data: { fields } });
-      return project;
-    });
-    deps.changes.publishLocal(project.id);
-    return project;
+    return updateProject(requestContext(input), body, deps.configSealer);
   },
 });
 
@@ -81,16 +70,8 @@ const deleteCurrentProject = defineRoute({
   access: 'admin',
   answer: successAnswer,
   errors: [],
-  handler: async ({ auth, client, deps }) => {
-    await inTransaction(deps.db, async (trx) => {
-      await deleteProject(trx, auth.project.id);
-      // The project's own log goes with it: the deletion is kept in the internal project's, the operator's.
-      await audit(trx, { auth, client, deps, projectId: internalProjectId }, 'project.deleted', {
-        userId: null,
-        data: { project_id: auth.project.id, display_name: auth.project.displayName },
-      });
-    });
-    deps.changes.publishLocal(auth.project.id);
+  handler: async (input) => {
+    await deleteProject(requestContext(input), input.auth.project.displayName);
     return { success: true as const };
   },
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { internalProjectId, KnownError, productionModeErrors } from '@latchkey/protocol';
 import { validate } from '../common/validate.js';
 import type { Sealer } from '../crypto/encryption.js';
+import { insertInitialDefinitions } from '../permissions/permission-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { lockProjectOwner } from '../storage/locks.js';
 import type { ProjectRow } from '../storage/schema.js';
@@ -84,7 +85,11 @@ function checkProductionMode(projectId: string, config: ProjectConfig): void {
   });
 }
 
-/** Creates a project (its signing key is created when first needed). With `ifAbsent`, an existing id gives null. */
+/**
+ * Creates a project and its first permission definitions, in the caller's
+ * transaction (an action's: `projects-actions.ts`); its signing key is
+ * created when first needed. With `ifAbsent`, an existing id gives null.
+ */
 export async function insertNewProject(
   db: Db,
   options: CreateProjectOptions,
@@ -108,7 +113,10 @@ export async function insertNewProject(
     },
     { ifAbsent },
   );
-  return row ? toRecord(row) : null;
+  if (!row) return null;
+  // Every project starts with the permissions its default lists name.
+  await insertInitialDefinitions(db, row.id, row.created_at);
+  return toRecord(row);
 }
 
 /** A change to a project, in the wire's names (the body of `PATCH /projects/current`, wire-protocol §15.6). */

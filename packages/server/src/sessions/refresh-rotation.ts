@@ -37,8 +37,9 @@ import type { ClientInfo } from '../http/env.js';
 import { recordUserActivity } from '../metrics/activity.js';
 import type { Db } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
+import { touchSession } from './session-activity.js';
 import type { SessionCache } from './session-cache.js';
-import { deleteSessionById, isActivityStale, rotateSessionToken, touchSession } from './session-store.js';
+import { deleteSessionById, isActivityStale, rotateSessionToken } from './session-store.js';
 
 /**
  * How long a replaced refresh token keeps working: 30 s. Two tabs refreshing

@@ -11,9 +11,8 @@ import { isUuid } from '../common/ids.js';
 import { sha256Hex } from '../crypto/hash.js';
 import { randomToken } from '../crypto/random.js';
 import { revokedNotice, rotatedNotice } from '../storage/change-feed.js';
-import { type Db, inTransaction, type Write, writeTogether } from '../storage/db.js';
+import { type Db, type Write, writeTogether } from '../storage/db.js';
 import type { Database, SessionRow } from '../storage/schema.js';
-import { markUserActive } from '../users/user-store.js';
 
 /** What a new session records besides its user. */
 export interface NewSession {
@@ -155,30 +154,16 @@ export function isActivityStale(lastUsedAt: Date, now: number): boolean {
 }
 
 /**
- * Marks the session and its user as active now, in one transaction that takes
- * the user's row first and the session's second: the order deleting a user
- * takes them (the user, then its sessions by the cascade), so a refresh and a
- * deletion wait for each other instead of deadlocking. `also` runs last, in
- * the same transaction, while the user cannot be deleted (the activity
- * record). False when the user or the session went meanwhile.
+ * Marks the session as used at `now`; false when it went meanwhile. Its user
+ * is marked first, in the same transaction (`session-activity.ts`).
  */
-export async function touchSession(
-  db: Db,
-  session: SessionRow,
-  now: number,
-  also?: (trx: Db) => Promise<void>,
-): Promise<boolean> {
-  return inTransaction(db, async (trx) => {
-    if (!(await markUserActive(trx, session.project_id, session.user_id, now))) return false;
-    const touched = await trx
-      .updateTable('sessions')
-      .set({ last_used_at: new Date(now) })
-      .where('id', '=', session.id)
-      .executeTakeFirst();
-    if (touched.numUpdatedRows === 0n) return false;
-    await also?.(trx);
-    return true;
-  });
+export async function touchSessionRow(db: Db, sessionId: string, now: number): Promise<boolean> {
+  const touched = await db
+    .updateTable('sessions')
+    .set({ last_used_at: new Date(now) })
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return touched.numUpdatedRows > 0n;
 }
 
 /**

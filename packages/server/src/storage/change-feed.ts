@@ -3,8 +3,9 @@
  * project or its key sets changed, so that caches of them (request
  * authentication, `access/auth-cache.ts`) drop what they hold at once.
  *
- * A store that writes such data calls `notifyProjectChanged` with the same
- * query handle, so the notification is part of its transaction and is sent on
+ * An action that changes such data records an event whose catalogue row
+ * names the cache (`events/recorder.ts`); the recorder notifies in the
+ * action's transaction (`notifyChanges`), so the notification is sent on
  * commit (PostgreSQL `NOTIFY`); each storage listens on one channel (`LISTEN`)
  * and hands the changes of its own schema to its subscribers. PostgreSQL
  * listens on a connection of its own, reconnecting when it drops; PGlite, one
@@ -47,7 +48,9 @@ export interface ChangeFeed {
   /**
    * Tells this process's subscribers at once of a change it has just committed.
    * Other instances hear of it through the database; this one would hear of it
-   * a moment later, so a request that follows a write sees the write.
+   * a moment later, so a request that follows a write sees the write. Only
+   * writers not yet made actions call it (an action's events are announced by
+   * the recorder).
    */
   publishLocal(projectId: string): void;
   /** Tells this process's subscribers at once of `event` (`storage/write-watch.ts`: a write it is making). */

@@ -26,7 +26,7 @@ export type Db = Kysely<Database>;
  *
  * @example
  * await inTransaction(db, async (trx) => {
- *   const user = await insertUser(trx, input);
+ *   const user = await insertUserRow(trx, input);
  *   return createSession(trx, { projectId, userId: user.id, now });
  * });
  */

@@ -13,7 +13,6 @@ import {
   findValidKeyHashes,
   insertKeySet,
   listKeySets,
-  revokeKeySet,
   updateKeySet,
 } from '../api-keys/api-key-store.js';
 import { auditEventInsert, deleteAuditEventsBefore, listAuditEvents } from '../audit/audit-store.js';
@@ -171,8 +170,8 @@ describeEachBackend('service storage contract', (backend) => {
     expect(await findValidKeyHashes(db(), projectId, 'superSecretAdminKey', now)).toEqual([]);
 
     const at = new Date(now + 5);
-    expect(await revokeKeySet(db(), projectId, first.id, at)).toBe(true);
-    expect(await revokeKeySet(db(), projectId, first.id, new Date(now + 9))).toBe(false);
+    expect((await updateKeySet(db(), projectId, first.id, { revokedAt: at }))?.manually_revoked_at).toEqual(at);
+    expect(await updateKeySet(db(), projectId, 'nope', { revokedAt: at })).toBeNull();
     const later = await updateKeySet(db(), projectId, first.id, {
       description: 'renamed',
       revokedAt: new Date(now + 9),

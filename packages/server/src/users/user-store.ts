@@ -3,13 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { Json } from '@latchkey/protocol';
 import { sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
-import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
-import { type ProjectConfig, parseStoredConfig } from '../projects/project-config.js';
-import { findProjectRow } from '../projects/project-store.js';
+import { applyPrimaryEmail } from '../contact-channels/contact-channel-store.js';
+import type { ProjectConfig } from '../projects/project-config.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
-import { insertTeam, personalTeamName } from '../teams/team-store.js';
-import { joinTeam } from '../teams/teams-actions.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
 export async function findUser(db: Db, projectId: string, userId: string): Promise<UserRow | null> {
@@ -54,70 +51,12 @@ export interface NewUser {
   serverMetadata?: Json;
   otpAuthEnabled?: boolean;
   passkeyAuthEnabled?: boolean;
-  /** The project's config as the caller has it (a request's); absent, it is read here. */
+  /** The project's config as the caller has it (a request's); absent, `addUser` reads it. */
   projectConfig?: ProjectConfig;
 }
 
-/**
- * Inserts a user and their primary contact channel; returns the new row. A
- * taken sign-in e-mail fails on `authEmailIndex`.
- */
-export function insertUser(db: Db, user: NewUser): Promise<UserRow> {
-  return inTransaction(db, async (trx) => {
-    const row = await insertUserRow(trx, user);
-    if (row.primary_email !== null) {
-      await insertContactChannel(trx, {
-        projectId: row.project_id,
-        userId: row.id,
-        value: row.primary_email,
-        isVerified: row.primary_email_verified,
-        isPrimary: true,
-        usedForAuth: row.primary_email_auth_enabled,
-        now: user.now,
-        firstOfUser: true,
-      });
-    }
-    return (await giveTeamOnSignUp(trx, row, user)) ?? row;
-  });
-}
-
-/**
- * With the project's `create_team_on_sign_up` on, makes the new user a team of
- * their own (creator permissions) and selects it; returns the updated row, or
- * null when the project does not ask for one. Every way a user is created
- * passes here, so none can forget it.
- */
-async function giveTeamOnSignUp(trx: Db, row: UserRow, user: NewUser): Promise<UserRow | null> {
-  const { now } = user;
-  const config = user.projectConfig ?? (await storedConfig(trx, row.project_id));
-  if (!config?.create_team_on_sign_up) return null;
-  const team = await insertTeam(trx, {
-    projectId: row.project_id,
-    displayName: personalTeamName(row.display_name),
-    now,
-  });
-  await joinTeam(trx, {
-    project: { id: row.project_id, config },
-    teamId: team.id,
-    userId: row.id,
-    role: 'creator',
-    now,
-  });
-  return trx
-    .updateTable('users')
-    .set({ selected_team_id: team.id })
-    .where('project_id', '=', row.project_id)
-    .where('id', '=', row.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-async function storedConfig(db: Db, projectId: string): Promise<ProjectConfig | null> {
-  const project = await findProjectRow(db, projectId);
-  return project && parseStoredConfig(project.id, project.config);
-}
-
-function insertUserRow(db: Db, user: NewUser): Promise<UserRow> {
+/** Inserts a user's row; returns it. Their primary channel and personal team are `addUser`'s (`users-actions.ts`). */
+export function insertUserRow(db: Db, user: NewUser): Promise<UserRow> {
   const now = new Date(user.now);
   return db
     .insertInto('users')

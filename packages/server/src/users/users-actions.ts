@@ -3,20 +3,28 @@
  * (with a password, an imported hash, or neither), change one as server code
  * may or as the user themself may, and delete one with their sessions. Each
  * is an action (`events/recorder.ts`): its writes and its event commit
- * together. Passwords are hashed before the transaction opens.
+ * together. Passwords are hashed before the transaction opens. `addUser` is
+ * the rule every creation of a user shares, sign-ups included.
  */
 import { KnownError } from '@latchkey/protocol';
 import { isUuid } from '../common/ids.js';
+import { insertContactChannel } from '../contact-channels/contact-channel-store.js';
 import { type ActionContext, act, record } from '../events/recorder.js';
 import type { PasswordHasher } from '../password/passwords.js';
+import { type ProjectConfig, parseStoredConfig } from '../projects/project-config.js';
+import { findProjectRow } from '../projects/project-store.js';
 import { deleteUserSessions } from '../sessions/session-store.js';
+import { type Db, inTransaction } from '../storage/db.js';
 import type { UserRow } from '../storage/schema.js';
+import { insertTeam, personalTeamName } from '../teams/team-store.js';
+import { joinTeam } from '../teams/teams-actions.js';
 import {
   deleteUserRow,
   findUser,
   findUserByAuthEmail,
-  insertUser,
+  insertUserRow,
   lockUser,
+  type NewUser,
   type UserChanges,
   updateUser as updateUserRow,
 } from './user-store.js';
@@ -28,6 +36,53 @@ import {
   selectionRace,
   uniqueEmail,
 } from './users.js';
+
+/**
+ * Adds a user with their primary contact channel and, when the project asks
+ * (`create_team_on_sign_up`), a team of their own that they create and
+ * select; returns the row. Every way a user is created passes here (the
+ * sign-ups too, in their own transaction, which it joins), so none can
+ * forget a rule. A taken sign-in e-mail fails on `authEmailIndex`.
+ */
+export function addUser(db: Db, user: NewUser): Promise<UserRow> {
+  return inTransaction(db, (trx) => addUserIn(trx, user));
+}
+
+async function addUserIn(db: Db, user: NewUser): Promise<UserRow> {
+  const row = await insertUserRow(db, user);
+  if (row.primary_email !== null) {
+    await insertContactChannel(db, {
+      projectId: row.project_id,
+      userId: row.id,
+      value: row.primary_email,
+      isVerified: row.primary_email_verified,
+      isPrimary: true,
+      usedForAuth: row.primary_email_auth_enabled,
+      now: user.now,
+      firstOfUser: true,
+    });
+  }
+  const config = user.projectConfig ?? (await storedConfig(db, row.project_id));
+  if (!config?.create_team_on_sign_up) return row;
+  const team = await insertTeam(db, {
+    projectId: row.project_id,
+    displayName: personalTeamName(row.display_name),
+    now: user.now,
+  });
+  await joinTeam(db, {
+    project: { id: row.project_id, config },
+    teamId: team.id,
+    userId: row.id,
+    role: 'creator',
+    now: user.now,
+  });
+  return (await updateUserRow(db, row.project_id, row.id, { selected_team_id: team.id }, user.now)) ?? row;
+}
+
+async function storedConfig(db: Db, projectId: string): Promise<ProjectConfig | null> {
+  const project = await findProjectRow(db, projectId);
+  return project && parseStoredConfig(project.id, project.config);
+}
 
 /**
  * Creates a user of the context's project. A sign-in e-mail
@@ -44,7 +99,7 @@ export async function createUser(
   // A taken sign-in e-mail is refused by the unique index as the channel is inserted (no query before).
   return uniqueEmail(() =>
     act(ctx, async (tx) => {
-      const row = await insertUser(tx.db, {
+      const row = await addUser(tx.db, {
         projectId: ctx.projectId,
         now: ctx.clock.now(),
         primaryEmail: input.primary_email ?? null,
