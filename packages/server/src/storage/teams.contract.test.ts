@@ -41,7 +41,7 @@ import {
 } from '../teams/team-store.js';
 import { joinTeam as addMember } from '../teams/teams-actions.js';
 import { describeEachBackend, useBackendStorage } from '../test-support/backends.js';
-import { address, projectRow, rowsOf, userRow } from '../test-support/contract-rows.js';
+import { address, projectRow, projectWithDefinitions, rowsOf, userRow } from '../test-support/contract-rows.js';
 import { dbOf } from './open-storage.js';
 import { isUniqueViolation } from './schema.js';
 
@@ -52,7 +52,7 @@ describeEachBackend('team storage contract', (backend) => {
 
   /** A project, a team in it and a user who is its creator (default creator permissions). */
   async function teamWithCreator() {
-    const projectId = await projectRow(db());
+    const projectId = await projectWithDefinitions(db());
     const team = await insertTeam(db(), { projectId, displayName: 'T', now });
     const user = await userRow(db(), projectId);
     const project = { id: projectId, config: defaultProjectConfig };
@@ -61,7 +61,7 @@ describeEachBackend('team storage contract', (backend) => {
   }
 
   it('inserts and finds a team with its metadata and time exactly; other projects and bad ids find none', async () => {
-    const projectId = await projectRow(db());
+    const projectId = await projectWithDefinitions(db());
     const metadata = { n: 1.5, s: 'é', list: [null, true, { deep: [] }], empty: {} };
     const team = await insertTeam(db(), {
       projectId,
@@ -84,7 +84,7 @@ describeEachBackend('team storage contract', (backend) => {
   });
 
   it('updates a team’s fields, answers it unchanged for no change, and null when it is gone', async () => {
-    const projectId = await projectRow(db());
+    const projectId = await projectWithDefinitions(db());
     const team = await insertTeam(db(), { projectId, displayName: 'Before', now });
     const updated = await updateTeam(db(), projectId, team.id, { display_name: 'After', server_metadata: { a: [1] } });
     expect(updated).toMatchObject({ display_name: 'After', server_metadata: { a: [1] }, client_metadata: {} });
@@ -95,7 +95,7 @@ describeEachBackend('team storage contract', (backend) => {
   });
 
   it('lists a project’s teams, or one user’s, oldest first', async () => {
-    const projectId = await projectRow(db());
+    const projectId = await projectWithDefinitions(db());
     const project = { id: projectId, config: defaultProjectConfig };
     const later = await insertTeam(db(), { projectId, displayName: 'Later', now: now + 1000 });
     const earlier = await insertTeam(db(), { projectId, displayName: 'Earlier', now });
@@ -161,7 +161,7 @@ describeEachBackend('team storage contract', (backend) => {
   });
 
   it('starts a project with the system permissions, admin and member, listed system first then by id', async () => {
-    const projectId = await projectRow(db());
+    const projectId = await projectWithDefinitions(db());
     const definitions = await listDefinitions(db(), projectId);
     const system = [...systemPermissionIds].sort();
     expect(definitions.map((d) => d.id)).toEqual([...system, 'admin', 'member']);
@@ -171,7 +171,7 @@ describeEachBackend('team storage contract', (backend) => {
   });
 
   it('refuses a second definition of an id with a unique violation; a description may be absent', async () => {
-    const projectId = await projectRow(db());
+    const projectId = await projectWithDefinitions(db());
     await insertDefinition(db(), projectId, 'custom', null, now);
     const listed = (await listDefinitions(db(), projectId)).find((d) => d.id === 'custom');
     expect(listed).toEqual({ id: 'custom', contained_permission_ids: [] });

@@ -4,7 +4,9 @@
  * than the one it checks (and the project store, whose insert every project
  * needs for its permission definitions).
  */
+
 import { randomUUID } from 'node:crypto';
+import { insertInitialDefinitions } from '../permissions/permission-store.js';
 import { defaultProjectConfig } from '../projects/project-config.js';
 import { insertProject } from '../projects/project-store.js';
 import type { Db } from '../storage/db.js';
@@ -21,6 +23,13 @@ export async function projectRow(db: Db, now: number = Date.now()): Promise<stri
     isProductionMode: false,
     config: defaultProjectConfig,
   });
+  return id;
+}
+
+/** A project row with the system permission definitions (`admin`, `member`) a new project starts with. */
+export async function projectWithDefinitions(db: Db, now: number = Date.now()): Promise<string> {
+  const id = await projectRow(db, now);
+  await insertInitialDefinitions(db, id, new Date(now));
   return id;
 }
 
