@@ -1,12 +1,12 @@
 /** `OAuthCallback`: the page the service sends the browser back to after the provider (`?code=&state=`). */
 import { forwardRef, type HTMLAttributes, type ReactNode, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { Checking } from '../email/link-problem.js';
 import { errorText } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
 import { TextContext, useText } from '../internal/text.js';
 import { useOnce } from '../internal/use-once.js';
 import type { LatchkeyTranslation } from '../labels.js';
+import { Checking } from '../link-code/link-code-page.js';
 import { useApp } from '../provider.js';
 
 /**
