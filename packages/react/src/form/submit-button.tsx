@@ -11,15 +11,17 @@ export interface BusyButtonProps extends ButtonHTMLAttributes<HTMLButtonElement>
   busyChildren?: ReactNode;
   /** Full width, as on the auth cards (default `true`). */
   block?: boolean;
+  /** Its weight (default `'primary'`). */
+  variant?: 'primary' | 'secondary' | 'danger';
 }
 
 /**
- * A primary button, `type="submit"` unless told otherwise; while busy it is
+ * A button (primary unless told otherwise), `type="submit"` unless told otherwise; while busy it is
  * disabled and `aria-busy`, with a spinner beside its busy label. Other props
  * and the ref go to the `<button>`.
  */
 export const BusyButton = forwardRef<HTMLButtonElement, BusyButtonProps>(function BusyButton(
-  { busy, busyChildren, block = true, children, className, disabled, type = 'submit', ...rest },
+  { busy, busyChildren, block = true, variant = 'primary', children, className, disabled, type = 'submit', ...rest },
   ref,
 ) {
   const form = useFormContext();
@@ -29,7 +31,7 @@ export const BusyButton = forwardRef<HTMLButtonElement, BusyButtonProps>(functio
       {...rest}
       ref={ref}
       type={type}
-      className={cx('lk-button lk-button-primary', block && 'lk-button-block', className)}
+      className={cx(`lk-button lk-button-${variant}`, block && 'lk-button-block', className)}
       disabled={isBusy || disabled}
       aria-busy={isBusy}
     >

@@ -23,7 +23,7 @@ export interface SubmitOptions<F extends string> {
   work: () => Promise<unknown>;
   /** The fields a refusal belongs to (none: it is a form-level error). */
   refusal?: (error: unknown) => FieldErrors<F> | null | undefined;
-  /** Wording of a form-level error (default: the known-error wording in force; `null`: say nothing). */
+  /** Wording of a form-level error (`null`, or by default: the known-error wording in force). */
   describe?: ((error: unknown) => string | null) | undefined;
   /** The field that takes the focus after a form-level error (a busy button drops it). */
   focusOnError?: F;
@@ -90,8 +90,7 @@ export function useFormAction<F extends string = never>(fields: readonly F[] = [
       setPending(null);
       setFailure(error);
       if (!showErrors(options.refusal?.(error) ?? {})) {
-        const text = options.describe ? options.describe(error) : errorText(error, messages ?? inForce);
-        setOutcome(text ? { kind: 'error', text } : null);
+        setOutcome({ kind: 'error', text: options.describe?.(error) ?? errorText(error, messages ?? inForce) });
         focus(options.focusOnError);
       }
       return false;

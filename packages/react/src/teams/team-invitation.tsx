@@ -13,7 +13,6 @@ import { forwardRef, type HTMLAttributes, useState } from 'react';
 import { FormAlert } from '../form/alert.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { errorText } from '../internal/error-text.js';
 import { useText } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { type LinkCard, LinkCodePage } from '../link-code/link-code-page.js';
@@ -75,20 +74,17 @@ export const TeamInvitation = forwardRef<HTMLDivElement, TeamInvitationProps>(fu
   );
 
   const join = () =>
-    action.run(
-      async () => {
-        try {
-          await app.acceptTeamInvitation(link.code);
-          link.done();
-        } catch (error) {
-          if (link.spent(error)) return;
-          if (isKnownError(error, 'EMAIL_NOT_ASSOCIATED_WITH_USER')) setRefused(true);
-          throw error;
-        }
-      },
-      // A refusal for the address is worded below, with the way out.
-      (error) => (isKnownError(error, 'EMAIL_NOT_ASSOCIATED_WITH_USER') ? null : errorText(error, text.messages)),
-    );
+    action.run(async () => {
+      try {
+        await app.acceptTeamInvitation(link.code);
+        link.done();
+      } catch (error) {
+        if (link.spent(error)) return;
+        // A refusal for the address is no failure of the page: it is worded below, with the way out.
+        if (!isKnownError(error, 'EMAIL_NOT_ASSOCIATED_WITH_USER')) throw error;
+        setRefused(true);
+      }
+    });
 
   const card = (step: string): LinkCard | null => {
     if (teamGone) {
