@@ -11,6 +11,7 @@ import { useAppData } from '../internal/use-app-data.js';
 import { ProviderMark, providerName } from '../oauth/provider-marks.js';
 import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
 import { type Outcome, OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
 
 /**
@@ -28,7 +29,7 @@ export function connectedAccountsRelevant(user: CurrentUser, project: Project | 
 
 /** The Connected accounts section's content. */
 export function ConnectedAccountsSection() {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const user = useUser({ or: 'redirect' });
   const project = useAppData('project', { suspend: false });
   const enabled: readonly EnabledOAuthProvider[] = project.status === 'ready' ? project.data.config.oauthProviders : [];
@@ -88,7 +89,7 @@ function ConnectedRow(props: {
   name: string;
   onGone: (text: string) => void;
 }) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const { account, name } = props;
   const [asking, setAsking] = useState(false);
   const { busy, outcome, run } = useAction();

@@ -13,6 +13,7 @@ import { cx } from '../internal/root-props.js';
 import { useLabels } from '../internal/text.js';
 import { Spinner } from '../spinner.js';
 import { useMenu } from '../user-button/use-menu.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
 
 interface EmailRowProps {
   channel: ContactChannel;
@@ -21,7 +22,7 @@ interface EmailRowProps {
 }
 
 export function EmailRow({ channel, onRemoved }: EmailRowProps) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const email = channel.value;
   const menuId = useId();
   const addressId = useId();

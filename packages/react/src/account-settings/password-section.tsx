@@ -12,12 +12,17 @@ import { OutcomeNotice } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { type FormAction, useFormAction } from '../form/use-form-action.js';
+import { commonLabels } from '../internal/common-labels.js';
 import { errorText, knownErrorCodeOf } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
-import type { LatchkeyLabels } from '../labels.js';
+import type { LabelsOf } from '../labels.js';
 import type { LatchkeyMessages } from '../messages.js';
 import { useUser } from '../use-user.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
 import { SettingsBlock } from './settings-parts.js';
+
+/** The labels this module shows. */
+const words = { ...commonLabels, ...accountSettingsLabels };
 
 type PasswordFieldName = 'current' | 'next' | 'confirm';
 type PasswordErrors = Partial<Record<PasswordFieldName, string>>;
@@ -26,7 +31,7 @@ const fields = ['current', 'next', 'confirm'] as const;
 /** The Password section's content. */
 export function PasswordSection() {
   const user = useUser({ or: 'redirect' });
-  const labels = useLabels();
+  const labels = useLabels(words);
   const action = useFormAction(fields);
   return (
     <SettingsBlock
@@ -40,7 +45,7 @@ export function PasswordSection() {
 }
 
 function PasswordForm({ user, action }: { user: CurrentUser; action: FormAction<PasswordFieldName> }) {
-  const labels = useLabels();
+  const labels = useLabels(words);
   const messages = useMessages();
   const change = user.hasPassword;
   const [values, setValues] = useState({ current: '', next: '', confirm: '' });
@@ -104,7 +109,7 @@ function PasswordForm({ user, action }: { user: CurrentUser; action: FormAction<
 export function validatePasswords(
   change: boolean,
   values: { current: string; next: string; confirm: string },
-  labels: LatchkeyLabels,
+  labels: Readonly<LabelsOf<typeof words>>,
   messages: LatchkeyMessages | undefined,
 ): PasswordErrors {
   const errors: PasswordErrors = {};
@@ -126,7 +131,7 @@ export function validatePasswords(
  */
 function fieldOfRefusal(
   error: unknown,
-  labels: LatchkeyLabels,
+  labels: Readonly<LabelsOf<typeof words>>,
   messages: LatchkeyMessages | undefined,
 ): PasswordErrors {
   const code = knownErrorCodeOf(error);

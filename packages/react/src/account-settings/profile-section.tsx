@@ -9,6 +9,7 @@ import { Avatar } from '../internal/avatar.js';
 import { errorText } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useUser } from '../use-user.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
 import { imageFileToDataUrl, isImageUrl, ProfileImageError } from './profile-image.js';
 import { SettingsBlock } from './settings-parts.js';
 
@@ -30,7 +31,7 @@ export function ProfileSection() {
 }
 
 function DisplayNameBlock({ user }: { user: CurrentUser }) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const messages = useMessages();
   const saved = user.displayName ?? '';
   const [value, setValue] = useState(saved);
@@ -104,7 +105,7 @@ function DisplayNameBlock({ user }: { user: CurrentUser }) {
 }
 
 function ProfileImageBlock({ user }: { user: CurrentUser }) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const fileRef = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
   const action = useFormAction(['url'] as const);

@@ -16,15 +16,20 @@ import { Field } from '../internal/field.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useAppData } from '../internal/use-app-data.js';
 import { Spinner } from '../spinner.js';
+import { teamLabels } from '../teams/team-labels.js';
 import { useTeams } from '../teams/use-teams.js';
 import { useUser } from '../use-user.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
 import { type Outcome, OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
+
+/** The labels this module shows. */
+const words = { ...accountSettingsLabels, ...teamLabels };
 
 const { updateTeam, deleteTeam, readMembers, removeMembers, inviteMembers } = systemTeamPermissions;
 
 /** The Teams section's content. */
 export function TeamsSection() {
-  const labels = useLabels();
+  const labels = useLabels(words);
   const user = useUser({ or: 'redirect' });
   const teams = useTeams();
   const project = useAppData('project', { suspend: false });
@@ -113,7 +118,7 @@ function useTeamState(team: Team) {
 }
 
 function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => void }) {
-  const labels = useLabels();
+  const labels = useLabels(words);
   const { state, failed, reload, user } = useTeamState(team);
   // Row actions take their row away (a removed member, a revoked invitation): their outcome shows under the list.
   const memberAction = useAction();
@@ -272,7 +277,7 @@ function OneFieldForm(props: {
   optional?: boolean;
   onSubmit: (value: string) => Promise<string>;
 }) {
-  const labels = useLabels();
+  const labels = useLabels(words);
   const messages = useMessages();
   const [value, setValue] = useState(props.initial ?? '');
   const { busy, outcome, setOutcome, run } = useAction();
@@ -349,7 +354,7 @@ function Row(props: {
 
 /** A button that asks once more before it acts (leaving, deleting). */
 function Confirmed(props: { text: string; question: string; run: () => Promise<string | null> }) {
-  const labels = useLabels();
+  const labels = useLabels(words);
   const [asking, setAsking] = useState(false);
   const { busy, outcome, run } = useAction();
   if (!asking) {

@@ -2,18 +2,24 @@
 import { constants } from '@latchkey/protocol';
 import { forwardRef, type HTMLAttributes, useState } from 'react';
 import { isPasswordRequirement } from '../credential/credential-form.js';
+import { credentialLabels } from '../credential/credential-labels.js';
 import { PasswordInput } from '../credential/password-input.js';
 import { newPasswordError } from '../credential/validation.js';
 import { FormAlert } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
+import { commonLabels } from '../internal/common-labels.js';
 import { errorText, formMessage, knownErrorCodeOf } from '../internal/error-text.js';
-import { useText } from '../internal/text.js';
+import { useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { LinkCodePage } from '../link-code/link-code-page.js';
 import { useLinkCode } from '../link-code/use-link-code.js';
 import { useApp } from '../provider.js';
+import { emailLabels } from './email-labels.js';
+
+/** The labels this module shows. */
+const pageLabels = { ...commonLabels, ...credentialLabels, ...emailLabels };
 
 /**
  * Props of `PasswordReset`: the code (default: the page's `?code=`), its
@@ -48,7 +54,7 @@ export const PasswordReset = forwardRef<HTMLDivElement, PasswordResetProps>(func
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = text.labels;
+  const words = wordsOf(text, pageLabels);
   const link = useLinkCode({ code, name: 'reset-check', check: (given) => app.verifyPasswordResetCode(given) });
   const action = useFormAction(['password', 'confirm'] as const, text.messages);
   const [password, setPassword] = useState('');

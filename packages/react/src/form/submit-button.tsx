@@ -4,6 +4,8 @@ import { cx } from '../internal/root-props.js';
 import { Spinner } from '../spinner.js';
 import { useFormContext } from './form.js';
 
+const variants = { primary: 'lk-button-primary', secondary: 'lk-button-secondary', danger: 'lk-button-danger' };
+
 export interface BusyButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   /** Busy: disabled, `aria-busy`, a spinner and `busyChildren` (default: the nearest form is pending). */
   busy?: boolean;
@@ -12,7 +14,7 @@ export interface BusyButtonProps extends ButtonHTMLAttributes<HTMLButtonElement>
   /** Full width, as on the auth cards (default `true`). */
   block?: boolean;
   /** Its weight (default `'primary'`). */
-  variant?: 'primary' | 'secondary' | 'danger';
+  variant?: keyof typeof variants;
 }
 
 /**
@@ -31,7 +33,7 @@ export const BusyButton = forwardRef<HTMLButtonElement, BusyButtonProps>(functio
       {...rest}
       ref={ref}
       type={type}
-      className={cx(`lk-button lk-button-${variant}`, block && 'lk-button-block', className)}
+      className={cx('lk-button', variants[variant], block && 'lk-button-block', className)}
       disabled={isBusy || disabled}
       aria-busy={isBusy}
     >

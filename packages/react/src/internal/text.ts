@@ -1,19 +1,21 @@
 /**
- * The words in force for a component: `englishLabels` and the catalogue
- * wording, overridden by the provider's `labels`/`messages`, then by those of
- * the nearest page or form (`TextContext` carries the merged tables down).
+ * The words in force for a component: its feature's English table (each
+ * feature declares its own, so a page ships only the words it shows),
+ * overridden by the provider's `labels`/`messages`, then by those of the
+ * nearest page or form (`TextContext` carries the merged overrides down).
  */
 import { createContext, useContext, useMemo } from 'react';
-import { englishLabels, type LatchkeyLabels, type LatchkeyTranslation } from '../labels.js';
+import type { LabelsOf, LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
 import type { LatchkeyMessages } from '../messages.js';
 
 export interface Text {
-  labels: Readonly<LatchkeyLabels>;
+  /** The `labels` overrides in force (over each feature's English table). */
+  labels: Readonly<Partial<LatchkeyLabels>>;
   messages: LatchkeyMessages | undefined;
 }
 
-/** English, with no rewording: what components outside any provider use. */
-const english: Text = { labels: englishLabels, messages: undefined };
+/** No rewording: what components outside any provider use. */
+const english: Text = { labels: {}, messages: undefined };
 
 export const TextContext = createContext<Text>(english);
 
@@ -25,9 +27,15 @@ export function useText(overrides?: LatchkeyTranslation): Text {
   return useMemo(() => mergeText(outer, { labels, messages }), [outer, labels, messages]);
 }
 
-/** The interface text in force. */
-export function useLabels(): Readonly<LatchkeyLabels> {
-  return useContext(TextContext).labels;
+/** The words of `table` (a feature's English labels) with the overrides of `text` applied. */
+export function wordsOf<T extends object>(text: Text, table: T): Readonly<LabelsOf<T>> {
+  return { ...table, ...text.labels } as LabelsOf<T>;
+}
+
+/** The interface text in force for the words of `table` (a feature's English labels). */
+export function useLabels<T extends object>(table: T): Readonly<LabelsOf<T>> {
+  const text = useContext(TextContext);
+  return useMemo(() => wordsOf(text, table), [text, table]);
 }
 
 /** The error wording in force (`undefined`: the catalogue's own). */

@@ -7,10 +7,15 @@
  */
 import { forwardRef, type HTMLAttributes, type ReactNode, type Ref } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
+import { commonLabels } from '../internal/common-labels.js';
 import { errorText } from '../internal/error-text.js';
 import { Icon, type IconName } from '../internal/icon.js';
 import { type Text, TextContext, useLabels, useText } from '../internal/text.js';
+import { linkCodeLabels } from './link-code-labels.js';
 import type { LinkCode, LinkProblem, LinkStep } from './use-link-code.js';
+
+/** The labels this module shows. */
+const pageLabels = { ...commonLabels, ...linkCodeLabels };
 
 export interface LinkProblemCardProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   problem: LinkProblem;
@@ -25,7 +30,7 @@ export const LinkProblemCard = forwardRef<HTMLDivElement, LinkProblemCardProps>(
   { problem, text, children, ...rest },
   ref,
 ) {
-  const labels = useLabels();
+  const labels = useLabels(pageLabels);
   const words = {
     invalid: [labels.linkInvalidTitle, labels.linkInvalidText],
     expired: [labels.linkExpiredTitle, labels.linkExpiredText],

@@ -3,16 +3,22 @@
  * the e-mail (or its link), with "send a new code" and a way back.
  */
 import { useEffect, useState } from 'react';
+import { credentialLabels } from '../credential/credential-labels.js';
 import { emailError } from '../credential/validation.js';
 import { FormAlert } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
+import { commonLabels } from '../internal/common-labels.js';
 import { EmailInput } from '../internal/email-input.js';
 import { errorText, formMessage, knownErrorCodeOf } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useApp } from '../provider.js';
 import { CodeInput } from './code-input.js';
+import { magicLinkLabels } from './magic-link-labels.js';
+
+/** The labels this module shows. */
+const words = { ...commonLabels, ...credentialLabels, ...magicLinkLabels };
 
 export interface MagicLinkFormProps {
   email: string;
@@ -25,7 +31,7 @@ export interface MagicLinkFormProps {
 
 export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect, onSuccess }: MagicLinkFormProps) {
   const app = useApp();
-  const labels = useLabels();
+  const labels = useLabels(words);
   const messages = useMessages();
   const action = useFormAction(['email', 'code'] as const);
   const [nonce, setNonce] = useState<string | null>(null);

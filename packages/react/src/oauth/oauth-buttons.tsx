@@ -7,6 +7,7 @@ import { cx } from '../internal/root-props.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
+import { oauthLabels } from './oauth-labels.js';
 import { ProviderMark, providerName } from './provider-marks.js';
 
 /**
@@ -39,7 +40,7 @@ export const OAuthButtons = forwardRef<HTMLDivElement, OAuthButtonsProps>(functi
   ref,
 ) {
   const app = useApp();
-  const labels = useLabels();
+  const labels = useLabels(oauthLabels);
   const messages = useMessages();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);

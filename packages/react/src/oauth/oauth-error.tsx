@@ -1,10 +1,15 @@
 /** `OAuthError`: the app's error page (`urls.error`), where the service sends a failed OAuth flow. */
 import { forwardRef, type HTMLAttributes } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
+import { commonLabels } from '../internal/common-labels.js';
 import { Icon } from '../internal/icon.js';
-import { TextContext, useText } from '../internal/text.js';
-import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
+import { TextContext, useText, wordsOf } from '../internal/text.js';
+import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
+import { oauthLabels } from './oauth-labels.js';
+
+/** The labels this module shows. */
+const pageLabels = { ...commonLabels, ...oauthLabels };
 
 /**
  * Props of `OAuthError`: the error (default: the page's `errorCode` and
@@ -23,7 +28,7 @@ export interface OAuthErrorProps extends LatchkeyTranslation, Omit<HTMLAttribute
 }
 
 /** Title and explanation of the common codes, as label keys. */
-const explained: Record<string, [keyof LatchkeyLabels, keyof LatchkeyLabels]> = {
+const explained: Record<string, [keyof typeof oauthLabels, keyof typeof oauthLabels]> = {
   OAUTH_PROVIDER_ACCESS_DENIED: ['oauthAccessDeniedTitle', 'oauthAccessDeniedText'],
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ['oauthEmailInUseTitle', 'oauthEmailInUseText'],
   OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: ['oauthAccountInUseTitle', 'oauthAccountInUseText'],
@@ -50,7 +55,7 @@ export const OAuthError = forwardRef<HTMLDivElement, OAuthErrorProps>(function O
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = text.labels;
+  const words = wordsOf(text, pageLabels);
   const query = typeof window === 'undefined' ? new URLSearchParams() : new URLSearchParams(window.location.search);
   const code = errorCode === undefined ? query.get('errorCode') : errorCode;
   const said = message === undefined ? query.get('message') : message;

@@ -10,15 +10,21 @@
  */
 import { isKnownError } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, useState } from 'react';
+import { accountSettingsLabels } from '../account-settings/account-settings-labels.js';
 import { FormAlert } from '../form/alert.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { useText } from '../internal/text.js';
+import { commonLabels } from '../internal/common-labels.js';
+import { useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { type LinkCard, LinkCodePage } from '../link-code/link-code-page.js';
 import { useLinkCode } from '../link-code/use-link-code.js';
 import { useApp } from '../provider.js';
 import { useUser } from '../use-user.js';
+import { teamLabels } from './team-labels.js';
+
+/** The labels this module shows. */
+const pageLabels = { ...commonLabels, ...accountSettingsLabels, ...teamLabels };
 
 /**
  * Props of `TeamInvitation`: the code (default: the page's `?code=`), its
@@ -48,7 +54,7 @@ export const TeamInvitation = forwardRef<HTMLDivElement, TeamInvitationProps>(fu
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = text.labels;
+  const words = wordsOf(text, pageLabels);
   const user = useUser();
   const action = useFormAction([], text.messages);
   const [refused, setRefused] = useState(false);
