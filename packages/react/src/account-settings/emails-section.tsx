@@ -10,7 +10,6 @@ import { OutcomeNotice } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { composeRefs } from '../internal/compose-refs.js';
 import { EmailInput } from '../internal/email-input.js';
 import { errorText, formMessage } from '../internal/error-text.js';
@@ -23,12 +22,9 @@ import { accountSettingsLabels } from './account-settings-labels.js';
 import { EmailRow } from './email-row.js';
 import { SettingsBlock } from './settings-parts.js';
 
-/** The labels this module shows. */
-const words = { ...commonLabels, ...accountSettingsLabels };
-
 /** The E-mails section's content. */
 export function EmailsSection() {
-  const labels = useLabels(words);
+  const labels = useLabels(accountSettingsLabels);
   // Signed-out visitors go to sign-in like on the other sections.
   useUser({ or: 'redirect' });
   const channels = useAppData('contactChannels', { suspend: false });
@@ -57,7 +53,7 @@ function ChannelList({
   listRef: RefObject<HTMLUListElement | null>;
 }) {
   const app = useApp();
-  const labels = useLabels(words);
+  const labels = useLabels(accountSettingsLabels);
   const [retrying, setRetrying] = useState(false);
   if (state.status === 'loading' || retrying) {
     return (
@@ -110,7 +106,7 @@ function sortChannels(channels: readonly ContactChannel[]): ContactChannel[] {
 }
 
 function AddEmailForm() {
-  const labels = useLabels(words);
+  const labels = useLabels(accountSettingsLabels);
   const messages = useMessages();
   const user = useUser({ or: 'redirect' });
   const [value, setValue] = useState('');

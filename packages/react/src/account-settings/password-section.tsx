@@ -12,7 +12,6 @@ import { OutcomeNotice } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { type FormAction, useFormAction } from '../form/use-form-action.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { errorText, knownErrorCodeOf } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import type { LabelsOf } from '../labels.js';
@@ -21,9 +20,6 @@ import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
 import { SettingsBlock } from './settings-parts.js';
 
-/** The labels this module shows. */
-const words = { ...commonLabels, ...accountSettingsLabels };
-
 type PasswordFieldName = 'current' | 'next' | 'confirm';
 type PasswordErrors = Partial<Record<PasswordFieldName, string>>;
 const fields = ['current', 'next', 'confirm'] as const;
@@ -31,7 +27,7 @@ const fields = ['current', 'next', 'confirm'] as const;
 /** The Password section's content. */
 export function PasswordSection() {
   const user = useUser({ or: 'redirect' });
-  const labels = useLabels(words);
+  const labels = useLabels(accountSettingsLabels);
   const action = useFormAction(fields);
   return (
     <SettingsBlock
@@ -45,7 +41,7 @@ export function PasswordSection() {
 }
 
 function PasswordForm({ user, action }: { user: CurrentUser; action: FormAction<PasswordFieldName> }) {
-  const labels = useLabels(words);
+  const labels = useLabels(accountSettingsLabels);
   const messages = useMessages();
   const change = user.hasPassword;
   const [values, setValues] = useState({ current: '', next: '', confirm: '' });
@@ -109,7 +105,7 @@ function PasswordForm({ user, action }: { user: CurrentUser; action: FormAction<
 export function validatePasswords(
   change: boolean,
   values: { current: string; next: string; confirm: string },
-  labels: Readonly<LabelsOf<typeof words>>,
+  labels: Readonly<LabelsOf<typeof accountSettingsLabels>>,
   messages: LatchkeyMessages | undefined,
 ): PasswordErrors {
   const errors: PasswordErrors = {};
@@ -131,7 +127,7 @@ export function validatePasswords(
  */
 function fieldOfRefusal(
   error: unknown,
-  labels: Readonly<LabelsOf<typeof words>>,
+  labels: Readonly<LabelsOf<typeof accountSettingsLabels>>,
   messages: LatchkeyMessages | undefined,
 ): PasswordErrors {
   const code = knownErrorCodeOf(error);

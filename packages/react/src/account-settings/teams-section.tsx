@@ -22,14 +22,11 @@ import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
 import { type Outcome, OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
 
-/** The labels this module shows. */
-const words = { ...accountSettingsLabels, ...teamLabels };
-
 const { updateTeam, deleteTeam, readMembers, removeMembers, inviteMembers } = systemTeamPermissions;
 
 /** The Teams section's content. */
 export function TeamsSection() {
-  const labels = useLabels(words);
+  const labels = useLabels(accountSettingsLabels, teamLabels);
   const user = useUser({ or: 'redirect' });
   const teams = useTeams();
   const project = useAppData('project', { suspend: false });
@@ -118,7 +115,7 @@ function useTeamState(team: Team) {
 }
 
 function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => void }) {
-  const labels = useLabels(words);
+  const labels = useLabels(accountSettingsLabels, teamLabels);
   const { state, failed, reload, user } = useTeamState(team);
   // Row actions take their row away (a removed member, a revoked invitation): their outcome shows under the list.
   const memberAction = useAction();
@@ -277,7 +274,7 @@ function OneFieldForm(props: {
   optional?: boolean;
   onSubmit: (value: string) => Promise<string>;
 }) {
-  const labels = useLabels(words);
+  const labels = useLabels(accountSettingsLabels, teamLabels);
   const messages = useMessages();
   const [value, setValue] = useState(props.initial ?? '');
   const { busy, outcome, setOutcome, run } = useAction();
@@ -354,7 +351,7 @@ function Row(props: {
 
 /** A button that asks once more before it acts (leaving, deleting). */
 function Confirmed(props: { text: string; question: string; run: () => Promise<string | null> }) {
-  const labels = useLabels(words);
+  const labels = useLabels(accountSettingsLabels, teamLabels);
   const [asking, setAsking] = useState(false);
   const { busy, outcome, run } = useAction();
   if (!asking) {

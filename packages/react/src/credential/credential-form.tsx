@@ -20,7 +20,6 @@ import { FormAlert } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { type FormAction, useFormAction } from '../form/use-form-action.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { composeRefs } from '../internal/compose-refs.js';
 import { EmailInput } from '../internal/email-input.js';
 import { errorText, knownErrorCodeOf } from '../internal/error-text.js';
@@ -33,9 +32,6 @@ import { useApp } from '../provider.js';
 import { credentialLabels } from './credential-labels.js';
 import { PasswordInput, type PasswordInputProps } from './password-input.js';
 import { type CredentialKind, validateCredentials } from './validation.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...credentialLabels };
 
 export interface CredentialFormOptions {
   kind: CredentialKind;
@@ -239,7 +235,7 @@ export const EmailField = forwardRef<HTMLInputElement, FieldProps>(function Emai
   ref,
 ) {
   const { email, setEmail } = useFormContext('EmailField');
-  const labels = useLabels(pageLabels);
+  const labels = useLabels(credentialLabels);
   return (
     <FormField name="email" id={id} label={label ?? labels.emailLabel} hint={hint} describedBy={describedBy}>
       {(control) => (
@@ -289,7 +285,7 @@ export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(fu
   ref,
 ) {
   const { kind, password, setPassword } = useFormContext('PasswordField');
-  const labels = useLabels(pageLabels);
+  const labels = useLabels(credentialLabels);
   const lengthRule = kind === 'sign-up' ? labels.newPasswordHint({ minLength: constants.passwordMinLength }) : null;
   return (
     <FormField
@@ -348,7 +344,7 @@ export const SubmitButton = forwardRef<HTMLButtonElement, SubmitButtonProps>(fun
   ref,
 ) {
   const { kind } = useFormContext('SubmitButton');
-  const labels = useLabels(pageLabels);
+  const labels = useLabels(credentialLabels);
   return (
     <BusyButton
       {...rest}

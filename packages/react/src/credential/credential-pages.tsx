@@ -1,7 +1,6 @@
 /** `SignIn` and `SignUp`: the credential pages, each a card around a `CredentialForm`. */
 import { forwardRef, type HTMLAttributes, type ReactNode, useEffect, useRef, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { currentReturnTo, withReturnTo } from '../internal/return-to.js';
 import { TextContext, useText, wordsOf } from '../internal/text.js';
 import { useAppData } from '../internal/use-app-data.js';
@@ -13,9 +12,6 @@ import { OAuthButtons } from '../oauth/oauth-buttons.js';
 import { useApp } from '../provider.js';
 import { CredentialForm, EmailField, FormError, PasswordField, SubmitButton } from './credential-form.js';
 import { credentialLabels } from './credential-labels.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...credentialLabels, ...magicLinkLabels };
 
 /**
  * Props of `SignIn` and `SignUp`: the project name, the words (`labels`,
@@ -85,7 +81,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
   const app = useApp();
   const text = useText({ labels, messages });
   const name = useProjectName(projectName);
-  const all = wordsOf(text, pageLabels);
+  const all = wordsOf(text, credentialLabels, magicLinkLabels);
   const words = pageWords(kind, all);
   const otherPage = kind === 'sign-in' ? app.urls.signUp : app.urls.signIn;
   const footer: ReactNode = (

@@ -1,15 +1,11 @@
 /** `EmailVerification`: the page an e-mail verification link opens (`?code=`). */
 import { forwardRef, type HTMLAttributes } from 'react';
-import { commonLabels } from '../internal/common-labels.js';
 import { useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { LinkCodePage } from '../link-code/link-code-page.js';
 import { useLinkCode } from '../link-code/use-link-code.js';
 import { useApp } from '../provider.js';
 import { emailLabels } from './email-labels.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...emailLabels };
 
 /**
  * Props of `EmailVerification`: the code (default: the page's `?code=`), its
@@ -43,7 +39,7 @@ export const EmailVerification = forwardRef<HTMLDivElement, EmailVerificationPro
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = wordsOf(text, pageLabels);
+  const words = wordsOf(text, emailLabels);
   const link = useLinkCode({ code, name: 'verify', check: (given) => app.verifyEmail(given), usedOnCheck: true });
   const home = (
     <a className="lk-button lk-button-primary lk-button-block" href={app.urls.home}>

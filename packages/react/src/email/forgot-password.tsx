@@ -6,16 +6,12 @@ import { FormAlert } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { EmailInput } from '../internal/email-input.js';
 import { Icon } from '../internal/icon.js';
 import { TextContext, useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
 import { emailLabels } from './email-labels.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...emailLabels };
 
 /**
  * Props of `ForgotPassword`: its words and any `<div>` prop for the page element.
@@ -45,7 +41,7 @@ export const ForgotPassword = forwardRef<HTMLDivElement, ForgotPasswordProps>(fu
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = wordsOf(text, pageLabels);
+  const words = wordsOf(text, emailLabels);
   const action = useFormAction(['email'] as const, text.messages);
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);

@@ -9,7 +9,6 @@ import { FormAlert } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { errorText, formMessage, knownErrorCodeOf } from '../internal/error-text.js';
 import { useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
@@ -17,9 +16,6 @@ import { LinkCodePage } from '../link-code/link-code-page.js';
 import { useLinkCode } from '../link-code/use-link-code.js';
 import { useApp } from '../provider.js';
 import { emailLabels } from './email-labels.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...credentialLabels, ...emailLabels };
 
 /**
  * Props of `PasswordReset`: the code (default: the page's `?code=`), its
@@ -54,7 +50,7 @@ export const PasswordReset = forwardRef<HTMLDivElement, PasswordResetProps>(func
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = wordsOf(text, pageLabels);
+  const words = wordsOf(text, credentialLabels, emailLabels);
   const link = useLinkCode({ code, name: 'reset-check', check: (given) => app.verifyPasswordResetCode(given) });
   const action = useFormAction(['password', 'confirm'] as const, text.messages);
   const [password, setPassword] = useState('');

@@ -1,7 +1,6 @@
 /** `SignOut`: signs the user out on arrival, then goes to the after-sign-out page. */
 import { forwardRef, type HTMLAttributes, useEffect, useRef, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { errorText } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
 import { TextContext, useText, wordsOf } from '../internal/text.js';
@@ -9,9 +8,6 @@ import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
 import { handlerLabels } from './handler-labels.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...handlerLabels };
 
 /**
  * Props of `SignOut`: its words and any `<div>` prop for the page element.
@@ -41,7 +37,7 @@ interface Failure {
 export const SignOut = forwardRef<HTMLDivElement, SignOutProps>(function SignOut({ labels, messages, ...rest }, ref) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = wordsOf(text, pageLabels);
+  const words = wordsOf(text, handlerLabels);
   const started = useRef(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [attempt, setAttempt] = useState(0);

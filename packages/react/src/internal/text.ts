@@ -1,12 +1,14 @@
 /**
- * The words in force for a component: its feature's English table (each
- * feature declares its own, so a page ships only the words it shows),
+ * The words in force for a component: its features' English tables (each
+ * feature declares its own, so a page ships only the words it shows) and the
+ * shared words,
  * overridden by the provider's `labels`/`messages`, then by those of the
  * nearest page or form (`TextContext` carries the merged overrides down).
  */
 import { createContext, useContext, useMemo } from 'react';
 import type { LabelsOf, LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
 import type { LatchkeyMessages } from '../messages.js';
+import { commonLabels } from './common-labels.js';
 
 export interface Text {
   /** The `labels` overrides in force (over each feature's English table). */
@@ -27,15 +29,19 @@ export function useText(overrides?: LatchkeyTranslation): Text {
   return useMemo(() => mergeText(outer, { labels, messages }), [outer, labels, messages]);
 }
 
-/** The words of `table` (a feature's English labels) with the overrides of `text` applied. */
-export function wordsOf<T extends object>(text: Text, table: T): Readonly<LabelsOf<T>> {
-  return { ...table, ...text.labels } as LabelsOf<T>;
+type Words<A, B> = Readonly<LabelsOf<typeof commonLabels & A & B>>;
+
+/**
+ * The words of one or two features (their English tables) and the shared
+ * ones (`commonLabels`), with the overrides of `text` applied.
+ */
+export function wordsOf<A extends object, B extends object = A>(text: Text, a: A, b?: B): Words<A, B> {
+  return { ...commonLabels, ...a, ...b, ...text.labels } as Words<A, B>;
 }
 
-/** The interface text in force for the words of `table` (a feature's English labels). */
-export function useLabels<T extends object>(table: T): Readonly<LabelsOf<T>> {
-  const text = useContext(TextContext);
-  return useMemo(() => wordsOf(text, table), [text, table]);
+/** The interface text in force for the words of one or two features and the shared ones. */
+export function useLabels<A extends object, B extends object = A>(a: A, b?: B): Words<A, B> {
+  return wordsOf(useContext(TextContext), a, b);
 }
 
 /** The error wording in force (`undefined`: the catalogue's own). */

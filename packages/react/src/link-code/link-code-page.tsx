@@ -5,91 +5,13 @@
  * again"); the page using it supplies its own cards for the other steps and
  * the ways on.
  */
-import { forwardRef, type HTMLAttributes, type ReactNode, type Ref } from 'react';
+import type { HTMLAttributes, ReactNode, Ref } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { errorText } from '../internal/error-text.js';
 import { Icon, type IconName } from '../internal/icon.js';
-import { type Text, TextContext, useLabels, useText } from '../internal/text.js';
+import { type Text, TextContext, wordsOf } from '../internal/text.js';
 import { linkCodeLabels } from './link-code-labels.js';
-import type { LinkCode, LinkProblem, LinkStep } from './use-link-code.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...linkCodeLabels };
-
-export interface LinkProblemCardProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
-  problem: LinkProblem;
-  /** Replaces the standard explanation (e.g. a used verification link). */
-  text?: ReactNode;
-  /** The way on: usually a link asking for a new e-mail. */
-  children: ReactNode;
-}
-
-/** A card titled after the problem, with its explanation and the caller's actions. */
-export const LinkProblemCard = forwardRef<HTMLDivElement, LinkProblemCardProps>(function LinkProblemCard(
-  { problem, text, children, ...rest },
-  ref,
-) {
-  const labels = useLabels(pageLabels);
-  const words = {
-    invalid: [labels.linkInvalidTitle, labels.linkInvalidText],
-    expired: [labels.linkExpiredTitle, labels.linkExpiredText],
-    used: [labels.linkUsedTitle, labels.linkUsedText],
-    attempts: [labels.linkAttemptsTitle, labels.linkAttemptsText],
-  }[problem];
-  return (
-    <AuthCard {...rest} ref={ref} icon={<Icon name="alert" size={22} />} title={words[0]} subtitle={text ?? words[1]}>
-      <div className="lk-actions">{children}</div>
-    </AuthCard>
-  );
-});
-
-export interface LinkFailedCardProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'title'> {
-  title: ReactNode;
-  /** What went wrong (the network, the service), worded from the messages. */
-  error: unknown;
-  onRetry: () => void;
-  /** More ways on, after "Try again". */
-  children?: ReactNode;
-}
-
-/** A card for a link whose check failed for another reason than the code: the error and "Try again". */
-export const LinkFailedCard = forwardRef<HTMLDivElement, LinkFailedCardProps>(function LinkFailedCard(
-  { title, error, onRetry, children, ...rest },
-  ref,
-) {
-  const { labels, messages } = useText();
-  return (
-    <AuthCard
-      {...rest}
-      ref={ref}
-      icon={<Icon name="alert" size={22} />}
-      title={title}
-      subtitle={
-        <span className="lk-error-text" role="alert">
-          {errorText(error, messages)}
-        </span>
-      }
-    >
-      <div className="lk-actions">
-        <button type="button" className="lk-button lk-button-primary lk-button-block" onClick={onRetry}>
-          {labels.tryAgain}
-        </button>
-        {children}
-      </div>
-    </AuthCard>
-  );
-});
-
-/** The status line a page shows while it checks a link. */
-export function Checking({ children }: { children: ReactNode }) {
-  return (
-    <div className="lk-status" role="status">
-      <span aria-hidden="true" className="lk-spinner" />
-      <span>{children}</span>
-    </div>
-  );
-}
+import type { LinkCode, LinkStep } from './use-link-code.js';
 
 /** A card of a link page: what the page says at one step. */
 export interface LinkCard {
@@ -139,38 +61,62 @@ export function LinkCodePage<T>(props: LinkCodePageProps<T>) {
     ...rest
   } = props;
   const { step } = link;
-  const own = card(step, link.value);
-  let page: ReactNode;
-  if (own) {
-    page = (
+  const words = wordsOf(text, linkCodeLabels);
+  const problem = {
+    invalid: [words.linkInvalidTitle, words.linkInvalidText],
+    expired: [words.linkExpiredTitle, words.linkExpiredText],
+    used: [words.linkUsedTitle, usedText ?? words.linkUsedText],
+    attempts: [words.linkAttemptsTitle, words.linkAttemptsText],
+  }[step as string];
+  const shown: LinkCard =
+    card(step, link.value) ??
+    (step === 'failed'
+      ? {
+          icon: 'alert',
+          title: failedTitle ?? title,
+          subtitle: (
+            <span className="lk-error-text" role="alert">
+              {errorText(link.error, text.messages)}
+            </span>
+          ),
+          body: (
+            <div className="lk-actions">
+              <button type="button" className="lk-button lk-button-primary lk-button-block" onClick={link.retry}>
+                {words.tryAgain}
+              </button>
+              {failedActions}
+            </div>
+          ),
+        }
+      : problem
+        ? {
+            icon: 'alert',
+            title: problem[0],
+            subtitle: problem[1],
+            body: <div className="lk-actions">{problemActions}</div>,
+          }
+        : { icon, title, body: <Checking>{checking}</Checking> });
+  return (
+    <TextContext.Provider value={text}>
       <AuthCard
         {...rest}
         ref={pageRef}
-        icon={<Icon name={own.icon} size={22} />}
-        title={own.title}
-        subtitle={own.subtitle}
+        icon={<Icon name={shown.icon} size={22} />}
+        title={shown.title}
+        subtitle={shown.subtitle}
       >
-        {own.body}
+        {shown.body}
       </AuthCard>
-    );
-  } else if (step === 'failed') {
-    page = (
-      <LinkFailedCard {...rest} ref={pageRef} title={failedTitle ?? title} error={link.error} onRetry={link.retry}>
-        {failedActions}
-      </LinkFailedCard>
-    );
-  } else if (step === 'invalid' || step === 'expired' || step === 'used' || step === 'attempts') {
-    page = (
-      <LinkProblemCard {...rest} ref={pageRef} problem={step} text={step === 'used' ? usedText : undefined}>
-        {problemActions}
-      </LinkProblemCard>
-    );
-  } else {
-    page = (
-      <AuthCard {...rest} ref={pageRef} icon={<Icon name={icon} size={22} />} title={title}>
-        <Checking>{checking}</Checking>
-      </AuthCard>
-    );
-  }
-  return <TextContext.Provider value={text}>{page}</TextContext.Provider>;
+    </TextContext.Provider>
+  );
+}
+
+/** The status line a page shows while it checks a link. */
+export function Checking({ children }: { children: ReactNode }) {
+  return (
+    <div className="lk-status" role="status">
+      <span aria-hidden="true" className="lk-spinner" />
+      <span>{children}</span>
+    </div>
+  );
 }

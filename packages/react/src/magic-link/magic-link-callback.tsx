@@ -1,7 +1,6 @@
 /** `MagicLinkCallback`: the page a sign-in link opens (`?code=`); signs in with it, then redirects. */
 import { forwardRef, type HTMLAttributes } from 'react';
 import { emailLabels } from '../email/email-labels.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { cx } from '../internal/root-props.js';
 import { useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
@@ -9,9 +8,6 @@ import { LinkCodePage } from '../link-code/link-code-page.js';
 import { useLinkCode } from '../link-code/use-link-code.js';
 import { useApp } from '../provider.js';
 import { magicLinkLabels } from './magic-link-labels.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...emailLabels, ...magicLinkLabels };
 
 /**
  * Props of `MagicLinkCallback`: the code (default: the page's `?code=`), its
@@ -46,7 +42,7 @@ export const MagicLinkCallback = forwardRef<HTMLDivElement, MagicLinkCallbackPro
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = wordsOf(text, pageLabels);
+  const words = wordsOf(text, emailLabels, magicLinkLabels);
   const link = useLinkCode({
     code,
     name: 'magic-link',

@@ -9,16 +9,12 @@ import { FormAlert } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { EmailInput } from '../internal/email-input.js';
 import { errorText, formMessage, knownErrorCodeOf } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useApp } from '../provider.js';
 import { CodeInput } from './code-input.js';
 import { magicLinkLabels } from './magic-link-labels.js';
-
-/** The labels this module shows. */
-const words = { ...commonLabels, ...credentialLabels, ...magicLinkLabels };
 
 export interface MagicLinkFormProps {
   email: string;
@@ -31,7 +27,7 @@ export interface MagicLinkFormProps {
 
 export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect, onSuccess }: MagicLinkFormProps) {
   const app = useApp();
-  const labels = useLabels(words);
+  const labels = useLabels(credentialLabels, magicLinkLabels);
   const messages = useMessages();
   const action = useFormAction(['email', 'code'] as const);
   const [nonce, setNonce] = useState<string | null>(null);

@@ -1,7 +1,6 @@
 /** `OAuthCallback`: the page the service sends the browser back to after the provider (`?code=&state=`). */
 import { forwardRef, type HTMLAttributes, type ReactNode, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { errorText } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
 import { TextContext, useText, wordsOf } from '../internal/text.js';
@@ -10,9 +9,6 @@ import type { LatchkeyTranslation } from '../labels.js';
 import { Checking } from '../link-code/link-code-page.js';
 import { useApp } from '../provider.js';
 import { oauthLabels } from './oauth-labels.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...oauthLabels };
 
 /**
  * Props of `OAuthCallback`: its words, and any `<div>` prop for the page element.
@@ -43,7 +39,7 @@ export const OAuthCallback = forwardRef<HTMLDivElement, OAuthCallbackProps>(func
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = wordsOf(text, pageLabels);
+  const words = wordsOf(text, oauthLabels);
   // The call takes code and state off the address, so the key (the flow's state) is read once, at mount.
   const [key] = useState(() => `oauth-callback:${stateFromUrl()}`);
   const [state] = useOnce(key, () => app.callOAuthCallback());

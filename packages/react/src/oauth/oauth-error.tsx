@@ -1,15 +1,11 @@
 /** `OAuthError`: the app's error page (`urls.error`), where the service sends a failed OAuth flow. */
 import { forwardRef, type HTMLAttributes } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { Icon } from '../internal/icon.js';
 import { TextContext, useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
 import { oauthLabels } from './oauth-labels.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...oauthLabels };
 
 /**
  * Props of `OAuthError`: the error (default: the page's `errorCode` and
@@ -55,7 +51,7 @@ export const OAuthError = forwardRef<HTMLDivElement, OAuthErrorProps>(function O
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = wordsOf(text, pageLabels);
+  const words = wordsOf(text, oauthLabels);
   const query = typeof window === 'undefined' ? new URLSearchParams() : new URLSearchParams(window.location.search);
   const code = errorCode === undefined ? query.get('errorCode') : errorCode;
   const said = message === undefined ? query.get('message') : message;

@@ -14,7 +14,6 @@ import { accountSettingsLabels } from '../account-settings/account-settings-labe
 import { FormAlert } from '../form/alert.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { commonLabels } from '../internal/common-labels.js';
 import { useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { type LinkCard, LinkCodePage } from '../link-code/link-code-page.js';
@@ -22,9 +21,6 @@ import { useLinkCode } from '../link-code/use-link-code.js';
 import { useApp } from '../provider.js';
 import { useUser } from '../use-user.js';
 import { teamLabels } from './team-labels.js';
-
-/** The labels this module shows. */
-const pageLabels = { ...commonLabels, ...accountSettingsLabels, ...teamLabels };
 
 /**
  * Props of `TeamInvitation`: the code (default: the page's `?code=`), its
@@ -54,7 +50,7 @@ export const TeamInvitation = forwardRef<HTMLDivElement, TeamInvitationProps>(fu
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = wordsOf(text, pageLabels);
+  const words = wordsOf(text, accountSettingsLabels, teamLabels);
   const user = useUser();
   const action = useFormAction([], text.messages);
   const [refused, setRefused] = useState(false);
