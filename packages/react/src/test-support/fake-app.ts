@@ -158,7 +158,4 @@ export function deferred<T = void>() {
   return { promise, resolve, reject };
 }
 
-/** Puts the browser at `path` (jsdom). */
-export function visit(path: string) {
-  window.history.replaceState(null, '', path);
-}
+export { visit } from './location.js';
