@@ -3,8 +3,8 @@ import { userEvent } from '@testing-library/user-event';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
-import { axeViolations } from '../test-support/axe.js';
 import { answeringApp } from '../test-support/answering-app.js';
+import { axeViolations } from '../test-support/axe.js';
 import { AuthCard } from './auth-card.js';
 
 afterEach(cleanup);

@@ -3,8 +3,8 @@ import { userEvent } from '@testing-library/user-event';
 import { createRef, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
-import { axeViolations } from '../test-support/axe.js';
 import { type Answer, answeringApp, heldAnswer } from '../test-support/answering-app.js';
+import { axeViolations } from '../test-support/axe.js';
 import { CredentialForm, EmailField, FormError, PasswordField, SubmitButton } from './credential-form.js';
 
 afterEach(cleanup);

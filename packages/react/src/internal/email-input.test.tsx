@@ -2,8 +2,8 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
-import { axeViolations } from '../test-support/axe.js';
 import { answeringApp } from '../test-support/answering-app.js';
+import { axeViolations } from '../test-support/axe.js';
 import { EmailInput } from './email-input.js';
 import { Field } from './field.js';
 
