@@ -26,19 +26,20 @@ beforeEach(() => visit('/handler/sign-in'));
 
 const nonce = 'n'.repeat(39);
 
+type ProjectConfig = { magic_link_enabled?: boolean; credential_enabled?: boolean };
+
 /** The service as the sign-in page meets it: the project's settings, a code sent, a sign-in accepted. */
-function serviceWith(config: { magic_link_enabled?: boolean; credential_enabled?: boolean }, answer?: Answer): Answer {
+function serviceWith(config: ProjectConfig, answer?: Answer): Answer {
   const { project } = recordedAnswers;
-  return (request) =>
-    answer?.(request) ??
-    {
-      '/projects/current': () => jsonAnswer({ ...project, config: { ...project.config, ...config } }),
-      '/auth/otp/send-sign-in-code': () => jsonAnswer({ nonce }),
-      '/auth/otp/sign-in': () => jsonAnswer(recordedAnswers.signUp),
-    }[request.path]?.();
+  const answers: Record<string, () => Response> = {
+    '/projects/current': () => jsonAnswer({ ...project, config: { ...project.config, ...config } }),
+    '/auth/otp/send-sign-in-code': () => jsonAnswer({ nonce }),
+    '/auth/otp/sign-in': () => jsonAnswer(recordedAnswers.signUp),
+  };
+  return (request) => answer?.(request) ?? answers[request.path]?.();
 }
 
-function renderSignIn(config = { magic_link_enabled: true }, answer?: Answer) {
+function renderSignIn(config: ProjectConfig = { magic_link_enabled: true }, answer?: Answer) {
   const answering = answeringApp(serviceWith(config, answer));
   render(
     <LatchkeyProvider app={answering.app} projectName="Acme">
