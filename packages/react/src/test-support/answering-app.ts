@@ -5,7 +5,7 @@
  * call kept pending, a network failure, a 500). Every request is recorded,
  * as the service would have received it; navigation is recorded, not made.
  */
-import { ClientApp } from '@latchkey/js';
+import { ClientApp, type HandlerUrls } from '@latchkey/js';
 import { recordedAnswers } from '../../../js/src/test-support/answers.js';
 
 export {
@@ -30,15 +30,19 @@ const recordedAt = 1_795_456_979_000 + 60_000;
 
 /**
  * A `ClientApp` answered by `answer` (default: no network at all);
- * `signedIn`: it holds the recorded session at start.
+ * `signedIn`: it holds the recorded session at start; `urls`: its handler pages.
  */
-export function answeringApp(answer: Answer = () => undefined, { signedIn = false } = {}) {
+export function answeringApp(
+  answer: Answer = () => undefined,
+  { signedIn = false, urls }: { signedIn?: boolean; urls?: Partial<HandlerUrls> } = {},
+) {
   const requests: SentRequest[] = [];
   const navigations: string[] = [];
   const app = new ClientApp({
     projectId: 'project-answers',
     publishableClientKey: 'pck_answers',
     baseUrl: 'https://auth.example.com',
+    ...(urls ? { urls } : {}),
     tokenStore: signedIn
       ? { accessToken: recordedAnswers.signUp.access_token, refreshToken: recordedAnswers.signUp.refresh_token }
       : 'memory',
