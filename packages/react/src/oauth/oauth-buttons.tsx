@@ -1,8 +1,8 @@
 /** `OAuthButtons`: "Continue with <provider>" for each OAuth provider the project enables. */
 import type { EnabledOAuthProvider } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, useState } from 'react';
+import { FormAlert } from '../form/alert.js';
 import { errorText } from '../internal/error-text.js';
-import { Icon } from '../internal/icon.js';
 import { cx } from '../internal/root-props.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useApp } from '../provider.js';
@@ -74,14 +74,7 @@ export const OAuthButtons = forwardRef<HTMLDivElement, OAuthButtonsProps>(functi
           </span>
         </button>
       ))}
-      <div className="lk-alert-region" role="alert">
-        {error ? (
-          <p className="lk-alert">
-            <Icon name="alert" size={18} className="lk-alert-icon" />
-            <span>{errorText(error, messages)}</span>
-          </p>
-        ) : null}
-      </div>
+      <FormAlert message={error ? errorText(error, messages) : null} />
     </div>
   );
 });
