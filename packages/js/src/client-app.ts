@@ -22,8 +22,7 @@ import {
   takeVerifier,
 } from './auth/oauth.js';
 import { type SignInTokens, signInWithPassword, signUpWithPassword } from './auth/password.js';
-import type { ContactChannel } from './contact-channels/contact-channel.js';
-import type { DataQuery } from './internal/cache/data-store.js';
+import { type ContactChannel, contactChannelsQuery } from './contact-channels/contact-channel.js';
 import { absolutePageUrl, callbackUrl } from './internal/callback-url.js';
 import { type Core, createCore, type Send } from './internal/core.js';
 import { publishableKeyCredentials, withSession } from './internal/http/credentials.js';
@@ -33,16 +32,18 @@ import { requireOption } from './internal/require-options.js';
 import type { Session } from './internal/session/session.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 import type { Project } from './projects/project-decoder.js';
-import { currentProjectQuery } from './projects/projects-api.js';
+import { projectQuery } from './projects/projects-api.js';
+import type { QueryAccess, QueryKey } from './query.js';
 import {
   acceptTeamInvitationCode,
   checkTeamInvitationCode,
   fetchTeamInvitationDetails,
   type TeamInvitationDetails,
 } from './teams/invitation-codes.js';
-import type { Team } from './teams/team.js';
+import { type Team, teamsQuery } from './teams/team.js';
 import type { HandlerUrls } from './urls.js';
-import { accountQueries, type CurrentUser } from './users/current-user.js';
+import { accountKey, type ClientQuery, type ClientScope } from './users/account-data.js';
+import { type CurrentUser, createClientScope, currentUserQuery } from './users/current-user.js';
 
 /**
  * Options of `new ClientApp(...)`.
@@ -134,6 +135,9 @@ export type GetUserOr = 'return-null' | 'redirect' | 'throw';
 /**
  * The data an app loads and caches, by key: what `subscribe`, `getSnapshot`
  * and `load` read. UI bindings subscribe to a key and read its snapshot.
+ * Each key names a query (`'user'` is `currentUserQuery`, `'project'`
+ * `projectQuery`, `'contactChannels'` `contactChannelsQuery`, `'teams'`
+ * `teamsQuery`); every other query is passed as itself.
  *
  * @example
  * ```ts
@@ -161,6 +165,17 @@ export interface AppData {
  */
 export type AppDataKey = keyof AppData;
 
+/** The query each `AppDataKey` names. */
+const appData: { readonly [K in AppDataKey]: ClientQuery<AppData[K]> } = {
+  user: currentUserQuery,
+  project: projectQuery,
+  contactChannels: contactChannelsQuery,
+  teams: teamsQuery,
+};
+
+const queryOf = <T>(target: AppDataKey | ClientQuery<T>): ClientQuery<T> =>
+  (typeof target === 'string' ? appData[target] : target) as ClientQuery<T>;
+
 /**
  * The client SDK: sign-up, sign-in, the current user and the handler redirects.
  *
@@ -171,14 +186,15 @@ export type AppDataKey = keyof AppData;
  * const user = await app.getUser({ or: 'throw' });
  * ```
  */
-export class ClientApp {
+export class ClientApp implements QueryAccess<ClientScope> {
   readonly projectId: string;
   readonly #core: Core<Session>;
   /** Sends with the publishable key only (sign-in, the project). */
   readonly #sendAsApp: Send;
   /** Sends with the publishable key and the session, when there is one. */
   readonly #sendAsUser: Send;
-  readonly #queries: { readonly [K in AppDataKey]: DataQuery<AppData[K]> };
+  /** The account's queries load with it; its `data` is the app's cache. */
+  readonly #scope: ClientScope;
   readonly #oauthClient: OAuthClient;
   /** `tokenStore: 'httponly-cookie'`: sign-in answers leave the refresh token in the service's cookie. */
   readonly #serviceCookie: boolean;
@@ -197,10 +213,7 @@ export class ClientApp {
     this.#serviceCookie = tokenStore === 'httponly-cookie';
     this.#oauthClient = { ...options, fetch: options.fetch ?? globalFetch, serviceCookie: this.#serviceCookie };
     const startFlow = (flow: OAuthFlow, call: string) => startOAuthFlow(core, this.#oauthClient, flow, call);
-    this.#queries = {
-      ...accountQueries(core, this.#sendAsUser, startFlow),
-      project: currentProjectQuery(this.#sendAsApp),
-    };
+    this.#scope = createClientScope(core, this.#sendAsUser, this.#sendAsApp, startFlow);
   }
 
   /** The resolved handler pages and redirect targets (frozen). */
@@ -276,8 +289,9 @@ export class ClientApp {
   async verifyEmail(code: string): Promise<void> {
     await verifyEmailCode(this.#sendAsApp, code);
     if (!this.#core.session.stored().refreshToken) return;
-    this.#core.data.invalidate(this.#queries.contactChannels);
-    await this.#core.data.reload(this.#queries.user);
+    const { data } = this.#scope;
+    void data.invalidate(contactChannelsQuery.key);
+    await data.reload(currentUserQuery);
   }
 
   /**
@@ -413,7 +427,7 @@ export class ClientApp {
    */
   async acceptTeamInvitation(code: string): Promise<void> {
     await acceptTeamInvitationCode(this.#sendAsUser, code);
-    await this.#core.data.reload(this.#queries.teams);
+    await this.#scope.data.reload(teamsQuery);
   }
 
   /** The project's public settings (which sign-in methods are on). */
@@ -422,44 +436,69 @@ export class ClientApp {
   }
 
   /**
-   * Calls `listener` whenever `key`'s data changes (for `'user'`: sign-in,
-   * sign-out, update, another tab). Subscribing loads the data when it is not
-   * loaded yet; for `'user'` it also watches other tabs. Returns the
-   * unsubscribe function. UI bindings pair it with `getSnapshot`.
+   * Calls `listener` whenever the data of a key or query changes (for
+   * `'user'`: sign-in, sign-out, update, another tab). Subscribing loads the
+   * data when it is not loaded yet; account data also watches other tabs.
+   * Returns the unsubscribe function. UI bindings pair it with `getSnapshot`.
    *
    * @example
    * ```ts
    * const user = useSyncExternalStore((l) => app.subscribe('user', l), () => app.getSnapshot('user'));
+   * const stop = app.subscribe(teamMembersQuery(team), () => render(app.getSnapshot(teamMembersQuery(team))));
    * ```
    */
-  subscribe<K extends AppDataKey>(key: K, listener: () => void): () => void {
-    return this.#core.data.subscribe(this.#queries[key], listener);
+  subscribe<K extends AppDataKey>(key: K, listener: () => void): () => void;
+  subscribe<T>(query: ClientQuery<T>, listener: () => void): () => void;
+  subscribe<T>(target: AppDataKey | ClientQuery<T>, listener: () => void): () => void {
+    return this.#scope.data.subscribe(queryOf(target), listener);
   }
 
   /**
-   * `key`'s data as last loaded; `undefined` while not loaded yet (for
-   * `'user'` also while another tab's new session loads). `null` user: signed out.
+   * The data of a key or query as last loaded; `undefined` while not loaded
+   * yet (for `'user'` also while another tab's new session loads). `null`
+   * user: signed out.
    *
    * @example
    * ```ts
    * const project = app.getSnapshot('project'); // Project | undefined
    * ```
    */
-  getSnapshot<K extends AppDataKey>(key: K): AppData[K] | undefined {
-    return this.#core.data.snapshot(this.#queries[key]);
+  getSnapshot<K extends AppDataKey>(key: K): AppData[K] | undefined;
+  getSnapshot<T>(query: ClientQuery<T>): T | undefined;
+  getSnapshot<T>(target: AppDataKey | ClientQuery<T>): T | undefined {
+    return this.#scope.data.snapshot(queryOf(target));
   }
 
   /**
-   * Loads `key`'s data, or returns it from the cache; concurrent calls share one
-   * request. `getUser()` and `getProject()` go through it.
+   * Loads the data of a key or query, or returns it from the cache;
+   * concurrent calls share one request. `getUser()` and `getProject()` go through it.
    *
    * @example
    * ```ts
    * const user = await app.load('user'); // CurrentUser | null
+   * const held = await app.load(teamPermissionsQuery(team));
    * ```
    */
-  load<K extends AppDataKey>(key: K): Promise<AppData[K]> {
-    return this.#core.data.load(this.#queries[key]);
+  load<K extends AppDataKey>(key: K): Promise<AppData[K]>;
+  load<T>(query: ClientQuery<T>): Promise<T>;
+  load<T>(target: AppDataKey | ClientQuery<T>): Promise<T> {
+    return this.#scope.data.load(queryOf(target));
+  }
+
+  /**
+   * Marks a query, or every query under a key (`['me', 'team', teamId]`),
+   * out of date: subscribed ones reload before the promise settles, the
+   * others on their next load. The SDK's own mutations do this already.
+   *
+   * @example
+   * ```ts
+   * await app.invalidate(teamMembersQuery(team)); // a member joined elsewhere
+   * ```
+   */
+  invalidate(target: AppDataKey | ClientQuery<unknown> | QueryKey): Promise<void> {
+    return this.#scope.data.invalidate(
+      Array.isArray(target) ? target : queryOf(target as AppDataKey | ClientQuery<unknown>).key,
+    );
   }
 
   /** Goes to the sign-in page, which returns here afterwards (`after_auth_return_to`). */
@@ -494,9 +533,7 @@ export class ClientApp {
 
   async #completeSignIn(tokens: SignInTokens, noRedirect = false): Promise<SignInResult> {
     this.#core.session.setTokens(tokens);
-    this.#core.data.invalidate(this.#queries.user);
-    this.#core.data.invalidate(this.#queries.contactChannels);
-    this.#core.data.invalidate(this.#queries.teams);
+    void this.#scope.data.invalidate(accountKey()); // the account's data, whoever was signed in before
     if (!noRedirect) await this.#core.redirect(this.#afterAuthTarget(tokens.newUser));
     return { userId: tokens.userId, newUser: tokens.newUser };
   }

@@ -33,7 +33,7 @@ export {
   type GetUserOr,
   type SignInResult,
 } from './client-app.js';
-export type { ContactChannel } from './contact-channels/contact-channel.js';
+export { type ContactChannel, contactChannelsQuery } from './contact-channels/contact-channel.js';
 export type {
   ContactChannelCreate,
   ContactChannelData,
@@ -42,10 +42,20 @@ export type {
 export { ConnectivityError, HttpError, MalformedAnswerError, RateLimitedError } from './errors.js';
 export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 export type { EnabledOAuthProvider, Project } from './projects/project-decoder.js';
+export { projectQuery } from './projects/projects-api.js';
+export type { Query, QueryAccess, QueryKey } from './query.js';
 export type { TeamInvitationDetails } from './teams/invitation-codes.js';
-export type { Team, TeamInvitation, TeamScope, TeamUser } from './teams/team.js';
+export {
+  type Team,
+  type TeamInvitation,
+  type TeamScope,
+  type TeamUser,
+  teamInvitationsQuery,
+  teamMembersQuery,
+  teamsQuery,
+} from './teams/team.js';
 export type { ServerTeamData, TeamData } from './teams/team-decoder.js';
-export type { TeamPermissionQueries, TeamRef } from './teams/team-permissions.js';
+export { type TeamPermissionQueries, type TeamRef, teamPermissionsQuery } from './teams/team-permissions.js';
 export type {
   TeamCreate,
   TeamInvitationData,
@@ -54,18 +64,22 @@ export type {
   TeamUpdate,
 } from './teams/teams-api.js';
 export { type HandlerUrls, resolveUrls, sameOriginPath } from './urls.js';
+export type { ClientQuery, ClientScope } from './users/account-data.js';
 export type {
   ConnectedAccount,
   ConnectedAccountOptions,
   ConnectedAccountQueries,
 } from './users/connected-accounts.js';
-export type {
-  CurrentUser,
-  EditableTeamMemberProfile,
-  GetConnectedAccountOptions,
-  LinkConnectedAccountOptions,
-  SignOutOptions,
-  UserTokens,
+export {
+  type CurrentUser,
+  connectedAccountQuery,
+  connectedAccountsQuery,
+  currentUserQuery,
+  type EditableTeamMemberProfile,
+  type GetConnectedAccountOptions,
+  type LinkConnectedAccountOptions,
+  type SignOutOptions,
+  type UserTokens,
 } from './users/current-user.js';
 export type { OAuthProviderLink, UserData } from './users/user-decoder.js';
 export type { UserUpdate } from './users/users-api.js';

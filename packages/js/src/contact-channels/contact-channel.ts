@@ -1,13 +1,15 @@
 /**
  * `ContactChannel`: one of the signed-in user's e-mail addresses, with what
  * the user may do to it. Every change re-reads the channels and the user
- * (the primary e-mail and its verification live on both).
+ * (the primary e-mail and its verification live on both). The addresses are
+ * also a query, `contactChannelsQuery`.
  */
-import type { Send } from '../internal/core.js';
+import { accountQuery, type ChannelScope, type ClientQuery } from '../users/account-data.js';
 import {
   type ContactChannelData,
   type ContactChannelUpdate,
   deleteContactChannel,
+  listContactChannels,
   sendChannelVerificationCode,
   updateContactChannel,
 } from './contact-channels-api.js';
@@ -35,14 +37,6 @@ export interface ContactChannel extends ContactChannelData {
   sendVerificationEmail(options?: { callbackUrl?: string }): Promise<void>;
 }
 
-/** What a client channel works with: the user's `send`, the default callback and the re-read after a change. */
-export interface ChannelScope {
-  send: Send;
-  /** The e-mail verification page as an absolute URL, or the developer error of `call`. */
-  verificationUrl(call: string, given: string | undefined): string;
-  afterChange(): Promise<void>;
-}
-
 /** The `ContactChannel` of `data`, acting as the signed-in user (`me`). */
 export function createContactChannel(data: ContactChannelData, scope: ChannelScope): ContactChannel {
   const { send, afterChange } = scope;
@@ -62,3 +56,19 @@ export function createContactChannel(data: ContactChannelData, scope: ChannelSco
     },
   };
 }
+
+/**
+ * The signed-in user's e-mail addresses (`[]` when signed out), as a query
+ * of `ClientApp` (also `app.load('contactChannels')`).
+ *
+ * @example
+ * ```ts
+ * const channels = await app.load(contactChannelsQuery);
+ * ```
+ */
+export const contactChannelsQuery: ClientQuery<ContactChannel[]> = accountQuery(
+  ['contactChannels'],
+  async (scope) =>
+    (await listContactChannels(scope.send, 'me')).map((channel) => createContactChannel(channel, scope.channels)),
+  [],
+);

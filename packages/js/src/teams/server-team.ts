@@ -5,9 +5,10 @@
  */
 import { isKnownError, type ServerTeamMemberProfileWire } from '@latchkey/protocol';
 import { requiredCallback } from '../contact-channels/server-contact-channel.js';
-import type { AudienceScope } from '../internal/audience.js';
+import type { AudienceScope, ServerScope } from '../internal/audience.js';
 import type { Send } from '../internal/core.js';
 import type { Fields } from '../internal/decode/fields.js';
+import type { Query } from '../query.js';
 import { createServerUser, type ServerUser } from '../users/server-user.js';
 import { readServerUser } from '../users/user-decoder.js';
 import { invitationObject, type TeamInvitation } from './team.js';
@@ -78,18 +79,35 @@ export function createServerTeam(data: ServerTeamData, send: Send): ServerTeam {
     delete: () => deleteTeam(send, id),
     addUser: (userId) => addTeamMember(send, id, userId),
     removeUser: (userId) => removeTeamMember(send, id, userId),
-    async listUsers() {
-      const members = await listTeamMembers(send, id, (profile) =>
-        (profile as unknown as Fields<ServerTeamMemberProfileWire>).object('user', readServerUser),
-      );
-      return members.map((member) => ({ ...createServerUser(member.user, send), teamProfile: member.teamProfile }));
-    },
+    listUsers: () => teamMembers(send, id),
     inviteUser: async (options) =>
       inviteToTeam(send, id, options.email, requiredCallback(options, 'ServerTeam.inviteUser')),
-    async listInvitations() {
-      return (await listTeamInvitations(send, id)).map((invitation) => invitationObject(send, invitation));
-    },
+    listInvitations: () => teamInvitations(send, id),
   };
+}
+
+async function teamMembers(send: Send, teamId: string): Promise<ServerTeamUser[]> {
+  const members = await listTeamMembers(send, teamId, (profile) =>
+    (profile as unknown as Fields<ServerTeamMemberProfileWire>).object('user', readServerUser),
+  );
+  return members.map((member) => ({ ...createServerUser(member.user, send), teamProfile: member.teamProfile }));
+}
+
+async function teamInvitations(send: Send, teamId: string): Promise<TeamInvitation[]> {
+  return (await listTeamInvitations(send, teamId)).map((invitation) => invitationObject(send, invitation));
+}
+
+async function allTeams(send: Send): Promise<ServerTeam[]> {
+  return (await listTeams(send, null, readServerTeam)).map((team) => createServerTeam(team, send));
+}
+
+async function teamById(send: Send, teamId: string): Promise<ServerTeam | null> {
+  try {
+    return createServerTeam(await fetchTeam(send, teamId, readServerTeam), send);
+  } catch (error) {
+    if (isKnownError(error, 'TEAM_NOT_FOUND')) return null;
+    throw error;
+  }
 }
 
 /**
@@ -114,14 +132,56 @@ export function serverTeams(scope: AudienceScope): ServerTeams {
   const { send } = scope;
   return {
     createTeam: async (options) => createServerTeam(await createTeam(send, options, readServerTeam), send),
-    listTeams: async () => (await listTeams(send, null, readServerTeam)).map((team) => createServerTeam(team, send)),
-    async getTeam(teamId) {
-      try {
-        return createServerTeam(await fetchTeam(send, teamId, readServerTeam), send);
-      } catch (error) {
-        if (isKnownError(error, 'TEAM_NOT_FOUND')) return null;
-        throw error;
-      }
-    },
+    listTeams: () => allTeams(send),
+    getTeam: (teamId) => teamById(send, teamId),
   };
+}
+
+/**
+ * Every team of the project, as a query of `ServerApp` and `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const teams = await serverApp.load(serverTeamsQuery);
+ * ```
+ */
+export const serverTeamsQuery: Query<ServerTeam[], ServerScope> = {
+  key: ['teams'],
+  load: ({ send }) => allTeams(send),
+};
+
+/**
+ * The team with this id (`null` when the project has none), as a query of `ServerApp` and `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const team = await serverApp.load(serverTeamQuery(teamId));
+ * ```
+ */
+export function serverTeamQuery(teamId: string): Query<ServerTeam | null, ServerScope> {
+  return { key: ['team', teamId], load: ({ send }) => teamById(send, teamId) };
+}
+
+/**
+ * A team's members with their team profiles, as a query of `ServerApp` and `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const members = await serverApp.load(serverTeamMembersQuery(teamId));
+ * ```
+ */
+export function serverTeamMembersQuery(teamId: string): Query<ServerTeamUser[], ServerScope> {
+  return { key: ['team', teamId, 'members'], load: ({ send }) => teamMembers(send, teamId) };
+}
+
+/**
+ * A team's pending invitations, as a query of `ServerApp` and `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const invitations = await serverApp.load(serverTeamInvitationsQuery(teamId));
+ * ```
+ */
+export function serverTeamInvitationsQuery(teamId: string): Query<TeamInvitation[], ServerScope> {
+  return { key: ['team', teamId, 'invitations'], load: ({ send }) => teamInvitations(send, teamId) };
 }

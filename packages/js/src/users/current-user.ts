@@ -1,24 +1,28 @@
 /**
  * `CurrentUser`: the signed-in user's data plus what they can do to their own
- * account, and the account as app data: the user (`'user'` in the cache) and
- * their e-mail addresses (`'contactChannels'`) and teams (`'teams'`). Mutations update the cache so
+ * account, and the account as `ClientApp`'s queries: the user
+ * (`currentUserQuery`, also `'user'`) and their connected accounts; the
+ * scope every account query loads with. Mutations update the cache so
  * subscribers see the result.
  */
 import { headers, isKnownError, KnownError } from '@latchkey/protocol';
 import type { StartOAuthFlow } from '../auth/oauth.js';
-import { type ChannelScope, type ContactChannel, createContactChannel } from '../contact-channels/contact-channel.js';
+import {
+  type ContactChannel,
+  contactChannelsQuery,
+  createContactChannel,
+} from '../contact-channels/contact-channel.js';
 import {
   createContactChannel as addContactChannel,
   type ContactChannelCreate,
-  listContactChannels,
   sendPrimaryVerificationCode,
 } from '../contact-channels/contact-channels-api.js';
-import type { DataQuery } from '../internal/cache/data-store.js';
+import { createDataStore } from '../internal/cache/data-store.js';
 import { callbackUrl } from '../internal/callback-url.js';
 import type { Core, Send } from '../internal/core.js';
 import { currentLocation, trustedRedirectPath } from '../internal/redirect.js';
 import type { Session } from '../internal/session/session.js';
-import { createTeamObject, type Team, type TeamScope } from '../teams/team.js';
+import { createTeamObject, type Team, teamKey, teamsQuery } from '../teams/team.js';
 import { readClientTeam } from '../teams/team-decoder.js';
 import {
   type TeamPermissionQueries,
@@ -29,11 +33,11 @@ import {
 import {
   createTeam,
   fetchTeamProfile,
-  listTeams,
   removeTeamMember,
   type TeamMemberProfile,
   updateTeamProfile,
 } from '../teams/teams-api.js';
+import { accountKey, accountQuery, type ClientQuery, type ClientScope } from './account-data.js';
 import {
   type ConnectedAccount,
   type ConnectedAccountOptions,
@@ -190,110 +194,100 @@ export interface CurrentUser extends UserData, TeamPermissionQueries, ConnectedA
 }
 
 /**
- * The signed-in account as app data, by cache key: the user and their e-mail
- * addresses (`[]` when signed out).
+ * The signed-in user (`null` when signed out), as a query of `ClientApp`
+ * (also `app.load('user')`, `app.getUser()`).
  *
  * @example
  * ```ts
- * const { user, contactChannels } = accountQueries(core, send);
+ * const user = await app.load(currentUserQuery);
  * ```
  */
-export interface AccountQueries {
-  user: DataQuery<CurrentUser | null>;
-  contactChannels: DataQuery<ContactChannel[]>;
-  teams: DataQuery<Team[]>;
-}
+export const currentUserQuery: ClientQuery<CurrentUser | null> = accountQuery(['user'], async (scope) => {
+  const loaded = await fetchCurrentUser(scope.send, decodeClientUser);
+  return loaded && createCurrentUser(loaded, scope);
+});
 
-/** What a user object works with: the core and its session, the user's credentials, its cache entries. */
-interface UserScope {
-  core: Core<Session>;
-  send: Send;
-  queries: AccountQueries;
-  channels: ChannelScope;
-  teams: TeamScope;
-  startOAuthFlow: StartOAuthFlow;
+/**
+ * The signed-in user's account at `providerId` (`null` when none is
+ * connected with `scopes`, or nobody is signed in), as a query of
+ * `ClientApp`; disconnecting re-reads it.
+ *
+ * @example
+ * ```ts
+ * const github = await app.load(connectedAccountQuery('github', { scopes: ['repo'] }));
+ * ```
+ */
+export function connectedAccountQuery(
+  providerId: string,
+  options: ConnectedAccountOptions = {},
+): ClientQuery<ConnectedAccount | null> {
+  const scopes = options.scopes ?? [];
+  return accountQuery(['connectedAccounts', providerId, ...scopes], async (scope) => {
+    const user = await scope.data.load(currentUserQuery);
+    return user ? user.getConnectedAccount(providerId, { scopes }) : null;
+  });
 }
 
 /**
- * The account as app data, loaded with `send` (the user's credentials).
- * While subscribed, the user watches other tabs; before each read it takes in
- * their changes. A session that ends elsewhere (another tab, a refused
- * refresh) sets the user to `null` and the channels to `[]` at once; a new
- * session forgets the old account and loads the new one.
+ * Every connected account of the signed-in user (`[]` signed out), as a query of `ClientApp`.
+ *
+ * @example
+ * ```ts
+ * const accounts = await app.load(connectedAccountsQuery);
+ * ```
  */
-export function accountQueries(core: Core<Session>, send: Send, startOAuthFlow: StartOAuthFlow): AccountQueries {
-  const { session, data } = core;
-  const user: DataQuery<CurrentUser | null> = {
-    key: 'user',
-    load: async () => {
-      const loaded = await fetchCurrentUser(send, decodeClientUser);
-      return loaded && createCurrentUser(loaded, scope);
-    },
-    watch: () => session.watch(),
-    sync: () => void session.stored(),
-  };
-  const contactChannels: DataQuery<ContactChannel[]> = {
-    key: 'contactChannels',
-    load: async () => {
-      if (!session.stored().refreshToken) return [];
-      const channels = await signedInOnly(listContactChannels(send, 'me'), []);
-      return channels.map((channel) => createContactChannel(channel, scope.channels));
-    },
-    watch: () => session.watch(),
-    sync: () => void session.stored(),
-  };
-  const teams: DataQuery<Team[]> = {
-    key: 'teams',
-    load: async () => {
-      if (!session.stored().refreshToken) return [];
-      const list = await signedInOnly(listTeams(send, 'me', readClientTeam), []);
-      return list.map((team) => createTeamObject(team, scope.teams));
-    },
-    watch: () => session.watch(),
-    sync: () => void session.stored(),
-  };
-  const queries = { user, contactChannels, teams };
-  const scope: UserScope = {
+export const connectedAccountsQuery: ClientQuery<ConnectedAccount[]> = /* @__PURE__ */ accountQuery(
+  ['connectedAccounts'],
+  async (scope) => (await (await scope.data.load(currentUserQuery))?.listConnectedAccounts()) ?? [],
+);
+
+/**
+ * The scope of `ClientApp`'s queries over `core`'s cache: `send` with the
+ * user's credentials, `sendAsApp` with the publishable key only. A session
+ * that ends elsewhere (another tab, a refused refresh) sets the user to
+ * `null` and the channels and teams to `[]` at once; a new session forgets
+ * the old account and loads the new one.
+ */
+export function createClientScope(
+  core: Core<Session>,
+  send: Send,
+  sendAsApp: Send,
+  startOAuthFlow: StartOAuthFlow,
+): ClientScope {
+  const data = createDataStore(core.cache, () => scope);
+  const reloadWith = (query: ClientQuery<unknown>) => async () =>
+    void (await Promise.all([data.reload(query), data.reload(currentUserQuery)]));
+  const scope: ClientScope = {
     core,
     send,
-    queries,
+    sendAsApp,
+    data,
     startOAuthFlow,
     channels: {
       send,
       verificationUrl: (call, given) => callbackUrl(call, core.urls.emailVerification, given),
-      afterChange: async () => void (await Promise.all([data.reload(contactChannels), data.reload(user)])),
+      afterChange: reloadWith(contactChannelsQuery),
     },
     teams: {
       send,
       invitationUrl: (call, given) => callbackUrl(call, core.urls.teamInvitation, given),
-      afterChange: async () => void (await Promise.all([data.reload(teams), data.reload(user)])),
+      afterChange: reloadWith(teamsQuery),
+      invalidate: data.invalidate,
     },
   };
-  session.onChange((refreshToken) => {
-    if (refreshToken) {
-      data.reset(user);
-      data.reset(contactChannels);
-      data.reset(teams);
-    } else setSignedOut(scope);
+  core.session.onChange((refreshToken) => {
+    if (refreshToken) data.reset(accountKey());
+    else setSignedOut(scope);
   });
-  return queries;
+  return scope;
 }
 
-/** What `loading` resolves to, or `fallback` when the service says nobody is signed in. */
-async function signedInOnly<T>(loading: Promise<T>, fallback: T): Promise<T> {
-  try {
-    return await loading;
-  } catch (error) {
-    if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return fallback;
-    throw error;
-  }
-}
-
-function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
-  const { core, send, queries } = scope;
-  const query = queries.user;
+function createCurrentUser(user: UserData, scope: ClientScope): CurrentUser {
+  const { core, send, data } = scope;
+  const query = currentUserQuery;
   const connectedAccounts = connectedAccountQueries(send, 'me', user.oauthProviders, async () => {
-    await core.data.reload(query);
+    await data.reload(query);
+    await data.invalidate(accountKey('connectedAccounts')); // they read the user just reloaded
   });
   const linkConnectedAccount = linkAccount(scope);
   const getTokens = async (): Promise<UserTokens> => {
@@ -304,7 +298,7 @@ function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
     ...user,
     async update(update) {
       await updateCurrentUser(send, update);
-      await core.data.reload(query);
+      await data.reload(query);
     },
     async signOut(options = {}) {
       await endSession(scope);
@@ -323,7 +317,7 @@ function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
     },
     async setPassword(options) {
       await setPassword(send, options.password);
-      await core.data.reload(query);
+      await data.reload(query);
     },
     async sendVerificationEmail(options = {}) {
       const call = 'CurrentUser.sendVerificationEmail';
@@ -331,34 +325,38 @@ function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
       if (!user.primaryEmail) throw new TypeError(`${call}: the user has no primary e-mail to verify.`);
       await sendPrimaryVerificationCode(send, user.primaryEmail, url);
     },
-    listContactChannels: () => core.data.load(queries.contactChannels),
+    listContactChannels: () => data.load(contactChannelsQuery),
     async createContactChannel(options) {
       const created = await addContactChannel(send, 'me', { ...options, isVerified: undefined });
       await scope.channels.afterChange();
       return createContactChannel(created, scope.channels);
     },
     ...teamPermissionQueries(send, 'me'),
-    listTeams: () => core.data.load(queries.teams),
-    getTeam: async (teamId) => (await core.data.load(queries.teams)).find((team) => team.id === teamId) ?? null,
+    listTeams: () => data.load(teamsQuery),
+    getTeam: async (teamId) => (await data.load(teamsQuery)).find((team) => team.id === teamId) ?? null,
     async createTeam(options) {
       const created = await createTeam(send, { ...options, creatorUserId: 'me' }, readClientTeam);
       await scope.teams.afterChange();
       return createTeamObject(created, scope.teams);
     },
     async leaveTeam(team) {
-      await removeTeamMember(send, teamIdOf(team), 'me');
-      await scope.teams.afterChange();
+      const teamId = teamIdOf(team);
+      await removeTeamMember(send, teamId, 'me');
+      await Promise.all([scope.teams.afterChange(), data.invalidate(teamKey(teamId))]);
     },
     async setSelectedTeam(team) {
       await updateCurrentUser(send, { selectedTeamId: team === null ? null : teamIdOf(team) });
-      await core.data.reload(query);
+      await data.reload(query);
     },
     async getTeamProfile(team) {
       const teamId = teamIdOf(team);
       const profile = await fetchTeamProfile(send, teamId, 'me');
       return {
         ...profile.teamProfile,
-        update: (changes) => updateTeamProfile(send, teamId, profile.userId, changes),
+        async update(changes) {
+          await updateTeamProfile(send, teamId, profile.userId, changes);
+          await data.invalidate(teamKey(teamId, 'members'));
+        },
       };
     },
     ...connectedAccounts,
@@ -376,7 +374,7 @@ const notConnected = (providerId: string) =>
   `The user has no connected ${providerId} account (with those scopes); went to connect it.`;
 
 /** `linkConnectedAccount` of the user of `scope`: a `link` flow with the session's access token. */
-function linkAccount(scope: UserScope): CurrentUser['linkConnectedAccount'] {
+function linkAccount(scope: ClientScope): CurrentUser['linkConnectedAccount'] {
   return async (providerId, options = {}) => {
     const call = 'CurrentUser.linkConnectedAccount';
     const token = (await scope.core.session.getTokens())?.accessToken;
@@ -395,7 +393,7 @@ function linkAccount(scope: UserScope): CurrentUser['linkConnectedAccount'] {
  * Revokes the session on the service, then clears it locally whatever the
  * answer. A refresh token the service no longer knows is no failure (spec §4).
  */
-async function endSession(scope: UserScope): Promise<void> {
+async function endSession(scope: ClientScope): Promise<void> {
   const { session } = scope.core;
   try {
     if (session.stored().refreshToken) await deleteCurrentSession(scope.send);
@@ -407,13 +405,16 @@ async function endSession(scope: UserScope): Promise<void> {
   }
 }
 
-function signOutLocally(scope: UserScope): void {
+function signOutLocally(scope: ClientScope): void {
   scope.core.session.clear();
   setSignedOut(scope);
 }
 
-function setSignedOut({ core, queries }: UserScope): void {
-  core.data.set(queries.user, null);
-  core.data.set(queries.contactChannels, []);
-  core.data.set(queries.teams, []);
+/** What a signed-out account is known to have; the rest of the account's data is forgotten. */
+function setSignedOut({ data }: ClientScope): void {
+  data.set(currentUserQuery, null);
+  data.set(contactChannelsQuery, []);
+  data.set(teamsQuery, []);
+  data.reset(accountKey('team'));
+  data.reset(accountKey('connectedAccounts'));
 }
