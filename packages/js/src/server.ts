@@ -85,15 +85,13 @@ export {
   type TeamPermissionDefinitions,
 } from './teams/permission-definitions.js';
 export {
-  type ServerTeam,
   type ServerTeams,
-  type ServerTeamUser,
   serverTeamInvitationsQuery,
   serverTeamMembersQuery,
   serverTeamQuery,
   serverTeamsQuery,
 } from './teams/server-team.js';
-export type { ServerUser, UserSession } from './users/server-user.js';
+export type { ServerTeam, ServerTeamUser, ServerUser, UserSession } from './users/server-user.js';
 export {
   type RequestAuthentication,
   type RequestUserOptions,

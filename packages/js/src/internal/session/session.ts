@@ -17,7 +17,7 @@ import type { Clock } from '../../options.js';
 import { randomNonce } from '../http/nonce.js';
 import { remainingValidityMs } from './jwt.js';
 import type { Refresher } from './refresh-request.js';
-import type { StoredTokens, TokenStore } from './token-store.js';
+import type { StoredTokens, TokenStore } from './stored-tokens.js';
 
 /** A usable pair of tokens; `refreshToken` is `null` in the cookie mode, where the service's cookie holds it. */
 export interface SessionTokens {
