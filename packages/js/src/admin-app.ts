@@ -11,15 +11,10 @@ import { type AuditLog, auditLog } from './audit/audit-log.js';
 import { type ServerEmailFlows, serverEmailFlows } from './auth/server-email-flows.js';
 import { type EmailDelivery, emailDelivery } from './emails/email-delivery.js';
 import { type EmailTemplates, emailTemplates } from './emails/email-templates.js';
-import {
-  type AdminScope,
-  createAudienceScope,
-  mounted,
-  queryAccess,
-  refuseSecretKeyInBrowser,
-} from './internal/audience.js';
+import { type AdminScope, createAudienceScope, queryAccess, refuseSecretKeyInBrowser } from './internal/audience.js';
 import { createCore } from './internal/core.js';
 import { adminAccessTokenCredentials, type Credentials, projectKeyCredentials } from './internal/http/credentials.js';
+import { mounted } from './internal/mounted.js';
 import { requireOption } from './internal/require-options.js';
 import { type ProjectMetrics, projectMetrics } from './metrics/metrics.js';
 import type { Clock, FetchFunction, Timers } from './options.js';

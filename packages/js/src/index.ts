@@ -23,17 +23,27 @@
  * ```
  */
 export { isKnownError, KnownError, UnknownKnownErrorCode } from '@latchkey/protocol';
+export type { ClientEmailFlows } from './auth/client-email-flows.js';
+export type { HandlerRedirects, SignInResult } from './auth/client-sign-in.js';
+export type {
+  ConnectedAccountActions,
+  GetConnectedAccountOptions,
+  LinkConnectedAccountOptions,
+  OAuthSignIn,
+} from './auth/oauth-auth.js';
+export type {
+  CredentialAuth,
+  CredentialSignInOptions,
+  CredentialSignUpOptions,
+  PasswordActions,
+} from './auth/password-auth.js';
+export { ClientApp, type ClientAppModules, type ClientAppOptions } from './client-app.js';
+export type { AppData, AppDataKey, ClientAppData } from './client-app-data.js';
 export {
-  type AppData,
-  type AppDataKey,
-  ClientApp,
-  type ClientAppOptions,
-  type CredentialSignInOptions,
-  type CredentialSignUpOptions,
-  type GetUserOr,
-  type SignInResult,
-} from './client-app.js';
-export { type ContactChannel, contactChannelsQuery } from './contact-channels/contact-channel.js';
+  type ContactChannel,
+  type ContactChannelActions,
+  contactChannelsQuery,
+} from './contact-channels/contact-channel.js';
 export type {
   ContactChannelCreate,
   ContactChannelData,
@@ -44,9 +54,11 @@ export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.j
 export type { EnabledOAuthProvider, Project } from './projects/project-decoder.js';
 export { projectQuery } from './projects/projects-api.js';
 export type { Query, QueryAccess, QueryKey } from './query.js';
-export type { TeamInvitationDetails } from './teams/invitation-codes.js';
+export type { TeamInvitationCodes, TeamInvitationDetails } from './teams/invitation-codes.js';
 export {
+  type EditableTeamMemberProfile,
   type Team,
+  type TeamActions,
   type TeamInvitation,
   type TeamScope,
   type TeamUser,
@@ -72,12 +84,12 @@ export type {
 } from './users/connected-accounts.js';
 export {
   type CurrentUser,
+  type CurrentUserAccess,
   connectedAccountQuery,
   connectedAccountsQuery,
   currentUserQuery,
-  type EditableTeamMemberProfile,
-  type GetConnectedAccountOptions,
-  type LinkConnectedAccountOptions,
+  type GetUserOr,
+  type ProfileActions,
   type SignOutOptions,
   type UserTokens,
 } from './users/current-user.js';

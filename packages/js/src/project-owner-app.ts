@@ -7,9 +7,10 @@
  */
 import { internalProjectId } from '@latchkey/protocol';
 import { AdminApp } from './admin-app.js';
-import { createAudienceScope, mounted, type OwnerScope, queryAccess } from './internal/audience.js';
+import { createAudienceScope, type OwnerScope, queryAccess } from './internal/audience.js';
 import { createCore } from './internal/core.js';
 import { ownerSessionCredentials } from './internal/http/credentials.js';
+import { mounted } from './internal/mounted.js';
 import { requireOption } from './internal/require-options.js';
 import type { Clock, FetchFunction, Timers } from './options.js';
 import { type OwnedProjects, ownedProjects } from './projects/owned-projects.js';

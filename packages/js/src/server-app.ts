@@ -6,15 +6,10 @@
  */
 import { headers } from '@latchkey/protocol';
 import { type ServerEmailFlows, serverEmailFlows } from './auth/server-email-flows.js';
-import {
-  type AudienceScope,
-  createAudienceScope,
-  mounted,
-  queryAccess,
-  refuseSecretKeyInBrowser,
-} from './internal/audience.js';
+import { type AudienceScope, createAudienceScope, queryAccess, refuseSecretKeyInBrowser } from './internal/audience.js';
 import { createCore } from './internal/core.js';
 import { projectKeyCredentials } from './internal/http/credentials.js';
+import { mounted } from './internal/mounted.js';
 import { requireOption } from './internal/require-options.js';
 import type { Clock, FetchFunction, Timers } from './options.js';
 import type { QueryAccess } from './query.js';

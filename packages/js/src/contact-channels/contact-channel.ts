@@ -2,15 +2,20 @@
  * `ContactChannel`: one of the signed-in user's e-mail addresses, with what
  * the user may do to it. Every change re-reads the channels and the user
  * (the primary e-mail and its verification live on both). The addresses are
- * also a query, `contactChannelsQuery`.
+ * also a query, `contactChannelsQuery`, and the contact-channels slice of
+ * `CurrentUser` lists and adds them.
  */
-import { accountQuery, type ChannelScope, type ClientQuery } from '../users/account-data.js';
+import { accountQuery, type ChannelScope, type ClientQuery, type ClientScope } from '../users/account-data.js';
+import type { UserData } from '../users/user-decoder.js';
 import {
+  createContactChannel as addContactChannel,
+  type ContactChannelCreate,
   type ContactChannelData,
   type ContactChannelUpdate,
   deleteContactChannel,
   listContactChannels,
   sendChannelVerificationCode,
+  sendPrimaryVerificationCode,
   updateContactChannel,
 } from './contact-channels-api.js';
 
@@ -72,3 +77,43 @@ export const contactChannelsQuery: ClientQuery<ContactChannel[]> = accountQuery(
     (await listContactChannels(scope.send, 'me')).map((channel) => createContactChannel(channel, scope.channels)),
   [],
 );
+
+/**
+ * The contact-channels slice of `CurrentUser`.
+ *
+ * @example
+ * ```ts
+ * await user.createContactChannel({ type: 'email', value: 'ada@work.example', usedForAuth: false });
+ * ```
+ */
+export interface ContactChannelActions {
+  /**
+   * Mails a verification link to the primary e-mail. `callbackUrl` (your
+   * e-mail verification page) defaults to `<origin><handler>/email-verification`
+   * in browsers. An address already verified is no failure.
+   */
+  sendVerificationEmail(options?: { callbackUrl?: string }): Promise<void>;
+  /** The user's e-mail addresses (also app data: `app.load('contactChannels')`). */
+  listContactChannels(): Promise<ContactChannel[]>;
+  /** Adds an e-mail address (unverified); then re-reads the user's channels and the user. */
+  createContactChannel(options: Omit<ContactChannelCreate, 'isVerified'>): Promise<ContactChannel>;
+}
+
+/** The contact-channels slice of `user`, the signed-in user of `scope`. */
+export function contactChannelActions(user: UserData, scope: ClientScope): ContactChannelActions {
+  const { send, channels } = scope;
+  return {
+    async sendVerificationEmail(options = {}) {
+      const call = 'CurrentUser.sendVerificationEmail';
+      const url = channels.verificationUrl(call, options.callbackUrl);
+      if (!user.primaryEmail) throw new TypeError(`${call}: the user has no primary e-mail to verify.`);
+      await sendPrimaryVerificationCode(send, user.primaryEmail, url);
+    },
+    listContactChannels: () => scope.data.load(contactChannelsQuery),
+    async createContactChannel(options) {
+      const created = await addContactChannel(send, 'me', { ...options, isVerified: undefined });
+      await channels.afterChange();
+      return createContactChannel(created, channels);
+    },
+  };
+}

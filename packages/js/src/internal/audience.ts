@@ -1,10 +1,10 @@
 /**
  * What server-side audiences (`ServerApp`, `AdminApp`, `ProjectOwnerApp`)
  * are made of: a scope (the shared core, the audience's credentials, its
- * cache) that resource modules and queries are given, and a base class that
- * puts the mounted modules' methods on the instance. A capability is written
- * once, as a module, and every audience that has it mounts it; audiences
- * never extend one another. Every audience mounts `queryAccess`: `load`,
+ * cache) that resource modules and queries are given; `mounted.ts` puts the
+ * modules' methods on the instance. A capability is written once, as a
+ * module, and every audience that has it mounts it; audiences never extend
+ * one another. Every audience mounts `queryAccess`: `load`,
  * `subscribe`, `getSnapshot` and `invalidate` of the queries its access
  * allows (`query.ts`).
  */
@@ -66,20 +66,6 @@ export function queryAccess<A extends Access>(scope: AudienceScope<A>): QueryAcc
     invalidate: (target: Query<unknown, AudienceScope<A>> | QueryKey) =>
       data.invalidate(Array.isArray(target) ? (target as QueryKey) : (target as Query<unknown, unknown>).key),
   };
-}
-
-/**
- * A base class whose constructor puts the members of `modules` on the
- * instance, typed as `M`: `class ServerApp extends mounted<ServerAppModules>()`.
- */
-export function mounted<M extends object>(): new (modules: M) => M {
-  return class Mounted {
-    constructor(modules: M) {
-      Object.assign(this, modules);
-    }
-  } as new (
-    modules: M,
-  ) => M;
 }
 
 /**

@@ -62,19 +62,19 @@ export function createCore(options: CoreOptions): Core<null>;
 export function createCore(options: CoreOptions, sessionOptions?: SessionOptions): Core {
   const { projectId, baseUrl, fetch, navigate } = options;
   const timers = options.timers ?? systemTimers;
-  const serviceCookie = sessionOptions?.tokenStore === 'httponly-cookie';
+  const session = sessionOptions ? createUserSession(options, sessionOptions) : null;
   // The service's cookie reaches only its own origin's pages: fail here, not at the first refresh after a reload.
-  const page = serviceCookie && currentLocation();
+  const page = session?.serviceCookie && currentLocation();
   if (page && new URL(baseUrl, page).origin !== page.origin) {
     throw new Error(`tokenStore 'httponly-cookie' needs the service on this origin, not ${baseUrl}`);
   }
-  const pipeline = createPipeline({ baseUrl, projectId, fetch, timers, serviceCookie });
+  const pipeline = createPipeline({ baseUrl, projectId, fetch, timers, serviceCookie: session?.serviceCookie });
   const send = async <T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T> =>
     decodeAnswer(`${request.method} ${request.path}`, await pipeline(request, credentials), decode);
   return {
     projectId,
     urls: Object.freeze(resolveUrls(options.urls)),
-    session: sessionOptions ? createUserSession(options, sessionOptions) : null,
+    session,
     cache: new QueryCache({ timers }),
     send,
     sender: (credentials) => (request, decode) => send(credentials, request, decode),

@@ -3,14 +3,18 @@
  * service checks every action against the user's permissions in the team
  * (`TEAM_PERMISSION_REQUIRED` otherwise). Changes re-read the user's teams,
  * or mark out of date what they changed. The user's teams, a team's members
- * and its invitations are queries of `ClientApp`.
+ * and its invitations are queries of `ClientApp`; the teams slice of
+ * `CurrentUser` lists, creates, leaves and selects them.
  */
 import type { Send } from '../internal/core.js';
-import { accountKey, accountQuery, type ClientQuery, type TeamScope } from '../users/account-data.js';
+import { accountKey, accountQuery, type ClientQuery, type ClientScope, type TeamScope } from '../users/account-data.js';
+import { updateCurrentUser } from '../users/users-api.js';
 import { readClientTeam, type TeamData } from './team-decoder.js';
-import { type TeamRef, teamIdOf } from './team-permissions.js';
+import { type TeamPermissionQueries, type TeamRef, teamIdOf, teamPermissionQueries } from './team-permissions.js';
 import {
+  createTeam,
   deleteTeam,
+  fetchTeamProfile,
   inviteToTeam,
   listTeamInvitations,
   listTeamMembers,
@@ -21,6 +25,7 @@ import {
   type TeamMemberProfile,
   type TeamUpdate,
   updateTeam,
+  updateTeamProfile,
 } from './teams-api.js';
 
 /**
@@ -175,4 +180,76 @@ export function teamInvitationsQuery(team: TeamRef): ClientQuery<TeamInvitation[
   return accountQuery(['team', teamId, 'invitations'], (scope) =>
     loadInvitations(scope.send, teamId, () => scope.data.invalidate(teamKey(teamId))),
   );
+}
+
+/**
+ * The signed-in user's profile in one team, which they may change.
+ *
+ * @example
+ * ```ts
+ * const profile = await user.getTeamProfile(team);
+ * await profile.update({ displayName: 'Ada (Acme)' });
+ * ```
+ */
+export interface EditableTeamMemberProfile extends TeamMemberProfile {
+  update(profile: Partial<TeamMemberProfile>): Promise<void>;
+}
+
+/**
+ * The teams slice of `CurrentUser`: the user's teams and what they hold in them.
+ *
+ * @example
+ * ```ts
+ * const team = await user.createTeam({ displayName: 'Acme' });
+ * await user.setSelectedTeam(team);
+ * ```
+ */
+export interface TeamActions extends TeamPermissionQueries {
+  /** The user's teams (also app data: `app.load('teams')`). */
+  listTeams(): Promise<Team[]>;
+  /** One of the user's teams, or `null`. */
+  getTeam(teamId: string): Promise<Team | null>;
+  /** Creates a team the user is the first member of (the project must allow it); then re-reads the teams. */
+  createTeam(options: { displayName: string; profileImageUrl?: string | null }): Promise<Team>;
+  /** Leaves a team; then re-reads the teams and the user (whose selected team it may have been). */
+  leaveTeam(team: TeamRef): Promise<void>;
+  /** Makes `team` the selected team (`null`: none), which follows the user to every device. */
+  setSelectedTeam(team: TeamRef | null): Promise<void>;
+  /** The user's own profile in a team. */
+  getTeamProfile(team: TeamRef): Promise<EditableTeamMemberProfile>;
+}
+
+/** The teams slice of the signed-in user of `scope`. */
+export function teamActions(scope: ClientScope): TeamActions {
+  const { send, data, teams } = scope;
+  return {
+    ...teamPermissionQueries(send, 'me'),
+    listTeams: () => data.load(teamsQuery),
+    getTeam: async (teamId) => (await data.load(teamsQuery)).find((team) => team.id === teamId) ?? null,
+    async createTeam(options) {
+      const created = await createTeam(send, { ...options, creatorUserId: 'me' }, readClientTeam);
+      await teams.afterChange();
+      return createTeamObject(created, teams);
+    },
+    async leaveTeam(team) {
+      const teamId = teamIdOf(team);
+      await removeTeamMember(send, teamId, 'me');
+      await Promise.all([teams.afterChange(), data.invalidate(teamKey(teamId))]);
+    },
+    async setSelectedTeam(team) {
+      await updateCurrentUser(send, { selectedTeamId: team === null ? null : teamIdOf(team) });
+      await scope.reloadUser();
+    },
+    async getTeamProfile(team) {
+      const teamId = teamIdOf(team);
+      const profile = await fetchTeamProfile(send, teamId, 'me');
+      return {
+        ...profile.teamProfile,
+        async update(changes) {
+          await updateTeamProfile(send, teamId, profile.userId, changes);
+          await data.invalidate(teamKey(teamId, 'members'));
+        },
+      };
+    },
+  };
 }

@@ -5,7 +5,8 @@
  * (`reset(['me'])`); each takes in another tab's session before a read and
  * watches the session cookies while subscribed.
  */
-import type { StartOAuthFlow } from '../auth/oauth.js';
+import type { OAuthClient } from '../auth/oauth.js';
+import type { SendSignIn } from '../auth/password.js';
 import type { DataStore } from '../internal/cache/data-store.js';
 import type { Core, Send } from '../internal/core.js';
 import type { Session } from '../internal/session/session.js';
@@ -32,8 +33,9 @@ export interface TeamScope {
 }
 
 /**
- * The scope of `ClientApp`'s queries: the core and its session, the user's
- * and the app's credentials, the cache, and what the account's objects work with.
+ * The scope of `ClientApp`'s modules and queries: the core and its session,
+ * the user's and the app's credentials, the cache, and what the account's
+ * objects work with.
  *
  * @example
  * ```ts
@@ -44,10 +46,15 @@ export interface ClientScope {
   readonly core: Core<Session>;
   /** Sends with the publishable key and the session, when there is one. */
   readonly send: Send;
-  /** Sends with the publishable key only (the project). */
+  /** Sends with the publishable key only (the project, the e-mail flows). */
   readonly sendAsApp: Send;
+  /** Sends a sign-in with the publishable key, decoded in the session's mode. */
+  readonly sendSignIn: SendSignIn;
   readonly data: DataStore<ClientScope>;
-  readonly startOAuthFlow: StartOAuthFlow;
+  /** Who the app is to the service's OAuth endpoints. */
+  readonly oauth: OAuthClient;
+  /** Re-reads the signed-in user (after a change of their own fields). */
+  reloadUser(): Promise<void>;
   readonly channels: ChannelScope;
   readonly teams: TeamScope;
 }

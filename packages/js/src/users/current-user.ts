@@ -1,58 +1,38 @@
 /**
  * `CurrentUser`: the signed-in user's data plus what they can do to their own
- * account, and the account as `ClientApp`'s queries: the user
- * (`currentUserQuery`, also `'user'`) and their connected accounts; the
- * scope every account query loads with. Mutations update the cache so
- * subscribers see the result.
+ * account, assembled from one slice per capability: the profile and session
+ * (here), the password (`auth/password-auth.ts`), contact channels
+ * (`contact-channels/contact-channel.ts`), teams (`teams/team.ts`) and
+ * connected accounts (`auth/oauth-auth.ts`). Also the account as
+ * `ClientApp`'s queries (the user, `currentUserQuery`, also `'user'`, and
+ * their connected accounts), the scope they load with, and `getUser`.
+ * Mutations update the cache so subscribers see the result.
  */
 import { headers, isKnownError, KnownError } from '@latchkey/protocol';
-import type { StartOAuthFlow } from '../auth/oauth.js';
+import { redirectToAuthPage } from '../auth/client-sign-in.js';
+import type { OAuthClient } from '../auth/oauth.js';
+import { type ConnectedAccountActions, connectedAccountActions } from '../auth/oauth-auth.js';
+import { type PasswordActions, passwordActions } from '../auth/password-auth.js';
 import {
-  type ContactChannel,
+  type ContactChannelActions,
+  contactChannelActions,
   contactChannelsQuery,
-  createContactChannel,
 } from '../contact-channels/contact-channel.js';
-import {
-  createContactChannel as addContactChannel,
-  type ContactChannelCreate,
-  sendPrimaryVerificationCode,
-} from '../contact-channels/contact-channels-api.js';
 import { createDataStore } from '../internal/cache/data-store.js';
 import { callbackUrl } from '../internal/callback-url.js';
-import type { Core, Send } from '../internal/core.js';
-import { currentLocation, trustedRedirectPath } from '../internal/redirect.js';
+import type { Core } from '../internal/core.js';
+import { publishableKeyCredentials, withSession } from '../internal/http/credentials.js';
 import type { Session } from '../internal/session/session.js';
-import { createTeamObject, type Team, teamKey, teamsQuery } from '../teams/team.js';
-import { readClientTeam } from '../teams/team-decoder.js';
-import {
-  type TeamPermissionQueries,
-  type TeamRef,
-  teamIdOf,
-  teamPermissionQueries,
-} from '../teams/team-permissions.js';
-import {
-  createTeam,
-  fetchTeamProfile,
-  removeTeamMember,
-  type TeamMemberProfile,
-  updateTeamProfile,
-} from '../teams/teams-api.js';
+import { type TeamActions, teamActions, teamsQuery } from '../teams/team.js';
 import { accountKey, accountQuery, type ClientQuery, type ClientScope } from './account-data.js';
-import {
-  type ConnectedAccount,
-  type ConnectedAccountOptions,
-  type ConnectedAccountQueries,
-  connectedAccountQueries,
-} from './connected-accounts.js';
+import type { ConnectedAccount, ConnectedAccountOptions } from './connected-accounts.js';
 import { decodeClientUser, type UserData } from './user-decoder.js';
 import {
   deleteCurrentSession,
   deleteCurrentUser,
   fetchCurrentUser,
-  setPassword,
   type UserUpdate,
   updateCurrentUser,
-  updatePassword,
 } from './users-api.js';
 
 /**
@@ -82,57 +62,15 @@ export interface UserTokens {
 }
 
 /**
- * The signed-in user.
+ * The profile and session slice of `CurrentUser`.
  *
  * @example
  * ```ts
- * const user = await app.getUser({ or: 'redirect' });
- * await user.update({ displayName: 'Alice', clientMetadata: { theme: 'dark' } });
- * await user.signOut();
+ * await user.update({ displayName: 'Alice' });
+ * const headers = await user.getAuthHeaders();
  * ```
  */
-/**
- * The signed-in user's profile in one team, which they may change.
- *
- * @example
- * ```ts
- * const profile = await user.getTeamProfile(team);
- * await profile.update({ displayName: 'Ada (Acme)' });
- * ```
- */
-export interface EditableTeamMemberProfile extends TeamMemberProfile {
-  update(profile: Partial<TeamMemberProfile>): Promise<void>;
-}
-
-/**
- * Options of `CurrentUser.getConnectedAccount`: the scopes the account must
- * grant, and what to do when it is not connected (with them): answer `null`
- * (default) or start connecting it (`'redirect'`).
- *
- * @example
- * ```ts
- * const github = await user.getConnectedAccount('github', { scopes: ['repo'], or: 'redirect' } satisfies GetConnectedAccountOptions);
- * ```
- */
-export interface GetConnectedAccountOptions extends ConnectedAccountOptions {
-  or?: 'return-null' | 'redirect';
-}
-
-/**
- * Options of `CurrentUser.linkConnectedAccount`: extra provider scopes, and
- * the page to come back to (default: this page).
- *
- * @example
- * ```ts
- * await user.linkConnectedAccount('github', { scopes: ['repo'], returnTo: '/settings' } satisfies LinkConnectedAccountOptions);
- * ```
- */
-export interface LinkConnectedAccountOptions {
-  scopes?: string[];
-  returnTo?: string;
-}
-
-export interface CurrentUser extends UserData, TeamPermissionQueries, ConnectedAccountQueries {
+export interface ProfileActions {
   /** Changes the user's own fields, then re-reads the user. */
   update(update: UserUpdate): Promise<void>;
   /** Ends the session on the service and locally, then goes to the after-sign-out page. */
@@ -143,55 +81,25 @@ export interface CurrentUser extends UserData, TeamPermissionQueries, ConnectedA
   getTokens(): Promise<UserTokens>;
   /** `{ 'x-stack-auth': '{"accessToken":...,"refreshToken":...}' }` for calls to your own server. */
   getAuthHeaders(): Promise<Record<string, string>>;
-  /**
-   * Changes the password; a wrong `oldPassword` is thrown as
-   * `PASSWORD_CONFIRMATION_MISMATCH`. The user's other sessions end; this one stays.
-   */
-  updatePassword(options: { oldPassword: string; newPassword: string }): Promise<void>;
-  /** Gives a password to a user who has none (`hasPassword` false), then re-reads the user. */
-  setPassword(options: { password: string }): Promise<void>;
-  /**
-   * Mails a verification link to the primary e-mail. `callbackUrl` (your
-   * e-mail verification page) defaults to `<origin><handler>/email-verification`
-   * in browsers. An address already verified is no failure.
-   */
-  sendVerificationEmail(options?: { callbackUrl?: string }): Promise<void>;
-  /** The user's e-mail addresses (also app data: `app.load('contactChannels')`). */
-  listContactChannels(): Promise<ContactChannel[]>;
-  /** Adds an e-mail address (unverified); then re-reads the user's channels and the user. */
-  createContactChannel(options: Omit<ContactChannelCreate, 'isVerified'>): Promise<ContactChannel>;
-  /** The user's teams (also app data: `app.load('teams')`). */
-  listTeams(): Promise<Team[]>;
-  /** One of the user's teams, or `null`. */
-  getTeam(teamId: string): Promise<Team | null>;
-  /** Creates a team the user is the first member of (the project must allow it); then re-reads the teams. */
-  createTeam(options: { displayName: string; profileImageUrl?: string | null }): Promise<Team>;
-  /** Leaves a team; then re-reads the teams and the user (whose selected team it may have been). */
-  leaveTeam(team: TeamRef): Promise<void>;
-  /** Makes `team` the selected team (`null`: none), which follows the user to every device. */
-  setSelectedTeam(team: TeamRef | null): Promise<void>;
-  /** The user's own profile in a team. */
-  getTeamProfile(team: TeamRef): Promise<EditableTeamMemberProfile>;
-  /**
-   * The user's account at `providerId`, or `null` when none is connected
-   * (with `scopes`); with `or: 'redirect'` a missing one is connected instead
-   * (browser only: goes to the provider, and the promise rejects with
-   * `OAUTH_CONNECTION_NOT_CONNECTED_TO_USER` once the page is going).
-   */
-  getConnectedAccount(
-    providerId: string,
-    options: ConnectedAccountOptions & { or: 'redirect' },
-  ): Promise<ConnectedAccount>;
-  getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<ConnectedAccount | null>;
-  /**
-   * Connects an account at `providerId` to the user (browser only): goes to
-   * the provider and back through the `oauth-callback` page, which ends on
-   * `returnTo` (default: this page). `scopes` asks the provider for more.
-   */
-  linkConnectedAccount(providerId: string, options?: LinkConnectedAccountOptions): Promise<void>;
-  /** Disconnects the provider, then re-reads the user; refused (`SCHEMA_ERROR`) when it is the last way to sign in. */
-  unlinkConnectedAccount(providerId: string): Promise<void>;
 }
+
+/**
+ * The signed-in user: their data and one slice of actions per capability.
+ *
+ * @example
+ * ```ts
+ * const user = await app.getUser({ or: 'redirect' });
+ * await user.update({ displayName: 'Alice', clientMetadata: { theme: 'dark' } });
+ * await user.signOut();
+ * ```
+ */
+export interface CurrentUser
+  extends UserData,
+    ProfileActions,
+    PasswordActions,
+    ContactChannelActions,
+    TeamActions,
+    ConnectedAccountActions {}
 
 /**
  * The signed-in user (`null` when signed out), as a query of `ClientApp`
@@ -242,27 +150,29 @@ export const connectedAccountsQuery: ClientQuery<ConnectedAccount[]> = /* @__PUR
 );
 
 /**
- * The scope of `ClientApp`'s queries over `core`'s cache: `send` with the
+ * The scope of `ClientApp`'s modules and queries over `core`: `send` with the
  * user's credentials, `sendAsApp` with the publishable key only. A session
  * that ends elsewhere (another tab, a refused refresh) sets the user to
  * `null` and the channels and teams to `[]` at once; a new session forgets
  * the old account and loads the new one.
  */
-export function createClientScope(
-  core: Core<Session>,
-  send: Send,
-  sendAsApp: Send,
-  startOAuthFlow: StartOAuthFlow,
-): ClientScope {
+export function createClientScope(core: Core<Session>, oauth: OAuthClient): ClientScope {
+  const appKey = publishableKeyCredentials(oauth.publishableClientKey);
+  const sendAsApp = core.sender(appKey);
+  const send = core.sender(withSession(appKey, core.session));
   const data = createDataStore(core.cache, () => scope);
+  const reloadUser = async () => void (await data.reload(currentUserQuery));
   const reloadWith = (query: ClientQuery<unknown>) => async () =>
-    void (await Promise.all([data.reload(query), data.reload(currentUserQuery)]));
+    void (await Promise.all([data.reload(query), reloadUser()]));
   const scope: ClientScope = {
     core,
     send,
     sendAsApp,
+    // The session knows its mode; a sign-in answer is decoded in it.
+    sendSignIn: (request, decode) => sendAsApp(request, (body) => decode(body, core.session.serviceCookie)),
     data,
-    startOAuthFlow,
+    oauth,
+    reloadUser,
     channels: {
       send,
       verificationUrl: (call, given) => callbackUrl(call, core.urls.emailVerification, given),
@@ -282,23 +192,29 @@ export function createClientScope(
   return scope;
 }
 
+/** The signed-in user of `scope` with `user`'s data: the data, then each capability's slice. */
 function createCurrentUser(user: UserData, scope: ClientScope): CurrentUser {
-  const { core, send, data } = scope;
-  const query = currentUserQuery;
-  const connectedAccounts = connectedAccountQueries(send, 'me', user.oauthProviders, async () => {
-    await data.reload(query);
-    await data.invalidate(accountKey('connectedAccounts')); // they read the user just reloaded
-  });
-  const linkConnectedAccount = linkAccount(scope);
+  return {
+    ...user,
+    ...profileActions(scope),
+    ...passwordActions(scope),
+    ...contactChannelActions(user, scope),
+    ...teamActions(scope),
+    ...connectedAccountActions(user, scope),
+  };
+}
+
+/** The profile and session slice of the signed-in user of `scope`. */
+function profileActions(scope: ClientScope): ProfileActions {
+  const { core, send } = scope;
   const getTokens = async (): Promise<UserTokens> => {
     const tokens = await core.session.getTokens();
     return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
   };
   return {
-    ...user,
     async update(update) {
       await updateCurrentUser(send, update);
-      await data.reload(query);
+      await scope.reloadUser();
     },
     async signOut(options = {}) {
       await endSession(scope);
@@ -312,82 +228,51 @@ function createCurrentUser(user: UserData, scope: ClientScope): CurrentUser {
     async getAuthHeaders() {
       return { [headers.authJson]: JSON.stringify(await getTokens()) };
     },
-    async updatePassword(options) {
-      await updatePassword(send, options.oldPassword, options.newPassword);
-    },
-    async setPassword(options) {
-      await setPassword(send, options.password);
-      await data.reload(query);
-    },
-    async sendVerificationEmail(options = {}) {
-      const call = 'CurrentUser.sendVerificationEmail';
-      const url = scope.channels.verificationUrl(call, options.callbackUrl);
-      if (!user.primaryEmail) throw new TypeError(`${call}: the user has no primary e-mail to verify.`);
-      await sendPrimaryVerificationCode(send, user.primaryEmail, url);
-    },
-    listContactChannels: () => data.load(contactChannelsQuery),
-    async createContactChannel(options) {
-      const created = await addContactChannel(send, 'me', { ...options, isVerified: undefined });
-      await scope.channels.afterChange();
-      return createContactChannel(created, scope.channels);
-    },
-    ...teamPermissionQueries(send, 'me'),
-    listTeams: () => data.load(teamsQuery),
-    getTeam: async (teamId) => (await data.load(teamsQuery)).find((team) => team.id === teamId) ?? null,
-    async createTeam(options) {
-      const created = await createTeam(send, { ...options, creatorUserId: 'me' }, readClientTeam);
-      await scope.teams.afterChange();
-      return createTeamObject(created, scope.teams);
-    },
-    async leaveTeam(team) {
-      const teamId = teamIdOf(team);
-      await removeTeamMember(send, teamId, 'me');
-      await Promise.all([scope.teams.afterChange(), data.invalidate(teamKey(teamId))]);
-    },
-    async setSelectedTeam(team) {
-      await updateCurrentUser(send, { selectedTeamId: team === null ? null : teamIdOf(team) });
-      await data.reload(query);
-    },
-    async getTeamProfile(team) {
-      const teamId = teamIdOf(team);
-      const profile = await fetchTeamProfile(send, teamId, 'me');
-      return {
-        ...profile.teamProfile,
-        async update(changes) {
-          await updateTeamProfile(send, teamId, profile.userId, changes);
-          await data.invalidate(teamKey(teamId, 'members'));
-        },
-      };
-    },
-    ...connectedAccounts,
-    getConnectedAccount: (async (providerId: string, options: GetConnectedAccountOptions = {}) => {
-      const account = await connectedAccounts.getConnectedAccount(providerId, options);
-      if (account || options.or !== 'redirect') return account;
-      await linkConnectedAccount(providerId, { scopes: options.scopes });
-      throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', undefined, notConnected(providerId));
-    }) as CurrentUser['getConnectedAccount'],
-    linkConnectedAccount,
   };
 }
 
-const notConnected = (providerId: string) =>
-  `The user has no connected ${providerId} account (with those scopes); went to connect it.`;
+/**
+ * What `getUser` does when nobody is signed in.
+ *
+ * @example
+ * ```ts
+ * const user = await app.getUser({ or: 'redirect' satisfies GetUserOr });
+ * ```
+ */
+export type GetUserOr = 'return-null' | 'redirect' | 'throw';
 
-/** `linkConnectedAccount` of the user of `scope`: a `link` flow with the session's access token. */
-function linkAccount(scope: ClientScope): CurrentUser['linkConnectedAccount'] {
-  return async (providerId, options = {}) => {
-    const call = 'CurrentUser.linkConnectedAccount';
-    const token = (await scope.core.session.getTokens())?.accessToken;
-    if (!token) throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, `${call}: nobody is signed in.`);
-    const location = currentLocation();
-    const returnTo = options.returnTo ?? location?.href;
-    // Checked here, so a foreign `returnTo` is refused before the user leaves (REDIRECT_URL_NOT_WHITELISTED).
-    const afterCallbackRedirectUrl =
-      returnTo && location ? new URL(trustedRedirectPath(returnTo, location.origin), location.origin).href : undefined;
-    const flow = { providerId, type: 'link' as const, token, afterCallbackRedirectUrl, providerScopes: options.scopes };
-    await scope.startOAuthFlow(flow, call);
+/**
+ * `ClientApp`'s way to the signed-in user.
+ *
+ * @example
+ * ```ts
+ * const user = await app.getUser({ or: 'throw' });
+ * ```
+ */
+export interface CurrentUserAccess {
+  /**
+   * The signed-in user, or what `or` asks for when nobody is: `null`
+   * (default), a redirect to sign-in, or a thrown `USER_AUTHENTICATION_REQUIRED`.
+   */
+  getUser(options: { or: 'redirect' | 'throw' }): Promise<CurrentUser>;
+  getUser(options?: { or?: GetUserOr }): Promise<CurrentUser | null>;
+}
+
+/** The current-user module of `ClientApp`. */
+export function currentUserAccess(scope: ClientScope): CurrentUserAccess {
+  return {
+    getUser: (async (options: { or?: GetUserOr } = {}) => {
+      const user = await scope.data.load(currentUserQuery);
+      if (user || !options.or || options.or === 'return-null') return user;
+      if (options.or === 'throw') throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, notSignedIn);
+      await redirectToAuthPage(scope.core, scope.core.urls.signIn);
+      throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, 'Nobody is signed in; went to the sign-in page.');
+    }) as CurrentUserAccess['getUser'],
   };
 }
+
+/** Spec §8's wording (also `clientMessages.notSignedIn`); the SDK raises it, so it carries it. */
+const notSignedIn = "User is not signed in but getUser was called with { or: 'throw' }";
 
 /**
  * Revokes the session on the service, then clears it locally whatever the

@@ -55,6 +55,15 @@ export class Session {
   }
 
   /**
+   * The session's mode: `true` in the refresh-token cookie mode
+   * (`tokenStore: 'httponly-cookie'`), where sign-in answers leave the refresh
+   * token in the service's cookie. Sign-in decoders and the pipeline ask it.
+   */
+  get serviceCookie(): boolean {
+    return this.#options.serviceCookie === true;
+  }
+
+  /**
    * The stored tokens with 'undefined' and empty strings treated as absent.
    * Every read also notices a session that changed elsewhere (another tab
    * signed out or in) and tells the `onChange` listeners.
