@@ -60,7 +60,6 @@ export {
   type Team,
   type TeamActions,
   type TeamInvitation,
-  type TeamScope,
   type TeamUser,
   teamInvitationsQuery,
   teamMembersQuery,

@@ -7,9 +7,9 @@
 import { afterAuthReturnToParam } from '@latchkey/protocol';
 import { contactChannelsQuery } from '../contact-channels/contact-channel.js';
 import { callbackUrl } from '../internal/callback-url.js';
-import { currentLocation, withQueryParam } from '../internal/redirect.js';
+import { withQueryParam } from '../internal/redirect.js';
 import type { ClientScope } from '../users/account-data.js';
-import { completeSignIn, type SignInResult } from './client-sign-in.js';
+import { completeSignIn, pageReturnTo, type SignInResult } from './client-sign-in.js';
 import {
   checkPasswordResetCode,
   resetPasswordWithCode,
@@ -100,26 +100,25 @@ export interface ClientEmailFlows {
 
 /** The e-mail flows module of `ClientApp`. */
 export function clientEmailFlows(scope: ClientScope): ClientEmailFlows {
-  const { core, sendAsApp, data } = scope;
   return {
     async sendForgotPasswordEmail(email, options = {}) {
-      const url = callbackUrl('sendForgotPasswordEmail', core.urls.passwordReset, options.callbackUrl);
-      await sendPasswordResetCode(sendAsApp, email, url);
+      const url = callbackUrl('sendForgotPasswordEmail', scope.core.urls.passwordReset, options.callbackUrl);
+      await sendPasswordResetCode(scope.sendAsApp, email, url);
     },
-    verifyPasswordResetCode: (code) => checkPasswordResetCode(sendAsApp, code),
-    resetPassword: (options) => resetPasswordWithCode(sendAsApp, options.code, options.password),
+    verifyPasswordResetCode: (code) => checkPasswordResetCode(scope.sendAsApp, code),
+    resetPassword: (options) => resetPasswordWithCode(scope.sendAsApp, options.code, options.password),
     async verifyEmail(code) {
-      await verifyEmailCode(sendAsApp, code);
-      if (!core.session.stored().refreshToken) return;
-      void data.invalidate(contactChannelsQuery.key);
+      await verifyEmailCode(scope.sendAsApp, code);
+      if (!scope.core.session.stored().refreshToken) return;
+      void scope.data.invalidate(contactChannelsQuery.key);
       await scope.reloadUser();
     },
     async sendMagicLinkEmail(email, options = {}) {
-      let url = callbackUrl('sendMagicLinkEmail', core.urls.magicLinkCallback, options.callbackUrl);
+      let url = callbackUrl('sendMagicLinkEmail', scope.core.urls.magicLinkCallback, options.callbackUrl);
       // The default link takes the page's return-to along, so the link ends where a typed code would.
-      const returnTo = options.callbackUrl ? null : currentLocation()?.searchParams.get(afterAuthReturnToParam);
+      const returnTo = options.callbackUrl ? null : pageReturnTo();
       if (returnTo) url = new URL(withQueryParam(url, afterAuthReturnToParam, returnTo, new URL(url).origin), url).href;
-      return sendMagicLinkCode(sendAsApp, email, url);
+      return sendMagicLinkCode(scope.sendAsApp, email, url);
     },
     async signInWithMagicLink(code, options = {}) {
       const tokens = await signInWithMagicLinkCode(scope.sendSignIn, code);

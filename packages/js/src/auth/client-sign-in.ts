@@ -25,29 +25,31 @@ export interface SignInResult {
   newUser: boolean;
 }
 
-/** Stores the session of `tokens`, forgets the account data of whoever was signed in before, then redirects unless `noRedirect`. */
+/**
+ * Stores the session of `tokens` and forgets the account data of whoever was
+ * signed in before; then, unless `noRedirect`, goes to `returnTo` (by
+ * default the page's `after_auth_return_to`) when it is on this origin, else
+ * to the after-sign-up or after-sign-in page. A foreign `returnTo` (anybody
+ * can put one in a link) is ignored rather than refused after the session is stored.
+ */
 export async function completeSignIn(
   scope: ClientScope,
   tokens: SignInTokens,
   noRedirect = false,
+  returnTo = pageReturnTo(),
 ): Promise<SignInResult> {
   const { core } = scope;
   core.session.setTokens(tokens);
   void scope.data.invalidate(accountKey());
-  if (!noRedirect) await core.redirect(afterAuthTarget(core.urls, tokens.newUser));
+  if (!noRedirect) {
+    await core.redirect(sameOriginUrl(returnTo) ?? (tokens.newUser ? core.urls.afterSignUp : core.urls.afterSignIn));
+  }
   return { userId: tokens.userId, newUser: tokens.newUser };
 }
 
-/**
- * `after_auth_return_to` of the current page when it is on this origin, else
- * after-sign-up / after-sign-in. A foreign one (anybody can put it in a link)
- * is ignored rather than refused after the session is stored.
- */
-function afterAuthTarget(urls: HandlerUrls, newUser: boolean): string {
-  const returnTo = sameOriginUrl(currentLocation()?.searchParams.get(afterAuthReturnToParam));
-  if (returnTo) return returnTo;
-  return newUser ? urls.afterSignUp : urls.afterSignIn;
-}
+/** The page's `after_auth_return_to`, as given (not checked yet). */
+export const pageReturnTo = (): string | null | undefined =>
+  currentLocation()?.searchParams.get(afterAuthReturnToParam);
 
 /**
  * The handler pages `ClientApp` goes to. Each goes there, then waits 2000 ms

@@ -4,7 +4,7 @@
  * slice of `CurrentUser` (read, connect, disconnect), which starts the same
  * flow to link a provider.
  */
-import { afterAuthReturnToParam, KnownError } from '@latchkey/protocol';
+import { KnownError } from '@latchkey/protocol';
 import { currentLocation, sameOriginUrl, trustedRedirectPath } from '../internal/redirect.js';
 import { accountKey, type ClientScope } from '../users/account-data.js';
 import {
@@ -14,7 +14,7 @@ import {
   connectedAccountQueries,
 } from '../users/connected-accounts.js';
 import type { UserData } from '../users/user-decoder.js';
-import { completeSignIn } from './client-sign-in.js';
+import { completeSignIn, pageReturnTo } from './client-sign-in.js';
 import { exchangeCode, type OAuthFlow, oauthRedirectUri, startOAuthFlow, takeVerifier } from './oauth.js';
 
 /**
@@ -60,18 +60,17 @@ export interface OAuthSignIn {
 
 /** The OAuth sign-in module of `ClientApp`. */
 export function oauthSignIn(scope: ClientScope): OAuthSignIn {
-  const { core, oauth } = scope;
   return {
     async signInWithOAuth(providerId, options = {}) {
       const location = currentLocation();
-      const pageReturnTo = sameOriginUrl(location?.searchParams.get(afterAuthReturnToParam));
       // A `returnTo` the caller gave must stay on this origin (REDIRECT_URL_NOT_WHITELISTED otherwise).
-      const given =
-        options.returnTo === undefined || !location
-          ? undefined
-          : new URL(trustedRedirectPath(options.returnTo, location.origin), location.origin).href;
-      const flow: OAuthFlow = { providerId, type: 'authenticate', afterCallbackRedirectUrl: given ?? pageReturnTo };
-      await startOAuthFlow(core, oauth, flow, 'signInWithOAuth');
+      const given = options.returnTo === undefined ? undefined : trustedReturnTo(options.returnTo, location);
+      const flow: OAuthFlow = {
+        providerId,
+        type: 'authenticate',
+        afterCallbackRedirectUrl: given ?? sameOriginUrl(pageReturnTo()),
+      };
+      await startOAuthFlow(scope.core, scope.oauth, flow, 'signInWithOAuth');
     },
     async callOAuthCallback() {
       const location = currentLocation();
@@ -87,12 +86,11 @@ export function oauthSignIn(scope: ClientScope): OAuthSignIn {
       window.history.replaceState(window.history.state, '', clean.href);
       const verifier = takeVerifier(document, state);
       if (verifier === null) return false;
-      const redirectUri = oauthRedirectUri(core.urls.oauthCallback) ?? clean.href;
-      const { serviceCookie } = core.session;
-      const result = await exchangeCode({ ...oauth, code, verifier, redirectUri, serviceCookie });
-      await completeSignIn(scope, result, true);
-      const target = sameOriginUrl(result.afterCallbackRedirectUrl);
-      await core.redirect(target ?? (result.newUser ? core.urls.afterSignUp : core.urls.afterSignIn));
+      const redirectUri = oauthRedirectUri(scope.core.urls.oauthCallback) ?? clean.href;
+      const { serviceCookie } = scope.core.session;
+      const result = await exchangeCode({ ...scope.oauth, code, verifier, redirectUri, serviceCookie });
+      // The flow ends where it asked to (`afterCallbackRedirectUrl`), not at this page's return-to.
+      await completeSignIn(scope, result, false, result.afterCallbackRedirectUrl);
       return true;
     },
   };
@@ -187,9 +185,13 @@ function linkAccount(scope: ClientScope): ConnectedAccountActions['linkConnected
     const location = currentLocation();
     const returnTo = options.returnTo ?? location?.href;
     // Checked here, so a foreign `returnTo` is refused before the user leaves (REDIRECT_URL_NOT_WHITELISTED).
-    const afterCallbackRedirectUrl =
-      returnTo && location ? new URL(trustedRedirectPath(returnTo, location.origin), location.origin).href : undefined;
+    const afterCallbackRedirectUrl = returnTo ? trustedReturnTo(returnTo, location) : undefined;
     const flow = { providerId, type: 'link' as const, token, afterCallbackRedirectUrl, providerScopes: options.scopes };
     await startOAuthFlow(scope.core, scope.oauth, flow, call);
   };
+}
+
+/** `returnTo` as an absolute URL on this page's origin; a foreign one throws `REDIRECT_URL_NOT_WHITELISTED`. */
+function trustedReturnTo(returnTo: string, location: URL | null | undefined): string | undefined {
+  return location ? new URL(trustedRedirectPath(returnTo, location.origin), location.origin).href : undefined;
 }

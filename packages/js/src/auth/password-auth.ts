@@ -54,16 +54,16 @@ export interface CredentialAuth {
 
 /** The credential module of `ClientApp`. */
 export function credentialAuth(scope: ClientScope): CredentialAuth {
-  const { sendSignIn, core } = scope;
   return {
     async signUpWithCredential(options) {
-      const verificationCallbackUrl = options.verificationCallbackUrl ?? absolutePageUrl(core.urls.emailVerification);
+      const verificationCallbackUrl =
+        options.verificationCallbackUrl ?? absolutePageUrl(scope.core.urls.emailVerification);
       const request = { email: options.email, password: options.password, verificationCallbackUrl };
-      const tokens = await signUpWithPassword(sendSignIn, request);
+      const tokens = await signUpWithPassword(scope.sendSignIn, request);
       return completeSignIn(scope, { ...tokens, newUser: true }, options.noRedirect);
     },
     async signInWithCredential(options) {
-      const tokens = await signInWithPassword(sendSignIn, options.email, options.password);
+      const tokens = await signInWithPassword(scope.sendSignIn, options.email, options.password);
       return completeSignIn(scope, tokens, options.noRedirect);
     },
   };

@@ -5,7 +5,8 @@
  * also a query, `contactChannelsQuery`, and the contact-channels slice of
  * `CurrentUser` lists and adds them.
  */
-import { accountQuery, type ChannelScope, type ClientQuery, type ClientScope } from '../users/account-data.js';
+import { callbackUrl } from '../internal/callback-url.js';
+import { accountQuery, type ClientQuery, type ClientScope } from '../users/account-data.js';
 import type { UserData } from '../users/user-decoder.js';
 import {
   createContactChannel as addContactChannel,
@@ -43,8 +44,9 @@ export interface ContactChannel extends ContactChannelData {
 }
 
 /** The `ContactChannel` of `data`, acting as the signed-in user (`me`). */
-export function createContactChannel(data: ContactChannelData, scope: ChannelScope): ContactChannel {
-  const { send, afterChange } = scope;
+export function createContactChannel(data: ContactChannelData, scope: ClientScope): ContactChannel {
+  const { send } = scope;
+  const afterChange = () => scope.reloadWithUser(contactChannelsQuery);
   return {
     ...data,
     async update(options) {
@@ -56,7 +58,7 @@ export function createContactChannel(data: ContactChannelData, scope: ChannelSco
       await afterChange();
     },
     async sendVerificationEmail(options = {}) {
-      const url = scope.verificationUrl('ContactChannel.sendVerificationEmail', options.callbackUrl);
+      const url = verificationUrl(scope, 'ContactChannel.sendVerificationEmail', options.callbackUrl);
       await sendChannelVerificationCode(send, 'me', data.id, url);
     },
   };
@@ -73,8 +75,7 @@ export function createContactChannel(data: ContactChannelData, scope: ChannelSco
  */
 export const contactChannelsQuery: ClientQuery<ContactChannel[]> = accountQuery(
   ['contactChannels'],
-  async (scope) =>
-    (await listContactChannels(scope.send, 'me')).map((channel) => createContactChannel(channel, scope.channels)),
+  async (scope) => (await listContactChannels(scope.send, 'me')).map((channel) => createContactChannel(channel, scope)),
   [],
 );
 
@@ -101,19 +102,23 @@ export interface ContactChannelActions {
 
 /** The contact-channels slice of `user`, the signed-in user of `scope`. */
 export function contactChannelActions(user: UserData, scope: ClientScope): ContactChannelActions {
-  const { send, channels } = scope;
+  const { send } = scope;
   return {
     async sendVerificationEmail(options = {}) {
       const call = 'CurrentUser.sendVerificationEmail';
-      const url = channels.verificationUrl(call, options.callbackUrl);
+      const url = verificationUrl(scope, call, options.callbackUrl);
       if (!user.primaryEmail) throw new TypeError(`${call}: the user has no primary e-mail to verify.`);
       await sendPrimaryVerificationCode(send, user.primaryEmail, url);
     },
     listContactChannels: () => scope.data.load(contactChannelsQuery),
     async createContactChannel(options) {
       const created = await addContactChannel(send, 'me', { ...options, isVerified: undefined });
-      await channels.afterChange();
-      return createContactChannel(created, channels);
+      await scope.reloadWithUser(contactChannelsQuery);
+      return createContactChannel(created, scope);
     },
   };
 }
+
+/** The e-mail verification page as an absolute URL (`given`, else the handler's), or the developer error of `call`. */
+const verificationUrl = (scope: ClientScope, call: string, given: string | undefined) =>
+  callbackUrl(call, scope.core.urls.emailVerification, given);

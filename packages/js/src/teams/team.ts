@@ -6,8 +6,10 @@
  * and its invitations are queries of `ClientApp`; the teams slice of
  * `CurrentUser` lists, creates, leaves and selects them.
  */
+
+import { callbackUrl } from '../internal/callback-url.js';
 import type { Send } from '../internal/core.js';
-import { accountKey, accountQuery, type ClientQuery, type ClientScope, type TeamScope } from '../users/account-data.js';
+import { accountKey, accountQuery, type ClientQuery, type ClientScope } from '../users/account-data.js';
 import { updateCurrentUser } from '../users/users-api.js';
 import { readClientTeam, type TeamData } from './team-decoder.js';
 import { type TeamPermissionQueries, type TeamRef, teamIdOf, teamPermissionQueries } from './team-permissions.js';
@@ -82,8 +84,6 @@ export interface Team extends TeamData {
   listInvitations(): Promise<TeamInvitation[]>;
 }
 
-export type { TeamScope } from '../users/account-data.js';
-
 /** The key of what the signed-in user sees of one team (`part`: its `members`, `invitations`, `permissions`). */
 export const teamKey = (teamId: string, ...part: string[]) => accountKey('team', teamId, ...part);
 
@@ -91,10 +91,11 @@ export const teamKey = (teamId: string, ...part: string[]) => accountKey('team',
  * The `Team` of `data`, acting as the signed-in user. A change of its
  * members or invitations marks what the user sees of the team out of date.
  */
-export function createTeamObject(data: TeamData, scope: TeamScope): Team {
-  const { send, afterChange } = scope;
+export function createTeamObject(data: TeamData, scope: ClientScope): Team {
+  const { send } = scope;
   const { id } = data;
-  const changed = () => scope.invalidate(teamKey(id));
+  const afterChange = () => scope.reloadWithUser(teamsQuery);
+  const changed = () => scope.data.invalidate(teamKey(id));
   return {
     ...data,
     async update(update) {
@@ -106,7 +107,12 @@ export function createTeamObject(data: TeamData, scope: TeamScope): Team {
       await Promise.all([afterChange(), changed()]);
     },
     async inviteUser(options) {
-      await inviteToTeam(send, id, options.email, scope.invitationUrl('Team.inviteUser', options.callbackUrl));
+      await inviteToTeam(
+        send,
+        id,
+        options.email,
+        callbackUrl('Team.inviteUser', scope.core.urls.teamInvitation, options.callbackUrl),
+      );
       await changed();
     },
     listUsers: () => loadMembers(send, id),
@@ -147,8 +153,7 @@ export function invitationObject(
  */
 export const teamsQuery: ClientQuery<Team[]> = accountQuery(
   ['teams'],
-  async (scope) =>
-    (await listTeams(scope.send, 'me', readClientTeam)).map((team) => createTeamObject(team, scope.teams)),
+  async (scope) => (await listTeams(scope.send, 'me', readClientTeam)).map((team) => createTeamObject(team, scope)),
   [],
 );
 
@@ -221,33 +226,33 @@ export interface TeamActions extends TeamPermissionQueries {
 
 /** The teams slice of the signed-in user of `scope`. */
 export function teamActions(scope: ClientScope): TeamActions {
-  const { send, data, teams } = scope;
+  const afterChange = () => scope.reloadWithUser(teamsQuery);
   return {
-    ...teamPermissionQueries(send, 'me'),
-    listTeams: () => data.load(teamsQuery),
-    getTeam: async (teamId) => (await data.load(teamsQuery)).find((team) => team.id === teamId) ?? null,
+    ...teamPermissionQueries(scope.send, 'me'),
+    listTeams: () => scope.data.load(teamsQuery),
+    getTeam: async (teamId) => (await scope.data.load(teamsQuery)).find((team) => team.id === teamId) ?? null,
     async createTeam(options) {
-      const created = await createTeam(send, { ...options, creatorUserId: 'me' }, readClientTeam);
-      await teams.afterChange();
-      return createTeamObject(created, teams);
+      const created = await createTeam(scope.send, { ...options, creatorUserId: 'me' }, readClientTeam);
+      await afterChange();
+      return createTeamObject(created, scope);
     },
     async leaveTeam(team) {
       const teamId = teamIdOf(team);
-      await removeTeamMember(send, teamId, 'me');
-      await Promise.all([teams.afterChange(), data.invalidate(teamKey(teamId))]);
+      await removeTeamMember(scope.send, teamId, 'me');
+      await Promise.all([afterChange(), scope.data.invalidate(teamKey(teamId))]);
     },
     async setSelectedTeam(team) {
-      await updateCurrentUser(send, { selectedTeamId: team === null ? null : teamIdOf(team) });
+      await updateCurrentUser(scope.send, { selectedTeamId: team === null ? null : teamIdOf(team) });
       await scope.reloadUser();
     },
     async getTeamProfile(team) {
       const teamId = teamIdOf(team);
-      const profile = await fetchTeamProfile(send, teamId, 'me');
+      const profile = await fetchTeamProfile(scope.send, teamId, 'me');
       return {
         ...profile.teamProfile,
         async update(changes) {
-          await updateTeamProfile(send, teamId, profile.userId, changes);
-          await data.invalidate(teamKey(teamId, 'members'));
+          await updateTeamProfile(scope.send, teamId, profile.userId, changes);
+          await scope.data.invalidate(teamKey(teamId, 'members'));
         },
       };
     },

@@ -13,25 +13,6 @@ import type { Session } from '../internal/session/session.js';
 import type { Query, QueryKey } from '../query.js';
 import { signedInOnly } from './users-api.js';
 
-/** What a client channel works with: the user's `send`, the default callback and the re-read after a change. */
-export interface ChannelScope {
-  send: Send;
-  /** The e-mail verification page as an absolute URL, or the developer error of `call`. */
-  verificationUrl(call: string, given: string | undefined): string;
-  afterChange(): Promise<void>;
-}
-
-/** What a client team works with: the user's `send`, the default invitation page, the re-read after a change. */
-export interface TeamScope {
-  send: Send;
-  /** The team-invitation page as an absolute URL, or the developer error of `call`. */
-  invitationUrl(call: string, given: string | undefined): string;
-  /** Re-reads the user's teams and the user. */
-  afterChange(): Promise<void>;
-  /** Marks the account's data at `key` (below `me`) out of date. */
-  invalidate(key: QueryKey): Promise<void>;
-}
-
 /**
  * The scope of `ClientApp`'s modules and queries: the core and its session,
  * the user's and the app's credentials, the cache, and what the account's
@@ -55,8 +36,8 @@ export interface ClientScope {
   readonly oauth: OAuthClient;
   /** Re-reads the signed-in user (after a change of their own fields). */
   reloadUser(): Promise<void>;
-  readonly channels: ChannelScope;
-  readonly teams: TeamScope;
+  /** Re-reads `query` and the user, who carries some of its data (the primary e-mail, the selected team). */
+  reloadWithUser(query: ClientQuery<unknown>): Promise<void>;
 }
 
 /**

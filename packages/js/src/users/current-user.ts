@@ -19,7 +19,6 @@ import {
   contactChannelsQuery,
 } from '../contact-channels/contact-channel.js';
 import { createDataStore } from '../internal/cache/data-store.js';
-import { callbackUrl } from '../internal/callback-url.js';
 import type { Core } from '../internal/core.js';
 import { publishableKeyCredentials, withSession } from '../internal/http/credentials.js';
 import type { Session } from '../internal/session/session.js';
@@ -162,8 +161,6 @@ export function createClientScope(core: Core<Session>, oauth: OAuthClient): Clie
   const send = core.sender(withSession(appKey, core.session));
   const data = createDataStore(core.cache, () => scope);
   const reloadUser = async () => void (await data.reload(currentUserQuery));
-  const reloadWith = (query: ClientQuery<unknown>) => async () =>
-    void (await Promise.all([data.reload(query), reloadUser()]));
   const scope: ClientScope = {
     core,
     send,
@@ -173,17 +170,7 @@ export function createClientScope(core: Core<Session>, oauth: OAuthClient): Clie
     data,
     oauth,
     reloadUser,
-    channels: {
-      send,
-      verificationUrl: (call, given) => callbackUrl(call, core.urls.emailVerification, given),
-      afterChange: reloadWith(contactChannelsQuery),
-    },
-    teams: {
-      send,
-      invitationUrl: (call, given) => callbackUrl(call, core.urls.teamInvitation, given),
-      afterChange: reloadWith(teamsQuery),
-      invalidate: data.invalidate,
-    },
+    reloadWithUser: async (query) => void (await Promise.all([data.reload(query), reloadUser()])),
   };
   core.session.onChange((refreshToken) => {
     if (refreshToken) data.reset(accountKey());
@@ -206,22 +193,21 @@ function createCurrentUser(user: UserData, scope: ClientScope): CurrentUser {
 
 /** The profile and session slice of the signed-in user of `scope`. */
 function profileActions(scope: ClientScope): ProfileActions {
-  const { core, send } = scope;
   const getTokens = async (): Promise<UserTokens> => {
-    const tokens = await core.session.getTokens();
+    const tokens = await scope.core.session.getTokens();
     return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
   };
   return {
     async update(update) {
-      await updateCurrentUser(send, update);
+      await updateCurrentUser(scope.send, update);
       await scope.reloadUser();
     },
     async signOut(options = {}) {
       await endSession(scope);
-      if (!options.noRedirect) await core.redirect(options.redirectUrl ?? core.urls.afterSignOut);
+      if (!options.noRedirect) await scope.core.redirect(options.redirectUrl ?? scope.core.urls.afterSignOut);
     },
     async delete() {
-      await deleteCurrentUser(send);
+      await deleteCurrentUser(scope.send);
       signOutLocally(scope);
     },
     getTokens,
