@@ -49,18 +49,17 @@ export class Session {
   #knownRefreshToken: string | null;
   readonly #options: SessionOptions;
 
-  constructor(options: SessionOptions) {
-    this.#options = options;
-    this.#knownRefreshToken = usableTokens(options.store.read()).refreshToken;
-  }
-
   /**
    * The session's mode: `true` in the refresh-token cookie mode
    * (`tokenStore: 'httponly-cookie'`), where sign-in answers leave the refresh
    * token in the service's cookie. Sign-in decoders and the pipeline ask it.
    */
-  get serviceCookie(): boolean {
-    return this.#options.serviceCookie === true;
+  readonly serviceCookie: boolean;
+
+  constructor(options: SessionOptions) {
+    this.#options = options;
+    this.serviceCookie = options.serviceCookie === true;
+    this.#knownRefreshToken = usableTokens(options.store.read()).refreshToken;
   }
 
   /**
@@ -99,7 +98,7 @@ export class Session {
 
   /** Starts a new session (after a sign-in; in the cookie mode the service set its cookie, and `refreshToken` is `null`). */
   setTokens(tokens: SessionTokens): void {
-    const refreshToken = this.#options.serviceCookie ? randomNonce().slice(0, 16) : usableToken(tokens.refreshToken);
+    const refreshToken = this.serviceCookie ? randomNonce().slice(0, 16) : usableToken(tokens.refreshToken);
     this.#knownRefreshToken = refreshToken;
     this.#options.store.write({ refreshToken, accessToken: refreshToken ? usableToken(tokens.accessToken) : null });
   }
@@ -147,7 +146,7 @@ export class Session {
   }
 
   async #refresh(refreshToken: string): Promise<SessionTokens | null> {
-    const outcome = await this.#options.refresh(this.#options.serviceCookie ? null : refreshToken);
+    const outcome = await this.#options.refresh(this.serviceCookie ? null : refreshToken);
     if (this.stored().refreshToken !== refreshToken) return this.getTokens();
     if (outcome.kind === 'refused') {
       this.clear();
@@ -155,7 +154,7 @@ export class Session {
       return null;
     }
     // A rotated token replaces the one sent (the cookie mode's stays in the service's cookie).
-    const kept = (!this.#options.serviceCookie && usableToken(outcome.refreshToken)) || refreshToken;
+    const kept = (!this.serviceCookie && usableToken(outcome.refreshToken)) || refreshToken;
     this.#knownRefreshToken = kept;
     this.#options.store.write({ refreshToken: kept, accessToken: outcome.accessToken });
     return this.#tokens(outcome.accessToken, kept);
@@ -163,7 +162,7 @@ export class Session {
 
   /** The tokens as they leave the session: the handle of the cookie mode stays inside. */
   #tokens(accessToken: string, refreshToken: string): SessionTokens {
-    return { accessToken, refreshToken: this.#options.serviceCookie ? null : refreshToken };
+    return { accessToken, refreshToken: this.serviceCookie ? null : refreshToken };
   }
 }
 
