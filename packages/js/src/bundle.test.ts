@@ -43,6 +43,7 @@ const serverEntryModules = [
   'admin-app.ts',
   'project-owner-app.ts',
   'internal/audience.ts',
+  'internal/cache/write-effects.ts',
   'internal/pagination.ts',
   'internal/session/request-tokens.ts',
   'internal/session/access-token-verifier.ts',

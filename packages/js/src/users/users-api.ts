@@ -23,11 +23,16 @@ export interface UserUpdate {
 export const ignoreAnswer = (): void => {};
 
 /** `GET /users/me`, decoded in the view the credentials of `send` get; `null` when no user is signed in. */
-export async function fetchCurrentUser<U>(send: Send, decode: Decoder<U>): Promise<U | null> {
+export function fetchCurrentUser<U>(send: Send, decode: Decoder<U>): Promise<U | null> {
+  return signedInOnly(send({ method: 'GET', path: '/users/me' }, decode), null);
+}
+
+/** What `loading` resolves to, or `fallback` when the service says nobody is signed in. */
+export async function signedInOnly<T, F>(loading: Promise<T>, fallback: F): Promise<T | F> {
   try {
-    return await send({ method: 'GET', path: '/users/me' }, decode);
+    return await loading;
   } catch (error) {
-    if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return null;
+    if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return fallback;
     throw error;
   }
 }

@@ -117,7 +117,7 @@ export function createFakeApp(options: FakeAppOptions = {}) {
     /** Pending by default: the SDK is taking the browser on. */
     callOAuthCallback: vi.fn<ClientApp['callOAuthCallback']>(() => new Promise(() => {})),
     getUser: vi.fn(async (): Promise<CurrentUser | null> => loadShared('user')),
-    load: vi.fn(loadShared) as ReturnType<typeof vi.fn<ClientApp['load']>>,
+    load: vi.fn<(key: AppDataKey) => Promise<AppData[AppDataKey]>>(loadShared),
     subscribe: vi.fn((key: AppDataKey, listener: () => void) => {
       listeners[key].add(listener);
       if (snapshots[key] === undefined) fake.load(key).catch(() => {});

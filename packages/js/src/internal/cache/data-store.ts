@@ -1,63 +1,63 @@
 /**
- * The generic read side of an app's data (spec §9): every entity an app
- * exposes (the user, the project, later teams or a team's members) is a
- * `DataQuery` over the one `QueryCache`, so subscribing, reading a snapshot
- * and loading are the same three functions for all of them. An entity is a
- * line in an audience's query table, not a new subscribe/snapshot pair.
+ * The read side of an audience's data (spec §9): every query it runs
+ * (`query.ts`) over its one `QueryCache`, loaded with the audience's scope,
+ * so subscribing, reading a snapshot, loading and invalidating are the same
+ * functions for all of them. A key is hashed as its parts in JSON, each
+ * followed by a comma, so the hash of a key is the prefix of the hashes of
+ * the keys below it (`invalidate` and `reset` of a key reach them all).
  */
+import type { Query, QueryKey } from '../../query.js';
 import type { QueryCache } from './query-cache.js';
 
-/** One piece of app data: where it sits in the cache and how to load it. */
-export interface DataQuery<T> {
-  /** Cache key; include any parameter, e.g. `team-members:<team id>`. */
-  readonly key: string;
-  load(): Promise<T>;
-  /** Runs while anyone is subscribed (e.g. watching other tabs' cookies); returns its stop function. */
-  watch?(): () => void;
-  /** Takes in changes made elsewhere before each read (e.g. a session another tab ended). */
-  sync?(): void;
-}
-
 /** The operations on app data that resource modules and audiences share. */
-export interface DataStore {
+export interface DataStore<S> {
   /** The cached value when fresh, else one shared load. */
-  load<T>(query: DataQuery<T>): Promise<T>;
+  load<T>(query: Query<T, S>): Promise<T>;
   /** Loads anew and replaces the cached value (after a mutation). */
-  reload<T>(query: DataQuery<T>): Promise<T>;
+  reload<T>(query: Query<T, S>): Promise<T>;
   /** The value as last loaded; `undefined` while not loaded. */
-  snapshot<T>(query: DataQuery<T>): T | undefined;
+  snapshot<T>(query: Query<T, S>): T | undefined;
   /** Calls `listener` on every change; subscribing loads the value when it is not loaded. */
-  subscribe<T>(query: DataQuery<T>, listener: () => void): () => void;
+  subscribe<T>(query: Query<T, S>, listener: () => void): () => void;
   /** Stores a value known without asking the service (`null` after a sign-out, say). */
-  set<T>(query: DataQuery<T>, value: T): void;
-  /** Marks the value out of date; subscribers get it reloaded. */
-  invalidate(query: DataQuery<unknown>): void;
-  /** Forgets the value (back to "not loaded"); subscribers get it reloaded. */
-  reset(query: DataQuery<unknown>): void;
+  set<T>(query: Query<T, S>, value: T): void;
+  /** Marks the values at `key` or below it out of date; subscribed ones reload before this settles. */
+  invalidate(key: QueryKey): Promise<void>;
+  /** Forgets the values at `key` or below it (back to "not loaded"); subscribers get them reloaded. */
+  reset(key: QueryKey): void;
 }
 
-export function createDataStore(cache: QueryCache): DataStore {
+const hash = (key: QueryKey) => key.map((part) => `${JSON.stringify(part)},`).join('');
+
+/** The data store of an audience: `scope()` is what its queries load with. */
+export function createDataStore<S>(cache: QueryCache, scope: () => S): DataStore<S> {
+  const loader =
+    <T>(query: Query<T, S>) =>
+    () =>
+      query.load(scope());
+  const under = (key: QueryKey) => cache.keysUnder(hash(key));
   return {
     load(query) {
-      query.sync?.();
-      return cache.fetch(query.key, () => query.load());
+      query.sync?.(scope());
+      return cache.fetch(hash(query.key), loader(query));
     },
-    reload(query) {
-      return cache.refetch(query.key, () => query.load());
-    },
-    snapshot: (query) => cache.peek(query.key),
+    reload: (query) => cache.refetch(hash(query.key), loader(query)),
+    snapshot: (query) => cache.peek(hash(query.key)),
     subscribe(query, listener) {
-      const stopListening = cache.subscribe(query.key, listener);
-      const stopWatching = query.watch?.();
-      query.sync?.(); // a change made elsewhere while nobody watched
-      if (cache.needsLoad(query.key)) cache.fetch(query.key, () => query.load()).catch(() => {});
+      const key = hash(query.key);
+      const stopListening = cache.subscribe(key, listener);
+      const stopWatching = query.watch?.(scope());
+      query.sync?.(scope()); // a change made elsewhere while nobody watched
+      if (cache.needsLoad(key)) cache.fetch(key, loader(query)).catch(() => {});
       return () => {
         stopListening();
         stopWatching?.();
       };
     },
-    set: (query, value) => cache.set(query.key, value),
-    invalidate: (query) => cache.invalidate(query.key),
-    reset: (query) => cache.reset(query.key),
+    set: (query, value) => cache.set(hash(query.key), value),
+    invalidate: async (key) => void (await Promise.all(under(key).map((each) => cache.invalidate(each)))),
+    reset: (key) => {
+      for (const each of under(key)) cache.reset(each);
+    },
   };
 }

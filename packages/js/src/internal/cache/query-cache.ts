@@ -85,14 +85,22 @@ export class QueryCache {
     if (entry.listeners.size > 0 && entry.loader) this.#load(key, entry, entry.loader).catch(() => {});
   }
 
-  /** Marks `key` out of date; reloads it at once when someone is subscribed (once, however often it is called). */
-  invalidate(key: string): void {
+  /**
+   * Marks `key` out of date; reloads it at once when someone is subscribed
+   * (once, however often it is called). Resolves when that reload settled.
+   */
+  invalidate(key: string): Promise<unknown> | undefined {
     const entry = this.#entries.get(key);
-    if (!entry || (entry.stale && entry.inFlight)) return;
+    if (!entry || (entry.stale && entry.inFlight)) return entry?.inFlight?.catch(() => {});
     entry.stale = true;
     entry.generation++;
     entry.inFlight = null;
-    if (entry.listeners.size > 0 && entry.loader) this.#load(key, entry, entry.loader).catch(() => {});
+    if (entry.listeners.size > 0 && entry.loader) return this.#load(key, entry, entry.loader).catch(() => {});
+  }
+
+  /** The keys held that start with `prefix`. */
+  keysUnder(prefix: string): string[] {
+    return [...this.#entries.keys()].filter((key) => key.startsWith(prefix));
   }
 
   /** Calls `listener` whenever the value of `key` changes. */
