@@ -7,14 +7,15 @@
  * own name in the team, leaving, and deleting the team (`$delete_team`).
  * Actions the user may not take are not shown; the service checks them too.
  */
-import type { Team, TeamInvitation, TeamUser } from '@latchkey/js';
+import { type Team, teamInvitationsQuery, teamMembersQuery, teamPermissionsQuery } from '@latchkey/js';
 import { systemTeamPermissions } from '@latchkey/protocol';
-import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { EmailInput } from '../internal/email-input.js';
 import { formMessage } from '../internal/error-text.js';
 import { Field } from '../internal/field.js';
 import { useLabels, useMessages } from '../internal/text.js';
-import { useAppData } from '../internal/use-app-data.js';
+import { useAppData, useQuery } from '../internal/use-app-data.js';
+import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
 import { useTeams } from '../teams/use-teams.js';
 import { useUser } from '../use-user.js';
@@ -88,33 +89,34 @@ export function TeamsSection() {
   );
 }
 
-/** What the user holds in a team, its members and invitations, loaded for the panel and re-read after changes. */
+/**
+ * What the user holds in a team, its members and invitations, as queries of
+ * the app: the members only with `$read_members`, the invitations only with
+ * `$invite_members` too. The SDK re-reads them after every change made here.
+ */
 function useTeamState(team: Team) {
+  const app = useApp();
   const user = useUser({ or: 'throw' });
-  const [state, setState] = useState<{ held: Set<string>; members: TeamUser[]; invitations: TeamInvitation[] } | null>(
-    null,
-  );
-  const [failed, setFailed] = useState(false);
-  const reload = useCallback(async () => {
-    try {
-      const held = new Set((await user.listPermissions(team)).map((permission) => permission.id));
-      const members = held.has(readMembers) ? await team.listUsers() : [];
-      const invitations = held.has(readMembers) && held.has(inviteMembers) ? await team.listInvitations() : [];
-      setState({ held, members, invitations });
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [team, user]);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  return { state, failed, reload, user };
+  const permissions = useQuery(teamPermissionsQuery(team), { suspend: false, app });
+  const held = new Set(permissions.data?.map((permission) => permission.id));
+  const readsMembers = held.has(readMembers);
+  const readsInvitations = readsMembers && held.has(inviteMembers);
+  const members = useQuery(teamMembersQuery(team), { suspend: false, enabled: readsMembers, app });
+  const invitations = useQuery(teamInvitationsQuery(team), { suspend: false, enabled: readsInvitations, app });
+  const failed = [permissions, members, invitations].some((state) => state.status === 'failed');
+  const loaded =
+    permissions.status === 'ready' &&
+    (!readsMembers || members.status === 'ready') &&
+    (!readsInvitations || invitations.status === 'ready');
+  const state = loaded
+    ? { held, members: (readsMembers && members.data) || [], invitations: (readsInvitations && invitations.data) || [] }
+    : null;
+  return { state, failed, user };
 }
 
 function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => void }) {
   const labels = useLabels();
-  const { state, failed, reload, user } = useTeamState(team);
+  const { state, failed, user } = useTeamState(team);
   // Row actions take their row away (a removed member, a revoked invitation): their outcome shows under the list.
   const memberAction = useAction();
   const invitationAction = useAction();
@@ -153,7 +155,6 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
           onSubmit={async (name) => {
             const profile = await user.getTeamProfile(team);
             await profile.update({ displayName: name || null });
-            await reload();
             return labels.accountTeamProfileSaved;
           }}
         />
@@ -174,7 +175,6 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
                           text: labels.accountTeamRemoveMember({ member: name }),
                           run: async () => {
                             await team.removeUser(member.id);
-                            await reload();
                             return labels.accountTeamMemberRemoved({ member: name });
                           },
                         }
@@ -197,7 +197,6 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
             email
             onSubmit={async (email) => {
               await team.inviteUser({ email });
-              await reload();
               return labels.accountTeamInvited({ email });
             }}
           />
@@ -220,7 +219,6 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
                           text: labels.accountTeamRevoke({ email: invitation.recipientEmail }),
                           run: async () => {
                             await invitation.revoke();
-                            await reload();
                             return labels.accountTeamRevoked({ email: invitation.recipientEmail });
                           },
                         }
