@@ -32,9 +32,10 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * (the form field that asks for it and storing the rotated token, reachable
  * from every `ClientApp`) and a sentence of the team-invitation page in the one
  * labels table. Measured: 27.45 kB. Labels split per feature will give the
- * team words back.
+ * team words back. The data layer of every audience (the SDK's ~180 B, and
+ * `useQuery` with `LatchkeyDataProvider`) brought it to 27.75 kB.
  */
-const budgetBytes = 27_500;
+const budgetBytes = 27_800;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB at issue 8, 25.6 kB with the team switcher, the
@@ -42,8 +43,12 @@ const budgetBytes = 27_500;
  * (issue 10: the above, the callback and error pages, the Connected accounts
  * section and `useConnectedAccount`), 29.25 kB after the second hardening round
  * (refresh-token rotation, the invitation page's verify-first state).
+ * 33.35 kB once the Teams section and `useConnectedAccount` name the SDK's
+ * queries (`teamMembersQuery`, `connectedAccountQuery`...): the SDK's
+ * account code they reach (~4 kB, the user, teams and channels) is counted
+ * here now, though every app already holds it through its `ClientApp`.
  */
-const wholeEntryBudgetBytes = 29_350;
+const wholeEntryBudgetBytes = 33_400;
 
 async function bundle(contents: string) {
   const result = await build({
