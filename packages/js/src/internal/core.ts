@@ -10,7 +10,7 @@
 import { redirectWaitMs } from '@latchkey/protocol';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from '../options.js';
 import { type HandlerUrls, resolveUrls } from '../urls.js';
-import { QueryCache } from './cache/query-cache.js';
+import type { QueryCacheOptions } from './cache/query-cache.js';
 import { type Decoder, decodeAnswer } from './decode/fields.js';
 import type { Credentials } from './http/credentials.js';
 import { type ApiRequest, createPipeline } from './http/request.js';
@@ -45,8 +45,8 @@ export interface Core<S extends Session | null = Session | null> {
   readonly urls: HandlerUrls;
   /** The user session; `null` for an audience without one. */
   readonly session: S;
-  /** The audience's one cache; the audience reads it through a `DataStore` bound to its scope. */
-  readonly cache: QueryCache;
+  /** How the audience's cache is set up (its timers count the 5 s drop); `createDataStore` makes it. */
+  readonly cache: QueryCacheOptions;
   /** Sends `request` with `credentials` and decodes the 2xx answer; a malformed answer names the call. */
   send<T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T>;
   /** `send` bound to one set of credentials, as resource modules take it. */
@@ -75,7 +75,7 @@ export function createCore(options: CoreOptions, sessionOptions?: SessionOptions
     projectId,
     urls: Object.freeze(resolveUrls(options.urls)),
     session,
-    cache: new QueryCache({ timers }),
+    cache: { timers },
     send,
     sender: (credentials) => (request, decode) => send(credentials, request, decode),
     redirect: (target) => redirectTo(target, { navigate, timers, waitAfterNavigateMs: redirectWaitMs }),

@@ -2,6 +2,7 @@
 import { isKnownError, type Json } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
 import type { Decoder } from '../internal/decode/fields.js';
+import { definedFields } from '../internal/defined-fields.js';
 
 /**
  * Fields a user may change about themselves.
@@ -39,13 +40,12 @@ export async function signedInOnly<T, F>(loading: Promise<T>, fallback: F): Prom
 
 /** The wire body of an update: snake_case, fields left `undefined` omitted. */
 export function userUpdateBody(update: UserUpdate): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+  return definedFields({
     display_name: update.displayName,
     client_metadata: update.clientMetadata,
     profile_image_url: update.profileImageUrl,
     selected_team_id: update.selectedTeamId,
-  };
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  });
 }
 
 /** `PATCH /users/me`; the caller re-reads the user (as the 2.7 SDK does). */

@@ -1,7 +1,7 @@
 /**
  * What the account-settings sections share: the section frame (an `<h2>`
- * that takes focus when the section is chosen) and titled blocks inside it;
- * their actions run on the form kit (`useAction` is its `useFormAction`).
+ * that takes focus when the section is chosen) and titled blocks inside it.
+ * Their forms and buttons are the form kit's (`../form/`).
  */
 import { forwardRef, type ReactNode, useId } from 'react';
 import { cx } from '../internal/root-props.js';
@@ -50,7 +50,3 @@ export function SettingsBlock({ title, description, children, className }: Setti
     </div>
   );
 }
-
-/** The sections run their actions on the form kit: one action state, one alert region. */
-export { OutcomeNotice } from '../form/alert.js';
-export { type Outcome, useFormAction as useAction } from '../form/use-form-action.js';

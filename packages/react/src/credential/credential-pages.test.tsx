@@ -16,7 +16,7 @@ import {
   recordedAnswers,
 } from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { visit } from '../test-support/location.js';
+import { visit } from '../test-support/page.js';
 import { realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { SignIn, SignUp } from './credential-pages.js';
 

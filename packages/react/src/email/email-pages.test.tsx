@@ -15,7 +15,7 @@ import {
   type SentRequest,
 } from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { visit } from '../test-support/location.js';
+import { visit } from '../test-support/page.js';
 import { lastMailTo, linkCodeOf, realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { EmailVerification } from './email-verification.js';
 import { ForgotPassword } from './forgot-password.js';

@@ -12,7 +12,7 @@ import {
   recordedAnswers,
 } from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { visit } from '../test-support/location.js';
+import { visit } from '../test-support/page.js';
 import { Handler } from './handler.js';
 import { handlerPageOf } from './handler-page.js';
 

@@ -1,15 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Query, QueryKey } from '../../query.js';
 import { createDataStore } from './data-store.js';
-import { QueryCache } from './query-cache.js';
 
 /** The scope the queries load with: here, a name they put in their values. */
 const scope = { name: 'scope' };
 type Scope = typeof scope;
 
 function setup() {
-  const cache = new QueryCache();
-  return { cache, data: createDataStore(cache, () => scope) };
+  return { data: createDataStore({}, () => scope) };
 }
 
 /** A query counting its loads, syncs and watchers; `key` may carry a parameter. */
