@@ -11,13 +11,15 @@ import { type AuditLog, auditLog } from './audit/audit-log.js';
 import { type ServerEmailFlows, serverEmailFlows } from './auth/server-email-flows.js';
 import { type EmailDelivery, emailDelivery } from './emails/email-delivery.js';
 import { type EmailTemplates, emailTemplates } from './emails/email-templates.js';
-import { type AudienceScope, mounted, refuseSecretKeyInBrowser } from './internal/audience.js';
+import { type AdminScope, createAudienceScope, queryAccess, refuseSecretKeyInBrowser } from './internal/audience.js';
 import { createCore } from './internal/core.js';
 import { adminAccessTokenCredentials, type Credentials, projectKeyCredentials } from './internal/http/credentials.js';
+import { mounted } from './internal/mounted.js';
 import { requireOption } from './internal/require-options.js';
 import { type ProjectMetrics, projectMetrics } from './metrics/metrics.js';
 import type { Clock, FetchFunction, Timers } from './options.js';
 import { type ProjectAdministration, projectAdministration } from './projects/project-admin.js';
+import type { QueryAccess } from './query.js';
 import type { ProjectOwnerSession } from './server-types.js';
 import { type TeamPermissionDefinitions, teamPermissionDefinitions } from './teams/permission-definitions.js';
 import { type ServerTeams, serverTeams } from './teams/server-team.js';
@@ -60,7 +62,10 @@ export interface AdminAppCommonOptions {
   timers?: Timers;
 }
 
-/** What an `AdminApp` can do: every method comes from a module it mounts. */
+/**
+ * What an `AdminApp` can do: every method comes from a module it mounts. Its
+ * data methods run the queries of server and admin access.
+ */
 export interface AdminAppModules
   extends ServerUsers,
     ServerEmailFlows,
@@ -71,7 +76,8 @@ export interface AdminAppModules
     EmailDelivery,
     AuditLog,
     ServerTeams,
-    TeamPermissionDefinitions {
+    TeamPermissionDefinitions,
+    QueryAccess<AdminScope> {
   readonly projectId: string;
 }
 
@@ -100,14 +106,14 @@ function mountAdminApp(options: AdminAppOptions): AdminAppModules {
   requireOption('AdminApp', options, 'baseUrl');
   const core = createCore(options);
   const credentials = adminCredentials(options);
-  const scope: AudienceScope = {
+  const scope = createAudienceScope({
     audience: 'AdminApp',
+    access: 'admin',
     core,
     options,
     credentials,
-    send: core.sender(credentials),
     publishableClientKey: options.publishableClientKey,
-  };
+  });
   return {
     projectId: options.projectId,
     ...serverUsers(scope),
@@ -120,6 +126,7 @@ function mountAdminApp(options: AdminAppOptions): AdminAppModules {
     ...auditLog(scope),
     ...serverTeams(scope),
     ...teamPermissionDefinitions(scope),
+    ...queryAccess(scope),
   };
 }
 

@@ -23,17 +23,27 @@
  * ```
  */
 export { isKnownError, KnownError, UnknownKnownErrorCode } from '@latchkey/protocol';
+export type { ClientEmailFlows } from './auth/client-email-flows.js';
+export type { HandlerRedirects, SignInResult } from './auth/client-sign-in.js';
+export type {
+  ConnectedAccountActions,
+  GetConnectedAccountOptions,
+  LinkConnectedAccountOptions,
+  OAuthSignIn,
+} from './auth/oauth-auth.js';
+export type {
+  CredentialAuth,
+  CredentialSignInOptions,
+  CredentialSignUpOptions,
+  PasswordActions,
+} from './auth/password-auth.js';
+export { ClientApp, type ClientAppModules, type ClientAppOptions } from './client-app.js';
+export type { AppData, AppDataKey, ClientAppData } from './client-app-data.js';
 export {
-  type AppData,
-  type AppDataKey,
-  ClientApp,
-  type ClientAppOptions,
-  type CredentialSignInOptions,
-  type CredentialSignUpOptions,
-  type GetUserOr,
-  type SignInResult,
-} from './client-app.js';
-export type { ContactChannel } from './contact-channels/contact-channel.js';
+  type ContactChannel,
+  type ContactChannelActions,
+  contactChannelsQuery,
+} from './contact-channels/contact-channel.js';
 export type {
   ContactChannelCreate,
   ContactChannelData,
@@ -42,10 +52,21 @@ export type {
 export { ConnectivityError, HttpError, MalformedAnswerError, RateLimitedError } from './errors.js';
 export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 export type { EnabledOAuthProvider, Project } from './projects/project-decoder.js';
-export type { TeamInvitationDetails } from './teams/invitation-codes.js';
-export type { Team, TeamInvitation, TeamScope, TeamUser } from './teams/team.js';
+export { projectQuery } from './projects/projects-api.js';
+export type { Query, QueryAccess, QueryKey } from './query.js';
+export type { TeamInvitationCodes, TeamInvitationDetails } from './teams/invitation-codes.js';
+export {
+  type EditableTeamMemberProfile,
+  type Team,
+  type TeamActions,
+  type TeamInvitation,
+  type TeamUser,
+  teamInvitationsQuery,
+  teamMembersQuery,
+  teamsQuery,
+} from './teams/team.js';
 export type { ServerTeamData, TeamData } from './teams/team-decoder.js';
-export type { TeamPermissionQueries, TeamRef } from './teams/team-permissions.js';
+export { type TeamPermissionQueries, type TeamRef, teamPermissionsQuery } from './teams/team-permissions.js';
 export type {
   TeamCreate,
   TeamInvitationData,
@@ -54,18 +75,22 @@ export type {
   TeamUpdate,
 } from './teams/teams-api.js';
 export { type HandlerUrls, resolveUrls, sameOriginPath } from './urls.js';
+export type { ClientQuery, ClientScope } from './users/account-data.js';
 export type {
   ConnectedAccount,
   ConnectedAccountOptions,
   ConnectedAccountQueries,
 } from './users/connected-accounts.js';
-export type {
-  CurrentUser,
-  EditableTeamMemberProfile,
-  GetConnectedAccountOptions,
-  LinkConnectedAccountOptions,
-  SignOutOptions,
-  UserTokens,
+export {
+  type CurrentUser,
+  type CurrentUserAccess,
+  connectedAccountQuery,
+  connectedAccountsQuery,
+  currentUserQuery,
+  type GetUserOr,
+  type ProfileActions,
+  type SignOutOptions,
+  type UserTokens,
 } from './users/current-user.js';
 export type { OAuthProviderLink, UserData } from './users/user-decoder.js';
 export type { UserUpdate } from './users/users-api.js';

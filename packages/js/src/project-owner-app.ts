@@ -7,12 +7,14 @@
  */
 import { internalProjectId } from '@latchkey/protocol';
 import { AdminApp } from './admin-app.js';
-import { type AudienceScope, mounted } from './internal/audience.js';
+import { createAudienceScope, type OwnerScope, queryAccess } from './internal/audience.js';
 import { createCore } from './internal/core.js';
 import { ownerSessionCredentials } from './internal/http/credentials.js';
+import { mounted } from './internal/mounted.js';
 import { requireOption } from './internal/require-options.js';
 import type { Clock, FetchFunction, Timers } from './options.js';
 import { type OwnedProjects, ownedProjects } from './projects/owned-projects.js';
+import type { QueryAccess } from './query.js';
 import type { ProjectOwnerSession } from './server-types.js';
 
 /**
@@ -36,9 +38,9 @@ export interface ProjectOwnerAppOptions {
   timers?: Timers;
 }
 
-/** What a `ProjectOwnerApp` can do. */
-export interface ProjectOwnerAppModules extends OwnedProjects {
-  /** An `AdminApp` for one of the owner's projects, acting with the owner's session. */
+/** What a `ProjectOwnerApp` can do; its data methods run the owner's queries (`ownedProjectsQuery`). */
+export interface ProjectOwnerAppModules extends OwnedProjects, QueryAccess<OwnerScope> {
+  /** An `AdminApp` for one of the owner's projects, acting with the owner's session (the same app, and cache, each time). */
   adminApp(projectId: string): AdminApp;
 }
 
@@ -64,17 +66,24 @@ function mountProjectOwnerApp(options: ProjectOwnerAppOptions): ProjectOwnerAppM
   const coreOptions = { ...options, projectId: internalProjectId };
   const core = createCore(coreOptions);
   const credentials = ownerSessionCredentials(options.publishableClientKey, options.projectOwnerSession);
-  const scope: AudienceScope = {
+  const scope = createAudienceScope({
     audience: 'ProjectOwnerApp',
+    access: 'owner',
     core,
     options: coreOptions,
     credentials,
-    send: core.sender(credentials),
     publishableClientKey: options.publishableClientKey,
-  };
+  });
   const { baseUrl, fetch, clock, timers, projectOwnerSession } = options;
+  const adminApps = new Map<string, AdminApp>();
   return {
     ...ownedProjects(scope),
-    adminApp: (projectId) => new AdminApp({ projectId, baseUrl, fetch, clock, timers, projectOwnerSession }),
+    ...queryAccess(scope),
+    adminApp(projectId) {
+      const app =
+        adminApps.get(projectId) ?? new AdminApp({ projectId, baseUrl, fetch, clock, timers, projectOwnerSession });
+      adminApps.set(projectId, app);
+      return app;
+    },
   };
 }

@@ -6,11 +6,13 @@
  */
 import { headers } from '@latchkey/protocol';
 import { type ServerEmailFlows, serverEmailFlows } from './auth/server-email-flows.js';
-import { type AudienceScope, mounted, refuseSecretKeyInBrowser } from './internal/audience.js';
+import { type AudienceScope, createAudienceScope, queryAccess, refuseSecretKeyInBrowser } from './internal/audience.js';
 import { createCore } from './internal/core.js';
 import { projectKeyCredentials } from './internal/http/credentials.js';
+import { mounted } from './internal/mounted.js';
 import { requireOption } from './internal/require-options.js';
 import type { Clock, FetchFunction, Timers } from './options.js';
+import type { QueryAccess } from './query.js';
 import { type ServerTeams, serverTeams } from './teams/server-team.js';
 import { type ServerUsers, serverUsers } from './users/server-users.js';
 
@@ -40,15 +42,23 @@ export interface ServerAppOptions {
   timers?: Timers;
 }
 
-/** What a `ServerApp` can do: every method comes from a module it mounts. */
-export interface ServerAppModules extends ServerUsers, ServerEmailFlows, ServerTeams {
+/**
+ * What a `ServerApp` can do: every method comes from a module it mounts. Its
+ * data methods run the queries of server access (`serverUsersQuery`, ...).
+ */
+export interface ServerAppModules
+  extends ServerUsers,
+    ServerEmailFlows,
+    ServerTeams,
+    QueryAccess<AudienceScope<'server'>> {
   readonly projectId: string;
 }
 
 /**
  * The server SDK: users (list, search, create, update, delete), their
  * sessions (create, list, revoke) and e-mail addresses, the user of an
- * incoming request, and the password-reset and magic-link mails.
+ * incoming request, and the password-reset and magic-link mails; and their
+ * data as queries, cached and kept current after its own writes.
  *
  * @example
  * ```ts
@@ -58,6 +68,7 @@ export interface ServerAppModules extends ServerUsers, ServerEmailFlows, ServerT
  * const visitor = await serverApp.getUser({ tokenStore: request }); // null when signed out
  * const ada = await serverApp.createUser({ primaryEmail: 'ada@example.com', password: 'correct-horse-1' });
  * await ada.update({ serverMetadata: { plan: 'pro' } });
+ * const stop = serverApp.subscribe(serverUserQuery(ada.id), () => console.log(serverApp.getSnapshot(serverUserQuery(ada.id))));
  * ```
  */
 export class ServerApp extends mounted<ServerAppModules>() {
@@ -73,13 +84,19 @@ function mountServerApp(options: ServerAppOptions): ServerAppModules {
   refuseSecretKeyInBrowser('ServerApp', 'secret server key');
   const core = createCore(options);
   const credentials = projectKeyCredentials('server', { [headers.secretServerKey]: options.secretServerKey });
-  const scope: AudienceScope = {
+  const scope = createAudienceScope({
     audience: 'ServerApp',
+    access: 'server',
     core,
     options,
     credentials,
-    send: core.sender(credentials),
     publishableClientKey: options.publishableClientKey,
+  });
+  return {
+    projectId: options.projectId,
+    ...serverUsers(scope),
+    ...serverEmailFlows(scope),
+    ...serverTeams(scope),
+    ...queryAccess(scope),
   };
-  return { projectId: options.projectId, ...serverUsers(scope), ...serverEmailFlows(scope), ...serverTeams(scope) };
 }

@@ -5,7 +5,8 @@
  * a dashboard user owns. `ServerApp` and `AdminApp` read the user of an
  * incoming request (`tokenStore: request`). Never import this entry in
  * browser code: the browser entry (`@latchkey/js`) holds none of it, and an
- * app built with a secret key in a browser throws.
+ * app built with a secret key in a browser throws. Each audience loads,
+ * subscribes to and invalidates the queries exported here (`query.ts`).
  *
  * @example
  * ```ts
@@ -29,9 +30,15 @@
  */
 export type { ProductionModeError } from '@latchkey/protocol';
 export { AdminApp, type AdminAppCommonOptions, type AdminAppModules, type AdminAppOptions } from './admin-app.js';
-export type { ApiKeySet, ApiKeySets } from './api-keys/api-key-sets.js';
+export { type ApiKeySet, type ApiKeySets, apiKeySetsQuery } from './api-keys/api-key-sets.js';
 export type { ApiKeySetData, CreateApiKeySetOptions, ObfuscatedKey } from './api-keys/api-keys-api.js';
-export type { AuditActor, AuditEvent, AuditLog, ListAuditEventsOptions } from './audit/audit-log.js';
+export {
+  type AuditActor,
+  type AuditEvent,
+  type AuditLog,
+  auditEventsQuery,
+  type ListAuditEventsOptions,
+} from './audit/audit-log.js';
 export type { ServerEmailFlows } from './auth/server-email-flows.js';
 export type {
   ContactChannelCreate,
@@ -39,21 +46,24 @@ export type {
   ContactChannelUpdate,
 } from './contact-channels/contact-channels-api.js';
 export type { ServerContactChannel } from './contact-channels/server-contact-channel.js';
-export type {
-  EmailDelivery,
-  SendTestEmailOptions,
-  SendTestEmailResult,
-  SentEmail,
-  SentEmailStatus,
+export {
+  type EmailDelivery,
+  type SendTestEmailOptions,
+  type SendTestEmailResult,
+  type SentEmail,
+  type SentEmailStatus,
+  sentEmailsQuery,
 } from './emails/email-delivery.js';
-export type {
-  EmailPreview,
-  EmailTemplate,
-  EmailTemplateEdit,
-  EmailTemplates,
-  EmailTemplateType,
+export {
+  type EmailPreview,
+  type EmailTemplate,
+  type EmailTemplateEdit,
+  type EmailTemplates,
+  type EmailTemplateType,
+  emailTemplatesQuery,
 } from './emails/email-templates.js';
-export type { Metrics, MetricsDay, ProjectMetrics } from './metrics/metrics.js';
+export type { Access, AdminScope, AudienceScope, OwnerScope, ServerScope } from './internal/audience.js';
+export { type Metrics, type MetricsDay, metricsQuery, type ProjectMetrics } from './metrics/metrics.js';
 export { ProjectOwnerApp, type ProjectOwnerAppModules, type ProjectOwnerAppOptions } from './project-owner-app.js';
 export type {
   AdminProjectConfig,
@@ -63,14 +73,34 @@ export type {
   TrustedDomain,
 } from './projects/admin-project-decoder.js';
 export type { CreateProjectOptions, ProjectConfigUpdate, ProjectUpdate } from './projects/admin-projects-api.js';
-export type { OwnedProjects } from './projects/owned-projects.js';
-export type { AdminProject, ProjectAdministration } from './projects/project-admin.js';
+export { type OwnedProjects, ownedProjectsQuery } from './projects/owned-projects.js';
+export { type AdminProject, adminProjectQuery, type ProjectAdministration } from './projects/project-admin.js';
+export type { Query, QueryAccess, QueryKey } from './query.js';
 export { ServerApp, type ServerAppModules, type ServerAppOptions } from './server-app.js';
 export type { HeadersLike, Page, ProjectOwnerSession, RequestLike, RequestTokenStore } from './server-types.js';
 export type { CreateSessionOptions, SessionTokens, UserSessionData } from './sessions/sessions-api.js';
-export type { TeamPermissionDefinition, TeamPermissionDefinitions } from './teams/permission-definitions.js';
-export type { ServerTeam, ServerTeams, ServerTeamUser } from './teams/server-team.js';
-export type { ServerUser, UserSession } from './users/server-user.js';
-export type { RequestAuthentication, RequestUserOptions, ServerUsers } from './users/server-users.js';
+export {
+  permissionDefinitionsQuery,
+  type TeamPermissionDefinition,
+  type TeamPermissionDefinitions,
+} from './teams/permission-definitions.js';
+export {
+  type ServerTeams,
+  serverTeamInvitationsQuery,
+  serverTeamMembersQuery,
+  serverTeamQuery,
+  serverTeamsQuery,
+} from './teams/server-team.js';
+export type { ServerTeam, ServerTeamUser, ServerUser, UserSession } from './users/server-user.js';
+export {
+  type RequestAuthentication,
+  type RequestUserOptions,
+  type ServerUsers,
+  serverUserQuery,
+  serverUsersQuery,
+  userConnectedAccountsQuery,
+  userContactChannelsQuery,
+  userTeamPermissionsQuery,
+} from './users/server-users.js';
 export type { CreateUserOptions, ListUsersOptions, ServerUserUpdate } from './users/server-users-api.js';
 export type { ServerUserData } from './users/user-decoder.js';

@@ -3,16 +3,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SignIn } from './credential/credential-pages.js';
 import { PasswordInput } from './credential/password-input.js';
 import { LatchkeyProvider } from './provider.js';
-import { createFakeApp, visit } from './test-support/fake-app.js';
+import { visit } from './test-support/page.js';
+import { jsonAnswer, projectAnswer, recordedApp } from './test-support/recorded-app.js';
+
+/** The real `ClientApp`, signed out, its project answered from a recording. */
+const createApp = () =>
+  recordedApp({ 'GET /projects/current': () => jsonAnswer(projectAnswer()) }, { signedIn: false });
 
 afterEach(cleanup);
 
 describe('LatchkeyProvider', () => {
   it('themes the components below it (system by default) and names the project', () => {
     visit('/handler/sign-in');
-    const fake = createFakeApp();
+    const page = createApp();
     const { rerender } = render(
-      <LatchkeyProvider app={fake.app} projectName="Acme">
+      <LatchkeyProvider app={page.app} projectName="Acme">
         <SignIn />
       </LatchkeyProvider>,
     );
@@ -20,7 +25,7 @@ describe('LatchkeyProvider', () => {
     expect(root()?.getAttribute('data-lk-theme')).toBe('system');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in to Acme');
     rerender(
-      <LatchkeyProvider app={fake.app} projectName="Acme" theme="light">
+      <LatchkeyProvider app={page.app} projectName="Acme" theme="light">
         <SignIn />
       </LatchkeyProvider>,
     );
@@ -29,16 +34,16 @@ describe('LatchkeyProvider', () => {
 
   it('words every component below it from its labels and messages; a nested provider or a page words over them', () => {
     visit('/handler/sign-in');
-    const fake = createFakeApp();
+    const page = createApp();
     render(
       <LatchkeyProvider
-        app={fake.app}
+        app={page.app}
         projectName="Acme"
         labels={{ signInSubmit: 'Entrer', passwordLabel: 'Mot de passe' }}
         messages={{ EMAIL_REQUIRED: 'Courriel requis.' }}
       >
         <SignIn />
-        <LatchkeyProvider app={fake.app} labels={{ showPassword: 'Voir' }}>
+        <LatchkeyProvider app={page.app} labels={{ showPassword: 'Voir' }}>
           <PasswordInput aria-label="Code" />
         </LatchkeyProvider>
       </LatchkeyProvider>,

@@ -1,8 +1,10 @@
 /**
  * `LatchkeyProvider` puts a `ClientApp`, the look of the components and their
  * words (`labels`, `messages`) in React context; `useApp` reads the app back.
+ * `LatchkeyDataProvider` puts any audience (`AdminApp`, `ServerApp`,
+ * `ProjectOwnerApp`, or another `ClientApp`) in context for `useQuery`.
  */
-import type { ClientApp } from '@latchkey/js';
+import type { ClientApp, QueryAccess } from '@latchkey/js';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { TextContext, useText } from './internal/text.js';
 import type { LatchkeyTranslation } from './labels.js';
@@ -100,4 +102,54 @@ export function useLatchkeyContext(): LatchkeyContextValue {
 /** Internal: the context, or null outside a provider. */
 export function useOptionalLatchkeyContext(): LatchkeyContextValue | null {
   return useContext(LatchkeyContext);
+}
+
+/** Any audience, as far as `useQuery` uses it: each has these three methods for its own queries. */
+type AnyAudience = Pick<QueryAccess<never>, 'load' | 'subscribe' | 'getSnapshot'>;
+
+/** The audience `useQuery` runs queries on when given no `app`. */
+const DataAppContext = createContext<QueryAccess<unknown> | null>(null);
+
+/**
+ * Props of `LatchkeyDataProvider`.
+ *
+ * @example
+ * ```tsx
+ * const props: LatchkeyDataProviderProps = { app: adminApp };
+ * ```
+ */
+export interface LatchkeyDataProviderProps {
+  /** Any audience (`ClientApp`, `ServerApp`, `AdminApp`, `ProjectOwnerApp`): `useQuery` below runs its queries on it. */
+  app: AnyAudience;
+  children?: ReactNode;
+}
+
+/**
+ * Makes `app` (any audience) the one `useQuery` runs queries on below it,
+ * without replacing the `ClientApp` of `LatchkeyProvider`, which the
+ * components and `useUser` keep using. A dashboard has both: the signed-in
+ * owner's `ClientApp` for its pages, an `AdminApp` for the project it shows.
+ *
+ * @example
+ * ```tsx
+ * <LatchkeyProvider app={dashboardApp}>
+ *   <LatchkeyDataProvider app={owner.adminApp(projectId)}>
+ *     <KeySets />
+ *   </LatchkeyDataProvider>
+ * </LatchkeyProvider>
+ * // function KeySets() { const sets = useQuery(apiKeySetsQuery, { suspend: true }); ... }
+ * ```
+ */
+export function LatchkeyDataProvider({ app, children }: LatchkeyDataProviderProps) {
+  return <DataAppContext.Provider value={app as QueryAccess<unknown>}>{children}</DataAppContext.Provider>;
+}
+
+/** Internal: the nearest `LatchkeyDataProvider`'s audience, else the `LatchkeyProvider`'s app. */
+export function useDataApp(): QueryAccess<unknown> {
+  const data = useContext(DataAppContext);
+  const latchkey = useOptionalLatchkeyContext();
+  const app = data ?? latchkey?.app;
+  if (!app)
+    throw new Error('useQuery needs an `app` option, a <LatchkeyDataProvider> or a <LatchkeyProvider> above it.');
+  return app as unknown as QueryAccess<unknown>;
 }

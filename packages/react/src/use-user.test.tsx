@@ -7,8 +7,9 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { Component, type ReactNode, StrictMode, Suspense } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LatchkeyProvider, useApp } from './provider.js';
-import { createFakeApp, fakeUser, visit } from './test-support/fake-app.js';
+import { deferred, visit } from './test-support/page.js';
 import { realApp, startRealService, uniqueEmail } from './test-support/real-app.js';
+import { jsonAnswer, knownErrorAnswer, recordedApp, userAnswer } from './test-support/recorded-app.js';
 import { type UseUserOptions, useUser } from './use-user.js';
 
 afterEach(cleanup);
@@ -31,9 +32,9 @@ class Boundary extends Component<{ children: ReactNode }, { error: Error | null 
   }
 }
 
-function renderWith(fake: { app: ClientApp }, ui: ReactNode, strict = false) {
+function renderWith(page: { app: ClientApp }, ui: ReactNode, strict = false) {
   const tree = (
-    <LatchkeyProvider app={fake.app}>
+    <LatchkeyProvider app={page.app}>
       <Boundary>
         <Suspense fallback={<p>loading</p>}>{ui}</Suspense>
       </Boundary>
@@ -42,95 +43,118 @@ function renderWith(fake: { app: ClientApp }, ui: ReactNode, strict = false) {
   return render(strict ? <StrictMode>{tree}</StrictMode> : tree);
 }
 
-describe('useUser', () => {
+/** The user's load held open until the test answers it (`null`: nobody is signed in). */
+function heldUser() {
+  const loads: Array<ReturnType<typeof deferred<Response>>> = [];
+  return {
+    answer: () => {
+      const load = deferred<Response>();
+      loads.push(load);
+      return load.promise;
+    },
+    async finish(email: string | null) {
+      await waitFor(() => expect(loads.length).toBeGreaterThan(0)); // the SDK has sent it
+      const answer =
+        email === null
+          ? knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER')
+          : jsonAnswer(userAnswer({ primary_email: email }));
+      await act(async () => loads.shift()?.resolve(answer));
+    },
+    pending: () => loads.length,
+  };
+}
+
+const signedOutAnswer = () => knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER');
+
+describe('useUser (the real ClientApp over recorded answers)', () => {
   it('suspends while the user loads, then renders it and follows changes', async () => {
-    const fake = createFakeApp({ user: undefined });
-    renderWith(fake, <Email />);
+    const held = heldUser();
+    const page = recordedApp({ 'GET /users/me': held.answer, 'DELETE /auth/sessions/current': () => jsonAnswer({}) });
+    renderWith(page, <Email />);
     expect(screen.getByText('loading')).toBeTruthy();
-    expect(fake.loadCount('user')).toBe(1);
-
-    await act(async () => fake.finishLoad(fakeUser()));
-    expect(screen.getByText('user:ada@example.com')).toBeTruthy();
-    expect(fake.listenerCount()).toBe(1);
-
-    act(() => fake.setUser(null));
+    await held.finish('ada@example.com');
+    expect(await screen.findByText('user:ada@example.com')).toBeTruthy();
+    const user = await page.app.getUser({ or: 'throw' });
+    await act(() => user.signOut({ noRedirect: true }));
     expect(screen.getByText('signed out')).toBeTruthy();
+    expect(page.calls.filter((call) => call === 'GET /users/me')).toHaveLength(1);
   });
 
   it('shares one load between components', async () => {
-    const fake = createFakeApp({ user: undefined });
+    const held = heldUser();
+    const page = recordedApp({ 'GET /users/me': held.answer });
     renderWith(
-      fake,
+      page,
       <>
         <Email />
         <Email />
       </>,
     );
-    await act(async () => fake.finishLoad(null));
-    expect(screen.getAllByText('signed out')).toHaveLength(2);
-    expect(fake.loadCount('user')).toBe(1);
+    await held.finish(null);
+    await waitFor(() => expect(screen.getAllByText('signed out')).toHaveLength(2));
+    expect(page.calls).toEqual(['GET /users/me']);
   });
 
   it("redirects to sign-in with { or: 'redirect' } and stays suspended", async () => {
-    const fake = createFakeApp({ user: null });
-    renderWith(fake, <Email or="redirect" />);
-    await act(async () => {});
-    expect(fake.mocks.redirectToSignIn).toHaveBeenCalledTimes(1);
+    visit('/protected');
+    const page = recordedApp({ 'GET /users/me': signedOutAnswer }, { signedIn: false });
+    renderWith(page, <Email or="redirect" />);
+    await waitFor(() => expect(page.navigations).toEqual(['/handler/sign-in?after_auth_return_to=%2Fprotected']));
     expect(screen.getByText('loading')).toBeTruthy();
   });
 
-  it("throws USER_AUTHENTICATION_REQUIRED to the error boundary with { or: 'throw' }, as getUser does", () => {
-    const fake = createFakeApp({ user: null });
+  it("throws USER_AUTHENTICATION_REQUIRED to the error boundary with { or: 'throw' }, as getUser does", async () => {
+    const page = recordedApp({ 'GET /users/me': signedOutAnswer }, { signedIn: false });
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    renderWith(fake, <Email or="throw" />);
-    expect(screen.getByText(/error:User is not signed in/)).toBeTruthy();
+    renderWith(page, <Email or="throw" />);
+    expect(await screen.findByText(/error:User is not signed in/, {}, { timeout: 5_000 })).toBeTruthy();
     expect(isKnownError(caught, 'USER_AUTHENTICATION_REQUIRED')).toBe(true);
     vi.mocked(console.error).mockRestore();
   });
 
   it('under StrictMode loads once, redirects once and keeps one subscription', async () => {
-    const fake = createFakeApp({ user: undefined });
-    renderWith(fake, <Email />, true);
-    await act(async () => fake.finishLoad(fakeUser()));
-    expect(screen.getByText('user:ada@example.com')).toBeTruthy();
-    expect(fake.loadCount('user')).toBe(1);
-    expect(fake.listenerCount()).toBe(1);
+    const held = heldUser();
+    const page = recordedApp({ 'GET /users/me': held.answer });
+    const subscribe = vi.spyOn(page.app, 'subscribe');
+    renderWith(page, <Email />, true);
+    await held.finish('ada@example.com');
+    expect(await screen.findByText('user:ada@example.com')).toBeTruthy();
+    expect(page.calls).toEqual(['GET /users/me']);
+    expect(subscribe).toHaveBeenCalled();
     cleanup();
-    const signedOut = createFakeApp({ user: null });
+    const signedOut = recordedApp({ 'GET /users/me': signedOutAnswer }, { signedIn: false });
     renderWith(signedOut, <Email or="redirect" />, true);
+    await waitFor(() => expect(signedOut.navigations).toHaveLength(1));
     await act(async () => {});
-    expect(signedOut.mocks.redirectToSignIn).toHaveBeenCalledTimes(1);
+    expect(signedOut.navigations).toHaveLength(1);
   });
 
-  it('regression: never shows the user of a load the store has moved past', async () => {
-    const fake = createFakeApp({ user: undefined });
-    const stale = fakeUser({ primaryEmail: 'old@example.com' });
-    fake.mocks.load.mockImplementationOnce(async () => stale); // finished, but a newer session replaced it
-    renderWith(fake, <Email />);
-    await act(async () => {});
-    expect(screen.queryByText('user:old@example.com')).toBeNull();
+  it('regression: never shows the user of a load the store has moved past (a sign-in meanwhile)', async () => {
+    const held = heldUser();
+    const page = recordedApp(
+      {
+        'GET /users/me': held.answer,
+        'POST /auth/password/sign-in': () =>
+          jsonAnswer({ access_token: page.accessToken, refresh_token: 'second-refresh-token', user_id: 'user-2' }),
+      },
+      { signedIn: false },
+    );
+    renderWith(page, <Email />);
+    await waitFor(() => expect(held.pending()).toBe(1)); // the signed-out load, held open
+    await act(() => page.app.signInWithCredential({ email: 'grace@example.com', password: 'pw', noRedirect: true }));
+    await held.finish(null); // the first load ends: nobody, but a session began meanwhile
+    expect(screen.queryByText('signed out')).toBeNull();
     expect(screen.getByText('loading')).toBeTruthy();
-    await act(async () => fake.finishLoad(fakeUser({ primaryEmail: 'new@example.com' })));
-    expect(screen.getByText('user:new@example.com')).toBeTruthy();
-  });
-
-  it('suspends again, showing no one, when another tab begins a new session', async () => {
-    const fake = createFakeApp({ user: fakeUser() });
-    renderWith(fake, <Email />);
-    expect(screen.getByText('user:ada@example.com')).toBeTruthy();
-    act(() => fake.setUser(undefined));
-    expect(screen.getByText('loading')).toBeTruthy();
-    await act(async () => fake.finishLoad(fakeUser({ primaryEmail: 'grace@example.com' })));
-    expect(screen.getByText('user:grace@example.com')).toBeTruthy();
+    await held.finish('grace@example.com');
+    expect(await screen.findByText('user:grace@example.com')).toBeTruthy();
   });
 
   it('throws a failed load to the error boundary', async () => {
-    const fake = createFakeApp({ user: undefined });
-    fake.mocks.load.mockRejectedValueOnce(new Error('offline'));
+    const page = recordedApp({ 'GET /users/me': () => jsonAnswer({ id: 42 }) }); // a malformed user
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    renderWith(fake, <Email />);
+    renderWith(page, <Email />);
     // React holds a suspended tree's fallback for ~300 ms before retrying: allow for it on a busy machine.
-    expect(await screen.findByText('error:offline', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await screen.findByText(/error:.*GET \/users\/me/, {}, { timeout: 5_000 })).toBeTruthy();
     vi.mocked(console.error).mockRestore();
   });
 });
@@ -175,10 +199,10 @@ function Probe() {
 
 describe('useApp', () => {
   it('returns the provider app and refuses to work outside a provider', () => {
-    const fake = createFakeApp();
-    probedApp = fake.app;
+    const page = recordedApp({}, { signedIn: false });
+    probedApp = page.app;
     render(
-      <LatchkeyProvider app={fake.app}>
+      <LatchkeyProvider app={page.app}>
         <Probe />
       </LatchkeyProvider>,
     );

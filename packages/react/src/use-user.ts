@@ -1,7 +1,7 @@
 /**
- * `useUser`: the signed-in user, as a thin layer over the generic data hook
- * (`useSyncExternalStore` over `app.subscribe('user')` / `app.getSnapshot('user')`);
- * loading, de-duplication, sessions of other tabs and redirects are the SDK's.
+ * `useUser`: the signed-in user, as a thin use of the query hook
+ * (`currentUserQuery`, by its name `'user'`, on the provider's `ClientApp`); loading,
+ * de-duplication, sessions of other tabs and redirects are the SDK's.
  *
  * Suspense convention: while the user is not loaded yet (first render, or
  * after another tab began a new session), `useUser` suspends, so wrap the

@@ -3,8 +3,9 @@
  * full once), list and read them (last four characters), revoke them, and
  * tell whether a set still works (spec §4).
  */
-import type { AudienceScope } from '../internal/audience.js';
+import type { AdminScope, AudienceScope } from '../internal/audience.js';
 import { systemClock } from '../internal/timers.js';
+import type { Query } from '../query.js';
 import {
   type ApiKeySetData,
   type CreateApiKeySetOptions,
@@ -51,25 +52,42 @@ export interface ApiKeySets {
   getApiKeySet(id: string): Promise<ApiKeySet | null>;
 }
 
+/** The `ApiKeySet` of `set`, acting through the scope's `send`, telling validity by its clock. */
+function apiKeySetObject<K>(set: ApiKeySetData<K>, scope: AudienceScope): ApiKeySet<K> {
+  const clock = scope.options.clock ?? systemClock;
+  const whyInvalid = () => {
+    if (set.expiresAt.getTime() < clock.now()) return 'expired' as const;
+    return set.manuallyRevokedAt ? ('manually-revoked' as const) : null;
+  };
+  return {
+    ...set,
+    whyInvalid,
+    isValid: () => whyInvalid() === null,
+    revoke: async () => void (await revokeApiKeySet(scope.send, set.id)),
+  };
+}
+
+async function allKeySets(scope: AudienceScope): Promise<ApiKeySet[]> {
+  return (await listApiKeySets(scope.send)).map((set) => apiKeySetObject(set, scope));
+}
+
+/**
+ * The project's API key sets, oldest first, as a query of `AdminApp`; creating or revoking one re-reads it.
+ *
+ * @example
+ * ```ts
+ * const sets = await adminApp.load(apiKeySetsQuery);
+ * ```
+ */
+export const apiKeySetsQuery: Query<ApiKeySet[], AdminScope> = { key: ['apiKeySets'], load: allKeySets };
+
 /** Mounts the API-key module on an audience with admin access. */
 export function apiKeySets(scope: AudienceScope): ApiKeySets {
   const { send } = scope;
-  const clock = scope.options.clock ?? systemClock;
-  const withActions = <K>(set: ApiKeySetData<K>): ApiKeySet<K> => {
-    const whyInvalid = () => {
-      if (set.expiresAt.getTime() < clock.now()) return 'expired' as const;
-      return set.manuallyRevokedAt ? ('manually-revoked' as const) : null;
-    };
-    return {
-      ...set,
-      whyInvalid,
-      isValid: () => whyInvalid() === null,
-      revoke: async () => void (await revokeApiKeySet(send, set.id)),
-    };
-  };
+  const withActions = <K>(set: ApiKeySetData<K>) => apiKeySetObject(set, scope);
   return {
     createApiKeySet: async (options) => withActions(await createApiKeySet(send, options)),
-    listApiKeySets: async () => (await listApiKeySets(send)).map(withActions),
+    listApiKeySets: () => allKeySets(scope),
     async getApiKeySet(id) {
       const set = await fetchApiKeySet(send, id);
       return set && withActions(set);

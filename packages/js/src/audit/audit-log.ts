@@ -5,10 +5,11 @@
  * who acted and from where. `AdminApp` mounts it.
  */
 import type { AuditEventWire } from '@latchkey/protocol';
-import type { AudienceScope } from '../internal/audience.js';
+import type { AdminScope, AudienceScope } from '../internal/audience.js';
 import type { Send } from '../internal/core.js';
 import { type Fields, optionalObject, readFields } from '../internal/decode/fields.js';
 import { everyItem } from '../internal/pagination.js';
+import type { Query } from '../query.js';
 import type { Page } from '../server-types.js';
 
 /**
@@ -141,6 +142,29 @@ function isActorType(value: unknown): boolean {
 
 function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One page of audit events, newest first, as a query of `AdminApp`; every
+ * write of the app re-reads it while subscribed.
+ *
+ * @example
+ * ```ts
+ * const failures = await adminApp.load(auditEventsQuery({ types: ['sign_in.failed'], limit: 50 }));
+ * ```
+ */
+export function auditEventsQuery(options: ListAuditEventsOptions = {}): Query<Page<AuditEvent>, AdminScope> {
+  const { userId, types, since, until, limit, cursor } = options;
+  const key = [
+    'auditEvents',
+    userId ?? null,
+    types?.join(',') ?? null,
+    since?.getTime() ?? null,
+    until?.getTime() ?? null,
+    limit ?? null,
+    cursor ?? null,
+  ];
+  return { key, load: ({ send }) => listAuditEvents(send, options) };
 }
 
 /** Mounts the audit log on an audience with admin access. */

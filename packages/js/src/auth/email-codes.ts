@@ -8,7 +8,7 @@ import type { OtpSendResponseWire } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
 import { readFields } from '../internal/decode/fields.js';
 import { ignoreAnswer } from '../users/users-api.js';
-import { decodeSignIn, type SignInTokens } from './password.js';
+import { decodeSignIn, type SendSignIn, type SignInTokens } from './password.js';
 
 /** `POST /auth/password/send-reset-code`: the same answer whether or not the address has an account. */
 export function sendPasswordResetCode(send: Send, email: string, callbackUrl: string): Promise<void> {
@@ -41,13 +41,9 @@ export function sendMagicLinkCode(send: Send, email: string, callbackUrl: string
   );
 }
 
-/**
- * `POST /auth/otp/sign-in` with the 45-character code (the link's, or the
- * typed code + the nonce; any case); `serviceCookie`: the refresh-token cookie mode (`decodeSignIn`).
- */
-export function signInWithMagicLinkCode(send: Send, code: string, serviceCookie = false): Promise<SignInTokens> {
-  const request = { method: 'POST', path: '/auth/otp/sign-in', body: { code: trimmed(code) } } as const;
-  return send(request, (answer) => decodeSignIn(answer, serviceCookie));
+/** `POST /auth/otp/sign-in` with the 45-character code (the link's, or the typed code + the nonce; any case). */
+export function signInWithMagicLinkCode(send: SendSignIn, code: string): Promise<SignInTokens> {
+  return send({ method: 'POST', path: '/auth/otp/sign-in', body: { code: trimmed(code) } }, decodeSignIn);
 }
 
 /** Decodes the answer of `POST /auth/otp/send-sign-in-code` (`{nonce}`). */

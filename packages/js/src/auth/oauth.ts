@@ -4,11 +4,11 @@
  * PKCE), the verifier kept in a cookie for the way back, and the code
  * exchange. Browser-only by nature; the pure parts take what they need.
  */
-import { cookieNames, KnownError, oauthVerifierCookieMaxAgeSeconds } from '@latchkey/protocol';
+import { cookieNames, KnownError, oauthVerifierCookieMaxAgeSeconds, type SignInResponseWire } from '@latchkey/protocol';
 import { HttpError } from '../errors.js';
 import { absolutePageUrl } from '../internal/callback-url.js';
 import type { Core } from '../internal/core.js';
-import { decodeAnswer, readFields } from '../internal/decode/fields.js';
+import { asBaseFields, decodeAnswer, readFields } from '../internal/decode/fields.js';
 import { processApiResponse } from '../internal/http/process-response.js';
 import { apiUrl } from '../internal/http/request.js';
 import { withServiceCookie } from '../internal/http/retry.js';
@@ -16,7 +16,7 @@ import { currentLocation } from '../internal/redirect.js';
 import { type CookieDocument, deleteCookie, parseCookies, setCookie } from '../internal/session/cookie-store.js';
 import { refreshContentType } from '../internal/session/refresh-request.js';
 import type { FetchFunction } from '../options.js';
-import { refreshTokenInBody, type SignInTokens } from './password.js';
+import { readSignIn, type SignInTokens } from './password.js';
 
 /** What the flow is for: signing in (or up), or connecting a provider to the signed-in user. */
 type OAuthFlowType = 'authenticate' | 'link';
@@ -146,12 +146,8 @@ export function takeVerifier(doc: CookieDocument, state: string): string | null 
   return verifier;
 }
 
-/** Answer of `POST /auth/oauth/token` with `grant_type=authorization_code` (wire-protocol.md §9.2). */
-interface CodeExchangeWire {
-  access_token: string;
-  refresh_token: string;
-  user_id: string;
-  is_new_user?: boolean;
+/** Answer of `POST /auth/oauth/token` with `grant_type=authorization_code` (wire-protocol.md §9.2): a sign-in's, and where to end. */
+interface CodeExchangeWire extends SignInResponseWire {
   after_callback_redirect_url?: string | null;
 }
 
@@ -169,8 +165,8 @@ export interface CodeExchangeRequest {
   /** The same string the authorize URL carried. */
   redirectUri: string;
   fetch: FetchFunction;
-  /** The refresh-token cookie mode: the service sets the session's refresh token as its cookie. */
-  serviceCookie?: boolean;
+  /** The mode of the session the exchange starts (`Session.serviceCookie`): the service sets its refresh token as its cookie. */
+  serviceCookie: boolean;
 }
 
 /**
@@ -223,15 +219,10 @@ function parseOAuthError(text: string): string | undefined {
   }
 }
 
-/** Decodes a code exchange; in the refresh-token cookie mode `refresh_token` must be left out, as in `decodeSignIn`. */
-function decodeCodeExchange(body: unknown, serviceCookie?: boolean): CodeExchangeResult {
+/** Decodes a code exchange: the session as a sign-in's (`readSignIn`, in the session's mode), and where to end. */
+function decodeCodeExchange(body: unknown, serviceCookie: boolean): CodeExchangeResult {
   return readFields<CodeExchangeWire, CodeExchangeResult>(body, (answer) => ({
-    accessToken: answer.nonEmptyString('access_token'),
-    refreshToken: serviceCookie
-      ? (answer.value<string | undefined>('refresh_token', () => false, refreshTokenInBody, true) ?? null)
-      : answer.nonEmptyString('refresh_token'),
-    userId: answer.nonEmptyString('user_id'),
-    newUser: answer.optionalBoolean('is_new_user') ?? false,
+    ...readSignIn(asBaseFields(answer), serviceCookie),
     afterCallbackRedirectUrl:
       answer.value<string | null | undefined>(
         'after_callback_redirect_url',
@@ -248,8 +239,6 @@ export interface OAuthClient {
   projectId: string;
   publishableClientKey: string;
   fetch: FetchFunction;
-  /** The refresh-token cookie mode (`tokenStore: 'httponly-cookie'`). */
-  serviceCookie?: boolean;
 }
 
 /** A flow to start from the current page: the provider, the type and what the type needs. */
@@ -257,9 +246,6 @@ export type OAuthFlow = Pick<
   AuthorizeRequest,
   'providerId' | 'type' | 'afterCallbackRedirectUrl' | 'token' | 'providerScopes'
 >;
-
-/** Starts a flow (`ClientApp` hands it to the user for linking). */
-export type StartOAuthFlow = (flow: OAuthFlow, call: string) => Promise<void>;
 
 /**
  * The `redirect_uri` of the app: its `oauth-callback` page as an absolute URL

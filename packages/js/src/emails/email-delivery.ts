@@ -5,9 +5,10 @@
  * error; `GET /internal/emails`). `AdminApp` mounts it.
  */
 import type { SendTestEmailResponseWire, SentEmailWire } from '@latchkey/protocol';
-import type { AudienceScope } from '../internal/audience.js';
+import type { AdminScope, AudienceScope } from '../internal/audience.js';
 import type { Send } from '../internal/core.js';
 import { readFields } from '../internal/decode/fields.js';
+import type { Query } from '../query.js';
 
 /**
  * A test mail: who gets it, and the SMTP server to send it through.
@@ -145,6 +146,19 @@ export function decodeSentEmails(body: unknown): SentEmail[] {
       };
     }),
   );
+}
+
+/**
+ * The project's most recent mails (newest first, `limit` default 50), as a
+ * query of `AdminApp`; every write of the app re-reads it while subscribed.
+ *
+ * @example
+ * ```ts
+ * const recent = await adminApp.load(sentEmailsQuery({ limit: 20 }));
+ * ```
+ */
+export function sentEmailsQuery(options: { limit?: number } = {}): Query<SentEmail[], AdminScope> {
+  return { key: ['sentEmails', options.limit ?? null], load: ({ send }) => listSentEmails(send, options) };
 }
 
 /** Mounts the e-mail delivery module on an audience with admin access. */

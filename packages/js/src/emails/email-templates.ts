@@ -4,10 +4,11 @@
  * a preview of unsaved edits rendered with sample values. `AdminApp` mounts it.
  */
 import type { EmailPreviewWire, EmailTemplateTypeWire, EmailTemplateWire, Json } from '@latchkey/protocol';
-import type { AudienceScope } from '../internal/audience.js';
+import type { AdminScope, AudienceScope } from '../internal/audience.js';
 import type { Send } from '../internal/core.js';
 import { type Fields, readFields } from '../internal/decode/fields.js';
 import { definedFields } from '../internal/defined-fields.js';
+import type { Query } from '../query.js';
 import { ignoreAnswer } from '../users/users-api.js';
 
 /**
@@ -129,6 +130,19 @@ export function decodeEmailPreview(body: unknown): EmailPreview {
     text: preview.string('text'),
   }));
 }
+
+/**
+ * The project's four e-mail templates, as a query of `AdminApp`; an edit or a reset re-reads it.
+ *
+ * @example
+ * ```ts
+ * const templates = await adminApp.load(emailTemplatesQuery);
+ * ```
+ */
+export const emailTemplatesQuery: Query<EmailTemplate[], AdminScope> = {
+  key: ['emailTemplates'],
+  load: ({ send }) => listEmailTemplates(send),
+};
 
 /** Mounts the e-mail templates module on an audience with admin access. */
 export function emailTemplates(scope: AudienceScope): EmailTemplates {

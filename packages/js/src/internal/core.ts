@@ -10,8 +10,7 @@
 import { redirectWaitMs } from '@latchkey/protocol';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from '../options.js';
 import { type HandlerUrls, resolveUrls } from '../urls.js';
-import { createDataStore, type DataStore } from './cache/data-store.js';
-import { QueryCache } from './cache/query-cache.js';
+import type { QueryCacheOptions } from './cache/query-cache.js';
 import { type Decoder, decodeAnswer } from './decode/fields.js';
 import type { Credentials } from './http/credentials.js';
 import { type ApiRequest, createPipeline } from './http/request.js';
@@ -46,7 +45,8 @@ export interface Core<S extends Session | null = Session | null> {
   readonly urls: HandlerUrls;
   /** The user session; `null` for an audience without one. */
   readonly session: S;
-  readonly data: DataStore;
+  /** How the audience's cache is set up (its timers count the 5 s drop); `createDataStore` makes it. */
+  readonly cache: QueryCacheOptions;
   /** Sends `request` with `credentials` and decodes the 2xx answer; a malformed answer names the call. */
   send<T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T>;
   /** `send` bound to one set of credentials, as resource modules take it. */
@@ -62,20 +62,20 @@ export function createCore(options: CoreOptions): Core<null>;
 export function createCore(options: CoreOptions, sessionOptions?: SessionOptions): Core {
   const { projectId, baseUrl, fetch, navigate } = options;
   const timers = options.timers ?? systemTimers;
-  const serviceCookie = sessionOptions?.tokenStore === 'httponly-cookie';
+  const session = sessionOptions ? createUserSession(options, sessionOptions) : null;
   // The service's cookie reaches only its own origin's pages: fail here, not at the first refresh after a reload.
-  const page = serviceCookie && currentLocation();
+  const page = session?.serviceCookie && currentLocation();
   if (page && new URL(baseUrl, page).origin !== page.origin) {
     throw new Error(`tokenStore 'httponly-cookie' needs the service on this origin, not ${baseUrl}`);
   }
-  const pipeline = createPipeline({ baseUrl, projectId, fetch, timers, serviceCookie });
+  const pipeline = createPipeline({ baseUrl, projectId, fetch, timers, serviceCookie: session?.serviceCookie });
   const send = async <T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T> =>
     decodeAnswer(`${request.method} ${request.path}`, await pipeline(request, credentials), decode);
   return {
     projectId,
     urls: Object.freeze(resolveUrls(options.urls)),
-    session: sessionOptions ? createUserSession(options, sessionOptions) : null,
-    data: createDataStore(new QueryCache({ timers })),
+    session,
+    cache: { timers },
     send,
     sender: (credentials) => (request, decode) => send(credentials, request, decode),
     redirect: (target) => redirectTo(target, { navigate, timers, waitAfterNavigateMs: redirectWaitMs }),

@@ -3,9 +3,10 @@
  * /internal/metrics` and its decoder, and the module `AdminApp` mounts.
  */
 import type { MetricsDayWire, MetricsWire } from '@latchkey/protocol';
-import type { AudienceScope } from '../internal/audience.js';
+import type { AdminScope, AudienceScope } from '../internal/audience.js';
 import type { Send } from '../internal/core.js';
 import { type Fields, readFields } from '../internal/decode/fields.js';
+import type { Query } from '../query.js';
 import { createServerUser, type ServerUser } from '../users/server-user.js';
 import { readServerUser, type ServerUserData } from '../users/user-decoder.js';
 
@@ -80,19 +81,28 @@ export function decodeMetrics(body: unknown): Metrics<ServerUserData> {
 
 /** Mounts the metrics module on an audience with admin access. */
 export function projectMetrics(scope: AudienceScope): ProjectMetrics {
-  const { send } = scope;
+  return { getMetrics: () => loadMetrics(scope.send) };
+}
+
+async function loadMetrics(send: Send): Promise<Metrics> {
+  const metrics = await fetchMetrics(send);
   const serverUser = (user: ServerUserData) => createServerUser(user, send);
   return {
-    async getMetrics() {
-      const metrics = await fetchMetrics(send);
-      return {
-        ...metrics,
-        recentlyRegistered: metrics.recentlyRegistered.map(serverUser),
-        recentlyActive: metrics.recentlyActive.map(serverUser),
-      };
-    },
+    ...metrics,
+    recentlyRegistered: metrics.recentlyRegistered.map(serverUser),
+    recentlyActive: metrics.recentlyActive.map(serverUser),
   };
 }
+
+/**
+ * The project's user metrics, as a query of `AdminApp`; every write of the app re-reads it while subscribed.
+ *
+ * @example
+ * ```ts
+ * const { totalUsers } = await adminApp.load(metricsQuery);
+ * ```
+ */
+export const metricsQuery: Query<Metrics, AdminScope> = { key: ['metrics'], load: ({ send }) => loadMetrics(send) };
 
 function readDay(day: Fields<MetricsDayWire>): MetricsDay {
   return { date: day.string('date'), activity: day.number('activity') };

@@ -4,7 +4,8 @@
  * (the same checks the service refuses production mode with).
  */
 import { type ProductionModeError, productionModeErrors } from '@latchkey/protocol';
-import type { AudienceScope } from '../internal/audience.js';
+import type { AdminScope, AudienceScope } from '../internal/audience.js';
+import type { Query } from '../query.js';
 import type { AdminProjectData } from './admin-project-decoder.js';
 import { deleteProject, fetchAdminProject, type ProjectUpdate, updateProject } from './admin-projects-api.js';
 
@@ -45,6 +46,19 @@ export function adminProject(data: AdminProjectData): AdminProject {
   const { allowLocalhost, domains } = data.config;
   return { ...data, productionModeErrors: productionModeErrors({ allow_localhost: allowLocalhost, domains }, data.id) };
 }
+
+/**
+ * The project in the admin view, as a query of `AdminApp`; `updateProject` re-reads it.
+ *
+ * @example
+ * ```ts
+ * const project = await adminApp.load(adminProjectQuery);
+ * ```
+ */
+export const adminProjectQuery: Query<AdminProject, AdminScope> = {
+  key: ['project'],
+  load: async ({ send }) => adminProject(await fetchAdminProject(send)),
+};
 
 /** Mounts the project module on an audience with admin access. */
 export function projectAdministration(scope: AudienceScope): ProjectAdministration {

@@ -1,6 +1,6 @@
-/** `GET /projects/current` (spec §7), and the project as app data. */
-import type { DataQuery } from '../internal/cache/data-store.js';
+/** `GET /projects/current` (spec §7), and the project as a query of `ClientApp`. */
 import type { Send } from '../internal/core.js';
+import type { ClientQuery } from '../users/account-data.js';
 import { decodeClientProject, type Project } from './project-decoder.js';
 
 /** The project's client view. */
@@ -8,7 +8,16 @@ function fetchCurrentProject(send: Send): Promise<Project> {
   return send({ method: 'GET', path: '/projects/current' }, decodeClientProject);
 }
 
-/** The project as app data (`'project'` in the cache), loaded with `send`'s credentials. */
-export function currentProjectQuery(send: Send): DataQuery<Project> {
-  return { key: 'project', load: () => fetchCurrentProject(send) };
-}
+/**
+ * The project's public settings, loaded with the publishable key, as a query
+ * of `ClientApp` (also `app.load('project')`).
+ *
+ * @example
+ * ```ts
+ * const { config } = await app.load(projectQuery);
+ * ```
+ */
+export const projectQuery: ClientQuery<Project> = {
+  key: ['project'],
+  load: (scope) => fetchCurrentProject(scope.sendAsApp),
+};

@@ -1,13 +1,16 @@
 /**
  * Accepting a team invitation (wire-protocol.md §14.5): the code from the
  * invitation link, checked, described (which team, which address) and used.
- * The first two work signed out.
+ * The first two work signed out. `ClientApp` mounts them as its team
+ * invitations module.
  */
 import type { TeamInvitationDetailsWire } from '@latchkey/protocol';
 import { trimmed } from '../auth/email-codes.js';
 import type { Send } from '../internal/core.js';
 import { optionalString, readFields } from '../internal/decode/fields.js';
+import type { ClientScope } from '../users/account-data.js';
 import { ignoreAnswer } from '../users/users-api.js';
+import { teamsQuery } from './team.js';
 
 /**
  * What an invitation link is for: the team, and the address it was sent to
@@ -45,4 +48,42 @@ export function fetchTeamInvitationDetails(send: Send, code: string): Promise<Te
 /** `POST /team-invitations/accept`: the signed-in user joins the team. */
 export function acceptTeamInvitationCode(send: Send, code: string): Promise<void> {
   return send({ method: 'POST', path: '/team-invitations/accept', body: { code: trimmed(code) } }, ignoreAnswer);
+}
+
+/**
+ * What `ClientApp` does with the code of a team invitation link.
+ *
+ * @example
+ * ```ts
+ * await app.verifyTeamInvitationCode(code);
+ * await app.acceptTeamInvitation(code);
+ * ```
+ */
+export interface TeamInvitationCodes {
+  /**
+   * Throws the known error of an invitation code that would not work
+   * (expired, used, its team deleted...). Sent with the session when there is
+   * one, as the 2.7 SDK sends it; works signed out.
+   */
+  verifyTeamInvitationCode(code: string): Promise<void>;
+  /** The team an invitation code is for, and the address it was sent to; works signed out. */
+  getTeamInvitationDetails(code: string): Promise<TeamInvitationDetails>;
+  /**
+   * Joins the team of an invitation as the signed-in user, who must have the
+   * invited address (`EMAIL_NOT_ASSOCIATED_WITH_USER` otherwise); then
+   * re-reads the user's teams.
+   */
+  acceptTeamInvitation(code: string): Promise<void>;
+}
+
+/** The team invitations module of `ClientApp`. */
+export function teamInvitationCodes({ send, data }: ClientScope): TeamInvitationCodes {
+  return {
+    verifyTeamInvitationCode: (code) => checkTeamInvitationCode(send, code),
+    getTeamInvitationDetails: (code) => fetchTeamInvitationDetails(send, code),
+    async acceptTeamInvitation(code) {
+      await acceptTeamInvitationCode(send, code);
+      await data.reload(teamsQuery);
+    },
+  };
 }

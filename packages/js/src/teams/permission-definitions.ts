@@ -4,9 +4,11 @@
  * permissions (`$update_team`, ...) are listed and cannot be changed.
  */
 import type { TeamPermissionDefinitionWire } from '@latchkey/protocol';
-import type { AudienceScope } from '../internal/audience.js';
+import type { AdminScope, AudienceScope } from '../internal/audience.js';
+import type { Send } from '../internal/core.js';
 import { type Fields, optionalString, readFields } from '../internal/decode/fields.js';
 import { definedFields } from '../internal/defined-fields.js';
+import type { Query } from '../query.js';
 import { ignoreAnswer } from '../users/users-api.js';
 
 /**
@@ -62,16 +64,32 @@ function readDefinition(definition: Fields<TeamPermissionDefinitionWire>): TeamP
 
 const path = (id: string) => `/team-permission-definitions/${encodeURIComponent(id)}`;
 
+function listDefinitions(send: Send): Promise<TeamPermissionDefinition[]> {
+  return send({ method: 'GET', path: '/team-permission-definitions' }, (body) =>
+    readFields<{ items: TeamPermissionDefinitionWire[] }, TeamPermissionDefinition[]>(body, (list) =>
+      list.list('items', readDefinition),
+    ),
+  );
+}
+
+/**
+ * The project's team permission definitions, as a query of `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const definitions = await adminApp.load(permissionDefinitionsQuery);
+ * ```
+ */
+export const permissionDefinitionsQuery: Query<TeamPermissionDefinition[], AdminScope> = {
+  key: ['permissionDefinitions'],
+  load: ({ send }) => listDefinitions(send),
+};
+
 /** The definitions module of `AdminApp`. */
 export function teamPermissionDefinitions(scope: AudienceScope): TeamPermissionDefinitions {
   const { send } = scope;
   return {
-    listTeamPermissionDefinitions: () =>
-      send({ method: 'GET', path: '/team-permission-definitions' }, (body) =>
-        readFields<{ items: TeamPermissionDefinitionWire[] }, TeamPermissionDefinition[]>(body, (list) =>
-          list.list('items', readDefinition),
-        ),
-      ),
+    listTeamPermissionDefinitions: () => listDefinitions(send),
     createTeamPermissionDefinition: (options) =>
       send(
         {

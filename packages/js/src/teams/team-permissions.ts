@@ -3,6 +3,7 @@
  * (`me`) and by server code (a user id): one implementation for both.
  */
 import type { Send } from '../internal/core.js';
+import { accountQuery, type ClientQuery } from '../users/account-data.js';
 import { listTeamPermissions, type TeamPermission } from './teams-api.js';
 
 /** A team, or its id. */
@@ -41,4 +42,25 @@ export function teamPermissionQueries(send: Send, userRef: string): TeamPermissi
     getPermission,
     hasPermission: async (team, permissionId) => (await getPermission(team, permissionId)) !== null,
   };
+}
+
+/**
+ * The permissions the signed-in user holds in a team (`recursive`, default
+ * true, includes the ones the granted ones contain), as a query of `ClientApp`.
+ *
+ * @example
+ * ```ts
+ * const held = await app.load(teamPermissionsQuery(team));
+ * if (held.some((permission) => permission.id === '$invite_members')) showInviteForm();
+ * ```
+ */
+export function teamPermissionsQuery(
+  team: TeamRef,
+  options: { recursive?: boolean } = {},
+): ClientQuery<TeamPermission[]> {
+  const teamId = teamIdOf(team);
+  const recursive = options.recursive ?? true;
+  return accountQuery(['team', teamId, 'permissions', recursive], (scope) =>
+    listTeamPermissions(scope.send, teamId, 'me', recursive),
+  );
 }

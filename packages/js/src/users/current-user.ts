@@ -1,54 +1,37 @@
 /**
  * `CurrentUser`: the signed-in user's data plus what they can do to their own
- * account, and the account as app data: the user (`'user'` in the cache) and
- * their e-mail addresses (`'contactChannels'`) and teams (`'teams'`). Mutations update the cache so
- * subscribers see the result.
+ * account, assembled from one slice per capability: the profile and session
+ * (here), the password (`auth/password-auth.ts`), contact channels
+ * (`contact-channels/contact-channel.ts`), teams (`teams/team.ts`) and
+ * connected accounts (`auth/oauth-auth.ts`). Also the account as
+ * `ClientApp`'s queries (the user, `currentUserQuery`, also `'user'`, and
+ * their connected accounts), the scope they load with, and `getUser`.
+ * Mutations update the cache so subscribers see the result.
  */
 import { headers, isKnownError, KnownError } from '@latchkey/protocol';
-import type { StartOAuthFlow } from '../auth/oauth.js';
-import { type ChannelScope, type ContactChannel, createContactChannel } from '../contact-channels/contact-channel.js';
+import { redirectToAuthPage } from '../auth/client-sign-in.js';
+import type { OAuthClient } from '../auth/oauth.js';
+import { type ConnectedAccountActions, connectedAccountActions } from '../auth/oauth-auth.js';
+import { type PasswordActions, passwordActions } from '../auth/password-auth.js';
 import {
-  createContactChannel as addContactChannel,
-  type ContactChannelCreate,
-  listContactChannels,
-  sendPrimaryVerificationCode,
-} from '../contact-channels/contact-channels-api.js';
-import type { DataQuery } from '../internal/cache/data-store.js';
-import { callbackUrl } from '../internal/callback-url.js';
-import type { Core, Send } from '../internal/core.js';
-import { currentLocation, trustedRedirectPath } from '../internal/redirect.js';
+  type ContactChannelActions,
+  contactChannelActions,
+  contactChannelsQuery,
+} from '../contact-channels/contact-channel.js';
+import { createDataStore } from '../internal/cache/data-store.js';
+import type { Core } from '../internal/core.js';
+import { publishableKeyCredentials, withSession } from '../internal/http/credentials.js';
 import type { Session } from '../internal/session/session.js';
-import { createTeamObject, type Team, type TeamScope } from '../teams/team.js';
-import { readClientTeam } from '../teams/team-decoder.js';
-import {
-  type TeamPermissionQueries,
-  type TeamRef,
-  teamIdOf,
-  teamPermissionQueries,
-} from '../teams/team-permissions.js';
-import {
-  createTeam,
-  fetchTeamProfile,
-  listTeams,
-  removeTeamMember,
-  type TeamMemberProfile,
-  updateTeamProfile,
-} from '../teams/teams-api.js';
-import {
-  type ConnectedAccount,
-  type ConnectedAccountOptions,
-  type ConnectedAccountQueries,
-  connectedAccountQueries,
-} from './connected-accounts.js';
+import { type TeamActions, teamActions, teamsQuery } from '../teams/team.js';
+import { accountKey, accountQuery, type ClientQuery, type ClientScope } from './account-data.js';
+import type { ConnectedAccount, ConnectedAccountOptions } from './connected-accounts.js';
 import { decodeClientUser, type UserData } from './user-decoder.js';
 import {
   deleteCurrentSession,
   deleteCurrentUser,
   fetchCurrentUser,
-  setPassword,
   type UserUpdate,
   updateCurrentUser,
-  updatePassword,
 } from './users-api.js';
 
 /**
@@ -78,57 +61,15 @@ export interface UserTokens {
 }
 
 /**
- * The signed-in user.
+ * The profile and session slice of `CurrentUser`.
  *
  * @example
  * ```ts
- * const user = await app.getUser({ or: 'redirect' });
- * await user.update({ displayName: 'Alice', clientMetadata: { theme: 'dark' } });
- * await user.signOut();
+ * await user.update({ displayName: 'Alice' });
+ * const headers = await user.getAuthHeaders();
  * ```
  */
-/**
- * The signed-in user's profile in one team, which they may change.
- *
- * @example
- * ```ts
- * const profile = await user.getTeamProfile(team);
- * await profile.update({ displayName: 'Ada (Acme)' });
- * ```
- */
-export interface EditableTeamMemberProfile extends TeamMemberProfile {
-  update(profile: Partial<TeamMemberProfile>): Promise<void>;
-}
-
-/**
- * Options of `CurrentUser.getConnectedAccount`: the scopes the account must
- * grant, and what to do when it is not connected (with them): answer `null`
- * (default) or start connecting it (`'redirect'`).
- *
- * @example
- * ```ts
- * const github = await user.getConnectedAccount('github', { scopes: ['repo'], or: 'redirect' } satisfies GetConnectedAccountOptions);
- * ```
- */
-export interface GetConnectedAccountOptions extends ConnectedAccountOptions {
-  or?: 'return-null' | 'redirect';
-}
-
-/**
- * Options of `CurrentUser.linkConnectedAccount`: extra provider scopes, and
- * the page to come back to (default: this page).
- *
- * @example
- * ```ts
- * await user.linkConnectedAccount('github', { scopes: ['repo'], returnTo: '/settings' } satisfies LinkConnectedAccountOptions);
- * ```
- */
-export interface LinkConnectedAccountOptions {
-  scopes?: string[];
-  returnTo?: string;
-}
-
-export interface CurrentUser extends UserData, TeamPermissionQueries, ConnectedAccountQueries {
+export interface ProfileActions {
   /** Changes the user's own fields, then re-reads the user. */
   update(update: UserUpdate): Promise<void>;
   /** Ends the session on the service and locally, then goes to the after-sign-out page. */
@@ -139,263 +80,191 @@ export interface CurrentUser extends UserData, TeamPermissionQueries, ConnectedA
   getTokens(): Promise<UserTokens>;
   /** `{ 'x-stack-auth': '{"accessToken":...,"refreshToken":...}' }` for calls to your own server. */
   getAuthHeaders(): Promise<Record<string, string>>;
-  /**
-   * Changes the password; a wrong `oldPassword` is thrown as
-   * `PASSWORD_CONFIRMATION_MISMATCH`. The user's other sessions end; this one stays.
-   */
-  updatePassword(options: { oldPassword: string; newPassword: string }): Promise<void>;
-  /** Gives a password to a user who has none (`hasPassword` false), then re-reads the user. */
-  setPassword(options: { password: string }): Promise<void>;
-  /**
-   * Mails a verification link to the primary e-mail. `callbackUrl` (your
-   * e-mail verification page) defaults to `<origin><handler>/email-verification`
-   * in browsers. An address already verified is no failure.
-   */
-  sendVerificationEmail(options?: { callbackUrl?: string }): Promise<void>;
-  /** The user's e-mail addresses (also app data: `app.load('contactChannels')`). */
-  listContactChannels(): Promise<ContactChannel[]>;
-  /** Adds an e-mail address (unverified); then re-reads the user's channels and the user. */
-  createContactChannel(options: Omit<ContactChannelCreate, 'isVerified'>): Promise<ContactChannel>;
-  /** The user's teams (also app data: `app.load('teams')`). */
-  listTeams(): Promise<Team[]>;
-  /** One of the user's teams, or `null`. */
-  getTeam(teamId: string): Promise<Team | null>;
-  /** Creates a team the user is the first member of (the project must allow it); then re-reads the teams. */
-  createTeam(options: { displayName: string; profileImageUrl?: string | null }): Promise<Team>;
-  /** Leaves a team; then re-reads the teams and the user (whose selected team it may have been). */
-  leaveTeam(team: TeamRef): Promise<void>;
-  /** Makes `team` the selected team (`null`: none), which follows the user to every device. */
-  setSelectedTeam(team: TeamRef | null): Promise<void>;
-  /** The user's own profile in a team. */
-  getTeamProfile(team: TeamRef): Promise<EditableTeamMemberProfile>;
-  /**
-   * The user's account at `providerId`, or `null` when none is connected
-   * (with `scopes`); with `or: 'redirect'` a missing one is connected instead
-   * (browser only: goes to the provider, and the promise rejects with
-   * `OAUTH_CONNECTION_NOT_CONNECTED_TO_USER` once the page is going).
-   */
-  getConnectedAccount(
-    providerId: string,
-    options: ConnectedAccountOptions & { or: 'redirect' },
-  ): Promise<ConnectedAccount>;
-  getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<ConnectedAccount | null>;
-  /**
-   * Connects an account at `providerId` to the user (browser only): goes to
-   * the provider and back through the `oauth-callback` page, which ends on
-   * `returnTo` (default: this page). `scopes` asks the provider for more.
-   */
-  linkConnectedAccount(providerId: string, options?: LinkConnectedAccountOptions): Promise<void>;
-  /** Disconnects the provider, then re-reads the user; refused (`SCHEMA_ERROR`) when it is the last way to sign in. */
-  unlinkConnectedAccount(providerId: string): Promise<void>;
 }
 
 /**
- * The signed-in account as app data, by cache key: the user and their e-mail
- * addresses (`[]` when signed out).
+ * The signed-in user: their data and one slice of actions per capability.
  *
  * @example
  * ```ts
- * const { user, contactChannels } = accountQueries(core, send);
+ * const user = await app.getUser({ or: 'redirect' });
+ * await user.update({ displayName: 'Alice', clientMetadata: { theme: 'dark' } });
+ * await user.signOut();
  * ```
  */
-export interface AccountQueries {
-  user: DataQuery<CurrentUser | null>;
-  contactChannels: DataQuery<ContactChannel[]>;
-  teams: DataQuery<Team[]>;
-}
+export interface CurrentUser
+  extends UserData,
+    ProfileActions,
+    PasswordActions,
+    ContactChannelActions,
+    TeamActions,
+    ConnectedAccountActions {}
 
-/** What a user object works with: the core and its session, the user's credentials, its cache entries. */
-interface UserScope {
-  core: Core<Session>;
-  send: Send;
-  queries: AccountQueries;
-  channels: ChannelScope;
-  teams: TeamScope;
-  startOAuthFlow: StartOAuthFlow;
+/**
+ * The signed-in user (`null` when signed out), as a query of `ClientApp`
+ * (also `app.load('user')`, `app.getUser()`).
+ *
+ * @example
+ * ```ts
+ * const user = await app.load(currentUserQuery);
+ * ```
+ */
+export const currentUserQuery: ClientQuery<CurrentUser | null> = accountQuery(['user'], async (scope) => {
+  const loaded = await fetchCurrentUser(scope.send, decodeClientUser);
+  return loaded && createCurrentUser(loaded, scope);
+});
+
+/**
+ * The signed-in user's account at `providerId` (`null` when none is
+ * connected with `scopes`, or nobody is signed in), as a query of
+ * `ClientApp`; disconnecting re-reads it.
+ *
+ * @example
+ * ```ts
+ * const github = await app.load(connectedAccountQuery('github', { scopes: ['repo'] }));
+ * ```
+ */
+export function connectedAccountQuery(
+  providerId: string,
+  options: ConnectedAccountOptions = {},
+): ClientQuery<ConnectedAccount | null> {
+  const scopes = options.scopes ?? [];
+  return accountQuery(['connectedAccounts', providerId, ...scopes], async (scope) => {
+    const user = await scope.data.load(currentUserQuery);
+    return user ? user.getConnectedAccount(providerId, { scopes }) : null;
+  });
 }
 
 /**
- * The account as app data, loaded with `send` (the user's credentials).
- * While subscribed, the user watches other tabs; before each read it takes in
- * their changes. A session that ends elsewhere (another tab, a refused
- * refresh) sets the user to `null` and the channels to `[]` at once; a new
- * session forgets the old account and loads the new one.
+ * Every connected account of the signed-in user (`[]` signed out), as a query of `ClientApp`.
+ *
+ * @example
+ * ```ts
+ * const accounts = await app.load(connectedAccountsQuery);
+ * ```
  */
-export function accountQueries(core: Core<Session>, send: Send, startOAuthFlow: StartOAuthFlow): AccountQueries {
-  const { session, data } = core;
-  const user: DataQuery<CurrentUser | null> = {
-    key: 'user',
-    load: async () => {
-      const loaded = await fetchCurrentUser(send, decodeClientUser);
-      return loaded && createCurrentUser(loaded, scope);
-    },
-    watch: () => session.watch(),
-    sync: () => void session.stored(),
-  };
-  const contactChannels: DataQuery<ContactChannel[]> = {
-    key: 'contactChannels',
-    load: async () => {
-      if (!session.stored().refreshToken) return [];
-      const channels = await signedInOnly(listContactChannels(send, 'me'), []);
-      return channels.map((channel) => createContactChannel(channel, scope.channels));
-    },
-    watch: () => session.watch(),
-    sync: () => void session.stored(),
-  };
-  const teams: DataQuery<Team[]> = {
-    key: 'teams',
-    load: async () => {
-      if (!session.stored().refreshToken) return [];
-      const list = await signedInOnly(listTeams(send, 'me', readClientTeam), []);
-      return list.map((team) => createTeamObject(team, scope.teams));
-    },
-    watch: () => session.watch(),
-    sync: () => void session.stored(),
-  };
-  const queries = { user, contactChannels, teams };
-  const scope: UserScope = {
+export const connectedAccountsQuery: ClientQuery<ConnectedAccount[]> = /* @__PURE__ */ accountQuery(
+  ['connectedAccounts'],
+  async (scope) => (await (await scope.data.load(currentUserQuery))?.listConnectedAccounts()) ?? [],
+);
+
+/**
+ * The scope of `ClientApp`'s modules and queries over `core`: `send` with the
+ * user's credentials, `sendAsApp` with the publishable key only. A session
+ * that ends elsewhere (another tab, a refused refresh) sets the user to
+ * `null` and the channels and teams to `[]` at once; a new session forgets
+ * the old account and loads the new one.
+ */
+export function createClientScope(core: Core<Session>, oauth: OAuthClient): ClientScope {
+  const appKey = publishableKeyCredentials(oauth.publishableClientKey);
+  const sendAsApp = core.sender(appKey);
+  const send = core.sender(withSession(appKey, core.session));
+  const data = createDataStore(core.cache, () => scope);
+  const reloadUser = async () => void (await data.reload(currentUserQuery));
+  const scope: ClientScope = {
     core,
     send,
-    queries,
-    startOAuthFlow,
-    channels: {
-      send,
-      verificationUrl: (call, given) => callbackUrl(call, core.urls.emailVerification, given),
-      afterChange: async () => void (await Promise.all([data.reload(contactChannels), data.reload(user)])),
-    },
-    teams: {
-      send,
-      invitationUrl: (call, given) => callbackUrl(call, core.urls.teamInvitation, given),
-      afterChange: async () => void (await Promise.all([data.reload(teams), data.reload(user)])),
-    },
+    sendAsApp,
+    // The session knows its mode; a sign-in answer is decoded in it.
+    sendSignIn: (request, decode) => sendAsApp(request, (body) => decode(body, core.session.serviceCookie)),
+    data,
+    oauth,
+    reloadUser,
+    reloadWithUser: async (query) => void (await Promise.all([data.reload(query), reloadUser()])),
   };
-  session.onChange((refreshToken) => {
-    if (refreshToken) {
-      data.reset(user);
-      data.reset(contactChannels);
-      data.reset(teams);
-    } else setSignedOut(scope);
+  core.session.onChange((refreshToken) => {
+    if (refreshToken) data.reset(accountKey());
+    else setSignedOut(scope);
   });
-  return queries;
+  return scope;
 }
 
-/** What `loading` resolves to, or `fallback` when the service says nobody is signed in. */
-async function signedInOnly<T>(loading: Promise<T>, fallback: T): Promise<T> {
-  try {
-    return await loading;
-  } catch (error) {
-    if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return fallback;
-    throw error;
-  }
+/** The signed-in user of `scope` with `user`'s data: the data, then each capability's slice. */
+function createCurrentUser(user: UserData, scope: ClientScope): CurrentUser {
+  return {
+    ...user,
+    ...profileActions(scope),
+    ...passwordActions(scope),
+    ...contactChannelActions(user, scope),
+    ...teamActions(scope),
+    ...connectedAccountActions(user, scope),
+  };
 }
 
-function createCurrentUser(user: UserData, scope: UserScope): CurrentUser {
-  const { core, send, queries } = scope;
-  const query = queries.user;
-  const connectedAccounts = connectedAccountQueries(send, 'me', user.oauthProviders, async () => {
-    await core.data.reload(query);
-  });
-  const linkConnectedAccount = linkAccount(scope);
+/** The profile and session slice of the signed-in user of `scope`. */
+function profileActions(scope: ClientScope): ProfileActions {
   const getTokens = async (): Promise<UserTokens> => {
-    const tokens = await core.session.getTokens();
+    const tokens = await scope.core.session.getTokens();
     return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
   };
   return {
-    ...user,
     async update(update) {
-      await updateCurrentUser(send, update);
-      await core.data.reload(query);
+      await updateCurrentUser(scope.send, update);
+      await scope.reloadUser();
     },
     async signOut(options = {}) {
       await endSession(scope);
-      if (!options.noRedirect) await core.redirect(options.redirectUrl ?? core.urls.afterSignOut);
+      if (!options.noRedirect) await scope.core.redirect(options.redirectUrl ?? scope.core.urls.afterSignOut);
     },
     async delete() {
-      await deleteCurrentUser(send);
+      await deleteCurrentUser(scope.send);
       signOutLocally(scope);
     },
     getTokens,
     async getAuthHeaders() {
       return { [headers.authJson]: JSON.stringify(await getTokens()) };
     },
-    async updatePassword(options) {
-      await updatePassword(send, options.oldPassword, options.newPassword);
-    },
-    async setPassword(options) {
-      await setPassword(send, options.password);
-      await core.data.reload(query);
-    },
-    async sendVerificationEmail(options = {}) {
-      const call = 'CurrentUser.sendVerificationEmail';
-      const url = scope.channels.verificationUrl(call, options.callbackUrl);
-      if (!user.primaryEmail) throw new TypeError(`${call}: the user has no primary e-mail to verify.`);
-      await sendPrimaryVerificationCode(send, user.primaryEmail, url);
-    },
-    listContactChannels: () => core.data.load(queries.contactChannels),
-    async createContactChannel(options) {
-      const created = await addContactChannel(send, 'me', { ...options, isVerified: undefined });
-      await scope.channels.afterChange();
-      return createContactChannel(created, scope.channels);
-    },
-    ...teamPermissionQueries(send, 'me'),
-    listTeams: () => core.data.load(queries.teams),
-    getTeam: async (teamId) => (await core.data.load(queries.teams)).find((team) => team.id === teamId) ?? null,
-    async createTeam(options) {
-      const created = await createTeam(send, { ...options, creatorUserId: 'me' }, readClientTeam);
-      await scope.teams.afterChange();
-      return createTeamObject(created, scope.teams);
-    },
-    async leaveTeam(team) {
-      await removeTeamMember(send, teamIdOf(team), 'me');
-      await scope.teams.afterChange();
-    },
-    async setSelectedTeam(team) {
-      await updateCurrentUser(send, { selectedTeamId: team === null ? null : teamIdOf(team) });
-      await core.data.reload(query);
-    },
-    async getTeamProfile(team) {
-      const teamId = teamIdOf(team);
-      const profile = await fetchTeamProfile(send, teamId, 'me');
-      return {
-        ...profile.teamProfile,
-        update: (changes) => updateTeamProfile(send, teamId, profile.userId, changes),
-      };
-    },
-    ...connectedAccounts,
-    getConnectedAccount: (async (providerId: string, options: GetConnectedAccountOptions = {}) => {
-      const account = await connectedAccounts.getConnectedAccount(providerId, options);
-      if (account || options.or !== 'redirect') return account;
-      await linkConnectedAccount(providerId, { scopes: options.scopes });
-      throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', undefined, notConnected(providerId));
-    }) as CurrentUser['getConnectedAccount'],
-    linkConnectedAccount,
   };
 }
 
-const notConnected = (providerId: string) =>
-  `The user has no connected ${providerId} account (with those scopes); went to connect it.`;
+/**
+ * What `getUser` does when nobody is signed in.
+ *
+ * @example
+ * ```ts
+ * const user = await app.getUser({ or: 'redirect' satisfies GetUserOr });
+ * ```
+ */
+export type GetUserOr = 'return-null' | 'redirect' | 'throw';
 
-/** `linkConnectedAccount` of the user of `scope`: a `link` flow with the session's access token. */
-function linkAccount(scope: UserScope): CurrentUser['linkConnectedAccount'] {
-  return async (providerId, options = {}) => {
-    const call = 'CurrentUser.linkConnectedAccount';
-    const token = (await scope.core.session.getTokens())?.accessToken;
-    if (!token) throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, `${call}: nobody is signed in.`);
-    const location = currentLocation();
-    const returnTo = options.returnTo ?? location?.href;
-    // Checked here, so a foreign `returnTo` is refused before the user leaves (REDIRECT_URL_NOT_WHITELISTED).
-    const afterCallbackRedirectUrl =
-      returnTo && location ? new URL(trustedRedirectPath(returnTo, location.origin), location.origin).href : undefined;
-    const flow = { providerId, type: 'link' as const, token, afterCallbackRedirectUrl, providerScopes: options.scopes };
-    await scope.startOAuthFlow(flow, call);
+/**
+ * `ClientApp`'s way to the signed-in user.
+ *
+ * @example
+ * ```ts
+ * const user = await app.getUser({ or: 'throw' });
+ * ```
+ */
+export interface CurrentUserAccess {
+  /**
+   * The signed-in user, or what `or` asks for when nobody is: `null`
+   * (default), a redirect to sign-in, or a thrown `USER_AUTHENTICATION_REQUIRED`.
+   */
+  getUser(options: { or: 'redirect' | 'throw' }): Promise<CurrentUser>;
+  getUser(options?: { or?: GetUserOr }): Promise<CurrentUser | null>;
+}
+
+/** The current-user module of `ClientApp`. */
+export function currentUserAccess(scope: ClientScope): CurrentUserAccess {
+  return {
+    getUser: (async (options: { or?: GetUserOr } = {}) => {
+      const user = await scope.data.load(currentUserQuery);
+      if (user || !options.or || options.or === 'return-null') return user;
+      if (options.or === 'throw') throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, notSignedIn);
+      await redirectToAuthPage(scope.core, scope.core.urls.signIn);
+      throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, 'Nobody is signed in; went to the sign-in page.');
+    }) as CurrentUserAccess['getUser'],
   };
 }
+
+/** Spec §8's wording (also `clientMessages.notSignedIn`); the SDK raises it, so it carries it. */
+const notSignedIn = "User is not signed in but getUser was called with { or: 'throw' }";
 
 /**
  * Revokes the session on the service, then clears it locally whatever the
  * answer. A refresh token the service no longer knows is no failure (spec §4).
  */
-async function endSession(scope: UserScope): Promise<void> {
+async function endSession(scope: ClientScope): Promise<void> {
   const { session } = scope.core;
   try {
     if (session.stored().refreshToken) await deleteCurrentSession(scope.send);
@@ -407,13 +276,16 @@ async function endSession(scope: UserScope): Promise<void> {
   }
 }
 
-function signOutLocally(scope: UserScope): void {
+function signOutLocally(scope: ClientScope): void {
   scope.core.session.clear();
   setSignedOut(scope);
 }
 
-function setSignedOut({ core, queries }: UserScope): void {
-  core.data.set(queries.user, null);
-  core.data.set(queries.contactChannels, []);
-  core.data.set(queries.teams, []);
+/** What a signed-out account is known to have; the rest of the account's data is forgotten. */
+function setSignedOut({ data }: ClientScope): void {
+  data.set(currentUserQuery, null);
+  data.set(contactChannelsQuery, []);
+  data.set(teamsQuery, []);
+  data.reset(accountKey('team'));
+  data.reset(accountKey('connectedAccounts'));
 }

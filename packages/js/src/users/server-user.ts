@@ -1,9 +1,12 @@
 /**
- * `ServerUser`: a user as server code holds it, with what server code may do
- * to it: change any field, delete it, start a session for it, list and end
- * its sessions. Written once; every audience with server access hands these
- * out.
+ * `ServerUser` and `ServerTeam`: a user and a team as server code holds them,
+ * with what server code may do to them (change any field, delete, start and
+ * end a user's sessions, a team's members and invitations). They hand out
+ * each other (a user's teams, a team's members), so they are built in one
+ * module; every audience with server access hands them out.
  */
+
+import type { ServerTeamMemberProfileWire } from '@latchkey/protocol';
 import {
   type ContactChannelCreate,
   createContactChannel,
@@ -16,6 +19,7 @@ import {
   type ServerContactChannel,
 } from '../contact-channels/server-contact-channel.js';
 import type { Send } from '../internal/core.js';
+import type { Fields } from '../internal/decode/fields.js';
 import {
   type CreateSessionOptions,
   createSession,
@@ -24,8 +28,8 @@ import {
   type SessionTokens,
   type UserSessionData,
 } from '../sessions/sessions-api.js';
-import { createServerTeam, type ServerTeam } from '../teams/server-team.js';
-import { readServerTeam } from '../teams/team-decoder.js';
+import { invitationObject, type TeamInvitation } from '../teams/team.js';
+import { readServerTeam, type ServerTeamData } from '../teams/team-decoder.js';
 import {
   type TeamPermissionQueries,
   type TeamRef,
@@ -33,15 +37,24 @@ import {
   teamPermissionQueries,
 } from '../teams/team-permissions.js';
 import {
+  addTeamMember,
+  deleteTeam,
+  fetchTeam,
   fetchTeamProfile,
+  inviteToTeam,
+  listTeamInvitations,
+  listTeamMembers,
   listTeams,
+  removeTeamMember,
   setTeamPermission,
   type TeamMemberProfile,
+  type TeamUpdate,
+  updateTeam,
   updateTeamProfile,
 } from '../teams/teams-api.js';
 import { type ConnectedAccountQueries, connectedAccountQueries } from './connected-accounts.js';
 import { deleteUser, type ServerUserUpdate, updateUser } from './server-users-api.js';
-import type { ServerUserData } from './user-decoder.js';
+import { readServerUser, type ServerUserData } from './user-decoder.js';
 
 /**
  * One of a user's sessions, which server code may end.
@@ -132,4 +145,72 @@ export function createServerUser(data: ServerUserData, send: Send): ServerUser {
     grantPermission: (team, permissionId) => setTeamPermission(send, true, teamIdOf(team), id, permissionId),
     revokePermission: (team, permissionId) => setTeamPermission(send, false, teamIdOf(team), id, permissionId),
   };
+}
+
+/**
+ * A member of a team as server code sees them: the whole user, and their team profile.
+ *
+ * @example
+ * ```ts
+ * for (const member of await team.listUsers()) console.log(member.primaryEmail, member.teamProfile.displayName);
+ * ```
+ */
+export interface ServerTeamUser extends ServerUser {
+  teamProfile: TeamMemberProfile;
+}
+
+/**
+ * A team, and what server code may do to it.
+ *
+ * @example
+ * ```ts
+ * const team = await serverApp.createTeam({ displayName: 'Acme', creatorUserId: userId });
+ * await team.addUser(otherUserId);
+ * ```
+ */
+export interface ServerTeam extends ServerTeamData {
+  /** Changes any field; resolves with the team as it is afterwards. */
+  update(update: TeamUpdate): Promise<ServerTeam>;
+  /** Deletes it with its memberships, member profiles, permissions and invitations. */
+  delete(): Promise<void>;
+  /** Adds a user with the project's member permissions (`TEAM_MEMBERSHIP_ALREADY_EXISTS` if a member). */
+  addUser(userId: string): Promise<void>;
+  /** Removes a member (their permissions in the team go too). */
+  removeUser(userId: string): Promise<void>;
+  /** The members, each with their team profile. */
+  listUsers(): Promise<ServerTeamUser[]>;
+  /** Mails an invitation link to `callbackUrl?code=...` (your page, on a trusted domain; required on the server). */
+  inviteUser(options: { email: string; callbackUrl: string }): Promise<void>;
+  /** The pending invitations. */
+  listInvitations(): Promise<TeamInvitation[]>;
+}
+
+/** The `ServerTeam` of `data`, acting through `send` (server or admin credentials). */
+export function createServerTeam(data: ServerTeamData, send: Send): ServerTeam {
+  const { id } = data;
+  return {
+    ...data,
+    async update(update) {
+      await updateTeam(send, id, update);
+      return createServerTeam(await fetchTeam(send, id, readServerTeam), send);
+    },
+    delete: () => deleteTeam(send, id),
+    addUser: (userId) => addTeamMember(send, id, userId),
+    removeUser: (userId) => removeTeamMember(send, id, userId),
+    listUsers: () => teamMembers(send, id),
+    inviteUser: async (options) =>
+      inviteToTeam(send, id, options.email, requiredCallback(options, 'ServerTeam.inviteUser')),
+    listInvitations: () => teamInvitations(send, id),
+  };
+}
+
+export async function teamMembers(send: Send, teamId: string): Promise<ServerTeamUser[]> {
+  const members = await listTeamMembers(send, teamId, (profile) =>
+    (profile as unknown as Fields<ServerTeamMemberProfileWire>).object('user', readServerUser),
+  );
+  return members.map((member) => ({ ...createServerUser(member.user, send), teamProfile: member.teamProfile }));
+}
+
+export async function teamInvitations(send: Send, teamId: string): Promise<TeamInvitation[]> {
+  return (await listTeamInvitations(send, teamId)).map((invitation) => invitationObject(send, invitation));
 }

@@ -1,18 +1,25 @@
 /**
  * The users module of server-side audiences: read a user by id or from an
  * incoming request, authenticate a request locally (JWKS, no call per
- * request), list and search users page by page, create users. `ServerApp`
- * and `AdminApp` both mount it.
+ * request), list and search users page by page, create users; and the
+ * users as queries (a page, a user, a user's addresses, permissions and
+ * connected accounts). `ServerApp` and `AdminApp` both mount it.
  */
 import { KnownError } from '@latchkey/protocol';
-import type { AudienceScope } from '../internal/audience.js';
-import { createUserSession } from '../internal/core.js';
+import { listContactChannels } from '../contact-channels/contact-channels-api.js';
+import { createServerContactChannel, type ServerContactChannel } from '../contact-channels/server-contact-channel.js';
+import type { AudienceScope, ServerScope } from '../internal/audience.js';
+import { createUserSession, type Send } from '../internal/core.js';
 import { noCredentials, withSession } from '../internal/http/credentials.js';
 import { everyItem } from '../internal/pagination.js';
 import { createAccessTokenVerifier } from '../internal/session/access-token-verifier.js';
 import { requestTokens } from '../internal/session/request-tokens.js';
 import { systemClock } from '../internal/timers.js';
+import type { Query } from '../query.js';
 import type { Page, RequestTokenStore } from '../server-types.js';
+import { type TeamRef, teamIdOf } from '../teams/team-permissions.js';
+import { listTeamPermissions, type TeamPermission } from '../teams/teams-api.js';
+import type { ConnectedAccount } from './connected-accounts.js';
 import { createServerUser, type ServerUser } from './server-user.js';
 import { type CreateUserOptions, createUser, fetchUser, type ListUsersOptions, listUsers } from './server-users-api.js';
 import { decodeServerUser } from './user-decoder.js';
@@ -96,16 +103,10 @@ export function serverUsers(scope: AudienceScope): ServerUsers {
     if (!verified) return null;
     return { userId: verified.userId, expiresAt: verified.expiresAt === null ? null : new Date(verified.expiresAt) };
   };
-  const listPage = async (options: ListUsersOptions): Promise<Page<ServerUser>> => {
-    const page = await listUsers(send, options);
-    return { items: page.items.map((user) => createServerUser(user, send)), nextCursor: page.nextCursor };
-  };
+  const listPage = (options: ListUsersOptions) => usersPage(send, options);
   /** One implementation of the overloads: a user id, or a request's tokens. */
   const getUser = async (target: string | RequestUserOptions): Promise<ServerUser | null> => {
-    if (typeof target === 'string') {
-      const user = await fetchUser(send, target);
-      return user && createServerUser(user, send);
-    }
+    if (typeof target === 'string') return userById(send, target);
     const user = await requestUser(scope, target.tokenStore, authenticateRequest);
     if (user || target.or !== 'throw') return user;
     throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, notSignedIn);
@@ -116,6 +117,98 @@ export function serverUsers(scope: AudienceScope): ServerUsers {
     listUsers: (options = {}) => listPage(options),
     iterateUsers: (options = {}) => everyItem('GET /users', (cursor) => listPage({ ...options, cursor })),
     createUser: async (options) => createServerUser(await createUser(send, options), send),
+  };
+}
+
+async function usersPage(send: Send, options: ListUsersOptions): Promise<Page<ServerUser>> {
+  const page = await listUsers(send, options);
+  return { items: page.items.map((user) => createServerUser(user, send)), nextCursor: page.nextCursor };
+}
+
+async function userById(send: Send, userId: string): Promise<ServerUser | null> {
+  const user = await fetchUser(send, userId);
+  return user && createServerUser(user, send);
+}
+
+/**
+ * One page of the project's users (search with `query`, page on with
+ * `cursor`), as a query of `ServerApp` and `AdminApp`. Every write to users
+ * marks every page out of date.
+ *
+ * @example
+ * ```ts
+ * const page = await serverApp.load(serverUsersQuery({ query: 'example.com', limit: 20 }));
+ * const next = page.nextCursor && (await serverApp.load(serverUsersQuery({ query: 'example.com', limit: 20, cursor: page.nextCursor })));
+ * ```
+ */
+export function serverUsersQuery(options: ListUsersOptions = {}): Query<Page<ServerUser>, ServerScope> {
+  const { query, cursor, limit, orderBy, desc, teamId } = options;
+  const key = ['users', query ?? null, cursor ?? null, limit ?? null, orderBy ?? null, desc ?? null, teamId ?? null];
+  return { key, load: (scope) => usersPage(scope.send, options) };
+}
+
+/**
+ * The user with this id (`null` when the project has none), as a query of `ServerApp` and `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const user = await serverApp.load(serverUserQuery(userId));
+ * ```
+ */
+export function serverUserQuery(userId: string): Query<ServerUser | null, ServerScope> {
+  return { key: ['user', userId], load: (scope) => userById(scope.send, userId) };
+}
+
+/**
+ * A user's e-mail addresses, as a query of `ServerApp` and `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const channels = await serverApp.load(userContactChannelsQuery(userId));
+ * ```
+ */
+export function userContactChannelsQuery(userId: string): Query<ServerContactChannel[], ServerScope> {
+  return {
+    key: ['user', userId, 'contactChannels'],
+    load: async ({ send }) =>
+      (await listContactChannels(send, userId)).map((channel) => createServerContactChannel(channel, send)),
+  };
+}
+
+/**
+ * The permissions a user holds in a team (`recursive`, default true,
+ * includes contained ones), as a query of `ServerApp` and `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const held = await serverApp.load(userTeamPermissionsQuery(userId, teamId));
+ * ```
+ */
+export function userTeamPermissionsQuery(
+  userId: string,
+  team: TeamRef,
+  options: { recursive?: boolean } = {},
+): Query<TeamPermission[], ServerScope> {
+  const teamId = teamIdOf(team);
+  const recursive = options.recursive ?? true;
+  return {
+    key: ['user', userId, 'permissions', teamId, recursive],
+    load: ({ send }) => listTeamPermissions(send, teamId, userId, recursive),
+  };
+}
+
+/**
+ * The connected OAuth accounts of a user, as a query of `ServerApp` and `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const accounts = await serverApp.load(userConnectedAccountsQuery(userId));
+ * ```
+ */
+export function userConnectedAccountsQuery(userId: string): Query<ConnectedAccount[], ServerScope> {
+  return {
+    key: ['user', userId, 'connectedAccounts'],
+    load: async ({ send }) => (await userById(send, userId))?.listConnectedAccounts() ?? [],
   };
 }
 

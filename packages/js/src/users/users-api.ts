@@ -2,6 +2,7 @@
 import { isKnownError, type Json } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
 import type { Decoder } from '../internal/decode/fields.js';
+import { definedFields } from '../internal/defined-fields.js';
 
 /**
  * Fields a user may change about themselves.
@@ -23,24 +24,28 @@ export interface UserUpdate {
 export const ignoreAnswer = (): void => {};
 
 /** `GET /users/me`, decoded in the view the credentials of `send` get; `null` when no user is signed in. */
-export async function fetchCurrentUser<U>(send: Send, decode: Decoder<U>): Promise<U | null> {
+export function fetchCurrentUser<U>(send: Send, decode: Decoder<U>): Promise<U | null> {
+  return signedInOnly(send({ method: 'GET', path: '/users/me' }, decode), null);
+}
+
+/** What `loading` resolves to, or `fallback` when the service says nobody is signed in. */
+export async function signedInOnly<T, F>(loading: Promise<T>, fallback: F): Promise<T | F> {
   try {
-    return await send({ method: 'GET', path: '/users/me' }, decode);
+    return await loading;
   } catch (error) {
-    if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return null;
+    if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return fallback;
     throw error;
   }
 }
 
 /** The wire body of an update: snake_case, fields left `undefined` omitted. */
 export function userUpdateBody(update: UserUpdate): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+  return definedFields({
     display_name: update.displayName,
     client_metadata: update.clientMetadata,
     profile_image_url: update.profileImageUrl,
     selected_team_id: update.selectedTeamId,
-  };
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  });
 }
 
 /** `PATCH /users/me`; the caller re-reads the user (as the 2.7 SDK does). */

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { englishLabels } from '../labels.js';
 import { formMessages } from '../messages.js';
 import { LatchkeyProvider } from '../provider.js';
-import { visit } from '../test-support/fake-app.js';
+import { visit } from '../test-support/page.js';
 import { pseudoLabels } from '../test-support/pseudo-labels.js';
 import { realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { AccountSettings } from './account-settings.js';

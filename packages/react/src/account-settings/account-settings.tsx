@@ -19,10 +19,10 @@ import {
 } from 'react';
 import { Icon } from '../internal/icon.js';
 import { useRootProps } from '../internal/root-props.js';
-import { TextContext, useText } from '../internal/text.js';
+import { TextContext, useText, wordsOf } from '../internal/text.js';
 import { useAppData } from '../internal/use-app-data.js';
 import { useControllableState } from '../internal/use-controllable-state.js';
-import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
+import { englishLabels, type LatchkeyLabels, type LatchkeyTranslation } from '../labels.js';
 import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
 import { ConnectedAccountsSection, connectedAccountsRelevant } from './connected-accounts-section.js';
@@ -161,7 +161,8 @@ export const AccountSettings = forwardRef<HTMLDivElement, AccountSettingsProps>(
 ) {
   const text = useText({ labels, messages });
   const root = useRootProps('lk-settings-page', className);
-  const words = text.labels;
+  // Custom sections may word their titles with any label: the page gives them all.
+  const words = wordsOf(text, englishLabels);
   return (
     <TextContext.Provider value={text}>
       <div {...rest} {...root} ref={ref}>
@@ -197,7 +198,8 @@ function SettingsLayout({ sections: allSections, section, defaultSection, onSect
     [allSections, user, loaded],
   );
   const text = useText();
-  const words = text.labels;
+  // Custom sections may word their titles with any label: the page gives them all.
+  const words = wordsOf(text, englishLabels);
   const [active, setActive] = useControllableState(
     section,
     // Read against every section: one hidden until the project loads may be the one asked for.
@@ -258,7 +260,7 @@ function SettingsLayout({ sections: allSections, section, defaultSection, onSect
                     {entry.icon}
                   </span>
                 ) : null}
-                <span>{wordsOf(entry.title, words)}</span>
+                <span>{sectionText(entry.title, words)}</span>
               </a>
             </li>
           ))}
@@ -269,8 +271,8 @@ function SettingsLayout({ sections: allSections, section, defaultSection, onSect
           <SettingsSection
             key={current.id}
             ref={headingRef}
-            title={wordsOf(current.title, words)}
-            description={current.description ? wordsOf(current.description, words) : undefined}
+            title={sectionText(current.title, words)}
+            description={current.description ? sectionText(current.description, words) : undefined}
           >
             <Suspense
               fallback={
@@ -289,7 +291,7 @@ function SettingsLayout({ sections: allSections, section, defaultSection, onSect
   );
 }
 
-function wordsOf(value: Words, labels: Readonly<LatchkeyLabels>): string {
+function sectionText(value: Words, labels: Readonly<LatchkeyLabels>): string {
   return typeof value === 'function' ? value(labels) : value;
 }
 

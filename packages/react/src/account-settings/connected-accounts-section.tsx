@@ -6,12 +6,15 @@
  */
 import type { ConnectedAccount, CurrentUser, EnabledOAuthProvider, Project } from '@latchkey/js';
 import { useState } from 'react';
+import { OutcomeNotice } from '../form/alert.js';
+import { BusyButton } from '../form/submit-button.js';
+import { type Outcome, useFormAction } from '../form/use-form-action.js';
 import { useLabels } from '../internal/text.js';
 import { useAppData } from '../internal/use-app-data.js';
 import { ProviderMark, providerName } from '../oauth/provider-marks.js';
-import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
-import { type Outcome, OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
+import { SettingsBlock } from './settings-parts.js';
 
 /**
  * Whether the section has anything to show: the project enables a provider,
@@ -28,12 +31,12 @@ export function connectedAccountsRelevant(user: CurrentUser, project: Project | 
 
 /** The Connected accounts section's content. */
 export function ConnectedAccountsSection() {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const user = useUser({ or: 'redirect' });
   const project = useAppData('project', { suspend: false });
   const enabled: readonly EnabledOAuthProvider[] = project.status === 'ready' ? project.data.config.oauthProviders : [];
   const nameOf = (id: string) => providerName(enabled.find((provider) => provider.id === id) ?? { id });
-  const connect = useAction();
+  const connect = useFormAction();
   // A disconnected account's row goes away: its outcome shows under the list.
   const [gone, setGone] = useState<Outcome>(null);
   const notConnected = enabled.filter((provider) => !user.oauthProviders.some((link) => link.id === provider.id));
@@ -88,10 +91,10 @@ function ConnectedRow(props: {
   name: string;
   onGone: (text: string) => void;
 }) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const { account, name } = props;
   const [asking, setAsking] = useState(false);
-  const { busy, outcome, run } = useAction();
+  const { busy, outcome, run } = useFormAction();
   const disconnect = async () => {
     const done = await run(async () => {
       await props.user.unlinkConnectedAccount(account.id);
@@ -124,10 +127,9 @@ function ConnectedRow(props: {
             <strong>{labels.accountDisconnectConfirm({ provider: name })}</strong>
           </p>
           <div className="lk-settings-actions">
-            <button type="button" className="lk-button lk-button-danger" disabled={busy} onClick={disconnect}>
-              {busy ? <Spinner /> : null}
-              <span>{labels.accountDisconnect}</span>
-            </button>
+            <BusyButton type="button" variant="danger" block={false} busy={busy} onClick={disconnect}>
+              {labels.accountDisconnect}
+            </BusyButton>
             <button type="button" className="lk-button lk-button-secondary" onClick={() => setAsking(false)}>
               {labels.accountCancel}
             </button>

@@ -5,12 +5,15 @@
  */
 import type { ContactChannel } from '@latchkey/js';
 import { useEffect, useId, useRef, useState } from 'react';
+import { OutcomeNotice } from '../form/alert.js';
+import { BusyButton } from '../form/submit-button.js';
+import { useFormAction } from '../form/use-form-action.js';
 import { Icon } from '../internal/icon.js';
 import { cx } from '../internal/root-props.js';
 import { useLabels } from '../internal/text.js';
 import { Spinner } from '../spinner.js';
 import { useMenu } from '../user-button/use-menu.js';
-import { OutcomeNotice, useAction } from './settings-parts.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
 
 interface EmailRowProps {
   channel: ContactChannel;
@@ -19,12 +22,12 @@ interface EmailRowProps {
 }
 
 export function EmailRow({ channel, onRemoved }: EmailRowProps) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const email = channel.value;
   const menuId = useId();
   const addressId = useId();
   const { open, close, buttonProps, menuProps } = useMenu();
-  const { busy, outcome, run } = useAction();
+  const { busy, outcome, run } = useFormAction();
   const [confirming, setConfirming] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const triggerRef = buttonProps.ref;
@@ -149,16 +152,9 @@ export function EmailRow({ channel, onRemoved }: EmailRowProps) {
             {channel.usedForAuth ? labels.accountEmailRemoveWarning : null}
           </p>
           <div className="lk-settings-actions">
-            <button
-              type="button"
-              className="lk-button lk-button-danger"
-              disabled={busy}
-              aria-busy={busy}
-              onClick={remove}
-            >
-              {busy ? <Spinner /> : null}
-              <span>{labels.accountEmailRemoveSubmit}</span>
-            </button>
+            <BusyButton type="button" variant="danger" block={false} busy={busy} onClick={remove}>
+              {labels.accountEmailRemoveSubmit}
+            </BusyButton>
             <button
               type="button"
               ref={cancelRef}

@@ -5,21 +5,26 @@
  * add one. Errors show on the row or the form they belong to.
  */
 import type { ContactChannel } from '@latchkey/js';
-import { type FormEvent, type RefObject, useRef, useState } from 'react';
+import { type RefObject, useRef, useState } from 'react';
+import { OutcomeNotice } from '../form/alert.js';
+import { Form, FormField } from '../form/form.js';
+import { BusyButton } from '../form/submit-button.js';
+import { useFormAction } from '../form/use-form-action.js';
+import { composeRefs } from '../internal/compose-refs.js';
 import { EmailInput } from '../internal/email-input.js';
-import { formMessage } from '../internal/error-text.js';
-import { Field } from '../internal/field.js';
+import { errorText, formMessage } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { type AppDataState, useAppData } from '../internal/use-app-data.js';
 import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
 import { EmailRow } from './email-row.js';
-import { OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
+import { SettingsBlock } from './settings-parts.js';
 
 /** The E-mails section's content. */
 export function EmailsSection() {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   // Signed-out visitors go to sign-in like on the other sections.
   useUser({ or: 'redirect' });
   const channels = useAppData('contactChannels', { suspend: false });
@@ -48,7 +53,7 @@ function ChannelList({
   listRef: RefObject<HTMLUListElement | null>;
 }) {
   const app = useApp();
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const [retrying, setRetrying] = useState(false);
   if (state.status === 'loading' || retrying) {
     return (
@@ -101,55 +106,51 @@ function sortChannels(channels: readonly ContactChannel[]): ContactChannel[] {
 }
 
 function AddEmailForm() {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const messages = useMessages();
   const user = useUser({ or: 'redirect' });
   const [value, setValue] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const { busy, outcome, setOutcome, run } = useAction();
+  const action = useFormAction(['email'] as const);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onSubmit = async () => {
     const email = value.trim();
-    // The browser's own check of type="email" (the form is noValidate, so nothing pops up).
-    const invalid = !email ? 'EMAIL_REQUIRED' : inputRef.current?.validity.typeMismatch ? 'EMAIL_INVALID' : null;
-    if (invalid) {
-      setFieldError(formMessage(invalid, messages));
-      inputRef.current?.focus();
-      return;
-    }
-    setFieldError(null);
-    const done = await run(async () => {
-      await user.createContactChannel({ value: email, type: 'email', usedForAuth: false });
-      return labels.accountEmailAdded({ email });
+    const done = await action.submit({
+      // The browser's own check of type="email" (the form is noValidate, so nothing pops up).
+      check: () => {
+        const invalid = !email ? 'EMAIL_REQUIRED' : inputRef.current?.validity.typeMismatch ? 'EMAIL_INVALID' : null;
+        return { email: invalid ? formMessage(invalid, messages) : undefined };
+      },
+      work: async () => {
+        await user.createContactChannel({ value: email, type: 'email', usedForAuth: false });
+        return labels.accountEmailAdded({ email });
+      },
+      // The service's refusal is about the one field: it shows there.
+      refusal: (error) => ({ email: errorText(error, messages) }),
     });
     if (done) setValue('');
-    else inputRef.current?.focus();
   };
 
-  const error = fieldError ?? (outcome?.kind === 'error' ? outcome.text : undefined);
   return (
-    <form className="lk-settings-form lk-settings-inline-form" noValidate onSubmit={onSubmit}>
-      <Field label={labels.accountEmailAddLabel} error={error}>
+    <Form state={action} onSubmit={onSubmit} className="lk-settings-form lk-settings-inline-form">
+      <FormField name="email" label={labels.accountEmailAddLabel}>
         {(control) => (
           <EmailInput
             {...control}
-            ref={inputRef}
+            ref={composeRefs(control.ref, inputRef)}
             value={value}
             onChange={(event) => {
               setValue(event.target.value);
-              setFieldError(null);
-              if (outcome) setOutcome(null);
+              action.edited('email');
+              if (action.outcome) action.setOutcome(null);
             }}
           />
         )}
-      </Field>
-      <button type="submit" className="lk-button lk-button-primary" disabled={busy} aria-busy={busy}>
-        {busy ? <Spinner /> : null}
-        <span>{busy ? labels.accountEmailAddBusy : labels.accountEmailAddSubmit}</span>
-      </button>
-      <OutcomeNotice outcome={outcome?.kind === 'success' ? outcome : null} />
-    </form>
+      </FormField>
+      <BusyButton block={false} busyChildren={labels.accountEmailAddBusy}>
+        {labels.accountEmailAddSubmit}
+      </BusyButton>
+      <OutcomeNotice outcome={action.outcome} />
+    </Form>
   );
 }

@@ -6,98 +6,71 @@
  */
 import type { CurrentUser } from '@latchkey/js';
 import { constants, familiesOf, messageFor } from '@latchkey/protocol';
-import { type FormEvent, type RefObject, useRef, useState } from 'react';
+import { useState } from 'react';
 import { PasswordInput } from '../credential/password-input.js';
+import { OutcomeNotice } from '../form/alert.js';
+import { Form, FormField } from '../form/form.js';
+import { BusyButton } from '../form/submit-button.js';
+import { type FormAction, useFormAction } from '../form/use-form-action.js';
 import { errorText, knownErrorCodeOf } from '../internal/error-text.js';
-import { Field } from '../internal/field.js';
 import { useLabels, useMessages } from '../internal/text.js';
-import type { LatchkeyLabels } from '../labels.js';
+import type { LabelsOf } from '../labels.js';
 import type { LatchkeyMessages } from '../messages.js';
-import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
-import { OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
+import { SettingsBlock } from './settings-parts.js';
 
 type PasswordFieldName = 'current' | 'next' | 'confirm';
 type PasswordErrors = Partial<Record<PasswordFieldName, string>>;
+const fields = ['current', 'next', 'confirm'] as const;
 
 /** The Password section's content. */
 export function PasswordSection() {
   const user = useUser({ or: 'redirect' });
-  const labels = useLabels();
-  const action = useAction();
+  const labels = useLabels(accountSettingsLabels);
+  const action = useFormAction(fields);
   return (
     <SettingsBlock
       title={user.hasPassword ? labels.accountPasswordChangeTitle : labels.accountPasswordSetTitle}
       description={user.hasPassword ? labels.accountPasswordChangeDescription : labels.accountPasswordSetDescription}
     >
-      {/* Keyed by the mode, so setting a password starts the change form empty. */}
+      {/* Keyed by the mode, so setting a password starts the change form empty (the outcome stays). */}
       <PasswordForm key={user.hasPassword ? 'change' : 'set'} user={user} action={action} />
-      <OutcomeNotice outcome={action.outcome} />
     </SettingsBlock>
   );
 }
 
-function PasswordForm({ user, action }: { user: CurrentUser; action: ReturnType<typeof useAction> }) {
-  const labels = useLabels();
+function PasswordForm({ user, action }: { user: CurrentUser; action: FormAction<PasswordFieldName> }) {
+  const labels = useLabels(accountSettingsLabels);
   const messages = useMessages();
   const change = user.hasPassword;
   const [values, setValues] = useState({ current: '', next: '', confirm: '' });
-  const [errors, setErrors] = useState<PasswordErrors>({});
-  const refs: Record<PasswordFieldName, RefObject<HTMLInputElement | null>> = {
-    current: useRef<HTMLInputElement>(null),
-    next: useRef<HTMLInputElement>(null),
-    confirm: useRef<HTMLInputElement>(null),
-  };
-  const { busy, outcome, setOutcome, run } = action;
 
   const set = (name: PasswordFieldName, value: string) => {
     setValues((old) => ({ ...old, [name]: value }));
-    if (errors[name]) setErrors(({ [name]: _, ...rest }) => rest);
-    if (outcome) setOutcome(null);
+    action.edited(name);
+    if (action.outcome) action.setOutcome(null);
   };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const found = validatePasswords(change, values, labels, messages);
-    const first = firstError(found);
-    if (first) {
-      setErrors(found);
-      refs[first].current?.focus();
-      return;
-    }
-    setErrors({});
-    let refused: PasswordErrors = {};
-    const done = await run(
-      async () => {
+  const onSubmit = async () => {
+    const done = await action.submit({
+      check: () => validatePasswords(change, values, labels, messages),
+      work: async () => {
         if (change) await user.updatePassword({ oldPassword: values.current, newPassword: values.next });
         else await user.setPassword({ password: values.next });
         return change ? labels.accountPasswordChanged : labels.accountPasswordSet;
       },
-      (error) => {
-        refused = fieldOfRefusal(error, labels, messages);
-        return firstError(refused) ? null : errorText(error, messages);
-      },
-    );
-    if (done) {
-      setValues({ current: '', next: '', confirm: '' });
-      return;
-    }
-    const field = firstError(refused);
-    if (field) {
-      // The refusal belongs to one field: show it there, not twice.
-      setOutcome(null);
-      setErrors(refused);
-      refs[field].current?.focus();
-    }
+      // A refusal that belongs to one field is shown there, not twice.
+      refusal: (error) => fieldOfRefusal(error, labels, messages),
+    });
+    if (done) setValues({ current: '', next: '', confirm: '' });
   };
 
-  const fieldError = (name: PasswordFieldName) => errors[name];
   const input = (name: PasswordFieldName, label: string, autoComplete: string, hint?: string) => (
-    <Field label={label} error={fieldError(name)} hint={hint}>
+    <FormField name={name} label={label} hint={hint}>
       {(control) => (
         <PasswordInput
           {...control}
-          ref={refs[name]}
           name={`${name}Password`}
           autoComplete={autoComplete}
           required
@@ -105,11 +78,11 @@ function PasswordForm({ user, action }: { user: CurrentUser; action: ReturnType<
           onChange={(event) => set(name, event.target.value)}
         />
       )}
-    </Field>
+    </FormField>
   );
 
   return (
-    <form className="lk-settings-form" noValidate onSubmit={onSubmit}>
+    <Form state={action} onSubmit={onSubmit} className="lk-settings-form">
       {change ? input('current', labels.accountCurrentPasswordLabel, 'current-password') : null}
       {input(
         'next',
@@ -119,18 +92,12 @@ function PasswordForm({ user, action }: { user: CurrentUser; action: ReturnType<
       )}
       {input('confirm', labels.accountConfirmPasswordLabel, 'new-password')}
       <div className="lk-settings-actions">
-        <button type="submit" className="lk-button lk-button-primary" disabled={busy} aria-busy={busy}>
-          {busy ? <Spinner /> : null}
-          <span>
-            {busy
-              ? labels.accountSaving
-              : change
-                ? labels.accountPasswordChangeSubmit
-                : labels.accountPasswordSetSubmit}
-          </span>
-        </button>
+        <BusyButton block={false} busyChildren={labels.accountSaving}>
+          {change ? labels.accountPasswordChangeSubmit : labels.accountPasswordSetSubmit}
+        </BusyButton>
       </div>
-    </form>
+      <OutcomeNotice outcome={action.outcome} />
+    </Form>
   );
 }
 
@@ -138,7 +105,7 @@ function PasswordForm({ user, action }: { user: CurrentUser; action: ReturnType<
 function validatePasswords(
   change: boolean,
   values: { current: string; next: string; confirm: string },
-  labels: LatchkeyLabels,
+  labels: Readonly<LabelsOf<typeof accountSettingsLabels>>,
   messages: LatchkeyMessages | undefined,
 ): PasswordErrors {
   const errors: PasswordErrors = {};
@@ -160,7 +127,7 @@ function validatePasswords(
  */
 function fieldOfRefusal(
   error: unknown,
-  labels: LatchkeyLabels,
+  labels: Readonly<LabelsOf<typeof accountSettingsLabels>>,
   messages: LatchkeyMessages | undefined,
 ): PasswordErrors {
   const code = knownErrorCodeOf(error);
@@ -173,8 +140,4 @@ function fieldOfRefusal(
   }
   if (code && familiesOf(code).includes('PASSWORD_REQUIREMENTS_NOT_MET')) return { next: errorText(error, messages) };
   return {};
-}
-
-function firstError(errors: PasswordErrors): PasswordFieldName | undefined {
-  return (['current', 'next', 'confirm'] as const).find((name) => errors[name]);
 }

@@ -1,13 +1,17 @@
 /** The Profile section: the display name and the profile picture. */
 import type { CurrentUser } from '@latchkey/js';
-import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { type ChangeEvent, useEffect, useRef, useState } from 'react';
+import { OutcomeNotice } from '../form/alert.js';
+import { Form, FormField } from '../form/form.js';
+import { BusyButton } from '../form/submit-button.js';
+import { useFormAction } from '../form/use-form-action.js';
 import { Avatar } from '../internal/avatar.js';
-import { Field } from '../internal/field.js';
-import { useLabels } from '../internal/text.js';
-import { Spinner } from '../spinner.js';
+import { errorText } from '../internal/error-text.js';
+import { useLabels, useMessages } from '../internal/text.js';
 import { useUser } from '../use-user.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
 import { imageFileToDataUrl, isImageUrl, ProfileImageError } from './profile-image.js';
-import { OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
+import { SettingsBlock } from './settings-parts.js';
 
 /** The service's limit on a display name. */
 const displayNameMaxLength = 256;
@@ -27,40 +31,43 @@ export function ProfileSection() {
 }
 
 function DisplayNameBlock({ user }: { user: CurrentUser }) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
+  const messages = useMessages();
   const saved = user.displayName ?? '';
   const [value, setValue] = useState(saved);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const { busy, outcome, setOutcome, run } = useAction();
+  const action = useFormAction(['name'] as const);
+  const { busy, outcome } = action;
   const changed = value.trim() !== saved;
 
   // Another tab or a save here changed the name: show the stored one.
   useEffect(() => setValue(saved), [saved]);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onSubmit = () => {
     if (!changed) return;
     const name = value.trim();
-    const done = await run(async () => {
-      await user.update({ displayName: name || null });
-      return labels.accountSaved;
+    return action.submit({
+      work: async () => {
+        await user.update({ displayName: name || null });
+        return labels.accountSaved;
+      },
+      // The service's refusal is about the one field: it shows there.
+      refusal: (error) => ({ name: errorText(error, messages) }),
     });
-    if (!done) inputRef.current?.focus();
   };
   const cancel = () => {
     setValue(saved);
-    setOutcome(null);
-    inputRef.current?.focus();
+    action.setErrors({});
+    action.setOutcome(null);
+    action.focus('name');
   };
 
   return (
     <SettingsBlock title={labels.accountDisplayNameTitle} description={labels.accountDisplayNameDescription}>
-      <form className="lk-settings-form" noValidate onSubmit={onSubmit}>
-        <Field label={labels.accountDisplayNameLabel} error={outcome?.kind === 'error' ? outcome.text : undefined}>
+      <Form state={action} onSubmit={onSubmit} className="lk-settings-form">
+        <FormField name="name" label={labels.accountDisplayNameLabel}>
           {(control) => (
             <input
               {...control}
-              ref={inputRef}
               className="lk-input"
               name="displayName"
               autoComplete="name"
@@ -69,7 +76,8 @@ function DisplayNameBlock({ user }: { user: CurrentUser }) {
               value={value}
               onChange={(event) => {
                 setValue(event.target.value);
-                if (outcome) setOutcome(null);
+                action.edited('name');
+                if (outcome) action.setOutcome(null);
               }}
               onKeyDown={(event) => {
                 if (event.key === 'Escape' && changed) {
@@ -79,31 +87,29 @@ function DisplayNameBlock({ user }: { user: CurrentUser }) {
               }}
             />
           )}
-        </Field>
+        </FormField>
         {changed || busy ? (
           <div className="lk-settings-actions">
-            <button type="submit" className="lk-button lk-button-primary" disabled={busy} aria-busy={busy}>
-              {busy ? <Spinner /> : null}
-              <span>{busy ? labels.accountSaving : labels.accountSave}</span>
-            </button>
+            <BusyButton block={false} busyChildren={labels.accountSaving}>
+              {labels.accountSave}
+            </BusyButton>
             <button type="button" className="lk-button lk-button-secondary" disabled={busy} onClick={cancel}>
               {labels.accountCancel}
             </button>
           </div>
         ) : null}
-        <OutcomeNotice outcome={outcome?.kind === 'success' ? outcome : null} />
-      </form>
+        <OutcomeNotice outcome={outcome} />
+      </Form>
     </SettingsBlock>
   );
 }
 
 function ProfileImageBlock({ user }: { user: CurrentUser }) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels);
   const fileRef = useRef<HTMLInputElement>(null);
-  const urlRef = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
-  const [urlError, setUrlError] = useState<string | null>(null);
-  const { busy, outcome, run } = useAction();
+  const action = useFormAction(['url'] as const);
+  const { busy, outcome, run } = action;
 
   const describeImageError = (error: unknown) =>
     error instanceof ProfileImageError
@@ -124,18 +130,14 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
     }, describeImageError);
   };
 
-  const onUrl = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onUrl = async () => {
     const value = url.trim();
-    if (!isImageUrl(value)) {
-      setUrlError(labels.accountImageUrlInvalid);
-      urlRef.current?.focus();
-      return;
-    }
-    setUrlError(null);
-    const done = await run(async () => {
-      await user.update({ profileImageUrl: value });
-      return labels.accountImageUpdated;
+    const done = await action.submit({
+      check: () => ({ url: isImageUrl(value) ? undefined : labels.accountImageUrlInvalid }),
+      work: async () => {
+        await user.update({ profileImageUrl: value });
+        return labels.accountImageUpdated;
+      },
     });
     if (done) setUrl('');
   };
@@ -151,16 +153,15 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
       <div className="lk-profile-image">
         <Avatar user={user} large />
         <div className="lk-settings-actions">
-          <button
+          <BusyButton
             type="button"
-            className="lk-button lk-button-secondary"
-            disabled={busy}
-            aria-busy={busy}
+            variant="secondary"
+            block={false}
+            busy={busy}
             onClick={() => fileRef.current?.click()}
           >
-            {busy ? <Spinner /> : null}
-            <span>{labels.accountImageUpload}</span>
-          </button>
+            {labels.accountImageUpload}
+          </BusyButton>
           {user.profileImageUrl ? (
             <button type="button" className="lk-button lk-button-secondary" disabled={busy} onClick={remove}>
               {labels.accountImageRemove}
@@ -177,12 +178,11 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
           />
         </div>
       </div>
-      <form className="lk-settings-form lk-settings-inline-form" noValidate onSubmit={onUrl}>
-        <Field label={labels.accountImageUrlLabel} error={urlError ?? undefined}>
+      <Form state={action} onSubmit={onUrl} className="lk-settings-form lk-settings-inline-form">
+        <FormField name="url" label={labels.accountImageUrlLabel}>
           {(control) => (
             <input
               {...control}
-              ref={urlRef}
               className="lk-input"
               type="url"
               name="profileImageUrl"
@@ -193,16 +193,16 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
               value={url}
               onChange={(event) => {
                 setUrl(event.target.value);
-                setUrlError(null);
+                action.edited('url');
               }}
             />
           )}
-        </Field>
-        <button type="submit" className="lk-button lk-button-secondary" disabled={busy}>
+        </FormField>
+        <BusyButton variant="secondary" block={false}>
           {labels.accountImageUrlSubmit}
-        </button>
-      </form>
-      <OutcomeNotice outcome={outcome} />
+        </BusyButton>
+        <OutcomeNotice outcome={outcome} />
+      </Form>
     </SettingsBlock>
   );
 }

@@ -1,14 +1,10 @@
 /**
  * What the account-settings sections share: the section frame (an `<h2>`
- * that takes focus when the section is chosen), titled blocks inside it, the
- * announced outcome of an action, and `useAction` which runs one SDK call at
- * a time and words its result.
+ * that takes focus when the section is chosen) and titled blocks inside it.
+ * Their forms and buttons are the form kit's (`../form/`).
  */
-import { forwardRef, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { errorText } from '../internal/error-text.js';
-import { Icon } from '../internal/icon.js';
+import { forwardRef, type ReactNode, useId } from 'react';
 import { cx } from '../internal/root-props.js';
-import { useMessages } from '../internal/text.js';
 
 interface SettingsSectionProps {
   title: ReactNode;
@@ -53,78 +49,4 @@ export function SettingsBlock({ title, description, children, className }: Setti
       <div className="lk-settings-block-body">{children}</div>
     </div>
   );
-}
-
-/** What an action ended with: words to announce, as success or as error. */
-export type Outcome = { kind: 'success' | 'error'; text: string } | null;
-
-/**
- * The outcome of an action: a success in a `role="status"` region, an error
- * in a `role="alert"` region. Both regions are always present (empty when
- * there is nothing to say), so screen readers announce what appears in them.
- */
-export function OutcomeNotice({ outcome, id }: { outcome: Outcome; id?: string }) {
-  return (
-    <>
-      <div className="lk-notice-region" role="status">
-        {outcome?.kind === 'success' ? (
-          <p className="lk-notice lk-notice-success">
-            <Icon name="check" size={16} className="lk-notice-icon" />
-            <span>{outcome.text}</span>
-          </p>
-        ) : null}
-      </div>
-      <div className="lk-notice-region" role="alert" id={id}>
-        {outcome?.kind === 'error' ? (
-          <p className="lk-alert">
-            <Icon name="alert" size={18} className="lk-alert-icon" />
-            <span>{outcome.text}</span>
-          </p>
-        ) : null}
-      </div>
-    </>
-  );
-}
-
-/**
- * Runs one SDK call at a time. `run(work)` resolves `true` when `work`
- * succeeded: its returned text becomes a success outcome; a thrown error
- * becomes an error outcome worded by `describe` (default: the known-error
- * wording in force). Nothing is set after unmount.
- */
-export function useAction() {
-  const messages = useMessages();
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const inFlight = useRef(false);
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-
-  const run = useCallback(
-    async (work: () => Promise<string | null>, describe?: (error: unknown) => string | null): Promise<boolean> => {
-      if (inFlight.current) return false;
-      inFlight.current = true;
-      setBusy(true);
-      setOutcome(null);
-      try {
-        const text = await work();
-        if (mounted.current) setOutcome(text ? { kind: 'success', text } : null);
-        return true;
-      } catch (error) {
-        if (mounted.current) setOutcome({ kind: 'error', text: describe?.(error) ?? errorText(error, messages) });
-        return false;
-      } finally {
-        inFlight.current = false;
-        if (mounted.current) setBusy(false);
-      }
-    },
-    [messages],
-  );
-
-  return { busy, outcome, setOutcome, run };
 }

@@ -7,24 +7,30 @@
  * own name in the team, leaving, and deleting the team (`$delete_team`).
  * Actions the user may not take are not shown; the service checks them too.
  */
-import type { Team, TeamInvitation, TeamUser } from '@latchkey/js';
+import { type Team, teamInvitationsQuery, teamMembersQuery, teamPermissionsQuery } from '@latchkey/js';
 import { systemTeamPermissions } from '@latchkey/protocol';
-import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { OutcomeNotice } from '../form/alert.js';
+import { Form, FormField } from '../form/form.js';
+import { BusyButton } from '../form/submit-button.js';
+import { type FormAction, type Outcome, useFormAction } from '../form/use-form-action.js';
 import { EmailInput } from '../internal/email-input.js';
-import { formMessage } from '../internal/error-text.js';
-import { Field } from '../internal/field.js';
+import { errorText, formMessage } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
-import { useAppData } from '../internal/use-app-data.js';
+import { useAppData, useQuery } from '../internal/use-app-data.js';
+import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
+import { teamLabels } from '../teams/team-labels.js';
 import { useTeams } from '../teams/use-teams.js';
 import { useUser } from '../use-user.js';
-import { type Outcome, OutcomeNotice, SettingsBlock, useAction } from './settings-parts.js';
+import { accountSettingsLabels } from './account-settings-labels.js';
+import { SettingsBlock } from './settings-parts.js';
 
 const { updateTeam, deleteTeam, readMembers, removeMembers, inviteMembers } = systemTeamPermissions;
 
 /** The Teams section's content. */
 export function TeamsSection() {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels, teamLabels);
   const user = useUser({ or: 'redirect' });
   const teams = useTeams();
   const project = useAppData('project', { suspend: false });
@@ -88,36 +94,37 @@ export function TeamsSection() {
   );
 }
 
-/** What the user holds in a team, its members and invitations, loaded for the panel and re-read after changes. */
+/**
+ * What the user holds in a team, its members and invitations, as queries of
+ * the app: the members only with `$read_members`, the invitations only with
+ * `$invite_members` too. The SDK re-reads them after every change made here.
+ */
 function useTeamState(team: Team) {
+  const app = useApp();
   const user = useUser({ or: 'throw' });
-  const [state, setState] = useState<{ held: Set<string>; members: TeamUser[]; invitations: TeamInvitation[] } | null>(
-    null,
-  );
-  const [failed, setFailed] = useState(false);
-  const reload = useCallback(async () => {
-    try {
-      const held = new Set((await user.listPermissions(team)).map((permission) => permission.id));
-      const members = held.has(readMembers) ? await team.listUsers() : [];
-      const invitations = held.has(readMembers) && held.has(inviteMembers) ? await team.listInvitations() : [];
-      setState({ held, members, invitations });
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [team, user]);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  return { state, failed, reload, user };
+  const permissions = useQuery(teamPermissionsQuery(team), { suspend: false, app });
+  const held = new Set(permissions.data?.map((permission) => permission.id));
+  const readsMembers = held.has(readMembers);
+  const readsInvitations = readsMembers && held.has(inviteMembers);
+  const members = useQuery(teamMembersQuery(team), { suspend: false, enabled: readsMembers, app });
+  const invitations = useQuery(teamInvitationsQuery(team), { suspend: false, enabled: readsInvitations, app });
+  const failed = [permissions, members, invitations].some((state) => state.status === 'failed');
+  const loaded =
+    permissions.status === 'ready' &&
+    (!readsMembers || members.status === 'ready') &&
+    (!readsInvitations || invitations.status === 'ready');
+  const state = loaded
+    ? { held, members: (readsMembers && members.data) || [], invitations: (readsInvitations && invitations.data) || [] }
+    : null;
+  return { state, failed, user };
 }
 
 function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => void }) {
-  const labels = useLabels();
-  const { state, failed, reload, user } = useTeamState(team);
+  const labels = useLabels(accountSettingsLabels, teamLabels);
+  const { state, failed, user } = useTeamState(team);
   // Row actions take their row away (a removed member, a revoked invitation): their outcome shows under the list.
-  const memberAction = useAction();
-  const invitationAction = useAction();
+  const memberAction = useFormAction();
+  const invitationAction = useFormAction();
   if (failed) return <p className="lk-error-text">{labels.accountTeamsLoadFailed}</p>;
   if (!state) {
     return (
@@ -153,7 +160,6 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
           onSubmit={async (name) => {
             const profile = await user.getTeamProfile(team);
             await profile.update({ displayName: name || null });
-            await reload();
             return labels.accountTeamProfileSaved;
           }}
         />
@@ -174,7 +180,6 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
                           text: labels.accountTeamRemoveMember({ member: name }),
                           run: async () => {
                             await team.removeUser(member.id);
-                            await reload();
                             return labels.accountTeamMemberRemoved({ member: name });
                           },
                         }
@@ -197,7 +202,6 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
             email
             onSubmit={async (email) => {
               await team.inviteUser({ email });
-              await reload();
               return labels.accountTeamInvited({ email });
             }}
           />
@@ -220,7 +224,6 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
                           text: labels.accountTeamRevoke({ email: invitation.recipientEmail }),
                           run: async () => {
                             await invitation.revoke();
-                            await reload();
                             return labels.accountTeamRevoked({ email: invitation.recipientEmail });
                           },
                         }
@@ -272,47 +275,50 @@ function OneFieldForm(props: {
   optional?: boolean;
   onSubmit: (value: string) => Promise<string>;
 }) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels, teamLabels);
   const messages = useMessages();
   const [value, setValue] = useState(props.initial ?? '');
-  const { busy, outcome, setOutcome, run } = useAction();
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const action = useFormAction(['value'] as const);
+  const onSubmit = async () => {
     const given = value.trim();
-    if (!given && !props.optional) {
-      const text = props.email ? formMessage('EMAIL_REQUIRED', messages) : labels.accountTeamNameRequired;
-      setOutcome({ kind: 'error', text });
-      return;
-    }
-    const done = await run(() => props.onSubmit(given));
+    const done = await action.submit({
+      check: () => ({
+        value:
+          given || props.optional
+            ? undefined
+            : props.email
+              ? formMessage('EMAIL_REQUIRED', messages)
+              : labels.accountTeamNameRequired,
+      }),
+      work: () => props.onSubmit(given),
+      // The service's refusal is about the one field: it shows there.
+      refusal: (error) => ({ value: errorText(error, messages) }),
+    });
     if (done && props.initial === undefined) setValue('');
   };
-  const control = (attributes: { id: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }) => {
-    const shared = {
-      ...attributes,
-      value,
-      onChange: (event: { target: { value: string } }) => {
-        setValue(event.target.value);
-        if (outcome) setOutcome(null);
-      },
-    };
-    return props.email ? (
-      <EmailInput {...shared} />
-    ) : (
-      <input {...shared} className="lk-input" type="text" maxLength={256} required={!props.optional} />
-    );
-  };
   return (
-    <form className="lk-settings-form lk-settings-inline-form" noValidate onSubmit={submit}>
-      <Field label={props.label} error={outcome?.kind === 'error' ? outcome.text : undefined}>
-        {control}
-      </Field>
-      <button type="submit" className="lk-button lk-button-primary" disabled={busy} aria-busy={busy}>
-        {busy ? <Spinner /> : null}
-        <span>{props.submit}</span>
-      </button>
-      {outcome?.kind === 'success' ? <OutcomeNotice outcome={outcome} /> : null}
-    </form>
+    <Form state={action} onSubmit={onSubmit} className="lk-settings-form lk-settings-inline-form">
+      <FormField name="value" label={props.label}>
+        {(control) => {
+          const shared = {
+            ...control,
+            value,
+            onChange: (event: { target: { value: string } }) => {
+              setValue(event.target.value);
+              action.edited('value');
+              if (action.outcome) action.setOutcome(null);
+            },
+          };
+          return props.email ? (
+            <EmailInput {...shared} />
+          ) : (
+            <input {...shared} className="lk-input" type="text" maxLength={256} required={!props.optional} />
+          );
+        }}
+      </FormField>
+      <BusyButton block={false}>{props.submit}</BusyButton>
+      <OutcomeNotice outcome={action.outcome} />
+    </Form>
   );
 }
 
@@ -321,7 +327,7 @@ function Row(props: {
   label: string;
   badge: ReactNode;
   action: { text: string; run: () => Promise<string> } | null;
-  run: ReturnType<typeof useAction>['run'];
+  run: FormAction['run'];
   busy: boolean;
 }) {
   const { busy, run } = props;
@@ -349,9 +355,9 @@ function Row(props: {
 
 /** A button that asks once more before it acts (leaving, deleting). */
 function Confirmed(props: { text: string; question: string; run: () => Promise<string | null> }) {
-  const labels = useLabels();
+  const labels = useLabels(accountSettingsLabels, teamLabels);
   const [asking, setAsking] = useState(false);
-  const { busy, outcome, run } = useAction();
+  const { busy, outcome, run } = useFormAction();
   if (!asking) {
     return (
       <>
@@ -368,17 +374,17 @@ function Confirmed(props: { text: string; question: string; run: () => Promise<s
         <strong>{props.question}</strong>
       </p>
       <div className="lk-settings-actions">
-        <button
+        <BusyButton
           type="button"
-          className="lk-button lk-button-danger"
-          disabled={busy}
+          variant="danger"
+          block={false}
+          busy={busy}
           onClick={async () => {
             if (!(await run(props.run))) setAsking(false);
           }}
         >
-          {busy ? <Spinner /> : null}
-          <span>{props.text}</span>
-        </button>
+          {props.text}
+        </BusyButton>
         <button type="button" className="lk-button lk-button-secondary" onClick={() => setAsking(false)}>
           {labels.accountCancel}
         </button>

@@ -3,17 +3,17 @@ import { userEvent } from '@testing-library/user-event';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import { answeringApp } from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp } from '../test-support/fake-app.js';
 import { AuthCard } from './auth-card.js';
 
 afterEach(cleanup);
 
 describe('AuthCard', () => {
   it('is a themed page with a card region named by its title', () => {
-    const fake = createFakeApp();
+    const { app } = answeringApp();
     render(
-      <LatchkeyProvider app={fake.app} theme="dark">
+      <LatchkeyProvider app={app} theme="dark">
         <AuthCard title="Check your inbox" subtitle="We sent you a link." footer={<a href="/">Back</a>}>
           <p>Body</p>
         </AuthCard>

@@ -3,15 +3,16 @@ import { userEvent } from '@testing-library/user-event';
 import { createRef, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import { type Answer, answeringApp, heldAnswer } from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp } from '../test-support/fake-app.js';
 import { CredentialForm, EmailField, FormError, PasswordField, SubmitButton } from './credential-form.js';
 
 afterEach(cleanup);
 
-function renderForm(ui: React.ReactNode, fake = createFakeApp()) {
-  render(<LatchkeyProvider app={fake.app}>{ui}</LatchkeyProvider>);
-  return fake;
+function renderForm(ui: React.ReactNode, answer?: Answer) {
+  const answering = answeringApp(answer);
+  render(<LatchkeyProvider app={answering.app}>{ui}</LatchkeyProvider>);
+  return answering;
 }
 
 const heard: string[] = [];
@@ -128,7 +129,7 @@ describe('CredentialForm and its parts', () => {
   });
 
   it('disables the submit button when asked, and while busy', async () => {
-    const fake = renderForm(
+    const { requests } = renderForm(
       <CredentialForm kind="sign-in" defaultEmail="ada@example.com">
         <PasswordField />
         <SubmitButton disabled />
@@ -136,7 +137,7 @@ describe('CredentialForm and its parts', () => {
     );
     expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(true);
     await act(async () => {});
-    expect(fake.mocks.signInWithCredential).not.toHaveBeenCalled();
+    expect(requests).toEqual([]);
   });
 
   it('refuses to render a part outside a CredentialForm', () => {
@@ -146,7 +147,9 @@ describe('CredentialForm and its parts', () => {
   });
 
   it('has no axe violations in a custom composition, errors shown, and submits with Enter from a field', async () => {
-    const fake = renderForm(
+    // The service's answer is held: the form stays busy.
+    const held = heldAnswer();
+    const { requests } = renderForm(
       <main>
         <CredentialForm kind="sign-up">
           <FormError />
@@ -155,6 +158,7 @@ describe('CredentialForm and its parts', () => {
           <SubmitButton />
         </CredentialForm>
       </main>,
+      () => held.promise,
     );
     expect(await axeViolations()).toEqual([]);
     const user = userEvent.setup();
@@ -166,7 +170,17 @@ describe('CredentialForm and its parts', () => {
     await user.keyboard('ada@example.com');
     await user.tab();
     await user.keyboard('long-enough{Enter}');
-    expect(fake.mocks.signUpWithCredential).toHaveBeenCalledWith({ email: 'ada@example.com', password: 'long-enough' });
+    expect(requests).toEqual([
+      {
+        method: 'POST',
+        path: '/auth/password/sign-up',
+        body: {
+          email: 'ada@example.com',
+          password: 'long-enough',
+          verification_callback_url: 'http://localhost:3000/handler/email-verification',
+        },
+      },
+    ]);
     expect(screen.getByRole('button', { name: 'Creating account…' })).toBeTruthy();
   });
 });

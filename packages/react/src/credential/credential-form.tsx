@@ -4,7 +4,7 @@
  * render inside it, in any order and with any markup around them. Every part
  * takes the props of its main element (listed on each) and forwards its ref.
  */
-import { constants } from '@latchkey/protocol';
+import { constants, familiesOf, type KnownErrorCode } from '@latchkey/protocol';
 import {
   type ButtonHTMLAttributes,
   createContext,
@@ -14,17 +14,48 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   useContext,
+  useState,
 } from 'react';
+import { FormAlert } from '../form/alert.js';
+import { Form, FormField } from '../form/form.js';
+import { BusyButton } from '../form/submit-button.js';
+import { type FormAction, useFormAction } from '../form/use-form-action.js';
 import { composeRefs } from '../internal/compose-refs.js';
 import { EmailInput } from '../internal/email-input.js';
-import { Field } from '../internal/field.js';
-import { Icon } from '../internal/icon.js';
+import { errorText, knownErrorCodeOf } from '../internal/error-text.js';
 import { cx } from '../internal/root-props.js';
 import { TextContext, useLabels, useText } from '../internal/text.js';
+import { useControllableState } from '../internal/use-controllable-state.js';
 import type { LatchkeyTranslation } from '../labels.js';
-import { Spinner } from '../spinner.js';
+import type { LatchkeyMessages } from '../messages.js';
+import { useApp } from '../provider.js';
+import { credentialLabels } from './credential-labels.js';
 import { PasswordInput, type PasswordInputProps } from './password-input.js';
-import { type CredentialFormOptions, type CredentialFormState, useCredentialForm } from './use-credential-form.js';
+import { type CredentialKind, validateCredentials } from './validation.js';
+
+export interface CredentialFormOptions {
+  kind: CredentialKind;
+  /** Rewording of known errors and form messages. */
+  messages?: LatchkeyMessages;
+  /** Stay on the page after success instead of letting the SDK redirect. */
+  noRedirect?: boolean;
+  /** Called after the service accepted the credentials. */
+  onSuccess?: (result: { email: string }) => void;
+  /** The e-mail value (controlled). */
+  email?: string;
+  /** The e-mail value at first (uncontrolled). */
+  defaultEmail?: string;
+  onEmailChange?: (email: string) => void;
+}
+
+interface CredentialFormState {
+  kind: CredentialKind;
+  action: FormAction<'email' | 'password'>;
+  email: string;
+  setEmail: (email: string) => void;
+  password: string;
+  setPassword: (password: string) => void;
+}
 
 const FormContext = createContext<CredentialFormState | null>(null);
 
@@ -87,14 +118,7 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
   return (
     <TextContext.Provider value={text}>
       <FormContext.Provider value={form}>
-        <form
-          aria-describedby={form.errors.form ? form.formErrorId : undefined}
-          {...rest}
-          ref={ref}
-          className={cx('lk-form', className)}
-          noValidate
-          onSubmit={form.onSubmit}
-        >
+        <Form {...rest} ref={ref} state={form.action} onSubmit={form.submit} className={cx('lk-form', className)}>
           {children ?? (
             <>
               <FormError />
@@ -103,11 +127,57 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
               <SubmitButton />
             </>
           )}
-        </form>
+        </Form>
       </FormContext.Provider>
     </TextContext.Provider>
   );
 });
+
+/** The state of a credential form: its action, the two values, and the submission (checks, then the SDK call). */
+function useCredentialForm(options: CredentialFormOptions) {
+  const { kind, messages, noRedirect, onSuccess } = options;
+  const app = useApp();
+  const action = useFormAction(['email', 'password'] as const, messages);
+  const [email, setEmailValue] = useControllableState(options.email, options.defaultEmail ?? '', options.onEmailChange);
+  const [password, setPasswordValue] = useState('');
+  const submit = () => {
+    const credentials = { email: email.trim(), password, ...(noRedirect ? { noRedirect: true } : {}) };
+    return action.submit({
+      check: () => validateCredentials(kind, { email, password }, messages),
+      work: async () => {
+        if (kind === 'sign-in') await app.signInWithCredential(credentials);
+        else await app.signUpWithCredential(credentials);
+        onSuccess?.({ email: credentials.email });
+      },
+      // Unmet password rules belong to the password field; anything else to the form.
+      refusal: (error) =>
+        isPasswordRequirement(knownErrorCodeOf(error)) ? { password: errorText(error, messages) } : null,
+      // The submit button was disabled while busy, which drops its focus: bring keyboard users back to the form.
+      focusOnError: 'email',
+      stayPending: !noRedirect,
+    });
+  };
+  const state: CredentialFormState = {
+    kind,
+    action,
+    email,
+    setEmail: (value) => {
+      setEmailValue(value);
+      action.edited('email');
+    },
+    password,
+    setPassword: (value) => {
+      setPasswordValue(value);
+      action.edited('password');
+    },
+  };
+  return { ...state, submit };
+}
+
+/** Whether a refusal is about the password rules (too short, too long, …). */
+export function isPasswordRequirement(code: KnownErrorCode | null): boolean {
+  return code !== null && familiesOf(code).includes('PASSWORD_REQUIREMENTS_NOT_MET');
+}
 
 /**
  * Props of `FormError`: any `<div>` prop.
@@ -129,18 +199,9 @@ export type FormErrorProps = Omit<HTMLAttributes<HTMLDivElement>, 'children' | '
  * <CredentialForm kind="sign-up"><FormError />...</CredentialForm>
  * ```
  */
-export const FormError = forwardRef<HTMLDivElement, FormErrorProps>(function FormError({ className, ...rest }, ref) {
-  const { errors, formErrorId } = useFormContext('FormError');
-  return (
-    <div {...rest} ref={ref} className={cx('lk-alert-region', className)} role="alert" id={formErrorId}>
-      {errors.form ? (
-        <p className="lk-alert">
-          <Icon name="alert" size={18} className="lk-alert-icon" />
-          <span>{errors.form}</span>
-        </p>
-      ) : null}
-    </div>
-  );
+export const FormError = forwardRef<HTMLDivElement, FormErrorProps>(function FormError(props, ref) {
+  useFormContext('FormError');
+  return <FormAlert {...props} ref={ref} />;
 });
 
 /**
@@ -173,17 +234,17 @@ export const EmailField = forwardRef<HTMLInputElement, FieldProps>(function Emai
   { label, hint, id, placeholder, className, onChange, 'aria-describedby': describedBy, ...rest },
   ref,
 ) {
-  const { emailRef, email, setEmail, errors } = useFormContext('EmailField');
-  const labels = useLabels();
+  const { email, setEmail } = useFormContext('EmailField');
+  const labels = useLabels(credentialLabels);
   return (
-    <Field id={id} label={label ?? labels.emailLabel} hint={hint} error={errors.email} describedBy={describedBy}>
+    <FormField name="email" id={id} label={label ?? labels.emailLabel} hint={hint} describedBy={describedBy}>
       {(control) => (
         <EmailInput
           required
           {...(placeholder !== undefined ? { placeholder } : {})}
           {...rest}
           {...control}
-          ref={composeRefs(ref, emailRef)}
+          ref={composeRefs(ref, control.ref)}
           className={className}
           value={email}
           onChange={(event) => {
@@ -192,7 +253,7 @@ export const EmailField = forwardRef<HTMLInputElement, FieldProps>(function Emai
           }}
         />
       )}
-    </Field>
+    </FormField>
   );
 });
 
@@ -223,15 +284,15 @@ export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(fu
   { label, hint, id, onChange, 'aria-describedby': describedBy, ...rest },
   ref,
 ) {
-  const { kind, passwordRef, password, setPassword, errors } = useFormContext('PasswordField');
-  const labels = useLabels();
+  const { kind, password, setPassword } = useFormContext('PasswordField');
+  const labels = useLabels(credentialLabels);
   const lengthRule = kind === 'sign-up' ? labels.newPasswordHint({ minLength: constants.passwordMinLength }) : null;
   return (
-    <Field
+    <FormField
+      name="password"
       id={id}
       label={label ?? labels.passwordLabel}
       hint={hint === undefined ? lengthRule : hint}
-      error={errors.password}
       describedBy={describedBy}
     >
       {(control) => (
@@ -241,7 +302,7 @@ export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(fu
           required
           {...rest}
           {...control}
-          ref={composeRefs(ref, passwordRef)}
+          ref={composeRefs(ref, control.ref)}
           value={password}
           onChange={(event) => {
             onChange?.(event);
@@ -249,7 +310,7 @@ export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(fu
           }}
         />
       )}
-    </Field>
+    </FormField>
   );
 });
 
@@ -279,25 +340,18 @@ export interface SubmitButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonE
  * ```
  */
 export const SubmitButton = forwardRef<HTMLButtonElement, SubmitButtonProps>(function SubmitButton(
-  { children, busyChildren, className, disabled, ...rest },
+  { children, busyChildren, ...rest },
   ref,
 ) {
-  const { kind, status } = useFormContext('SubmitButton');
-  const labels = useLabels();
-  const busy = status !== 'idle';
-  const idleLabel = children ?? (kind === 'sign-in' ? labels.signInSubmit : labels.signUpSubmit);
-  const busyLabel = busyChildren ?? (kind === 'sign-in' ? labels.signInBusy : labels.signUpBusy);
+  const { kind } = useFormContext('SubmitButton');
+  const labels = useLabels(credentialLabels);
   return (
-    <button
+    <BusyButton
       {...rest}
       ref={ref}
-      type="submit"
-      className={cx('lk-button lk-button-primary lk-button-block', className)}
-      disabled={busy || disabled}
-      aria-busy={busy}
+      busyChildren={busyChildren ?? (kind === 'sign-in' ? labels.signInBusy : labels.signUpBusy)}
     >
-      {busy ? <Spinner /> : null}
-      <span>{busy ? busyLabel : idleLabel}</span>
-    </button>
+      {children ?? (kind === 'sign-in' ? labels.signInSubmit : labels.signUpSubmit)}
+    </BusyButton>
   );
 });

@@ -1,6 +1,5 @@
 // @vitest-environment node
 import '../test-support/dom-in-node.js';
-import type { SignInResult } from '@latchkey/js';
 import { KnownError } from '@latchkey/protocol';
 import type { TestService } from '@latchkey/server/testing';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -8,8 +7,16 @@ import { userEvent } from '@testing-library/user-event';
 import { createRef } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import {
+  type Answer,
+  answeringApp,
+  heldAnswer,
+  jsonAnswer,
+  knownErrorAnswer,
+  recordedAnswers,
+} from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp, deferred, visit } from '../test-support/fake-app.js';
+import { visit } from '../test-support/page.js';
 import { realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { SignIn, SignUp } from './credential-pages.js';
 
@@ -20,16 +27,42 @@ function renderPage(
   page: 'sign-in' | 'sign-up',
   props: Parameters<typeof SignIn>[0] = {},
   projectName?: string,
-  serviceProjectName?: string | null,
+  serviceProjectName: string | null = 'Demo project',
 ) {
-  const fake = createFakeApp({ projectName: serviceProjectName });
+  /** Answers for the next credential requests, in order; then the service accepts them. */
+  const next: Answer[] = [];
+  const { app, requests } = answeringApp(serviceWith(serviceProjectName, next));
   const Page = page === 'sign-in' ? SignIn : SignUp;
   render(
-    <LatchkeyProvider app={fake.app} projectName={projectName}>
+    <LatchkeyProvider app={app} projectName={projectName}>
       <Page {...props} />
     </LatchkeyProvider>,
   );
-  return { app: fake.mocks };
+  const path = page === 'sign-in' ? '/auth/password/sign-in' : '/auth/password/sign-up';
+  /** The e-mail and password of each credential request sent. */
+  const sent = () =>
+    requests
+      .filter((request) => request.path === path)
+      .map((request) => {
+        const { email, password } = request.body as { email: string; password: string };
+        return { email, password };
+      });
+  return { next, sent };
+}
+
+/** The service as the credential pages meet it (`projectName` `null`: the project is not found). */
+function serviceWith(projectName: string | null, next: Answer[] = []): Answer {
+  return (request) => {
+    if (request.path === '/projects/current') {
+      if (projectName !== null) return jsonAnswer({ ...recordedAnswers.project, display_name: projectName });
+      return knownErrorAnswer(new KnownError('PROJECT_NOT_FOUND', { project_id: 'project-answers' }));
+    }
+    if (request.path.startsWith('/auth/password/')) {
+      const answer = next.shift();
+      return answer ? answer(request) : jsonAnswer(recordedAnswers.signUp);
+    }
+    return undefined;
+  };
 }
 
 function fill(email: string, password: string) {
@@ -60,7 +93,7 @@ describe('SignIn', () => {
   });
 
   it('shows required-field messages tied to the fields and does not call the SDK', () => {
-    const { app } = renderPage('sign-in');
+    const { sent } = renderPage('sign-in');
     fireEvent.click(submitButton(/sign in/i));
     const email = screen.getByLabelText('E-mail');
     const password = screen.getByLabelText('Password');
@@ -68,7 +101,7 @@ describe('SignIn', () => {
     expect(describedText(email)).toBe('Enter your e-mail address.');
     expect(describedText(password)).toBe('Enter your password.');
     expect(document.activeElement).toBe(email);
-    expect(app.signInWithCredential).not.toHaveBeenCalled();
+    expect(sent()).toEqual([]);
   });
 
   it('checks the e-mail shape and clears a field error once the field changes', () => {
@@ -82,17 +115,17 @@ describe('SignIn', () => {
   });
 
   it('calls signInWithCredential with the trimmed e-mail and the password; short passwords are left to the service', async () => {
-    const { app } = renderPage('sign-in');
+    const { sent } = renderPage('sign-in');
     fill('  ada@example.com ', 'short');
     fireEvent.click(submitButton(/sign in/i));
-    expect(app.signInWithCredential).toHaveBeenCalledWith({ email: 'ada@example.com', password: 'short' });
     await act(async () => {});
+    expect(sent()).toEqual([{ email: 'ada@example.com', password: 'short' }]);
   });
 
   it('disables the button and marks it busy while the service answers, then shows its error', async () => {
-    const { app } = renderPage('sign-in');
-    const answer = deferred<SignInResult>();
-    app.signInWithCredential.mockReturnValueOnce(answer.promise);
+    const { next, sent } = renderPage('sign-in');
+    const answer = heldAnswer();
+    next.push(() => answer.promise);
     fill('ada@example.com', 'wrong-password');
     fireEvent.click(submitButton(/sign in/i));
 
@@ -100,9 +133,10 @@ describe('SignIn', () => {
     expect(busy.disabled).toBe(true);
     expect(busy.getAttribute('aria-busy')).toBe('true');
     fireEvent.click(busy);
-    expect(app.signInWithCredential).toHaveBeenCalledTimes(1);
+    await act(async () => {});
+    expect(sent()).toHaveLength(1);
 
-    await act(async () => answer.reject(new KnownError('EMAIL_PASSWORD_MISMATCH')));
+    await act(async () => answer.release(knownErrorAnswer('EMAIL_PASSWORD_MISMATCH')));
     expect(screen.getByRole('alert').textContent).toBe('Wrong e-mail or password.');
     const idle = submitButton(/^sign in$/i) as HTMLButtonElement;
     expect(idle.disabled).toBe(false);
@@ -114,8 +148,8 @@ describe('SignIn', () => {
   });
 
   it('announces a refusal in the one role=alert region and brings focus back to the first field', async () => {
-    const { app } = renderPage('sign-in');
-    app.signInWithCredential.mockRejectedValueOnce(new KnownError('EMAIL_PASSWORD_MISMATCH'));
+    const { next } = renderPage('sign-in');
+    next.push(() => knownErrorAnswer('EMAIL_PASSWORD_MISMATCH'));
     fill('ada@example.com', 'wrong-password');
     fireEvent.click(submitButton(/sign in/i));
     await screen.findByText('Wrong e-mail or password.');
@@ -128,45 +162,40 @@ describe('SignIn', () => {
   });
 
   it('rewords server errors with the messages prop', async () => {
-    const { app } = renderPage('sign-in', { messages: { EMAIL_PASSWORD_MISMATCH: 'Nope, try again.' } });
-    app.signInWithCredential.mockRejectedValueOnce(new KnownError('EMAIL_PASSWORD_MISMATCH'));
+    const { next } = renderPage('sign-in', { messages: { EMAIL_PASSWORD_MISMATCH: 'Nope, try again.' } });
+    next.push(() => knownErrorAnswer('EMAIL_PASSWORD_MISMATCH'));
     fill('ada@example.com', 'wrong-password');
     fireEvent.click(submitButton(/sign in/i));
     expect((await screen.findByText('Nope, try again.')).closest('[role="alert"]')).toBeTruthy();
   });
 
   it('stays busy after success while the SDK redirects', async () => {
-    const { app } = renderPage('sign-in');
+    const { sent } = renderPage('sign-in');
     fill('ada@example.com', 'right-password');
     fireEvent.click(submitButton(/sign in/i));
     await act(async () => {});
-    expect(app.signInWithCredential).toHaveBeenCalledTimes(1);
+    expect(sent()).toHaveLength(1);
     expect((screen.getByRole('button', { name: 'Signing in…' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('passes noRedirect, calls onSuccess and becomes usable again', async () => {
     const successes: string[] = [];
-    const { app } = renderPage('sign-in', { noRedirect: true, onSuccess: ({ email }) => successes.push(email) });
+    const { sent } = renderPage('sign-in', { noRedirect: true, onSuccess: ({ email }) => successes.push(email) });
     fill('ada@example.com', 'right-password');
     fireEvent.click(submitButton(/sign in/i));
     await act(async () => {});
-    expect(app.signInWithCredential).toHaveBeenCalledWith({
-      email: 'ada@example.com',
-      password: 'right-password',
-      noRedirect: true,
-    });
+    expect(sent()).toEqual([{ email: 'ada@example.com', password: 'right-password' }]);
     expect(successes).toEqual(['ada@example.com']);
     expect((submitButton(/^sign in$/i) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('shows a non-catalogue failure by its message', async () => {
-    const { app } = renderPage('sign-in');
-    app.signInWithCredential.mockRejectedValueOnce(new Error('Could not reach the Latchkey service at http://x.'));
+    const { next } = renderPage('sign-in');
+    next.push(() => undefined); // the network is down
     fill('ada@example.com', 'right-password');
     fireEvent.click(submitButton(/sign in/i));
-    expect(
-      (await screen.findByText('Could not reach the Latchkey service at http://x.')).closest('[role="alert"]'),
-    ).toBeTruthy();
+    const said = 'Could not reach the Latchkey service at https://auth.example.com/api/v1/auth/password/sign-in.';
+    expect((await screen.findByText(said)).closest('[role="alert"]')).toBeTruthy();
   });
 
   it('links to sign-up, keeping after_auth_return_to', () => {
@@ -205,7 +234,7 @@ describe('SignUp', () => {
   });
 
   it('checks the password length with the service limits, in the catalogue wording', () => {
-    const { app } = renderPage('sign-up');
+    const { sent } = renderPage('sign-up');
     fill('ada@example.com', 'seven77');
     fireEvent.click(submitButton(/create account/i));
     const password = screen.getByLabelText('Password');
@@ -216,22 +245,22 @@ describe('SignUp', () => {
     fill('ada@example.com', 'x'.repeat(71));
     fireEvent.click(submitButton(/create account/i));
     expect(describedText(password)).toContain('The password must be at most 70 characters long.');
-    expect(app.signUpWithCredential).not.toHaveBeenCalled();
+    expect(sent()).toEqual([]);
   });
 
   it('calls signUpWithCredential and shows USER_EMAIL_ALREADY_EXISTS', async () => {
-    const { app } = renderPage('sign-up');
-    app.signUpWithCredential.mockRejectedValueOnce(new KnownError('USER_EMAIL_ALREADY_EXISTS'));
+    const { next, sent } = renderPage('sign-up');
+    next.push(() => knownErrorAnswer('USER_EMAIL_ALREADY_EXISTS'));
     fill('ada@example.com', 'long-enough');
     fireEvent.click(submitButton(/create account/i));
-    expect(app.signUpWithCredential).toHaveBeenCalledWith({ email: 'ada@example.com', password: 'long-enough' });
     expect(screen.getByRole('button', { name: 'Creating account…' }).getAttribute('aria-busy')).toBe('true');
     expect((await screen.findByText('User email already exists.')).closest('[role="alert"]')).toBeTruthy();
+    expect(sent()).toEqual([{ email: 'ada@example.com', password: 'long-enough' }]);
   });
 
   it('shows SIGN_UP_NOT_ENABLED as a form error', async () => {
-    const { app } = renderPage('sign-up');
-    app.signUpWithCredential.mockRejectedValueOnce(new KnownError('SIGN_UP_NOT_ENABLED'));
+    const { next } = renderPage('sign-up');
+    next.push(() => knownErrorAnswer('SIGN_UP_NOT_ENABLED'));
     fill('ada@example.com', 'long-enough');
     fireEvent.click(submitButton(/create account/i));
     expect(
@@ -240,8 +269,8 @@ describe('SignUp', () => {
   });
 
   it('puts the service password rules under the password field, with their details', async () => {
-    const { app } = renderPage('sign-up', { messages: { PASSWORD_TOO_SHORT: tooShortInGerman } });
-    app.signUpWithCredential.mockRejectedValueOnce(new KnownError('PASSWORD_TOO_SHORT', { min_length: 12 }));
+    const { next } = renderPage('sign-up', { messages: { PASSWORD_TOO_SHORT: tooShortInGerman } });
+    next.push(() => knownErrorAnswer(new KnownError('PASSWORD_TOO_SHORT', { min_length: 12 })));
     fill('ada@example.com', 'long-enough');
     fireEvent.click(submitButton(/create account/i));
     await screen.findByText('Mindestens 12 Zeichen.');
@@ -269,7 +298,7 @@ describe.each(['sign-in', 'sign-up'] as const)('the %s page, accessibility and k
   });
 
   it('is used with the keyboard alone: Tab through the fields and the toggle, Enter submits', async () => {
-    const { app } = renderPage(page, {}, 'Acme');
+    const { sent } = renderPage(page, {}, 'Acme');
     const user = userEvent.setup();
     await user.tab();
     expect(document.activeElement).toBe(screen.getByLabelText('E-mail'));
@@ -283,17 +312,17 @@ describe.each(['sign-in', 'sign-up'] as const)('the %s page, accessibility and k
     expect(screen.getByLabelText('Password').getAttribute('type')).toBe('text');
     await user.click(screen.getByLabelText('Password'));
     await user.keyboard('{Enter}');
-    const call = page === 'sign-in' ? app.signInWithCredential : app.signUpWithCredential;
-    expect(call).toHaveBeenCalledWith({ email: 'ada@example.com', password: 'long-enough' });
+    await act(async () => {});
+    expect(sent()).toEqual([{ email: 'ada@example.com', password: 'long-enough' }]);
   });
 });
 
 describe('credential pages, words and props', () => {
   it('take their interface text from labels: the provider, then the page', () => {
     visit('/handler/sign-in');
-    const fake = createFakeApp();
+    const { app } = answeringApp(serviceWith('Demo project'));
     render(
-      <LatchkeyProvider app={fake.app} projectName="Acme" labels={{ emailLabel: 'Courriel', signInSubmit: 'Entrer' }}>
+      <LatchkeyProvider app={app} projectName="Acme" labels={{ emailLabel: 'Courriel', signInSubmit: 'Entrer' }}>
         <SignIn
           labels={{
             signInSubmit: 'Continuer',
@@ -320,10 +349,10 @@ describe('credential pages, words and props', () => {
   });
 
   it('forward the ref and other props to the page element', () => {
-    const fake = createFakeApp();
+    const { app } = answeringApp(serviceWith('Demo project'));
     const ref = createRef<HTMLDivElement>();
     render(
-      <LatchkeyProvider app={fake.app} theme="dark">
+      <LatchkeyProvider app={app} theme="dark">
         <SignUp ref={ref} className="mine" data-testid="page" id="signup" />
       </LatchkeyProvider>,
     );

@@ -2,14 +2,16 @@
 import { forwardRef, type HTMLAttributes, type ReactNode, useEffect, useRef, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { currentReturnTo, withReturnTo } from '../internal/return-to.js';
-import { TextContext, useText } from '../internal/text.js';
+import { TextContext, useText, wordsOf } from '../internal/text.js';
 import { useAppData } from '../internal/use-app-data.js';
 import { useProjectName } from '../internal/use-project-name.js';
-import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
+import type { LabelsOf, LatchkeyTranslation } from '../labels.js';
 import { MagicLinkForm } from '../magic-link/magic-link-form.js';
+import { magicLinkLabels } from '../magic-link/magic-link-labels.js';
 import { OAuthButtons } from '../oauth/oauth-buttons.js';
 import { useApp } from '../provider.js';
 import { CredentialForm, EmailField, FormError, PasswordField, SubmitButton } from './credential-form.js';
+import { credentialLabels } from './credential-labels.js';
 
 /**
  * Props of `SignIn` and `SignUp`: the project name, the words (`labels`,
@@ -79,7 +81,8 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
   const app = useApp();
   const text = useText({ labels, messages });
   const name = useProjectName(projectName);
-  const words = pageWords(kind, text.labels);
+  const all = wordsOf(text, credentialLabels, magicLinkLabels);
+  const words = pageWords(kind, all);
   const otherPage = kind === 'sign-in' ? app.urls.signUp : app.urls.signIn;
   const footer: ReactNode = (
     <>
@@ -112,7 +115,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
         {...rest}
         ref={ref}
         title={words.title(name)}
-        subtitle={showCode ? text.labels.magicLinkSubtitle : words.subtitle}
+        subtitle={showCode ? all.magicLinkSubtitle : words.subtitle}
         footer={footer}
       >
         {providers.length > 0 ? (
@@ -120,7 +123,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
             <OAuthButtons providers={providers} />
             {password || magicLink ? (
               <p className="lk-divider">
-                <span>{text.labels.orSeparator}</span>
+                <span>{all.orSeparator}</span>
               </p>
             ) : null}
           </>
@@ -154,7 +157,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
                 <EmailField ref={emailInput} />
                 <PasswordField />
                 <a className="lk-link lk-forgot-link" href={app.urls.forgotPassword}>
-                  {text.labels.forgotPasswordLink}
+                  {all.forgotPasswordLink}
                 </a>
                 <SubmitButton />
               </>
@@ -164,14 +167,14 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
         {magicLink && !showCode ? (
           <>
             <p className="lk-divider">
-              <span>{text.labels.orSeparator}</span>
+              <span>{all.orSeparator}</span>
             </p>
             <button
               type="button"
               className="lk-button lk-button-secondary lk-button-block"
               onClick={() => setByCode(true)}
             >
-              {text.labels.magicLinkOption}
+              {all.magicLinkOption}
             </button>
           </>
         ) : null}
@@ -181,7 +184,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
 });
 
 /** The words of one credential page, picked from the labels. */
-function pageWords(kind: 'sign-in' | 'sign-up', labels: LatchkeyLabels) {
+function pageWords(kind: 'sign-in' | 'sign-up', labels: Readonly<LabelsOf<typeof credentialLabels>>) {
   const signIn = kind === 'sign-in';
   return {
     /** The title for a project name (`undefined`: still loading; `null`: unknown). */

@@ -3,8 +3,8 @@ import { userEvent } from '@testing-library/user-event';
 import { createRef, useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import { answeringApp } from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp } from '../test-support/fake-app.js';
 import { PasswordInput } from './password-input.js';
 
 afterEach(cleanup);
@@ -89,7 +89,7 @@ describe('PasswordInput', () => {
     const ref = createRef<HTMLInputElement>();
     render(
       <LatchkeyProvider
-        app={createFakeApp().app}
+        app={answeringApp().app}
         labels={{ showPassword: 'Afficher le mot de passe', showPasswordShort: 'Afficher' }}
       >
         <PasswordInput

@@ -4,6 +4,7 @@
  * (`defaultVisible`).
  */
 import { forwardRef, type InputHTMLAttributes, useId } from 'react';
+import { commonLabels } from '../internal/common-labels.js';
 import { cx } from '../internal/root-props.js';
 import { useLabels } from '../internal/text.js';
 import { useControllableState } from '../internal/use-controllable-state.js';
@@ -43,7 +44,7 @@ export const PasswordInput = forwardRef<HTMLInputElement, PasswordInputProps>(fu
   { visible, defaultVisible = false, onVisibleChange, toggleLabels, className, id, ...inputProps },
   ref,
 ) {
-  const labels = useLabels();
+  const labels = useLabels(commonLabels);
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const [shown, setShown] = useControllableState(visible, defaultVisible, onVisibleChange);

@@ -1,14 +1,21 @@
 // @vitest-environment node
 import '../test-support/dom-in-node.js';
-import { KnownError } from '@latchkey/protocol';
 import type { TestService } from '@latchkey/server/testing';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { createRef, type ReactNode, StrictMode } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import {
+  type Answer,
+  answeringApp,
+  heldAnswer,
+  jsonAnswer,
+  knownErrorAnswer,
+  type SentRequest,
+} from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp, deferred, visit } from '../test-support/fake-app.js';
+import { visit } from '../test-support/page.js';
 import { lastMailTo, linkCodeOf, realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { EmailVerification } from './email-verification.js';
 import { ForgotPassword } from './forgot-password.js';
@@ -20,23 +27,33 @@ beforeEach(() => visit('/handler/somewhere'));
 const code = 'a'.repeat(45);
 const title = () => screen.getByRole('heading', { level: 1 }).textContent;
 
-function renderWith(page: ReactNode, fake = createFakeApp()) {
-  render(<LatchkeyProvider app={fake.app}>{page}</LatchkeyProvider>);
-  return fake.mocks;
+/** The service's answer to every call the pages make: done. */
+const done: Answer = () => jsonAnswer({ success: true });
+
+function renderWith(page: ReactNode, answer: Answer = done) {
+  const answering = answeringApp(answer);
+  render(<LatchkeyProvider app={answering.app}>{page}</LatchkeyProvider>);
+  return answering.requests;
 }
+
+/** The bodies of the requests sent to `path`. */
+const sentTo = (requests: SentRequest[], path: string) =>
+  requests.filter((request) => request.path === path).map((request) => request.body);
+const resetLink = '/auth/password/send-reset-code';
+const callbackUrl = 'http://localhost:3000/handler/password-reset';
 
 describe('ForgotPassword', () => {
   it('checks the address, sends the link, then says "Check your inbox" with a way back to sign-in', async () => {
-    const app = renderWith(<ForgotPassword />);
+    const requests = renderWith(<ForgotPassword />);
     expect(title()).toBe('Reset your password');
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(screen.getByLabelText('E-mail').getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(screen.getByLabelText('E-mail'));
-    expect(app.sendForgotPasswordEmail).not.toHaveBeenCalled();
+    expect(requests).toEqual([]);
     fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: ' ada@example.com ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
-    expect(app.sendForgotPasswordEmail).toHaveBeenCalledWith('ada@example.com');
     await act(async () => {});
+    expect(sentTo(requests, resetLink)).toEqual([{ email: 'ada@example.com', callback_url: callbackUrl }]);
     expect(title()).toBe('Check your inbox');
     expect(screen.getByRole('status').textContent).toContain('If an account uses ada@example.com');
     expect(screen.getByRole('link', { name: 'Back to sign in' }).getAttribute('href')).toBe('/handler/sign-in');
@@ -44,13 +61,12 @@ describe('ForgotPassword', () => {
   });
 
   it('shows a refusal in its alert region, busy button meanwhile', async () => {
-    const app = renderWith(<ForgotPassword messages={{ REDIRECT_URL_NOT_WHITELISTED: 'Pas ce domaine.' }} />);
-    const answer = deferred<void>();
-    app.sendForgotPasswordEmail.mockReturnValueOnce(answer.promise);
+    const answer = heldAnswer();
+    renderWith(<ForgotPassword messages={{ REDIRECT_URL_NOT_WHITELISTED: 'Pas ce domaine.' }} />, () => answer.promise);
     fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'ada@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(screen.getByRole('button', { name: 'Sending…' }).getAttribute('aria-busy')).toBe('true');
-    await act(async () => answer.reject(new KnownError('REDIRECT_URL_NOT_WHITELISTED')));
+    await act(async () => answer.release(knownErrorAnswer('REDIRECT_URL_NOT_WHITELISTED')));
     expect(screen.getByRole('alert').textContent).toBe('Pas ce domaine.');
     expect(title()).toBe('Reset your password');
     expect(await axeViolations()).toEqual([]);
@@ -58,23 +74,23 @@ describe('ForgotPassword', () => {
 
   it('is used with the keyboard alone, and forwards ref and props', async () => {
     const ref = createRef<HTMLDivElement>();
-    const app = renderWith(<ForgotPassword ref={ref} data-testid="page" />);
+    const requests = renderWith(<ForgotPassword ref={ref} data-testid="page" />);
     expect(ref.current).toBe(screen.getByTestId('page'));
     const keys = userEvent.setup();
     await keys.tab();
     expect(document.activeElement).toBe(screen.getByLabelText('E-mail'));
     await keys.keyboard('ada@example.com{Enter}');
-    expect(app.sendForgotPasswordEmail).toHaveBeenCalledWith('ada@example.com');
+    expect(sentTo(requests, resetLink)).toEqual([{ email: 'ada@example.com', callback_url: callbackUrl }]);
   });
 });
 
 describe('PasswordReset', () => {
   it('checks the code on arrival, then takes the new password twice and offers to sign in', async () => {
     visit(`/handler/password-reset?code=${code}`);
-    const app = renderWith(<PasswordReset />);
+    const requests = renderWith(<PasswordReset />);
     expect(screen.getByRole('status').textContent).toBe('Checking your link…');
     await act(async () => {});
-    expect(app.verifyPasswordResetCode).toHaveBeenCalledWith(code);
+    expect(sentTo(requests, '/auth/password/reset/check-code')).toEqual([{ code }]);
     expect(await axeViolations()).toEqual([]);
     const keys = userEvent.setup();
     await keys.tab();
@@ -91,11 +107,11 @@ describe('PasswordReset', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save new password' }));
     expect(screen.getByText('The two passwords are not the same.')).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByLabelText('Confirm new password'));
-    expect(app.resetPassword).not.toHaveBeenCalled();
+    expect(sentTo(requests, '/auth/password/reset')).toEqual([]);
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'new-horse-battery' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save new password' }));
     await act(async () => {});
-    expect(app.resetPassword).toHaveBeenCalledWith({ code, password: 'new-horse-battery' });
+    expect(sentTo(requests, '/auth/password/reset')).toEqual([{ code, password: 'new-horse-battery' }]);
     expect(title()).toBe('Password changed');
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/handler/sign-in');
   });
@@ -106,9 +122,7 @@ describe('PasswordReset', () => {
     ['VERIFICATION_CODE_ALREADY_USED', 'This link was already used'],
   ] as const)('says so when the code is %s, with a way to ask for a new link', async (error, heading) => {
     visit(`/handler/password-reset?code=${code}`);
-    const fake = createFakeApp();
-    fake.mocks.verifyPasswordResetCode.mockRejectedValueOnce(new KnownError(error));
-    renderWith(<PasswordReset />, fake);
+    renderWith(<PasswordReset />, () => knownErrorAnswer(error));
     await act(async () => {});
     expect(title()).toBe(heading);
     expect(screen.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe(
@@ -119,17 +133,18 @@ describe('PasswordReset', () => {
 
   it('says the link does not work when it has no code, without calling the service', async () => {
     visit('/handler/password-reset');
-    const app = renderWith(<PasswordReset />);
+    const requests = renderWith(<PasswordReset />);
     await act(async () => {});
     expect(title()).toBe('This link does not work');
-    expect(app.verifyPasswordResetCode).not.toHaveBeenCalled();
+    expect(requests).toEqual([]);
   });
 
   it('turns to the used-link card when the code was used meanwhile', async () => {
     visit(`/handler/password-reset?code=${code}`);
-    const app = renderWith(<PasswordReset />);
+    renderWith(<PasswordReset />, (request) =>
+      request.path === '/auth/password/reset' ? knownErrorAnswer('VERIFICATION_CODE_ALREADY_USED') : done(request),
+    );
     await act(async () => {});
-    app.resetPassword.mockRejectedValueOnce(new KnownError('VERIFICATION_CODE_ALREADY_USED'));
     fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'new-horse-battery' } });
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'new-horse-battery' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save new password' }));
@@ -141,10 +156,10 @@ describe('PasswordReset', () => {
 describe('EmailVerification', () => {
   it('verifies once under StrictMode, then says the address is verified', async () => {
     visit(`/handler/email-verification?code=${code}`);
-    const fake = createFakeApp();
+    const { app, requests } = answeringApp(done);
     render(
       <StrictMode>
-        <LatchkeyProvider app={fake.app}>
+        <LatchkeyProvider app={app}>
           <EmailVerification />
         </LatchkeyProvider>
       </StrictMode>,
@@ -152,8 +167,7 @@ describe('EmailVerification', () => {
     expect(screen.getByRole('status').textContent).toBe('Checking your link…');
     expect(await axeViolations()).toEqual([]);
     await act(async () => {});
-    expect(fake.mocks.verifyEmail).toHaveBeenCalledTimes(1);
-    expect(fake.mocks.verifyEmail).toHaveBeenCalledWith(code);
+    expect(sentTo(requests, '/contact-channels/verify')).toEqual([{ code }]);
     expect(title()).toBe('E-mail verified');
     expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/');
     expect(await axeViolations()).toEqual([]);
@@ -165,9 +179,7 @@ describe('EmailVerification', () => {
     ['VERIFICATION_CODE_ALREADY_USED', 'This link was already used', 'most likely verified already'],
   ] as const)('shows the %s state', async (error, heading, text) => {
     visit(`/handler/email-verification?code=${code}`);
-    const fake = createFakeApp();
-    fake.mocks.verifyEmail.mockRejectedValueOnce(new KnownError(error));
-    renderWith(<EmailVerification />, fake);
+    renderWith(<EmailVerification />, () => knownErrorAnswer(error));
     await act(async () => {});
     expect(title()).toBe(heading);
     expect(screen.getByRole('region').textContent).toContain(text);
@@ -175,16 +187,23 @@ describe('EmailVerification', () => {
   });
 
   it('offers to try again after a failure that may pass, from the keyboard', async () => {
-    const fake = createFakeApp();
-    fake.mocks.verifyEmail.mockRejectedValueOnce(new Error('Could not reach the Latchkey service.'));
-    renderWith(<EmailVerification code={code} />, fake);
+    // The network is down for the first call, back for the second.
+    let down = true;
+    const requests = renderWith(<EmailVerification code={code} />, (request) => {
+      if (!down) return done(request);
+      down = false;
+      return undefined;
+    });
     await act(async () => {});
-    expect(screen.getByRole('alert').textContent).toBe('Could not reach the Latchkey service.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Could not reach the Latchkey service at https://auth.example.com/api/v1/contact-channels/verify.',
+    );
     const keys = userEvent.setup();
     await keys.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Try again' }));
     await keys.keyboard('{Enter}');
     await act(async () => {});
-    expect(fake.mocks.verifyEmail).toHaveBeenCalledTimes(2);
+    expect(sentTo(requests, '/contact-channels/verify')).toEqual([{ code }, { code }]);
     expect(title()).toBe('E-mail verified');
   });
 });

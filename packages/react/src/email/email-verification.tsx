@@ -1,12 +1,11 @@
 /** `EmailVerification`: the page an e-mail verification link opens (`?code=`). */
-import { forwardRef, type HTMLAttributes, type ReactNode } from 'react';
-import { AuthCard } from '../auth-card/auth-card.js';
-import { Icon } from '../internal/icon.js';
-import { TextContext, useText } from '../internal/text.js';
-import { codeFromUrl, useOnce } from '../internal/use-once.js';
+import { forwardRef, type HTMLAttributes } from 'react';
+import { useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
+import { LinkCodePage } from '../link-code/link-code-page.js';
+import { useLinkCode } from '../link-code/use-link-code.js';
 import { useApp } from '../provider.js';
-import { Checking, LinkFailedCard, LinkProblemCard, linkProblemOf } from './link-problem.js';
+import { emailLabels } from './email-labels.js';
 
 /**
  * Props of `EmailVerification`: the code (default: the page's `?code=`), its
@@ -35,55 +34,39 @@ export interface EmailVerificationProps extends LatchkeyTranslation, Omit<HTMLAt
  * ```
  */
 export const EmailVerification = forwardRef<HTMLDivElement, EmailVerificationProps>(function EmailVerification(
-  { code: givenCode, labels, messages, ...rest },
+  { code, labels, messages, ...rest },
   ref,
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = text.labels;
-  const code = givenCode ?? codeFromUrl();
-  const [state, retry] = useOnce(code && `verify:${code}`, () => app.verifyEmail(code ?? ''));
-  const problem = code ? linkProblemOf(state.error) : 'invalid';
+  const words = wordsOf(text, emailLabels);
+  const link = useLinkCode({ code, name: 'verify', check: (given) => app.verifyEmail(given), usedOnCheck: true });
   const home = (
     <a className="lk-button lk-button-primary lk-button-block" href={app.urls.home}>
-      {state.status === 'done' ? words.continueLabel : words.goHome}
+      {link.step === 'done' ? words.continueLabel : words.goHome}
     </a>
   );
-
-  let page: ReactNode;
-  if (problem) {
-    page = (
-      <LinkProblemCard
-        {...rest}
-        ref={ref}
-        problem={problem}
-        text={problem === 'used' ? words.emailVerificationUsedText : undefined}
-      >
-        {home}
-      </LinkProblemCard>
-    );
-  } else if (state.status === 'failed') {
-    page = (
-      <LinkFailedCard {...rest} ref={ref} title={words.emailVerificationTitle} error={state.error} onRetry={retry} />
-    );
-  } else if (state.status === 'done') {
-    page = (
-      <AuthCard
-        {...rest}
-        ref={ref}
-        icon={<Icon name="check" size={22} />}
-        title={words.emailVerifiedTitle}
-        subtitle={words.emailVerifiedText}
-      >
-        <div className="lk-actions">{home}</div>
-      </AuthCard>
-    );
-  } else {
-    page = (
-      <AuthCard {...rest} ref={ref} icon={<Icon name="mail" size={22} />} title={words.emailVerificationTitle}>
-        <Checking>{words.emailVerificationChecking}</Checking>
-      </AuthCard>
-    );
-  }
-  return <TextContext.Provider value={text}>{page}</TextContext.Provider>;
+  return (
+    <LinkCodePage
+      {...rest}
+      pageRef={ref}
+      link={link}
+      text={text}
+      icon="mail"
+      title={words.emailVerificationTitle}
+      checking={words.emailVerificationChecking}
+      problemActions={home}
+      usedText={words.emailVerificationUsedText}
+      card={(step) =>
+        step === 'done'
+          ? {
+              icon: 'check',
+              title: words.emailVerifiedTitle,
+              subtitle: words.emailVerifiedText,
+              body: <div className="lk-actions">{home}</div>,
+            }
+          : null
+      }
+    />
+  );
 });

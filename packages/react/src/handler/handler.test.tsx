@@ -4,22 +4,55 @@ import { userEvent } from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import {
+  type Answer,
+  answeringApp,
+  jsonAnswer,
+  knownErrorAnswer,
+  recordedAnswers,
+} from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp, fakeUser, visit } from '../test-support/fake-app.js';
+import { visit } from '../test-support/page.js';
 import { Handler } from './handler.js';
 import { handlerPageOf } from './handler-page.js';
 
 afterEach(cleanup);
 
-function renderHandler(path: string, fake = createFakeApp(), props: Parameters<typeof Handler>[0] = {}) {
+const endSession = '/auth/sessions/current';
+/** The publishable key was replaced meanwhile: the service refuses to end the session. */
+const keyRefused = () =>
+  knownErrorAnswer(new KnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: 'project-answers' }));
+
+/** The service as the pages meet it; `ending` answers a sign-out (default: held). */
+function service(ending: Answer = () => new Promise<Response>(() => {})): Answer {
+  return (request) => {
+    if (request.path === endSession) return ending(request);
+    const answers: Record<string, () => Response> = {
+      '/projects/current': () => jsonAnswer({ ...recordedAnswers.project, display_name: 'Demo project' }),
+      '/users/me': () => jsonAnswer(recordedAnswers.currentUser),
+      '/auth/oauth/token': () => jsonAnswer(recordedAnswers.refresh),
+    };
+    return answers[request.path]?.() ?? jsonAnswer({ success: true });
+  };
+}
+
+function app(options: Parameters<typeof answeringApp>[1] = {}, ending?: Answer) {
+  return answeringApp(service(ending), options);
+}
+
+function renderHandler(path: string, answering = app(), props: Parameters<typeof Handler>[0] = {}) {
   visit(path);
   render(
-    <LatchkeyProvider app={fake.app} projectName="Acme">
+    <LatchkeyProvider app={answering.app} projectName="Acme">
       <Handler {...props} />
     </LatchkeyProvider>,
   );
-  return fake;
+  return answering;
 }
+
+/** The bodies of the requests sent to `path`. */
+const sentTo = ({ requests }: ReturnType<typeof app>, path: string) =>
+  requests.filter((request) => request.path === path).map((request) => request.body);
 
 const title = () => screen.getByRole('heading', { level: 1 }).textContent;
 
@@ -33,15 +66,15 @@ describe('Handler', () => {
   });
 
   it('uses app.urls.handler, or the basePath prop', () => {
-    renderHandler('/auth/sign-in', createFakeApp({ urls: { handler: '/auth' } }));
+    renderHandler('/auth/sign-in', app({ urls: { handler: '/auth' } }));
     expect(title()).toBe('Sign in to Acme');
     cleanup();
-    renderHandler('/account/sign-up', createFakeApp(), { basePath: '/account/' });
+    renderHandler('/account/sign-up', app(), { basePath: '/account/' });
     expect(title()).toBe('Sign up for Acme');
   });
 
   it('shows a "Page not found" card with a link home for other pages', () => {
-    renderHandler('/handler/nope', createFakeApp({ urls: { home: '/start' } }));
+    renderHandler('/handler/nope', app({ urls: { home: '/start' } }));
     expect(title()).toBe('Page not found');
     expect(screen.getByRole('link', { name: 'Go to the home page' }).getAttribute('href')).toBe('/start');
   });
@@ -50,19 +83,19 @@ describe('Handler', () => {
     renderHandler('/handler/forgot-password');
     expect(title()).toBe('Reset your password');
     cleanup();
-    const fake = renderHandler(`/handler/password-reset?code=${'a'.repeat(45)}`);
+    const resetting = renderHandler(`/handler/password-reset?code=${'a'.repeat(45)}`);
     await act(async () => {});
-    expect(fake.mocks.verifyPasswordResetCode).toHaveBeenCalledTimes(1);
+    expect(sentTo(resetting, '/auth/password/reset/check-code')).toEqual([{ code: 'a'.repeat(45) }]);
     expect(title()).toBe('Choose a new password');
     cleanup();
     const verifying = renderHandler(`/handler/email-verification?code=${'b'.repeat(45)}`);
     await act(async () => {});
-    expect(verifying.mocks.verifyEmail).toHaveBeenCalledWith('b'.repeat(45));
+    expect(sentTo(verifying, '/contact-channels/verify')).toEqual([{ code: 'b'.repeat(45) }]);
     expect(title()).toBe('E-mail verified');
     cleanup();
     const signingIn = renderHandler('/handler/magic-link-callback');
     await act(async () => {});
-    expect(signingIn.mocks.signInWithMagicLink).not.toHaveBeenCalled();
+    expect(sentTo(signingIn, '/auth/otp/sign-in')).toEqual([]);
     expect(title()).toBe('This link does not work');
   });
 
@@ -76,70 +109,70 @@ describe('Handler', () => {
   });
 
   it('signs out on sign-out, redirecting to after-sign-out, with a "Signing out…" state', async () => {
-    const user = fakeUser();
-    user.signOut.mockReturnValueOnce(new Promise(() => {}));
-    renderHandler('/handler/sign-out', createFakeApp({ user, urls: { afterSignOut: '/goodbye' } }));
+    const signingOut = renderHandler(
+      '/handler/sign-out',
+      app({ signedIn: true, urls: { afterSignOut: '/goodbye' } }, () => jsonAnswer({ success: true })),
+    );
     expect(title()).toBe('Signing out…');
     expect(screen.getByRole('status').textContent).toContain('Ending your session');
     await act(async () => {});
-    expect(user.signOut).toHaveBeenCalledWith({ redirectUrl: '/goodbye' });
+    expect(sentTo(signingOut, endSession)).toEqual([{}]);
+    expect(signingOut.navigations).toEqual(['/goodbye']);
   });
 
   it('signs out once under StrictMode (effects run twice in development)', async () => {
-    const user = fakeUser();
-    const fake = createFakeApp({ user });
+    const signingOut = app({ signedIn: true });
     visit('/handler/sign-out');
     render(
       <StrictMode>
-        <LatchkeyProvider app={fake.app}>
+        <LatchkeyProvider app={signingOut.app}>
           <Handler />
         </LatchkeyProvider>
       </StrictMode>,
     );
     await act(async () => {});
-    expect(user.signOut).toHaveBeenCalledTimes(1);
+    expect(sentTo(signingOut, endSession)).toHaveLength(1);
   });
 
   it('goes straight to after-sign-out when nobody is signed in', async () => {
-    const fake = renderHandler('/handler/sign-out', createFakeApp({ user: null }));
+    const signingOut = renderHandler('/handler/sign-out');
     await act(async () => {});
-    expect(fake.mocks.redirectToAfterSignOut).toHaveBeenCalledTimes(1);
+    expect(sentTo(signingOut, endSession)).toEqual([]);
+    expect(signingOut.navigations).toEqual(['/']);
   });
 
   it('offers to try again when sign-out fails', async () => {
-    const user = fakeUser();
-    user.signOut.mockRejectedValueOnce(new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'));
-    renderHandler('/handler/sign-out', createFakeApp({ user }));
+    const signingOut = renderHandler('/handler/sign-out', app({ signedIn: true }, keyRefused));
     await act(async () => {});
     expect(title()).toBe('Could not sign you out');
-    expect(screen.getByRole('alert').textContent).toBe('The session has ended. Please sign in again.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The publishable client key is not valid for project project-answers.',
+    );
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
-    expect(user.signOut).toHaveBeenCalledTimes(2);
+    // The refused sign-out ended the session here all the same: trying again goes to the after-sign-out page.
+    expect(signingOut.navigations).toEqual(['/']);
   });
 
   it('works without a provider when given the app', async () => {
-    const fake = createFakeApp({ projectName: 'Demo project' });
     visit('/handler/sign-in');
-    render(<Handler app={fake.app} />);
+    render(<Handler app={app().app} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in to Demo project' })).toBeTruthy();
   });
 });
 
 describe('Handler, words and accessibility', () => {
   it('passes labels and messages to every page it serves', async () => {
-    const user = fakeUser();
-    user.signOut.mockRejectedValueOnce(new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'));
     const french = {
       labels: { signInSubmit: 'Se connecter', signOutFailedTitle: 'Déconnexion impossible' },
-      messages: { REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: 'Session terminée.' },
+      messages: { INVALID_PUBLISHABLE_CLIENT_KEY: 'Clé refusée.' },
     };
-    renderHandler('/handler/sign-in', createFakeApp(), french);
+    renderHandler('/handler/sign-in', app(), french);
     expect(screen.getByRole('button', { name: 'Se connecter' })).toBeTruthy();
     cleanup();
-    renderHandler('/handler/sign-out', createFakeApp({ user }), french);
+    renderHandler('/handler/sign-out', app({ signedIn: true }, keyRefused), french);
     await act(async () => {});
     expect(title()).toBe('Déconnexion impossible');
-    expect(screen.getByRole('alert').textContent).toBe('Session terminée.');
+    expect(screen.getByRole('alert').textContent).toBe('Clé refusée.');
   });
 
   it('serves a "Page not found" card with no axe violations, its link reached with Tab', async () => {

@@ -3,10 +3,11 @@ import { forwardRef, type HTMLAttributes, useEffect, useRef, useState } from 're
 import { AuthCard } from '../auth-card/auth-card.js';
 import { errorText } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
-import { TextContext, useText } from '../internal/text.js';
+import { TextContext, useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
+import { handlerLabels } from './handler-labels.js';
 
 /**
  * Props of `SignOut`: its words and any `<div>` prop for the page element.
@@ -36,7 +37,7 @@ interface Failure {
 export const SignOut = forwardRef<HTMLDivElement, SignOutProps>(function SignOut({ labels, messages, ...rest }, ref) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = text.labels;
+  const words = wordsOf(text, handlerLabels);
   const started = useRef(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [attempt, setAttempt] = useState(0);

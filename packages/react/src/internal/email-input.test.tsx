@@ -2,8 +2,8 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
+import { answeringApp } from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp } from '../test-support/fake-app.js';
 import { EmailInput } from './email-input.js';
 import { Field } from './field.js';
 
@@ -13,7 +13,7 @@ describe('EmailInput', () => {
   it('is an e-mail input with the e-mail keyboard and autocomplete, no capitals or spell check, axe-clean', async () => {
     render(
       <main>
-        <LatchkeyProvider app={createFakeApp().app}>
+        <LatchkeyProvider app={answeringApp().app}>
           <Field label="E-mail">{(control) => <EmailInput {...control} />}</Field>
         </LatchkeyProvider>
       </main>,
@@ -32,7 +32,7 @@ describe('EmailInput', () => {
   it('takes other props and the ref, keeping its class and type', () => {
     const ref = createRef<HTMLInputElement>();
     render(
-      <LatchkeyProvider app={createFakeApp().app}>
+      <LatchkeyProvider app={answeringApp().app}>
         <EmailInput ref={ref} required placeholder="you@work" className="mine" aria-label="Work e-mail" />
       </LatchkeyProvider>,
     );

@@ -1,5 +1,6 @@
 /** The e-mail `<input>` of every form of the kit. */
 import { forwardRef, type InputHTMLAttributes } from 'react';
+import { commonLabels } from './common-labels.js';
 import { cx } from './root-props.js';
 import { useLabels } from './text.js';
 
@@ -13,7 +14,7 @@ export const EmailInput = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLI
   { className, ...rest },
   ref,
 ) {
-  const labels = useLabels();
+  const labels = useLabels(commonLabels);
   return (
     <input
       name="email"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visit } from '../test-support/fake-app.js';
+import { visit } from '../test-support/page.js';
 import { currentReturnTo, withReturnTo } from './return-to.js';
 
 describe('after_auth_return_to', () => {

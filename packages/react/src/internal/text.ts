@@ -1,19 +1,23 @@
 /**
- * The words in force for a component: `englishLabels` and the catalogue
- * wording, overridden by the provider's `labels`/`messages`, then by those of
- * the nearest page or form (`TextContext` carries the merged tables down).
+ * The words in force for a component: its features' English tables (each
+ * feature declares its own, so a page ships only the words it shows) and the
+ * shared words,
+ * overridden by the provider's `labels`/`messages`, then by those of the
+ * nearest page or form (`TextContext` carries the merged overrides down).
  */
 import { createContext, useContext, useMemo } from 'react';
-import { englishLabels, type LatchkeyLabels, type LatchkeyTranslation } from '../labels.js';
+import type { LabelsOf, LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
 import type { LatchkeyMessages } from '../messages.js';
+import { commonLabels } from './common-labels.js';
 
 export interface Text {
-  labels: Readonly<LatchkeyLabels>;
+  /** The `labels` overrides in force (over each feature's English table). */
+  labels: Readonly<Partial<LatchkeyLabels>>;
   messages: LatchkeyMessages | undefined;
 }
 
-/** English, with no rewording: what components outside any provider use. */
-const english: Text = { labels: englishLabels, messages: undefined };
+/** No rewording: what components outside any provider use. */
+const english: Text = { labels: {}, messages: undefined };
 
 export const TextContext = createContext<Text>(english);
 
@@ -25,9 +29,19 @@ export function useText(overrides?: LatchkeyTranslation): Text {
   return useMemo(() => mergeText(outer, { labels, messages }), [outer, labels, messages]);
 }
 
-/** The interface text in force. */
-export function useLabels(): Readonly<LatchkeyLabels> {
-  return useContext(TextContext).labels;
+type Words<A, B> = Readonly<LabelsOf<typeof commonLabels & A & B>>;
+
+/**
+ * The words of one or two features (their English tables) and the shared
+ * ones (`commonLabels`), with the overrides of `text` applied.
+ */
+export function wordsOf<A extends object, B extends object = A>(text: Text, a: A, b?: B): Words<A, B> {
+  return { ...commonLabels, ...a, ...b, ...text.labels } as Words<A, B>;
+}
+
+/** The interface text in force for the words of one or two features and the shared ones. */
+export function useLabels<A extends object, B extends object = A>(a: A, b?: B): Words<A, B> {
+  return wordsOf(useContext(TextContext), a, b);
 }
 
 /** The error wording in force (`undefined`: the catalogue's own). */

@@ -1,67 +1,54 @@
-import type { ClientApp, Project } from '@latchkey/js';
+import type { ClientQuery, ClientScope, QueryAccess } from '@latchkey/js';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { Component, type ReactNode, StrictMode, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LatchkeyProvider } from '../provider.js';
-import { deferred } from '../test-support/fake-app.js';
-import { useAppData } from './use-app-data.js';
+import { LatchkeyDataProvider, LatchkeyProvider } from '../provider.js';
+import { deferred } from '../test-support/page.js';
+import { recordedApp } from '../test-support/recorded-app.js';
+import { useQuery } from './use-app-data.js';
 
 afterEach(cleanup);
 
-/** An app whose project loads are held open until the test settles them. */
-function projectStore() {
-  const listeners = new Set<() => void>();
-  let snapshot: Project | undefined;
-  let pending: ReturnType<typeof deferred<Project>> | null = null;
+/**
+ * A query of the real `ClientApp` (no service asked) whose loads the test
+ * settles: the SDK's own cache shares, keeps and drops what it loads.
+ */
+function heldQuery(name = 'held') {
+  let pending: ReturnType<typeof deferred<string>> | null = null;
   const load = vi.fn(() => {
-    if (snapshot) return Promise.resolve(snapshot);
-    if (!pending) {
-      const started = deferred<Project>();
-      pending = started;
-      started.promise.then(
-        (project) => {
-          snapshot = project;
-          for (const listener of listeners) listener();
-        },
-        () => {},
-      );
-      started.promise
-        .finally(() => {
-          if (pending === started) pending = null;
-        })
-        .catch(() => {});
-    }
+    pending ??= deferred<string>();
     return pending.promise;
   });
-  const app = {
-    urls: {},
-    load,
-    getSnapshot: () => snapshot,
-    subscribe: vi.fn((_key: string, listener: () => void) => {
-      listeners.add(listener);
-      if (!snapshot) load().catch(() => {});
-      return () => listeners.delete(listener);
-    }),
+  const query: ClientQuery<string> = { key: ['test', name], load };
+  const settle = (act: (pending: ReturnType<typeof deferred<string>>) => void) => {
+    const current = pending;
+    pending = null;
+    if (current) act(current);
   };
   return {
-    app: app as unknown as ClientApp,
+    query,
     load,
-    subscribe: app.subscribe,
-    listeners,
-    resolve: (name: string) => act(async () => pending?.resolve({ displayName: name } as Project)),
-    reject: (error: Error) => act(async () => pending?.reject(error)),
+    resolve: (value: string) => act(async () => settle((current) => current.resolve(value))),
+    reject: (error: Error) => act(async () => settle((current) => current.reject(error))),
   };
 }
 
-function Name({ enabled = true }: { enabled?: boolean }) {
-  const project = useAppData('project', { suspend: false, enabled });
-  if (project.status === 'ready') return <p>name:{project.data.displayName}</p>;
-  if (project.status === 'failed') return <p>failed:{(project.error as Error).message}</p>;
+function setup(name?: string) {
+  const { app } = recordedApp({}, { signedIn: false });
+  const subscribe = vi.spyOn(app, 'subscribe');
+  const active = () => subscribe.mock.results.length; // subscriptions made
+  return { app, subscribe, active, ...heldQuery(name) };
+}
+
+function Name({ query, enabled = true }: { query: ClientQuery<string>; enabled?: boolean }) {
+  const state = useQuery(query, { suspend: false, enabled });
+  if (state.status === 'ready') return <p>name:{state.data}</p>;
+  if (state.status === 'failed') return <p>failed:{(state.error as Error).message}</p>;
   return <p>loading</p>;
 }
 
-function SuspendedName() {
-  return <p>name:{useAppData('project', { suspend: true }).displayName}</p>;
+function SuspendedName({ query, app }: { query: ClientQuery<string>; app?: QueryAccess<ClientScope> }) {
+  return <p>name:{useQuery(query, { suspend: true, app })}</p>;
 }
 
 class Boundary extends Component<{ children: ReactNode }, { error: Error | null }> {
@@ -74,10 +61,10 @@ class Boundary extends Component<{ children: ReactNode }, { error: Error | null 
   }
 }
 
-function renderWith(store: ReturnType<typeof projectStore>, ui: ReactNode) {
+function renderWith({ app }: ReturnType<typeof setup>, ui: ReactNode) {
   return render(
     <StrictMode>
-      <LatchkeyProvider app={store.app}>
+      <LatchkeyProvider app={app}>
         <Boundary>
           <Suspense fallback={<p>suspended</p>}>{ui}</Suspense>
         </Boundary>
@@ -86,70 +73,102 @@ function renderWith(store: ReturnType<typeof projectStore>, ui: ReactNode) {
   );
 }
 
-describe('useAppData without suspending', () => {
+describe('useQuery without suspending', () => {
   it('renders at once as loading, then the data; one shared load for every component', async () => {
-    const store = projectStore();
+    const test = setup();
     renderWith(
-      store,
+      test,
       <>
-        <Name />
-        <Name />
+        <Name query={test.query} />
+        <Name query={{ ...test.query }} />
       </>,
     );
     expect(screen.getAllByText('loading')).toHaveLength(2);
-    await store.resolve('Acme');
+    await test.resolve('Acme');
     expect(screen.getAllByText('name:Acme')).toHaveLength(2);
-    expect(new Set(store.load.mock.results.map((result) => result.value)).size).toBe(1);
+    expect(test.load).toHaveBeenCalledTimes(1);
   });
 
   it('reports a failed load, and loads anew on the next mount', async () => {
-    const store = projectStore();
-    renderWith(store, <Name />);
-    await store.reject(new Error('offline'));
+    const test = setup();
+    renderWith(test, <Name query={test.query} />);
+    await test.reject(new Error('offline'));
     expect(screen.getByText('failed:offline')).toBeTruthy();
     cleanup();
-    renderWith(store, <Name />);
+    renderWith(test, <Name query={test.query} />);
     expect(screen.getByText('loading')).toBeTruthy();
-    await store.resolve('Acme');
+    await test.resolve('Acme');
     expect(screen.getByText('name:Acme')).toBeTruthy();
   });
 
   it('with enabled: false never loads nor subscribes', async () => {
-    const store = projectStore();
-    renderWith(store, <Name enabled={false} />);
+    const test = setup();
+    renderWith(test, <Name query={test.query} enabled={false} />);
     await act(async () => {});
     expect(screen.getByText('loading')).toBeTruthy();
-    expect(store.load).not.toHaveBeenCalled();
-    expect(store.subscribe).not.toHaveBeenCalled();
+    expect(test.load).not.toHaveBeenCalled();
+    expect(test.subscribe).not.toHaveBeenCalled();
   });
 
-  it('unsubscribes on unmount', async () => {
-    const store = projectStore();
-    const view = renderWith(store, <Name />);
-    await store.resolve('Acme');
-    expect(store.listeners.size).toBe(1);
-    view.unmount();
-    expect(store.listeners.size).toBe(0);
+  it('follows the SDK cache: an invalidated query is loaded again and shown', async () => {
+    const test = setup();
+    renderWith(test, <Name query={test.query} />);
+    await test.resolve('Acme');
+    const reloaded = test.app.invalidate(test.query);
+    await test.resolve('Acme Inc');
+    await act(() => reloaded);
+    expect(screen.getByText('name:Acme Inc')).toBeTruthy();
   });
 });
 
-describe('useAppData suspending', () => {
-  it('suspends until loaded, then follows the store', async () => {
-    const store = projectStore();
-    renderWith(store, <SuspendedName />);
+describe('useQuery suspending', () => {
+  it('suspends until loaded, then shows the data', async () => {
+    const test = setup();
+    renderWith(test, <SuspendedName query={test.query} />);
     expect(screen.getByText('suspended')).toBeTruthy();
-    await store.resolve('Acme');
+    await test.resolve('Acme');
     expect(screen.getByText('name:Acme')).toBeTruthy();
-    expect(store.listeners.size).toBe(1);
+    expect(test.active()).toBeGreaterThan(0);
   });
 
   it('throws a failed load to the error boundary', async () => {
-    const store = projectStore();
+    const test = setup();
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    renderWith(store, <SuspendedName />);
-    await store.reject(new Error('offline'));
+    renderWith(test, <SuspendedName query={test.query} />);
+    await test.reject(new Error('offline'));
     // React holds a suspended tree's fallback for ~300 ms before retrying: allow for it on a busy machine.
     expect(await screen.findByText('boundary:offline', {}, { timeout: 5_000 })).toBeTruthy();
     vi.mocked(console.error).mockRestore();
+  });
+});
+
+describe('the audience a query runs on', () => {
+  it('is the `app` option, else the nearest LatchkeyDataProvider’s, else the LatchkeyProvider’s', async () => {
+    const page = setup('page');
+    const data = setup('data');
+    const given = setup('given');
+    renderWith(
+      page,
+      <>
+        <SuspendedName query={page.query} />
+        <LatchkeyDataProvider app={data.app}>
+          <SuspendedName query={data.query} />
+          <SuspendedName query={given.query} app={given.app} />
+        </LatchkeyDataProvider>
+      </>,
+    );
+    await page.resolve('page app');
+    await data.resolve('data app');
+    await given.resolve('given app');
+    expect(screen.getAllByText(/^name:/).map((node) => node.textContent)).toEqual([
+      'name:page app',
+      'name:data app',
+      'name:given app',
+    ]);
+    expect([page.subscribe, data.subscribe, given.subscribe].map((spy) => spy.mock.calls.length > 0)).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 });

@@ -1,13 +1,13 @@
 /** `MagicLinkCallback`: the page a sign-in link opens (`?code=`); signs in with it, then redirects. */
-import { forwardRef, type HTMLAttributes, type ReactNode } from 'react';
-import { AuthCard } from '../auth-card/auth-card.js';
-import { Checking, LinkFailedCard, LinkProblemCard, linkProblemOf } from '../email/link-problem.js';
-import { Icon } from '../internal/icon.js';
+import { forwardRef, type HTMLAttributes } from 'react';
+import { emailLabels } from '../email/email-labels.js';
 import { cx } from '../internal/root-props.js';
-import { TextContext, useText } from '../internal/text.js';
-import { codeFromUrl, useOnce } from '../internal/use-once.js';
+import { useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
+import { LinkCodePage } from '../link-code/link-code-page.js';
+import { useLinkCode } from '../link-code/use-link-code.js';
 import { useApp } from '../provider.js';
+import { magicLinkLabels } from './magic-link-labels.js';
 
 /**
  * Props of `MagicLinkCallback`: the code (default: the page's `?code=`), its
@@ -37,15 +37,18 @@ export interface MagicLinkCallbackProps extends LatchkeyTranslation, Omit<HTMLAt
  * ```
  */
 export const MagicLinkCallback = forwardRef<HTMLDivElement, MagicLinkCallbackProps>(function MagicLinkCallback(
-  { code: givenCode, labels, messages, ...rest },
+  { code, labels, messages, ...rest },
   ref,
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = text.labels;
-  const code = givenCode ?? codeFromUrl();
-  const [state, retry] = useOnce(code && `magic-link:${code}`, () => app.signInWithMagicLink(code ?? ''));
-  const problem = code ? linkProblemOf(state.error) : 'invalid';
+  const words = wordsOf(text, emailLabels, magicLinkLabels);
+  const link = useLinkCode({
+    code,
+    name: 'magic-link',
+    check: (given) => app.signInWithMagicLink(given),
+    usedOnCheck: true,
+  });
   const signIn = (main: boolean) => (
     <a
       className={cx('lk-button lk-button-block', main ? 'lk-button-primary' : 'lk-button-secondary')}
@@ -54,27 +57,20 @@ export const MagicLinkCallback = forwardRef<HTMLDivElement, MagicLinkCallbackPro
       {words.backToSignIn}
     </a>
   );
-
-  let page: ReactNode;
-  if (problem) {
-    page = (
-      <LinkProblemCard {...rest} ref={ref} problem={problem}>
-        {signIn(true)}
-      </LinkProblemCard>
-    );
-  } else if (state.status === 'failed') {
-    page = (
-      <LinkFailedCard {...rest} ref={ref} title={words.magicLinkFailedTitle} error={state.error} onRetry={retry}>
-        {signIn(false)}
-      </LinkFailedCard>
-    );
-  } else {
-    // Pending, and also done: the SDK is taking the browser to the next page.
-    page = (
-      <AuthCard {...rest} ref={ref} icon={<Icon name="mail" size={22} />} title={words.magicLinkSigningIn}>
-        <Checking>{words.emailVerificationChecking}</Checking>
-      </AuthCard>
-    );
-  }
-  return <TextContext.Provider value={text}>{page}</TextContext.Provider>;
+  // Done shows the checking card too: the SDK is taking the browser to the next page.
+  return (
+    <LinkCodePage
+      {...rest}
+      pageRef={ref}
+      link={link}
+      text={text}
+      icon="mail"
+      title={words.magicLinkSigningIn}
+      checking={words.emailVerificationChecking}
+      failedTitle={words.magicLinkFailedTitle}
+      failedActions={signIn(false)}
+      problemActions={signIn(true)}
+      card={() => null}
+    />
+  );
 });

@@ -2,15 +2,19 @@
  * The sign-in page's "E-mail me a code" form: an e-mail, then the code from
  * the e-mail (or its link), with "send a new code" and a way back.
  */
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { credentialLabels } from '../credential/credential-labels.js';
 import { emailError } from '../credential/validation.js';
-import { BusyButton, FormAlert } from '../email/form-parts.js';
+import { FormAlert } from '../form/alert.js';
+import { Form, FormField } from '../form/form.js';
+import { BusyButton } from '../form/submit-button.js';
+import { useFormAction } from '../form/use-form-action.js';
 import { EmailInput } from '../internal/email-input.js';
 import { errorText, formMessage, knownErrorCodeOf } from '../internal/error-text.js';
-import { Field } from '../internal/field.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useApp } from '../provider.js';
 import { CodeInput } from './code-input.js';
+import { magicLinkLabels } from './magic-link-labels.js';
 
 export interface MagicLinkFormProps {
   email: string;
@@ -21,101 +25,76 @@ export interface MagicLinkFormProps {
   onSuccess?: ((result: { email: string }) => void) | undefined;
 }
 
-type Status = 'idle' | 'sending' | 'signing-in' | 'redirecting';
-
 export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect, onSuccess }: MagicLinkFormProps) {
   const app = useApp();
-  const labels = useLabels();
+  const labels = useLabels(credentialLabels, magicLinkLabels);
   const messages = useMessages();
-  const ids = useId();
-  const emailRef = useRef<HTMLInputElement>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
+  const action = useFormAction(['email', 'code'] as const);
   const [nonce, setNonce] = useState<string | null>(null);
   const [code, setCode] = useState('');
-  const [status, setStatus] = useState<Status>('idle');
-  const [fieldError, setFieldError] = useState<string>();
-  const [formError, setFormError] = useState<string>();
-  const [notice, setNotice] = useState('');
-  const busy = status !== 'idle';
+  const { busy, outcome } = action;
 
-  // A new step takes the focus: the person typed or clicked to get there.
-  useEffect(() => (nonce ? codeRef : emailRef).current?.focus(), [nonce]);
+  // A new step (or a new code) takes the focus: the person typed or clicked to get there.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new step moves the focus
+  useEffect(() => {
+    action.focus(nonce ? 'code' : 'email');
+  }, [nonce]);
 
-  const send = async (again: boolean) => {
-    if (busy) return;
-    const problem = emailError(email, messages);
-    setFieldError(problem);
-    setFormError(undefined);
-    setNotice('');
-    if (problem) return emailRef.current?.focus();
-    setStatus('sending');
-    try {
-      const sent = await app.sendMagicLinkEmail(email.trim());
-      setNonce(sent.nonce);
-      setCode('');
-      if (again) setNotice(labels.codeSentAgain);
-      codeRef.current?.focus();
-    } catch (error) {
-      setFormError(errorText(error, messages));
-    }
-    setStatus('idle');
-  };
+  const send = (again: boolean) =>
+    action.submit({
+      check: () => ({ email: emailError(email, messages) }),
+      work: async () => {
+        const sent = await app.sendMagicLinkEmail(email.trim());
+        setNonce(sent.nonce);
+        setCode('');
+        return again ? labels.codeSentAgain : null;
+      },
+      as: 'sending',
+    });
 
-  const signIn = async (typed: string) => {
-    if (busy || !nonce) return;
-    setFormError(undefined);
-    setNotice('');
-    if (typed.length < 6) {
-      setFieldError(formMessage('CODE_REQUIRED', messages));
-      return codeRef.current?.focus();
-    }
-    setFieldError(undefined);
-    setStatus('signing-in');
-    try {
-      await app.signInWithMagicLink(typed.toLowerCase() + nonce, noRedirect ? { noRedirect: true } : {});
-      onSuccess?.({ email: email.trim() });
-      setStatus(noRedirect ? 'idle' : 'redirecting');
-    } catch (error) {
-      setStatus('idle');
-      const wrong = knownErrorCodeOf(error) === 'VERIFICATION_CODE_NOT_FOUND';
-      setFieldError(wrong ? formMessage('CODE_INCORRECT', messages) : errorText(error, messages));
-      codeRef.current?.focus();
-    }
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (nonce) signIn(code);
-    else send(false);
-  };
+  const signIn = (typed: string) =>
+    nonce &&
+    action.submit({
+      check: () => ({ code: typed.length < 6 ? formMessage('CODE_REQUIRED', messages) : undefined }),
+      work: async () => {
+        await app.signInWithMagicLink(typed.toLowerCase() + nonce, noRedirect ? { noRedirect: true } : {});
+        onSuccess?.({ email: email.trim() });
+      },
+      refusal: (error) => ({
+        code:
+          knownErrorCodeOf(error) === 'VERIFICATION_CODE_NOT_FOUND'
+            ? formMessage('CODE_INCORRECT', messages)
+            : errorText(error, messages),
+      }),
+      stayPending: !noRedirect,
+    });
 
   return (
-    <form className="lk-form" noValidate onSubmit={onSubmit} aria-describedby={formError ? `${ids}error` : undefined}>
-      <FormAlert id={`${ids}error`} message={formError} />
+    <Form state={action} onSubmit={() => (nonce ? signIn(code) : send(false))}>
+      <FormAlert />
       {nonce ? (
         <>
           <p className="lk-form-text">{labels.codeSentTo({ email: email.trim() })}</p>
-          <Field label={labels.codeLabel} error={fieldError}>
+          <FormField name="code" label={labels.codeLabel}>
             {(control) => (
               <CodeInput
                 {...control}
-                ref={codeRef}
                 name="code"
                 required
                 value={code}
                 onValueChange={(next) => {
                   setCode(next);
-                  setFieldError(undefined);
+                  action.edited('code');
                 }}
                 onComplete={signIn}
               />
             )}
-          </Field>
-          <BusyButton busy={busy} busyLabel={status === 'sending' ? labels.sendingBusy : labels.signInBusy}>
+          </FormField>
+          <BusyButton busyChildren={action.pending === 'sending' ? labels.sendingBusy : labels.signInBusy}>
             {labels.signInSubmit}
           </BusyButton>
           <p className="lk-status-text" role="status">
-            {notice}
+            {outcome?.kind === 'success' ? outcome.text : ''}
           </p>
           <div className="lk-actions">
             <button type="button" className="lk-button-text" disabled={busy} onClick={() => send(true)}>
@@ -127,8 +106,8 @@ export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect,
               disabled={busy}
               onClick={() => {
                 setNonce(null);
-                setFieldError(undefined);
-                setNotice('');
+                action.setErrors({});
+                action.setOutcome(null);
               }}
             >
               {labels.useAnotherEmail}
@@ -137,23 +116,20 @@ export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect,
         </>
       ) : (
         <>
-          <Field label={labels.emailLabel} error={fieldError}>
+          <FormField name="email" label={labels.emailLabel}>
             {(control) => (
               <EmailInput
                 {...control}
-                ref={emailRef}
                 required
                 value={email}
                 onChange={(event) => {
                   onEmailChange(event.target.value);
-                  setFieldError(undefined);
+                  action.edited('email');
                 }}
               />
             )}
-          </Field>
-          <BusyButton busy={busy} busyLabel={labels.sendingBusy}>
-            {labels.magicLinkSubmit}
-          </BusyButton>
+          </FormField>
+          <BusyButton busyChildren={labels.sendingBusy}>{labels.magicLinkSubmit}</BusyButton>
         </>
       )}
       {onUsePassword ? (
@@ -161,6 +137,6 @@ export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect,
           {labels.passwordOption}
         </button>
       ) : null}
-    </form>
+    </Form>
   );
 }

@@ -1,7 +1,5 @@
 // @vitest-environment node
 import '../test-support/dom-in-node.js';
-import type { SignInResult } from '@latchkey/js';
-import { KnownError } from '@latchkey/protocol';
 import type { TestService } from '@latchkey/server/testing';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
@@ -9,8 +7,17 @@ import { StrictMode } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SignIn } from '../credential/credential-pages.js';
 import { LatchkeyProvider } from '../provider.js';
+import {
+  type Answer,
+  answeringApp,
+  heldAnswer,
+  jsonAnswer,
+  knownErrorAnswer,
+  recordedAnswers,
+  type SentRequest,
+} from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp, deferred, visit } from '../test-support/fake-app.js';
+import { visit } from '../test-support/page.js';
 import { lastMailTo, linkCodeOf, realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { MagicLinkCallback } from './magic-link-callback.js';
 
@@ -19,21 +26,39 @@ beforeEach(() => visit('/handler/sign-in'));
 
 const nonce = 'n'.repeat(39);
 
-function renderSignIn(
-  config: { magicLinkEnabled?: boolean; credentialEnabled?: boolean } = { magicLinkEnabled: true },
-) {
-  const fake = createFakeApp({ config });
+type ProjectConfig = { magic_link_enabled?: boolean; credential_enabled?: boolean };
+
+/** The service as the sign-in page meets it: the project's settings, a code sent, a sign-in accepted. */
+function serviceWith(config: ProjectConfig, answer?: Answer): Answer {
+  const { project } = recordedAnswers;
+  const answers: Record<string, () => Response> = {
+    '/projects/current': () => jsonAnswer({ ...project, config: { ...project.config, ...config } }),
+    '/auth/otp/send-sign-in-code': () => jsonAnswer({ nonce }),
+    '/auth/otp/sign-in': () => jsonAnswer(recordedAnswers.signUp),
+  };
+  return (request) => answer?.(request) ?? answers[request.path]?.();
+}
+
+function renderSignIn(config: ProjectConfig = { magic_link_enabled: true }, answer?: Answer) {
+  const answering = answeringApp(serviceWith(config, answer));
   render(
-    <LatchkeyProvider app={fake.app} projectName="Acme">
+    <LatchkeyProvider app={answering.app} projectName="Acme">
       <SignIn />
     </LatchkeyProvider>,
   );
-  return fake.mocks;
+  return answering.requests;
 }
+
+/** The bodies of the requests sent to `path`. */
+const sentTo = (requests: SentRequest[], path: string) =>
+  requests.filter((request) => request.path === path).map((request) => request.body);
+const sendCode = '/auth/otp/send-sign-in-code';
+const signInWithCode = '/auth/otp/sign-in';
+const callbackUrl = 'http://localhost:3000/handler/magic-link-callback';
 
 describe('SignIn with an e-mailed code', () => {
   it('offers "E-mail me a code" only when the project enables magic link', async () => {
-    renderSignIn({ magicLinkEnabled: false });
+    renderSignIn({ magic_link_enabled: false });
     await act(async () => {});
     expect(screen.queryByRole('button', { name: 'E-mail me a code' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe(
@@ -46,7 +71,7 @@ describe('SignIn with an e-mailed code', () => {
   });
 
   it('goes through by keyboard alone: e-mail, code typed in lower case, sign-in with code + nonce', async () => {
-    const app = renderSignIn();
+    const requests = renderSignIn();
     const keys = userEvent.setup();
     await screen.findByRole('button', { name: 'E-mail me a code' });
     await keys.type(screen.getByLabelText('E-mail'), 'ada@example.com');
@@ -59,19 +84,30 @@ describe('SignIn with an e-mailed code', () => {
     expect(await axeViolations()).toEqual([]);
     await keys.keyboard('{Enter}');
     await act(async () => {});
-    expect(app.sendMagicLinkEmail).toHaveBeenCalledWith('ada@example.com');
+    expect(sentTo(requests, sendCode)).toEqual([{ email: 'ada@example.com', callback_url: callbackUrl }]);
     expect(screen.getByText(/We sent a six-character code to ada@example.com/)).toBeTruthy();
     const code = screen.getByLabelText('Code from the e-mail');
     expect(document.activeElement).toBe(code);
     expect(await axeViolations()).toEqual([]);
     await keys.keyboard('k7m2xq');
     await act(async () => {});
-    expect(app.signInWithMagicLink).toHaveBeenCalledWith(`k7m2xq${nonce}`, {});
-    expect(app.signInWithCredential).not.toHaveBeenCalled();
+    expect(sentTo(requests, signInWithCode)).toEqual([{ code: `k7m2xq${nonce}` }]);
+    expect(sentTo(requests, '/auth/password/sign-in')).toEqual([]);
   });
 
   it('says a wrong code is wrong, keeps the page, and sends a new code on demand', async () => {
-    const app = renderSignIn({ magicLinkEnabled: true, credentialEnabled: false });
+    // The first code typed is wrong; the second is held, then blocked; the second send gives a new nonce.
+    const held = heldAnswer();
+    const signIns: (() => Response | Promise<Response>)[] = [
+      () => knownErrorAnswer('VERIFICATION_CODE_NOT_FOUND'),
+      () => held.promise,
+    ];
+    const nonces = [nonce, 'm'.repeat(39)];
+    const requests = renderSignIn({ magic_link_enabled: true, credential_enabled: false }, (request) => {
+      if (request.path === signInWithCode) return signIns.shift()?.();
+      if (request.path === sendCode) return jsonAnswer({ nonce: nonces.shift() });
+      return undefined;
+    });
     // Without passwords, the code form is the page.
     await screen.findByRole('button', { name: 'Send me a code' });
     const email = screen.getByLabelText('E-mail');
@@ -80,28 +116,25 @@ describe('SignIn with an e-mailed code', () => {
     fireEvent.change(email, { target: { value: 'ada@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send me a code' }));
     await act(async () => {});
-    app.signInWithMagicLink.mockRejectedValueOnce(new KnownError('VERIFICATION_CODE_NOT_FOUND'));
-    const answer = deferred<SignInResult>();
-    app.signInWithMagicLink.mockReturnValueOnce(answer.promise);
     const code = screen.getByLabelText('Code from the e-mail');
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(code.getAttribute('aria-invalid')).toBe('true');
-    expect(app.signInWithMagicLink).not.toHaveBeenCalled();
+    expect(sentTo(requests, signInWithCode)).toEqual([]);
     fireEvent.change(code, { target: { value: 'AAAAAA' } });
     await act(async () => {});
     expect(screen.getByText('That code is not right. Check the e-mail and try again.')).toBeTruthy();
     expect(document.activeElement).toBe(code);
     expect(await axeViolations()).toEqual([]);
 
-    app.sendMagicLinkEmail.mockResolvedValueOnce({ nonce: 'm'.repeat(39) });
     fireEvent.click(screen.getByRole('button', { name: 'Send a new code' }));
     await act(async () => {});
-    expect(app.sendMagicLinkEmail).toHaveBeenCalledTimes(2);
+    expect(sentTo(requests, sendCode)).toHaveLength(2);
     expect(screen.getByRole('status').textContent).toContain('A new code is on its way');
     fireEvent.change(code, { target: { value: 'bbbbbb' } });
-    expect(app.signInWithMagicLink).toHaveBeenLastCalledWith(`bbbbbb${'m'.repeat(39)}`, {});
+    await act(async () => {});
+    expect(sentTo(requests, signInWithCode).at(-1)).toEqual({ code: `bbbbbb${'m'.repeat(39)}` });
     expect(screen.getByRole('button', { name: 'Signing in…' }).getAttribute('aria-busy')).toBe('true');
-    await act(async () => answer.reject(new KnownError('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED')));
+    await act(async () => held.release(knownErrorAnswer('VERIFICATION_CODE_MAX_ATTEMPTS_REACHED')));
     expect(screen.getByText('Too many attempts with this code. Please request a new one.')).toBeTruthy();
   });
 
@@ -118,18 +151,17 @@ describe('MagicLinkCallback', () => {
   it('signs in with the link code once under StrictMode', async () => {
     const code = 'c'.repeat(45);
     visit(`/handler/magic-link-callback?code=${code}`);
-    const fake = createFakeApp();
-    fake.mocks.signInWithMagicLink.mockReturnValue(new Promise(() => {}));
+    // The sign-in is held: the page keeps saying it signs in.
+    const { app, requests } = answeringApp(() => new Promise<Response>(() => {}));
     render(
       <StrictMode>
-        <LatchkeyProvider app={fake.app}>
+        <LatchkeyProvider app={app}>
           <MagicLinkCallback />
         </LatchkeyProvider>
       </StrictMode>,
     );
     await act(async () => {});
-    expect(fake.mocks.signInWithMagicLink).toHaveBeenCalledTimes(1);
-    expect(fake.mocks.signInWithMagicLink).toHaveBeenCalledWith(code);
+    expect(sentTo(requests, signInWithCode)).toEqual([{ code }]);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Signing you in…');
     expect(await axeViolations()).toEqual([]);
   });
@@ -139,10 +171,9 @@ describe('MagicLinkCallback', () => {
     ['VERIFICATION_CODE_ALREADY_USED', 'This link was already used'],
     ['VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 'This code is blocked'],
   ] as const)('shows %s with the way back to sign-in', async (error, heading) => {
-    const fake = createFakeApp();
-    fake.mocks.signInWithMagicLink.mockRejectedValueOnce(new KnownError(error));
+    const { app } = answeringApp(() => knownErrorAnswer(error));
     render(
-      <LatchkeyProvider app={fake.app}>
+      <LatchkeyProvider app={app}>
         <MagicLinkCallback code={'d'.repeat(45)} />
       </LatchkeyProvider>,
     );

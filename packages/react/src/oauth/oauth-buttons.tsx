@@ -1,12 +1,13 @@
 /** `OAuthButtons`: "Continue with <provider>" for each OAuth provider the project enables. */
 import type { EnabledOAuthProvider } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, useState } from 'react';
+import { FormAlert } from '../form/alert.js';
 import { errorText } from '../internal/error-text.js';
-import { Icon } from '../internal/icon.js';
 import { cx } from '../internal/root-props.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
+import { oauthLabels } from './oauth-labels.js';
 import { ProviderMark, providerName } from './provider-marks.js';
 
 /**
@@ -39,7 +40,7 @@ export const OAuthButtons = forwardRef<HTMLDivElement, OAuthButtonsProps>(functi
   ref,
 ) {
   const app = useApp();
-  const labels = useLabels();
+  const labels = useLabels(oauthLabels);
   const messages = useMessages();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -73,14 +74,7 @@ export const OAuthButtons = forwardRef<HTMLDivElement, OAuthButtonsProps>(functi
           </span>
         </button>
       ))}
-      <div className="lk-alert-region" role="alert">
-        {error ? (
-          <p className="lk-alert">
-            <Icon name="alert" size={18} className="lk-alert-icon" />
-            <span>{errorText(error, messages)}</span>
-          </p>
-        ) : null}
-      </div>
+      <FormAlert message={error ? errorText(error, messages) : null} />
     </div>
   );
 });

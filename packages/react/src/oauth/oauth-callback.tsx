@@ -1,13 +1,14 @@
 /** `OAuthCallback`: the page the service sends the browser back to after the provider (`?code=&state=`). */
 import { forwardRef, type HTMLAttributes, type ReactNode, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
-import { Checking } from '../email/link-problem.js';
 import { errorText } from '../internal/error-text.js';
 import { Icon } from '../internal/icon.js';
-import { TextContext, useText } from '../internal/text.js';
+import { TextContext, useText, wordsOf } from '../internal/text.js';
 import { useOnce } from '../internal/use-once.js';
 import type { LatchkeyTranslation } from '../labels.js';
+import { Checking } from '../link-code/link-code-page.js';
 import { useApp } from '../provider.js';
+import { oauthLabels } from './oauth-labels.js';
 
 /**
  * Props of `OAuthCallback`: its words, and any `<div>` prop for the page element.
@@ -38,7 +39,7 @@ export const OAuthCallback = forwardRef<HTMLDivElement, OAuthCallbackProps>(func
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = text.labels;
+  const words = wordsOf(text, oauthLabels);
   // The call takes code and state off the address, so the key (the flow's state) is read once, at mount.
   const [key] = useState(() => `oauth-callback:${stateFromUrl()}`);
   const [state] = useOnce(key, () => app.callOAuthCallback());

@@ -2,9 +2,10 @@
 import { forwardRef, type HTMLAttributes } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { Icon } from '../internal/icon.js';
-import { TextContext, useText } from '../internal/text.js';
-import type { LatchkeyLabels, LatchkeyTranslation } from '../labels.js';
+import { TextContext, useText, wordsOf } from '../internal/text.js';
+import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
+import { oauthLabels } from './oauth-labels.js';
 
 /**
  * Props of `OAuthError`: the error (default: the page's `errorCode` and
@@ -23,7 +24,7 @@ export interface OAuthErrorProps extends LatchkeyTranslation, Omit<HTMLAttribute
 }
 
 /** Title and explanation of the common codes, as label keys. */
-const explained: Record<string, [keyof LatchkeyLabels, keyof LatchkeyLabels]> = {
+const explained: Record<string, [keyof typeof oauthLabels, keyof typeof oauthLabels]> = {
   OAUTH_PROVIDER_ACCESS_DENIED: ['oauthAccessDeniedTitle', 'oauthAccessDeniedText'],
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ['oauthEmailInUseTitle', 'oauthEmailInUseText'],
   OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: ['oauthAccountInUseTitle', 'oauthAccountInUseText'],
@@ -50,7 +51,7 @@ export const OAuthError = forwardRef<HTMLDivElement, OAuthErrorProps>(function O
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = text.labels;
+  const words = wordsOf(text, oauthLabels);
   const query = typeof window === 'undefined' ? new URLSearchParams() : new URLSearchParams(window.location.search);
   const code = errorCode === undefined ? query.get('errorCode') : errorCode;
   const said = message === undefined ? query.get('message') : message;

@@ -6,7 +6,7 @@
  * pseudo-translation proving its labels), and `useConnectedAccount`.
  */
 import '../test-support/dom-in-node.js';
-import type { ConnectedAccount, CurrentUser, EnabledOAuthProvider } from '@latchkey/js';
+import type { ClientApp, ConnectedAccount, CurrentUser, EnabledOAuthProvider } from '@latchkey/js';
 import { KnownError } from '@latchkey/protocol';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { type ReactNode, StrictMode, Suspense } from 'react';
@@ -19,6 +19,7 @@ import { LatchkeyProvider } from '../provider.js';
 import { axeViolations } from '../test-support/axe.js';
 import { createFakeApp, deferred, fakeUser, visit } from '../test-support/fake-app.js';
 import { pseudoLabels } from '../test-support/pseudo-labels.js';
+import { jsonAnswer, knownErrorAnswer, recordedApp, userAnswer } from '../test-support/recorded-app.js';
 import { useConnectedAccount } from './use-connected-account.js';
 
 afterEach(cleanup);
@@ -276,28 +277,47 @@ function Probe({ id, scopes }: { id: string; scopes?: string[] }) {
   return <p>{account ? `${account.id}:${account.email}` : 'none'}</p>;
 }
 
-describe('useConnectedAccount', () => {
-  it('suspends, then gives the account or null, asking with the scopes', async () => {
-    const user = userWith([{ id: 'github', accountId: '42', email: 'octo@example.com' }]);
-    renderWith(
-      createFakeApp({ user }),
-      <Suspense fallback={<p>loading</p>}>
-        <Probe id="github" scopes={['repo']} />
-        <Probe id="google" />
-      </Suspense>,
+describe('useConnectedAccount (the real ClientApp over recorded answers)', () => {
+  const github = { id: 'github', account_id: '42', email: 'octo@example.com' };
+
+  function show(app: ClientApp) {
+    return render(
+      <LatchkeyProvider app={app}>
+        <Suspense fallback={<p>loading</p>}>
+          <Probe id="github" scopes={['repo']} />
+          <Probe id="google" />
+        </Suspense>
+      </LatchkeyProvider>,
     );
+  }
+
+  it('suspends, then gives the account or null, asking the service with the scopes', async () => {
+    const { app, calls } = recordedApp({
+      'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
+      'POST /connected-accounts/me/github/access-token': () => jsonAnswer({ access_token: 'gho_recorded' }),
+    });
+    show(app);
+    expect(screen.getByText('loading')).toBeTruthy();
     expect(await screen.findByText('github:octo@example.com')).toBeTruthy();
     expect(screen.getByText('none')).toBeTruthy();
-    expect(user.getConnectedAccount).toHaveBeenCalledWith('github', { scopes: ['repo'] });
+    expect(calls.filter((call) => call === 'GET /users/me')).toHaveLength(1); // the cached user serves both
+    expect(calls).toContain('POST /connected-accounts/me/github/access-token');
   });
 
-  it('is null when nobody is signed in', async () => {
-    renderWith(
-      createFakeApp({ user: null }),
-      <Suspense fallback={<p>loading</p>}>
-        <Probe id="github" />
-      </Suspense>,
+  it('is null when the account lacks the scopes, and when nobody is signed in', async () => {
+    const missingScope = recordedApp({
+      'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
+      'POST /connected-accounts/me/github/access-token': () =>
+        knownErrorAnswer('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'),
+    });
+    show(missingScope.app);
+    await waitFor(() => expect(screen.getAllByText('none')).toHaveLength(2));
+    cleanup();
+    const signedOut = recordedApp(
+      { 'GET /users/me': () => knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER') },
+      { signedIn: false },
     );
-    expect(await screen.findByText('none')).toBeTruthy();
+    show(signedOut.app);
+    await waitFor(() => expect(screen.getAllByText('none')).toHaveLength(2));
   });
 });

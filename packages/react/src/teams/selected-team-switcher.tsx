@@ -13,6 +13,7 @@ import { useAppData } from '../internal/use-app-data.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { useApp } from '../provider.js';
 import { useUser } from '../use-user.js';
+import { teamLabels } from './team-labels.js';
 import { useTeams } from './use-teams.js';
 
 /**
@@ -61,7 +62,7 @@ export const SelectedTeamSwitcher = forwardRef<HTMLDivElement, SelectedTeamSwitc
 
 function Switcher({ onChange, urlMap }: Pick<SelectedTeamSwitcherProps, 'onChange' | 'urlMap'>) {
   const app = useApp();
-  const labels = useLabels();
+  const labels = useLabels(teamLabels);
   const user = useUser({ or: 'throw' });
   const teams = useTeams();
   const project = useAppData('project', { suspend: false });

@@ -9,17 +9,18 @@
  * have been forwarded), with a button that mails the verification link.
  */
 import { isKnownError } from '@latchkey/js';
-import { forwardRef, type HTMLAttributes, type ReactNode, useState } from 'react';
-import { AuthCard } from '../auth-card/auth-card.js';
-import { Checking, LinkFailedCard, LinkProblemCard, linkProblemOf } from '../email/link-problem.js';
-import { errorText } from '../internal/error-text.js';
-import { Icon } from '../internal/icon.js';
-import { TextContext, useText } from '../internal/text.js';
-import { codeFromUrl, useOnce } from '../internal/use-once.js';
+import { forwardRef, type HTMLAttributes, useState } from 'react';
+import { accountSettingsLabels } from '../account-settings/account-settings-labels.js';
+import { FormAlert } from '../form/alert.js';
+import { BusyButton } from '../form/submit-button.js';
+import { useFormAction } from '../form/use-form-action.js';
+import { useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
+import { type LinkCard, LinkCodePage } from '../link-code/link-code-page.js';
+import { useLinkCode } from '../link-code/use-link-code.js';
 import { useApp } from '../provider.js';
-import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
+import { teamLabels } from './team-labels.js';
 
 /**
  * Props of `TeamInvitation`: the code (default: the page's `?code=`), its
@@ -44,186 +45,163 @@ export interface TeamInvitationProps extends LatchkeyTranslation, Omit<HTMLAttri
  * ```
  */
 export const TeamInvitation = forwardRef<HTMLDivElement, TeamInvitationProps>(function TeamInvitation(
-  { code: givenCode, labels, messages, ...rest },
+  { code, labels, messages, ...rest },
   ref,
 ) {
   const app = useApp();
   const text = useText({ labels, messages });
-  const words = text.labels;
+  const words = wordsOf(text, accountSettingsLabels, teamLabels);
   const user = useUser();
-  const code = givenCode ?? codeFromUrl();
-  const [details, retry] = useOnce(code && `team-invitation:${code}`, () => app.getTeamInvitationDetails(code ?? ''));
-  const [joined, setJoined] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const action = useFormAction([], text.messages);
+  const [refused, setRefused] = useState(false);
   const [verificationSent, setVerificationSent] = useState(false);
-  const problem = code ? linkProblemOf(details.error ?? error) : 'invalid';
+  // The invited address is this user's, still unproven: verifying it is the way in, not another account.
+  const isUnverified = (recipientEmail: string | null | undefined) =>
+    refused &&
+    !!user &&
+    !user.primaryEmailVerified &&
+    !!recipientEmail &&
+    user.primaryEmail?.toLowerCase() === recipientEmail.toLowerCase();
+  const link = useLinkCode({
+    code,
+    name: 'team-invitation',
+    check: (given) => app.getTeamInvitationDetails(given),
+    needs: (details) => (!user ? 'sign-in' : isUnverified(details.recipientEmail) ? 'verified-address' : null),
+  });
+  const teamGone = isKnownError(link.error ?? action.failure, 'TEAM_NOT_FOUND');
   const home = (
     <a className="lk-button lk-button-primary lk-button-block" href={app.urls.home}>
-      {joined ? words.continueLabel : words.goHome}
+      {link.step === 'done' ? words.continueLabel : words.goHome}
     </a>
   );
 
-  const join = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await app.acceptTeamInvitation(code ?? '');
-      setJoined(true);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
+  const join = () =>
+    action.run(async () => {
+      try {
+        await app.acceptTeamInvitation(link.code);
+        link.done();
+      } catch (error) {
+        if (link.spent(error)) return;
+        // A refusal for the address is no failure of the page: it is worded below, with the way out.
+        if (!isKnownError(error, 'EMAIL_NOT_ASSOCIATED_WITH_USER')) throw error;
+        setRefused(true);
+      }
+    });
+
+  const card = (step: string): LinkCard | null => {
+    if (teamGone) {
+      return {
+        icon: 'alert',
+        title: words.teamInvitationTeamGoneTitle,
+        subtitle: words.teamInvitationTeamGoneText,
+        body: <div className="lk-actions">{home}</div>,
+      };
     }
+    if (!link.value) return null;
+    const { teamDisplayName, recipientEmail } = link.value;
+    if (step === 'done') {
+      return {
+        icon: 'check',
+        title: words.teamInvitationJoinedTitle({ team: teamDisplayName }),
+        subtitle: words.teamInvitationJoinedText,
+        body: <div className="lk-actions">{home}</div>,
+      };
+    }
+    if (step !== 'ready' && step !== 'needs-sign-in' && step !== 'needs-verified-address') return null;
+    const unverified = step === 'needs-verified-address';
+    const wrongAccount = refused && !unverified;
+    return {
+      icon: 'user',
+      title: words.teamInvitationTitle({ team: teamDisplayName }),
+      subtitle: recipientEmail ? words.teamInvitationSentTo({ email: recipientEmail }) : undefined,
+      body: (
+        <>
+          <FormAlert
+            message={
+              unverified
+                ? verificationSent
+                  ? words.accountEmailVerificationSent({ email: recipientEmail ?? '' })
+                  : words.teamInvitationVerifyFirst({ email: recipientEmail ?? '' })
+                : wrongAccount && user
+                  ? words.teamInvitationWrongAccount({
+                      email: recipientEmail ?? '',
+                      current: user.primaryEmail ?? user.displayName ?? '',
+                    })
+                  : action.outcome?.text
+            }
+          />
+          {user ? (
+            <div className="lk-actions">
+              {unverified ? (
+                <BusyButton
+                  type="button"
+                  busy={action.busy}
+                  disabled={verificationSent}
+                  onClick={() =>
+                    void action.run(async () => {
+                      await user.sendVerificationEmail();
+                      setVerificationSent(true);
+                    })
+                  }
+                >
+                  {words.accountEmailSendVerification}
+                </BusyButton>
+              ) : wrongAccount ? (
+                <button
+                  type="button"
+                  className="lk-button lk-button-primary lk-button-block"
+                  onClick={() => void user.signOut({ noRedirect: true })}
+                >
+                  {words.teamInvitationSwitchAccount}
+                </button>
+              ) : (
+                <BusyButton
+                  type="button"
+                  busy={action.busy}
+                  busyChildren={words.teamInvitationAccepting}
+                  onClick={() => void join()}
+                >
+                  {words.teamInvitationAccept}
+                </BusyButton>
+              )}
+            </div>
+          ) : (
+            <>
+              <p className="lk-form-text">{words.teamInvitationSignInPrompt}</p>
+              <div className="lk-actions">
+                <button
+                  type="button"
+                  className="lk-button lk-button-primary lk-button-block"
+                  onClick={() => void app.redirectToSignIn()}
+                >
+                  {words.teamInvitationSignIn}
+                </button>
+                <button
+                  type="button"
+                  className="lk-button lk-button-secondary lk-button-block"
+                  onClick={() => void app.redirectToSignUp()}
+                >
+                  {words.teamInvitationSignUp}
+                </button>
+              </div>
+            </>
+          )}
+        </>
+      ),
+    };
   };
 
-  let page: ReactNode;
-  const teamGone = isKnownError(details.error ?? error, 'TEAM_NOT_FOUND');
-  if (teamGone) {
-    page = (
-      <AuthCard
-        {...rest}
-        ref={ref}
-        icon={<Icon name="alert" size={22} />}
-        title={words.teamInvitationTeamGoneTitle}
-        subtitle={words.teamInvitationTeamGoneText}
-      >
-        <div className="lk-actions">{home}</div>
-      </AuthCard>
-    );
-  } else if (problem) {
-    page = (
-      <LinkProblemCard {...rest} ref={ref} problem={problem}>
-        {home}
-      </LinkProblemCard>
-    );
-  } else if (details.status === 'failed') {
-    page = (
-      <LinkFailedCard {...rest} ref={ref} title={words.teamInvitationChecking} error={details.error} onRetry={retry} />
-    );
-  } else if (details.status === 'pending') {
-    page = (
-      <AuthCard {...rest} ref={ref} icon={<Icon name="mail" size={22} />} title={words.teamInvitationChecking}>
-        <Checking>{words.teamInvitationChecking}</Checking>
-      </AuthCard>
-    );
-  } else if (joined) {
-    page = (
-      <AuthCard
-        {...rest}
-        ref={ref}
-        icon={<Icon name="check" size={22} />}
-        title={words.teamInvitationJoinedTitle({ team: details.value.teamDisplayName })}
-        subtitle={words.teamInvitationJoinedText}
-      >
-        <div className="lk-actions">{home}</div>
-      </AuthCard>
-    );
-  } else {
-    const { teamDisplayName, recipientEmail } = details.value;
-    const refused = isKnownError(error, 'EMAIL_NOT_ASSOCIATED_WITH_USER');
-    // The invited address is this user's, still unproven: verifying it is the way in, not another account.
-    const unverified =
-      refused &&
-      !!user &&
-      !user.primaryEmailVerified &&
-      !!recipientEmail &&
-      user.primaryEmail?.toLowerCase() === recipientEmail.toLowerCase();
-    const wrongAccount = refused && !unverified;
-    const sendVerification = async () => {
-      setBusy(true);
-      try {
-        await user?.sendVerificationEmail();
-        setVerificationSent(true);
-      } catch (caught) {
-        setError(caught);
-      } finally {
-        setBusy(false);
-      }
-    };
-    page = (
-      <AuthCard
-        {...rest}
-        ref={ref}
-        icon={<Icon name="user" size={22} />}
-        title={words.teamInvitationTitle({ team: teamDisplayName })}
-        subtitle={recipientEmail ? words.teamInvitationSentTo({ email: recipientEmail }) : undefined}
-      >
-        <div className="lk-notice-region" role="alert">
-          {error && !refused ? <p className="lk-alert">{errorText(error, text.messages)}</p> : null}
-          {unverified ? (
-            <p className="lk-alert">
-              {verificationSent
-                ? words.accountEmailVerificationSent({ email: recipientEmail ?? '' })
-                : words.teamInvitationVerifyFirst({ email: recipientEmail ?? '' })}
-            </p>
-          ) : null}
-          {wrongAccount && user ? (
-            <p className="lk-alert">
-              {words.teamInvitationWrongAccount({
-                email: recipientEmail ?? '',
-                current: user.primaryEmail ?? user.displayName ?? '',
-              })}
-            </p>
-          ) : null}
-        </div>
-        {user ? (
-          <div className="lk-actions">
-            {unverified ? (
-              <button
-                type="button"
-                className="lk-button lk-button-primary lk-button-block"
-                disabled={busy || verificationSent}
-                aria-busy={busy || undefined}
-                onClick={() => void sendVerification()}
-              >
-                {busy ? <Spinner /> : null}
-                <span>{words.accountEmailSendVerification}</span>
-              </button>
-            ) : wrongAccount ? (
-              <button
-                type="button"
-                className="lk-button lk-button-primary lk-button-block"
-                onClick={() => void user.signOut({ noRedirect: true })}
-              >
-                {words.teamInvitationSwitchAccount}
-              </button>
-            ) : (
-              <button
-                type="button"
-                className="lk-button lk-button-primary lk-button-block"
-                disabled={busy}
-                aria-busy={busy || undefined}
-                onClick={() => void join()}
-              >
-                {busy ? <Spinner /> : null}
-                <span>{busy ? words.teamInvitationAccepting : words.teamInvitationAccept}</span>
-              </button>
-            )}
-          </div>
-        ) : (
-          <>
-            <p className="lk-form-text">{words.teamInvitationSignInPrompt}</p>
-            <div className="lk-actions">
-              <button
-                type="button"
-                className="lk-button lk-button-primary lk-button-block"
-                onClick={() => void app.redirectToSignIn()}
-              >
-                {words.teamInvitationSignIn}
-              </button>
-              <button
-                type="button"
-                className="lk-button lk-button-secondary lk-button-block"
-                onClick={() => void app.redirectToSignUp()}
-              >
-                {words.teamInvitationSignUp}
-              </button>
-            </div>
-          </>
-        )}
-      </AuthCard>
-    );
-  }
-  return <TextContext.Provider value={text}>{page}</TextContext.Provider>;
+  return (
+    <LinkCodePage
+      {...rest}
+      pageRef={ref}
+      link={link}
+      text={text}
+      icon="mail"
+      title={words.teamInvitationChecking}
+      checking={words.teamInvitationChecking}
+      problemActions={home}
+      card={card}
+    />
+  );
 });

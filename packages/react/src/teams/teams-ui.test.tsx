@@ -8,7 +8,7 @@
  * team word comes from the labels table and that each team label is used.
  */
 import '../test-support/dom-in-node.js';
-import type { ClientApp } from '@latchkey/js';
+import { type ClientApp, teamMembersQuery } from '@latchkey/js';
 import { startTestService, type TestService } from '@latchkey/server/testing';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -138,6 +138,8 @@ describe('the Teams section', () => {
       headers: serverHeaders(),
       body: JSON.stringify({ display_name: 'Bob' }),
     });
+    // A change made elsewhere: the app is told, as a page told by its server would be.
+    await ada.app.invalidate(teamMembersQuery(team));
     show(ada.app, <AccountSettings />);
     await until('accountTeamRemoveMember', 'Bob');
     await press('⟦accountTeamRemoveMember:Bob⟧');

@@ -1,7 +1,8 @@
 /**
  * `useTeams()` and `useTeam(id)`: the signed-in user's teams (`[]` signed
- * out), kept current as they change anywhere in the app. Both suspend until
- * the teams are loaded.
+ * out), kept current as they change anywhere in the app: `teamsQuery` (by
+ * its name `'teams'`) on the provider's `ClientApp`. Both suspend until the
+ * teams are loaded.
  */
 import type { Team } from '@latchkey/js';
 import { useAppData } from '../internal/use-app-data.js';

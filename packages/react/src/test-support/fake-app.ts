@@ -37,6 +37,13 @@ interface FakeAppOptions {
 
 type Snapshots = { [K in AppDataKey]?: AppData[K] };
 
+/** A key of `AppData`, or one of the four queries those keys name (the hooks pass queries). */
+type Target = AppDataKey | { key: readonly unknown[] };
+
+/** The `AppData` key of `target`: a query's key ends with the name (`['me', 'user']`, `['project']`). */
+const nameOf = (target: Target): AppDataKey =>
+  typeof target === 'string' ? target : (target.key[target.key.length - 1] as AppDataKey);
+
 export function createFakeApp(options: FakeAppOptions = {}) {
   const listeners: Record<AppDataKey, Set<() => void>> = {
     user: new Set(),
@@ -117,13 +124,14 @@ export function createFakeApp(options: FakeAppOptions = {}) {
     /** Pending by default: the SDK is taking the browser on. */
     callOAuthCallback: vi.fn<ClientApp['callOAuthCallback']>(() => new Promise(() => {})),
     getUser: vi.fn(async (): Promise<CurrentUser | null> => loadShared('user')),
-    load: vi.fn(loadShared) as ReturnType<typeof vi.fn<ClientApp['load']>>,
-    subscribe: vi.fn((key: AppDataKey, listener: () => void) => {
+    load: vi.fn<(target: Target) => Promise<AppData[AppDataKey]>>((target) => loadShared(nameOf(target))),
+    subscribe: vi.fn((target: Target, listener: () => void) => {
+      const key = nameOf(target);
       listeners[key].add(listener);
       if (snapshots[key] === undefined) fake.load(key).catch(() => {});
       return () => listeners[key].delete(listener);
     }),
-    getSnapshot: <K extends AppDataKey>(key: K) => snapshots[key] as AppData[K] | undefined,
+    getSnapshot: (target: Target) => snapshots[nameOf(target)],
     redirectToSignIn: vi.fn<ClientApp['redirectToSignIn']>(() => new Promise(() => {})),
     redirectToAfterSignOut: vi.fn<ClientApp['redirectToAfterSignOut']>(async () => undefined),
   } satisfies Partial<Record<keyof ClientApp, unknown>>;
@@ -143,22 +151,8 @@ export function createFakeApp(options: FakeAppOptions = {}) {
     /** How many components listen to `key`. */
     listenerCount: (key: AppDataKey = 'user') => listeners[key].size,
     /** How many times `key` was loaded (calls of `load`). */
-    loadCount: (key: AppDataKey) => fake.load.mock.calls.filter(([called]) => called === key).length,
+    loadCount: (key: AppDataKey) => fake.load.mock.calls.filter(([called]) => nameOf(called) === key).length,
   };
 }
 
-/** A promise with its resolve/reject exposed, to hold an SDK call open. */
-export function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** Puts the browser at `path` (jsdom). */
-export function visit(path: string) {
-  window.history.replaceState(null, '', path);
-}
+export { deferred, visit } from './page.js';

@@ -8,6 +8,7 @@ import { useApp } from '../provider.js';
 import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
 import { useMenu } from './use-menu.js';
+import { userButtonLabels } from './user-button-labels.js';
 
 /**
  * Props of `UserButton`: `showName`, and any `<div>` prop for its root
@@ -65,7 +66,7 @@ interface UserMenuProps extends Omit<UserButtonProps, 'className'> {
 function UserMenu({ showName, root, forwardedRef, ...rest }: UserMenuProps) {
   const user = useUser();
   const app = useApp();
-  const labels = useLabels();
+  const labels = useLabels(userButtonLabels);
   const messages = useMessages();
   const menuId = useId();
   const { open, buttonProps, menuProps } = useMenu();

@@ -1,11 +1,18 @@
 /**
- * A framework-free keyed cache (spec §4, §9): subscriptions per key,
- * concurrent reads of a key share one load, mutations set or invalidate what
- * they change, and an entry is dropped 5 s after its last subscriber leaves.
- * UI bindings only subscribe and read snapshots.
+ * The cache of an audience (spec §4, §9), framework-free: the value of each
+ * query it runs, by key, loaded with the audience's scope. Concurrent reads
+ * of a key share one load; mutations set, invalidate or reset what they
+ * change; an entry is dropped 5 s after its last subscriber leaves (or 5 s
+ * after a load nobody subscribed to). UI bindings only subscribe and read
+ * snapshots.
+ *
+ * A key is hashed as its parts in JSON, each followed by a comma, so the hash
+ * of a key is the prefix of the hashes of the keys below it: `invalidate`
+ * and `reset` of a key reach them all.
  */
 import { cacheDropAfterLastSubscriberMs } from '@latchkey/protocol';
 import type { Timers } from '../../options.js';
+import type { Query, QueryKey } from '../../query.js';
 import { systemTimers } from '../timers.js';
 
 type Loader<T> = () => Promise<T>;
@@ -27,89 +34,122 @@ export interface QueryCacheOptions {
   dropAfterMs?: number;
 }
 
-export class QueryCache {
+const hash = (key: QueryKey) => key.map((part) => `${JSON.stringify(part)},`).join('');
+
+/** The queries of scope `S` and their values. */
+export class QueryCache<S> {
   readonly #entries = new Map<string, Entry<unknown>>();
+  readonly #scope: () => S;
   readonly #timers: Timers;
   readonly #dropAfterMs: number;
 
-  constructor(options: QueryCacheOptions = {}) {
+  /** `scope()` is what the queries load with (read at each load, so it may be made after the cache). */
+  constructor(scope: () => S, options: QueryCacheOptions = {}) {
+    this.#scope = scope;
     this.#timers = options.timers ?? systemTimers;
     this.#dropAfterMs = options.dropAfterMs ?? cacheDropAfterLastSubscriberMs;
   }
 
   /** The cached value when fresh, else the load in flight, else a new load. */
-  fetch<T>(key: string, load: Loader<T>): Promise<T> {
+  load<T>(query: Query<T, S>): Promise<T> {
+    query.sync?.(this.#scope()); // a change made elsewhere (another tab's session)
+    const key = hash(query.key);
     const entry = this.#entry<T>(key);
     if (entry.hasValue && !entry.stale) return Promise.resolve(entry.value as T);
-    return entry.inFlight ?? this.#load(key, entry, load);
+    return entry.inFlight ?? this.#load(key, entry, () => query.load(this.#scope()));
   }
 
   /** Loads anew, replacing the cached value (after a mutation). */
-  refetch<T>(key: string, load: Loader<T>): Promise<T> {
-    return this.#load(key, this.#entry<T>(key), load);
+  reload<T>(query: Query<T, S>): Promise<T> {
+    const key = hash(query.key);
+    return this.#load(key, this.#entry<T>(key), () => query.load(this.#scope()));
   }
 
-  /** The cached value, or `undefined` when nothing is loaded yet. */
-  peek<T>(key: string): T | undefined {
-    return this.#entries.get(key)?.value as T | undefined;
+  /** The value as last loaded; `undefined` while not loaded. */
+  snapshot<T>(query: Query<T, S>): T | undefined {
+    return this.#entries.get(hash(query.key))?.value as T | undefined;
   }
 
-  /** Whether `key` has no up-to-date value and no load running for it. */
-  needsLoad(key: string): boolean {
-    const entry = this.#entries.get(key);
-    return !entry || (entry.inFlight === null && (!entry.hasValue || entry.stale));
-  }
-
-  /** Stores `value` for `key`; loads still running for it are ignored. */
-  set<T>(key: string, value: T): void {
-    const entry = this.#entry<T>(key);
+  /** Stores a value known without asking the service (`null` after a sign-out, say); loads running are ignored. */
+  set<T>(query: Query<T, S>, value: T): void {
+    const entry = this.#entry<T>(hash(query.key));
     entry.generation++;
     entry.inFlight = null;
     this.#store(entry, value);
   }
 
   /**
-   * Forgets the value of `key` (back to "not loaded", so nothing out of date
-   * is shown meanwhile) and reloads it at once when someone is subscribed.
+   * Calls `listener` whenever the value changes; loads it when it is not
+   * loaded, and runs the query's `watch` while subscribed.
    */
-  reset(key: string): void {
-    const entry = this.#entries.get(key);
-    if (!entry) return;
-    const hadValue = entry.hasValue;
-    entry.generation++;
-    entry.inFlight = null;
-    entry.value = undefined;
-    entry.hasValue = false;
-    entry.stale = false;
-    if (hadValue) this.#notify(entry);
-    if (entry.listeners.size > 0 && entry.loader) this.#load(key, entry, entry.loader).catch(() => {});
-  }
-
-  /** Marks `key` out of date; reloads it at once when someone is subscribed (once, however often it is called). */
-  invalidate(key: string): void {
-    const entry = this.#entries.get(key);
-    if (!entry || (entry.stale && entry.inFlight)) return;
-    entry.stale = true;
-    entry.generation++;
-    entry.inFlight = null;
-    if (entry.listeners.size > 0 && entry.loader) this.#load(key, entry, entry.loader).catch(() => {});
-  }
-
-  /** Calls `listener` whenever the value of `key` changes. */
-  subscribe(key: string, listener: () => void): () => void {
-    const entry = this.#entry(key);
+  subscribe<T>(query: Query<T, S>, listener: () => void): () => void {
+    const key = hash(query.key);
+    const entry = this.#entry<T>(key);
     entry.listeners.add(listener);
     this.#timers.clearTimeout(entry.dropHandle);
+    const stopWatching = query.watch?.(this.#scope());
+    this.load(query).catch(() => {});
     return () => {
       entry.listeners.delete(listener);
+      stopWatching?.();
       if (entry.listeners.size === 0) this.#scheduleDrop(key, entry);
     };
+  }
+
+  /**
+   * Marks the values at `key` or below it out of date: subscribed ones reload
+   * at once (once, however often this is called) and this settles when they
+   * have; the others reload on their next read. A field, so it may be
+   * handed on unbound.
+   */
+  readonly invalidate = async (key: QueryKey): Promise<void> => {
+    const reloads = this.#under(key).map(([at, entry]) => {
+      if (!(entry.stale && entry.inFlight)) {
+        entry.stale = true;
+        entry.generation++;
+        entry.inFlight = null;
+        if (entry.listeners.size > 0 && entry.loader) this.#load(at, entry, entry.loader);
+      }
+      return entry.inFlight;
+    });
+    await Promise.allSettled(reloads);
+  };
+
+  /**
+   * Forgets the values at `key` or below it (back to "not loaded", so nothing
+   * out of date is shown meanwhile); subscribed ones reload at once.
+   */
+  reset(key: QueryKey): void {
+    for (const [at, entry] of this.#under(key)) {
+      const hadValue = entry.hasValue;
+      entry.generation++;
+      entry.inFlight = null;
+      entry.value = undefined;
+      entry.hasValue = false;
+      entry.stale = false;
+      if (hadValue) this.#notify(entry);
+      if (entry.listeners.size > 0 && entry.loader) this.#load(at, entry, entry.loader).catch(() => {});
+    }
+  }
+
+  #under(key: QueryKey): [string, Entry<unknown>][] {
+    const prefix = hash(key);
+    return [...this.#entries].filter(([at]) => at.startsWith(prefix));
   }
 
   #entry<T>(key: string): Entry<T> {
     let entry = this.#entries.get(key) as Entry<T> | undefined;
     if (!entry) {
-      entry = newEntry<T>();
+      entry = {
+        value: undefined,
+        hasValue: false,
+        stale: false,
+        inFlight: null,
+        generation: 0,
+        loader: null,
+        listeners: new Set(),
+        dropHandle: undefined,
+      };
       this.#entries.set(key, entry as Entry<unknown>);
       this.#scheduleDrop(key, entry);
     }
@@ -163,18 +203,4 @@ export class QueryCache {
     // A pending drop must not keep a Node process alive.
     (entry.dropHandle as { unref?: () => void } | undefined)?.unref?.();
   }
-}
-
-function newEntry<T>(): Entry<T> {
-  const entry: Entry<T> = {
-    value: undefined,
-    hasValue: false,
-    stale: false,
-    inFlight: null,
-    generation: 0,
-    loader: null,
-    listeners: new Set(),
-    dropHandle: undefined,
-  };
-  return entry;
 }

@@ -15,7 +15,7 @@ import {
 } from '@latchkey/protocol';
 import type { Timers } from '../../options.js';
 import { systemTimers } from '../timers.js';
-import type { StoredTokens, TokenStore } from './token-store.js';
+import type { StoredTokens, TokenStore } from './stored-tokens.js';
 
 /** The part of `document` the store uses. */
 export interface CookieDocument {

@@ -9,7 +9,7 @@
 import { headers } from '@latchkey/protocol';
 import type { HeadersLike, RequestLike, RequestTokenStore } from '../../server-types.js';
 import { readCookieTokens } from './cookie-store.js';
-import type { StoredTokens } from './token-store.js';
+import type { StoredTokens } from './stored-tokens.js';
 
 /** The tokens of `source`: a request, its headers, or tokens given as they are. */
 export function requestTokens(source: RequestTokenStore, projectId: string): StoredTokens {

@@ -10,7 +10,7 @@
 import { refreshTokenCookieMaxAgeSeconds } from '@latchkey/protocol';
 import type { Timers } from '../../options.js';
 import { type CookieDocument, deleteCookie, parseCookies, pollingStore, setCookie } from './cookie-store.js';
-import type { StoredTokens, TokenStore } from './token-store.js';
+import type { StoredTokens, TokenStore } from './stored-tokens.js';
 
 /** Name of the readable cookie that holds the session's handle. */
 const sessionHandleCookie = (projectId: string) => `latchkey-session-${projectId}`;

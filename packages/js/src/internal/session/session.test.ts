@@ -6,7 +6,7 @@ import { systemTimers } from '../timers.js';
 import { cookieTokenStore } from './cookie-store.js';
 import type { RefreshOutcome } from './refresh-request.js';
 import { Session } from './session.js';
-import { memoryTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
+import { memoryTokenStore, type StoredTokens, type TokenStore } from './stored-tokens.js';
 
 function setup(tokens: Partial<StoredTokens>, answer?: (refreshToken: string | null) => Promise<RefreshOutcome>) {
   const clock = testClock();

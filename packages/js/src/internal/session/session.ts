@@ -17,7 +17,7 @@ import type { Clock } from '../../options.js';
 import { randomNonce } from '../http/nonce.js';
 import { remainingValidityMs } from './jwt.js';
 import type { Refresher } from './refresh-request.js';
-import type { StoredTokens, TokenStore } from './token-store.js';
+import type { StoredTokens, TokenStore } from './stored-tokens.js';
 
 /** A usable pair of tokens; `refreshToken` is `null` in the cookie mode, where the service's cookie holds it. */
 export interface SessionTokens {
@@ -49,8 +49,16 @@ export class Session {
   #knownRefreshToken: string | null;
   readonly #options: SessionOptions;
 
+  /**
+   * The session's mode: `true` in the refresh-token cookie mode
+   * (`tokenStore: 'httponly-cookie'`), where sign-in answers leave the refresh
+   * token in the service's cookie. Sign-in decoders and the pipeline ask it.
+   */
+  readonly serviceCookie: boolean;
+
   constructor(options: SessionOptions) {
     this.#options = options;
+    this.serviceCookie = options.serviceCookie === true;
     this.#knownRefreshToken = usableTokens(options.store.read()).refreshToken;
   }
 
@@ -90,7 +98,7 @@ export class Session {
 
   /** Starts a new session (after a sign-in; in the cookie mode the service set its cookie, and `refreshToken` is `null`). */
   setTokens(tokens: SessionTokens): void {
-    const refreshToken = this.#options.serviceCookie ? randomNonce().slice(0, 16) : usableToken(tokens.refreshToken);
+    const refreshToken = this.serviceCookie ? randomNonce().slice(0, 16) : usableToken(tokens.refreshToken);
     this.#knownRefreshToken = refreshToken;
     this.#options.store.write({ refreshToken, accessToken: refreshToken ? usableToken(tokens.accessToken) : null });
   }
@@ -138,7 +146,7 @@ export class Session {
   }
 
   async #refresh(refreshToken: string): Promise<SessionTokens | null> {
-    const outcome = await this.#options.refresh(this.#options.serviceCookie ? null : refreshToken);
+    const outcome = await this.#options.refresh(this.serviceCookie ? null : refreshToken);
     if (this.stored().refreshToken !== refreshToken) return this.getTokens();
     if (outcome.kind === 'refused') {
       this.clear();
@@ -146,7 +154,7 @@ export class Session {
       return null;
     }
     // A rotated token replaces the one sent (the cookie mode's stays in the service's cookie).
-    const kept = (!this.#options.serviceCookie && usableToken(outcome.refreshToken)) || refreshToken;
+    const kept = (!this.serviceCookie && usableToken(outcome.refreshToken)) || refreshToken;
     this.#knownRefreshToken = kept;
     this.#options.store.write({ refreshToken: kept, accessToken: outcome.accessToken });
     return this.#tokens(outcome.accessToken, kept);
@@ -154,7 +162,7 @@ export class Session {
 
   /** The tokens as they leave the session: the handle of the cookie mode stays inside. */
   #tokens(accessToken: string, refreshToken: string): SessionTokens {
-    return { accessToken, refreshToken: this.#options.serviceCookie ? null : refreshToken };
+    return { accessToken, refreshToken: this.serviceCookie ? null : refreshToken };
   }
 }
 

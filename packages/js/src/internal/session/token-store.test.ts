@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenStore, memoryTokenStore } from './token-store.js';
+import { memoryTokenStore } from './stored-tokens.js';
+import { createTokenStore } from './token-store.js';
 
 describe('token stores', () => {
   it('memory: starts empty and keeps what is written', () => {

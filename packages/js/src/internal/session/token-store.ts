@@ -1,35 +1,10 @@
 /**
- * Where a session keeps its tokens. Every store holds a refresh token and an
- * access token; the session decides what they are worth.
+ * Where a session keeps its tokens: the store a `tokenStore` option names.
  */
 import type { Timers, TokenStoreOption } from '../../options.js';
 import { cookieTokenStore } from './cookie-store.js';
 import { serviceCookieStore } from './service-cookie-store.js';
-
-/** The tokens a store holds; `null` for absent. */
-export interface StoredTokens {
-  accessToken: string | null;
-  refreshToken: string | null;
-}
-
-export interface TokenStore {
-  read(): StoredTokens;
-  write(tokens: StoredTokens): void;
-  /** Calls `listener` when the tokens change other than through `write` (another tab, say). */
-  subscribe(listener: () => void): () => void;
-}
-
-/** Tokens kept in this object only; lost on reload. */
-export function memoryTokenStore(initial?: Partial<StoredTokens>): TokenStore {
-  let tokens: StoredTokens = { accessToken: initial?.accessToken ?? null, refreshToken: initial?.refreshToken ?? null };
-  return {
-    read: () => tokens,
-    write(next) {
-      tokens = { ...next };
-    },
-    subscribe: () => () => {},
-  };
-}
+import { memoryTokenStore, type TokenStore } from './stored-tokens.js';
 
 /**
  * Builds the store for a `tokenStore` option. A custom object is read once,

@@ -1,0 +1,80 @@
+/**
+ * The form primitive: `Form` (the root, over one `useFormAction` state),
+ * `FormField` (a labelled control whose error comes from that state), and
+ * the context `FormAlert` and `SubmitButton` read. Every form of the kit is
+ * built from these.
+ */
+import { createContext, type FormHTMLAttributes, forwardRef, type ReactNode, useContext, useId } from 'react';
+import { Field, type FieldControlProps, type FieldLayoutProps } from '../internal/field.js';
+import { cx } from '../internal/root-props.js';
+import type { FormAction } from './use-form-action.js';
+
+interface FormContextValue {
+  // biome-ignore lint/suspicious/noExplicitAny: a form of any fields
+  action: FormAction<any>;
+  /** The id of the form's alert region, which describes the form while it shows an error. */
+  alertId: string;
+}
+
+const FormContext = createContext<FormContextValue | null>(null);
+
+/** The nearest form's state and alert id, or `null` outside a `Form`. */
+export function useFormContext(): FormContextValue | null {
+  return useContext(FormContext);
+}
+
+export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> {
+  /** The form's action state (`useFormAction`). */
+  // biome-ignore lint/suspicious/noExplicitAny: a form of any fields
+  state: FormAction<any>;
+  /** Called on submit (the browser's own submission and validation are off). */
+  onSubmit: () => unknown;
+}
+
+/** A `<form>` (class `lk-form` unless given another) running on `state`. */
+export const Form = forwardRef<HTMLFormElement, FormProps>(function Form(
+  { state: action, onSubmit, className, children, ...rest },
+  ref,
+) {
+  const alertId = `${useId()}alert`;
+  return (
+    <FormContext.Provider value={{ action, alertId }}>
+      <form
+        aria-describedby={action.outcome?.kind === 'error' ? alertId : undefined}
+        {...rest}
+        ref={ref}
+        className={cx(className ?? 'lk-form')}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void onSubmit();
+        }}
+      >
+        {children}
+      </form>
+    </FormContext.Provider>
+  );
+});
+
+/** The props `FormField` gives its control: those of `Field`, and the ref that lets an error focus it. */
+export interface FormControlProps extends FieldControlProps {
+  ref: (element: HTMLElement | null) => void;
+}
+
+export interface FormFieldProps extends Omit<FieldLayoutProps, 'children' | 'error'> {
+  /** The field's name in the form's errors. */
+  name: string;
+  children: (control: FormControlProps) => ReactNode;
+}
+
+/** A labelled field of the nearest `Form`: its error under it, tied to the control; the control gets the focus on error. */
+export function FormField({ name, children, ...layout }: FormFieldProps) {
+  const form = useFormContext();
+  if (!form) throw new Error('<FormField> must be placed inside <Form>.');
+  const { action } = form;
+  return (
+    <Field {...layout} error={action.errors[name]}>
+      {(control) => children({ ...control, ref: action.ref(name) })}
+    </Field>
+  );
+}
