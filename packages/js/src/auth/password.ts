@@ -14,7 +14,7 @@ export interface SignInTokens {
 }
 
 /** A pure decoder of a sign-in answer, given the mode of the session it starts (`decodeSignIn`). */
-export type SignInDecoder<T> = (body: unknown, serviceCookie: boolean) => T;
+type SignInDecoder<T> = (body: unknown, serviceCookie: boolean) => T;
 
 /**
  * Sends a sign-in with the app's credentials and decodes its answer in the
@@ -42,7 +42,7 @@ export function signInWithPassword(send: SendSignIn, email: string, password: st
 }
 
 /** Why an answer in the refresh-token cookie mode must not carry `refresh_token`. */
-export const refreshTokenInBody = 'absent: the service runs without refreshTokenCookie';
+const refreshTokenInBody = 'absent: the service runs without refreshTokenCookie';
 
 /**
  * Decodes the answer of a sign-in (`{access_token, refresh_token, user_id,

@@ -44,7 +44,7 @@ export interface ContactChannel extends ContactChannelData {
 }
 
 /** The `ContactChannel` of `data`, acting as the signed-in user (`me`). */
-export function createContactChannel(data: ContactChannelData, scope: ClientScope): ContactChannel {
+function createContactChannel(data: ContactChannelData, scope: ClientScope): ContactChannel {
   const { send } = scope;
   const afterChange = () => scope.reloadWithUser(contactChannelsQuery);
   return {

@@ -28,13 +28,13 @@ export interface TeamInvitationDetails {
 }
 
 /** `POST /team-invitations/accept/check-code`: throws the code's known error when it would not work. */
-export function checkTeamInvitationCode(send: Send, code: string): Promise<void> {
+function checkTeamInvitationCode(send: Send, code: string): Promise<void> {
   const body = { code: trimmed(code) };
   return send({ method: 'POST', path: '/team-invitations/accept/check-code', body }, ignoreAnswer);
 }
 
 /** `POST /team-invitations/accept/details`. */
-export function fetchTeamInvitationDetails(send: Send, code: string): Promise<TeamInvitationDetails> {
+function fetchTeamInvitationDetails(send: Send, code: string): Promise<TeamInvitationDetails> {
   const body = { code: trimmed(code) };
   return send({ method: 'POST', path: '/team-invitations/accept/details', body }, (answer) =>
     readFields<TeamInvitationDetailsWire & { recipient_email?: string }, TeamInvitationDetails>(answer, (details) => ({
@@ -46,7 +46,7 @@ export function fetchTeamInvitationDetails(send: Send, code: string): Promise<Te
 }
 
 /** `POST /team-invitations/accept`: the signed-in user joins the team. */
-export function acceptTeamInvitationCode(send: Send, code: string): Promise<void> {
+function acceptTeamInvitationCode(send: Send, code: string): Promise<void> {
   return send({ method: 'POST', path: '/team-invitations/accept', body: { code: trimmed(code) } }, ignoreAnswer);
 }
 

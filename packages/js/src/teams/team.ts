@@ -85,13 +85,13 @@ export interface Team extends TeamData {
 }
 
 /** The key of what the signed-in user sees of one team (`part`: its `members`, `invitations`, `permissions`). */
-export const teamKey = (teamId: string, ...part: string[]) => accountKey('team', teamId, ...part);
+const teamKey = (teamId: string, ...part: string[]) => accountKey('team', teamId, ...part);
 
 /**
  * The `Team` of `data`, acting as the signed-in user. A change of its
  * members or invitations marks what the user sees of the team out of date.
  */
-export function createTeamObject(data: TeamData, scope: ClientScope): Team {
+function createTeamObject(data: TeamData, scope: ClientScope): Team {
   const { send } = scope;
   const { id } = data;
   const afterChange = () => scope.reloadWithUser(teamsQuery);

@@ -57,7 +57,7 @@ export const Form = forwardRef<HTMLFormElement, FormProps>(function Form(
 });
 
 /** The props `FormField` gives its control: those of `Field`, and the ref that lets an error focus it. */
-export interface FormControlProps extends FieldControlProps {
+interface FormControlProps extends FieldControlProps {
   ref: (element: HTMLElement | null) => void;
 }
 

@@ -8,7 +8,7 @@ import { type ReactNode, useId } from 'react';
 import { cx } from './root-props.js';
 
 /** The props `Field` gives its control. */
-interface FieldControlProps {
+export interface FieldControlProps {
   id: string;
   'aria-invalid': true | undefined;
   'aria-describedby': string | undefined;

@@ -24,7 +24,7 @@ export type LinkStep =
   | 'done';
 
 /** The problem a `VERIFICATION_CODE_*` error (or a malformed code) means; `null` for any other failure. */
-export function linkProblemOf(error: unknown): LinkProblem | null {
+function linkProblemOf(error: unknown): LinkProblem | null {
   switch (knownErrorCodeOf(error)) {
     case 'VERIFICATION_CODE_NOT_FOUND':
     case 'SCHEMA_ERROR':

@@ -11,7 +11,6 @@ import { recordedAnswers } from '../../../js/src/test-support/answers.js';
 export {
   jsonAnswer,
   knownErrorAnswer,
-  plainErrorAnswer,
   recordedAnswers,
 } from '../../../js/src/test-support/answers.js';
 

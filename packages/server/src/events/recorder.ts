@@ -140,7 +140,7 @@ export async function act<T>(ctx: ActionContext, work: (tx: ActionTx) => Promise
 }
 
 /** The facts of an event besides who and where; `data` as its catalogue row says. */
-export type EventFacts<T extends EventType> = {
+type EventFacts<T extends EventType> = {
   /** The user the event is about (absent: the request's signed-in user, if any). */
   userId?: string | null;
   /** The project whose log gets it (absent: the action's). */
