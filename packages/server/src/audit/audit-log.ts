@@ -15,8 +15,7 @@
  */
 import type { AuditEventType } from '../events/catalogue.js';
 import { type ActorType, actorOf } from '../events/recorder.js';
-import type { RequestAuth } from '../http/env.js';
-import type { ClientInfo } from '../http/route.js';
+import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { type Db, type Write, writeTogether } from '../storage/db.js';
 import type { JsonValue } from '../storage/schema.js';
 import { auditEventInsert } from './audit-store.js';
