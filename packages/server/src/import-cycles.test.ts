@@ -1,5 +1,6 @@
 /**
- * The SDK's modules import one another without cycles (type imports count:
+ * The modules of every package (protocol, js, react, server, cli) import one
+ * another without cycles (type imports count:
  * a cycle of types is still two modules that cannot be read apart). A cycle
  * fails with the modules in it.
  */
@@ -9,14 +10,17 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const srcDir = fileURLToPath(new URL('.', import.meta.url));
+const packagesDir = fileURLToPath(new URL('../../', import.meta.url));
+const packageNames = ['protocol', 'js', 'react', 'server', 'cli'];
 
 /** Every source module under `dir` (tests and test support left out), by path. */
 function sourceModules(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'test-support' ? [] : sourceModules(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')
+      ? [path]
+      : [];
   });
 }
 
@@ -29,8 +33,10 @@ function importGraph(modules: string[]): Map<string, string[]> {
       const targets = importedFiles
         .map((file) => file.fileName)
         .filter((name) => name.startsWith('.'))
-        .map((name) => resolve(dirname(module), name.replace(/\.js$/, '.ts')))
-        .filter((path) => known.has(path));
+        .flatMap((name) => {
+          const base = resolve(dirname(module), name.replace(/\.js$/, ''));
+          return [`${base}.ts`, `${base}.tsx`].filter((path) => known.has(path));
+        });
       return [module, targets];
     }),
   );
@@ -64,16 +70,16 @@ function cycles(graph: Map<string, string[]>): string[][] {
       onStack.delete(member);
       group.push(member);
     } while (member !== module);
-    if (group.length > 1) found.push(group.map((path) => relative(srcDir, path)).sort());
+    if (group.length > 1) found.push(group.map((path) => relative(packagesDir, path)).sort());
   };
   for (const module of graph.keys()) if (!index.has(module)) visit(module);
   return found;
 }
 
-describe('the modules of @latchkey/js', () => {
+describe('the modules of every package', () => {
   it('import one another without cycles', () => {
-    const graph = importGraph(sourceModules(srcDir));
-    expect(graph.size).toBeGreaterThan(50);
+    const graph = importGraph(packageNames.flatMap((name) => sourceModules(join(packagesDir, name, 'src'))));
+    expect(graph.size).toBeGreaterThan(300);
     expect(cycles(graph)).toEqual([]);
   });
 
