@@ -69,6 +69,21 @@ describe('the layers', () => {
     expect(files.some((file) => file.path === 'users/users-routes.ts')).toBe(true);
   });
 
+  it('names every file of routes after its feature folder, and takes the route table from them', () => {
+    // `<folder>/<folder>-routes.ts`, or `<folder>/<folder>-<part>-routes.ts` for a second set.
+    const routeFiles = files.filter((file) => /-routes\.ts$/.test(file.path) && !file.path.startsWith('http/'));
+    const misnamed = routeFiles.filter((file) => {
+      const [folder, name] = file.path.split('/');
+      return !(name === `${folder}-routes.ts` || name?.startsWith(`${folder}-`));
+    });
+    expect(misnamed.map((file) => file.path)).toEqual([]);
+    const table = files.find((file) => file.path === 'routes.ts')?.text ?? '';
+    const sources = [...table.matchAll(/from '\.\/([a-z-]+\/[a-z-]+)\.js'/g)].map((match) => `${match[1]}.ts`);
+    // The OAuth flow and the development provider keep their routes beside the flow they serve.
+    const besideTheirFlow = ['oauth/oauth-flow.ts', 'oauth/dev-provider.ts', 'http/route.ts'];
+    expect(sources.filter((path) => !path.endsWith('-routes.ts') && !besideTheirFlow.includes(path))).toEqual([]);
+  });
+
   it('leaves body reading, access checks and views to the route wrapper', () => {
     const routeFiles = files.filter((file) => /-routes\.ts$/.test(file.path) && !file.path.startsWith('http/'));
     expect(routeFiles.length).toBeGreaterThanOrEqual(6);

@@ -15,7 +15,7 @@
  *    app's callback URL with an authorization code of its own (purpose
  *    `oauth_authorization_code`, two minutes) and the app's state.
  * 3. The app exchanges that code at `POST /auth/oauth/token` with its PKCE
- *    verifier (`tokens/token-routes.ts`) and gets a session.
+ *    verifier (`tokens/tokens-routes.ts`) and gets a session.
  *
  * Linking (`type=link`) adds a provider to the session of the access token
  * the flow starts with, and opens no other: the token must be of a session

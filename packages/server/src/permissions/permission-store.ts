@@ -3,7 +3,7 @@
  * what a member holds (directly or through containment: one recursive query,
  * however deep the graph), and granting. Client team routes ask
  * `requireTeamPermission` before they act; the permission routes
- * (`permission-routes.ts`) manage definitions and grants on top of this.
+ * (`permissions-routes.ts`) manage definitions and grants on top of this.
  *
  * The graph of definitions is acyclic (the definition routes refuse a cycle),
  * but the queries use UNION, which stops on a cycle anyway.
