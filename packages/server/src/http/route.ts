@@ -14,7 +14,6 @@ import type { ClientInfo, RequestAuth } from './env.js';
 import type { RefreshCookie } from './refresh-cookie.js';
 import type { ViewSet } from './views.js';
 
-export type { ClientInfo } from './env.js';
 export { defineViews, type RenderContext, type ViewSet } from './views.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

@@ -165,20 +165,6 @@ export async function updateProject(
 }
 
 /**
- * Merges `patch` into a project's config (lists replace the stored list) and
- * returns the new config. Throws SCHEMA_ERROR for an invalid patch and
- * PROJECT_NOT_FOUND for an unknown project.
- */
-async function changeConfig(
-  db: Db,
-  projectId: string,
-  patch: ProjectConfigPatch,
-  sealer: Sealer | null,
-): Promise<ProjectConfig> {
-  return (await updateProject(db, projectId, { config: patch }, sealer)).config;
-}
-
-/**
  * Deletes the project and everything in it (users, sessions, keys, signing
  * keys, ownership). The internal project, home of every project owner, cannot
  * be deleted: SCHEMA_ERROR. PROJECT_NOT_FOUND when it is already gone.
