@@ -20,15 +20,12 @@ export const routesNotYetActions: ReadonlySet<string> = new Set([
   'POST /auth/password/sign-in',
   'POST /auth/otp/sign-in',
   'POST /auth/oauth/token',
-  'POST /auth/sessions',
   'GET /auth/oauth/callback/:providerId',
   'POST /auth/oauth/callback/:providerId',
   // The rest of sign-in (flows, codes, sessions).
   'POST /auth/otp/send-sign-in-code',
   'GET /auth/oauth/authorize/:providerId',
   'POST /auth/oauth/dev-provider/:providerId',
-  'DELETE /auth/sessions/current',
-  'DELETE /auth/sessions/:sessionId',
 ]);
 
 /** The route whose handler runs in the current async context (strict mode only). */

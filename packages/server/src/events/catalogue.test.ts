@@ -62,21 +62,13 @@ function typesNamedBy(names: string[], { wholeFile = false } = {}): Set<string> 
 
 /**
  * Events that only code not yet made of actions writes, by hand. A feature
- * converted to actions takes its events off this list; the sign-in events go
- * when every sign-in ends in `completeSignIn`.
+ * converted to actions takes its events off this list. Left: a refused
+ * sign-in, a replayed refresh token, and the OAuth callback's account rules.
  */
-const writtenByHand = [
-  'sign_in.succeeded',
-  'sign_in.failed',
-  'session.created',
-  'session.revoked',
-  'session.refresh_token_reused',
-  'impersonation.started',
-  'oauth.connected',
-];
+const writtenByHand = ['sign_in.failed', 'session.refresh_token_reused', 'oauth.connected'];
 
 describe('the event catalogue', () => {
-  const recorded = typesNamedBy(['record']);
+  const recorded = typesNamedBy(['record', 'recordWrite']);
   const byHand = typesNamedBy(['audit', 'auditWrite'], { wholeFile: true });
 
   it('has no dead entries: every event is recorded by some action or written by hand', () => {

@@ -217,6 +217,25 @@ const exercises: Record<string, Exercise> = {
     run: () => call(service, 'POST', '/check-feature-support', { headers: authHeaders(service), json: {} }),
   },
 
+  'POST /auth/sessions': {
+    run: async () => post('/auth/sessions', { user_id: await newUser() }, server()),
+    records: 'session.created',
+  },
+  'DELETE /auth/sessions/current': {
+    run: async () =>
+      call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, await signUp(service)) }),
+    records: 'session.revoked',
+  },
+  'DELETE /auth/sessions/:sessionId': {
+    run: async () => {
+      const user = await signUp(service);
+      const [session] = (await ok(call(service, 'GET', '/auth/sessions', { headers: userHeaders(service, user) })))
+        .items;
+      return call(service, 'DELETE', `/auth/sessions/${session.id}`, { headers: userHeaders(service, user) });
+    },
+    records: 'session.revoked',
+  },
+
   'POST /teams': {
     run: () => post('/teams', { display_name: 'Proof' }, server()),
     records: 'team.created',
