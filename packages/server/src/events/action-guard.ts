@@ -15,14 +15,13 @@ import { inAction } from './recorder.js';
  * leaves this list when its feature's changes become actions.
  */
 export const routesNotYetActions: ReadonlySet<string> = new Set([
-  // Sign-in endings: each will end in `completeSignIn`, itself an action.
-  'POST /auth/password/sign-up',
-  'POST /auth/password/sign-in',
-  'POST /auth/otp/sign-in',
-  'POST /auth/oauth/token',
+  // Sign-ins whose endings are an action (`completeSignIn`) but whose codes, attempts and refresh
+  // rotation still write outside one.
   'GET /auth/oauth/callback/:providerId',
   'POST /auth/oauth/callback/:providerId',
-  // The rest of sign-in (flows, codes, sessions).
+  'POST /auth/otp/sign-in',
+  'POST /auth/oauth/token',
+  // The OAuth flow (its state, the provider's account rules) and the e-mailed code.
   'POST /auth/otp/send-sign-in-code',
   'GET /auth/oauth/authorize/:providerId',
   'POST /auth/oauth/dev-provider/:providerId',

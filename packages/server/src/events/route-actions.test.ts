@@ -217,6 +217,14 @@ const exercises: Record<string, Exercise> = {
     run: () => call(service, 'POST', '/check-feature-support', { headers: authHeaders(service), json: {} }),
   },
 
+  'POST /auth/password/sign-up': {
+    run: () => post('/auth/password/sign-up', { email: newEmail(), password: goodPassword }),
+    records: 'sign_up',
+  },
+  'POST /auth/password/sign-in': {
+    run: async () => post('/auth/password/sign-in', { email: (await signUp(service)).email, password: goodPassword }),
+    records: 'sign_in.succeeded',
+  },
   'POST /auth/sessions': {
     run: async () => post('/auth/sessions', { user_id: await newUser() }, server()),
     records: 'session.created',

@@ -16,7 +16,7 @@
 import { constants } from '@latchkey/protocol';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { type ActionContext, type ActionTx, act, actorOf, recordWrite } from '../events/recorder.js';
+import { type ActionContext, type ActionTx, act, actorOf, record, recordWrite } from '../events/recorder.js';
 import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { activityWrites, countryOf } from '../metrics/activity.js';
 import type { Db, Write } from '../storage/db.js';
@@ -159,6 +159,25 @@ function signInContext(caller: SignInCaller): ActionContext {
     client: caller.client,
     feed: deps.changes,
   };
+}
+
+/**
+ * Records a refused sign-in (`sign_in.failed`) as its own action: `userId` is
+ * the account it was for, null when none was found (never the typed address).
+ *
+ * @example
+ * await refuseSignIn(input, { userId: null, method: 'password', reason: 'unknown_account' });
+ */
+export function refuseSignIn(
+  caller: SignInCaller,
+  refusal: { userId: string | null; method: 'password' | 'otp' | 'oauth'; reason: string },
+): Promise<void> {
+  return act(signInContext(caller), (tx) =>
+    record(tx, 'sign_in.failed', {
+      userId: refusal.userId,
+      data: { method: refusal.method, reason: refusal.reason },
+    }),
+  );
 }
 
 /** A session a sign-in opened (or an OAuth link rotated), and whose it is. */
