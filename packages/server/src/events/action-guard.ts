@@ -15,14 +15,12 @@ import { inAction } from './recorder.js';
  * leaves this list when its feature's changes become actions.
  */
 export const routesNotYetActions: ReadonlySet<string> = new Set([
-  // Sign-ins whose endings are an action (`completeSignIn`) but whose codes, attempts and refresh
-  // rotation still write outside one.
+  // Sign-ins that end in an action (`completeSignIn`) but write outside one before: the
+  // provider's account rules, a refresh's rotation, a code exchange's use of its code.
   'GET /auth/oauth/callback/:providerId',
   'POST /auth/oauth/callback/:providerId',
-  'POST /auth/otp/sign-in',
   'POST /auth/oauth/token',
-  // The OAuth flow (its state, the provider's account rules) and the e-mailed code.
-  'POST /auth/otp/send-sign-in-code',
+  // The OAuth flow: its state and the provider's account rules.
   'GET /auth/oauth/authorize/:providerId',
   'POST /auth/oauth/dev-provider/:providerId',
 ]);

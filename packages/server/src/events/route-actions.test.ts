@@ -26,7 +26,7 @@ let upstream: OidcUpstream;
 let smtp: SmtpPeer;
 
 beforeAll(async () => {
-  service = await startTestService({ projectConfig: { client_user_deletion_enabled: true } });
+  service = await startTestService({ projectConfig: { client_user_deletion_enabled: true, magic_link_enabled: true } });
   let provider: Awaited<ReturnType<typeof startUpstreamFor>>['provider'];
   ({ upstream, provider } = await startUpstreamFor(service.url, { accessTokenTtl: 600 }));
   await service.setProjectConfig({ oauth_providers: [provider] });
@@ -122,6 +122,7 @@ async function secondChannel() {
   return { user, channel: channel.id as string };
 }
 
+const magicLinkPage = 'http://localhost:3000/handler/magic-link-callback';
 const resetPage = 'http://localhost:3000/handler/password-reset';
 /** A new user and the code of the password reset they asked for. */
 async function resetCode() {
@@ -224,6 +225,18 @@ const exercises: Record<string, Exercise> = {
   'POST /auth/password/sign-in': {
     run: async () => post('/auth/password/sign-in', { email: (await signUp(service)).email, password: goodPassword }),
     records: 'sign_in.succeeded',
+  },
+  // Queues a code and its mail: no event.
+  'POST /auth/otp/send-sign-in-code': {
+    run: () => post('/auth/otp/send-sign-in-code', { email: newEmail(), callback_url: magicLinkPage }),
+  },
+  'POST /auth/otp/sign-in': {
+    run: async () => {
+      const email = newEmail();
+      const code = await mailedCode(email, post('/auth/otp/send-sign-in-code', { email, callback_url: magicLinkPage }));
+      return post('/auth/otp/sign-in', { code });
+    },
+    records: 'sign_up',
   },
   'POST /auth/sessions': {
     run: async () => post('/auth/sessions', { user_id: await newUser() }, server()),
