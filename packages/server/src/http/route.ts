@@ -15,9 +15,9 @@ import type { RefreshCookie } from './refresh-cookie.js';
 import type { ViewSet } from './views.js';
 
 export type { ClientInfo } from './env.js';
-export { defineViews, type RenderContext, type View, type ViewNeeds, type ViewSet } from './views.js';
+export { defineViews, type RenderContext, type ViewSet } from './views.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Who may call a route: at least this access type, or `none` (no project authentication: JWKS, token endpoint). */
 export type RouteAccess = AccessType | 'none';
@@ -53,7 +53,7 @@ type OutputOf<S> = S extends z.ZodType ? z.output<S> : never;
 type ResultOf<A> = A extends ViewSet<infer T> ? T : A extends z.ZodType ? z.input<A> : string;
 
 /** What a handler receives: the request, who is calling and the validated inputs. */
-export interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
+interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
   request: Request;
   /** The caller (project, access type, user); `null` on routes with access `none`. */
   auth: X extends 'none' ? null : RequestAuth;

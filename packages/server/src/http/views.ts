@@ -9,7 +9,7 @@ import type { Db } from '../storage/db.js';
 import type { RequestAuth } from './env.js';
 
 /** How a value becomes the answer for one access type: the wire schema and the function that renders it. */
-export interface View<T> {
+interface View<T> {
   readonly schema: z.ZodType;
   render(value: T, context: RenderContext): unknown;
 }

@@ -169,7 +169,7 @@ export async function updateProject(
  * returns the new config. Throws SCHEMA_ERROR for an invalid patch and
  * PROJECT_NOT_FOUND for an unknown project.
  */
-export async function changeConfig(
+async function changeConfig(
   db: Db,
   projectId: string,
   patch: ProjectConfigPatch,

@@ -37,7 +37,7 @@ export interface SignInCaller {
 }
 
 /** Who signs in. */
-export interface SignedIn {
+interface SignedIn {
   userId: string;
   /** A new account's first session (`sign_up`), or a sign-in to an existing one, which marks the user active. */
   isNewUser: boolean;
@@ -50,7 +50,7 @@ export interface SignedIn {
  * the session for the user (`session.created`, or `impersonation.started`),
  * which records no activity of the user's.
  */
-export type SignInMethod = 'password' | 'otp' | 'oauth' | { server: { impersonation: boolean; lifetimeMs: number } };
+type SignInMethod = 'password' | 'otp' | 'oauth' | { server: { impersonation: boolean; lifetimeMs: number } };
 
 /** The answer of a password or e-mail-code sign-in: a new session's tokens and the user's id. */
 export const signInAnswer = z

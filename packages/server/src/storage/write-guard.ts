@@ -39,7 +39,7 @@ export function writeGuard(refusal: () => string | null): WriteGuard {
 const rawWrite = /\binsert\s+into\b|\bdelete\s+from\b|\bupdate\s+[\w".]+\s+(as\s+\w+\s+)?set\b/i;
 
 /** Whether the statement changes rows: a write node, or raw SQL with one in it. */
-export function writes(node: OperationNode): boolean {
+function writes(node: OperationNode): boolean {
   if (InsertQueryNode.is(node) || UpdateQueryNode.is(node) || DeleteQueryNode.is(node) || MergeQueryNode.is(node)) {
     return true;
   }

@@ -25,7 +25,7 @@ export type ProviderConfig = ProjectConfig['oauth_providers'][number];
 export type Api = (url: string, accept?: string) => Promise<unknown>;
 
 /** One provider's facts. */
-export interface Preset {
+interface Preset {
   displayName: string;
   authorizationEndpoint: string;
   tokenEndpoint: string;
@@ -40,12 +40,12 @@ export interface Preset {
 }
 
 export const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-export const idText = (value: unknown): string | null =>
+const idText = (value: unknown): string | null =>
   typeof value === 'number' ? String(value) : typeof value === 'string' && value !== '' ? value : null;
 export const record = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 export const records = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.map(record) : []);
-export const isTrue = (value: unknown): boolean => value === true || value === 'true';
+const isTrue = (value: unknown): boolean => value === true || value === 'true';
 
 export function requireId(value: unknown, provider: string): string {
   const id = idText(value);
