@@ -62,47 +62,13 @@ function typesNamedBy(names: string[], { wholeFile = false } = {}): Set<string> 
 
 /**
  * Events that only code not yet made of actions writes, by hand. A feature
- * converted to actions takes its events off this list; the sign-in events go
- * when every sign-in ends in `completeSignIn`.
+ * converted to actions takes its events off this list. Left: a replayed
+ * refresh token, and the OAuth callback's account rules.
  */
-const writtenByHand = [
-  'sign_up',
-  'sign_in.succeeded',
-  'sign_in.failed',
-  'password.reset',
-  'password.set',
-  'session.created',
-  'session.revoked',
-  'session.refresh_token_reused',
-  'impersonation.started',
-  'oauth.connected',
-  'oauth.disconnected',
-  'contact_channel.added',
-  'contact_channel.removed',
-  'contact_channel.verified',
-  'contact_channel.updated',
-  'contact_channel.detached',
-  'email.test_sent',
-  'team.created',
-  'team.updated',
-  'team.deleted',
-  'team.member_added',
-  'team.member_removed',
-  'team_permission.granted',
-  'team_permission.revoked',
-  'permission_definition.created',
-  'permission_definition.updated',
-  'permission_definition.deleted',
-  'team_invitation.sent',
-  'team_invitation.revoked',
-  'team_invitation.accepted',
-  'email_template.created',
-  'email_template.updated',
-  'email_template.reset',
-];
+const writtenByHand = ['session.refresh_token_reused', 'oauth.connected'];
 
 describe('the event catalogue', () => {
-  const recorded = typesNamedBy(['record']);
+  const recorded = typesNamedBy(['record', 'recordWrite']);
   const byHand = typesNamedBy(['audit', 'auditWrite'], { wholeFile: true });
 
   it('has no dead entries: every event is recorded by some action or written by hand', () => {

@@ -54,7 +54,7 @@ import { auditEventInsert } from '../audit/audit-store.js';
 import type { Clock } from '../common/clock.js';
 import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { type ChangeFeed, type FeedEvent, notifyChanges } from '../storage/change-feed.js';
-import { type Db, inTransaction, writeTogether } from '../storage/db.js';
+import { type Db, inTransaction, type Write, writeTogether } from '../storage/db.js';
 import type { JsonValue } from '../storage/schema.js';
 import { type CacheName, type EventData, type EventType, eventCatalogue } from './catalogue.js';
 
@@ -158,32 +158,54 @@ const maxUserAgent = 300;
  * await record(tx, 'user.deleted', { userId });
  */
 export async function record<T extends EventType>(tx: ActionTx, type: T, ...[facts]: FactsArgument<T>): Promise<void> {
+  const write = recordWrite(tx, type, facts as EventFacts<T>);
+  if (write) await writeTogether(tx.db, [write]);
+}
+
+/**
+ * `record`, with the audit row returned unsent (null when the event is not
+ * audited), for the action to send in one statement with the change it
+ * describes (`writeTogether`, a store's `also`): a sign-in's session, its
+ * activity and its event are one round trip. With `onlyWith`, the row is
+ * written only when that part of the statement has rows (a deletion that
+ * found its row); an action whose change found nothing must not commit.
+ *
+ * @example
+ * await createSession(tx.db, { ...session, also: (id) => [recordWrite(tx, 'session.created', { userId, data: { session_id: id } })] });
+ */
+export function recordWrite<T extends EventType>(
+  tx: ActionTx,
+  type: T,
+  facts: EventFacts<T>,
+  options: { onlyWith?: string } = {},
+): Write | null {
   const state = tx[pending];
   if (!state?.open) throw new Error(`record(${type}): outside an open action`);
   const spec = eventCatalogue[type];
   const data = spec.data.parse(facts?.data ?? {}) as Record<string, JsonValue>;
   const userId = facts?.userId === undefined ? tx.userId : facts.userId;
   const projectId = facts?.projectId ?? tx.projectId;
-  if (spec.audited) {
-    await writeTogether(tx.db, [
-      auditEventInsert(tx.db, {
-        project_id: projectId,
-        type,
-        occurred_at: new Date(tx.clock.now()),
-        user_id: userId,
-        actor_type: tx.actor.type,
-        actor_id: tx.actor.id,
-        ip: tx.client.ip,
-        user_agent: tx.client.userAgent?.slice(0, maxUserAgent) ?? null,
-        data,
-      }),
-    ]);
-  }
   // Webhooks: an event offered to them (`spec.webhook`) adds its outbox row here, in this transaction.
   for (const cache of spec.invalidates) {
     const notice = noticeOf(cache, { projectId, userId, data });
     if (notice && !state.notices.some((held) => sameNotice(held, notice))) state.notices.push(notice);
   }
+  if (!spec.audited) return null;
+  return auditEventInsert(
+    tx.db,
+    {
+      project_id: projectId,
+      type,
+      occurred_at: new Date(tx.clock.now()),
+      user_id: userId,
+      actor_type: tx.actor.type,
+      actor_id: tx.actor.id,
+      ip: tx.client.ip,
+      user_agent: tx.client.userAgent?.slice(0, maxUserAgent) ?? null,
+      data,
+    },
+    options.onlyWith,
+  );
 }
 
 type FactsArgument<T extends EventType> =

@@ -9,19 +9,34 @@
  */
 import { headers as h, internalProjectId } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Route } from '../http/route.js';
 import { createApiKeySet } from '../operations.js';
 import { apiRoutes } from '../routes.js';
-import { type Answer, authHeaders, call, newEmail, signUp, userHeaders } from '../test-support/api.js';
+import { type Answer, authHeaders, call, goodPassword, newEmail, signUp, userHeaders } from '../test-support/api.js';
 import { type AuditEvent, auditEvents } from '../test-support/audit.js';
+import { codeFromMail, lastMailTo } from '../test-support/mail.js';
+import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
+import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
+import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { routesNotYetActions } from './action-guard.js';
 
 let service: TestService;
+let upstream: OidcUpstream;
+let smtp: SmtpPeer;
 
 beforeAll(async () => {
-  service = await startTestService({ projectConfig: { client_user_deletion_enabled: true } });
+  service = await startTestService({ projectConfig: { client_user_deletion_enabled: true, magic_link_enabled: true } });
+  let provider: Awaited<ReturnType<typeof startUpstreamFor>>['provider'];
+  ({ upstream, provider } = await startUpstreamFor(service.url, { accessTokenTtl: 600 }));
+  await service.setProjectConfig({ oauth_providers: [provider] });
+  smtp = await startSmtpPeer({ users: { tester: 'test-password-1' } });
+}, 60_000);
+afterAll(async () => {
+  await upstream?.close();
+  await smtp?.close();
+  await service?.close();
 });
-afterAll(() => service?.close());
 
 /** A request that exercises one route, and the event it must record (once), if any. */
 interface Exercise {
@@ -34,6 +49,97 @@ const admin = () => authHeaders(service, 'admin');
 const server = () => authHeaders(service, 'server');
 const newUser = async () =>
   (await call(service, 'POST', '/users', { headers: server(), json: { primary_email: newEmail() } })).body.id;
+const post = (path: string, json: unknown, headers = authHeaders(service)) =>
+  call(service, 'POST', path, { headers, json });
+
+/** The body of an answer that must have succeeded. */
+async function ok(request: Promise<Answer>) {
+  const answer = await request;
+  expect(answer.status, answer.text).toBeLessThan(300);
+  return answer.body;
+}
+
+/** The code of the newest mail to `email`, after `send` queued it. */
+async function mailedCode(email: string, send: Promise<Answer>): Promise<string> {
+  await ok(send);
+  return codeFromMail(await lastMailTo(service, email));
+}
+
+const newTeam = async (): Promise<string> => (await ok(post('/teams', { display_name: 'Proof' }, server()))).id;
+/** A new team with a new user in it. */
+async function membership() {
+  const [team, user] = await Promise.all([newTeam(), newUser()]);
+  await ok(post(`/team-memberships/${team}/${user}`, {}, server()));
+  return { team, user };
+}
+
+let definitions = 0;
+const newDefinition = async (): Promise<string> => {
+  definitions += 1;
+  const id = `proof_${definitions}`;
+  await ok(post('/team-permission-definitions', { id, contained_permission_ids: [] }, admin()));
+  return id;
+};
+
+const invitationPage = 'http://localhost:3000/handler/team-invitation';
+/** An invitation to a new team for a new user who proved the invited address, and its code. */
+async function invitation() {
+  const team = await newTeam();
+  const invitee = await signUp(service);
+  await ok(
+    call(service, 'PATCH', `/users/${invitee.user_id}`, { headers: server(), json: { primary_email_verified: true } }),
+  );
+  const send = post(
+    '/team-invitations/send-code',
+    { email: invitee.email, team_id: team, callback_url: invitationPage },
+    server(),
+  );
+  return { team, invitee, code: await mailedCode(invitee.email, send) };
+}
+
+const verificationPage = 'http://localhost:3000/handler/email-verification';
+/** A new user and the code mailed to prove their primary address. */
+async function verificationCode() {
+  const user = await signUp(service);
+  const send = post(
+    '/contact-channels/send-verification-code',
+    { email: user.email, callback_url: verificationPage },
+    userHeaders(service, user),
+  );
+  return mailedCode(user.email, send);
+}
+/** A new user with a second, unproved address. */
+async function secondChannel() {
+  const user = await signUp(service);
+  const value = newEmail('second');
+  const channel = await ok(
+    post(
+      '/contact-channels',
+      { user_id: 'me', value, type: 'email', used_for_auth: false },
+      userHeaders(service, user),
+    ),
+  );
+  return { user, channel: channel.id as string };
+}
+
+const magicLinkPage = 'http://localhost:3000/handler/magic-link-callback';
+const resetPage = 'http://localhost:3000/handler/password-reset';
+/** A new user and the code of the password reset they asked for. */
+async function resetCode() {
+  const user = await signUp(service);
+  return mailedCode(user.email, post('/auth/password/send-reset-code', { email: user.email, callback_url: resetPage }));
+}
+
+/** A new user (with a password) who linked an account at the upstream provider `corp`. */
+async function linkedUser() {
+  const user = await signUp(service);
+  const app = authorizeUrl(service, 'corp', { type: 'link', token: user.access_token });
+  upstream.nextLogin(`linked-${user.user_id}`);
+  const { page, params } = landing((await new TestBrowser().go(app.url)).url);
+  expect(page, params.get('message') ?? '').toBe(appCallbackUrl);
+  expect((await exchangeCode(service, { code: params.get('code')!, verifier: app.verifier })).status).toBe(200);
+  return user;
+}
 
 /** One exercise per writing route that is an action, by `METHOD path`. */
 const exercises: Record<string, Exercise> = {
@@ -111,6 +217,289 @@ const exercises: Record<string, Exercise> = {
   'POST /check-feature-support': {
     run: () => call(service, 'POST', '/check-feature-support', { headers: authHeaders(service), json: {} }),
   },
+
+  'POST /auth/password/sign-up': {
+    run: () => post('/auth/password/sign-up', { email: newEmail(), password: goodPassword }),
+    records: 'sign_up',
+  },
+  'POST /auth/password/sign-in': {
+    run: async () => post('/auth/password/sign-in', { email: (await signUp(service)).email, password: goodPassword }),
+    records: 'sign_in.succeeded',
+  },
+  // Queues a code and its mail: no event.
+  'POST /auth/otp/send-sign-in-code': {
+    run: () => post('/auth/otp/send-sign-in-code', { email: newEmail(), callback_url: magicLinkPage }),
+  },
+  'POST /auth/otp/sign-in': {
+    run: async () => {
+      const email = newEmail();
+      const code = await mailedCode(email, post('/auth/otp/send-sign-in-code', { email, callback_url: magicLinkPage }));
+      return post('/auth/otp/sign-in', { code });
+    },
+    records: 'sign_up',
+  },
+  'POST /auth/sessions': {
+    run: async () => post('/auth/sessions', { user_id: await newUser() }, server()),
+    records: 'session.created',
+  },
+  'DELETE /auth/sessions/current': {
+    run: async () =>
+      call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, await signUp(service)) }),
+    records: 'session.revoked',
+  },
+  'DELETE /auth/sessions/:sessionId': {
+    run: async () => {
+      const user = await signUp(service);
+      const [session] = (await ok(call(service, 'GET', '/auth/sessions', { headers: userHeaders(service, user) })))
+        .items;
+      return call(service, 'DELETE', `/auth/sessions/${session.id}`, { headers: userHeaders(service, user) });
+    },
+    records: 'session.revoked',
+  },
+
+  'POST /teams': {
+    run: () => post('/teams', { display_name: 'Proof' }, server()),
+    records: 'team.created',
+  },
+  'PATCH /teams/:teamId': {
+    run: async () =>
+      call(service, 'PATCH', `/teams/${await newTeam()}`, { headers: server(), json: { display_name: 'Renamed' } }),
+    records: 'team.updated',
+  },
+  'DELETE /teams/:teamId': {
+    run: async () => call(service, 'DELETE', `/teams/${await newTeam()}`, { headers: server() }),
+    records: 'team.deleted',
+  },
+  'POST /team-memberships/:teamId/:userId': {
+    run: async () => post(`/team-memberships/${await newTeam()}/${await newUser()}`, {}, server()),
+    records: 'team.member_added',
+  },
+  'DELETE /team-memberships/:teamId/:userId': {
+    run: async () => {
+      const { team, user } = await membership();
+      return call(service, 'DELETE', `/team-memberships/${team}/${user}`, { headers: server(), json: {} });
+    },
+    records: 'team.member_removed',
+  },
+  // A member's name in one team is not a security event: not audited.
+  'PATCH /team-member-profiles/:teamId/:userId': {
+    run: async () => {
+      const { team, user } = await membership();
+      return call(service, 'PATCH', `/team-member-profiles/${team}/${user}`, {
+        headers: server(),
+        json: { display_name: 'In the team' },
+      });
+    },
+  },
+  'POST /team-permissions/:teamId/:userId/:permissionId': {
+    run: async () => {
+      const { team, user } = await membership();
+      return post(`/team-permissions/${team}/${user}/admin`, {}, server());
+    },
+    records: 'team_permission.granted',
+  },
+  'DELETE /team-permissions/:teamId/:userId/:permissionId': {
+    run: async () => {
+      const { team, user } = await membership();
+      return call(service, 'DELETE', `/team-permissions/${team}/${user}/member`, { headers: server(), json: {} });
+    },
+    records: 'team_permission.revoked',
+  },
+  'POST /team-permission-definitions': {
+    run: () => post('/team-permission-definitions', { id: 'proof_created', contained_permission_ids: [] }, admin()),
+    records: 'permission_definition.created',
+  },
+  'PATCH /team-permission-definitions/:permissionId': {
+    run: async () =>
+      call(service, 'PATCH', `/team-permission-definitions/${await newDefinition()}`, {
+        headers: admin(),
+        json: { description: 'Proved' },
+      }),
+    records: 'permission_definition.updated',
+  },
+  'DELETE /team-permission-definitions/:permissionId': {
+    run: async () =>
+      call(service, 'DELETE', `/team-permission-definitions/${await newDefinition()}`, { headers: admin() }),
+    records: 'permission_definition.deleted',
+  },
+
+  'POST /team-invitations/send-code': {
+    run: async () =>
+      post(
+        '/team-invitations/send-code',
+        { email: newEmail(), team_id: await newTeam(), callback_url: invitationPage },
+        server(),
+      ),
+    records: 'team_invitation.sent',
+  },
+  'DELETE /team-invitations/:invitationId': {
+    run: async () => {
+      const team = await newTeam();
+      const sent = await ok(
+        post(
+          '/team-invitations/send-code',
+          { email: newEmail(), team_id: team, callback_url: invitationPage },
+          server(),
+        ),
+      );
+      return call(service, 'DELETE', `/team-invitations/${sent.id}?team_id=${team}`, { headers: server() });
+    },
+    records: 'team_invitation.revoked',
+  },
+  // Reads a code: no change, so no event.
+  'POST /team-invitations/accept/check-code': {
+    run: async () => post('/team-invitations/accept/check-code', { code: (await invitation()).code }),
+  },
+  'POST /team-invitations/accept/details': {
+    run: async () => post('/team-invitations/accept/details', { code: (await invitation()).code }),
+  },
+  'POST /team-invitations/accept': {
+    run: async () => {
+      const { invitee, code } = await invitation();
+      return post('/team-invitations/accept', { code }, userHeaders(service, invitee));
+    },
+    records: 'team_invitation.accepted',
+  },
+
+  'POST /contact-channels': {
+    run: async () =>
+      post(
+        '/contact-channels',
+        { user_id: 'me', value: newEmail('second'), type: 'email', used_for_auth: false },
+        userHeaders(service, await signUp(service)),
+      ),
+    records: 'contact_channel.added',
+  },
+  // Queues a code and its mail: no event.
+  'POST /contact-channels/send-verification-code': {
+    run: async () => {
+      const user = await signUp(service);
+      return post(
+        '/contact-channels/send-verification-code',
+        { email: user.email, callback_url: verificationPage },
+        userHeaders(service, user),
+      );
+    },
+  },
+  'POST /contact-channels/verify/check-code': {
+    run: async () => post('/contact-channels/verify/check-code', { code: await verificationCode() }),
+  },
+  'POST /contact-channels/verify': {
+    run: async () => post('/contact-channels/verify', { code: await verificationCode() }),
+    records: 'contact_channel.verified',
+  },
+  'PATCH /contact-channels/:userId/:channelId': {
+    run: async () => {
+      const { user, channel } = await secondChannel();
+      return call(service, 'PATCH', `/contact-channels/me/${channel}`, {
+        headers: userHeaders(service, user),
+        json: { value: newEmail('changed') },
+      });
+    },
+    records: 'contact_channel.updated',
+  },
+  'DELETE /contact-channels/:userId/:channelId': {
+    run: async () => {
+      const { user, channel } = await secondChannel();
+      return call(service, 'DELETE', `/contact-channels/me/${channel}`, { headers: userHeaders(service, user) });
+    },
+    records: 'contact_channel.removed',
+  },
+  'POST /contact-channels/:userId/:channelId/send-verification-code': {
+    run: async () => {
+      const { user, channel } = await secondChannel();
+      return post(
+        `/contact-channels/me/${channel}/send-verification-code`,
+        { callback_url: verificationPage },
+        userHeaders(service, user),
+      );
+    },
+  },
+
+  // Refreshes the provider's expired access token (a change), which records nothing.
+  'POST /connected-accounts/:userId/:providerId/access-token': {
+    run: async () => {
+      const user = await linkedUser();
+      service.clock.advance(11 * 60_000);
+      return post(`/connected-accounts/${user.user_id}/corp/access-token`, { scope: '' }, server());
+    },
+  },
+  'DELETE /connected-accounts/:userId/:providerId': {
+    run: async () => {
+      const user = await linkedUser();
+      return call(service, 'DELETE', '/connected-accounts/me/corp', { headers: userHeaders(service, user) });
+    },
+    records: 'oauth.disconnected',
+  },
+
+  // Queues a code and its mail: no event.
+  'POST /auth/password/send-reset-code': {
+    run: async () =>
+      post('/auth/password/send-reset-code', { email: (await signUp(service)).email, callback_url: resetPage }),
+  },
+  'POST /auth/password/reset/check-code': {
+    run: async () => post('/auth/password/reset/check-code', { code: await resetCode() }),
+  },
+  'POST /auth/password/reset': {
+    run: async () => post('/auth/password/reset', { code: await resetCode(), password: 'brand-new-pass-1' }),
+    records: 'password.reset',
+  },
+  'POST /auth/password/update': {
+    run: async () =>
+      post(
+        '/auth/password/update',
+        { old_password: goodPassword, new_password: 'changed-pass-1' },
+        userHeaders(service, await signUp(service)),
+      ),
+    records: 'password.changed',
+  },
+  'POST /auth/password/set': {
+    run: async () => {
+      const user = await newUser();
+      const session = await ok(post('/auth/sessions', { user_id: user }, server()));
+      return post('/auth/password/set', { password: 'first-password-1' }, userHeaders(service, session));
+    },
+    records: 'password.set',
+  },
+
+  // A type's first edit records `created`.
+  'PATCH /email-templates/:type': {
+    run: () =>
+      call(service, 'PATCH', '/email-templates/magic_link', { headers: admin(), json: { subject: 'Come in' } }),
+    records: 'email_template.created',
+  },
+  'DELETE /email-templates/:type': {
+    run: async () => {
+      await ok(
+        call(service, 'PATCH', '/email-templates/password_reset', { headers: admin(), json: { subject: 'Reset' } }),
+      );
+      return call(service, 'DELETE', '/email-templates/password_reset', { headers: admin() });
+    },
+    records: 'email_template.reset',
+  },
+  // Renders without saving: no event.
+  'POST /email-templates/:type/preview': {
+    run: () => post('/email-templates/team_invitation/preview', {}, admin()),
+  },
+  'POST /internal/send-test-email': {
+    run: () =>
+      post(
+        '/internal/send-test-email',
+        {
+          recipient_email: newEmail('test-mail'),
+          email_config: {
+            host: '127.0.0.1',
+            port: smtp.port,
+            username: 'tester',
+            password: 'test-password-1',
+            sender_email: 'admin@acme.example',
+            sender_name: 'Acme Admin',
+          },
+        },
+        admin(),
+      ),
+    records: 'email.test_sent',
+  },
 };
 
 const routeKeys = apiRoutes.map((route) => `${route.method} ${route.path}`);
@@ -146,16 +535,25 @@ describe('every route that writes', () => {
 
 describe('the write guard in a test service', () => {
   it('fails a route handler that writes outside an action', async () => {
-    const route = 'POST /teams';
-    expect(routesNotYetActions.has(route)).toBe(true);
-    (routesNotYetActions as Set<string>).delete(route);
+    // A handler that changes the caller's name straight through its database handle.
+    const route = apiRoutes.find((each) => `${each.method} ${each.path}` === 'PATCH /users/me') as Route;
+    const handler = route.handler;
+    route.handler = async ({ deps, auth, userId }) => {
+      await deps.db
+        .updateTable('users')
+        .set({ display_name: 'Unrecorded' })
+        .where('project_id', '=', auth!.project.id)
+        .where('id', '=', userId!)
+        .execute();
+      return {};
+    };
     try {
       // Without the status override, so a failure answers its own status.
-      const { [h.overrideErrorStatus]: _override, ...headers } = server();
-      const answer = await call(service, 'POST', '/teams', { headers, json: { display_name: 'T' } });
+      const { [h.overrideErrorStatus]: _override, ...headers } = userHeaders(service, await signUp(service));
+      const answer = await call(service, 'PATCH', '/users/me', { headers, json: { display_name: 'T' } });
       expect(answer.status, answer.text).toBe(500);
     } finally {
-      (routesNotYetActions as Set<string>).add(route);
+      route.handler = handler;
     }
   });
 });

@@ -36,17 +36,16 @@
 
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
 import { checkClientCode, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email } from '../common/schemas.js';
 import { settleProvenAddress } from '../contact-channels/mailbox-proof.js';
+import { act, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
-import { completeSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
-import { inTransaction } from '../storage/db.js';
+import { completeSignIn, refuseSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findUserByAuthEmail, updateUser } from '../users/user-store.js';
 import { addUser } from '../users/users-actions.js';
@@ -75,14 +74,17 @@ const sendSignInCode = defineRoute({
     })
     .meta({ id: 'SignInCodeSent' }),
   errors: ['OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED'],
-  handler: async ({ auth: { project }, body, client, deps }) => {
+  handler: async (input) => {
+    const { auth, body, client, deps } = input;
+    const { project } = auth;
     requireMagicLink(project);
     if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     const now = deps.clock.now();
     await limitMailSend(deps.counters, project, { kind: 'magic_link', email: body.email, ip: client.ip, now });
     const user = await findUserByAuthEmail(deps.db, project.id, body.email);
-    const issued = await inTransaction(deps.db, (trx) =>
-      mailCode(trx, {
+    // A code sent is no event: an action that records nothing.
+    const issued = await act(requestContext(input), (tx) =>
+      mailCode(tx.db, {
         project,
         type: 'magic_link',
         to: body.email,
@@ -113,17 +115,23 @@ const signInWithCode = defineRoute({
     const { auth, body, client, deps } = input;
     const { project } = auth;
     requireMagicLink(project);
-    const row = await checkClientCode(deps, project, {
-      purpose: 'magic_link',
-      code: body.code,
-      now: deps.clock.now(),
-      clientIp: client.ip,
-      onWrongGuess: (guessed) =>
-        audit(deps.db, { auth, client, deps }, 'sign_in.failed', {
-          userId: codeUser.safeParse(guessed.data).data?.user_id ?? null,
-          data: { method: 'otp', reason: 'wrong_code' },
-        }),
-    });
+    const row = await checkClientCode(
+      deps,
+      project,
+      {
+        purpose: 'magic_link',
+        code: body.code,
+        now: deps.clock.now(),
+        clientIp: client.ip,
+        onWrongGuess: (guessed) =>
+          refuseSignIn(input, {
+            userId: codeUser.safeParse(guessed.data).data?.user_id ?? null,
+            method: 'otp',
+            reason: 'wrong_code',
+          }),
+      },
+      requestContext(input),
+    );
     const data = magicLinkData.safeParse(row.data);
     if (!data.success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
     const address = data.data.email;

@@ -7,15 +7,15 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit } from '../audit/audit-log.js';
 import { callbackUrl, email } from '../common/schemas.js';
 import { findPrimaryChannel } from '../contact-channels/contact-channel-store.js';
 import { queueVerificationMail } from '../contact-channels/verification.js';
+import { act, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { reserveAttempt, signInKeys } from '../rate-limit/attempt-limits.js';
 import { limitSignUps } from '../rate-limit/rate-limit.js';
-import { completeSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
+import { completeSignIn, refuseSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findUserByAuthEmail, updateUser } from '../users/user-store.js';
 import { addUser } from '../users/users-actions.js';
@@ -108,17 +108,19 @@ const signIn = defineRoute({
       if (!user || !matches) {
         const reason = !user ? 'unknown_account' : user.password_hash === null ? 'no_password' : 'wrong_password';
         // Not the typed address: people type passwords there. An unknown account has no user to name.
-        await audit(deps.db, { auth, client, deps }, 'sign_in.failed', {
-          userId: user?.id ?? null,
-          data: { method: 'password', reason },
-        });
+        await refuseSignIn(input, { userId: user?.id ?? null, method: 'password', reason });
         throw new KnownError('EMAIL_PASSWORD_MISMATCH');
       }
       // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
       const upgraded = needsRehash(user.password_hash!) ? await deps.passwords.hash(body.password) : null;
       const now = deps.clock.now();
       // The upgrade stands alone: a hash of the same password, it is right whatever follows.
-      if (upgraded) await updateUser(deps.db, project.id, user.id, { password_hash: upgraded }, now);
+      // It is no event of the user's: an action that records nothing.
+      if (upgraded) {
+        await act(requestContext(input), (tx) =>
+          updateUser(tx.db, project.id, user.id, { password_hash: upgraded }, now),
+        );
+      }
       // The attempt is taken back in the session's statement (counts in the database), or beside it (Redis).
       const release = attempt?.succeeding();
       const [answer] = await Promise.all([

@@ -15,15 +15,15 @@
  */
 import { constants } from '@latchkey/protocol';
 import { z } from 'zod';
-import { auditWrite } from '../audit/audit-log.js';
 import type { Deps } from '../deps.js';
+import { type ActionContext, type ActionTx, act, actorOf, record, recordWrite } from '../events/recorder.js';
 import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { activityWrites, countryOf } from '../metrics/activity.js';
-import { type Db, inTransaction, type Write } from '../storage/db.js';
+import type { Db, Write } from '../storage/db.js';
 import { createSession } from './session-store.js';
 
 /** What ending a sign-in needs of the service. */
-export type SignInDeps = Pick<Deps, 'db' | 'clock' | 'accessTokens' | 'countryHeader'>;
+export type SignInDeps = Pick<Deps, 'db' | 'clock' | 'accessTokens' | 'countryHeader' | 'changes'>;
 
 /** The request that signs someone in: a route's input, or its parts. */
 export interface SignInCaller {
@@ -134,11 +134,50 @@ export async function completeSignIn<S extends SignInAnswerShape>(
   const { deps } = caller;
   // A second factor, when the account has one, is asked for here: after the first is proven, before a session opens.
   const user = signIn.user;
-  const opened =
-    typeof user === 'function'
-      ? await inTransaction(deps.db, async (trx) => openSession(trx, caller, signIn, await user(trx)))
-      : await openSession(deps.db, caller, signIn, user);
+  const opened = await act(signInContext(caller), async (tx) =>
+    openSession(tx, caller, signIn, typeof user === 'function' ? await user(tx.db) : user),
+  );
   return (await answer(deps, signIn.answer, opened)) as AnswerOf<S>;
+}
+
+/**
+ * The action of a sign-in: in the project signed in to, by whoever the
+ * request says (nobody yet, a signed-in user, or server code opening a
+ * session), from where it came.
+ */
+function signInContext(caller: SignInCaller): ActionContext {
+  const { deps, auth } = caller;
+  const projectId = caller.projectId ?? auth?.project.id;
+  if (projectId === undefined) throw new Error('completeSignIn: no project to sign in to');
+  const userId = auth?.userId ?? null;
+  return {
+    db: deps.db,
+    clock: deps.clock,
+    actor: actorOf(auth, userId),
+    projectId,
+    userId,
+    client: caller.client,
+    feed: deps.changes,
+  };
+}
+
+/**
+ * Records a refused sign-in (`sign_in.failed`) as its own action: `userId` is
+ * the account it was for, null when none was found (never the typed address).
+ *
+ * @example
+ * await refuseSignIn(input, { userId: null, method: 'password', reason: 'unknown_account' });
+ */
+export function refuseSignIn(
+  caller: SignInCaller,
+  refusal: { userId: string | null; method: 'password' | 'otp' | 'oauth'; reason: string },
+): Promise<void> {
+  return act(signInContext(caller), (tx) =>
+    record(tx, 'sign_in.failed', {
+      userId: refusal.userId,
+      data: { method: refusal.method, reason: refusal.reason },
+    }),
+  );
 }
 
 /** A session a sign-in opened (or an OAuth link rotated), and whose it is. */
@@ -148,23 +187,21 @@ export interface OpenedSession extends SignedIn {
   refreshToken: string;
 }
 
-/** Opens the session and records the sign-in, in one statement on `db`. */
+/** Opens the session and records the sign-in, in one statement of the action `tx`. */
 async function openSession(
-  db: Db,
+  tx: ActionTx,
   caller: SignInCaller,
   signIn: SignIn<SignInAnswerShape>,
   user: SignedIn,
 ): Promise<OpenedSession> {
   const { deps } = caller;
-  const projectId = caller.projectId ?? caller.auth?.project.id;
-  if (projectId === undefined) throw new Error('completeSignIn: no project to sign in to');
+  const { db, projectId } = tx;
   const { userId, isNewUser } = user;
   const now = deps.clock.now();
-  const source = { auth: caller.auth, projectId, client: caller.client, deps };
+  const recorded = (write: Write | null) => (write ? [write] : []);
   const method = signIn.method;
   const also = signIn.also ?? [];
   if (typeof method === 'object') {
-    const type = method.server.impersonation ? 'impersonation.started' : 'session.created';
     const session = await createSession(db, {
       projectId,
       userId,
@@ -172,12 +209,19 @@ async function openSession(
       lifetimeMs: method.server.lifetimeMs,
       client: caller.client,
       isImpersonation: method.server.impersonation,
-      also: (id) => [...also, auditWrite(db, source, type, { userId, data: { session_id: id } })],
+      also: (id) => [
+        ...also,
+        ...recorded(
+          recordWrite(tx, method.server.impersonation ? 'impersonation.started' : 'session.created', {
+            userId,
+            data: { session_id: id },
+          }),
+        ),
+      ],
     });
     return { ...user, projectId, ...session };
   }
   const country = countryOf(caller.request, deps.countryHeader);
-  const event = isNewUser ? 'sign_up' : 'sign_in.succeeded';
   const session = await createSession(db, {
     projectId,
     userId,
@@ -187,7 +231,9 @@ async function openSession(
       ...also,
       // The provider's callback marked a returning user active already.
       ...activityWrites(db, { projectId, userId, now, country, markActive: !isNewUser && method !== 'oauth' }),
-      ...(method === 'oauth' ? [] : [auditWrite(db, source, event, { userId, data: { method } })]),
+      ...(method === 'oauth'
+        ? []
+        : recorded(recordWrite(tx, isNewUser ? 'sign_up' : 'sign_in.succeeded', { userId, data: { method } }))),
     ],
   });
   return { ...user, projectId, ...session };

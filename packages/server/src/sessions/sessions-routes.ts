@@ -5,15 +5,15 @@
  */
 import { constants, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { audit, auditWrite } from '../audit/audit-log.js';
 import { millis, successAnswer } from '../common/schemas.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
+import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { inTransaction } from '../storage/db.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findUser } from '../users/user-store.js';
 import { completeSignIn, sessionTokensAnswer } from './complete-sign-in.js';
-import { deleteSessionById, listUserSessions } from './session-store.js';
+import { listUserSessions } from './session-store.js';
+import { revokeSession, signOutSession } from './sessions-actions.js';
 
 const createSessionRoute = defineRoute({
   method: 'POST',
@@ -66,13 +66,7 @@ const signOut = defineRoute({
     const session = await deps.sessions.find(auth.project.id, refreshToken, deps.clock.now());
     if (!session) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     // The session's own user signs out, whether or not an access token came along.
-    const source = { auth, userId: session.user_id, client, deps };
-    const facts = { userId: session.user_id, data: { session_id: session.id, current: true } };
-    const ended = await deleteSessionById(deps.db, auth.project.id, session.id, undefined, (deleted) => [
-      auditWrite(deps.db, source, 'session.revoked', facts, deleted),
-    ]);
-    // Signed out meanwhile (another request, a revocation): nothing was recorded.
-    if (!ended) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    await signOutSession(requestContext({ auth, userId: session.user_id, client, deps }), session.id, session.user_id);
     return { success: true as const };
   },
 });
@@ -132,20 +126,14 @@ const revokeSessionRoute = defineRoute({
   params: z.object({ sessionId: z.string().max(100) }),
   answer: successAnswer,
   errors: ['SESSION_NOT_FOUND', 'CANNOT_GET_OWN_USER_WITHOUT_USER'],
-  handler: async ({ auth, params, client, deps }) => {
+  handler: async (input) => {
+    const { auth, params } = input;
     let owner: string | undefined;
     if (auth.accessType === 'client') {
       if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
       owner = auth.userId;
     }
-    await inTransaction(deps.db, async (trx) => {
-      const ended = await deleteSessionById(trx, auth.project.id, params.sessionId, owner);
-      if (!ended) throw new KnownError('SESSION_NOT_FOUND', { session_id: params.sessionId });
-      await audit(trx, { auth, client, deps }, 'session.revoked', {
-        userId: ended.user_id,
-        data: { session_id: ended.id, current: false },
-      });
-    });
+    await revokeSession(requestContext(input), params.sessionId, owner);
     return { success: true as const };
   },
 });
