@@ -14,16 +14,7 @@ import { inAction } from './recorder.js';
  * Routes whose handlers still write outside an action, by `METHOD path`: each
  * leaves this list when its feature's changes become actions.
  */
-export const routesNotYetActions: ReadonlySet<string> = new Set([
-  // Sign-ins that end in an action (`completeSignIn`) but write outside one before: the
-  // provider's account rules, a refresh's rotation, a code exchange's use of its code.
-  'GET /auth/oauth/callback/:providerId',
-  'POST /auth/oauth/callback/:providerId',
-  'POST /auth/oauth/token',
-  // The OAuth flow: its state and the provider's account rules.
-  'GET /auth/oauth/authorize/:providerId',
-  'POST /auth/oauth/dev-provider/:providerId',
-]);
+export const routesNotYetActions: ReadonlySet<string> = new Set<string>();
 
 /** The route whose handler runs in the current async context (strict mode only). */
 const handling = new AsyncLocalStorage<string>();

@@ -67,8 +67,9 @@ function unaudited<D extends z.ZodType<Record<string, unknown>>>(
 /** Every event, by its wire name. */
 export const eventCatalogue = {
   // Sign-in: `method` is how; `password_reset` is a reset that made the prover an account of her own.
-  sign_up: row(z.strictObject({ method }), ['user']),
-  'sign_in.succeeded': row(z.strictObject({ method }), ['user']),
+  // `provider`: the provider of an OAuth sign-in.
+  sign_up: row(z.strictObject({ method, provider: z.string().optional() }), ['user']),
+  'sign_in.succeeded': row(z.strictObject({ method, provider: z.string().optional() }), ['user']),
   // `reason`: wrong_password, unknown_account, no_password, wrong_code (the user the code was mailed for, if any).
   'sign_in.failed': row(z.strictObject({ method, reason: z.string() })),
 

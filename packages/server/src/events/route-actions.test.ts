@@ -7,7 +7,7 @@
  * of its route, since every test service is strict. `GET` routes must not
  * write: the same guard fails their tests if they do.
  */
-import { headers as h, internalProjectId } from '@latchkey/protocol';
+import { headers as h, internalProjectId, refreshRotationField } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../http/route.js';
 import { createApiKeySet } from '../operations.js';
@@ -29,7 +29,8 @@ beforeAll(async () => {
   service = await startTestService({ projectConfig: { client_user_deletion_enabled: true, magic_link_enabled: true } });
   let provider: Awaited<ReturnType<typeof startUpstreamFor>>['provider'];
   ({ upstream, provider } = await startUpstreamFor(service.url, { accessTokenTtl: 600 }));
-  await service.setProjectConfig({ oauth_providers: [provider] });
+  // `github`: the development stand-in of shared keys.
+  await service.setProjectConfig({ oauth_providers: [provider, { id: 'github', type: 'shared', enabled: true }] });
   smtp = await startSmtpPeer({ users: { tester: 'test-password-1' } });
 }, 60_000);
 afterAll(async () => {
@@ -139,6 +140,49 @@ async function linkedUser() {
   expect(page, params.get('message') ?? '').toBe(appCallbackUrl);
   expect((await exchangeCode(service, { code: params.get('code')!, verifier: app.verifier })).status).toBe(200);
   return user;
+}
+
+/** Where a browser's flow stopped, as an answer: 200 when it reached `page`, else the answer it stopped at. */
+function reached(end: { url: string; response: Response | null }, page: string): Answer {
+  if (end.url.startsWith(page)) return { status: 200, headers: new Headers(), body: end.url, text: end.url };
+  return {
+    status: end.response?.status ?? 500,
+    headers: end.response?.headers ?? new Headers(),
+    body: null,
+    text: end.url,
+  };
+}
+
+/** A new sign-up through the upstream provider `corp`, its callback sent as `method` (a form post for POST). */
+async function upstreamSignUp(method: 'GET' | 'POST'): Promise<Answer> {
+  const app = authorizeUrl(service, 'corp');
+  upstream.nextLogin(`${method.toLowerCase()}-${newEmail()}`);
+  const browser = new TestBrowser();
+  const callbackPrefix = `${service.apiUrl}/auth/oauth/callback/`;
+  if (method === 'GET') return reached(await browser.go(app.url), appCallbackUrl);
+  const back = await browser.go(app.url, { stopAt: [callbackPrefix, 'http://localhost:3000'] });
+  expect(back.url.startsWith(callbackPrefix), back.url).toBe(true);
+  const url = new URL(back.url);
+  const form = new URLSearchParams(url.searchParams);
+  const end = await browser.go(`${url.origin}${url.pathname}`, {
+    init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form },
+  });
+  return reached(end, appCallbackUrl);
+}
+
+/** `POST /auth/oauth/token` refreshing `refreshToken`, rotated (the client stores the new token). */
+function rotatingRefresh(refreshToken: string): Promise<Answer> {
+  const form = new URLSearchParams({
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: service.projectId,
+    client_secret: service.keys.publishableClientKey,
+    [refreshRotationField]: '1',
+  });
+  return call(service, 'POST', '/auth/oauth/token', {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+  });
 }
 
 /** One exercise per writing route that is an action, by `METHOD path`. */
@@ -430,6 +474,43 @@ const exercises: Record<string, Exercise> = {
       return call(service, 'DELETE', '/connected-accounts/me/corp', { headers: userHeaders(service, user) });
     },
     records: 'oauth.disconnected',
+  },
+
+  // The OAuth flow: the authorize request keeps the flow (no event); the callback uses it and signs up.
+  'GET /auth/oauth/authorize/:providerId': {
+    run: async () => {
+      const app = authorizeUrl(service, 'corp');
+      return reached(await new TestBrowser().go(app.url, { stopAt: [upstream.issuer] }), upstream.issuer);
+    },
+  },
+  'GET /auth/oauth/callback/:providerId': { run: () => upstreamSignUp('GET'), records: 'sign_up' },
+  'POST /auth/oauth/callback/:providerId': { run: () => upstreamSignUp('POST'), records: 'sign_up' },
+  // The stand-in's form writes nothing itself; the flow it returns to signs up.
+  'POST /auth/oauth/dev-provider/:providerId': {
+    run: async () => {
+      const browser = new TestBrowser();
+      const page = await browser.go(authorizeUrl(service, 'github').url);
+      const form = new URLSearchParams({ ...Object.fromEntries(new URL(page.url).searchParams), email: newEmail() });
+      const end = await browser.go(page.url, {
+        init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form },
+      });
+      return reached(end, appCallbackUrl);
+    },
+    records: 'sign_up',
+  },
+  // A replaced refresh token back after the grace window ends its session; a rotating refresh marks use.
+  'POST /auth/oauth/token': {
+    run: async () => {
+      const stolen = await signUp(service);
+      await ok(rotatingRefresh(stolen.refresh_token));
+      service.clock.advance(2 * 60_000);
+      const reused = await rotatingRefresh(stolen.refresh_token);
+      expect(reused.body.code, reused.text).toBe('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+      const user = await signUp(service);
+      service.clock.advance(2 * 60_000);
+      return rotatingRefresh(user.refresh_token);
+    },
+    records: 'session.refresh_token_reused',
   },
 
   // Queues a code and its mail: no event.

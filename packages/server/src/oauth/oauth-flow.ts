@@ -36,10 +36,10 @@ import { encodeKnownError, isKnownError, KnownError, type KnownErrorCode } from 
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import { checkUserAccessToken, type RequestAuthNeeds } from '../access/request-auth.js';
-import { audit } from '../audit/audit-log.js';
 import { findCodeByLookup, markCodeUsed } from '../codes/code-store.js';
 import { issueCode, otpLength } from '../codes/codes.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
+import { type ActionContext, type ActionTx, act, actorOf, record } from '../events/recorder.js';
 import type { ClientInfo } from '../http/env.js';
 import { readCookie } from '../http/refresh-cookie.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -48,7 +48,7 @@ import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import type { RefreshNeeds } from '../sessions/refresh-rotation.js';
 import { lockUserSession, rotateSessionToken } from '../sessions/session-store.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import type { Db } from '../storage/db.js';
 import { authenticateOAuthClient } from '../tokens/oauth-client.js';
 import { applyAccountRules } from './account-rules.js';
 import { devProvider } from './dev-provider.js';
@@ -206,7 +206,7 @@ const authorize = defineRoute({
     'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
     'INVALID_SCOPE',
   ],
-  handler: async ({ request, params, query, deps }) => {
+  handler: async ({ request, client: browser, params, query, deps }) => {
     const project = await authenticateOAuthClient(deps, query.client_id, query.client_secret);
     const errorUrl = query.error_redirect_url ?? query.error_redirect_uri;
     for (const url of [query.redirect_uri, errorUrl, query.after_callback_redirect_url]) {
@@ -257,7 +257,9 @@ const authorize = defineRoute({
         nonce: oauth.generateRandomNonce(),
         browser_hash: sha256Hex(browserSecret),
       };
-      const flow = await issueCode(deps.db, { projectId: project.id, purpose: 'oauth_flow', data, now });
+      const flow = await act(flowContext(deps, project.id, browser, linkUserId), (tx) =>
+        issueCode(tx.db, { projectId: project.id, purpose: 'oauth_flow', data, now }),
+      );
       const providerUrl = await client.authorizationUrl({
         state: flow.code,
         codeChallenge: await oauth.calculatePKCECodeChallenge(verifier),
@@ -322,7 +324,8 @@ async function handleCallback(
     );
   }
   // Used before the provider is called: of two callbacks with this state, one goes on.
-  if (!(await markCodeUsed(deps.db, row.id, now))) return fail(new KnownError('OUTER_OAUTH_TIMEOUT'));
+  const used = await act(flowContext(deps, row.project_id, browser, null), (tx) => markCodeUsed(tx.db, row.id, now));
+  if (!used) return fail(new KnownError('OUTER_OAUTH_TIMEOUT'));
   try {
     const project = await deps.authCache.project(row.project_id);
     if (!project) throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
@@ -351,13 +354,13 @@ async function handleCallback(
       };
       // Checked now, so that a refusal reaches the error page; applied at the code exchange.
       const checked = { project, userId, link, tokens: granted, client: browser, ended: linkSessionEnded };
-      await rolledBack(deps.db, (trx) => applyLink(trx, deps, checked));
+      await rolledBack(flowContext(deps, project.id, browser, userId), (tx) => applyLink(tx, deps, checked));
       outcome = { userId, isNewUser: false };
     } else {
-      outcome = await inTransaction(deps.db, async (trx) => {
-        // A sign-in has no actor until it succeeds.
+      // A sign-in has no actor until it succeeds.
+      outcome = await act(flowContext(deps, project.id, browser, null), async (tx) => {
         const source = { auth: null, projectId: project.id, userId: null, client: browser, deps };
-        const outcome = await applyAccountRules(trx, deps.configSealer, {
+        const outcome = await applyAccountRules(tx.db, deps.configSealer, {
           project,
           providerId: provider.id,
           linkUserId: null,
@@ -366,26 +369,29 @@ async function handleCallback(
           now: deps.clock.now(),
           source,
         });
-        const facts = { userId: outcome.userId, data: { method: 'oauth', provider: provider.id } };
-        await audit(trx, source, outcome.isNewUser ? 'sign_up' : 'sign_in.succeeded', facts);
-        if (outcome.connected)
-          await audit(trx, source, 'oauth.connected', { ...facts, data: { provider: provider.id } });
+        const userId = outcome.userId;
+        const data = { method: 'oauth', provider: provider.id } as const;
+        await record(tx, outcome.isNewUser ? 'sign_up' : 'sign_in.succeeded', { userId, data });
+        if (outcome.connected) await record(tx, 'oauth.connected', { userId, data: { provider: provider.id } });
         return outcome;
       });
     }
-    const code = await issueCode(deps.db, {
-      projectId: project.id,
-      purpose: 'oauth_authorization_code',
-      data: {
-        user_id: outcome.userId,
-        is_new_user: outcome.isNewUser,
-        redirect_uri: flow.redirect_uri,
-        code_challenge: flow.code_challenge,
-        after_callback_redirect_url: flow.after_callback_redirect_url,
-        ...(link ? { link } : {}),
-      },
-      now: deps.clock.now(),
-    });
+    const codeData = {
+      user_id: outcome.userId,
+      is_new_user: outcome.isNewUser,
+      redirect_uri: flow.redirect_uri,
+      code_challenge: flow.code_challenge,
+      after_callback_redirect_url: flow.after_callback_redirect_url,
+      ...(link ? { link } : {}),
+    };
+    const code = await act(flowContext(deps, project.id, browser, null), (tx) =>
+      issueCode(tx.db, {
+        projectId: project.id,
+        purpose: 'oauth_authorization_code',
+        data: codeData,
+        now: deps.clock.now(),
+      }),
+    );
     const target = new URL(flow.redirect_uri);
     target.searchParams.set('code', code.code);
     target.searchParams.set('state', flow.state);
@@ -455,10 +461,10 @@ const linkSessionEnded = () =>
 /** Thrown to roll a transaction back once its work has shown it would succeed. */
 class RollBack extends Error {}
 
-/** Runs `work` in a transaction that is always rolled back; its known errors come through. */
-async function rolledBack(db: Db, work: (trx: Db) => Promise<unknown>): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    await work(trx);
+/** Runs `work` as an action that is always rolled back (it records nothing, announces nothing); its known errors come through. */
+async function rolledBack(ctx: ActionContext, work: (tx: ActionTx) => Promise<unknown>): Promise<void> {
+  await act(ctx, async (tx) => {
+    await work(tx);
     throw new RollBack();
   }).catch((error: unknown) => {
     if (!(error instanceof RollBack)) throw error;
@@ -481,8 +487,9 @@ interface LinkInput {
  * while it holds the session's row: the account rules, and `oauth.connected`.
  * Returns the session; `ended()` is thrown when it ended.
  */
-async function applyLink(trx: Db, deps: OAuthFlowNeeds, input: LinkInput) {
+async function applyLink(tx: ActionTx, deps: OAuthFlowNeeds, input: LinkInput) {
   const { project, userId, link } = input;
+  const trx = tx.db;
   const now = deps.clock.now();
   const session = await lockUserSession(trx, project.id, userId, link.session_id, now);
   if (!session) throw input.ended();
@@ -498,7 +505,7 @@ async function applyLink(trx: Db, deps: OAuthFlowNeeds, input: LinkInput) {
     source,
   });
   if (outcome.connected) {
-    await audit(trx, source, 'oauth.connected', { userId, data: { provider: link.provider_id } });
+    await record(tx, 'oauth.connected', { userId, data: { provider: link.provider_id } });
   }
   return session;
 }
@@ -520,9 +527,10 @@ export async function completeLink(
     deps.configSealer.open(link.tokens_sealed, linkTokensContext(project.id, link.session_id)),
   ) as ProviderTokens;
   const ended = () => new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', undefined, linkSessionEnded().message);
-  const rotated = await inTransaction(deps.db, async (trx) => {
+  const rotated = await act(flowContext(deps, project.id, input.client, input.userId), async (tx) => {
+    const trx = tx.db;
     await input.also(trx);
-    const session = await applyLink(trx, deps, { ...input, tokens, ended });
+    const session = await applyLink(tx, deps, { ...input, tokens, ended });
     const refreshToken = deps.refreshTokens.next(session.id, session.refresh_token_hash);
     const now = deps.clock.now();
     if (!(await rotateSessionToken(trx, session, session.refresh_token_hash, sha256Hex(refreshToken), now))) {
@@ -532,6 +540,28 @@ export async function completeLink(
   });
   deps.sessions.rotated(project.id, rotated.replaced);
   return { sessionId: rotated.sessionId, refreshToken: rotated.refreshToken };
+}
+
+/**
+ * The actions of the flow: in the flow's project, from the browser that runs
+ * it, by the linking user (a link) or nobody yet (a sign-in has no actor
+ * until it succeeds).
+ */
+function flowContext(
+  deps: OAuthFlowNeeds,
+  projectId: string,
+  client: ClientInfo,
+  userId: string | null,
+): ActionContext {
+  return {
+    db: deps.db,
+    clock: deps.clock,
+    actor: actorOf(null, userId),
+    projectId,
+    userId,
+    client,
+    feed: deps.changes,
+  };
 }
 
 /** The PKCE check of the token endpoint: base64url(SHA-256(verifier)) equals the stored challenge. */

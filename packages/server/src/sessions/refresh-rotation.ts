@@ -29,12 +29,13 @@
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import { KnownError } from '@latchkey/protocol';
-import { auditWrite } from '../audit/audit-log.js';
 import type { Clock } from '../common/clock.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { crockfordAlphabet } from '../crypto/random.js';
+import { type ActionContext, act, recordWrite } from '../events/recorder.js';
 import type { ClientInfo } from '../http/env.js';
 import { recordUserActivity } from '../metrics/activity.js';
+import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
 import { touchSession } from './session-activity.js';
@@ -91,6 +92,8 @@ export interface RefreshNeeds {
   sessions: SessionCache;
   /** The next refresh token of a session whose token rotates. */
   refreshTokens: RefreshTokenChain;
+  /** This instance's change feed, told of what a refresh's actions make stale. */
+  changes: ChangeFeed;
 }
 
 /** One refresh: whose session, and whether the client rotates and stores a new token. */
@@ -143,7 +146,9 @@ export async function refreshSession(deps: RefreshNeeds, request: RefreshRequest
       return { session, refreshToken: null };
     }
     const next = deps.refreshTokens.next(session.id, presented);
-    const rotated = await rotateSessionToken(deps.db, session, presented, sha256Hex(next), now);
+    const rotated = await act(refreshContext(deps, request), (tx) =>
+      rotateSessionToken(tx.db, session, presented, sha256Hex(next), now),
+    );
     // Rotated or not, what this instance holds of the token is out of date.
     deps.sessions.rotated(projectId, presented);
     if (rotated) {
@@ -161,16 +166,34 @@ async function recordUse(deps: RefreshNeeds, session: SessionRow, request: Refre
   const record = (trx: Db) =>
     recordUserActivity(trx, { projectId: request.projectId, userId: session.user_id, now, country: request.country });
   // A session revoked, or a user deleted, between the lookup and the write is as gone as one never found.
-  if (!(await touchSession(deps.db, session, now, record))) throw notFound();
+  // The action's transaction is the one `touchSession` always took: a plain refresh pays for no other.
+  if (!(await act(refreshContext(deps, request), (tx) => touchSession(tx.db, session, now, record)))) throw notFound();
   deps.sessions.touched(session, now);
 }
 
 /** Ends the session whose replaced token came back after the grace window, and records it. */
 async function endReusedSession(deps: RefreshNeeds, session: SessionRow, request: RefreshRequest): Promise<void> {
-  // Nobody known acts: whoever sent the token may be the thief.
-  const source = { auth: null, projectId: request.projectId, userId: null, client: request.client, deps };
-  const facts = { userId: session.user_id, data: { session_id: session.id } };
-  await deleteSessionById(deps.db, request.projectId, session.id, undefined, (ended) => [
-    auditWrite(deps.db, source, 'session.refresh_token_reused', facts, ended),
-  ]);
+  await act(refreshContext(deps, request), async (tx) => {
+    const facts = { userId: session.user_id, data: { session_id: session.id } };
+    await deleteSessionById(tx.db, request.projectId, session.id, undefined, (ended) => {
+      const write = recordWrite(tx, 'session.refresh_token_reused', facts, { onlyWith: ended });
+      return write ? [write] : [];
+    });
+  });
+}
+
+/**
+ * The actions of a refresh: in the project refreshed, by nobody known (whoever
+ * sent the token may be a thief), from where the request came.
+ */
+function refreshContext(deps: RefreshNeeds, request: RefreshRequest): ActionContext {
+  return {
+    db: deps.db,
+    clock: deps.clock,
+    actor: { type: 'anonymous', id: null },
+    projectId: request.projectId,
+    userId: null,
+    client: request.client,
+    feed: deps.changes,
+  };
 }
