@@ -16,10 +16,10 @@ import { SignIn, SignUp } from '../credential/credential-pages.js';
 import { Handler } from '../handler/handler.js';
 import { englishLabels } from '../labels.js';
 import { LatchkeyProvider } from '../provider.js';
+import { answeringApp, jsonAnswer, knownErrorAnswer, userAnswer } from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
 import { createFakeApp, deferred, fakeUser, visit } from '../test-support/fake-app.js';
 import { pseudoLabels } from '../test-support/pseudo-labels.js';
-import { jsonAnswer, knownErrorAnswer, recordedApp, userAnswer } from '../test-support/recorded-app.js';
 import { useConnectedAccount } from './use-connected-account.js';
 
 afterEach(cleanup);
@@ -292,10 +292,13 @@ describe('useConnectedAccount (the real ClientApp over recorded answers)', () =>
   }
 
   it('suspends, then gives the account or null, asking the service with the scopes', async () => {
-    const { app, calls } = recordedApp({
-      'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
-      'POST /connected-accounts/me/github/access-token': () => jsonAnswer({ access_token: 'gho_recorded' }),
-    });
+    const { app, calls } = answeringApp(
+      {
+        'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
+        'POST /connected-accounts/me/github/access-token': () => jsonAnswer({ access_token: 'gho_recorded' }),
+      },
+      { signedIn: true },
+    );
     show(app);
     expect(screen.getByText('loading')).toBeTruthy();
     expect(await screen.findByText('github:octo@example.com')).toBeTruthy();
@@ -305,18 +308,18 @@ describe('useConnectedAccount (the real ClientApp over recorded answers)', () =>
   });
 
   it('is null when the account lacks the scopes, and when nobody is signed in', async () => {
-    const missingScope = recordedApp({
-      'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
-      'POST /connected-accounts/me/github/access-token': () =>
-        knownErrorAnswer('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'),
-    });
+    const missingScope = answeringApp(
+      {
+        'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
+        'POST /connected-accounts/me/github/access-token': () =>
+          knownErrorAnswer('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'),
+      },
+      { signedIn: true },
+    );
     show(missingScope.app);
     await waitFor(() => expect(screen.getAllByText('none')).toHaveLength(2));
     cleanup();
-    const signedOut = recordedApp(
-      { 'GET /users/me': () => knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER') },
-      { signedIn: false },
-    );
+    const signedOut = answeringApp({ 'GET /users/me': () => knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER') });
     show(signedOut.app);
     await waitFor(() => expect(screen.getAllByText('none')).toHaveLength(2));
   });
