@@ -15,6 +15,7 @@ import { recordedAnswers } from '../../../js/src/test-support/answers.js';
 export {
   jsonAnswer,
   knownErrorAnswer,
+  plainErrorAnswer,
   recordedAnswers,
 } from '../../../js/src/test-support/answers.js';
 
