@@ -4,15 +4,25 @@
  * a marker) and check that no other words are left but the user's own data,
  * and that every label was used.
  */
-import { KnownError } from '@latchkey/protocol';
-import { act, cleanup, fireEvent, render } from '@testing-library/react';
+import type { ClientProjectWire } from '@latchkey/protocol';
+import { act, cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SignIn, SignUp } from './credential/credential-pages.js';
 import { Handler } from './handler/handler.js';
 import { englishLabels } from './labels.js';
 import { LatchkeyProvider } from './provider.js';
-import { createFakeApp, fakeUser, visit } from './test-support/fake-app.js';
+import {
+  answeringApp,
+  heldAnswer,
+  jsonAnswer,
+  knownErrorAnswer,
+  plainErrorAnswer,
+  projectAnswer,
+  recordedAnswers,
+  userAnswer,
+} from './test-support/answering-app.js';
+import { visit } from './test-support/page.js';
 import { pseudoLabels } from './test-support/pseudo-labels.js';
 import { UserButton } from './user-button/user-button.js';
 
@@ -40,7 +50,9 @@ const leftovers: string[] = [];
 function collect() {
   for (const text of words()) {
     for (const match of text.matchAll(/⟦([a-zA-Z]+)/g)) seen.add(match[1]!);
-    const rest = text.replace(/⟦[^⟧]*⟧/g, '').replace(/Ada Lovelace|ada@example\.com|\bAL\b|Acme|Network down/g, '');
+    const rest = text
+      .replace(/⟦[^⟧]*⟧/g, '')
+      .replace(/Ada Lovelace|ada@example\.com|\bAL\b|Acme|(Failed to send request to \S+: 400 )?Network down/g, '');
     if (/[A-Za-z]/.test(rest)) leftovers.push(rest.trim());
   }
 }
@@ -58,9 +70,58 @@ async function scene(ui: ReactNode, ...steps: (() => void)[]) {
   cleanup();
 }
 
-function page(node: ReactNode, options: Parameters<typeof createFakeApp>[0] = {}, projectName?: string) {
+/** One service answer; `undefined`: the network is down. */
+type Reply = () => Response | Promise<Response> | undefined;
+
+interface ServiceOptions {
+  /** The project's display name (`null`: loading the project is refused). */
+  projectName?: string | null;
+  /** Project settings over the recorded ones. */
+  config?: Partial<ClientProjectWire['config']>;
+  /** Signed in as Ada (the recorded session). */
+  signedIn?: boolean;
+  /** Answers by `METHOD /path`, given in turn (the last one repeats), over a service that accepts everything. */
+  replies?: Record<string, Reply[]>;
+}
+
+/** The real SDK over recorded answers: a service that accepts everything unless `replies` say otherwise. */
+function service({ projectName = 'Demo project', config = {}, signedIn = false, replies = {} }: ServiceOptions = {}) {
+  const given: Record<string, number> = {};
+  return answeringApp(
+    (request) => {
+      const call = `${request.method} ${request.path}`;
+      const queue = replies[call];
+      if (queue) {
+        const turn = given[call] ?? 0;
+        given[call] = turn + 1;
+        return queue[Math.min(turn, queue.length - 1)]!();
+      }
+      if (call === 'GET /projects/current') {
+        if (projectName === null) return plainErrorAnswer(400, 'Network down');
+        const project = projectAnswer(projectName);
+        return jsonAnswer({ ...project, config: { ...project.config, ...config } });
+      }
+      if (call === 'GET /users/me') {
+        return signedIn ? jsonAnswer(userAnswer()) : knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER');
+      }
+      if (call.startsWith('POST /auth/password/sign-') || call === 'POST /auth/otp/sign-in') {
+        return jsonAnswer(recordedAnswers.signUp);
+      }
+      if (call === 'POST /auth/otp/send-sign-in-code') return jsonAnswer({ nonce: 'n'.repeat(39) });
+      return jsonAnswer({});
+    },
+    { signedIn },
+  );
+}
+
+/** A failure that is not a known error: the service's answer, 400 `Network down`, which the page shows as the SDK words it. */
+const down: Reply = () => plainErrorAnswer(400, 'Network down');
+/** An answer that never comes. */
+const pending: Reply = () => heldAnswer().promise;
+
+function page(node: ReactNode, options: ServiceOptions = {}, projectName?: string) {
   return (
-    <LatchkeyProvider app={createFakeApp(options).app} projectName={projectName} labels={pseudo}>
+    <LatchkeyProvider app={service(options).app} projectName={projectName} labels={pseudo}>
       {node}
     </LatchkeyProvider>
   );
@@ -71,7 +132,11 @@ function fillIn() {
   fireEvent.change(document.querySelector('[name="password"]')!, { target: { value: 'long-enough' } });
 }
 
-const click = (selector: string) => () => void fireEvent.click(document.querySelector(selector)!);
+const click = (selector: string) => () => {
+  const target = document.querySelector(selector);
+  if (!target) throw new Error(`nothing to click at ${selector}: ${document.body.innerHTML}`);
+  fireEvent.click(target);
+};
 
 describe('labels', () => {
   it('hold all the interface text of every component in every state, and every entry is used', async () => {
@@ -85,11 +150,14 @@ describe('labels', () => {
     visit('/handler/nope');
     await scene(page(<Handler />));
 
-    const user = fakeUser();
-    user.signOut.mockRejectedValueOnce(new Error('Network down')).mockReturnValue(new Promise(() => {}));
+    const signingOut = { signedIn: true, replies: { 'DELETE /auth/sessions/current': [down, pending] } };
     visit('/handler/sign-out');
-    await scene(page(<Handler />, { user }), click('.lk-button-primary'));
-    await scene(page(<UserButton showName />, { user }), click('.lk-user-trigger'), click('button[role="menuitem"]'));
+    await scene(page(<Handler />, signingOut), click('.lk-button-primary'));
+    await scene(
+      page(<UserButton showName />, { signedIn: true, replies: { 'DELETE /auth/sessions/current': [pending] } }),
+      click('.lk-user-trigger'),
+      click('button[role="menuitem"]'),
+    );
 
     await emailPageScenes();
     await oauthScenes();
@@ -106,11 +174,23 @@ const code = 'a'.repeat(45);
 
 /** The provider buttons (idle, busy, refused), the OAuth callback page and the error page for each code. */
 async function oauthScenes() {
-  const oauthProviders = [{ id: 'github' }, { id: 'corp', displayName: 'Corp' }];
+  const enabled_oauth_providers = [{ id: 'github' }, { id: 'corp', display_name: 'Corp' }];
   for (const Page of [SignIn, SignUp]) {
     visit('/handler/sign-in');
-    const going = createFakeApp({ config: { oauthProviders } });
-    going.mocks.signInWithOAuth.mockRejectedValueOnce(new Error('Network down'));
+    let left = 0;
+    // The first leave for the provider fails (the browser refused it), the next one is under way.
+    const going = answeringApp(
+      (request) =>
+        request.path === '/projects/current'
+          ? jsonAnswer({ ...projectAnswer(), config: { ...projectAnswer().config, enabled_oauth_providers } })
+          : knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER'),
+      {
+        navigate: () => {
+          left += 1;
+          if (left === 1) throw new Error('Network down');
+        },
+      },
+    );
     await scene(
       <LatchkeyProvider app={going.app} labels={pseudo}>
         <Page />
@@ -120,10 +200,15 @@ async function oauthScenes() {
     );
   }
   visit('/handler/oauth-callback?code=c&state=pending');
-  await scene(page(<Handler />));
-  visit('/handler/oauth-callback?code=c&state=refused');
-  const refused = createFakeApp();
-  refused.mocks.callOAuthCallback.mockRejectedValueOnce(new Error('Network down'));
+  const exchanging = service({ replies: { 'POST /auth/oauth/token': [pending] } });
+  await returnFromProvider(exchanging);
+  await scene(
+    <LatchkeyProvider app={exchanging.app} labels={pseudo}>
+      <Handler />
+    </LatchkeyProvider>,
+  );
+  const refused = service({ replies: { 'POST /auth/oauth/token': [down] } });
+  await returnFromProvider(refused);
   await scene(
     <LatchkeyProvider app={refused.app} labels={pseudo}>
       <Handler />
@@ -143,6 +228,15 @@ async function oauthScenes() {
   }
 }
 
+/** Starts a GitHub sign-in on `app` (the SDK keeps its verifier) and puts the browser on the callback page for it. */
+async function returnFromProvider(app: ReturnType<typeof service>) {
+  visit('/handler/sign-in');
+  void app.app.signInWithOAuth('github');
+  await waitFor(() => expect(app.navigations).toHaveLength(1));
+  const state = new URL(app.navigations[0]!).searchParams.get('state');
+  visit(`/handler/oauth-callback?code=c&state=${state}`);
+}
+
 function type(selector: string, value: string) {
   return () => void fireEvent.change(document.querySelector(selector)!, { target: { value } });
 }
@@ -150,14 +244,8 @@ function type(selector: string, value: string) {
 /** The e-mail pages and the sign-in page's e-mailed code, in each of their states. */
 async function emailPageScenes() {
   visit('/handler/forgot-password');
-  const refusing = createFakeApp();
-  refusing.mocks.sendForgotPasswordEmail
-    .mockRejectedValueOnce(new Error('Network down'))
-    .mockReturnValueOnce(new Promise(() => {}));
   await scene(
-    <LatchkeyProvider app={refusing.app} labels={pseudo}>
-      <Handler />
-    </LatchkeyProvider>,
+    page(<Handler />, { replies: { 'POST /auth/password/send-reset-code': [down, pending] } }),
     type('[name="email"]', 'ada@example.com'),
     click('[type="submit"]'),
     click('[type="submit"]'),
@@ -165,14 +253,8 @@ async function emailPageScenes() {
   await scene(page(<Handler />), type('[name="email"]', 'ada@example.com'), click('[type="submit"]'));
 
   visit(`/handler/password-reset?code=${code}`);
-  const resetting = createFakeApp();
-  resetting.mocks.resetPassword
-    .mockRejectedValueOnce(new Error('Network down'))
-    .mockReturnValueOnce(new Promise(() => {}));
   await scene(
-    <LatchkeyProvider app={resetting.app} labels={pseudo}>
-      <Handler />
-    </LatchkeyProvider>,
+    page(<Handler />, { replies: { 'POST /auth/password/reset': [down, pending] } }),
     type('[name="new-password"]', 'long-enough'),
     type('[name="confirm-password"]', 'long-enough'),
     click('[type="submit"]'),
@@ -184,13 +266,11 @@ async function emailPageScenes() {
     type('[name="confirm-password"]', 'long-enough'),
     click('[type="submit"]'),
   );
-  const usedReset = createFakeApp();
-  usedReset.mocks.verifyPasswordResetCode.mockRejectedValueOnce(new KnownError('VERIFICATION_CODE_ALREADY_USED'));
   visit(`/handler/password-reset?code=${'u'.repeat(45)}`);
   await scene(
-    <LatchkeyProvider app={usedReset.app} labels={pseudo}>
-      <Handler />
-    </LatchkeyProvider>,
+    page(<Handler />, {
+      replies: { 'POST /auth/password/reset/check-code': [() => knownErrorAnswer('VERIFICATION_CODE_ALREADY_USED')] },
+    }),
   );
   visit(`/handler/email-verification?code=${code}`);
   await scene(page(<Handler />));
@@ -201,34 +281,16 @@ async function emailPageScenes() {
     'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED',
   ] as const;
   for (const [index, problem] of problems.entries()) {
-    const failing = createFakeApp();
-    failing.mocks.verifyEmail.mockRejectedValueOnce(new KnownError(problem));
     visit(`/handler/email-verification?code=${String(index).repeat(45)}`);
-    await scene(
-      <LatchkeyProvider app={failing.app} labels={pseudo}>
-        <Handler />
-      </LatchkeyProvider>,
-    );
+    await scene(page(<Handler />, { replies: { 'POST /contact-channels/verify': [() => knownErrorAnswer(problem)] } }));
   }
   visit(`/handler/magic-link-callback?code=${code}`);
-  const magic = createFakeApp();
-  magic.mocks.signInWithMagicLink.mockReturnValueOnce(new Promise(() => {}));
-  await scene(
-    <LatchkeyProvider app={magic.app} labels={pseudo}>
-      <Handler />
-    </LatchkeyProvider>,
-  );
-  const failedLink = createFakeApp();
-  failedLink.mocks.signInWithMagicLink.mockRejectedValueOnce(new Error('Network down'));
-  await scene(
-    <LatchkeyProvider app={failedLink.app} labels={pseudo}>
-      <Handler />
-    </LatchkeyProvider>,
-  );
+  await scene(page(<Handler />, { replies: { 'POST /auth/otp/sign-in': [pending] } }));
+  await scene(page(<Handler />, { replies: { 'POST /auth/otp/sign-in': [down] } }));
 
   visit('/handler/sign-in');
   await scene(
-    page(<SignIn />, { config: { magicLinkEnabled: true } }, 'Acme'),
+    page(<SignIn />, { config: { magic_link_enabled: true } }, 'Acme'),
     click('.lk-button-secondary'),
     type('[name="email"]', 'ada@example.com'),
     click('[type="submit"]'),

@@ -3,12 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SignIn } from './credential/credential-pages.js';
 import { PasswordInput } from './credential/password-input.js';
 import { LatchkeyProvider } from './provider.js';
+import { answeringApp, jsonAnswer, projectAnswer } from './test-support/answering-app.js';
 import { visit } from './test-support/page.js';
-import { jsonAnswer, projectAnswer, recordedApp } from './test-support/recorded-app.js';
 
 /** The real `ClientApp`, signed out, its project answered from a recording. */
-const createApp = () =>
-  recordedApp({ 'GET /projects/current': () => jsonAnswer(projectAnswer()) }, { signedIn: false });
+const createApp = () => answeringApp({ 'GET /projects/current': () => jsonAnswer(projectAnswer()) });
 
 afterEach(cleanup);
 

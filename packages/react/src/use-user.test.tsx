@@ -7,9 +7,9 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { Component, type ReactNode, StrictMode, Suspense } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LatchkeyProvider, useApp } from './provider.js';
+import { answeringApp, jsonAnswer, knownErrorAnswer, userAnswer } from './test-support/answering-app.js';
 import { deferred, visit } from './test-support/page.js';
 import { realApp, startRealService, uniqueEmail } from './test-support/real-app.js';
-import { jsonAnswer, knownErrorAnswer, recordedApp, userAnswer } from './test-support/recorded-app.js';
 import { type UseUserOptions, useUser } from './use-user.js';
 
 afterEach(cleanup);
@@ -69,7 +69,10 @@ const signedOutAnswer = () => knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER
 describe('useUser (the real ClientApp over recorded answers)', () => {
   it('suspends while the user loads, then renders it and follows changes', async () => {
     const held = heldUser();
-    const page = recordedApp({ 'GET /users/me': held.answer, 'DELETE /auth/sessions/current': () => jsonAnswer({}) });
+    const page = answeringApp(
+      { 'GET /users/me': held.answer, 'DELETE /auth/sessions/current': () => jsonAnswer({}) },
+      { signedIn: true },
+    );
     renderWith(page, <Email />);
     expect(screen.getByText('loading')).toBeTruthy();
     await held.finish('ada@example.com');
@@ -82,7 +85,7 @@ describe('useUser (the real ClientApp over recorded answers)', () => {
 
   it('shares one load between components', async () => {
     const held = heldUser();
-    const page = recordedApp({ 'GET /users/me': held.answer });
+    const page = answeringApp({ 'GET /users/me': held.answer }, { signedIn: true });
     renderWith(
       page,
       <>
@@ -97,14 +100,14 @@ describe('useUser (the real ClientApp over recorded answers)', () => {
 
   it("redirects to sign-in with { or: 'redirect' } and stays suspended", async () => {
     visit('/protected');
-    const page = recordedApp({ 'GET /users/me': signedOutAnswer }, { signedIn: false });
+    const page = answeringApp({ 'GET /users/me': signedOutAnswer });
     renderWith(page, <Email or="redirect" />);
     await waitFor(() => expect(page.navigations).toEqual(['/handler/sign-in?after_auth_return_to=%2Fprotected']));
     expect(screen.getByText('loading')).toBeTruthy();
   });
 
   it("throws USER_AUTHENTICATION_REQUIRED to the error boundary with { or: 'throw' }, as getUser does", async () => {
-    const page = recordedApp({ 'GET /users/me': signedOutAnswer }, { signedIn: false });
+    const page = answeringApp({ 'GET /users/me': signedOutAnswer });
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderWith(page, <Email or="throw" />);
     expect(await screen.findByText(/error:User is not signed in/, {}, { timeout: 5_000 })).toBeTruthy();
@@ -114,7 +117,7 @@ describe('useUser (the real ClientApp over recorded answers)', () => {
 
   it('under StrictMode loads once, redirects once and keeps one subscription', async () => {
     const held = heldUser();
-    const page = recordedApp({ 'GET /users/me': held.answer });
+    const page = answeringApp({ 'GET /users/me': held.answer }, { signedIn: true });
     const subscribe = vi.spyOn(page.app, 'subscribe');
     renderWith(page, <Email />, true);
     await held.finish('ada@example.com');
@@ -122,7 +125,7 @@ describe('useUser (the real ClientApp over recorded answers)', () => {
     expect(page.calls).toEqual(['GET /users/me']);
     expect(subscribe).toHaveBeenCalled();
     cleanup();
-    const signedOut = recordedApp({ 'GET /users/me': signedOutAnswer }, { signedIn: false });
+    const signedOut = answeringApp({ 'GET /users/me': signedOutAnswer });
     renderWith(signedOut, <Email or="redirect" />, true);
     await waitFor(() => expect(signedOut.navigations).toHaveLength(1));
     await act(async () => {});
@@ -131,14 +134,11 @@ describe('useUser (the real ClientApp over recorded answers)', () => {
 
   it('regression: never shows the user of a load the store has moved past (a sign-in meanwhile)', async () => {
     const held = heldUser();
-    const page = recordedApp(
-      {
-        'GET /users/me': held.answer,
-        'POST /auth/password/sign-in': () =>
-          jsonAnswer({ access_token: page.accessToken, refresh_token: 'second-refresh-token', user_id: 'user-2' }),
-      },
-      { signedIn: false },
-    );
+    const page = answeringApp({
+      'GET /users/me': held.answer,
+      'POST /auth/password/sign-in': () =>
+        jsonAnswer({ access_token: page.accessToken, refresh_token: 'second-refresh-token', user_id: 'user-2' }),
+    });
     renderWith(page, <Email />);
     await waitFor(() => expect(held.pending()).toBe(1)); // the signed-out load, held open
     await act(() => page.app.signInWithCredential({ email: 'grace@example.com', password: 'pw', noRedirect: true }));
@@ -150,7 +150,7 @@ describe('useUser (the real ClientApp over recorded answers)', () => {
   });
 
   it('throws a failed load to the error boundary', async () => {
-    const page = recordedApp({ 'GET /users/me': () => jsonAnswer({ id: 42 }) }); // a malformed user
+    const page = answeringApp({ 'GET /users/me': () => jsonAnswer({ id: 42 }) }, { signedIn: true }); // a malformed user
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderWith(page, <Email />);
     // React holds a suspended tree's fallback for ~300 ms before retrying: allow for it on a busy machine.
@@ -199,7 +199,7 @@ function Probe() {
 
 describe('useApp', () => {
   it('returns the provider app and refuses to work outside a provider', () => {
-    const page = recordedApp({}, { signedIn: false });
+    const page = answeringApp({});
     probedApp = page.app;
     render(
       <LatchkeyProvider app={page.app}>

@@ -14,7 +14,7 @@ import { createRef } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LatchkeyProvider } from '../provider.js';
 import { axeViolations } from '../test-support/axe.js';
-import { visit } from '../test-support/fake-app.js';
+import { visit } from '../test-support/page.js';
 import { realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { AccountSettings, type AccountSettingsProps } from './account-settings.js';
 

@@ -3,8 +3,8 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { Component, type ReactNode, StrictMode, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LatchkeyDataProvider, LatchkeyProvider } from '../provider.js';
+import { answeringApp } from '../test-support/answering-app.js';
 import { deferred } from '../test-support/page.js';
-import { recordedApp } from '../test-support/recorded-app.js';
 import { useQuery } from './use-app-data.js';
 
 afterEach(cleanup);
@@ -34,7 +34,7 @@ function heldQuery(name = 'held') {
 }
 
 function setup(name?: string) {
-  const { app } = recordedApp({}, { signedIn: false });
+  const { app } = answeringApp({});
   const subscribe = vi.spyOn(app, 'subscribe');
   const active = () => subscribe.mock.results.length; // subscriptions made
   return { app, subscribe, active, ...heldQuery(name) };

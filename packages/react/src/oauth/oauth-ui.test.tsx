@@ -1,33 +1,58 @@
 // @vitest-environment node
 /**
- * The OAuth UI on the in-memory stand-in app: the provider buttons of the
- * sign-in and sign-up pages, the callback page (once under StrictMode), the
- * error page per code, the Connected accounts section (with a
- * pseudo-translation proving its labels), and `useConnectedAccount`.
+ * The OAuth UI on the real `ClientApp` over recorded answers (a provider
+ * cannot be reached from a test): the provider buttons of the sign-in and
+ * sign-up pages, the callback page (once under StrictMode), the error page
+ * per code, the Connected accounts section (with a pseudo-translation
+ * proving its labels), and `useConnectedAccount`.
  */
 import '../test-support/dom-in-node.js';
-import type { ClientApp, ConnectedAccount, CurrentUser, EnabledOAuthProvider } from '@latchkey/js';
-import { KnownError } from '@latchkey/protocol';
+import type { ClientApp } from '@latchkey/js';
+import { type ClientProjectWire, KnownError, type OAuthProviderLinkWire } from '@latchkey/protocol';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { type ReactNode, StrictMode, Suspense } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountSettings } from '../account-settings/account-settings.js';
 import { SignIn, SignUp } from '../credential/credential-pages.js';
 import { Handler } from '../handler/handler.js';
 import { englishLabels } from '../labels.js';
 import { LatchkeyProvider } from '../provider.js';
+import {
+  type Answers,
+  answeringApp,
+  heldAnswer,
+  jsonAnswer,
+  knownErrorAnswer,
+  projectAnswer,
+  userAnswer,
+} from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp, deferred, fakeUser, visit } from '../test-support/fake-app.js';
+import { visit } from '../test-support/page.js';
 import { pseudoLabels } from '../test-support/pseudo-labels.js';
-import { jsonAnswer, knownErrorAnswer, recordedApp, userAnswer } from '../test-support/recorded-app.js';
 import { useConnectedAccount } from './use-connected-account.js';
 
 afterEach(cleanup);
 beforeEach(() => visit('/handler/sign-in'));
 
-const providers: EnabledOAuthProvider[] = [{ id: 'github' }, { id: 'google' }, { id: 'corp', displayName: 'Corp SSO' }];
+type Providers = ClientProjectWire['config']['enabled_oauth_providers'];
+const providers: Providers = [{ id: 'github' }, { id: 'google' }, { id: 'corp', display_name: 'Corp SSO' }];
 
-function renderWith(app: ReturnType<typeof createFakeApp>, node: ReactNode, labels?: typeof pseudoLabels) {
+/** The project's answer with `oauth` enabled and `config` over the recorded settings. */
+function projectWith(oauth: Providers, config: Partial<ClientProjectWire['config']> = {}) {
+  const project = projectAnswer();
+  return jsonAnswer({ ...project, config: { ...project.config, enabled_oauth_providers: oauth, ...config } });
+}
+
+/** The real SDK, signed out, its project enabling `oauth`; `answers` over those. */
+function signedOutApp(oauth: Providers = [], answers: Answers = {}, config: Partial<ClientProjectWire['config']> = {}) {
+  return answeringApp({
+    'GET /projects/current': () => projectWith(oauth, config),
+    'GET /users/me': () => knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER'),
+    ...answers,
+  });
+}
+
+function renderWith(app: { app: ClientApp }, node: ReactNode, labels?: typeof pseudoLabels) {
   return render(
     <LatchkeyProvider app={app.app} projectName="Acme" labels={labels}>
       {node}
@@ -35,25 +60,20 @@ function renderWith(app: ReturnType<typeof createFakeApp>, node: ReactNode, labe
   );
 }
 
-/** A signed-in user with `links` connected, whose OAuth calls are mocks. */
-function userWith(links: CurrentUser['oauthProviders']) {
-  const user: CurrentUser = fakeUser();
-  const mocks = {
-    oauthProviders: links,
-    linkConnectedAccount: vi.fn<CurrentUser['linkConnectedAccount']>(() => new Promise(() => {})),
-    unlinkConnectedAccount: vi.fn<CurrentUser['unlinkConnectedAccount']>(async () => undefined),
-    getConnectedAccount: vi.fn(async (providerId: string) => {
-      const link = links.find((candidate) => candidate.id === providerId);
-      return link ? ({ ...link, getAccessToken: async () => ({ accessToken: 't' }) } as ConnectedAccount) : null;
-    }),
-  };
-  return Object.assign(user, mocks) as CurrentUser & typeof mocks;
+/** The `authorize` addresses the SDK left for. */
+const toProvider = (navigations: string[]) => navigations.filter((url) => url.includes('/auth/oauth/authorize/'));
+
+/** Starts a GitHub sign-in on `page` (the SDK keeps its verifier) and puts the browser on the callback page for it. */
+async function returnFromProvider(page: ReturnType<typeof answeringApp>) {
+  void page.app.signInWithOAuth('github');
+  await waitFor(() => expect(toProvider(page.navigations)).toHaveLength(1));
+  const state = new URL(toProvider(page.navigations)[0]!).searchParams.get('state');
+  visit(`/handler/oauth-callback?code=c&state=${state}`);
 }
 
 describe('provider buttons', () => {
   it('show one "Continue with" button per enabled provider above the form, with an "or" divider', async () => {
-    const app = createFakeApp({ config: { oauthProviders: providers } });
-    renderWith(app, <SignIn />);
+    renderWith(signedOutApp(providers), <SignIn />);
     const buttons = await screen.findAllByRole('button', { name: /^Continue with / });
     expect(buttons.map((button) => button.textContent)).toEqual([
       'Continue with GitHub',
@@ -72,7 +92,9 @@ describe('provider buttons', () => {
 
   it('show nothing when the project enables no provider, on sign-in and sign-up', async () => {
     for (const Page of [SignIn, SignUp]) {
-      renderWith(createFakeApp(), <Page />);
+      const page = signedOutApp();
+      renderWith(page, <Page />);
+      await waitFor(() => expect(page.calls).toContain('GET /projects/current'));
       await act(async () => {});
       expect(screen.queryByRole('button', { name: /^Continue with / })).toBeNull();
       expect(document.querySelector('.lk-divider')).toBeNull();
@@ -80,22 +102,32 @@ describe('provider buttons', () => {
     }
   });
 
-  it('call signInWithOAuth with the provider id and show the clicked one busy', async () => {
-    const app = createFakeApp({ config: { oauthProviders: providers } });
-    renderWith(app, <SignUp />);
+  it('leave for the clicked provider and show it busy', async () => {
+    const page = signedOutApp(providers);
+    renderWith(page, <SignUp />);
     fireEvent.click(await screen.findByRole('button', { name: 'Continue with Google' }));
-    expect(app.mocks.signInWithOAuth).toHaveBeenCalledWith('google');
     const busy = await screen.findByRole('button', { name: 'Taking you to the provider…' });
     expect(busy.getAttribute('aria-busy')).toBe('true');
     expect(
       screen.getAllByRole('button', { name: /^Continue with / }).every((b) => (b as HTMLButtonElement).disabled),
     ).toBe(true);
+    await waitFor(() => expect(toProvider(page.navigations)).toHaveLength(1));
+    expect(new URL(toProvider(page.navigations)[0]!).pathname).toMatch(/\/auth\/oauth\/authorize\/google$/);
   });
 
   it('show a thrown error in the page and let the person try again', async () => {
-    const app = createFakeApp({ config: { oauthProviders: providers } });
-    app.mocks.signInWithOAuth.mockRejectedValueOnce(new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED'));
-    renderWith(app, <SignIn />);
+    const refusing = answeringApp(
+      (request) =>
+        request.path === '/projects/current'
+          ? projectWith(providers)
+          : knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER'),
+      {
+        navigate: () => {
+          throw new KnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED'); // the browser could not leave for the provider
+        },
+      },
+    );
+    renderWith(refusing, <SignIn />);
     fireEvent.click(await screen.findByRole('button', { name: 'Continue with GitHub' }));
     const alert = await screen.findByText(/provider/i, { selector: '.lk-alert span' });
     expect(alert.closest('[role="alert"]')).toBeTruthy();
@@ -103,7 +135,7 @@ describe('provider buttons', () => {
   });
 
   it('stand alone when the project has neither password nor magic link', async () => {
-    renderWith(createFakeApp({ config: { oauthProviders: providers, credentialEnabled: false } }), <SignIn />);
+    renderWith(signedOutApp(providers, {}, { credential_enabled: false }), <SignIn />);
     await screen.findByRole('button', { name: 'Continue with GitHub' });
     expect(document.querySelector('[name="email"]')).toBeNull();
     expect(document.querySelector('.lk-divider')).toBeNull();
@@ -111,28 +143,34 @@ describe('provider buttons', () => {
 });
 
 describe('the oauth-callback page', () => {
-  it('calls callOAuthCallback once under StrictMode and shows a spinner meanwhile', async () => {
-    visit('/handler/oauth-callback?code=c&state=strict');
-    const app = createFakeApp();
+  const exchanges = (calls: string[]) => calls.filter((call) => call === 'POST /auth/oauth/token').length;
+
+  it('exchanges the code once under StrictMode and shows a spinner meanwhile', async () => {
+    const held = heldAnswer();
+    const page = signedOutApp([], { 'POST /auth/oauth/token': () => held.promise });
+    await returnFromProvider(page);
     render(
       <StrictMode>
-        <LatchkeyProvider app={app.app}>
+        <LatchkeyProvider app={page.app}>
           <Handler />
         </LatchkeyProvider>
       </StrictMode>,
     );
+    await waitFor(() => expect(exchanges(page.calls)).toBe(1));
     await act(async () => {});
-    expect(app.mocks.callOAuthCallback).toHaveBeenCalledTimes(1);
+    expect(exchanges(page.calls)).toBe(1);
     expect(screen.getByRole('status').textContent).toContain('Signing you in…');
   });
 
   it('says signing in failed, with the known error’s message and a link to sign in', async () => {
-    visit('/handler/oauth-callback?code=c&state=failing');
-    const app = createFakeApp();
-    app.mocks.callOAuthCallback.mockRejectedValueOnce(
-      new KnownError('OUTER_OAUTH_TIMEOUT', undefined, 'The OAuth flow has timed out. Please sign in again.'),
-    );
-    renderWith(app, <Handler />);
+    const page = signedOutApp([], {
+      'POST /auth/oauth/token': () =>
+        knownErrorAnswer(
+          new KnownError('OUTER_OAUTH_TIMEOUT', undefined, 'The OAuth flow has timed out. Please sign in again.'),
+        ),
+    });
+    await returnFromProvider(page);
+    renderWith(page, <Handler />);
     expect(
       await screen.findByRole('heading', { name: 'Error signing in during OAuth callback. Please try again.' }),
     ).toBeTruthy();
@@ -142,10 +180,10 @@ describe('the oauth-callback page', () => {
 
   it('counts a page without code and state as a failure', async () => {
     visit('/handler/oauth-callback');
-    const app = createFakeApp();
-    app.mocks.callOAuthCallback.mockResolvedValueOnce(false);
-    renderWith(app, <Handler />);
+    const page = signedOutApp();
+    renderWith(page, <Handler />);
     expect(await screen.findByRole('heading', { name: /Error signing in during OAuth callback/ })).toBeTruthy();
+    expect(exchanges(page.calls)).toBe(0);
   });
 });
 
@@ -160,7 +198,7 @@ describe('the error page', () => {
   ];
   it.each(cases)('titles %s as "%s", with the message as text and the ways back', async (code, title) => {
     visit(`/handler/error?errorCode=${code}&message=${encodeURIComponent('<b>Provider</b> said no')}`);
-    renderWith(createFakeApp(), <Handler />);
+    renderWith(signedOutApp(), <Handler />);
     expect(screen.getByRole('heading', { name: title })).toBeTruthy();
     const message = document.querySelector('.lk-oauth-error-message');
     expect(message?.textContent).toBe('<b>Provider</b> said no');
@@ -172,7 +210,7 @@ describe('the error page', () => {
 
   it('tells a taken e-mail to sign in to that account and connect from account settings', () => {
     visit('/handler/error?errorCode=CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE');
-    renderWith(createFakeApp(), <Handler />);
+    renderWith(signedOutApp(), <Handler />);
     expect(
       screen.getByText(/Sign in to that account, then connect the provider from your account settings/),
     ).toBeTruthy();
@@ -180,45 +218,78 @@ describe('the error page', () => {
 });
 
 describe('the Connected accounts section', () => {
-  const github = { id: 'github', accountId: '42', email: 'octo@example.com' };
+  const github: OAuthProviderLinkWire = { id: 'github', account_id: '42', email: 'octo@example.com' };
 
-  function renderSettings(user: CurrentUser, oauthProviders: EnabledOAuthProvider[], labels?: typeof pseudoLabels) {
+  /**
+   * Ada signed in with `links` connected, the project enabling `oauth`;
+   * disconnecting answers `unlink` (default: done, and the account is gone
+   * from her next load).
+   */
+  function renderSettings(
+    links: OAuthProviderLinkWire[],
+    oauth: Providers,
+    labels?: typeof pseudoLabels,
+    unlink?: () => Response | Promise<Response>,
+  ) {
     visit('/handler/account-settings#connected-accounts');
-    return renderWith(createFakeApp({ user, config: { oauthProviders } }), <AccountSettings />, labels);
+    let connected = links;
+    const page = answeringApp(
+      (request) => {
+        if (request.path === '/projects/current') return projectWith(oauth);
+        if (request.path === '/users/me') return jsonAnswer(userAnswer({ oauth_providers: connected }));
+        const removed = /^\/connected-accounts\/me\/([^/]+)$/.exec(request.path);
+        if (request.method === 'DELETE' && removed) {
+          const answer = unlink ? unlink() : jsonAnswer({});
+          return Promise.resolve(answer).then((response) => {
+            if (response.headers.get('x-stack-known-error') === null) {
+              connected = connected.filter((link) => link.id !== removed[1]);
+            }
+            return response;
+          });
+        }
+        if (request.path.startsWith('/contact-channels')) return jsonAnswer({ items: [], is_paginated: false });
+        if (request.path.startsWith('/teams')) return jsonAnswer({ items: [], is_paginated: false });
+        return undefined;
+      },
+      { signedIn: true },
+    );
+    renderWith(page, <AccountSettings />, labels);
+    return page;
   }
 
+  const unlinks = (calls: string[]) => calls.filter((call) => call.startsWith('DELETE /connected-accounts/me/'));
+
   it('lists the connected providers and offers the others', async () => {
-    const user = userWith([github]);
-    renderSettings(user, providers);
+    const page = renderSettings([github], providers);
     expect(await screen.findByRole('heading', { name: 'Connected accounts' })).toBeTruthy();
-    const list = screen.getByRole('list', { name: 'Your connected accounts' });
+    const list = await screen.findByRole('list', { name: 'Your connected accounts' });
     expect(list.textContent).toContain('GitHub');
     expect(list.textContent).toContain('octo@example.com');
     expect(screen.queryByRole('button', { name: 'Connect GitHub' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Connect Corp SSO' }));
-    expect(user.linkConnectedAccount).toHaveBeenCalledWith('corp');
+    await waitFor(() => expect(toProvider(page.navigations)).toHaveLength(1));
+    expect(new URL(toProvider(page.navigations)[0]!).pathname).toMatch(/\/auth\/oauth\/authorize\/corp$/);
     expect(await axeViolations(document.body)).toEqual([]);
   });
 
   it('asks before disconnecting, then disconnects', async () => {
-    const user = userWith([github]);
-    renderSettings(user, providers);
+    const page = renderSettings([github], providers);
     fireEvent.click(await screen.findByRole('button', { name: 'Disconnect' }));
     expect(screen.getByText('Disconnect GitHub? You will no longer sign in with it.')).toBeTruthy();
-    expect(user.unlinkConnectedAccount).not.toHaveBeenCalled();
+    expect(unlinks(page.calls)).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     fireEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
     const confirm = screen.getAllByRole('button', { name: 'Disconnect' }).find((b) => b.className.includes('danger'));
     fireEvent.click(confirm!);
-    await waitFor(() => expect(user.unlinkConnectedAccount).toHaveBeenCalledWith('github'));
+    await waitFor(() => expect(unlinks(page.calls)).toEqual(['DELETE /connected-accounts/me/github']));
     expect(await screen.findByText('GitHub was disconnected.')).toBeTruthy();
   });
 
   it('shows the service’s refusal to remove the last way to sign in', async () => {
-    const user = userWith([github]);
     const refusal = 'You cannot disconnect your last way to sign in. Set a password first.';
-    user.unlinkConnectedAccount.mockRejectedValueOnce(new KnownError('SCHEMA_ERROR', { message: refusal }, refusal));
-    renderSettings(user, providers);
+    renderSettings([github], providers, undefined, () =>
+      knownErrorAnswer(new KnownError('SCHEMA_ERROR', { message: refusal }, refusal)),
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Disconnect' }));
     const confirm = screen.getAllByRole('button', { name: 'Disconnect' }).find((b) => b.className.includes('danger'));
     fireEvent.click(confirm!);
@@ -227,11 +298,12 @@ describe('the Connected accounts section', () => {
   });
 
   it('is hidden when the project enables no provider and the user has none', async () => {
-    renderSettings(userWith([]), []);
+    renderSettings([], []);
     await screen.findByRole('navigation');
+    await act(async () => {});
     expect(screen.queryByRole('link', { name: 'Connected accounts' })).toBeNull();
     cleanup();
-    renderSettings(userWith([github]), []);
+    renderSettings([github], []);
     expect(await screen.findByRole('link', { name: 'Connected accounts' })).toBeTruthy();
   });
 
@@ -248,21 +320,28 @@ describe('the Connected accounts section', () => {
         .replace(/octo@example\.com|Ada Lovelace|ada@example\.com|AL/g, '');
       if (/[A-Za-z]/.test(rest)) leftovers.push(rest.trim());
     };
-    const unlinking = deferred();
-    const user = userWith([github, { id: 'x', accountId: '7', email: null }]);
-    user.unlinkConnectedAccount.mockReturnValueOnce(unlinking.promise);
-    renderSettings(user, providers, pseudoLabels);
+    const unlinking = heldAnswer();
+    renderSettings(
+      [github, { id: 'x', account_id: '7', email: null }],
+      providers,
+      pseudoLabels,
+      () => unlinking.promise,
+    );
     await screen.findByRole('heading', { name: '⟦accountConnectedTitle⟧' });
+    await screen.findAllByRole('button', { name: '⟦accountDisconnect⟧' });
     collect();
     fireEvent.click(screen.getAllByRole('button', { name: '⟦accountDisconnect⟧' })[0]!);
     collect();
     fireEvent.click(
       screen.getAllByRole('button', { name: '⟦accountDisconnect⟧' }).find((b) => b.className.includes('danger'))!,
     );
-    await act(async () => unlinking.resolve());
+    await act(async () => {});
+    collect();
+    await act(async () => unlinking.release(jsonAnswer({})));
+    await act(async () => {});
     collect();
     cleanup();
-    renderSettings(userWith([]), providers, pseudoLabels);
+    renderSettings([], providers, pseudoLabels);
     await screen.findByRole('heading', { name: '⟦accountConnectedTitle⟧' });
     collect();
     expect(leftovers).toEqual([]);
@@ -292,10 +371,13 @@ describe('useConnectedAccount (the real ClientApp over recorded answers)', () =>
   }
 
   it('suspends, then gives the account or null, asking the service with the scopes', async () => {
-    const { app, calls } = recordedApp({
-      'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
-      'POST /connected-accounts/me/github/access-token': () => jsonAnswer({ access_token: 'gho_recorded' }),
-    });
+    const { app, calls } = answeringApp(
+      {
+        'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
+        'POST /connected-accounts/me/github/access-token': () => jsonAnswer({ access_token: 'gho_recorded' }),
+      },
+      { signedIn: true },
+    );
     show(app);
     expect(screen.getByText('loading')).toBeTruthy();
     expect(await screen.findByText('github:octo@example.com')).toBeTruthy();
@@ -305,18 +387,18 @@ describe('useConnectedAccount (the real ClientApp over recorded answers)', () =>
   });
 
   it('is null when the account lacks the scopes, and when nobody is signed in', async () => {
-    const missingScope = recordedApp({
-      'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
-      'POST /connected-accounts/me/github/access-token': () =>
-        knownErrorAnswer('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'),
-    });
+    const missingScope = answeringApp(
+      {
+        'GET /users/me': () => jsonAnswer(userAnswer({ oauth_providers: [github] })),
+        'POST /connected-accounts/me/github/access-token': () =>
+          knownErrorAnswer('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'),
+      },
+      { signedIn: true },
+    );
     show(missingScope.app);
     await waitFor(() => expect(screen.getAllByText('none')).toHaveLength(2));
     cleanup();
-    const signedOut = recordedApp(
-      { 'GET /users/me': () => knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER') },
-      { signedIn: false },
-    );
+    const signedOut = answeringApp({ 'GET /users/me': () => knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER') });
     show(signedOut.app);
     await waitFor(() => expect(screen.getAllByText('none')).toHaveLength(2));
   });

@@ -17,7 +17,7 @@ import { AccountSettings } from '../account-settings/account-settings.js';
 import { englishLabels } from '../labels.js';
 import { LatchkeyProvider } from '../provider.js';
 import { axeViolations } from '../test-support/axe.js';
-import { visit } from '../test-support/fake-app.js';
+import { visit } from '../test-support/page.js';
 import { pseudoLabels } from '../test-support/pseudo-labels.js';
 import { lastMailTo, mailsTo, realApp, uniqueEmail } from '../test-support/real-app.js';
 import { SelectedTeamSwitcher } from './selected-team-switcher.js';

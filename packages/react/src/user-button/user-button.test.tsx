@@ -7,27 +7,51 @@ import { createRef } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initialsOf } from '../internal/avatar.js';
 import { LatchkeyProvider } from '../provider.js';
+import {
+  type Answers,
+  answeringApp,
+  heldAnswer,
+  jsonAnswer,
+  knownErrorAnswer,
+  userAnswer,
+} from '../test-support/answering-app.js';
 import { axeViolations } from '../test-support/axe.js';
-import { createFakeApp, fakeUser } from '../test-support/fake-app.js';
 import { realApp, startRealService, uniqueEmail } from '../test-support/real-app.js';
 import { UserButton } from './user-button.js';
 
 afterEach(cleanup);
 
-function renderButton(user = fakeUser()) {
-  const fake = createFakeApp({ user, urls: { afterSignOut: '/bye' } });
+/** The real SDK, signed in as Ada (the recorded session), `answers` over hers and a sign-out the service accepts. */
+function signedInApp(answers: Answers = {}, urls?: { afterSignOut: string }) {
+  return answeringApp(
+    {
+      'GET /users/me': () => jsonAnswer(userAnswer()),
+      'DELETE /auth/sessions/current': () => jsonAnswer({}),
+      ...answers,
+    },
+    { signedIn: true, ...(urls ? { urls } : {}) },
+  );
+}
+
+const accountMenu = () => screen.findByRole('button', { name: 'Account menu for Ada Lovelace' });
+
+async function renderButton(answers: Answers = {}) {
+  const page = signedInApp(answers, { afterSignOut: '/bye' });
   render(
-    <LatchkeyProvider app={fake.app} theme="dark">
+    <LatchkeyProvider app={page.app} theme="dark">
       <UserButton />
       <a href="/elsewhere">elsewhere</a>
     </LatchkeyProvider>,
   );
-  return { fake, user, trigger: screen.getByRole('button', { name: 'Account menu for Ada Lovelace' }) };
+  return { page, trigger: await accountMenu() };
 }
 
+/** How many times the SDK asked the service to end the session. */
+const signOuts = (calls: string[]) => calls.filter((call) => call === 'DELETE /auth/sessions/current').length;
+
 describe('UserButton', () => {
-  it('shows initials on a closed menu button, themed', () => {
-    const { trigger } = renderButton();
+  it('shows initials on a closed menu button, themed', async () => {
+    const { trigger } = await renderButton();
     expect(trigger.textContent).toContain('AL');
     expect(trigger.getAttribute('aria-haspopup')).toBe('menu');
     expect(trigger.getAttribute('aria-expanded')).toBe('false');
@@ -35,18 +59,19 @@ describe('UserButton', () => {
     expect(screen.queryByRole('menu')).toBeNull();
   });
 
-  it('renders nothing when nobody is signed in', () => {
-    const fake = createFakeApp({ user: null });
+  it('renders nothing when nobody is signed in', async () => {
+    const page = answeringApp({ 'GET /users/me': () => knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER') });
     const { container } = render(
-      <LatchkeyProvider app={fake.app}>
+      <LatchkeyProvider app={page.app}>
         <UserButton />
       </LatchkeyProvider>,
     );
-    expect(container.innerHTML).toBe('');
+    await waitFor(() => expect(container.innerHTML).toBe(''));
+    expect(screen.queryByRole('button')).toBeNull();
   });
 
-  it('opens on click with who is signed in, focusing "Account settings", a link to that page', () => {
-    const { trigger } = renderButton();
+  it('opens on click with who is signed in, focusing "Account settings", a link to that page', async () => {
+    const { trigger } = await renderButton();
     fireEvent.click(trigger);
     const menu = screen.getByRole('menu');
     expect(trigger.getAttribute('aria-expanded')).toBe('true');
@@ -58,8 +83,8 @@ describe('UserButton', () => {
     expect(settings.getAttribute('href')).toBe('/handler/account-settings');
   });
 
-  it('opens with ArrowDown and closes with Escape, returning focus to the button', () => {
-    const { trigger } = renderButton();
+  it('opens with ArrowDown and closes with Escape, returning focus to the button', async () => {
+    const { trigger } = await renderButton();
     trigger.focus();
     fireEvent.keyDown(trigger, { key: 'ArrowDown' });
     const settings = screen.getByRole('menuitem', { name: 'Account settings' });
@@ -74,8 +99,8 @@ describe('UserButton', () => {
     expect(document.activeElement).toBe(trigger);
   });
 
-  it('closes on Tab and on a click outside', () => {
-    const { trigger } = renderButton();
+  it('closes on Tab and on a click outside', async () => {
+    const { trigger } = await renderButton();
     fireEvent.click(trigger);
     fireEvent.keyDown(screen.getByRole('menuitem', { name: 'Sign out' }), { key: 'Tab' });
     expect(screen.queryByRole('menu')).toBeNull();
@@ -85,44 +110,55 @@ describe('UserButton', () => {
   });
 
   it('signs out to the after-sign-out page, showing progress', async () => {
-    const { trigger, user } = renderButton();
-    user.signOut.mockReturnValueOnce(new Promise(() => {}));
+    const held = heldAnswer();
+    const { trigger, page } = await renderButton({ 'DELETE /auth/sessions/current': () => held.promise });
     fireEvent.click(trigger);
     fireEvent.click(screen.getByRole('menuitem', { name: 'Sign out' }));
-    expect(user.signOut).toHaveBeenCalledWith({ redirectUrl: '/bye' });
-    const item = screen.getByRole('menuitem', { name: 'Signing out…' });
+    const item = await screen.findByRole('menuitem', { name: 'Signing out…' });
     expect(item.getAttribute('aria-busy')).toBe('true');
     fireEvent.click(item);
-    expect(user.signOut).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(signOuts(page.calls)).toBe(1));
+    expect(page.navigations).toEqual([]);
+    await act(async () => held.release(jsonAnswer({})));
+    await waitFor(() => expect(page.navigations).toEqual(['/bye']));
+    expect(signOuts(page.calls)).toBe(1);
   });
 
-  it('reports a failed sign-out in the menu', async () => {
-    const { trigger, user } = renderButton();
-    user.signOut.mockRejectedValueOnce(new Error('Network down'));
+  it('on a refused sign-out, still ends the session on this page: the button goes, nothing navigates', async () => {
+    // The SDK forgets the session whatever the service answers (the sign-out
+    // is the person's wish), so the menu's failure message cannot show here.
+    const { trigger, page } = await renderButton({
+      'DELETE /auth/sessions/current': () => knownErrorAnswer('INVALID_PUBLISHABLE_CLIENT_KEY'),
+    });
     fireEvent.click(trigger);
     await act(async () => fireEvent.click(screen.getByRole('menuitem', { name: 'Sign out' })));
-    expect(screen.getByRole('alert').textContent).toBe('Network down');
-    expect(screen.getByRole('menuitem', { name: 'Sign out' })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Account menu/ })).toBeNull());
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(page.navigations).toEqual([]);
+    expect(signOuts(page.calls)).toBe(1);
+    expect(await page.app.getUser()).toBeNull();
   });
 
-  it('shows the profile picture when there is one', () => {
-    const fake = createFakeApp({ user: fakeUser({ profileImageUrl: 'https://img.example/ada.png' }) });
+  it('shows the profile picture when there is one', async () => {
+    const page = signedInApp({
+      'GET /users/me': () => jsonAnswer(userAnswer({ profile_image_url: 'https://img.example/ada.png' })),
+    });
     render(
-      <LatchkeyProvider app={fake.app}>
+      <LatchkeyProvider app={page.app}>
         <UserButton showName />
       </LatchkeyProvider>,
     );
-    const trigger = screen.getByRole('button', { name: 'Account menu for Ada Lovelace' });
+    const trigger = await accountMenu();
     expect(trigger.querySelector('img')?.getAttribute('src')).toBe('https://img.example/ada.png');
     expect(trigger.textContent).toContain('Ada Lovelace');
   });
 });
 
 describe('UserButton, accessibility and keyboard', () => {
-  function renderInHeader() {
-    const fake = createFakeApp({ user: fakeUser() });
+  async function renderInHeader() {
+    const page = signedInApp();
     render(
-      <LatchkeyProvider app={fake.app}>
+      <LatchkeyProvider app={page.app}>
         <header>
           <UserButton showName />
         </header>
@@ -131,18 +167,18 @@ describe('UserButton, accessibility and keyboard', () => {
         </main>
       </LatchkeyProvider>,
     );
-    return screen.getByRole('button', { name: 'Account menu for Ada Lovelace' });
+    return accountMenu();
   }
 
   it('has no axe violations, closed or open', async () => {
-    const trigger = renderInHeader();
+    const trigger = await renderInHeader();
     expect(await axeViolations()).toEqual([]);
     fireEvent.click(trigger);
     expect(await axeViolations()).toEqual([]);
   });
 
   it('opens with Enter or Space on the focused button, closes with Escape back to it, and lets Tab move on', async () => {
-    const trigger = renderInHeader();
+    const trigger = await renderInHeader();
     const user = userEvent.setup();
     await user.tab();
     expect(document.activeElement).toBe(trigger);
@@ -159,7 +195,7 @@ describe('UserButton, accessibility and keyboard', () => {
   });
 
   it('opens on ArrowUp at the last item; Home and End stay within the menu', async () => {
-    const trigger = renderInHeader();
+    const trigger = await renderInHeader();
     const user = userEvent.setup();
     trigger.focus();
     await user.keyboard('{ArrowUp}');
@@ -171,12 +207,12 @@ describe('UserButton, accessibility and keyboard', () => {
     expect(document.activeElement).toBe(item);
   });
 
-  it('forwards its ref and other props to its root, and takes its words from the labels', () => {
-    const fake = createFakeApp({ user: fakeUser() });
+  it('forwards its ref and other props to its root, and takes its words from the labels', async () => {
+    const page = signedInApp();
     const ref = createRef<HTMLDivElement>();
     render(
       <LatchkeyProvider
-        app={fake.app}
+        app={page.app}
         labels={{
           accountMenuFor: ({ name }) => `Compte de ${name}`,
           accountMenu: 'Compte',
@@ -187,6 +223,7 @@ describe('UserButton, accessibility and keyboard', () => {
         <UserButton ref={ref} className="mine" data-testid="user" />
       </LatchkeyProvider>,
     );
+    await screen.findByRole('button', { name: 'Compte de Ada Lovelace' });
     expect(ref.current).toBe(screen.getByTestId('user'));
     expect(ref.current?.className).toBe('lk-root lk-user-button mine');
     fireEvent.click(screen.getByRole('button', { name: 'Compte de Ada Lovelace' }));
