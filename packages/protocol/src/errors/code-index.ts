@@ -1,0 +1,164 @@
+/**
+ * The catalogue as decoding needs it at run time, one line per code: its
+ * status, its family when it has one, and `{...}` when it carries details,
+ * naming the fields that default to `null`. The detail shapes, the
+ * compatibility marks and the wording are left to `errorCatalogue` and
+ * `errorMessages`, which only the service and UI pages load, so a browser
+ * bundle that decodes errors holds this text and not the catalogue object.
+ *
+ * It is derived from `errorCatalogue`: `code-index.test.ts` checks it line by
+ * line and prints the text to paste when the two differ.
+ */
+import { errorFamilies, type KnownErrorCode, type KnownErrorFamily } from './catalogue.js';
+
+/** What decoding needs of one code. */
+interface CodeTraits {
+  readonly status: number;
+  readonly family?: KnownErrorFamily;
+  /** Absent for codes without details; else the details fields that default to `null`. */
+  readonly nullDetails?: readonly string[];
+}
+
+/** @internal Exported for the test that derives it from the catalogue. */
+export const codeIndexText = `
+UNSUPPORTED_ERROR 500 {}
+BODY_PARSING_ERROR 400 {}
+SCHEMA_ERROR 400 {}
+ALL_OVERLOADS_FAILED 400 {}
+PROJECT_KEY_WITHOUT_ACCESS_TYPE 400 INVALID_PROJECT_AUTHENTICATION
+INVALID_ACCESS_TYPE 400 INVALID_PROJECT_AUTHENTICATION {}
+ACCESS_TYPE_WITHOUT_PROJECT_ID 400 INVALID_PROJECT_AUTHENTICATION {}
+ACCESS_TYPE_REQUIRED 400 INVALID_PROJECT_AUTHENTICATION
+INSUFFICIENT_ACCESS_TYPE 401 INVALID_PROJECT_AUTHENTICATION {}
+INVALID_PUBLISHABLE_CLIENT_KEY 401 INVALID_PROJECT_AUTHENTICATION {}
+INVALID_SECRET_SERVER_KEY 401 INVALID_PROJECT_AUTHENTICATION {}
+INVALID_SUPER_SECRET_ADMIN_KEY 401 INVALID_PROJECT_AUTHENTICATION {}
+UNPARSABLE_ADMIN_ACCESS_TOKEN 401 INVALID_ADMIN_ACCESS_TOKEN
+ADMIN_ACCESS_TOKEN_EXPIRED 401 INVALID_ADMIN_ACCESS_TOKEN {expired_at_millis}
+INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN 401 INVALID_ADMIN_ACCESS_TOKEN
+ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN 401 INVALID_ADMIN_ACCESS_TOKEN
+CLIENT_AUTHENTICATION_REQUIRED 401 PROJECT_AUTHENTICATION_REQUIRED
+SERVER_AUTHENTICATION_REQUIRED 401 PROJECT_AUTHENTICATION_REQUIRED
+CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED 401 PROJECT_AUTHENTICATION_REQUIRED
+CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED 401 PROJECT_AUTHENTICATION_REQUIRED
+CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED 401 PROJECT_AUTHENTICATION_REQUIRED
+ADMIN_AUTHENTICATION_REQUIRED 401 PROJECT_AUTHENTICATION_REQUIRED
+EXPECTED_INTERNAL_PROJECT 401 PROJECT_AUTHENTICATION_ERROR
+CANNOT_GET_OWN_USER_WITHOUT_USER 400
+UNPARSABLE_ACCESS_TOKEN 401 INVALID_ACCESS_TOKEN
+ACCESS_TOKEN_EXPIRED 401 INVALID_ACCESS_TOKEN {expired_at_millis}
+INVALID_PROJECT_FOR_ACCESS_TOKEN 401 INVALID_ACCESS_TOKEN
+PROVIDER_REJECTED 401 REFRESH_TOKEN_ERROR
+REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED 401 REFRESH_TOKEN_ERROR
+USER_AUTHENTICATION_REQUIRED 401
+ORIGIN_NOT_TRUSTED 403
+USER_EMAIL_ALREADY_EXISTS 409
+USER_ID_DOES_NOT_EXIST 400 {}
+USER_NOT_FOUND 404
+API_KEY_NOT_FOUND 404
+PROJECT_NOT_FOUND 404 {}
+PROJECT_LIMIT_REACHED 403 {}
+SIGN_UP_NOT_ENABLED 400
+PASSWORD_AUTHENTICATION_NOT_ENABLED 400
+PASSKEY_AUTHENTICATION_NOT_ENABLED 400
+EMAIL_PASSWORD_MISMATCH 400
+REDIRECT_URL_NOT_WHITELISTED 400
+PASSWORD_TOO_SHORT 400 PASSWORD_REQUIREMENTS_NOT_MET {}
+PASSWORD_TOO_LONG 400 PASSWORD_REQUIREMENTS_NOT_MET {}
+USER_DOES_NOT_HAVE_PASSWORD 400
+PASSWORD_CONFIRMATION_MISMATCH 400
+EMAIL_ALREADY_VERIFIED 409
+EMAIL_NOT_ASSOCIATED_WITH_USER 400
+EMAIL_IS_NOT_PRIMARY_EMAIL 400 {}
+CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE 409 {}
+VERIFICATION_CODE_NOT_FOUND 404 VERIFICATION_ERROR
+VERIFICATION_CODE_EXPIRED 400 VERIFICATION_ERROR
+VERIFICATION_CODE_ALREADY_USED 409 VERIFICATION_ERROR
+VERIFICATION_CODE_MAX_ATTEMPTS_REACHED 400 VERIFICATION_ERROR
+PASSKEY_REGISTRATION_FAILED 400 {}
+PASSKEY_WEBAUTHN_ERROR 400 {}
+PASSKEY_AUTHENTICATION_FAILED 400 {}
+PERMISSION_NOT_FOUND 404 {}
+CONTAINED_PERMISSION_NOT_FOUND 400 {}
+TEAM_NOT_FOUND 404 {}
+TEAM_ALREADY_EXISTS 409
+SESSION_NOT_FOUND 404 {}
+TEAM_MEMBERSHIP_NOT_FOUND 404 {}
+TEAM_MEMBERSHIP_ALREADY_EXISTS 409
+TEAM_PERMISSION_REQUIRED 401 {}
+TEAM_PERMISSION_NOT_FOUND 401 {}
+EMAIL_TEMPLATE_ALREADY_EXISTS 409
+OAUTH_CONNECTION_NOT_CONNECTED_TO_USER 400
+OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER 409
+OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE 400
+OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS 400
+OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS 400
+INVALID_OAUTH_CLIENT_ID_OR_SECRET 400 {}
+INVALID_SCOPE 400 {}
+USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION 409
+OUTER_OAUTH_TIMEOUT 408
+OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED 400
+INVALID_SHARED_OAUTH_PROVIDER_ID 400 {}
+INVALID_STANDARD_OAUTH_PROVIDER_ID 400 {}
+INVALID_AUTHORIZATION_CODE 400
+OAUTH_PROVIDER_ACCESS_DENIED 400
+MULTI_FACTOR_AUTHENTICATION_REQUIRED 400 {}
+INVALID_TOTP_CODE 400
+`;
+
+let index: Map<string, CodeTraits> | undefined;
+
+/** The index, read from its text on first use. */
+function codeIndex(): Map<string, CodeTraits> {
+  index ??= new Map(
+    codeIndexText
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [code = '', status, ...rest] = line.split(' ');
+        const details = rest[rest.length - 1]?.startsWith('{') ? rest.pop()?.slice(1, -1) : undefined;
+        const traits: CodeTraits = {
+          status: Number(status),
+          family: rest[0] as KnownErrorFamily | undefined,
+          nullDetails: details?.split(',').filter(Boolean),
+        };
+        return [code, traits];
+      }),
+  );
+  return index;
+}
+
+/** What decoding needs of a code of the catalogue. */
+export function codeTraits(code: KnownErrorCode): CodeTraits {
+  return codeIndex().get(code) as CodeTraits;
+}
+
+/**
+ * The families a code belongs to, nearest first.
+ *
+ * @example
+ * ```ts
+ * familiesOf('ACCESS_TOKEN_EXPIRED'); // ['INVALID_ACCESS_TOKEN', 'INVALID_SESSION_AUTHENTICATION', 'SESSION_AUTHENTICATION_ERROR']
+ * ```
+ */
+export function familiesOf(code: KnownErrorCode): KnownErrorFamily[] {
+  const chain: KnownErrorFamily[] = [];
+  let family: KnownErrorFamily | null | undefined = codeTraits(code).family;
+  while (family) {
+    chain.push(family);
+    family = errorFamilies[family];
+  }
+  return chain;
+}
+
+/**
+ * True when `value` is a code of the catalogue (families are not codes).
+ *
+ * @example
+ * ```ts
+ * isKnownErrorCode('USER_NOT_FOUND'); // true
+ * ```
+ */
+export function isKnownErrorCode(value: unknown): value is KnownErrorCode {
+  return typeof value === 'string' && codeIndex().has(value);
+}
