@@ -71,6 +71,7 @@ export function createCore(options: CoreOptions, sessionOptions?: SessionOptions
   const pipeline = createPipeline({ baseUrl, projectId, fetch, timers, serviceCookie: session?.serviceCookie });
   const send = async <T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T> =>
     decodeAnswer(`${request.method} ${request.path}`, await pipeline(request, credentials), decode);
+  const navigation = { navigate, timers, waitAfterNavigateMs: redirectWaitMs };
   return {
     projectId,
     urls: Object.freeze(resolveUrls(options.urls)),
@@ -78,8 +79,8 @@ export function createCore(options: CoreOptions, sessionOptions?: SessionOptions
     cache: { timers },
     send,
     sender: (credentials) => (request, decode) => send(credentials, request, decode),
-    redirect: (target) => redirectTo(target, { navigate, timers, waitAfterNavigateMs: redirectWaitMs }),
-    leave: (url) => leaveTo(url, { navigate, timers, waitAfterNavigateMs: redirectWaitMs }),
+    redirect: (target) => redirectTo(target, navigation),
+    leave: (url) => leaveTo(url, navigation),
   };
 }
 

@@ -50,13 +50,21 @@ export function withQueryParam(target: string, name: string, value: string, orig
  * ```
  */
 export function sameOriginUrl(target: string | null | undefined): string | undefined {
-  const location = currentLocation();
-  if (!target || !location) return undefined;
+  if (!target) return undefined;
   try {
-    return new URL(trustedRedirectPath(target, location.origin), location.origin).href;
+    return trustedUrl(target);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `target` as an absolute URL on the origin of `location` (the page), or
+ * `undefined` when there is no page; one that leaves the origin throws
+ * `REDIRECT_URL_NOT_WHITELISTED`.
+ */
+export function trustedUrl(target: string, location = currentLocation()): string | undefined {
+  return location ? new URL(trustedRedirectPath(target, location.origin), location.origin).href : undefined;
 }
 
 export interface RedirectorOptions {
@@ -71,11 +79,7 @@ export interface RedirectorOptions {
  * caller's own `navigate` if one was given.
  */
 export async function redirectTo(target: string, options: RedirectorOptions): Promise<void> {
-  const location = currentLocation();
-  const path = trustedRedirectPath(target, location?.origin);
-  const navigate = options.navigate ?? assignLocation;
-  navigate(path);
-  if (location) await sleep(options.timers, options.waitAfterNavigateMs);
+  await leaveTo(trustedRedirectPath(target, currentLocation()?.origin), options);
 }
 
 /**
@@ -84,9 +88,9 @@ export async function redirectTo(target: string, options: RedirectorOptions): Pr
  * not check the origin, so never pass it input.
  */
 export async function leaveTo(url: string, options: RedirectorOptions): Promise<void> {
-  const location = currentLocation();
+  const inBrowser = currentLocation() !== null;
   (options.navigate ?? assignLocation)(url);
-  if (location) await sleep(options.timers, options.waitAfterNavigateMs);
+  if (inBrowser) await sleep(options.timers, options.waitAfterNavigateMs);
 }
 
 function assignLocation(url: string): void {
