@@ -2,22 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { errorCatalogue } from './catalogue.js';
 import { codeIndexText, codeTraits, familiesOf, isKnownErrorCode } from './code-index.js';
 
-/** The index text as the catalogue gives it: code, status, family, `{null-defaulted details}`. */
+/**
+ * The index text as the catalogue gives it: a header per status, family and
+ * null-defaulted details (in catalogue order), then the codes that share them, sorted.
+ */
 function derivedIndexText(): string {
-  const lines = Object.entries(errorCatalogue).map(([code, row]) => {
-    const parts: string[] = [code, String(row.status)];
-    if ('family' in row) parts.push(row.family);
+  const groups = new Map<string, string[]>();
+  for (const [code, row] of Object.entries(errorCatalogue)) {
+    const header: string[] = [String(row.status)];
+    if ('family' in row) header.push(row.family);
     if ('details' in row) {
       const nulls = Object.entries(row.details).filter(([, type]) => type === 'null');
-      parts.push(`{${nulls.map(([field]) => field).join(',')}}`);
+      header.push(`{${nulls.map(([field]) => field).join(',')}}`);
     }
-    return parts.join(' ');
-  });
+    const key = `${header.join(' ')}:`;
+    groups.set(key, [...(groups.get(key) ?? []), code]);
+  }
+  const lines = [...groups].flatMap(([header, codes]) => [header, ...codes.sort()]);
   return `\n${lines.join('\n')}\n`;
 }
 
 describe('the code index', () => {
-  it('is the catalogue, line by line (paste the expected text when a code is added)', () => {
+  it('is the catalogue, grouped (paste the expected text when a code is added)', () => {
     expect(codeIndexText).toBe(derivedIndexText());
   });
 
