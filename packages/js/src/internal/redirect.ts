@@ -98,6 +98,6 @@ function assignLocation(url: string): void {
 }
 
 function redirectRefused(target: string): KnownError<'REDIRECT_URL_NOT_WHITELISTED'> {
-  const message = `Refusing to redirect to ${target}: it is neither relative nor on this app's origin.`;
+  const message = `Refusing to redirect to ${target}: it is not on this app's origin.`;
   return new KnownError('REDIRECT_URL_NOT_WHITELISTED', undefined, message);
 }
