@@ -11,7 +11,7 @@ import { type OAuthSignIn, oauthSignIn } from './auth/oauth-auth.js';
 import { type CredentialAuth, credentialAuth } from './auth/password-auth.js';
 import { type ClientAppData, clientAppData } from './client-app-data.js';
 import { createCore } from './internal/core.js';
-import { globalFetch } from './internal/http/request.js';
+import { globalFetch } from './internal/http/retry.js';
 import { mounted } from './internal/mounted.js';
 import { requireOption } from './internal/require-options.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
