@@ -5,7 +5,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import type { Timers } from '../options.js';
-import { sleep } from './timers.js';
+import { sleep, systemTimers } from './timers.js';
 
 /** Stand-in origin outside a browser: relative targets resolve against it, absolute ones never match it. */
 const detachedOrigin = 'https://app.invalid';
@@ -69,7 +69,8 @@ export function trustedUrl(target: string, location = currentLocation()): string
 
 export interface RedirectorOptions {
   navigate?: (url: string) => void;
-  timers: Timers;
+  /** Default: the system's. */
+  timers?: Timers;
   waitAfterNavigateMs: number;
 }
 
@@ -90,7 +91,7 @@ export async function redirectTo(target: string, options: RedirectorOptions): Pr
 export async function leaveTo(url: string, options: RedirectorOptions): Promise<void> {
   const inBrowser = currentLocation() !== null;
   (options.navigate ?? assignLocation)(url);
-  if (inBrowser) await sleep(options.timers, options.waitAfterNavigateMs);
+  if (inBrowser) await sleep(options.timers ?? systemTimers, options.waitAfterNavigateMs);
 }
 
 function assignLocation(url: string): void {
