@@ -7,7 +7,9 @@
  * in `messages.ts`, so that pages can reword or translate it.
  *
  * Everything else about errors (the class, the wire encoder and decoder, the
- * narrowing union) is derived from these two tables.
+ * narrowing union) is derived from these two tables. Decoding reads this one
+ * through `code-index.ts`, its compact run-time form (checked against it by
+ * test), so browser bundles carry neither the detail shapes nor the wording.
  */
 
 /**
