@@ -7,11 +7,9 @@
 import type { ContactChannel } from '@latchkey/js';
 import { type RefObject, useRef, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
+import { Form, FormInputField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { composeRefs } from '../internal/compose-refs.js';
-import { EmailInput } from '../internal/email-input.js';
 import { errorText, formMessage } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { type AppDataState, useAppData } from '../internal/use-app-data.js';
@@ -133,20 +131,15 @@ function AddEmailForm() {
 
   return (
     <Form state={action} onSubmit={onSubmit} className="lk-settings-form lk-settings-inline-form">
-      <FormField name="email" label={labels.accountEmailAddLabel}>
-        {(control) => (
-          <EmailInput
-            {...control}
-            ref={composeRefs(control.ref, inputRef)}
-            value={value}
-            onChange={(event) => {
-              setValue(event.target.value);
-              action.edited('email');
-              if (action.outcome) action.setOutcome(null);
-            }}
-          />
-        )}
-      </FormField>
+      <FormInputField
+        ref={inputRef}
+        label={labels.accountEmailAddLabel}
+        value={value}
+        onValueChange={(next) => {
+          setValue(next);
+          if (action.outcome) action.setOutcome(null);
+        }}
+      />
       <BusyButton block={false} busyChildren={labels.accountEmailAddBusy}>
         {labels.accountEmailAddSubmit}
       </BusyButton>

@@ -11,10 +11,9 @@ import { type Team, teamInvitationsQuery, teamMembersQuery, teamPermissionsQuery
 import { systemTeamPermissions } from '@latchkey/protocol';
 import { type ReactNode, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
+import { Form, FormInputField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { type FormAction, type Outcome, useFormAction } from '../form/use-form-action.js';
-import { EmailInput } from '../internal/email-input.js';
 import { errorText, formMessage } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useAppData, useQuery } from '../internal/use-app-data.js';
@@ -298,24 +297,16 @@ function OneFieldForm(props: {
   };
   return (
     <Form state={action} onSubmit={onSubmit} className="lk-settings-form lk-settings-inline-form">
-      <FormField name="value" label={props.label}>
-        {(control) => {
-          const shared = {
-            ...control,
-            value,
-            onChange: (event: { target: { value: string } }) => {
-              setValue(event.target.value);
-              action.edited('value');
-              if (action.outcome) action.setOutcome(null);
-            },
-          };
-          return props.email ? (
-            <EmailInput {...shared} />
-          ) : (
-            <input {...shared} className="lk-input" type="text" maxLength={256} required={!props.optional} />
-          );
+      <FormInputField
+        field="value"
+        label={props.label}
+        value={value}
+        onValueChange={(next) => {
+          setValue(next);
+          if (action.outcome) action.setOutcome(null);
         }}
-      </FormField>
+        {...(props.email ? {} : { input: 'input', className: 'lk-input', maxLength: 256, required: !props.optional })}
+      />
       <BusyButton block={false}>{props.submit}</BusyButton>
       <OutcomeNotice outcome={action.outcome} />
     </Form>

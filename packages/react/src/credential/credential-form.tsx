@@ -17,11 +17,9 @@ import {
   useState,
 } from 'react';
 import { FormAlert } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
+import { Form, FormInputField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { type FormAction, useFormAction } from '../form/use-form-action.js';
-import { composeRefs } from '../internal/compose-refs.js';
-import { EmailInput } from '../internal/email-input.js';
 import { errorText, knownErrorCodeOf } from '../internal/error-text.js';
 import { cx } from '../internal/root-props.js';
 import { TextContext, useLabels, useText } from '../internal/text.js';
@@ -161,15 +159,10 @@ function useCredentialForm(options: CredentialFormOptions) {
     kind,
     action,
     email,
-    setEmail: (value) => {
-      setEmailValue(value);
-      action.edited('email');
-    },
+    // The fields clear their own errors (`FormInputField`).
+    setEmail: setEmailValue,
     password,
-    setPassword: (value) => {
-      setPasswordValue(value);
-      action.edited('password');
-    },
+    setPassword: setPasswordValue,
   };
   return { ...state, submit };
 }
@@ -230,31 +223,9 @@ export interface FieldProps
  * <EmailField label="E-mail address" placeholder="you@example.com" />
  * ```
  */
-export const EmailField = forwardRef<HTMLInputElement, FieldProps>(function EmailField(
-  { label, hint, id, placeholder, className, onChange, 'aria-describedby': describedBy, ...rest },
-  ref,
-) {
+export const EmailField = forwardRef<HTMLInputElement, FieldProps>(function EmailField(props, ref) {
   const { email, setEmail } = useFormContext('EmailField');
-  const labels = useLabels(credentialLabels);
-  return (
-    <FormField name="email" id={id} label={label ?? labels.emailLabel} hint={hint} describedBy={describedBy}>
-      {(control) => (
-        <EmailInput
-          required
-          {...(placeholder !== undefined ? { placeholder } : {})}
-          {...rest}
-          {...control}
-          ref={composeRefs(ref, control.ref)}
-          className={className}
-          value={email}
-          onChange={(event) => {
-            onChange?.(event);
-            setEmail(event.target.value);
-          }}
-        />
-      )}
-    </FormField>
-  );
+  return <FormInputField required {...props} ref={ref} value={email} onValueChange={setEmail} />;
 });
 
 /**
@@ -281,36 +252,26 @@ export interface PasswordFieldProps
  * ```
  */
 export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(function PasswordField(
-  { label, hint, id, onChange, 'aria-describedby': describedBy, ...rest },
+  { label, hint, ...rest },
   ref,
 ) {
   const { kind, password, setPassword } = useFormContext('PasswordField');
   const labels = useLabels(credentialLabels);
   const lengthRule = kind === 'sign-up' ? labels.newPasswordHint({ minLength: constants.passwordMinLength }) : null;
   return (
-    <FormField
+    <FormInputField
+      input={PasswordInput}
+      field="password"
       name="password"
-      id={id}
+      autoComplete={kind === 'sign-up' ? 'new-password' : 'current-password'}
+      required
+      {...rest}
+      ref={ref}
       label={label ?? labels.passwordLabel}
       hint={hint === undefined ? lengthRule : hint}
-      describedBy={describedBy}
-    >
-      {(control) => (
-        <PasswordInput
-          name="password"
-          autoComplete={kind === 'sign-up' ? 'new-password' : 'current-password'}
-          required
-          {...rest}
-          {...control}
-          ref={composeRefs(ref, control.ref)}
-          value={password}
-          onChange={(event) => {
-            onChange?.(event);
-            setPassword(event.target.value);
-          }}
-        />
-      )}
-    </FormField>
+      value={password}
+      onValueChange={setPassword}
+    />
   );
 });
 

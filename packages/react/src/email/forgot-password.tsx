@@ -3,10 +3,9 @@ import { forwardRef, type HTMLAttributes, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { emailError } from '../credential/validation.js';
 import { FormAlert } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
+import { Form, FormInputField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { EmailInput } from '../internal/email-input.js';
 import { Icon } from '../internal/icon.js';
 import { TextContext, useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
@@ -81,19 +80,7 @@ export const ForgotPassword = forwardRef<HTMLDivElement, ForgotPasswordProps>(fu
     >
       <Form state={action} onSubmit={onSubmit}>
         <FormAlert />
-        <FormField name="email" label={words.emailLabel}>
-          {(control) => (
-            <EmailInput
-              {...control}
-              required
-              value={email}
-              onChange={(event) => {
-                setEmail(event.target.value);
-                action.edited('email');
-              }}
-            />
-          )}
-        </FormField>
+        <FormInputField required value={email} onValueChange={setEmail} />
         <BusyButton busyChildren={words.sendingBusy}>{words.forgotPasswordSubmit}</BusyButton>
       </Form>
     </AuthCard>

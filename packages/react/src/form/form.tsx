@@ -1,12 +1,26 @@
 /**
  * The form primitive: `Form` (the root, over one `useFormAction` state),
- * `FormField` (a labelled control whose error comes from that state), and
- * the context `FormAlert` and `SubmitButton` read. Every form of the kit is
- * built from these.
+ * `FormField` (a labelled control whose error comes from that state),
+ * `FormInputField` (the e-mail, password or text field on it), and the context
+ * `FormAlert` and `SubmitButton` read. Every form of the kit is built from these.
  */
-import { createContext, type FormHTMLAttributes, forwardRef, type ReactNode, useContext, useId } from 'react';
+import {
+  type ComponentType,
+  createContext,
+  type FormHTMLAttributes,
+  forwardRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type RefAttributes,
+  useContext,
+  useId,
+} from 'react';
+import { commonLabels } from '../internal/common-labels.js';
+import { composeRefs } from '../internal/compose-refs.js';
+import { EmailInput } from '../internal/email-input.js';
 import { Field, type FieldControlProps, type FieldLayoutProps } from '../internal/field.js';
 import { cx } from '../internal/root-props.js';
+import { useLabels } from '../internal/text.js';
 import type { FormAction } from './use-form-action.js';
 
 interface FormContextValue {
@@ -78,3 +92,57 @@ export function FormField({ name, children, ...layout }: FormFieldProps) {
     </Field>
   );
 }
+
+export interface FormInputFieldProps
+  extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'value' | 'defaultValue' | 'children'> {
+  /** The control (default `EmailInput`, or a plain `<input>`); it gets the other props and the ref. */
+  input?: ComponentType<InputHTMLAttributes<HTMLInputElement> & RefAttributes<HTMLInputElement>> | 'input';
+  /** The field's name in the form's errors (default `'email'`). */
+  field?: string;
+  /** Visible label (default: the `emailLabel` label). */
+  label?: ReactNode;
+  hint?: ReactNode;
+  value: string;
+  /** The new value, after `onChange`; the field's error goes as well. */
+  onValueChange: (value: string) => void;
+}
+
+/**
+ * A labelled, controlled input of the nearest `Form`, its error under it:
+ * the e-mail field of every form of the kit unless `input`, `field` and
+ * `label` say otherwise (the password field, a team's name). Other props and
+ * the ref go to the control.
+ */
+export const FormInputField = forwardRef<HTMLInputElement, FormInputFieldProps>(function FormInputField(
+  {
+    label,
+    hint,
+    id,
+    onChange,
+    'aria-describedby': describedBy,
+    field = 'email',
+    onValueChange,
+    input: Input = EmailInput,
+    ...rest
+  },
+  ref,
+) {
+  const action = useFormContext()?.action;
+  const labels = useLabels(commonLabels);
+  return (
+    <FormField name={field} id={id} label={label ?? labels.emailLabel} hint={hint} describedBy={describedBy}>
+      {(control) => (
+        <Input
+          {...rest}
+          {...control}
+          ref={composeRefs(ref, control.ref)}
+          onChange={(event) => {
+            onChange?.(event);
+            onValueChange(event.target.value);
+            action?.edited(field);
+          }}
+        />
+      )}
+    </FormField>
+  );
+});

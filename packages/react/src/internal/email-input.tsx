@@ -7,11 +7,12 @@ import { useLabels } from './text.js';
 /**
  * An `<input type="email">` with what every e-mail field needs: the `email`
  * name and autocomplete, the e-mail keyboard, no capitalisation or spell
- * check, the labels' placeholder. Other props (value, handlers, `required`,
- * the field's control props) and the ref go to the input.
+ * check, the labels' placeholder unless given another. Other
+ * props (value, handlers, `required`, the field's control props) and the
+ * ref go to the input.
  */
 export const EmailInput = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function EmailInput(
-  { className, ...rest },
+  { className, placeholder, ...rest },
   ref,
 ) {
   const labels = useLabels(commonLabels);
@@ -22,7 +23,7 @@ export const EmailInput = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLI
       inputMode="email"
       autoCapitalize="none"
       spellCheck={false}
-      placeholder={labels.emailPlaceholder}
+      placeholder={placeholder ?? labels.emailPlaceholder}
       {...rest}
       ref={ref}
       className={cx('lk-input', className)}

@@ -6,10 +6,9 @@ import { useEffect, useState } from 'react';
 import { credentialLabels } from '../credential/credential-labels.js';
 import { emailError } from '../credential/validation.js';
 import { FormAlert } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
+import { Form, FormField, FormInputField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
-import { EmailInput } from '../internal/email-input.js';
 import { errorText, formMessage, knownErrorCodeOf } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useApp } from '../provider.js';
@@ -116,19 +115,7 @@ export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect,
         </>
       ) : (
         <>
-          <FormField name="email" label={labels.emailLabel}>
-            {(control) => (
-              <EmailInput
-                {...control}
-                required
-                value={email}
-                onChange={(event) => {
-                  onEmailChange(event.target.value);
-                  action.edited('email');
-                }}
-              />
-            )}
-          </FormField>
+          <FormInputField required value={email} onValueChange={onEmailChange} />
           <BusyButton busyChildren={labels.sendingBusy}>{labels.magicLinkSubmit}</BusyButton>
         </>
       )}

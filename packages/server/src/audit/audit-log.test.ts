@@ -3,7 +3,7 @@
  * when, nothing secret is kept, admins read them with filters and cursor
  * paging, nobody else can, and no event can be changed.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createApiKeySet, createUser, revokeApiKeySet, updateProjectConfig } from '../operations.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
@@ -16,16 +16,11 @@ import {
   userHeaders,
 } from '../test-support/api.js';
 import { auditEvents, auditTrail } from '../test-support/audit.js';
-import { describeEachBackend } from '../test-support/backends.js';
+import { describeEachBackend, testServiceForSuite } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
-import { startTestService, type TestService } from '../testing/index.js';
 
 describeEachBackend('audit log', ({ databaseUrl }) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ databaseUrl });
-  });
-  afterAll(() => service?.close());
+  const service = testServiceForSuite({ databaseUrl });
 
   const signIn = (email: string, password: string, userAgent = 'audit-test/1.0') =>
     call(service, 'POST', '/auth/password/sign-in', {

@@ -5,7 +5,7 @@
  * by the mailed code from sign-up, the primary route and a channel's own route.
  */
 import { headers as h } from '@latchkey/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeLifetimeMs, issueCode } from '../codes/codes.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
@@ -19,18 +19,12 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
+import { otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo, mailsTo } from '../test-support/mail.js';
-import { startTestService, type TestService } from '../testing/index.js';
 
-let service: TestService;
-let other: { projectId: string; keys: TestService['keys'] };
-beforeAll(async () => {
-  service = await startTestService();
-  other = await service.createOtherProject();
-});
-afterAll(() => service?.close());
 // Every test starts in fresh rate-limit windows (one test exercises the limit).
-beforeEach(() => service.clock.startWindow(10 * 60_000));
+const service = testServiceForSuite({ freshWindows: true });
+const other = otherProjectForSuite(service);
 
 const callback = 'http://localhost:3000/handler/email-verification';
 const untrusted = 'https://evil.example/verify';

@@ -5,23 +5,17 @@
  * mails the flows queue following the edits.
  */
 import { headers as h } from '@latchkey/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, expectKnownError, newEmail } from '../test-support/api.js';
+import { otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import { lastMailTo } from '../test-support/mail.js';
-import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { defaultTemplate } from './default-templates.js';
 import { emailTemplateTypes } from './template-types.js';
 
-let service: TestService;
-let other: { projectId: string; keys: TestKeys };
-beforeAll(async () => {
-  service = await startTestService({ projectConfig: { magic_link_enabled: true } });
-  other = await service.createOtherProject();
-});
-afterAll(() => service?.close());
 // Fresh rate-limit windows for the flows that queue mail.
-beforeEach(() => service.clock.startWindow(10 * 60_000));
+const service = testServiceForSuite({ projectConfig: { magic_link_enabled: true }, freshWindows: true });
+const other = otherProjectForSuite(service);
 
 const admin = () => authHeaders(service, 'admin');
 const otherAdmin = () => ({

@@ -4,7 +4,7 @@
  * refused code (changing nothing), callbacks and the send limits.
  */
 import { headers as h } from '@latchkey/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueCode } from '../codes/codes.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
@@ -19,18 +19,12 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
+import { otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo, mailsTo } from '../test-support/mail.js';
-import { startTestService, type TestService } from '../testing/index.js';
 
-let service: TestService;
-let other: { projectId: string; keys: TestService['keys'] };
-beforeAll(async () => {
-  service = await startTestService({ projectConfig: { magic_link_enabled: true } });
-  other = await service.createOtherProject({ magic_link_enabled: true });
-});
-afterAll(() => service?.close());
 // Every test starts in fresh rate-limit windows (the limits have tests of their own).
-beforeEach(() => service.clock.startWindow(10 * 60_000));
+const service = testServiceForSuite({ projectConfig: { magic_link_enabled: true }, freshWindows: true });
+const other = otherProjectForSuite(service, { magic_link_enabled: true });
 
 const callback = 'http://localhost:3000/handler/magic-link-callback';
 const post = (path: string, json: unknown, headers = authHeaders(service)) =>

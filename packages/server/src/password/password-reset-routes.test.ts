@@ -4,7 +4,7 @@
  * same answer and time for unknown e-mails, and the send limits.
  */
 import { headers as h } from '@latchkey/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueCode } from '../codes/codes.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
@@ -19,20 +19,13 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
-import { describeEachBackend } from '../test-support/backends.js';
+import { describeEachBackend, otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo, mailsTo } from '../test-support/mail.js';
-import { startTestService, type TestService } from '../testing/index.js';
 import { resetAnswerFloorMs } from './password-reset-routes.js';
 
-let service: TestService;
-let other: { projectId: string; keys: TestService['keys'] };
-beforeAll(async () => {
-  service = await startTestService();
-  other = await service.createOtherProject();
-});
-afterAll(() => service?.close());
 // Every test starts in fresh rate-limit windows (the limits have tests of their own).
-beforeEach(() => service.clock.startWindow(10 * 60_000));
+const service = testServiceForSuite({ freshWindows: true });
+const other = otherProjectForSuite(service);
 
 const callback = 'http://localhost:3000/handler/password-reset';
 const post = (path: string, json: unknown, headers = authHeaders(service)) =>
@@ -426,11 +419,7 @@ describe('POST /auth/password/set', () => {
 });
 
 describeEachBackend('codes mailed before a new password', ({ databaseUrl }) => {
-  let own: TestService;
-  beforeAll(async () => {
-    own = await startTestService({ databaseUrl, projectConfig: { magic_link_enabled: true } });
-  });
-  afterAll(() => own?.close());
+  const own = testServiceForSuite({ databaseUrl, projectConfig: { magic_link_enabled: true } });
 
   const send = (path: string, json: unknown, headers = authHeaders(own)) => call(own, 'POST', path, { headers, json });
   /** Mails a code of the route to the address and returns it. */

@@ -1,5 +1,5 @@
 /** Password sign-up and sign-in over HTTP: successes, every refusal, races, and where the hashing happens. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findProject } from '../projects/projects.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
@@ -13,15 +13,11 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
-import { describeEachBackend } from '../test-support/backends.js';
-import { startTestService, type TestService } from '../testing/index.js';
+import { describeEachBackend, testServiceForSuite } from '../test-support/backends.js';
+import { startTestService } from '../testing/index.js';
 import { PasswordHasher } from './passwords.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service?.close());
+const service = testServiceForSuite();
 
 const signUpCall = (body: unknown, headers = authHeaders(service)) =>
   call(service, 'POST', '/auth/password/sign-up', { headers, json: body });

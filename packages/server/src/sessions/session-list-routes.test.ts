@@ -4,7 +4,7 @@
  * so for any user. Other users' sessions stay out of reach.
  */
 import { headers as h } from '@latchkey/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   authHeaders,
   call,
@@ -14,13 +14,9 @@ import {
   signUp,
   userHeaders,
 } from '../test-support/api.js';
-import { startTestService, type TestService } from '../testing/index.js';
+import { testServiceForSuite } from '../test-support/backends.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service?.close());
+const service = testServiceForSuite();
 
 const browser = 'Mozilla/5.0 (X11; Linux x86_64) Latchkey-Test/1.0';
 

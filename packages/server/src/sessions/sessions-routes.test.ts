@@ -1,6 +1,6 @@
 /** `POST /auth/sessions` (server) and `DELETE /auth/sessions/current` (sign-out) over HTTP. */
 import { headers as h } from '@latchkey/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import {
   authHeaders,
@@ -12,13 +12,9 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
-import { startTestService, type TestService } from '../testing/index.js';
+import { testServiceForSuite } from '../test-support/backends.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service?.close());
+const service = testServiceForSuite();
 
 const refresh = (refreshToken: string) => refreshGrant(service, refreshToken);
 

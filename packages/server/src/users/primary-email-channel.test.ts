@@ -4,7 +4,7 @@
  * `PATCH /users/{id}`, `PATCH /users/me` does not touch it) leaves exactly the
  * matching primary channel, and sign-in follows the channels.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import {
   authHeaders,
@@ -15,13 +15,9 @@ import {
   signUp,
   userHeaders,
 } from '../test-support/api.js';
-import { startTestService, type TestService } from '../testing/index.js';
+import { testServiceForSuite } from '../test-support/backends.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.close());
+const service = testServiceForSuite();
 
 /** The user's channels as rows, primary first. */
 function channelsOf(userId: string) {

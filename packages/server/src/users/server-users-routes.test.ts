@@ -6,7 +6,7 @@
 import { headers as h } from '@latchkey/protocol';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import {
   authHeaders,
@@ -20,13 +20,9 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
-import { startTestService, type TestService } from '../testing/index.js';
+import { testServiceForSuite } from '../test-support/backends.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service?.close());
+const service = testServiceForSuite();
 
 const server = () => authHeaders(service, 'server');
 
