@@ -22,7 +22,7 @@
  */
 import type { AuditSource } from '../audit/audit-log.js';
 import { expireOutstandingCodes } from '../codes/code-store.js';
-import { type ActionContext, type ActionTx, act, actorOf, record } from '../events/recorder.js';
+import { type ActionContext, type ActionTx, act, actorOf, record, sessionsEnded } from '../events/recorder.js';
 import { countUserAccounts } from '../oauth/oauth-account-store.js';
 import { deleteUserSessions } from '../sessions/session-store.js';
 import type { Db } from '../storage/db.js';
@@ -88,7 +88,7 @@ export async function settleProof(tx: ActionTx, proof: MailboxProof): Promise<Us
   }
 
   await markChannelVerified(db, channel);
-  await deleteUserSessions(db, projectId, user.id);
+  sessionsEnded(tx, await deleteUserSessions(db, projectId, user.id));
   await expireOutstandingCodes(db, { projectId, purposes: accountCodes, userId: user.id, ...except(proof) }, now);
   await record(tx, 'contact_channel.verified', { userId: user.id, data: { channel_id: channel.id } });
   if (user.password_hash === null) return user;

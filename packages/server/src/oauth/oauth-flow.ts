@@ -484,7 +484,8 @@ interface LinkInput {
 
 /**
  * Adds the provider account to the linking user in the caller's transaction,
- * while it holds the session's row: the account rules, and `oauth.connected`.
+ * while it holds the session's row: the account rules, and `oauth.connected` (or,
+ * for an account connected to the user already, `oauth.account_updated`).
  * Returns the session; `ended()` is thrown when it ended.
  */
 async function applyLink(tx: ActionTx, deps: OAuthFlowNeeds, input: LinkInput) {
@@ -504,9 +505,11 @@ async function applyLink(tx: ActionTx, deps: OAuthFlowNeeds, input: LinkInput) {
     now,
     source,
   });
-  if (outcome.connected) {
-    await record(tx, 'oauth.connected', { userId, data: { provider: link.provider_id } });
-  }
+  // An account connected already had its e-mail and tokens stored again.
+  await record(tx, outcome.connected ? 'oauth.connected' : 'oauth.account_updated', {
+    userId,
+    data: { provider: link.provider_id },
+  });
   return session;
 }
 

@@ -11,7 +11,7 @@ import { mailCode } from '../codes/code-mail.js';
 import { expireOutstandingCodes } from '../codes/code-store.js';
 import { useCode } from '../codes/codes.js';
 import { settleProof } from '../contact-channels/mailbox-proof.js';
-import { type ActionContext, act, record } from '../events/recorder.js';
+import { type ActionContext, act, record, sessionsEnded } from '../events/recorder.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { deleteUserSessionsExcept } from '../sessions/session-store.js';
 import type { Db } from '../storage/db.js';
@@ -103,7 +103,7 @@ export function resetPassword(
       return;
     }
     await updateUser(tx.db, project.id, owner.id, { password_hash: passwordHash }, now);
-    await deleteUserSessionsExcept(tx.db, project.id, owner.id, null);
+    sessionsEnded(tx, await deleteUserSessionsExcept(tx.db, project.id, owner.id, null));
     await endPasswordCodes(tx.db, project.id, owner.id, now);
     await record(tx, 'password.reset', { userId: owner.id });
   });
@@ -118,7 +118,7 @@ export function changePassword(ctx: ActionContext, passwordHash: string, keepSes
   return act(ctx, async (tx) => {
     const now = ctx.clock.now();
     await updateUser(tx.db, ctx.projectId, userId, { password_hash: passwordHash }, now);
-    await deleteUserSessionsExcept(tx.db, ctx.projectId, userId, keepSessionId);
+    sessionsEnded(tx, await deleteUserSessionsExcept(tx.db, ctx.projectId, userId, keepSessionId));
     await endPasswordCodes(tx.db, ctx.projectId, userId, now);
     await record(tx, 'password.changed', { data: { by: 'user' } });
   });

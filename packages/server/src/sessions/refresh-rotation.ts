@@ -32,7 +32,7 @@ import { KnownError } from '@latchkey/protocol';
 import type { Clock } from '../common/clock.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { crockfordAlphabet } from '../crypto/random.js';
-import { type ActionContext, act, recordWrite } from '../events/recorder.js';
+import { type ActionContext, act, record, recordWrite, sessionsEnded } from '../events/recorder.js';
 import type { ClientInfo } from '../http/env.js';
 import { recordUserActivity } from '../metrics/activity.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
@@ -163,11 +163,17 @@ export async function refreshSession(deps: RefreshNeeds, request: RefreshRequest
 async function recordUse(deps: RefreshNeeds, session: SessionRow, request: RefreshRequest): Promise<void> {
   const { now } = request;
   if (!isActivityStale(session.last_used_at, now)) return;
-  const record = (trx: Db) =>
+  const activity = (trx: Db) =>
     recordUserActivity(trx, { projectId: request.projectId, userId: session.user_id, now, country: request.country });
   // A session revoked, or a user deleted, between the lookup and the write is as gone as one never found.
   // The action's transaction is the one `touchSession` always took: a plain refresh pays for no other.
-  if (!(await act(refreshContext(deps, request), (tx) => touchSession(tx.db, session, now, record)))) throw notFound();
+  const used = await act(refreshContext(deps, request), async (tx) => {
+    const touched = await touchSession(tx.db, session, now, activity);
+    // Recorded either way: the user may have been marked before the session was found gone (unaudited, it costs a notice).
+    await record(tx, 'session.used', { userId: session.user_id, data: { session_id: session.id } });
+    return touched;
+  });
+  if (!used) throw notFound();
   deps.sessions.touched(session, now);
 }
 
@@ -175,10 +181,11 @@ async function recordUse(deps: RefreshNeeds, session: SessionRow, request: Refre
 async function endReusedSession(deps: RefreshNeeds, session: SessionRow, request: RefreshRequest): Promise<void> {
   await act(refreshContext(deps, request), async (tx) => {
     const facts = { userId: session.user_id, data: { session_id: session.id } };
-    await deleteSessionById(tx.db, request.projectId, session.id, undefined, (ended) => {
-      const write = recordWrite(tx, 'session.refresh_token_reused', facts, { onlyWith: ended });
+    const ended = await deleteSessionById(tx.db, request.projectId, session.id, undefined, (deleted) => {
+      const write = recordWrite(tx, 'session.refresh_token_reused', facts, { onlyWith: deleted });
       return write ? [write] : [];
     });
+    if (ended) sessionsEnded(tx, [ended.id]);
   });
 }
 

@@ -1,11 +1,12 @@
 /**
  * Ending sessions: a sign-out (the session of the refresh token sent) and a
  * revocation (one session, by its id). Each deletes the session and records
- * `session.revoked` in one action; the recorder tells every instance that the
- * session's access tokens are refused.
+ * `session.revoked` in one action; the deleting statement tells the other
+ * instances, and this one hears of it when the action commits
+ * (`sessionsEnded`), so the session's access tokens are refused at once.
  */
 import { KnownError } from '@latchkey/protocol';
-import { type ActionContext, act, record, recordWrite } from '../events/recorder.js';
+import { type ActionContext, act, record, recordWrite, sessionsEnded } from '../events/recorder.js';
 import { deleteSessionById, type EndedSession } from './session-store.js';
 
 /**
@@ -21,6 +22,7 @@ export function signOutSession(ctx: ActionContext, sessionId: string, userId: st
       return write ? [write] : [];
     });
     if (!ended) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    sessionsEnded(tx, [ended.id]);
   });
 }
 
@@ -32,6 +34,7 @@ export function revokeSession(ctx: ActionContext, sessionId: string, owner?: str
   return act(ctx, async (tx) => {
     const ended = await deleteSessionById(tx.db, ctx.projectId, sessionId, owner);
     if (!ended) throw new KnownError('SESSION_NOT_FOUND', { session_id: sessionId });
+    sessionsEnded(tx, [ended.id]);
     await record(tx, 'session.revoked', { userId: ended.user_id, data: { session_id: ended.id, current: false } });
     return ended;
   });

@@ -9,7 +9,7 @@
 import { KnownError } from '@latchkey/protocol';
 import { isUuid } from '../common/ids.js';
 import { insertContactChannel } from '../contact-channels/contact-channel-store.js';
-import { type ActionContext, act, record } from '../events/recorder.js';
+import { type ActionContext, act, record, sessionsEnded } from '../events/recorder.js';
 import type { PasswordHasher } from '../password/passwords.js';
 import { type ProjectConfig, parseStoredConfig } from '../projects/project-config.js';
 import { findProjectRow } from '../projects/project-store.js';
@@ -155,7 +155,7 @@ export async function updateUser(
         const row = await updateUserRow(tx.db, ctx.projectId, current.id, set, ctx.clock.now());
         if (!row) return null;
         if (passwordHash !== undefined) {
-          await deleteUserSessions(tx.db, ctx.projectId, current.id);
+          sessionsEnded(tx, await deleteUserSessions(tx.db, ctx.projectId, current.id));
           await record(tx, 'password.changed', { userId: row.id, data: { by: 'server' } });
         }
         if (names.length > 0) await record(tx, 'user.updated', { userId: row.id, data: { fields: names } });
@@ -207,7 +207,7 @@ export function deleteUser(ctx: ActionContext, userId: string): Promise<boolean>
     // session is (every instance is told); the cascade then finds none.
     const user = await lockUser(tx.db, ctx.projectId, userId);
     if (!user) return false;
-    await deleteUserSessions(tx.db, ctx.projectId, user.id);
+    sessionsEnded(tx, await deleteUserSessions(tx.db, ctx.projectId, user.id));
     if (!(await deleteUserRow(tx.db, ctx.projectId, user.id))) return false;
     await record(tx, 'user.deleted', { userId: user.id });
     return true;
