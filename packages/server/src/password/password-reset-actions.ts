@@ -102,7 +102,7 @@ export function resetPassword(
       await record(tx, 'sign_up', { userId: user.id, data: { method: 'password_reset' } });
       return;
     }
-    await updateUser(tx.db, project.id, owner.id, { password_hash: passwordHash }, now);
+    await updateUser(tx.db, project.id, owner.id, { password_hash: passwordHash });
     sessionsEnded(tx, await deleteUserSessionsExcept(tx.db, project.id, owner.id, null));
     await endPasswordCodes(tx.db, project.id, owner.id, now);
     await record(tx, 'password.reset', { userId: owner.id });
@@ -117,7 +117,7 @@ export function changePassword(ctx: ActionContext, passwordHash: string, keepSes
   const userId = ownUser(ctx);
   return act(ctx, async (tx) => {
     const now = ctx.clock.now();
-    await updateUser(tx.db, ctx.projectId, userId, { password_hash: passwordHash }, now);
+    await updateUser(tx.db, ctx.projectId, userId, { password_hash: passwordHash });
     sessionsEnded(tx, await deleteUserSessionsExcept(tx.db, ctx.projectId, userId, keepSessionId));
     await endPasswordCodes(tx.db, ctx.projectId, userId, now);
     await record(tx, 'password.changed', { data: { by: 'user' } });
@@ -133,7 +133,7 @@ export function setPassword(ctx: ActionContext, passwordHash: string): Promise<v
   return act(ctx, async (tx) => {
     const now = ctx.clock.now();
     await requireNoPassword(tx.db, ctx.projectId, userId);
-    await updateUser(tx.db, ctx.projectId, userId, { password_hash: passwordHash }, now);
+    await updateUser(tx.db, ctx.projectId, userId, { password_hash: passwordHash });
     await endPasswordCodes(tx.db, ctx.projectId, userId, now);
     await record(tx, 'password.set');
   });

@@ -68,13 +68,9 @@ describeEachBackend('the user cache', (backend) => {
     expect(small.stats.loads).toBe(loads + 1);
 
     const heavy = await signUp(service);
-    await updateUser(
-      dbOf(service.storage),
-      service.projectId,
-      heavy.user_id,
-      { client_metadata: { notes: 'x'.repeat(3_000) } },
-      Date.now(),
-    );
+    await updateUser(dbOf(service.storage), service.projectId, heavy.user_id, {
+      client_metadata: { notes: 'x'.repeat(3_000) },
+    });
     await small.get(service.projectId, heavy.user_id);
     await small.get(service.projectId, heavy.user_id);
     expect(small.stats.loads).toBe(loads + 3);
@@ -183,7 +179,7 @@ describeEachBackend('the user cache', (backend) => {
       dbOf(service.storage)
         .transaction()
         .execute(async (trx) => {
-          await updateUser(trx, service.projectId, user_id, { display_name: 'Never' }, Date.now());
+          await updateUser(trx, service.projectId, user_id, { display_name: 'Never' });
           throw new Error('roll back');
         }),
     ).rejects.toThrow('roll back');
