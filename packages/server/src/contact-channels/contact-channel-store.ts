@@ -1,15 +1,16 @@
 /**
- * Contact channels: every query on `contact_channels`, and the one place that
- * keeps a user's primary e-mail and their channels in step.
+ * Contact channels: every query on `contact_channels`, and only on it.
  *
  * The channels are the truth; `users.primary_email`, `primary_email_verified`
  * and `primary_email_auth_enabled` mirror the primary channel so that user
- * reads, lists and search stay one-table queries. Two doors keep the mirror:
- * - `mirrorPrimaryChannel` after any change to a user's channels (channel
- *   routes, verification) copies the primary channel into the user row;
- * - `applyPrimaryEmail` when a user write names the primary e-mail (sign-up,
- *   `POST/PATCH /users`) makes the primary channel match.
- * Both must run inside the transaction of the write they follow.
+ * reads, lists and search stay one-table queries. The actions keep the mirror,
+ * inside the transaction of the write they follow:
+ * - after any change to a user's channels (channel routes, verification, a
+ *   mailbox proof), `mirrorPrimaryChannel` (`contact-channels-actions.ts`)
+ *   reads the primary channel here and writes it to the user row (user store);
+ * - when a user write names the primary e-mail (`PATCH /users/:id`),
+ *   `applyPrimaryEmail` here makes the primary channel match
+ *   (`users/users-actions.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type UpdateObject } from 'kysely';
@@ -115,8 +116,8 @@ export interface NewContactChannel {
 /**
  * Inserts a channel; a primary one first demotes the user's current primary.
  * Fails on `authEmailIndex` (address used for sign-in by someone) or
- * `userEmailIndex` (the user has this address already). Call
- * `mirrorPrimaryChannel` afterwards in the same transaction.
+ * `userEmailIndex` (the user has this address already). Mirror the primary
+ * channel afterwards in the same transaction.
  */
 export async function insertContactChannel(db: Db, channel: NewContactChannel): Promise<ContactChannelRow> {
   if (channel.isPrimary && !channel.firstOfUser) await demotePrimary(db, channel.projectId, channel.userId);
@@ -149,7 +150,7 @@ export interface ContactChannelChanges {
 
 /**
  * Applies `changes`; a channel made primary first demotes the current one.
- * Null when there is no such channel. Call `mirrorPrimaryChannel` afterwards.
+ * Null when there is no such channel. Mirror the primary channel afterwards.
  * A channel verified with sign-in pending becomes a sign-in channel (and may
  * fail on `authEmailIndex` when someone else signs in with the address by
  * then); naming `used_for_auth` settles the pending wish either way.
@@ -181,7 +182,7 @@ export async function updateContactChannel(
   return row ?? null;
 }
 
-/** Deletes a channel; false when there was none. Call `mirrorPrimaryChannel` afterwards. */
+/** Deletes a channel; false when there was none. Mirror the primary channel afterwards. */
 export async function deleteContactChannel(
   db: Db,
   projectId: string,
@@ -210,59 +211,13 @@ async function demotePrimary(db: Db, projectId: string, userId: string, except?:
 }
 
 /**
- * Locks the user's row until the transaction ends, so that changes to one
- * user's channels run one after another: two concurrent "make this primary"
- * would otherwise each demote the primary they saw and both promote theirs,
- * and the one-primary index would refuse the second with an error.
- * Call it first in the transaction.
- *
- * @example
- * await inTransaction(deps.db, async (trx) => {
- *   await lockUserChannels(trx, projectId, userId);
- *   await updateContactChannel(trx, projectId, userId, channelId, { is_primary: true });
- *   await mirrorPrimaryChannel(trx, projectId, userId);
- * });
- */
-export async function lockUserChannels(db: Db, projectId: string, userId: string): Promise<void> {
-  await db
-    .selectFrom('users')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where('id', '=', userId)
-    .forUpdate()
-    .execute();
-}
-
-/**
- * Marks a channel verified, mirroring it when it is the primary; false when it
- * already was (nothing written). The owner proved they read its mailbox.
+ * Marks a channel verified; false when it already was (nothing written). The
+ * owner proved they read its mailbox. Mirror the primary channel afterwards.
  */
 export async function markChannelVerified(db: Db, channel: ContactChannelRow): Promise<boolean> {
   if (channel.is_verified) return false;
   await updateContactChannel(db, channel.project_id, channel.user_id, channel.id, { is_verified: true });
-  await mirrorPrimaryChannel(db, channel.project_id, channel.user_id);
   return true;
-}
-
-/** Copies the user's primary channel (or its absence) into `users.primary_email*`. */
-export async function mirrorPrimaryChannel(db: Db, projectId: string, userId: string): Promise<void> {
-  const primary = await db
-    .selectFrom('contact_channels')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('user_id', '=', userId)
-    .where('is_primary', '=', true)
-    .executeTakeFirst();
-  await db
-    .updateTable('users')
-    .set({
-      primary_email: primary?.value ?? null,
-      primary_email_verified: primary?.is_verified ?? false,
-      primary_email_auth_enabled: primary?.used_for_auth ?? false,
-    })
-    .where('project_id', '=', projectId)
-    .where('id', '=', userId)
-    .execute();
 }
 
 /** The primary e-mail as a user write states it (the `users.primary_email*` fields after the write). */

@@ -4,7 +4,10 @@
  * Each is an action (`events/recorder.ts`) that runs under a lock on the
  * user's row and ends with `mirrorPrimaryChannel`, so the user's
  * `primary_email*` fields always show the primary channel; its writes and its
- * event commit together.
+ * event commit together. The lock makes changes to one user's channels run
+ * one after another: two concurrent "make this primary" would otherwise each
+ * demote the primary they saw and both promote theirs, and the one-primary
+ * index would refuse the second with an error.
  */
 import { KnownError } from '@latchkey/protocol';
 import { useCode } from '../codes/codes.js';
@@ -12,15 +15,15 @@ import { type ActionContext, act, record } from '../events/recorder.js';
 import type { Db } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
 import { authEmailIndex, type ContactChannelRow, isUniqueViolation, userEmailIndex } from '../storage/schema.js';
+import { lockUser, mirrorPrimaryEmail } from '../users/user-store.js';
 import {
   type ContactChannelChanges,
   deleteContactChannel,
   findAuthChannel,
+  findPrimaryChannel,
   findUserChannelByValue,
   insertContactChannel,
-  lockUserChannels,
   markChannelVerified,
-  mirrorPrimaryChannel,
   updateContactChannel,
 } from './contact-channel-store.js';
 import { queueVerificationMail, type VerificationMail, verificationSubject } from './verification.js';
@@ -56,6 +59,15 @@ export async function checkAddressFree(
   if (auth && auth.user_id !== userId) throw usedBySomeoneElse();
 }
 
+/**
+ * Copies the user's primary channel (or its absence) into the user row's
+ * `primary_email*` fields: a step of every action that changes a user's
+ * channels, last, in its transaction.
+ */
+export async function mirrorPrimaryChannel(db: Db, projectId: string, userId: string): Promise<void> {
+  await mirrorPrimaryEmail(db, projectId, userId, await findPrimaryChannel(db, projectId, userId));
+}
+
 function collision(error: unknown): never {
   if (isUniqueViolation(error, authEmailIndex)) throw usedBySomeoneElse();
   if (isUniqueViolation(error, userEmailIndex)) throw alreadyHas();
@@ -81,7 +93,7 @@ export interface NewChannel {
 export function addChannel(ctx: ActionContext, userId: string, channel: NewChannel): Promise<ContactChannelRow> {
   const { projectId } = ctx;
   return act(ctx, async (tx) => {
-    await lockUserChannels(tx.db, projectId, userId);
+    await lockUser(tx.db, projectId, userId);
     const row = await insertContactChannel(tx.db, { projectId, userId, ...channel, now: ctx.clock.now() });
     await mirrorPrimaryChannel(tx.db, projectId, userId);
     await record(tx, 'contact_channel.added', {
@@ -101,7 +113,7 @@ export function updateChannel(
   const { projectId } = ctx;
   const userId = before.user_id;
   return act(ctx, async (tx) => {
-    await lockUserChannels(tx.db, projectId, userId);
+    await lockUser(tx.db, projectId, userId);
     const after = await updateContactChannel(tx.db, projectId, userId, before.id, changes);
     if (!after) throw notAssociated();
     await mirrorPrimaryChannel(tx.db, projectId, userId);
@@ -131,7 +143,7 @@ function changedFields(before: ContactChannelRow, after: ContactChannelRow): str
 export function removeChannel(ctx: ActionContext, userId: string, channelId: string): Promise<void> {
   const { projectId } = ctx;
   return act(ctx, async (tx) => {
-    await lockUserChannels(tx.db, projectId, userId);
+    await lockUser(tx.db, projectId, userId);
     if (!(await deleteContactChannel(tx.db, projectId, userId, channelId))) throw notAssociated();
     await mirrorPrimaryChannel(tx.db, projectId, userId);
     await record(tx, 'contact_channel.removed', { userId, data: { channel_id: channelId } });
@@ -158,9 +170,9 @@ export function verifyChannel(ctx: ActionContext, code: VerificationCodeRow): Pr
   return act(ctx, async (tx) => {
     await useCode(tx.db, code, ctx.clock.now());
     // Read again in the transaction, under the user's lock: the address may have changed since the check.
-    await lockUserChannels(tx.db, projectId, (await verificationSubject(tx.db, projectId, code)).user_id);
+    await lockUser(tx.db, projectId, (await verificationSubject(tx.db, projectId, code)).user_id);
     const channel = await verificationSubject(tx.db, projectId, code);
-    await markChannelVerified(tx.db, channel);
+    if (await markChannelVerified(tx.db, channel)) await mirrorPrimaryChannel(tx.db, projectId, channel.user_id);
     await record(tx, 'contact_channel.verified', { userId: channel.user_id, data: { channel_id: channel.id } });
   }).catch(collision);
 }

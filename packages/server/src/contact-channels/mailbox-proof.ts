@@ -22,20 +22,19 @@
  */
 import type { AuditSource } from '../audit/audit-log.js';
 import { expireOutstandingCodes } from '../codes/code-store.js';
-import { type ActionContext, type ActionTx, act, actorOf, record } from '../events/recorder.js';
+import { type ActionContext, type ActionTx, act, actorOf, record, sessionsEnded } from '../events/recorder.js';
 import { countUserAccounts } from '../oauth/oauth-account-store.js';
 import { deleteUserSessions } from '../sessions/session-store.js';
 import type { Db } from '../storage/db.js';
 import type { UserRow } from '../storage/schema.js';
-import { findUser, updateUser } from '../users/user-store.js';
+import { findUser, lockUser, updateUser } from '../users/user-store.js';
 import {
   countOtherChannels,
   deleteContactChannel,
   findAuthChannel,
-  lockUserChannels,
   markChannelVerified,
-  mirrorPrimaryChannel,
 } from './contact-channel-store.js';
+import { mirrorPrimaryChannel } from './contact-channels-actions.js';
 
 /** The codes that act on an account or an address of it. */
 const accountCodes = ['email_verification', 'password_reset', 'magic_link'] as const;
@@ -65,7 +64,7 @@ export async function settleProof(tx: ActionTx, proof: MailboxProof): Promise<Us
   const { projectId, address, now } = proof;
   const found = await findAuthChannel(db, projectId, address);
   if (!found) return null;
-  await lockUserChannels(db, projectId, found.user_id);
+  await lockUser(db, projectId, found.user_id);
   // Read again under the lock: the channel may have changed meanwhile.
   const channel = await findAuthChannel(db, projectId, address);
   const user = channel && (await findUser(db, projectId, channel.user_id));
@@ -87,12 +86,12 @@ export async function settleProof(tx: ActionTx, proof: MailboxProof): Promise<Us
     return null;
   }
 
-  await markChannelVerified(db, channel);
-  await deleteUserSessions(db, projectId, user.id);
+  if (await markChannelVerified(db, channel)) await mirrorPrimaryChannel(db, projectId, user.id);
+  sessionsEnded(tx, await deleteUserSessions(db, projectId, user.id));
   await expireOutstandingCodes(db, { projectId, purposes: accountCodes, userId: user.id, ...except(proof) }, now);
   await record(tx, 'contact_channel.verified', { userId: user.id, data: { channel_id: channel.id } });
   if (user.password_hash === null) return user;
-  return (await updateUser(db, projectId, user.id, { password_hash: null }, now)) ?? user;
+  return (await updateUser(db, projectId, user.id, { password_hash: null })) ?? user;
 }
 
 function except(proof: MailboxProof): { exceptId?: string } {

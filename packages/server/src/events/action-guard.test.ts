@@ -16,7 +16,7 @@ describe('the write guard', () => {
   let service: TestService;
   let guarded: Db;
   const userId = crypto.randomUUID();
-  const rename = (db: Db) => updateUser(db, service.projectId, userId, { display_name: 'Ada' }, Date.now());
+  const rename = (db: Db) => updateUser(db, service.projectId, userId, { display_name: 'Ada' });
 
   beforeAll(async () => {
     service = await startTestService();

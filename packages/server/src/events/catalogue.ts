@@ -84,6 +84,9 @@ export const eventCatalogue = {
   // A replaced refresh token came back after its grace window: the session was ended.
   'session.refresh_token_reused': row(session, ['session']),
   'impersonation.started': row(session),
+  // A refresh wrote the session's use (at most once a minute), and with it the user's last activity (which the
+  // server view shows): not a security event, so not audited.
+  'session.used': unaudited(row(session, ['user'])),
 
   // API key sets: the kinds of key the set holds, never the keys.
   'api_key.created': row(keySet, ['project']),
@@ -106,6 +109,9 @@ export const eventCatalogue = {
   // Connected accounts.
   'oauth.connected': row(provider, ['user']),
   'oauth.disconnected': row(provider, ['user']),
+  // A link of an account connected to the user already: its e-mail (which the user view shows) and tokens were
+  // stored again. Not audited: nothing was connected.
+  'oauth.account_updated': unaudited(row(provider, ['user'])),
 
   // Contact channels: `updated` names the fields changed (`value`, `used_for_auth`, `is_primary`,
   // `is_verified`), never the address; `detached` is an address the user never proved, taken because

@@ -11,7 +11,15 @@ import { dbOf, openStorage, type Storage } from '../storage/open-storage.js';
 import { nextFeedEvent } from '../test-support/feed.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
 import { startTestService, type TestService } from '../testing/index.js';
-import { type ActionContext, type ActionTx, act, inAction, operatorContext, record } from './recorder.js';
+import {
+  type ActionContext,
+  type ActionTx,
+  act,
+  inAction,
+  operatorContext,
+  record,
+  sessionsEnded,
+} from './recorder.js';
 
 const backends = [
   { name: 'the embedded database (PGlite)', databaseUrl: null, skip: false },
@@ -142,12 +150,44 @@ for (const backend of backends) {
       expect(inAction()).toBe(false);
     });
 
+    it('tells only this instance of ended sessions, after the commit, and nothing when the action rolls back', async () => {
+      const ended = [crypto.randomUUID(), crypto.randomUUID()];
+      const heard: FeedEvent[] = [];
+      const stop = changeFeedOf(elsewhere).subscribe((event) => heard.push(event));
+      let announcedInside = -1;
+      await act(context(), async (tx) => {
+        sessionsEnded(tx, ended);
+        sessionsEnded(tx, []);
+        announcedInside = announced.length;
+      });
+      expect(announcedInside).toBe(0);
+      expect(announced).toEqual([{ type: 'revoked', sessionIds: ended }]);
+
+      const rolledBack = crypto.randomUUID();
+      await expect(
+        act(context(), async (tx) => {
+          sessionsEnded(tx, [rolledBack]);
+          throw new Error('the deletion failed');
+        }),
+      ).rejects.toThrow('the deletion failed');
+      expect(announced).toEqual([]);
+
+      // A committed notice after them: had either been sent through the database, it would have come first.
+      const marker = crypto.randomUUID();
+      const after = nextFeedEvent(elsewhere, (event) => event.type === 'change' && event.projectId === marker);
+      await act(context(), (tx) => record(tx, 'project.created', { data: { project_id: marker } }));
+      await after;
+      stop();
+      expect(heard.filter((event) => event.type === 'revoked')).toEqual([]);
+    });
+
     it('records nothing once its action has ended', async () => {
       let kept: ActionTx | undefined;
       await act(context(), async (tx) => {
         kept = tx;
       });
       await expect(record(kept!, 'user.deleted', { userId: null })).rejects.toThrow(/outside an open action/);
+      expect(() => sessionsEnded(kept!, [crypto.randomUUID()])).toThrow(/outside an open action/);
     });
   });
 }

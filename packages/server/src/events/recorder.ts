@@ -14,7 +14,14 @@
  *   next request on this instance never reads the cached old row);
  * - (webhooks) is where the outbox row of an event offered to webhooks goes.
  * A rolled-back action leaves no audit row and sends no notice. An action
- * called inside another joins its transaction and its notices.
+ * called inside another joins its transaction and its notices. Sessions are
+ * the one change whose statement notifies the other instances itself (the
+ * session store's deletions): the action passes their ids to `sessionsEnded`
+ * and the recorder tells this instance after the commit.
+ *
+ * This is the one way the service's own writes reach the caches: there is no
+ * watching of statements. An action that writes a cached table (`users`,
+ * `teams`, projects, key sets) records an event whose row names the cache.
  *
  * Route handlers and the operations of `operations.ts` (the CLI) call the same
  * actions; they differ only in the context they build: `requestContext(input)`
@@ -95,7 +102,10 @@ const pending = Symbol('pending');
 interface Pending {
   db: Db;
   open: boolean;
+  /** For every instance: sent through the database in the transaction, and told to this one after the commit. */
   notices: FeedEvent[];
+  /** For this instance only, after the commit: the statement that made the change notified the others. */
+  localNotices: FeedEvent[];
 }
 
 /** The context inside `act`: `db` is the action's transaction. Only `act` makes one. */
@@ -120,7 +130,7 @@ export function inAction(): boolean {
 export async function act<T>(ctx: ActionContext, work: (tx: ActionTx) => Promise<T>): Promise<T> {
   const outer = running.getStore();
   if (outer?.open) return work({ ...ctx, db: outer.db, [pending]: outer });
-  const state: Pending = { db: ctx.db, open: true, notices: [] };
+  const state: Pending = { db: ctx.db, open: true, notices: [], localNotices: [] };
   let result: T;
   try {
     result = await running.run(state, () =>
@@ -135,7 +145,26 @@ export async function act<T>(ctx: ActionContext, work: (tx: ActionTx) => Promise
     state.open = false;
   }
   for (const notice of state.notices) ctx.feed?.announce(notice);
+  for (const notice of state.localNotices) {
+    if (!state.notices.some((told) => sameNotice(told, notice))) ctx.feed?.announce(notice);
+  }
   return result;
+}
+
+/**
+ * Notes, inside the action `tx`, that the sessions of `sessionIds` were
+ * deleted, so that this instance refuses their access tokens as soon as the
+ * action commits. Only this instance is told: the statement that deleted them
+ * notified the others (`sessions/session-store.ts`). Every action that ends
+ * sessions calls it with the ids the session store returned.
+ *
+ * @example
+ * sessionsEnded(tx, await deleteUserSessions(tx.db, ctx.projectId, userId));
+ */
+export function sessionsEnded(tx: ActionTx, sessionIds: readonly string[]): void {
+  const state = tx[pending];
+  if (!state?.open) throw new Error('sessionsEnded: outside an open action');
+  if (sessionIds.length > 0) state.localNotices.push({ type: 'revoked', sessionIds: [...sessionIds] });
 }
 
 /** The facts of an event besides who and where; `data` as its catalogue row says. */

@@ -7,11 +7,12 @@
 import { KnownError } from '@latchkey/protocol';
 import { mailCode } from '../codes/code-mail.js';
 import { type IssuedCode, useCode } from '../codes/codes.js';
-import { findUserChannelByValue, lockUserChannels } from '../contact-channels/contact-channel-store.js';
+import { findUserChannelByValue } from '../contact-channels/contact-channel-store.js';
 import { type ActionContext, act, record } from '../events/recorder.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { TeamRow, VerificationCodeRow } from '../storage/schema.js';
 import { joinTeam } from '../teams/teams-actions.js';
+import { lockUser } from '../users/user-store.js';
 import { revokeInvitation as deleteInvitation, revokeInvitationsTo } from './invitation-store.js';
 
 /** An invitation to send: to whom, to which team, from whom, and the page its link opens. */
@@ -83,7 +84,8 @@ export async function acceptInvitation(
     await act(ctx, async (tx) => {
       const now = ctx.clock.now();
       await useCode(tx.db, code, now);
-      await lockUserChannels(tx.db, project.id, userId);
+      // The user's row: the lock every change to their channels takes.
+      await lockUser(tx.db, project.id, userId);
       // Read again under the lock: the address may have been removed since the check.
       const channel = await findUserChannelByValue(tx.db, project.id, userId, invited);
       if (!channel?.is_verified) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');

@@ -35,6 +35,7 @@ import { lockOAuthAccount } from '../storage/locks.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findUser, markUserActive } from '../users/user-store.js';
 import { addUser } from '../users/users-actions.js';
+import { noteProviderLinks } from './connected-accounts-actions.js';
 import { findAccount, findUserAccount, saveAccount } from './oauth-account-store.js';
 import type { ProviderProfile, ProviderTokens } from './providers.js';
 
@@ -65,8 +66,8 @@ export async function applyAccountRules(trx: Db, sealer: Sealer, input: AccountR
   const profile = { ...input.profile, email: email.safeParse(input.profile.email).data ?? null };
   await lockOAuthAccount(trx, project.id, providerId, profile.accountId);
   const existing = await findAccount(trx, project.id, providerId, profile.accountId);
-  const save = (userId: string) =>
-    saveAccount(trx, sealer, {
+  const save = async (userId: string) => {
+    await saveAccount(trx, sealer, {
       projectId: project.id,
       providerId,
       accountId: profile.accountId,
@@ -75,6 +76,8 @@ export async function applyAccountRules(trx: Db, sealer: Sealer, input: AccountR
       tokens: input.tokens,
       now: input.now,
     });
+    await noteProviderLinks(trx, project.id, userId);
+  };
   const requireFreeSlot = async (userId: string) => {
     if (await findUserAccount(trx, project.id, userId, providerId)) {
       throw new KnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');

@@ -6,10 +6,26 @@ import { KnownError } from '@latchkey/protocol';
 import type { Sealer } from '../crypto/encryption.js';
 import { type ActionContext, act, record } from '../events/recorder.js';
 import type { ProjectRecord } from '../projects/projects.js';
+import type { Db } from '../storage/db.js';
 import type { OAuthAccountRow } from '../storage/schema.js';
-import { lockUser } from '../users/user-store.js';
-import { countUserAccounts, deleteUserAccount, findUserAccount, updateAccountTokens } from './oauth-account-store.js';
+import { lockUser, writeProviderLinks } from '../users/user-store.js';
+import {
+  countUserAccounts,
+  deleteUserAccount,
+  findUserAccount,
+  listProviderLinks,
+  updateAccountTokens,
+} from './oauth-account-store.js';
 import type { ProviderTokens } from './providers.js';
+
+/**
+ * Rewrites the user's `oauth_providers` summary from their connected
+ * accounts: a step of every action that connects, updates or disconnects one,
+ * after the change, in its transaction.
+ */
+export async function noteProviderLinks(db: Db, projectId: string, userId: string): Promise<void> {
+  await writeProviderLinks(db, projectId, userId, await listProviderLinks(db, projectId, userId));
+}
 
 /**
  * Stores the tokens a provider gave for the account when it refreshed them.
@@ -56,6 +72,7 @@ export function disconnectAccount(
     if (!(await deleteUserAccount(tx.db, project.id, userId, providerId))) {
       throw new KnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
     }
+    await noteProviderLinks(tx.db, project.id, userId);
     await record(tx, 'oauth.disconnected', { userId, data: { provider: providerId } });
   });
 }

@@ -1,9 +1,10 @@
 /**
- * Connected provider accounts (`oauth_accounts`). Every change goes through
- * this module, which rewrites the user's `oauth_providers` summary (what the
- * user view shows) from the table in the same transaction, so the two cannot
- * disagree. Provider tokens are sealed, bound to the project, provider and
- * account, before they are stored.
+ * Connected provider accounts (`oauth_accounts`), and only them. The user's
+ * `oauth_providers` summary (what the user view shows) is rewritten from
+ * `listProviderLinks` by the action that changed the accounts, in the same
+ * transaction (`noteProviderLinks`, `connected-accounts-actions.ts`), so the
+ * two cannot disagree. Provider tokens are sealed, bound to the project,
+ * provider and account, before they are stored.
  */
 import type { Sealer } from '../crypto/encryption.js';
 import type { Db } from '../storage/db.js';
@@ -85,6 +86,7 @@ export interface AccountWrite {
  * Connects the account to the user, or stores its new tokens and e-mail when
  * it is connected already. The user's other account at the provider (the
  * unique key on user and provider) makes this fail: callers check first.
+ * The user's summary is the caller's to write afterwards (`noteProviderLinks`).
  */
 export async function saveAccount(db: Db, sealer: Sealer, write: AccountWrite): Promise<void> {
   const key = { project_id: write.projectId, provider_id: write.providerId, account_id: write.accountId };
@@ -102,7 +104,6 @@ export async function saveAccount(db: Db, sealer: Sealer, write: AccountWrite): 
     .values({ ...key, user_id: write.userId, created_at: now, ...tokens })
     .onConflict((conflict) => conflict.columns(['project_id', 'provider_id', 'account_id']).doUpdateSet(tokens))
     .execute();
-  await summarize(db, write.projectId, write.userId);
 }
 
 /** Stores refreshed tokens of an account. */
@@ -128,7 +129,7 @@ export async function updateAccountTokens(
     .execute();
 }
 
-/** Disconnects the user's account at a provider; false when there was none. */
+/** Disconnects the user's account at a provider; false when there was none. The summary as for `saveAccount`. */
 export async function deleteUserAccount(
   db: Db,
   projectId: string,
@@ -141,13 +142,15 @@ export async function deleteUserAccount(
     .where('user_id', '=', userId)
     .where('provider_id', '=', providerId)
     .executeTakeFirst();
-  if (result.numDeletedRows === 0n) return false;
-  await summarize(db, projectId, userId);
-  return true;
+  return result.numDeletedRows > 0n;
 }
 
-/** Rewrites `users.oauth_providers` from the user's accounts. */
-async function summarize(db: Db, projectId: string, userId: string): Promise<void> {
+/** The user's accounts as the user view lists them (`oauth_providers`): oldest first. */
+export async function listProviderLinks(
+  db: Db,
+  projectId: string,
+  userId: string,
+): Promise<{ id: string; account_id: string; email: string | null }[]> {
   const accounts = await db
     .selectFrom('oauth_accounts')
     .select(['provider_id', 'account_id', 'email'])
@@ -156,13 +159,7 @@ async function summarize(db: Db, projectId: string, userId: string): Promise<voi
     .orderBy('created_at')
     .orderBy('provider_id')
     .execute();
-  const summary = accounts.map((a) => ({ id: a.provider_id, account_id: a.account_id, email: a.email }));
-  await db
-    .updateTable('users')
-    .set({ oauth_providers: JSON.stringify(summary) })
-    .where('project_id', '=', projectId)
-    .where('id', '=', userId)
-    .execute();
+  return accounts.map((a) => ({ id: a.provider_id, account_id: a.account_id, email: a.email }));
 }
 
 /** Re-seals every account's tokens from `from` to `to` (a new master secret); returns how many accounts. */

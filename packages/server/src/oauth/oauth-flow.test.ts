@@ -9,6 +9,7 @@ import { rotationGraceMs } from '../sessions/refresh-rotation.js';
 import { authHeaders, call, goodPassword, refreshGrant, signUp, userHeaders, within } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
+import { toldLocally } from '../test-support/feed.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
@@ -172,5 +173,34 @@ describeEachBackend('linking a provider to a signed-in session', ({ databaseUrl 
     expect((await refreshGrant(service, tokens.refresh_token)).status).toBe(200);
     const [event] = await auditEvents(service, { user_id: user.user_id, type: 'oauth.connected' });
     expect(event).toMatchObject({ actor: { type: 'user', id: user.user_id }, data: { provider: 'github' } });
+  });
+
+  it('linking an account connected already shows its new e-mail at once, and audits no new connection', async () => {
+    const user = await signUp(service);
+    const link = async (tokens: { access_token: string }, login: string) => {
+      const start = await startLink(tokens.access_token);
+      const { page, params } = await choose(start, login);
+      expect(page, params.get('message') ?? '').toBe(appCallbackUrl);
+      const exchanged = await exchangeCode(service, { code: params.get('code')!, verifier: start.flow.verifier });
+      expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(200);
+      return exchanged.body as { access_token: string };
+    };
+    const emails = async () => {
+      const shown = await call(service, 'GET', `/users/${user.user_id}`, { headers: authHeaders(service, 'server') });
+      return shown.body.oauth_providers.map((p: { email: string }) => p.email);
+    };
+    const tokens = await link(user, 'relinker');
+    expect(await emails()).toEqual(['relinker@example.com']);
+    expect(await emails()).toEqual(['relinker@example.com']);
+    // The stand-in names the account by its address, case aside: the same account, its address now written so.
+    const told = toldLocally(service.storage);
+    try {
+      await link(tokens, 'RELINKER');
+      expect(told.events).toContainEqual({ type: 'users', userIds: [user.user_id] });
+    } finally {
+      told.stop();
+    }
+    expect(await emails()).toEqual(['RELINKER@example.com']);
+    expect(await auditEvents(service, { user_id: user.user_id, type: 'oauth.connected' })).toHaveLength(1);
   });
 });

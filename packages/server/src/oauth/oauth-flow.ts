@@ -30,16 +30,20 @@
  * `error_redirect_url` as `?errorCode=<known error>&message=<text>`; before
  * that (bad client, untrusted URLs) the known error is the answer itself, so
  * nothing is ever sent to an address the project does not trust.
+ *
+ * What the flow changes (its codes, the account rules, a link) is an action
+ * of `oauth-actions.ts`; this module checks requests, talks to the provider,
+ * and calls them.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { encodeKnownError, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import { checkUserAccessToken, type RequestAuthNeeds } from '../access/request-auth.js';
-import { findCodeByLookup, markCodeUsed } from '../codes/code-store.js';
-import { issueCode, otpLength } from '../codes/codes.js';
+import { findCodeByLookup } from '../codes/code-store.js';
+import { otpLength } from '../codes/codes.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
-import { type ActionContext, type ActionTx, act, actorOf, record } from '../events/recorder.js';
+import { type ActionContext, actorOf } from '../events/recorder.js';
 import type { ClientInfo } from '../http/env.js';
 import { readCookie } from '../http/refresh-cookie.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -47,16 +51,22 @@ import { openProviderSecret } from '../projects/config-secrets.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import type { RefreshNeeds } from '../sessions/refresh-rotation.js';
-import { lockUserSession, rotateSessionToken } from '../sessions/session-store.js';
 import type { Db } from '../storage/db.js';
 import { authenticateOAuthClient } from '../tokens/oauth-client.js';
-import { applyAccountRules } from './account-rules.js';
 import { devProvider } from './dev-provider.js';
+import {
+  checkLink,
+  claimFlow,
+  issueAuthorizationCode,
+  type LinkData,
+  linkToSession,
+  signInWithProvider,
+  startFlow,
+} from './oauth-actions.js';
 import {
   type OAuthNeeds,
   type ProviderClient,
   type ProviderConfig,
-  type ProviderProfile,
   type ProviderTokens,
   standardProvider,
 } from './providers.js';
@@ -257,9 +267,7 @@ const authorize = defineRoute({
         nonce: oauth.generateRandomNonce(),
         browser_hash: sha256Hex(browserSecret),
       };
-      const flow = await act(flowContext(deps, project.id, browser, linkUserId), (tx) =>
-        issueCode(tx.db, { projectId: project.id, purpose: 'oauth_flow', data, now }),
-      );
+      const flow = await startFlow(flowContext(deps, project.id, browser, linkUserId), data, now);
       const providerUrl = await client.authorizationUrl({
         state: flow.code,
         codeChallenge: await oauth.calculatePKCECodeChallenge(verifier),
@@ -324,7 +332,7 @@ async function handleCallback(
     );
   }
   // Used before the provider is called: of two callbacks with this state, one goes on.
-  const used = await act(flowContext(deps, row.project_id, browser, null), (tx) => markCodeUsed(tx.db, row.id, now));
+  const used = await claimFlow(flowContext(deps, row.project_id, browser, null), row.id, now);
   if (!used) return fail(new KnownError('OUTER_OAUTH_TIMEOUT'));
   try {
     const project = await deps.authCache.project(row.project_id);
@@ -353,27 +361,18 @@ async function handleCallback(
         tokens_sealed: deps.configSealer.seal(JSON.stringify(granted), linkTokensContext(project.id, sessionId)),
       };
       // Checked now, so that a refusal reaches the error page; applied at the code exchange.
-      const checked = { project, userId, link, tokens: granted, client: browser, ended: linkSessionEnded };
-      await rolledBack(flowContext(deps, project.id, browser, userId), (tx) => applyLink(tx, deps, checked));
+      const checked = { project, userId, link, tokens: granted, ended: linkSessionEnded };
+      await checkLink(flowContext(deps, project.id, browser, userId), deps.configSealer, checked);
       outcome = { userId, isNewUser: false };
     } else {
       // A sign-in has no actor until it succeeds.
-      outcome = await act(flowContext(deps, project.id, browser, null), async (tx) => {
-        const source = { auth: null, projectId: project.id, userId: null, client: browser, deps };
-        const outcome = await applyAccountRules(tx.db, deps.configSealer, {
-          project,
-          providerId: provider.id,
-          linkUserId: null,
-          profile,
-          tokens: granted,
-          now: deps.clock.now(),
-          source,
-        });
-        const userId = outcome.userId;
-        const data = { method: 'oauth', provider: provider.id } as const;
-        await record(tx, outcome.isNewUser ? 'sign_up' : 'sign_in.succeeded', { userId, data });
-        if (outcome.connected) await record(tx, 'oauth.connected', { userId, data: { provider: provider.id } });
-        return outcome;
+      const source = { auth: null, projectId: project.id, userId: null, client: browser, deps };
+      outcome = await signInWithProvider(flowContext(deps, project.id, browser, null), deps.configSealer, {
+        project,
+        providerId: provider.id,
+        profile,
+        tokens: granted,
+        source,
       });
     }
     const codeData = {
@@ -384,14 +383,7 @@ async function handleCallback(
       after_callback_redirect_url: flow.after_callback_redirect_url,
       ...(link ? { link } : {}),
     };
-    const code = await act(flowContext(deps, project.id, browser, null), (tx) =>
-      issueCode(tx.db, {
-        projectId: project.id,
-        purpose: 'oauth_authorization_code',
-        data: codeData,
-        now: deps.clock.now(),
-      }),
-    );
+    const code = await issueAuthorizationCode(flowContext(deps, project.id, browser, null), codeData);
     const target = new URL(flow.redirect_uri);
     target.searchParams.set('code', code.code);
     target.searchParams.set('state', flow.state);
@@ -433,22 +425,6 @@ const callbackPost = defineRoute({
   handler: ({ request, client, params, body, deps }) => handleCallback(request, client, params.providerId, body, deps),
 });
 
-/** A link's callback outcome, kept with the app's authorization code until the code exchange applies it. */
-export const linkData = z.object({
-  session_id: z.string(),
-  provider_id: z.string(),
-  profile: z.object({
-    accountId: z.string(),
-    email: z.string().nullable(),
-    emailVerified: z.boolean(),
-    displayName: z.string().nullable(),
-    profileImageUrl: z.string().nullable(),
-  }) satisfies z.ZodType<ProviderProfile>,
-  /** The provider's tokens, sealed to the project and the session (the code's row holds no token in clear). */
-  tokens_sealed: z.string(),
-});
-type LinkData = z.infer<typeof linkData>;
-
 const linkTokensContext = (projectId: string, sessionId: string) => `oauth-link:${projectId}:${sessionId}`;
 
 const linkSessionEnded = () =>
@@ -457,58 +433,6 @@ const linkSessionEnded = () =>
     { expired_at_millis: null },
     'The session this link was started from has ended (signed out or revoked). Sign in again to link.',
   );
-
-/** Thrown to roll a transaction back once its work has shown it would succeed. */
-class RollBack extends Error {}
-
-/** Runs `work` as an action that is always rolled back (it records nothing, announces nothing); its known errors come through. */
-async function rolledBack(ctx: ActionContext, work: (tx: ActionTx) => Promise<unknown>): Promise<void> {
-  await act(ctx, async (tx) => {
-    await work(tx);
-    throw new RollBack();
-  }).catch((error: unknown) => {
-    if (!(error instanceof RollBack)) throw error;
-  });
-}
-
-/** What a link adds, and to whom. */
-interface LinkInput {
-  project: ProjectRecord;
-  userId: string;
-  link: LinkData;
-  tokens: ProviderTokens;
-  client: ClientInfo;
-  /** The refusal when the session has ended. */
-  ended: () => KnownError;
-}
-
-/**
- * Adds the provider account to the linking user in the caller's transaction,
- * while it holds the session's row: the account rules, and `oauth.connected`.
- * Returns the session; `ended()` is thrown when it ended.
- */
-async function applyLink(tx: ActionTx, deps: OAuthFlowNeeds, input: LinkInput) {
-  const { project, userId, link } = input;
-  const trx = tx.db;
-  const now = deps.clock.now();
-  const session = await lockUserSession(trx, project.id, userId, link.session_id, now);
-  if (!session) throw input.ended();
-  // The linking user acts.
-  const source = { auth: null, projectId: project.id, userId, client: input.client, deps };
-  const outcome = await applyAccountRules(trx, deps.configSealer, {
-    project,
-    providerId: link.provider_id,
-    linkUserId: userId,
-    profile: link.profile,
-    tokens: input.tokens,
-    now,
-    source,
-  });
-  if (outcome.connected) {
-    await record(tx, 'oauth.connected', { userId, data: { provider: link.provider_id } });
-  }
-  return session;
-}
 
 /**
  * The code exchange of a link: adds the provider to the session the flow was
@@ -520,24 +444,25 @@ async function applyLink(tx: ActionTx, deps: OAuthFlowNeeds, input: LinkInput) {
  */
 export async function completeLink(
   deps: OAuthFlowNeeds,
-  input: Omit<LinkInput, 'tokens' | 'ended'> & { also: (trx: Db) => Promise<void> },
+  input: {
+    project: ProjectRecord;
+    userId: string;
+    link: LinkData;
+    client: ClientInfo;
+    also: (trx: Db) => Promise<void>;
+  },
 ): Promise<{ sessionId: string; refreshToken: string }> {
   const { project, link } = input;
   const tokens = JSON.parse(
     deps.configSealer.open(link.tokens_sealed, linkTokensContext(project.id, link.session_id)),
   ) as ProviderTokens;
   const ended = () => new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', undefined, linkSessionEnded().message);
-  const rotated = await act(flowContext(deps, project.id, input.client, input.userId), async (tx) => {
-    const trx = tx.db;
-    await input.also(trx);
-    const session = await applyLink(tx, deps, { ...input, tokens, ended });
-    const refreshToken = deps.refreshTokens.next(session.id, session.refresh_token_hash);
-    const now = deps.clock.now();
-    if (!(await rotateSessionToken(trx, session, session.refresh_token_hash, sha256Hex(refreshToken), now))) {
-      throw ended();
-    }
-    return { sessionId: session.id, refreshToken, replaced: session.refresh_token_hash };
-  });
+  const rotated = await linkToSession(
+    flowContext(deps, project.id, input.client, input.userId),
+    deps.configSealer,
+    deps.refreshTokens,
+    { project, userId: input.userId, link, tokens, ended, also: input.also },
+  );
   deps.sessions.rotated(project.id, rotated.replaced);
   return { sessionId: rotated.sessionId, refreshToken: rotated.refreshToken };
 }

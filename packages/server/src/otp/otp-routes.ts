@@ -152,7 +152,7 @@ const signInWithCode = defineRoute({
           if (!existing && !project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
           await useCode(trx, row, now);
           if (existing && !existing.otp_auth_enabled) {
-            await updateUser(trx, project.id, existing.id, { otp_auth_enabled: true }, now);
+            await updateUser(trx, project.id, existing.id, { otp_auth_enabled: true });
           }
           const user =
             existing ??

@@ -11,7 +11,7 @@ import { mailCode } from '../codes/code-mail.js';
 import { expireOutstandingCodes } from '../codes/code-store.js';
 import { useCode } from '../codes/codes.js';
 import { settleProof } from '../contact-channels/mailbox-proof.js';
-import { type ActionContext, act, record } from '../events/recorder.js';
+import { type ActionContext, act, record, sessionsEnded } from '../events/recorder.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { deleteUserSessionsExcept } from '../sessions/session-store.js';
 import type { Db } from '../storage/db.js';
@@ -102,8 +102,8 @@ export function resetPassword(
       await record(tx, 'sign_up', { userId: user.id, data: { method: 'password_reset' } });
       return;
     }
-    await updateUser(tx.db, project.id, owner.id, { password_hash: passwordHash }, now);
-    await deleteUserSessionsExcept(tx.db, project.id, owner.id, null);
+    await updateUser(tx.db, project.id, owner.id, { password_hash: passwordHash });
+    sessionsEnded(tx, await deleteUserSessionsExcept(tx.db, project.id, owner.id, null));
     await endPasswordCodes(tx.db, project.id, owner.id, now);
     await record(tx, 'password.reset', { userId: owner.id });
   });
@@ -117,8 +117,8 @@ export function changePassword(ctx: ActionContext, passwordHash: string, keepSes
   const userId = ownUser(ctx);
   return act(ctx, async (tx) => {
     const now = ctx.clock.now();
-    await updateUser(tx.db, ctx.projectId, userId, { password_hash: passwordHash }, now);
-    await deleteUserSessionsExcept(tx.db, ctx.projectId, userId, keepSessionId);
+    await updateUser(tx.db, ctx.projectId, userId, { password_hash: passwordHash });
+    sessionsEnded(tx, await deleteUserSessionsExcept(tx.db, ctx.projectId, userId, keepSessionId));
     await endPasswordCodes(tx.db, ctx.projectId, userId, now);
     await record(tx, 'password.changed', { data: { by: 'user' } });
   });
@@ -133,7 +133,7 @@ export function setPassword(ctx: ActionContext, passwordHash: string): Promise<v
   return act(ctx, async (tx) => {
     const now = ctx.clock.now();
     await requireNoPassword(tx.db, ctx.projectId, userId);
-    await updateUser(tx.db, ctx.projectId, userId, { password_hash: passwordHash }, now);
+    await updateUser(tx.db, ctx.projectId, userId, { password_hash: passwordHash });
     await endPasswordCodes(tx.db, ctx.projectId, userId, now);
     await record(tx, 'password.set');
   });

@@ -113,13 +113,10 @@ const signIn = defineRoute({
       }
       // An imported (bcrypt) or older hash becomes argon2id of today's parameters, hashed before the transaction.
       const upgraded = needsRehash(user.password_hash!) ? await deps.passwords.hash(body.password) : null;
-      const now = deps.clock.now();
       // The upgrade stands alone: a hash of the same password, it is right whatever follows.
       // It is no event of the user's: an action that records nothing.
       if (upgraded) {
-        await act(requestContext(input), (tx) =>
-          updateUser(tx.db, project.id, user.id, { password_hash: upgraded }, now),
-        );
+        await act(requestContext(input), (tx) => updateUser(tx.db, project.id, user.id, { password_hash: upgraded }));
       }
       // The attempt is taken back in the session's statement (counts in the database), or beside it (Redis).
       const release = attempt?.succeeding();

@@ -9,6 +9,7 @@
 import { internalProjectId } from '@latchkey/protocol';
 import type { Sealer } from '../crypto/encryption.js';
 import { type ActionContext, act, record } from '../events/recorder.js';
+import { insertInitialDefinitions } from '../permissions/permission-store.js';
 import {
   type CreateProjectOptions,
   deleteProject as deleteProjectRecord,
@@ -20,7 +21,8 @@ import {
 } from './projects.js';
 
 /**
- * Creates a project (its id from `options`, or a new one); with `ifAbsent`,
+ * Creates a project (its id from `options`, or a new one) with the permission
+ * definitions its default lists name (every project starts with them); with `ifAbsent`,
  * an existing id is left as it is and null returned. A config with secrets
  * needs `sealer`.
  */
@@ -32,7 +34,9 @@ export function createProject(
 ): Promise<ProjectRecord | null> {
   return act(ctx, async (tx) => {
     const project = await insertNewProject(tx.db, { now: ctx.clock.now(), ...options }, sealer, { ifAbsent });
-    if (project) await record(tx, 'project.created', { data: { project_id: project.id } });
+    if (!project) return null;
+    await insertInitialDefinitions(tx.db, project.id, project.createdAt);
+    await record(tx, 'project.created', { data: { project_id: project.id } });
     return project;
   });
 }
@@ -51,6 +55,7 @@ export function createOwnedProject(
   if (ownerId === null) throw new TypeError('createOwnedProject: the context has no signed-in user');
   return act(ctx, async (tx) => {
     const project = await insertOwnedProject(tx.db, ownerId, { now: ctx.clock.now(), ...options }, sealer, maxProjects);
+    await insertInitialDefinitions(tx.db, project.id, project.createdAt);
     await record(tx, 'project.created', { data: { project_id: project.id } });
     return project;
   });

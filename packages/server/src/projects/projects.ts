@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { internalProjectId, KnownError, productionModeErrors } from '@latchkey/protocol';
 import { validate } from '../common/validate.js';
 import type { Sealer } from '../crypto/encryption.js';
-import { insertInitialDefinitions } from '../permissions/permission-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { lockProjectOwner } from '../storage/locks.js';
 import type { ProjectRow } from '../storage/schema.js';
@@ -86,9 +85,9 @@ function checkProductionMode(projectId: string, config: ProjectConfig): void {
 }
 
 /**
- * Creates a project and its first permission definitions, in the caller's
- * transaction (an action's: `projects-actions.ts`); its signing key is
- * created when first needed. With `ifAbsent`, an existing id gives null.
+ * Creates a project's row, in the caller's transaction (an action's, which
+ * adds its first permission definitions: `projects-actions.ts`); its signing
+ * key is created when first needed. With `ifAbsent`, an existing id gives null.
  */
 export async function insertNewProject(
   db: Db,
@@ -113,10 +112,7 @@ export async function insertNewProject(
     },
     { ifAbsent },
   );
-  if (!row) return null;
-  // Every project starts with the permissions its default lists name.
-  await insertInitialDefinitions(db, row.id, row.created_at);
-  return toRecord(row);
+  return row && toRecord(row);
 }
 
 /** A change to a project, in the wire's names (the body of `PATCH /projects/current`, wire-protocol §15.6). */

@@ -32,15 +32,14 @@ import { KnownError } from '@latchkey/protocol';
 import type { Clock } from '../common/clock.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { crockfordAlphabet } from '../crypto/random.js';
-import { type ActionContext, act, recordWrite } from '../events/recorder.js';
+import type { ActionContext } from '../events/recorder.js';
 import type { ClientInfo } from '../http/env.js';
-import { recordUserActivity } from '../metrics/activity.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Db } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
-import { touchSession } from './session-activity.js';
 import type { SessionCache } from './session-cache.js';
-import { deleteSessionById, isActivityStale, rotateSessionToken } from './session-store.js';
+import { isActivityStale } from './session-store.js';
+import { endReusedSession, noteSessionUse, rotateRefreshToken } from './sessions-actions.js';
 
 /**
  * How long a replaced refresh token keeps working: 30 s. Two tabs refreshing
@@ -132,7 +131,7 @@ export async function refreshSession(deps: RefreshNeeds, request: RefreshRequest
       // The replaced token (the lookup matches no other).
       const rotatedAt = session.refresh_token_rotated_at?.getTime() ?? 0;
       if (now - rotatedAt > rotationGraceMs) {
-        await endReusedSession(deps, session, request);
+        await endReusedSession(refreshContext(deps, request), session);
         throw notFound();
       }
       if (!request.rotates) return { session, refreshToken: null };
@@ -146,9 +145,7 @@ export async function refreshSession(deps: RefreshNeeds, request: RefreshRequest
       return { session, refreshToken: null };
     }
     const next = deps.refreshTokens.next(session.id, presented);
-    const rotated = await act(refreshContext(deps, request), (tx) =>
-      rotateSessionToken(tx.db, session, presented, sha256Hex(next), now),
-    );
+    const rotated = await rotateRefreshToken(refreshContext(deps, request), session, presented, sha256Hex(next), now);
     // Rotated or not, what this instance holds of the token is out of date.
     deps.sessions.rotated(projectId, presented);
     if (rotated) {
@@ -163,23 +160,10 @@ export async function refreshSession(deps: RefreshNeeds, request: RefreshRequest
 async function recordUse(deps: RefreshNeeds, session: SessionRow, request: RefreshRequest): Promise<void> {
   const { now } = request;
   if (!isActivityStale(session.last_used_at, now)) return;
-  const record = (trx: Db) =>
-    recordUserActivity(trx, { projectId: request.projectId, userId: session.user_id, now, country: request.country });
   // A session revoked, or a user deleted, between the lookup and the write is as gone as one never found.
   // The action's transaction is the one `touchSession` always took: a plain refresh pays for no other.
-  if (!(await act(refreshContext(deps, request), (tx) => touchSession(tx.db, session, now, record)))) throw notFound();
+  if (!(await noteSessionUse(refreshContext(deps, request), session, now, request.country))) throw notFound();
   deps.sessions.touched(session, now);
-}
-
-/** Ends the session whose replaced token came back after the grace window, and records it. */
-async function endReusedSession(deps: RefreshNeeds, session: SessionRow, request: RefreshRequest): Promise<void> {
-  await act(refreshContext(deps, request), async (tx) => {
-    const facts = { userId: session.user_id, data: { session_id: session.id } };
-    await deleteSessionById(tx.db, request.projectId, session.id, undefined, (ended) => {
-      const write = recordWrite(tx, 'session.refresh_token_reused', facts, { onlyWith: ended });
-      return write ? [write] : [];
-    });
-  });
 }
 
 /**

@@ -11,12 +11,23 @@ import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf } from '../storage/change-feed.js';
 import { dbOf } from '../storage/open-storage.js';
-import { authHeaders, call, expectKnownError, goodPassword, signUp, userHeaders, within } from '../test-support/api.js';
+import {
+  authHeaders,
+  call,
+  expectKnownError,
+  goodPassword,
+  refreshGrant,
+  signUp,
+  userHeaders,
+  within,
+} from '../test-support/api.js';
 import { auditTrail } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
+import { toldLocally } from '../test-support/feed.js';
 import { postgresUp } from '../test-support/postgres.js';
 import { twoInstances } from '../test-support/second-instance.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { rotationGraceMs } from './refresh-rotation.js';
 import { SessionRevocations } from './revocations.js';
 
 describeEachBackend('revoked sessions', ({ databaseUrl }) => {
@@ -77,6 +88,63 @@ describeEachBackend('revoked sessions', ({ databaseUrl }) => {
     }
     expect(await auditTrail(service, user.user_id)).toEqual(['sign_up', 'session.revoked']);
     await within(() => refused(user));
+  });
+
+  it('this instance refuses an ended session’s token on the very next request, told before the database answers', async () => {
+    /** The session an access token names (its `sid` claim). */
+    const sessionOf = (tokens: { access_token: string }) =>
+      JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()).sid as string;
+    const signIn = async (user: { email: string; password: string }, password = user.password) =>
+      (
+        await call(service, 'POST', '/auth/password/sign-in', {
+          headers: authHeaders(service),
+          json: { email: user.email, password },
+        })
+      ).body as { access_token: string; refresh_token: string };
+    /** Ends `tokens`' session with `end`; the very next request with them is refused, with no wait. */
+    const endsAtOnce = async (tokens: { access_token: string }, end: () => Promise<unknown>) => {
+      const sessionId = sessionOf(tokens);
+      const told = toldLocally(service.storage);
+      try {
+        await end();
+        expect(told.events).toContainEqual({ type: 'revoked', sessionIds: expect.arrayContaining([sessionId]) });
+      } finally {
+        told.stop();
+      }
+      expectKnownError(await me(tokens), 'ACCESS_TOKEN_EXPIRED', 401);
+    };
+
+    const user = await signUp(service);
+    await endsAtOnce(user, () =>
+      call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, user), json: {} }),
+    );
+    const revokedById = await signIn(user);
+    const id = sessionOf(revokedById);
+    await endsAtOnce(revokedById, () =>
+      call(service, 'DELETE', `/auth/sessions/${id}`, { headers: authHeaders(service, 'server') }),
+    );
+    const [changer, other] = [await signIn(user), await signIn(user)];
+    await endsAtOnce(other, () =>
+      call(service, 'POST', '/auth/password/update', {
+        headers: userHeaders(service, changer),
+        json: { old_password: user.password, new_password: 'another-horse-2' },
+      }),
+    );
+    await endsAtOnce(changer, () =>
+      call(service, 'PATCH', `/users/${user.user_id}`, {
+        headers: authHeaders(service, 'server'),
+        json: { password: 'a-third-horse-3' },
+      }),
+    );
+    // A replaced refresh token back after its grace window: a reuse, which ends the session.
+    const rotating = await signIn(user, 'a-third-horse-3');
+    expect((await refreshGrant(service, rotating.refresh_token, { rotate: true })).status).toBe(200);
+    service.clock.advance(rotationGraceMs + 1_000);
+    await endsAtOnce(rotating, () => refreshGrant(service, rotating.refresh_token));
+    const last = await signIn(user, 'a-third-horse-3');
+    await endsAtOnce(last, () =>
+      call(service, 'DELETE', `/users/${user.user_id}`, { headers: authHeaders(service, 'server') }),
+    );
   });
 
   it('a token whose session is alive keeps working (no false refusals)', async () => {

@@ -173,8 +173,8 @@ export async function touchSessionRow(db: Db, sessionId: string, now: number): P
  * expire, and makes `also`'s writes, given the name of the deleted rows'
  * part so that they can depend on it (`auditWrite(…, ended)`: two sign-outs
  * of one session at once record one).
- * The deleted sessions are returned (this instance's write watch announces them
- * as the result comes back).
+ * The deleted sessions are returned: the action that ended them tells this
+ * instance with their ids (`sessionsEnded`, `events/recorder.ts`) once it commits.
  */
 async function endSessions(
   db: Db,
@@ -260,32 +260,35 @@ export async function deleteSessionById(
   return ended[0] ?? null;
 }
 
-/** Deletes every session of the user (a password set by server code signs them out everywhere). */
-export async function deleteUserSessions(db: Db, projectId: string, userId: string): Promise<number> {
+/**
+ * Deletes every session of the user (a password set by server code signs them
+ * out everywhere); returns the ids of the sessions ended.
+ */
+export async function deleteUserSessions(db: Db, projectId: string, userId: string): Promise<string[]> {
   const ended = await endSessions(db, (query) =>
     query.where('project_id', '=', projectId).where('user_id', '=', userId),
   );
-  return ended.length;
+  return ended.map((session) => session.id);
 }
 
 /**
  * Deletes every session of the user but `keepSessionId` (the caller's, after a
- * password change); with null, every session. Returns how many were deleted.
+ * password change); with null, every session. Returns the ids of the sessions ended.
  *
  * @example
- * await deleteUserSessionsExcept(trx, project.id, userId, callerSession?.id ?? null);
+ * sessionsEnded(tx, await deleteUserSessionsExcept(tx.db, project.id, userId, callerSession?.id ?? null));
  */
 export async function deleteUserSessionsExcept(
   db: Db,
   projectId: string,
   userId: string,
   keepSessionId: string | null,
-): Promise<number> {
+): Promise<string[]> {
   const ended = await endSessions(db, (query) =>
     query
       .where('project_id', '=', projectId)
       .where('user_id', '=', userId)
       .$if(keepSessionId !== null, (filtered) => filtered.where('id', '!=', keepSessionId!)),
   );
-  return ended.length;
+  return ended.map((session) => session.id);
 }

@@ -17,7 +17,9 @@
  * The same channel tells outbox workers that a mail was queued
  * (`notifyMailQueued`), so one queued by any instance is sent at once, and
  * carries the changes of user and team rows, which triggers announce
- * (migration 0009) for the user cache (`users/user-cache.ts`).
+ * (migration 0009) for the user cache (`users/user-cache.ts`): they cover
+ * SQL an operator runs by hand and cascades; this instance's own writes are
+ * announced by the recorder after their commit.
  */
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from './db.js';
@@ -53,7 +55,11 @@ export interface ChangeFeed {
    * the recorder).
    */
   publishLocal(projectId: string): void;
-  /** Tells this process's subscribers at once of `event` (`storage/write-watch.ts`: a write it is making). */
+  /**
+   * Tells this process's subscribers at once of `event`: the recorder
+   * (`events/recorder.ts`) announces an action's notices here once its
+   * transaction committed, so the next request on this instance sees the change.
+   */
   announce(event: FeedEvent): void;
   close(): Promise<void>;
 }

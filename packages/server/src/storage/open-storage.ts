@@ -21,7 +21,6 @@ import { pgliteDialect } from './pglite-driver.js';
 import { pgliteExtensions } from './pglite-extensions.js';
 import type { Database } from './schema.js';
 import { findBuiltSeed, unpackSeed } from './seed.js';
-import { writeWatch } from './write-watch.js';
 
 /** Where the service keeps its data. */
 export interface StorageOptions {
@@ -122,7 +121,7 @@ export async function openPGlite(options: {
     extensions: pgliteExtensions,
   });
   const feed = pgliteChangeFeed(options.schema);
-  const db = new Kysely<Database>({ dialect: pgliteDialect(pglite), plugins: [writeWatch(feed.announce)] });
+  const db = new Kysely<Database>({ dialect: pgliteDialect(pglite) });
   pglite.onNotification((channel, payload) => feed.receive(channel, payload));
   return finishOpening(db, 'pglite', options.schema, feed, async () => {
     if (options.schema !== 'public') await sql`set search_path to ${sql.id(options.schema)}`.execute(db);
@@ -152,7 +151,7 @@ async function openPostgres(databaseUrl: string, schema: string, timeouts: Datab
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const feed = postgresChangeFeed(pg, databaseUrl, schema);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writeWatch(feed.announce)] });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   // Migrations may take longer than any request should: they run on a connection of their own without the timeouts.
   const migrationPool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}`, max: 1 });
   migrationPool.on('error', () => {});

@@ -209,7 +209,7 @@ describeEachBackend('service storage contract', (backend) => {
       createSession(db(), { projectId, userId: user.id, now: at, ...(lifetimeMs ? { lifetimeMs } : {}) });
     const older = await open(now);
     const newer = await open(now + 10);
-    await open(now - 10, 5);
+    const expired = await open(now - 10, 5);
     const third = await open(now + 5);
     const listed = await listUserSessions(db(), projectId, user.id, now + 20);
     expect(listed.map((s) => s.id)).toEqual([newer.sessionId, third.sessionId, older.sessionId]);
@@ -223,9 +223,11 @@ describeEachBackend('service storage contract', (backend) => {
       user_id: user.id,
     });
     expect(await sessionExists(db(), older.sessionId)).toBe(false);
-    expect(await deleteUserSessionsExcept(db(), projectId, user.id, newer.sessionId)).toBe(2);
+    expect((await deleteUserSessionsExcept(db(), projectId, user.id, newer.sessionId)).sort()).toEqual(
+      [expired.sessionId, third.sessionId].sort(),
+    );
     expect(await sessionExists(db(), newer.sessionId)).toBe(true);
-    expect(await deleteUserSessionsExcept(db(), projectId, user.id, null)).toBe(1);
+    expect(await deleteUserSessionsExcept(db(), projectId, user.id, null)).toEqual([newer.sessionId]);
     expect(await rowsOf(db(), 'sessions', projectId)).toBe(0);
   });
 

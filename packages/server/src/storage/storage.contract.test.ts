@@ -110,7 +110,7 @@ describeEachBackend('storage contract', (backend) => {
     const project = await createProject(storage, { displayName: 'P' });
     const user = await newUser(project.id);
     for (const value of ['text', '"quoted"', ['a', 1], [], null, 0, true, { a: { b: [null] } }, 'ünïcødé 🔑']) {
-      const row = await updateUser(dbOf(storage), project.id, user.id, { client_metadata: value }, Date.now());
+      const row = await updateUser(dbOf(storage), project.id, user.id, { client_metadata: value });
       expect(row?.client_metadata).toEqual(value);
       expect((await findUser(dbOf(storage), project.id, user.id))?.client_metadata).toEqual(value);
     }

@@ -23,7 +23,6 @@ import {
   findUserChannelByValue,
   insertContactChannel,
   listContactChannels,
-  mirrorPrimaryChannel,
   updateContactChannel,
 } from '../contact-channels/contact-channel-store.js';
 import { createSealer } from '../crypto/encryption.js';
@@ -40,6 +39,7 @@ import {
   deleteUserAccount,
   findAccount,
   findUserAccount,
+  listProviderLinks,
   openTokens,
   resealAccountTokens,
   saveAccount,
@@ -47,7 +47,15 @@ import {
 } from '../oauth/oauth-account-store.js';
 import { describeEachBackend, useBackendStorage } from '../test-support/backends.js';
 import { address, projectRow, rowsOf, userRow } from '../test-support/contract-rows.js';
-import { countUsers, findUser, listUserPage, markUserActive, userSeenUpdate } from '../users/user-store.js';
+import {
+  countUsers,
+  findUser,
+  listUserPage,
+  markUserActive,
+  mirrorPrimaryEmail,
+  userSeenUpdate,
+  writeProviderLinks,
+} from '../users/user-store.js';
 import { writeTogether } from './db.js';
 import { dbOf } from './open-storage.js';
 import { authEmailIndex, isUniqueViolation, userEmailIndex } from './schema.js';
@@ -185,7 +193,7 @@ describeEachBackend('user storage contract', (backend) => {
     });
     const verified = await updateContactChannel(db(), projectId, user.id, pending.id, { is_verified: true });
     expect(verified).toMatchObject({ is_verified: true, used_for_auth: true, auth_pending: false });
-    await mirrorPrimaryChannel(db(), projectId, user.id);
+    await mirrorPrimaryEmail(db(), projectId, user.id, await findPrimaryChannel(db(), projectId, user.id));
     expect(await findUser(db(), projectId, user.id)).toMatchObject({
       primary_email: 'Pending@Example.com',
       primary_email_verified: true,
@@ -193,7 +201,8 @@ describeEachBackend('user storage contract', (backend) => {
     });
     expect(await deleteContactChannel(db(), projectId, user.id, pending.id)).toBe(true);
     expect(await deleteContactChannel(db(), projectId, user.id, pending.id)).toBe(false);
-    await mirrorPrimaryChannel(db(), projectId, user.id);
+    expect(await findPrimaryChannel(db(), projectId, user.id)).toBeNull();
+    await mirrorPrimaryEmail(db(), projectId, user.id, null);
     expect((await findUser(db(), projectId, user.id))?.primary_email).toBeNull();
   });
 
@@ -287,7 +296,7 @@ describeEachBackend('user storage contract', (backend) => {
     expect(await findCodeByLookup(db(), projectId, 'otp', old.lookup_hash)).toBeNull();
   });
 
-  it('connects OAuth accounts with sealed tokens, one per user and provider, and keeps the user’s summary', async () => {
+  it('connects OAuth accounts with sealed tokens, one per user and provider, and lists them for the user’s summary', async () => {
     const projectId = await projectRow(db());
     const user = await userRow(db(), projectId);
     const sealer = createSealer('k'.repeat(32), 'contract');
@@ -312,9 +321,10 @@ describeEachBackend('user storage contract', (backend) => {
     expect(row?.access_token_sealed).not.toContain('access-1');
     expect(row?.access_token_expires_at?.getTime()).toBe(now + 3600_000);
     expect(openTokens(row!, sealer)).toEqual({ accessToken: 'access-1', refreshToken: 'refresh-1' });
-    expect((await findUser(db(), projectId, user.id))?.oauth_providers).toEqual([
-      { id: 'github', account_id: '42', email: 'Gh@Example.com' },
-    ]);
+    const links = [{ id: 'github', account_id: '42', email: 'Gh@Example.com' }];
+    expect(await listProviderLinks(db(), projectId, user.id)).toEqual(links);
+    await writeProviderLinks(db(), projectId, user.id, links);
+    expect((await findUser(db(), projectId, user.id))?.oauth_providers).toEqual(links);
     // Saved again: the tokens change, the connection stays one row.
     await saveAccount(db(), sealer, { ...write, tokens: { ...tokens, accessToken: 'access-2' }, now: now + 1 });
     expect(await countUserAccounts(db(), projectId, user.id)).toBe(1);
@@ -333,6 +343,8 @@ describeEachBackend('user storage contract', (backend) => {
 
     expect(await deleteUserAccount(db(), projectId, user.id, 'github')).toBe(true);
     expect(await deleteUserAccount(db(), projectId, user.id, 'github')).toBe(false);
+    expect(await listProviderLinks(db(), projectId, user.id)).toEqual([]);
+    await writeProviderLinks(db(), projectId, user.id, []);
     expect((await findUser(db(), projectId, user.id))?.oauth_providers).toEqual([]);
   });
 

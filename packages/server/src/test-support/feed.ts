@@ -21,3 +21,31 @@ export function nextFeedEvent(
     });
   });
 }
+
+/**
+ * Records what `storage`'s feed is told directly by this process (the
+ * recorder's announcements after a commit), apart from what comes back
+ * through the database: a test that finds an event here knows this instance
+ * did not wait for the database's notification. `stop()` restores the feed.
+ *
+ * @example
+ * const told = toldLocally(service.storage);
+ * await call(service, 'PATCH', '/users/me', { ... });
+ * expect(told.events).toContainEqual({ type: 'users', userIds: [userId] });
+ * told.stop();
+ */
+export function toldLocally(storage: Storage): { events: FeedEvent[]; stop(): void } {
+  const feed = changeFeedOf(storage);
+  const announce = feed.announce;
+  const events: FeedEvent[] = [];
+  feed.announce = (event) => {
+    events.push(event);
+    announce(event);
+  };
+  return {
+    events,
+    stop: () => {
+      feed.announce = announce;
+    },
+  };
+}

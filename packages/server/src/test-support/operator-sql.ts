@@ -1,7 +1,7 @@
 /**
- * SQL as an operator runs it, past the stores (and past `storage/write-watch.ts`,
- * which sees only statements the stores build): for tests of what the
- * database itself announces.
+ * SQL as an operator runs it, past the stores and the actions (so no event is
+ * recorded and the recorder announces nothing): for tests of what the
+ * database itself announces (the triggers of migration 0009).
  */
 import { sql } from 'kysely';
 import { dbOf, type Storage } from '../storage/open-storage.js';

@@ -1,17 +1,18 @@
 /**
  * The user cache behind `GET /users/me`: it reads a user once, then answers
  * from memory until the user (or their selected team) changes, however the
- * change is made — through a store on this instance (seen as it is sent),
- * through another instance or an operator's SQL (announced by the database's
+ * change is made — through an action on this instance (told by the recorder
+ * as it commits, before the database's notification comes back), through
+ * another instance or an operator's SQL (announced by the database's
  * trigger), by a cascade, or in bulk. Tests wait on the feed's events, never
  * on timers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeFeedOf, type FeedEvent } from '../storage/change-feed.js';
 import { dbOf, openStorage, type Storage } from '../storage/open-storage.js';
-import { authHeaders, call, newEmail, signUp, userHeaders } from '../test-support/api.js';
+import { authHeaders, call, newEmail, refreshGrant, signUp, userHeaders } from '../test-support/api.js';
 import { describeEachBackend } from '../test-support/backends.js';
-import { nextFeedEvent } from '../test-support/feed.js';
+import { nextFeedEvent, toldLocally } from '../test-support/feed.js';
 import { operatorSql } from '../test-support/operator-sql.js';
 import { postgresUp } from '../test-support/postgres.js';
 import { twoInstances } from '../test-support/second-instance.js';
@@ -67,13 +68,9 @@ describeEachBackend('the user cache', (backend) => {
     expect(small.stats.loads).toBe(loads + 1);
 
     const heavy = await signUp(service);
-    await updateUser(
-      dbOf(service.storage),
-      service.projectId,
-      heavy.user_id,
-      { client_metadata: { notes: 'x'.repeat(3_000) } },
-      Date.now(),
-    );
+    await updateUser(dbOf(service.storage), service.projectId, heavy.user_id, {
+      client_metadata: { notes: 'x'.repeat(3_000) },
+    });
     await small.get(service.projectId, heavy.user_id);
     await small.get(service.projectId, heavy.user_id);
     expect(small.stats.loads).toBe(loads + 3);
@@ -88,11 +85,40 @@ describeEachBackend('the user cache', (backend) => {
     expect((await cache.get(service.projectId, user_id))?.id).toBe(user_id);
   });
 
-  it("sees this instance's own write at once, before any notification comes back", async () => {
-    const { user_id } = await signUp(service);
-    await cache.get(service.projectId, user_id);
-    await updateUser(dbOf(service.storage), service.projectId, user_id, { display_name: 'Renamed' }, Date.now());
-    expect((await cache.get(service.projectId, user_id))?.display_name).toBe('Renamed');
+  it('a request right after a change on this instance sees the change, told before any notification comes back', async () => {
+    const user = await signUp(service);
+    const me = () => call(service, 'GET', '/users/me', { headers: userHeaders(service, user) });
+    expect((await me()).body.display_name).toBeNull();
+    expect((await me()).body.display_name).toBeNull();
+    const told = toldLocally(service.storage);
+    try {
+      const changed = await call(service, 'PATCH', '/users/me', {
+        headers: userHeaders(service, user),
+        json: { display_name: 'Renamed' },
+      });
+      expect(changed.body.display_name, changed.text).toBe('Renamed');
+      // By the time the change was answered, this instance had dropped the user itself.
+      expect(told.events).toContainEqual({ type: 'users', userIds: [user.user_id] });
+    } finally {
+      told.stop();
+    }
+    expect((await me()).body.display_name).toBe('Renamed');
+  });
+
+  it("shows a refresh's note of the user's last activity at once (the server view shows it)", async () => {
+    const user = await signUp(service);
+    const me = () => call(service, 'GET', '/users/me', { headers: userHeaders(service, user, 'server') });
+    const before = (await me()).body.last_active_at_millis as number;
+    expect((await me()).body.last_active_at_millis).toBe(before);
+    service.clock.advance(120_000);
+    const told = toldLocally(service.storage);
+    try {
+      expect((await refreshGrant(service, user.refresh_token)).status).toBe(200);
+      expect(told.events).toContainEqual({ type: 'users', userIds: [user.user_id] });
+    } finally {
+      told.stop();
+    }
+    expect((await me()).body.last_active_at_millis).toBeGreaterThanOrEqual(before + 120_000);
   });
 
   it("sees a sign-in's write at once, though it is one part of a larger statement", async () => {
@@ -153,7 +179,7 @@ describeEachBackend('the user cache', (backend) => {
       dbOf(service.storage)
         .transaction()
         .execute(async (trx) => {
-          await updateUser(trx, service.projectId, user_id, { display_name: 'Never' }, Date.now());
+          await updateUser(trx, service.projectId, user_id, { display_name: 'Never' });
           throw new Error('roll back');
         }),
     ).rejects.toThrow('roll back');

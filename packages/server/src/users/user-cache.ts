@@ -1,10 +1,13 @@
 /**
  * The signed-in user as `GET /users/me` answers it, kept in memory so the
  * session check every page of an app makes reads no database. Every change
- * to a user or a team row reaches every instance through the change feed
- * (a trigger announces it, migration 0009; this instance's own writes are
- * announced as they are sent, `storage/write-watch.ts`), which drops the
- * users concerned: a changed user, or the users who selected a changed team.
+ * to a user or a team row reaches every instance through the change feed,
+ * which drops the users concerned: a changed user, or the users who selected
+ * a changed team. The service's own changes are actions whose events name the
+ * `user` or `team` cache (`events/catalogue.ts`): the recorder tells the other
+ * instances on commit and this one right after it, so a request that follows
+ * a change never reads the old row. Triggers (migration 0009) announce what no
+ * action foresees: SQL an operator runs by hand, cascades.
  * The rules of holding (nothing while the feed is down, no stale load stored,
  * a TTL backstop, least recently used out first) are `FeedCache`'s.
  */

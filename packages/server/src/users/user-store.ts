@@ -1,11 +1,16 @@
-/** Users: every query on the `users` table. */
+/**
+ * Users: every query on the `users` table, and only on it (reads may join
+ * what a user row shows). The rules that span tables — a user's primary
+ * contact channel, their personal team, their connected accounts' summary —
+ * are the actions' (`users-actions.ts`, `contact-channels-actions.ts`,
+ * `oauth/`), which call this store and the others in one transaction.
+ */
 import { randomUUID } from 'node:crypto';
 import type { Json } from '@latchkey/protocol';
 import { sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
-import { applyPrimaryEmail } from '../contact-channels/contact-channel-store.js';
 import type { ProjectConfig } from '../projects/project-config.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import type { Db } from '../storage/db.js';
 import { json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
@@ -112,35 +117,16 @@ export interface UserChanges {
 
 /**
  * Applies `changes` and returns the updated row, or null when the user is
- * gone. A change to the primary e-mail changes the primary contact channel in
- * the same transaction (`now` dates a channel it adds).
+ * gone. The `primary_email*` fields mirror the primary contact channel: a
+ * caller that changes them makes the channel match in the same transaction
+ * (`users-actions.ts`).
  */
 export async function updateUser(
   db: Db,
   projectId: string,
   userId: string,
   changes: UserChanges,
-  now: number,
 ): Promise<UserRow | null> {
-  const touchesEmail =
-    changes.primary_email !== undefined ||
-    changes.primary_email_verified !== undefined ||
-    changes.primary_email_auth_enabled !== undefined;
-  if (!touchesEmail) return updateUserRow(db, projectId, userId, changes);
-  return inTransaction(db, async (trx) => {
-    const row = await updateUserRow(trx, projectId, userId, changes);
-    if (!row) return null;
-    const state = {
-      email: row.primary_email,
-      verified: row.primary_email_verified,
-      usedForAuth: row.primary_email_auth_enabled,
-    };
-    await applyPrimaryEmail(trx, projectId, userId, state, now);
-    return row;
-  });
-}
-
-async function updateUserRow(db: Db, projectId: string, userId: string, changes: UserChanges): Promise<UserRow | null> {
   const set = withMetadataColumns(changes);
   if (Object.keys(set).length === 0) return findUser(db, projectId, userId);
   const row = await db
@@ -151,6 +137,58 @@ async function updateUserRow(db: Db, projectId: string, userId: string, changes:
     .returningAll()
     .executeTakeFirst();
   return row ?? null;
+}
+
+/** The primary e-mail channel as the user row mirrors it; null: the user has none. */
+export interface MirroredChannel {
+  value: string;
+  is_verified: boolean;
+  used_for_auth: boolean;
+}
+
+/**
+ * Copies the user's primary channel (or its absence) into `primary_email*`,
+ * after any change to their channels (`contact-channels-actions.ts`), so that
+ * user reads, lists and search stay one-table queries.
+ */
+export async function mirrorPrimaryEmail(
+  db: Db,
+  projectId: string,
+  userId: string,
+  primary: MirroredChannel | null,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      primary_email: primary?.value ?? null,
+      primary_email_verified: primary?.is_verified ?? false,
+      primary_email_auth_enabled: primary?.used_for_auth ?? false,
+    })
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** One connected account as the user view lists it (`oauth_providers`). */
+export interface ProviderLink {
+  id: string;
+  account_id: string;
+  email: string | null;
+}
+
+/** Writes the user's summary of their connected accounts (`oauth/`: after every change to them). */
+export async function writeProviderLinks(
+  db: Db,
+  projectId: string,
+  userId: string,
+  links: readonly ProviderLink[],
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ oauth_providers: JSON.stringify(links) })
+    .where('project_id', '=', projectId)
+    .where('id', '=', userId)
+    .execute();
 }
 
 /**

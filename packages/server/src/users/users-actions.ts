@@ -4,12 +4,15 @@
  * may or as the user themself may, and delete one with their sessions. Each
  * is an action (`events/recorder.ts`): its writes and its event commit
  * together. Passwords are hashed before the transaction opens. `addUser` is
- * the rule every creation of a user shares, sign-ups included.
+ * the rule every creation of a user shares, sign-ups included. The rules that
+ * span tables live here, not in the stores: a new user's primary channel and
+ * personal team, the primary channel following a changed primary e-mail,
+ * a deleted user's sessions ended first.
  */
 import { KnownError } from '@latchkey/protocol';
 import { isUuid } from '../common/ids.js';
-import { insertContactChannel } from '../contact-channels/contact-channel-store.js';
-import { type ActionContext, act, record } from '../events/recorder.js';
+import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
+import { type ActionContext, act, record, sessionsEnded } from '../events/recorder.js';
 import type { PasswordHasher } from '../password/passwords.js';
 import { type ProjectConfig, parseStoredConfig } from '../projects/project-config.js';
 import { findProjectRow } from '../projects/project-store.js';
@@ -76,7 +79,7 @@ async function addUserIn(db: Db, user: NewUser): Promise<UserRow> {
     role: 'creator',
     now: user.now,
   });
-  return (await updateUserRow(db, row.project_id, row.id, { selected_team_id: team.id }, user.now)) ?? row;
+  return (await updateUserRow(db, row.project_id, row.id, { selected_team_id: team.id })) ?? row;
 }
 
 async function storedConfig(db: Db, projectId: string): Promise<ProjectConfig | null> {
@@ -152,16 +155,33 @@ export async function updateUser(
   return selectionRace(fields.selected_team_id, current.id, () =>
     uniqueEmail(() =>
       act(ctx, async (tx) => {
-        const row = await updateUserRow(tx.db, ctx.projectId, current.id, set, ctx.clock.now());
+        const row = await updateUserRow(tx.db, ctx.projectId, current.id, set);
         if (!row) return null;
+        if (touchesPrimaryEmail(set)) {
+          // The primary contact channel follows the user row's primary e-mail, in the same transaction.
+          const state = {
+            email: row.primary_email,
+            verified: row.primary_email_verified,
+            usedForAuth: row.primary_email_auth_enabled,
+          };
+          await applyPrimaryEmail(tx.db, ctx.projectId, row.id, state, ctx.clock.now());
+        }
         if (passwordHash !== undefined) {
-          await deleteUserSessions(tx.db, ctx.projectId, current.id);
+          sessionsEnded(tx, await deleteUserSessions(tx.db, ctx.projectId, current.id));
           await record(tx, 'password.changed', { userId: row.id, data: { by: 'server' } });
         }
         if (names.length > 0) await record(tx, 'user.updated', { userId: row.id, data: { fields: names } });
         return row;
       }),
     ),
+  );
+}
+
+function touchesPrimaryEmail(changes: UserChanges): boolean {
+  return (
+    changes.primary_email !== undefined ||
+    changes.primary_email_verified !== undefined ||
+    changes.primary_email_auth_enabled !== undefined
   );
 }
 
@@ -187,7 +207,7 @@ export function updateOwnUser(ctx: ActionContext, changes: OwnUserChanges): Prom
   if (userId === null) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
   return selectionRace(changes.selected_team_id, userId, () =>
     act(ctx, async (tx) => {
-      const row = await updateUserRow(tx.db, ctx.projectId, userId, changes, ctx.clock.now());
+      const row = await updateUserRow(tx.db, ctx.projectId, userId, changes);
       const fields = Object.keys(changes).sort();
       if (row && fields.length > 0) await record(tx, 'user.profile_updated', { userId: row.id, data: { fields } });
       return row;
@@ -207,7 +227,7 @@ export function deleteUser(ctx: ActionContext, userId: string): Promise<boolean>
     // session is (every instance is told); the cascade then finds none.
     const user = await lockUser(tx.db, ctx.projectId, userId);
     if (!user) return false;
-    await deleteUserSessions(tx.db, ctx.projectId, user.id);
+    sessionsEnded(tx, await deleteUserSessions(tx.db, ctx.projectId, user.id));
     if (!(await deleteUserRow(tx.db, ctx.projectId, user.id))) return false;
     await record(tx, 'user.deleted', { userId: user.id });
     return true;
