@@ -16,6 +16,7 @@ import { devProviderRoutes } from './oauth/dev-provider.js';
 import { connectedAccountRoutes } from './oauth/oauth-connected-accounts-routes.js';
 import { oauthFlowRoutes } from './oauth/oauth-flow.js';
 import { otpRoutes } from './otp/otp-routes.js';
+import { passkeyRoutes } from './passkeys/passkeys-routes.js';
 import { passwordAccountRoutes } from './password/password-reset-routes.js';
 import { passwordRoutes } from './password/password-routes.js';
 import { permissionRoutes } from './permissions/permissions-routes.js';
@@ -49,5 +50,6 @@ export const apiRoutes: readonly Route[] = [
   ...mailRoutes,
   ...metricsRoutes,
   ...healthRoutes,
+  ...passkeyRoutes,
   ...metaRoutes(() => apiRoutes),
 ];

@@ -162,6 +162,8 @@ export const errorCatalogue = {
   PASSKEY_REGISTRATION_FAILED: { status: 400, details: { message: 'string' } },
   PASSKEY_WEBAUTHN_ERROR: { status: 400, details: { message: 'string', code: 'string' } },
   PASSKEY_AUTHENTICATION_FAILED: { status: 400, details: { message: 'string' } },
+  /** Latchkey's routes that list, rename and remove a user's passkeys are an extension the 2.7 SDK never calls. */
+  PASSKEY_NOT_FOUND: { status: 404, details: { passkey_id: 'string' }, compatible: false },
 
   // Teams and permissions
   PERMISSION_NOT_FOUND: { status: 404, details: { permission_id: 'string' } },

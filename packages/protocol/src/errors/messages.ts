@@ -77,6 +77,7 @@ export const errorMessages: Wording = {
   PASSKEY_REGISTRATION_FAILED: (d) => `The passkey could not be registered: ${d.message}`,
   PASSKEY_WEBAUTHN_ERROR: (d) => `The browser reported a passkey error: ${d.message}`,
   PASSKEY_AUTHENTICATION_FAILED: (d) => `Signing in with the passkey failed: ${d.message}`,
+  PASSKEY_NOT_FOUND: 'Passkey not found.',
   PERMISSION_NOT_FOUND: (d) => `Permission "${d.permission_id}" not found.`,
   CONTAINED_PERMISSION_NOT_FOUND: (d) => `Contained permission "${d.permission_id}" not found.`,
   TEAM_NOT_FOUND: (d) => `Team ${d.team_id} not found.`,

@@ -99,6 +99,6 @@ describe('the event catalogue', () => {
         'email_template.reset',
       ]),
     );
-    expect(auditEventTypes).toHaveLength(41);
+    expect(auditEventTypes).toHaveLength(44);
   });
 });

@@ -37,7 +37,7 @@ export interface EventSpec {
 
 const none = z.strictObject({});
 const fields = z.array(z.string());
-const method = z.enum(['password', 'otp', 'oauth', 'password_reset']);
+const method = z.enum(['password', 'otp', 'oauth', 'password_reset', 'passkey']);
 const session = z.strictObject({ session_id: z.string() });
 const keySet = z.strictObject({ key_set_id: z.string(), kinds: z.array(z.string()) });
 const provider = z.strictObject({ provider: z.string() });
@@ -152,6 +152,12 @@ export const eventCatalogue = {
   'email_template.created': row(template),
   'email_template.updated': row(template),
   'email_template.reset': row(z.strictObject({ template_type: z.string() })),
+
+  // Passkeys: the passkey's id, never its credential id or key. `added` and `removed` may turn the user's
+  // `passkey_auth_enabled` on or off.
+  'passkey.added': row(z.strictObject({ passkey_id: z.string() }), ['user']),
+  'passkey.renamed': row(z.strictObject({ passkey_id: z.string() })),
+  'passkey.removed': row(z.strictObject({ passkey_id: z.string() }), ['user']),
 } as const satisfies Record<string, EventSpec>;
 
 /** The name of an event. */

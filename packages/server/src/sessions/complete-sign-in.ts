@@ -50,7 +50,12 @@ interface SignedIn {
  * the session for the user (`session.created`, or `impersonation.started`),
  * which records no activity of the user's.
  */
-type SignInMethod = 'password' | 'otp' | 'oauth' | { server: { impersonation: boolean; lifetimeMs: number } };
+type SignInMethod =
+  | 'password'
+  | 'otp'
+  | 'oauth'
+  | { server: { impersonation: boolean; lifetimeMs: number } }
+  | 'passkey';
 
 /** The answer of a password or e-mail-code sign-in: a new session's tokens and the user's id. */
 export const signInAnswer = z
@@ -170,7 +175,7 @@ function signInContext(caller: SignInCaller): ActionContext {
  */
 export function refuseSignIn(
   caller: SignInCaller,
-  refusal: { userId: string | null; method: 'password' | 'otp' | 'oauth'; reason: string },
+  refusal: { userId: string | null; method: 'password' | 'otp' | 'oauth' | 'passkey'; reason: string },
 ): Promise<void> {
   return act(signInContext(caller), (tx) =>
     record(tx, 'sign_in.failed', {

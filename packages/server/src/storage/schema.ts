@@ -267,6 +267,28 @@ export interface AuditEventsTable {
   data: JsonColumn<Record<string, JsonValue>>;
 }
 
+/** A user's passkey (WebAuthn credential); ids and the key are base64url text. */
+interface PasskeysTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  /** The authenticator's credential id, unique in the project. */
+  credential_id: string;
+  /** The credential's COSE public key. */
+  public_key: string;
+  /** The last signature counter seen (bigint: read as a string on PostgreSQL). */
+  counter: ColumnType<string | number, number, number>;
+  /** How the browser may reach the authenticator (`internal`, `hybrid`, `usb`...), as it said at registration. */
+  transports: JsonColumn<string[]>;
+  name: string;
+  /** The authenticator model's AAGUID (all zeros when it does not say). */
+  aaguid: string;
+  /** The credential is synced or backed up (a multi-device passkey). */
+  backed_up: boolean;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
 interface MigrationsTable {
   id: string;
   checksum: string;
@@ -294,6 +316,7 @@ export interface Database {
   oauth_accounts: OAuthAccountsTable;
   attempt_failures: AttemptFailuresTable;
   audit_events: AuditEventsTable;
+  passkeys: PasskeysTable;
   latchkey_migrations: MigrationsTable;
 }
 
@@ -309,6 +332,7 @@ export type OAuthAccountRow = Selectable<OAuthAccountsTable>;
 export type AuditEventRow = Selectable<AuditEventsTable>;
 export type TeamMemberRow = Selectable<TeamMembersTable>;
 export type PermissionDefinitionRow = Selectable<TeamPermissionDefinitionsTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;
 
 /** JSON text for a `jsonb` column. */
 export function json(value: unknown): string {
