@@ -139,6 +139,10 @@ export async function verifyRegistration(
   );
   if (!result.verified) throw new WebAuthnRefusal('The registration response could not be verified.');
   const info = result.registrationInfo;
+  // The library reads the credential from the authenticator data; the JSON's id must name the same one.
+  if (info.credential.id !== response.id) {
+    throw new WebAuthnRefusal("The response's id is not the id of the credential it attests.");
+  }
   return {
     credentialId: info.credential.id,
     publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
