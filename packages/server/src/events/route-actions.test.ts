@@ -18,6 +18,7 @@ import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
+import { SoftwareAuthenticator } from '../test-support/software-authenticator.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { routesNotYetActions } from './action-guard.js';
 
@@ -26,7 +27,9 @@ let upstream: OidcUpstream;
 let smtp: SmtpPeer;
 
 beforeAll(async () => {
-  service = await startTestService({ projectConfig: { client_user_deletion_enabled: true, magic_link_enabled: true } });
+  service = await startTestService({
+    projectConfig: { client_user_deletion_enabled: true, magic_link_enabled: true, passkey_enabled: true },
+  });
   let provider: Awaited<ReturnType<typeof startUpstreamFor>>['provider'];
   ({ upstream, provider } = await startUpstreamFor(service.url, { accessTokenTtl: 600 }));
   // `github`: the development stand-in of shared keys.
@@ -183,6 +186,28 @@ function rotatingRefresh(refreshToken: string): Promise<Answer> {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: form.toString(),
   });
+}
+
+const passkeyPage = { origin: 'http://localhost:3000' };
+/** A new user, the registration of a passkey they started, and the authenticator answering it. */
+async function passkeyRegistration() {
+  const user = await signUp(service);
+  const started = await ok(post('/auth/passkey/initiate-passkey-registration', {}, userHeaders(service, user)));
+  const authenticator = new SoftwareAuthenticator();
+  const credential = authenticator.register(started.options_json, passkeyPage);
+  return {
+    user,
+    authenticator,
+    register: () => post('/auth/passkey/register', { credential, code: started.code }, userHeaders(service, user)),
+  };
+}
+/** A new user with a passkey; its id. */
+async function passkeyUser() {
+  const { user, authenticator, register } = await passkeyRegistration();
+  await ok(register());
+  const [passkey] = (await ok(call(service, 'GET', '/users/me/passkeys', { headers: userHeaders(service, user) })))
+    .items;
+  return { user, authenticator, passkeyId: passkey.id as string };
 }
 
 /** One exercise per writing route that is an action, by `METHOD path`. */
@@ -580,6 +605,45 @@ const exercises: Record<string, Exercise> = {
         admin(),
       ),
     records: 'email.test_sent',
+  },
+
+  // Hands out a challenge (a code): no event.
+  'POST /auth/passkey/initiate-passkey-registration': {
+    run: async () =>
+      post('/auth/passkey/initiate-passkey-registration', {}, userHeaders(service, await signUp(service))),
+  },
+  'POST /auth/passkey/register': {
+    run: async () => (await passkeyRegistration()).register(),
+    records: 'passkey.added',
+  },
+  'POST /auth/passkey/initiate-passkey-authentication': {
+    run: () => post('/auth/passkey/initiate-passkey-authentication', {}),
+  },
+  'POST /auth/passkey/sign-in': {
+    run: async () => {
+      const { authenticator } = await passkeyUser();
+      const started = await ok(post('/auth/passkey/initiate-passkey-authentication', {}));
+      const response = authenticator.authenticate(started.options_json, passkeyPage);
+      return post('/auth/passkey/sign-in', { authentication_response: response, code: started.code });
+    },
+    records: 'sign_in.succeeded',
+  },
+  'PATCH /users/:userId/passkeys/:passkeyId': {
+    run: async () => {
+      const { user, passkeyId } = await passkeyUser();
+      return call(service, 'PATCH', `/users/me/passkeys/${passkeyId}`, {
+        headers: userHeaders(service, user),
+        json: { name: 'Renamed' },
+      });
+    },
+    records: 'passkey.renamed',
+  },
+  'DELETE /users/:userId/passkeys/:passkeyId': {
+    run: async () => {
+      const { user, passkeyId } = await passkeyUser();
+      return call(service, 'DELETE', `/users/me/passkeys/${passkeyId}`, { headers: userHeaders(service, user) });
+    },
+    records: 'passkey.removed',
   },
 };
 
