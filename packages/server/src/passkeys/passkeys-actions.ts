@@ -26,7 +26,7 @@ import type { VerifiedCredential } from './webauthn.js';
 /** PASSKEY_REGISTRATION_FAILED with the sentence the caller reads. */
 export const registrationFailed = (message: string) => new KnownError('PASSKEY_REGISTRATION_FAILED', { message });
 
-export const passkeyNotFound = (id: string) => new KnownError('PASSKEY_NOT_FOUND', { passkey_id: id });
+const passkeyNotFound = (id: string) => new KnownError('PASSKEY_NOT_FOUND', { passkey_id: id });
 
 /**
  * Keeps the verified credential for the user and uses the registration's

@@ -170,7 +170,7 @@ export class SoftwareAuthenticator {
  * The CBOR (RFC 8949) of what WebAuthn needs: integers, byte strings, text
  * strings, arrays and maps (definite lengths, keys in the order given).
  */
-export function cbor(value: unknown): Buffer {
+function cbor(value: unknown): Buffer {
   if (typeof value === 'number') {
     if (!Number.isInteger(value)) throw new Error('cbor: integers only');
     return value >= 0 ? head(0, value) : head(1, -1 - value);
