@@ -24,7 +24,8 @@ export type CodePurpose =
   | 'magic_link'
   | 'team_invitation'
   | 'oauth_flow'
-  | 'oauth_authorization_code';
+  | 'oauth_authorization_code'
+  | 'mfa_attempt';
 
 const minute = 60_000;
 
@@ -38,6 +39,8 @@ export const codeLifetimeMs: Record<CodePurpose, number> = {
   oauth_flow: 60 * minute,
   // The code handed to the app's callback page, which exchanges it at once.
   oauth_authorization_code: 2 * minute,
+  // A sign-in waiting for its second factor: the time to open an authenticator app (`mfa/mfa-attempts.ts`).
+  mfa_attempt: 5 * minute,
 };
 
 /** Wrong guesses of a code's first part before the code stops working. */

@@ -38,6 +38,7 @@ export interface EventSpec {
 const none = z.strictObject({});
 const fields = z.array(z.string());
 const method = z.enum(['password', 'otp', 'oauth', 'password_reset']);
+const secondFactor = z.enum(['totp', 'recovery_code']).optional();
 const session = z.strictObject({ session_id: z.string() });
 const keySet = z.strictObject({ key_set_id: z.string(), kinds: z.array(z.string()) });
 const provider = z.strictObject({ provider: z.string() });
@@ -68,8 +69,11 @@ function unaudited<D extends z.ZodType<Record<string, unknown>>>(
 export const eventCatalogue = {
   // Sign-in: `method` is how; `password_reset` is a reset that made the prover an account of her own.
   // `provider`: the provider of an OAuth sign-in.
-  sign_up: row(z.strictObject({ method, provider: z.string().optional() }), ['user']),
-  'sign_in.succeeded': row(z.strictObject({ method, provider: z.string().optional() }), ['user']),
+  // `second_factor`: what proved the second step of a sign-in that needed one (`mfa/`).
+  sign_up: row(z.strictObject({ method, provider: z.string().optional(), second_factor: secondFactor }), ['user']),
+  'sign_in.succeeded': row(z.strictObject({ method, provider: z.string().optional(), second_factor: secondFactor }), [
+    'user',
+  ]),
   // `reason`: wrong_password, unknown_account, no_password, wrong_code (the user the code was mailed for, if any).
   'sign_in.failed': row(z.strictObject({ method, reason: z.string() })),
 

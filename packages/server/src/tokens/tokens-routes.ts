@@ -164,7 +164,7 @@ const issueToken = defineRoute({
         return codeExchangeAnswer(deps, session, after);
       }
       return completeSignIn(
-        { auth: null, projectId: project.id, client, request, deps },
+        { auth: null, project, client, request, deps },
         {
           method: 'oauth',
           user: async (trx) => {
