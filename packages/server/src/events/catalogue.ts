@@ -38,7 +38,9 @@ export interface EventSpec {
 const none = z.strictObject({});
 const fields = z.array(z.string());
 const method = z.enum(['password', 'otp', 'oauth', 'password_reset']);
-const secondFactor = z.enum(['totp', 'recovery_code']).optional();
+const mfaFactor = z.enum(['totp', 'recovery_code']);
+const mfaStep = z.enum(['sign_in', 'setup', 'enrolment', 'disable', 'recovery_codes']);
+const secondFactor = mfaFactor.optional();
 const session = z.strictObject({ session_id: z.string() });
 const keySet = z.strictObject({ key_set_id: z.string(), kinds: z.array(z.string()) });
 const provider = z.strictObject({ provider: z.string() });
@@ -156,6 +158,14 @@ export const eventCatalogue = {
   'email_template.created': row(template),
   'email_template.updated': row(template),
   'email_template.reset': row(z.strictObject({ template_type: z.string() })),
+
+  // Multi-factor (TOTP): `by` is `user` (their own enrolment, or the setup a project's policy asked for at sign-in)
+  // or `server`; `during` is what the code was for. Never a secret or a code.
+  'mfa.enabled': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user']),
+  'mfa.disabled': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user']),
+  'mfa.failed': row(z.strictObject({ factor: mfaFactor, during: mfaStep })),
+  'mfa.recovery_code_used': row(z.strictObject({ remaining: z.number().int() })),
+  'mfa.recovery_codes_regenerated': row(none),
 } as const satisfies Record<string, EventSpec>;
 
 /** The name of an event. */

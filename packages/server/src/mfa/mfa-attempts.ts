@@ -10,7 +10,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { type CodeLookup, checkCode, issueCode } from '../codes/codes.js';
+import { issueCode } from '../codes/codes.js';
 import type { Db } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
 import { findUser } from '../users/user-store.js';
@@ -60,6 +60,12 @@ export async function issueAttempt(
   return issued.code;
 }
 
+/** The known errors of every route that ends a person's sign-in, for route declarations. */
+export const secondFactorErrors = [
+  'MULTI_FACTOR_AUTHENTICATION_REQUIRED',
+  'MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED',
+] as const;
+
 /** The known error a pending sign-in answers: the code the SDK reads and its attempt code. */
 export function secondFactorRequired(due: SecondFactorDue, attemptCode: string): KnownError {
   return due === 'totp'
@@ -68,16 +74,12 @@ export function secondFactorRequired(due: SecondFactorDue, attemptCode: string):
 }
 
 /**
- * The pending sign-in of an attempt code, if it may be used now (the codes'
- * errors otherwise: not found, also in another project, expired, used, out of
- * attempts), and waiting for `due`: a code of the other kind is not found.
+ * The pending sign-in an attempt code remembers (checked by the codes module:
+ * not found, also in another project, expired, used, out of attempts),
+ * waiting for `due`: a code of the other kind is not found.
  */
-export async function checkAttempt(
-  db: Db,
-  lookup: Pick<CodeLookup, 'projectId' | 'code' | 'now'> & { due: SecondFactorDue },
-): Promise<{ row: VerificationCodeRow; pending: PendingSignIn }> {
-  const row = await checkCode(db, { ...lookup, purpose: 'mfa_attempt' });
+export function checkAttemptData(row: VerificationCodeRow, due: SecondFactorDue): PendingSignIn {
   const pending = attemptData.safeParse(row.data);
-  if (!pending.success || pending.data.due !== lookup.due) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
-  return { row, pending: pending.data };
+  if (!pending.success || pending.data.due !== due) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
+  return pending.data;
 }

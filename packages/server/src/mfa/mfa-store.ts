@@ -54,22 +54,11 @@ async function upsertMfa(
 
 /**
  * Makes `sealed` the user's active secret (the enrolling one is dropped) and
- * marks the user as needing it; `lastStep` is the step of the code that
- * proved it, if one did (it cannot be used again).
+ * marks the user as needing it. The last accepted step stays: time only moves
+ * on, and the code that proved an enrolment must not sign in too.
  */
-export async function activateTotp(
-  db: Db,
-  user: UserKey,
-  sealed: string,
-  lastStep: number | null,
-  now: number,
-): Promise<void> {
-  await upsertMfa(
-    db,
-    user,
-    { totp_secret_sealed: sealed, pending_totp_secret_sealed: null, last_totp_step: lastStep },
-    now,
-  );
+export async function activateTotp(db: Db, user: UserKey, sealed: string, now: number): Promise<void> {
+  await upsertMfa(db, user, { totp_secret_sealed: sealed, pending_totp_secret_sealed: null }, now);
   await updateUser(db, user.projectId, user.userId, { requires_totp_mfa: true }, now);
 }
 
@@ -78,23 +67,16 @@ export function savePendingTotp(db: Db, user: UserKey, sealed: string, now: numb
   return upsertMfa(db, user, { pending_totp_secret_sealed: sealed }, now);
 }
 
-/** Turns the user's TOTP off: no secret, no enrolment, no recovery codes. True when it was on. */
-export async function clearTotp(db: Db, user: UserKey, now: number): Promise<boolean> {
-  const cleared = await db
+/** Turns the user's TOTP off: no secret, no enrolment, no recovery codes. */
+export async function clearTotp(db: Db, user: UserKey, now: number): Promise<void> {
+  await db
     .updateTable('user_mfa')
-    .set({
-      totp_secret_sealed: null,
-      pending_totp_secret_sealed: null,
-      last_totp_step: null,
-      updated_at: new Date(now),
-    })
+    .set({ totp_secret_sealed: null, pending_totp_secret_sealed: null, updated_at: new Date(now) })
     .where('project_id', '=', user.projectId)
     .where('user_id', '=', user.userId)
-    .returning('user_id')
-    .executeTakeFirst();
+    .execute();
   await deleteRecoveryCodes(db, user);
   await updateUser(db, user.projectId, user.userId, { requires_totp_mfa: false }, now);
-  return cleared !== undefined;
 }
 
 /**
