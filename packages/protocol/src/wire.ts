@@ -120,6 +120,8 @@ export interface AdminProjectConfigWire extends ClientProjectConfigWire {
   team_member_default_permissions: { id: string }[];
   /** Extension: absent from services that predate it. */
   rate_limits?: RateLimitsWire;
+  /** Extension: every sign-in needs a TOTP second factor; users without one set it up to finish signing in. */
+  mfa_required?: boolean;
 }
 
 /** `GET /projects/current` with admin access. */

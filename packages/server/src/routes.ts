@@ -12,6 +12,7 @@ import { invitationRoutes } from './invitations/invitations-routes.js';
 import { mailRoutes } from './mail/mail-routes.js';
 import { metaRoutes } from './meta/meta-routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
+import { mfaRoutes } from './mfa/mfa-routes.js';
 import { devProviderRoutes } from './oauth/dev-provider.js';
 import { connectedAccountRoutes } from './oauth/oauth-connected-accounts-routes.js';
 import { oauthFlowRoutes } from './oauth/oauth-flow.js';
@@ -32,6 +33,7 @@ export const apiRoutes: readonly Route[] = [
   ...passwordRoutes,
   ...passwordAccountRoutes,
   ...otpRoutes,
+  ...mfaRoutes,
   ...contactChannelRoutes,
   ...sessionRoutes,
   ...tokenRoutes,

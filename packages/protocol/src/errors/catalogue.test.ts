@@ -62,6 +62,7 @@ describe('the known-error catalogue', () => {
       'PASSKEY_NOT_FOUND',
       'TEAM_ALREADY_EXISTS',
       'SESSION_NOT_FOUND',
+      'MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED',
     ]);
     expect(knownErrorCodes.filter((code) => rowOf(code).compatible === false)).toEqual(extra);
   });

@@ -203,6 +203,11 @@ export const errorCatalogue = {
   // Multi-factor
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: { status: 400, details: { attempt_code: 'string' } },
   INVALID_TOTP_CODE: { status: 400 },
+  /**
+   * Latchkey's MFA policy (`mfa_required`), which a 2.7 SDK's project never turns on: the user proved a first
+   * factor but has no TOTP yet; the attempt code enrols one (`POST /auth/mfa/setup`).
+   */
+  MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED: { status: 400, details: { attempt_code: 'string' }, compatible: false },
 } as const satisfies Record<string, Row>;
 
 /**

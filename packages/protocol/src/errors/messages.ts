@@ -106,6 +106,8 @@ export const errorMessages: Wording = {
   OAUTH_PROVIDER_ACCESS_DENIED: 'The sign-in provider denied access.',
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: 'Enter the code from your authenticator app to finish signing in.',
   INVALID_TOTP_CODE: 'Invalid TOTP code. Please try signing in again.',
+  MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED:
+    'This project requires an authenticator app: set one up to finish signing in.',
 };
 
 /**

@@ -26,7 +26,8 @@ export type CodePurpose =
   | 'oauth_flow'
   | 'oauth_authorization_code'
   | 'passkey_registration'
-  | 'passkey_authentication';
+  | 'passkey_authentication'
+  | 'mfa_attempt';
 
 const minute = 60_000;
 
@@ -43,6 +44,8 @@ export const codeLifetimeMs: Record<CodePurpose, number> = {
   // A WebAuthn ceremony's challenge: the browser's prompt, then the answer.
   passkey_registration: 5 * minute,
   passkey_authentication: 5 * minute,
+  // A sign-in waiting for its second factor: the time to open an authenticator app (`mfa/mfa-attempts.ts`).
+  mfa_attempt: 5 * minute,
 };
 
 /** Wrong guesses of a code's first part before the code stops working. */

@@ -15,6 +15,7 @@ import { apiRoutes } from '../routes.js';
 import { type Answer, authHeaders, call, goodPassword, newEmail, signUp, userHeaders } from '../test-support/api.js';
 import { type AuditEvent, auditEvents } from '../test-support/audit.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
+import { totpAt } from '../test-support/mfa.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
@@ -644,8 +645,83 @@ const exercises: Record<string, Exercise> = {
       return call(service, 'DELETE', `/users/me/passkeys/${passkeyId}`, { headers: userHeaders(service, user) });
     },
     records: 'passkey.removed',
+  // Multi-factor: a pending enrolment records nothing until it is proven.
+  'POST /users/me/mfa/totp': {
+    run: async () => post('/users/me/mfa/totp', {}, userHeaders(service, await signUp(service))),
+  },
+  'POST /users/me/mfa/totp/confirm': {
+    run: async () => {
+      const headers = userHeaders(service, await signUp(service));
+      const { secret_base32 } = await ok(post('/users/me/mfa/totp', {}, headers));
+      return post(
+        '/users/me/mfa/totp/confirm',
+        { totp: totpAt({ base32: secret_base32 }, service.clock.now()) },
+        headers,
+      );
+    },
+    records: 'mfa.enabled',
+  },
+  'DELETE /users/me/mfa/totp': {
+    run: async () => {
+      const { headers, codes } = await withTotp();
+      return call(service, 'DELETE', '/users/me/mfa/totp', { headers, json: { recovery_code: codes[0] } });
+    },
+    records: 'mfa.disabled',
+  },
+  'POST /users/me/mfa/recovery-codes': {
+    run: async () => {
+      const { headers, next } = await withTotp();
+      return post('/users/me/mfa/recovery-codes', { totp: next() }, headers);
+    },
+    records: 'mfa.recovery_codes_regenerated',
+  },
+  'POST /auth/mfa/sign-in': {
+    run: async () => {
+      const { user, next } = await withTotp();
+      const refused = await post('/auth/password/sign-in', { email: user.email, password: user.password });
+      return post('/auth/mfa/sign-in', { code: refused.body.details.attempt_code, type: 'totp', totp: next() });
+    },
+    records: 'sign_in.succeeded',
+  },
+  // Keeps a pending secret for the sign-in's user: no event until it is proven.
+  'POST /auth/mfa/setup': {
+    run: async () => post('/auth/mfa/setup', { code: await setupCode() }),
+  },
+  'POST /auth/mfa/setup/confirm': {
+    run: async () => {
+      const code = await setupCode();
+      const { secret_base32 } = await ok(post('/auth/mfa/setup', { code }));
+      return post('/auth/mfa/setup/confirm', { code, totp: totpAt({ base32: secret_base32 }, service.clock.now()) });
+    },
+    records: 'mfa.enabled',
   },
 };
+
+/** A signed-in user who turned TOTP on, and the code of the step after the one that proved it. */
+async function withTotp() {
+  const user = await signUp(service);
+  const headers = userHeaders(service, user);
+  const { secret_base32 } = await ok(post('/users/me/mfa/totp', {}, headers));
+  const secret = { base32: secret_base32 as string };
+  const confirmed = await ok(
+    post('/users/me/mfa/totp/confirm', { totp: totpAt(secret, service.clock.now()) }, headers),
+  );
+  const next = () => totpAt(secret, service.clock.now() + 30_000);
+  return { user, headers, next, codes: confirmed.recovery_codes as string[] };
+}
+
+/** The attempt code of a sign-in the project's policy sent to set TOTP up (the policy is on only meanwhile). */
+async function setupCode(): Promise<string> {
+  const user = await signUp(service);
+  await service.setProjectConfig({ mfa_required: true });
+  try {
+    const refused = await post('/auth/password/sign-in', { email: user.email, password: user.password });
+    expect(refused.body.code, refused.text).toBe('MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED');
+    return refused.body.details.attempt_code;
+  } finally {
+    await service.setProjectConfig({ mfa_required: false });
+  }
+}
 
 const routeKeys = apiRoutes.map((route) => `${route.method} ${route.path}`);
 const writing = routeKeys.filter((key) => !key.startsWith('GET '));

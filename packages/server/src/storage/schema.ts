@@ -287,6 +287,23 @@ interface PasskeysTable {
   backed_up: boolean;
   created_at: Date;
   last_used_at: Date | null;
+/** A user's TOTP (`mfa/`): the active and the enrolling secret, sealed, and the last step a code was accepted for. */
+interface UserMfaTable {
+  project_id: string;
+  user_id: string;
+  totp_secret_sealed: string | null;
+  pending_totp_secret_sealed: string | null;
+  last_totp_step: number | null;
+  updated_at: Date;
+}
+
+/** A recovery code of a user: its hash, and when it was used. */
+interface MfaRecoveryCodesTable {
+  project_id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: Date;
+  used_at: Date | null;
 }
 
 interface MigrationsTable {
@@ -317,6 +334,8 @@ export interface Database {
   attempt_failures: AttemptFailuresTable;
   audit_events: AuditEventsTable;
   passkeys: PasskeysTable;
+  user_mfa: UserMfaTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
   latchkey_migrations: MigrationsTable;
 }
 
@@ -331,6 +350,7 @@ export type TeamRow = Selectable<TeamsTable>;
 export type OAuthAccountRow = Selectable<OAuthAccountsTable>;
 export type AuditEventRow = Selectable<AuditEventsTable>;
 export type TeamMemberRow = Selectable<TeamMembersTable>;
+export type UserMfaRow = Selectable<UserMfaTable>;
 export type PermissionDefinitionRow = Selectable<TeamPermissionDefinitionsTable>;
 export type PasskeyRow = Selectable<PasskeysTable>;
 

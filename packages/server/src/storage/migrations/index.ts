@@ -15,6 +15,7 @@ import pendingSignInAddresses from './0010-pending-sign-in-addresses.js';
 import sealedOutbox from './0011-sealed-outbox.js';
 import refreshRotation from './0012-refresh-rotation.js';
 import passkeys from './0013-passkeys.js';
+import mfa from './0014-mfa.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   { id: '0011-sealed-outbox', sql: sealedOutbox },
   { id: '0012-refresh-rotation', sql: refreshRotation },
   { id: '0013-passkeys', sql: passkeys },
+  { id: '0014-mfa', sql: mfa },
 ];
