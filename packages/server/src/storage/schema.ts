@@ -287,6 +287,8 @@ interface PasskeysTable {
   backed_up: boolean;
   created_at: Date;
   last_used_at: Date | null;
+}
+
 /** A user's TOTP (`mfa/`): the active and the enrolling secret, sealed, and the last step a code was accepted for. */
 interface UserMfaTable {
   project_id: string;
