@@ -127,7 +127,8 @@ export const webAuthnErrorMessages = {
   ERROR_INVALID_DOMAIN: 'Passkeys need localhost or a valid domain name.',
   ERROR_INVALID_RP_ID: 'The passkey relying-party id does not match this site.',
   ERROR_INVALID_USER_ID_LENGTH: 'The passkey user id must be 1 to 64 bytes long.',
-  ERROR_AUTHENTICATOR_NO_SUPPORTED_PUBKEY_ALG: 'This authenticator supports none of the requested key algorithms.',
+  ERROR_AUTHENTICATOR_NO_SUPPORTED_PUBKEYCREDPARAMS_ALG:
+    'This authenticator supports none of the requested key algorithms.',
   ERROR_MALFORMED_PUBKEYCREDPARAMS: 'The passkey key parameters are malformed.',
   ERROR_AUTHENTICATOR_GENERAL_ERROR: 'The authenticator reported an error.',
   ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY: 'The browser reported a passkey error.',
