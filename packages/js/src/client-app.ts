@@ -13,7 +13,7 @@ import { type PasskeySignIn, passkeySignIn } from './auth/passkey-auth.js';
 import { type CredentialAuth, credentialAuth } from './auth/password-auth.js';
 import { type ClientAppData, clientAppData } from './client-app-data.js';
 import { createCore } from './internal/core.js';
-import { globalFetch } from './internal/http/request.js';
+import { globalFetch } from './internal/http/retry.js';
 import { mounted } from './internal/mounted.js';
 import { requireOption } from './internal/require-options.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';

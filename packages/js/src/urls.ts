@@ -36,19 +36,20 @@ export interface HandlerUrls {
 
 type PageKey = Exclude<keyof HandlerUrls, 'handler' | 'home' | 'afterSignIn' | 'afterSignUp' | 'afterSignOut'>;
 
-const pagePaths: Record<PageKey, string> = {
-  signIn: 'sign-in',
-  signUp: 'sign-up',
-  signOut: 'sign-out',
-  emailVerification: 'email-verification',
-  passwordReset: 'password-reset',
-  forgotPassword: 'forgot-password',
-  oauthCallback: 'oauth-callback',
-  magicLinkCallback: 'magic-link-callback',
-  accountSettings: 'account-settings',
-  error: 'error',
-  teamInvitation: 'team-invitation',
-};
+/** The handler pages; a page's path is its key in kebab case (`magicLinkCallback`: `magic-link-callback`). */
+const pageKeys: PageKey[] = [
+  'signIn',
+  'signUp',
+  'signOut',
+  'emailVerification',
+  'passwordReset',
+  'forgotPassword',
+  'oauthCallback',
+  'magicLinkCallback',
+  'accountSettings',
+  'error',
+  'teamInvitation',
+];
 
 /**
  * Fills in every URL the caller did not override, by the defaults of spec §2.
@@ -63,7 +64,7 @@ const pagePaths: Record<PageKey, string> = {
 export function resolveUrls(overrides: Partial<HandlerUrls> = {}): HandlerUrls {
   const handler = (overrides.handler ?? defaultHandlerPath).replace(/\/+$/, '');
   const pages = Object.fromEntries(
-    Object.entries(pagePaths).map(([key, page]) => [key, overrides[key as PageKey] ?? `${handler}/${page}`]),
+    pageKeys.map((key) => [key, overrides[key] ?? `${handler}/${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`]),
   ) as Record<PageKey, string>;
   const home = overrides.home ?? '/';
   const afterSignIn = overrides.afterSignIn ?? home;

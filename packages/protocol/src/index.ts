@@ -18,14 +18,13 @@ export {
   errorCatalogue,
   errorFamilies,
   type FamiliesOf,
-  familiesOf,
-  isKnownErrorCode,
   type KnownErrorCode,
   type KnownErrorDetails,
   type KnownErrorFamily,
   knownErrorCodes,
 } from './errors/catalogue.js';
 export { clientMessages } from './errors/client-messages.js';
+export { familiesOf, isKnownErrorCode } from './errors/code-index.js';
 export { encodeKnownError } from './errors/encode.js';
 export {
   decodeKnownError,

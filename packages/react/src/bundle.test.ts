@@ -37,8 +37,10 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * settings, teams or the e-mail pages. Measured: 25.32 kB. The data layer of
  * every audience (`useQuery`, `LatchkeyDataProvider`, the SDK's queries) and
  * `ClientApp` as mounted modules (see the js bundle test) brought it to 25.74 kB.
+ * The SDK's diet (the compact code index instead of the catalogue object, and
+ * helpers written once; see the js bundle test) took it to 25.44 kB.
  */
-const budgetBytes = 25_750;
+const budgetBytes = 25_450;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the
@@ -54,9 +56,10 @@ const budgetBytes = 25_750;
  * they reach is counted here, and since `CurrentUser` is made of slices that
  * live with their capabilities, that is the user with every slice (OAuth
  * linking, password, channels, teams: ~5 kB), though every app already holds
- * it through its `ClientApp`.
+ * it through its `ClientApp`. 34.38 kB after the SDK's diet (the compact code
+ * index, helpers written once).
  */
-const wholeEntryBudgetBytes = 34_600;
+const wholeEntryBudgetBytes = 34_400;
 
 async function bundle(contents: string) {
   const result = await build({

@@ -5,7 +5,7 @@
  * flow to link a provider.
  */
 import { KnownError } from '@latchkey/protocol';
-import { currentLocation, sameOriginUrl, trustedRedirectPath } from '../internal/redirect.js';
+import { currentLocation, sameOriginUrl, trustedUrl } from '../internal/redirect.js';
 import { accountKey, type ClientScope } from '../users/account-data.js';
 import {
   type ConnectedAccount,
@@ -15,7 +15,15 @@ import {
 } from '../users/connected-accounts.js';
 import type { UserData } from '../users/user-decoder.js';
 import { completeSignIn, pageReturnTo } from './client-sign-in.js';
-import { exchangeCode, type OAuthFlow, oauthRedirectUri, startOAuthFlow, takeVerifier } from './oauth.js';
+import {
+  browserOnly,
+  exchangeCode,
+  type OAuthFlow,
+  oauthRedirectUri,
+  startOAuthFlow,
+  takeVerifier,
+  withoutCodeAndState,
+} from './oauth.js';
 
 /**
  * Sign-in with an OAuth provider.
@@ -62,9 +70,8 @@ export interface OAuthSignIn {
 export function oauthSignIn(scope: ClientScope): OAuthSignIn {
   return {
     async signInWithOAuth(providerId, options = {}) {
-      const location = currentLocation();
       // A `returnTo` the caller gave must stay on this origin (REDIRECT_URL_NOT_WHITELISTED otherwise).
-      const given = options.returnTo === undefined ? undefined : trustedReturnTo(options.returnTo, location);
+      const given = options.returnTo === undefined ? undefined : trustedUrl(options.returnTo);
       const flow: OAuthFlow = {
         providerId,
         type: 'authenticate',
@@ -75,18 +82,16 @@ export function oauthSignIn(scope: ClientScope): OAuthSignIn {
     async callOAuthCallback() {
       const location = currentLocation();
       if (!location || typeof document === 'undefined') {
-        throw new Error('callOAuthCallback: OAuth runs in a browser only (it reads the page and its cookies).');
+        throw browserOnly('callOAuthCallback');
       }
       const code = location.searchParams.get('code');
       const state = location.searchParams.get('state');
       if (!code || !state) return false;
-      const clean = new URL(location.href);
-      clean.searchParams.delete('code');
-      clean.searchParams.delete('state');
-      window.history.replaceState(window.history.state, '', clean.href);
+      const clean = withoutCodeAndState(location.href);
+      window.history.replaceState(window.history.state, '', clean);
       const verifier = takeVerifier(document, state);
       if (verifier === null) return false;
-      const redirectUri = oauthRedirectUri(scope.core.urls.oauthCallback) ?? clean.href;
+      const redirectUri = oauthRedirectUri(scope.core.urls.oauthCallback) ?? clean;
       const { serviceCookie } = scope.core.session;
       const result = await exchangeCode({ ...scope.oauth, code, verifier, redirectUri, serviceCookie });
       // The flow ends where it asked to (`afterCallbackRedirectUrl`), not at this page's return-to.
@@ -185,13 +190,8 @@ function linkAccount(scope: ClientScope): ConnectedAccountActions['linkConnected
     const location = currentLocation();
     const returnTo = options.returnTo ?? location?.href;
     // Checked here, so a foreign `returnTo` is refused before the user leaves (REDIRECT_URL_NOT_WHITELISTED).
-    const afterCallbackRedirectUrl = returnTo ? trustedReturnTo(returnTo, location) : undefined;
+    const afterCallbackRedirectUrl = returnTo ? trustedUrl(returnTo, location) : undefined;
     const flow = { providerId, type: 'link' as const, token, afterCallbackRedirectUrl, providerScopes: options.scopes };
     await startOAuthFlow(scope.core, scope.oauth, flow, call);
   };
-}
-
-/** `returnTo` as an absolute URL on this page's origin; a foreign one throws `REDIRECT_URL_NOT_WHITELISTED`. */
-function trustedReturnTo(returnTo: string, location: URL | null | undefined): string | undefined {
-  return location ? new URL(trustedRedirectPath(returnTo, location.origin), location.origin).href : undefined;
 }

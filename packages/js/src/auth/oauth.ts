@@ -12,6 +12,7 @@ import { asBaseFields, decodeAnswer, readFields } from '../internal/decode/field
 import { processApiResponse } from '../internal/http/process-response.js';
 import { apiUrl } from '../internal/http/request.js';
 import { withServiceCookie } from '../internal/http/retry.js';
+import { parseJson } from '../internal/parse-json.js';
 import { currentLocation } from '../internal/redirect.js';
 import { type CookieDocument, deleteCookie, parseCookies, setCookie } from '../internal/session/cookie-store.js';
 import { refreshContentType } from '../internal/session/refresh-request.js';
@@ -210,13 +211,9 @@ export async function exchangeCode(request: CodeExchangeRequest): Promise<CodeEx
 
 /** The description (else the code) of an OAuth error body `{ error, error_description? }`. */
 function parseOAuthError(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text) as { error?: unknown; error_description?: unknown };
-    if (typeof body.error !== 'string') return undefined;
-    return typeof body.error_description === 'string' ? body.error_description : body.error;
-  } catch {
-    return undefined;
-  }
+  const body = parseJson(text) as { error?: unknown; error_description?: unknown } | null | undefined;
+  if (typeof body?.error !== 'string') return undefined;
+  return typeof body.error_description === 'string' ? body.error_description : body.error;
 }
 
 /** Decodes a code exchange: the session as a sign-in's (`readSignIn`, in the session's mode), and where to end. */
@@ -258,12 +255,19 @@ export type OAuthFlow = Pick<
  */
 export function oauthRedirectUri(callbackPage: string): string | undefined {
   const page = absolutePageUrl(callbackPage);
-  if (page === undefined) return undefined;
-  const url = new URL(page);
+  return page && withoutCodeAndState(page);
+}
+
+/** `href` without the `code` and `state` an OAuth callback carries. */
+export function withoutCodeAndState(href: string): string {
+  const url = new URL(href);
   url.searchParams.delete('code');
   url.searchParams.delete('state');
   return url.href;
 }
+
+/** The developer error of an OAuth call made outside a browser. */
+export const browserOnly = (call: string) => new Error(`${call}: OAuth runs in a browser only.`);
 
 /**
  * Starts a flow from the current page: builds the authorize URL for the
@@ -285,7 +289,7 @@ export async function startOAuthFlow(
   const redirectUri = oauthRedirectUri(core.urls.oauthCallback);
   const errorRedirectUrl = absolutePageUrl(core.urls.error);
   if (typeof document === 'undefined' || !currentLocation() || !redirectUri || !errorRedirectUrl) {
-    throw new Error(`${call}: OAuth runs in a browser only (it navigates to the provider and back).`);
+    throw browserOnly(call);
   }
   const { state, verifier, codeChallenge } = await createPkce();
   const url = authorizeUrl({ ...client, ...flow, redirectUri, errorRedirectUrl, state, codeChallenge });

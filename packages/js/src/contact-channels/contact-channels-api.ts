@@ -6,7 +6,7 @@
  */
 import { type ContactChannelWire, isKnownError } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
-import { type Fields, readFields } from '../internal/decode/fields.js';
+import { type Decoder, type Fields, itemsOf, readFields } from '../internal/decode/fields.js';
 import { definedFields } from '../internal/defined-fields.js';
 import { ignoreAnswer } from '../users/users-api.js';
 
@@ -147,11 +147,7 @@ export function decodeContactChannel(body: unknown): ContactChannelData {
 }
 
 /** Decodes a list of channels (`GET /contact-channels`). */
-export function decodeContactChannelList(body: unknown): ContactChannelData[] {
-  return readFields<{ items: ContactChannelWire[] }, ContactChannelData[]>(body, (list) =>
-    list.list('items', readContactChannel),
-  );
-}
+export const decodeContactChannelList: Decoder<ContactChannelData[]> = itemsOf(readContactChannel);
 
 async function alreadyVerifiedIsDone(sending: Promise<void>): Promise<void> {
   try {

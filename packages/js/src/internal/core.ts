@@ -18,7 +18,7 @@ import { currentLocation, leaveTo, redirectTo } from './redirect.js';
 import { createRefresher } from './session/refresh-request.js';
 import { Session } from './session/session.js';
 import { createTokenStore } from './session/token-store.js';
-import { systemClock, systemTimers } from './timers.js';
+import { systemClock } from './timers.js';
 
 /** What every audience configures the same way. */
 export interface CoreOptions {
@@ -60,8 +60,7 @@ export interface Core<S extends Session | null = Session | null> {
 export function createCore(options: CoreOptions, session: SessionOptions): Core<Session>;
 export function createCore(options: CoreOptions): Core<null>;
 export function createCore(options: CoreOptions, sessionOptions?: SessionOptions): Core {
-  const { projectId, baseUrl, fetch, navigate } = options;
-  const timers = options.timers ?? systemTimers;
+  const { projectId, baseUrl, fetch, navigate, timers } = options;
   const session = sessionOptions ? createUserSession(options, sessionOptions) : null;
   // The service's cookie reaches only its own origin's pages: fail here, not at the first refresh after a reload.
   const page = session?.serviceCookie && currentLocation();
@@ -71,6 +70,7 @@ export function createCore(options: CoreOptions, sessionOptions?: SessionOptions
   const pipeline = createPipeline({ baseUrl, projectId, fetch, timers, serviceCookie: session?.serviceCookie });
   const send = async <T>(credentials: Credentials, request: ApiRequest, decode: Decoder<T>): Promise<T> =>
     decodeAnswer(`${request.method} ${request.path}`, await pipeline(request, credentials), decode);
+  const navigation = { navigate, timers, waitAfterNavigateMs: redirectWaitMs };
   return {
     projectId,
     urls: Object.freeze(resolveUrls(options.urls)),
@@ -78,8 +78,8 @@ export function createCore(options: CoreOptions, sessionOptions?: SessionOptions
     cache: { timers },
     send,
     sender: (credentials) => (request, decode) => send(credentials, request, decode),
-    redirect: (target) => redirectTo(target, { navigate, timers, waitAfterNavigateMs: redirectWaitMs }),
-    leave: (url) => leaveTo(url, { navigate, timers, waitAfterNavigateMs: redirectWaitMs }),
+    redirect: (target) => redirectTo(target, navigation),
+    leave: (url) => leaveTo(url, navigation),
   };
 }
 
@@ -89,8 +89,7 @@ export function createCore(options: CoreOptions, sessionOptions?: SessionOptions
  * makes one for `ClientApp`; server code makes one per incoming request.
  */
 export function createUserSession(options: CoreOptions, session: SessionOptions): Session {
-  const { projectId, baseUrl, fetch } = options;
-  const timers = options.timers ?? systemTimers;
+  const { projectId, baseUrl, fetch, timers } = options;
   const clock = options.clock ?? systemClock;
   const serviceCookie = session.tokenStore === 'httponly-cookie';
   const refresh = createRefresher({

@@ -5,7 +5,7 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import type { Timers } from '../options.js';
-import { sleep } from './timers.js';
+import { sleep, systemTimers } from './timers.js';
 
 /** Stand-in origin outside a browser: relative targets resolve against it, absolute ones never match it. */
 const detachedOrigin = 'https://app.invalid';
@@ -50,18 +50,27 @@ export function withQueryParam(target: string, name: string, value: string, orig
  * ```
  */
 export function sameOriginUrl(target: string | null | undefined): string | undefined {
-  const location = currentLocation();
-  if (!target || !location) return undefined;
+  if (!target) return undefined;
   try {
-    return new URL(trustedRedirectPath(target, location.origin), location.origin).href;
+    return trustedUrl(target);
   } catch {
     return undefined;
   }
 }
 
+/**
+ * `target` as an absolute URL on the origin of `location` (the page), or
+ * `undefined` when there is no page; one that leaves the origin throws
+ * `REDIRECT_URL_NOT_WHITELISTED`.
+ */
+export function trustedUrl(target: string, location = currentLocation()): string | undefined {
+  return location ? new URL(trustedRedirectPath(target, location.origin), location.origin).href : undefined;
+}
+
 export interface RedirectorOptions {
   navigate?: (url: string) => void;
-  timers: Timers;
+  /** Default: the system's. */
+  timers?: Timers;
   waitAfterNavigateMs: number;
 }
 
@@ -71,11 +80,7 @@ export interface RedirectorOptions {
  * caller's own `navigate` if one was given.
  */
 export async function redirectTo(target: string, options: RedirectorOptions): Promise<void> {
-  const location = currentLocation();
-  const path = trustedRedirectPath(target, location?.origin);
-  const navigate = options.navigate ?? assignLocation;
-  navigate(path);
-  if (location) await sleep(options.timers, options.waitAfterNavigateMs);
+  await leaveTo(trustedRedirectPath(target, currentLocation()?.origin), options);
 }
 
 /**
@@ -84,9 +89,9 @@ export async function redirectTo(target: string, options: RedirectorOptions): Pr
  * not check the origin, so never pass it input.
  */
 export async function leaveTo(url: string, options: RedirectorOptions): Promise<void> {
-  const location = currentLocation();
+  const inBrowser = currentLocation() !== null;
   (options.navigate ?? assignLocation)(url);
-  if (location) await sleep(options.timers, options.waitAfterNavigateMs);
+  if (inBrowser) await sleep(options.timers ?? systemTimers, options.waitAfterNavigateMs);
 }
 
 function assignLocation(url: string): void {
@@ -94,6 +99,6 @@ function assignLocation(url: string): void {
 }
 
 function redirectRefused(target: string): KnownError<'REDIRECT_URL_NOT_WHITELISTED'> {
-  const message = `Refusing to redirect to ${target}: it is neither relative nor on this app's origin.`;
+  const message = `Refusing to redirect to ${target}: it is not on this app's origin.`;
   return new KnownError('REDIRECT_URL_NOT_WHITELISTED', undefined, message);
 }

@@ -13,7 +13,7 @@ import type {
   TeamPermissionWire,
 } from '@latchkey/protocol';
 import type { Send } from '../internal/core.js';
-import { type Decoder, type Fields, readFields } from '../internal/decode/fields.js';
+import { type Fields, itemsOf, readFields } from '../internal/decode/fields.js';
 import { definedFields } from '../internal/defined-fields.js';
 import { ignoreAnswer } from '../users/users-api.js';
 
@@ -111,11 +111,6 @@ function teamBody(team: TeamUpdate & { creatorUserId?: string }): Record<string,
   });
 }
 
-const listOf =
-  <W, T>(read: (fields: Fields<W>) => T): Decoder<T[]> =>
-  (body) =>
-    readFields<{ items: W[] }, T[]>(body, (list) => list.list('items', read));
-
 /** `GET /teams?user_id=`: a user's teams (`me` for a client), or with `null` all of the project's. */
 export function listTeams<T, W extends ClientTeamWire>(
   send: Send,
@@ -123,7 +118,7 @@ export function listTeams<T, W extends ClientTeamWire>(
   read: (team: Fields<W>) => T,
 ): Promise<T[]> {
   const query = userRef === null ? {} : { user_id: userRef };
-  return send({ method: 'GET', path: '/teams', query }, listOf(read));
+  return send({ method: 'GET', path: '/teams', query }, itemsOf(read));
 }
 
 /** `POST /teams`. */
@@ -180,7 +175,7 @@ export function listTeamMembers<U>(
 ): Promise<ProfileData<U>[]> {
   return send(
     { method: 'GET', path: '/team-member-profiles', query: { team_id: teamId } },
-    listOf(readProfile(readUser)),
+    itemsOf(readProfile(readUser)),
   );
 }
 
@@ -213,7 +208,7 @@ export function listTeamPermissions(
   const query = { team_id: teamId, user_id: userRef, recursive: String(recursive) };
   return send(
     { method: 'GET', path: '/team-permissions', query },
-    listOf((permission: Fields<TeamPermissionWire>) => ({ id: permission.string('id') })),
+    itemsOf((permission: Fields<TeamPermissionWire>) => ({ id: permission.string('id') })),
   );
 }
 
@@ -239,7 +234,7 @@ export function inviteToTeam(send: Send, teamId: string, email: string, callback
 export function listTeamInvitations(send: Send, teamId: string): Promise<TeamInvitationData[]> {
   return send(
     { method: 'GET', path: '/team-invitations', query: { team_id: teamId } },
-    listOf((invitation: Fields<TeamInvitationWire>) => ({
+    itemsOf((invitation: Fields<TeamInvitationWire>) => ({
       id: invitation.string('id'),
       teamId: invitation.string('team_id'),
       recipientEmail: invitation.string('recipient_email'),

@@ -4,12 +4,11 @@ import {
   type DetailFieldType,
   errorCatalogue,
   errorFamilies,
-  familiesOf,
-  isKnownErrorCode,
   type KnownErrorCode,
   type KnownErrorFamily,
   knownErrorCodes,
 } from './catalogue.js';
+import { familiesOf, isKnownErrorCode } from './code-index.js';
 
 interface DocumentedRow {
   code: string;

@@ -7,7 +7,9 @@
  * in `messages.ts`, so that pages can reword or translate it.
  *
  * Everything else about errors (the class, the wire encoder and decoder, the
- * narrowing union) is derived from these two tables.
+ * narrowing union) is derived from these two tables. Decoding reads this one
+ * through `code-index.ts`, its compact run-time form (checked against it by
+ * test), so browser bundles carry neither the detail shapes nor the wording.
  */
 
 /**
@@ -288,37 +290,7 @@ export type CodesIn<F extends KnownErrorCode | KnownErrorFamily> = {
   [C in KnownErrorCode]: C extends F ? C : F extends FamiliesOf<C> ? C : never;
 }[KnownErrorCode];
 
-/** Runtime view of a row. */
+/** Runtime view of a row (the service's checks; decoding reads `code-index.ts`). */
 export function catalogueRow(code: KnownErrorCode): Row {
   return errorCatalogue[code];
-}
-
-/**
- * The families a code belongs to, nearest first.
- *
- * @example
- * ```ts
- * familiesOf('ACCESS_TOKEN_EXPIRED'); // ['INVALID_ACCESS_TOKEN', 'INVALID_SESSION_AUTHENTICATION', 'SESSION_AUTHENTICATION_ERROR']
- * ```
- */
-export function familiesOf(code: KnownErrorCode): KnownErrorFamily[] {
-  const chain: KnownErrorFamily[] = [];
-  let family: KnownErrorFamily | null | undefined = catalogueRow(code).family;
-  while (family) {
-    chain.push(family);
-    family = errorFamilies[family];
-  }
-  return chain;
-}
-
-/**
- * True when `value` is a code of the catalogue (families are not codes).
- *
- * @example
- * ```ts
- * isKnownErrorCode('USER_NOT_FOUND'); // true
- * ```
- */
-export function isKnownErrorCode(value: unknown): value is KnownErrorCode {
-  return typeof value === 'string' && Object.hasOwn(errorCatalogue, value);
 }

@@ -13,8 +13,7 @@ import { unknownCodeMessage } from './known-error.js';
 export const clientMessages = {
   oauthCallbackFailed: 'Error signing in during OAuth callback. Please try again.',
   notSignedIn: "User is not signed in but getUser was called with { or: 'throw' }",
-  redirectNotTrusted: (url: string) =>
-    `Refusing to redirect to ${url}: it is neither relative nor on this app's origin.`,
+  redirectNotTrusted: (url: string) => `Refusing to redirect to ${url}: it is not on this app's origin.`,
   noPersistentTokenStore: 'This action needs a persistent token store (cookie or custom).',
   duplicateAppId: 'A Stack client app with the same unique identifier already exists',
   apiKeyExpired: 'expired',

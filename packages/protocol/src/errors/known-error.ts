@@ -17,12 +17,11 @@ import {
   type CodesIn,
   catalogueRow,
   type DetailFieldType,
-  familiesOf,
-  isKnownErrorCode,
   type KnownErrorCode,
   type KnownErrorDetails,
   type KnownErrorFamily,
 } from './catalogue.js';
+import { codeTraits, familiesOf, isKnownErrorCode } from './code-index.js';
 
 /** Constructor arguments after the code: details (only for codes that have them), then an optional message. */
 type ErrorArgs<C extends KnownErrorCode> =
@@ -49,7 +48,7 @@ export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error
   constructor(code: C, ...[details, message]: ErrorArgs<C>) {
     super(message ?? code);
     this.code = code;
-    this.status = catalogueRow(code).status;
+    this.status = codeTraits(code).status;
     this.details = details as KnownErrorDetails<C>;
   }
 
@@ -61,8 +60,8 @@ export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends Error
   /** The JSON body of this error, with its message as it is (see `encodeKnownError` for the worded one). */
   toJSON(): KnownErrorBody {
     const body: KnownErrorBody = { code: this.code, error: this.message };
-    const wanted = catalogueRow(this.code).details;
-    if (wanted) body.details = { ...defaultDetails(wanted), ...((this.details as object | undefined) ?? {}) };
+    const nulls = codeTraits(this.code).nullDetails;
+    if (nulls) body.details = { ...nullDefaults(nulls), ...((this.details as object | undefined) ?? {}) };
     return body;
   }
 }
@@ -140,9 +139,9 @@ export function decodeKnownError(
   if (!isKnownErrorCode(headerCode) || !parsed || typeof parsed !== 'object' || parsed.code !== headerCode) {
     return new UnknownKnownErrorCode(headerCode, status, body);
   }
-  const wanted = catalogueRow(headerCode).details;
+  const nulls = codeTraits(headerCode).nullDetails;
   const raw = parsed.details && typeof parsed.details === 'object' ? parsed.details : undefined;
-  const details = wanted ? { ...defaultDetails(wanted), ...raw } : undefined;
+  const details = nulls ? { ...nullDefaults(nulls), ...raw } : undefined;
   const message = typeof parsed.error === 'string' && parsed.error ? parsed.error : undefined;
   return new KnownError(headerCode, details as never, message);
 }
@@ -186,8 +185,7 @@ function matches(type: DetailFieldType, value: unknown): boolean {
   }
 }
 
-function defaultDetails(wanted: Readonly<Record<string, DetailFieldType>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, type] of Object.entries(wanted)) if (type === 'null') out[key] = null;
-  return out;
+/** The details a code fills with `null` when they are left out (`expired_at_millis`). */
+function nullDefaults(fields: readonly string[]): Record<string, null> {
+  return Object.fromEntries(fields.map((field) => [field, null]));
 }

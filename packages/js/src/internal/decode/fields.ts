@@ -50,6 +50,12 @@ export function readFields<W, T>(body: unknown, read: (fields: Fields<W>) => T, 
   return read(fieldsOf<W>(body, path));
 }
 
+/** The decoder of a list answer (`{ items: [...] }`) that reads each item with `read`. */
+export const itemsOf =
+  <W, T>(read: (fields: Fields<W>) => T): Decoder<T[]> =>
+  (body) =>
+    readFields<{ items: W[] }, T[]>(body, (list) => list.list('items', read));
+
 /**
  * Runs `decode` on the answer to `call` (`METHOD /path`); a malformed answer
  * is reported as the answer to that call.

@@ -4,6 +4,7 @@
  */
 import { decodeKnownError, headers, type KnownError, type UnknownKnownErrorCode } from '@latchkey/protocol';
 import { HttpError, RateLimitedError } from '../../errors.js';
+import { parseJson } from '../parse-json.js';
 import type { AttemptOutcome } from './retry.js';
 
 /** What an answer means to the request pipeline. */
@@ -80,12 +81,4 @@ function parseBody(response: Response, text: string, url: string, status: number
   return parsed === undefined
     ? new HttpError(url, status, text, `The service at ${url} answered with invalid JSON.`)
     : parsed;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -6,7 +6,6 @@
 import { apiBasePath, headers, KnownError } from '@latchkey/protocol';
 import type { FetchFunction, Timers } from '../../options.js';
 import { clientVersionHeader } from '../../version.js';
-import { systemTimers } from '../timers.js';
 import type { Credentials, PreparedCredentials } from './credentials.js';
 import { randomNonce } from './nonce.js';
 import { attemptOutcome, type ProcessedResponse, processApiResponse } from './process-response.js';
@@ -70,14 +69,8 @@ function requestInit(request: ApiRequest, requestHeaders: Record<string, string>
   return init;
 }
 
-/** `fetch` looked up at call time, so a stub installed later is used. */
-export const globalFetch: FetchFunction = (input, init) => globalThis.fetch(input, init);
-
 /** Creates the pipeline every audience sends through. */
 export function createPipeline(options: PipelineOptions): SendRequest {
-  const fetch = options.fetch ?? globalFetch;
-  const timers = options.timers ?? systemTimers;
-  const random = options.random ?? Math.random;
   return (request, credentials) => {
     const url = apiUrl(options.baseUrl, request.path, request.query);
     const prepare = async () => {
@@ -87,7 +80,7 @@ export function createPipeline(options: PipelineOptions): SendRequest {
         decode: async (response: Response) => outcomeOf(await processApiResponse(response, url), prepared),
       };
     };
-    return sendWithRetries(prepare, { ...options, fetch, url, method: request.method, timers, random });
+    return sendWithRetries(prepare, { ...options, url, method: request.method });
   };
 }
 

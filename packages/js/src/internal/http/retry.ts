@@ -7,7 +7,10 @@
 import { maxTimeoutMs, networkRetryAttempts, networkRetryBaseDelayMs, refreshCookieHeader } from '@latchkey/protocol';
 import { ConnectivityError } from '../../errors.js';
 import type { FetchFunction, Timers } from '../../options.js';
-import { sleep } from '../timers.js';
+import { sleep, systemTimers } from '../timers.js';
+
+/** `fetch` looked up at call time, so a stub installed later is used. */
+export const globalFetch: FetchFunction = (input, init) => globalThis.fetch(input, init);
 
 /** What one attempt ended with. `retry` waits `delayMs` (or the backoff delay) before the next attempt. */
 export type AttemptOutcome<T> =
@@ -18,9 +21,10 @@ export type AttemptOutcome<T> =
 export interface RetryOptions {
   method: string;
   url: string;
-  timers: Timers;
-  /** A number in [0, 1), like `Math.random`. */
-  random: () => number;
+  /** Default: the system's. */
+  timers?: Timers;
+  /** A number in [0, 1), like `Math.random` (the default). */
+  random?: () => number;
   isOnline?: () => boolean;
   maxAttempts?: number;
 }
@@ -53,8 +57,8 @@ export async function withRetries<T>(attempt: () => Promise<AttemptOutcome<T>>, 
     }
     last = outcome;
     if (index === maxAttempts - 1) break;
-    const delayMs = delayBefore(outcome, index, options.random);
-    if (delayMs > 0) await sleep(options.timers, Math.min(delayMs, maxTimeoutMs));
+    const delayMs = delayBefore(outcome, index, options.random ?? Math.random);
+    if (delayMs > 0) await sleep(options.timers ?? systemTimers, Math.min(delayMs, maxTimeoutMs));
   }
   if (last?.kind === 'retry') throw last.failure;
   throw connectivityError(options, last?.error);
@@ -67,7 +71,8 @@ export interface Attempt<T> {
 }
 
 export interface SendOptions extends RetryOptions {
-  fetch: FetchFunction;
+  /** Default: `globalFetch`. */
+  fetch?: FetchFunction;
   /** The refresh-token cookie mode (`withServiceCookie`); default off. */
   serviceCookie?: boolean;
 }
@@ -85,7 +90,10 @@ export function sendWithRetries<T>(prepare: () => Attempt<T> | Promise<Attempt<T
     let response: Response;
     try {
       const init: RequestInit = { ...attempt.init, credentials: 'omit', cache: 'no-store' };
-      response = await options.fetch(options.url, options.serviceCookie ? withServiceCookie(init) : init);
+      response = await (options.fetch ?? globalFetch)(
+        options.url,
+        options.serviceCookie ? withServiceCookie(init) : init,
+      );
     } catch (error) {
       if (error instanceof TypeError) return { kind: 'network-error', error };
       throw error;

@@ -14,6 +14,7 @@ import {
   refreshTokenCookieMaxAgeSeconds,
 } from '@latchkey/protocol';
 import type { Timers } from '../../options.js';
+import { parseJson } from '../parse-json.js';
 import { systemTimers } from '../timers.js';
 import type { StoredTokens, TokenStore } from './stored-tokens.js';
 
@@ -96,18 +97,10 @@ export function readCookieTokens(doc: CookieDocument, projectId: string): Stored
 
 /** Writes (or deletes) the cookies for `tokens` and deletes the legacy cookie. */
 function writeCookieTokens(doc: CookieDocument, projectId: string, tokens: StoredTokens): void {
-  const refreshName = cookieNames.refreshToken(projectId);
-  if (tokens.refreshToken) {
-    setCookie(doc, refreshName, tokens.refreshToken, refreshTokenCookieMaxAgeSeconds);
-  } else {
-    deleteCookie(doc, refreshName);
-  }
-  if (tokens.refreshToken && tokens.accessToken) {
-    const pair = JSON.stringify([tokens.refreshToken, tokens.accessToken]);
-    setCookie(doc, cookieNames.accessToken, pair, accessTokenCookieMaxAgeSeconds);
-  } else {
-    deleteCookie(doc, cookieNames.accessToken);
-  }
+  const { refreshToken, accessToken } = tokens;
+  setCookie(doc, cookieNames.refreshToken(projectId), refreshToken, refreshTokenCookieMaxAgeSeconds);
+  const pair = refreshToken && accessToken ? JSON.stringify([refreshToken, accessToken]) : null;
+  setCookie(doc, cookieNames.accessToken, pair, accessTokenCookieMaxAgeSeconds);
   deleteCookie(doc, cookieNames.legacyRefreshToken);
 }
 
@@ -133,28 +126,27 @@ function readCookies(doc: CookieDocument): Map<string, string> {
 }
 
 function parseAccessPair(value: string | undefined): [string, string] | null {
-  if (!value) return null;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    const valid = Array.isArray(parsed) && parsed.length === 2 && parsed.every((v) => typeof v === 'string');
-    return valid ? (parsed as [string, string]) : null;
-  } catch {
-    return null;
-  }
+  const parsed = parseJson(value ?? '');
+  const valid = Array.isArray(parsed) && parsed.length === 2 && parsed.every((v) => typeof v === 'string');
+  return valid ? (parsed as [string, string]) : null;
 }
 
 /**
- * Names and values are percent-encoded, so no token or project id can end
- * the cookie early (`;`), add attributes or smuggle another cookie in.
+ * Writes cookie `name` for `maxAgeSeconds`, or deletes it when `value` is
+ * empty or `null` (the same attributes, so the browser matches it). Names and
+ * values are percent-encoded, so no token or project id can end the cookie
+ * early (`;`), add attributes or smuggle another cookie in.
  */
-export function setCookie(doc: CookieDocument, name: string, value: string, maxAgeSeconds: number): void {
-  const expires = new Date(Date.now() + maxAgeSeconds * 1000).toUTCString();
-  doc.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; expires=${expires}; max-age=${maxAgeSeconds}; ${attributes(doc)}`;
+export function setCookie(doc: CookieDocument, name: string, value: string | null, maxAgeSeconds: number): void {
+  const age = value ? maxAgeSeconds : 0;
+  // A deleted cookie expired at the epoch.
+  const expires = new Date(age && Date.now() + age * 1000).toUTCString();
+  doc.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value ?? '')}; expires=${expires}; max-age=${age}; ${attributes(doc)}`;
 }
 
-/** Deletes with the attributes the cookie was written with, so the browser matches it. */
+/** Deletes cookie `name`. */
 export function deleteCookie(doc: CookieDocument, name: string): void {
-  doc.cookie = `${encodeURIComponent(name)}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; max-age=0; ${attributes(doc)}`;
+  setCookie(doc, name, null, 0);
 }
 
 /** Site-wide, not sent on cross-site subrequests, and https-only on https pages. */

@@ -17,9 +17,9 @@ import { HttpError } from '../../errors.js';
 import type { Clock, FetchFunction, Timers } from '../../options.js';
 import { decodeAnswer, optionalString, readFields } from '../decode/fields.js';
 import { attemptOutcome, processApiResponse } from '../http/process-response.js';
-import { apiUrl, globalFetch } from '../http/request.js';
+import { apiUrl } from '../http/request.js';
 import { type AttemptOutcome, sendWithRetries } from '../http/retry.js';
-import { systemClock, systemTimers } from '../timers.js';
+import { systemClock } from '../timers.js';
 import { remainingValidityMs } from './jwt.js';
 
 /**
@@ -100,24 +100,13 @@ export async function processRefreshResponse(
 
 /** Creates the function a session refreshes through. */
 export function createRefresher(options: RefresherOptions): Refresher {
-  const fetch = options.fetch ?? globalFetch;
   const clock = options.clock ?? systemClock;
-  const timers = options.timers ?? systemTimers;
-  const random = options.random ?? Math.random;
   const url = apiUrl(options.baseUrl, '/auth/oauth/token');
   return (refreshToken) => {
     const body = refreshRequestBody(refreshToken, options.projectId, options.publishableClientKey, options.rotates);
     const init: RequestInit = { method: 'POST', headers: { 'content-type': refreshContentType }, body };
     const decode = (response: Response) => processRefreshResponse(response, url, clock.now());
-    return sendWithRetries(() => ({ init, decode }), {
-      fetch,
-      url,
-      method: 'POST',
-      timers,
-      random,
-      isOnline: options.isOnline,
-      serviceCookie: options.serviceCookie,
-    });
+    return sendWithRetries(() => ({ init, decode }), { ...options, url, method: 'POST' });
   };
 }
 

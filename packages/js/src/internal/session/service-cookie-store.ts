@@ -9,7 +9,7 @@
  */
 import { refreshTokenCookieMaxAgeSeconds } from '@latchkey/protocol';
 import type { Timers } from '../../options.js';
-import { type CookieDocument, deleteCookie, parseCookies, pollingStore, setCookie } from './cookie-store.js';
+import { type CookieDocument, parseCookies, pollingStore, setCookie } from './cookie-store.js';
 import type { StoredTokens, TokenStore } from './stored-tokens.js';
 
 /** Name of the readable cookie that holds the session's handle. */
@@ -31,8 +31,7 @@ export function serviceCookieStore(options: {
   };
   const write = (tokens: StoredTokens) => {
     kept = { ...tokens };
-    if (tokens.refreshToken) setCookie(doc, name, tokens.refreshToken, refreshTokenCookieMaxAgeSeconds);
-    else deleteCookie(doc, name);
+    setCookie(doc, name, tokens.refreshToken, refreshTokenCookieMaxAgeSeconds);
   };
   return pollingStore(read, write, options.timers);
 }

@@ -17,5 +17,5 @@ export function createTokenStore(option: TokenStoreOption, projectId: string, ti
     if (typeof document === 'undefined') return memoryTokenStore();
     return (option === 'cookie' ? cookieTokenStore : serviceCookieStore)({ projectId, timers });
   }
-  return memoryTokenStore({ accessToken: option.accessToken ?? null, refreshToken: option.refreshToken ?? null });
+  return memoryTokenStore(option);
 }
