@@ -7,9 +7,10 @@
  */
 import { type ClientEmailFlows, clientEmailFlows } from './auth/client-email-flows.js';
 import { type HandlerRedirects, handlerRedirects } from './auth/client-sign-in.js';
-import { type MfaSignIn, mfaSignIn } from './auth/mfa-auth.js';
+import { accountSecuritySignIn } from './auth/deferred.js';
+import type { MfaSignIn } from './auth/mfa-auth.js';
 import { type OAuthSignIn, oauthSignIn } from './auth/oauth-auth.js';
-import { type PasskeySignIn, passkeySignIn } from './auth/passkey-auth.js';
+import type { PasskeySignIn } from './auth/passkey-auth.js';
 import { type CredentialAuth, credentialAuth } from './auth/password-auth.js';
 import { type ClientAppData, clientAppData } from './client-app-data.js';
 import { createCore } from './internal/core.js';
@@ -106,8 +107,7 @@ function mountClientApp(options: ClientAppOptions): ClientAppModules {
     ...credentialAuth(scope),
     ...clientEmailFlows(scope),
     ...oauthSignIn(scope),
-    ...passkeySignIn(scope),
-    ...mfaSignIn(scope),
+    ...accountSecuritySignIn(scope),
     ...currentUserAccess(scope),
     ...teamInvitationCodes(scope),
     ...clientAppData(scope),

@@ -19,6 +19,7 @@ import type {
 import type { Send } from '../internal/core.js';
 import { type Fields, readFields } from '../internal/decode/fields.js';
 import { definedFields } from '../internal/defined-fields.js';
+import { currentLocation } from '../internal/redirect.js';
 import type { ClientScope } from '../users/account-data.js';
 import { ignoreAnswer } from '../users/users-api.js';
 import { completeSignIn } from './client-sign-in.js';
@@ -60,7 +61,7 @@ async function startCeremony(
   path: string,
   rpIdOf: (options: Record<string, Json>) => { holder: Record<string, Json>; key: string },
 ): Promise<[WebAuthn, Ceremony]> {
-  const hostname = globalThis.location?.hostname;
+  const hostname = currentLocation()?.hostname;
   if (!hostname) throw new Error('Passkeys run in a browser only (WebAuthn needs the page and its hostname).');
   const [webAuthn, ceremony] = await Promise.all([
     loadWebAuthn(),

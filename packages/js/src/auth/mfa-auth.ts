@@ -9,9 +9,7 @@
  * the recovery codes. The code loads on the first call (`deferred.ts`).
  */
 import { isKnownError } from '@latchkey/protocol';
-import type { ClientScope } from '../users/account-data.js';
 import type { SignInResult } from './client-sign-in.js';
-import { deferred } from './deferred.js';
 
 /**
  * The second factor a user proves: a 6-digit code of their authenticator
@@ -156,11 +154,3 @@ export interface MfaActions {
   /** Ten new recovery codes replace all of the user's, after a current TOTP code. */
   regenerateRecoveryCodes(totp: string): Promise<string[]>;
 }
-
-/** The second-factor module of `ClientApp`. */
-export const mfaSignIn = (scope: ClientScope): MfaSignIn =>
-  deferred<MfaSignIn>(scope, ['signInWithMfa', 'startMfaSetup', 'confirmMfaSetup']);
-
-/** The mfa slice of the signed-in user of `scope`. */
-export const mfaActions = (scope: ClientScope): MfaActions =>
-  deferred<MfaActions>(scope, ['enableTotp', 'confirmTotp', 'disableTotp', 'regenerateRecoveryCodes']);

@@ -8,9 +8,9 @@
  * library's (`ERROR_CEREMONY_ABORTED`, `ERROR_INVALID_RP_ID`, ...; wording in
  * `webAuthnErrorMessages` of `@latchkey/protocol`).
  */
-import { accountQuery, type ClientQuery, type ClientScope } from '../users/account-data.js';
+import { accountQuery, type ClientQuery } from '../users/account-data.js';
 import type { SignInResult } from './client-sign-in.js';
-import { deferred, loadAccountSecurity } from './deferred.js';
+import { loadAccountSecurity } from './deferred.js';
 
 /**
  * Options of `signInWithPasskey`.
@@ -137,11 +137,3 @@ export const passkeysQuery: ClientQuery<Passkey[]> = /* @__PURE__ */ accountQuer
   async (scope) => (await loadAccountSecurity()).listPasskeys(scope),
   [],
 );
-
-/** The passkey module of `ClientApp`. */
-export const passkeySignIn = (scope: ClientScope): PasskeySignIn =>
-  deferred<PasskeySignIn>(scope, ['signInWithPasskey']);
-
-/** The passkeys slice of the signed-in user of `scope`. */
-export const passkeyActions = (scope: ClientScope): PasskeyActions =>
-  deferred<PasskeyActions>(scope, ['registerPasskey', 'listPasskeys']);

@@ -11,10 +11,11 @@
  */
 import { headers, isKnownError, KnownError } from '@latchkey/protocol';
 import { redirectToAuthPage } from '../auth/client-sign-in.js';
-import { type MfaActions, mfaActions } from '../auth/mfa-auth.js';
+import { accountSecurityActions } from '../auth/deferred.js';
+import type { MfaActions } from '../auth/mfa-auth.js';
 import type { OAuthClient } from '../auth/oauth.js';
 import { type ConnectedAccountActions, connectedAccountActions } from '../auth/oauth-auth.js';
-import { type PasskeyActions, passkeyActions } from '../auth/passkey-auth.js';
+import type { PasskeyActions } from '../auth/passkey-auth.js';
 import { type PasswordActions, passwordActions } from '../auth/password-auth.js';
 import {
   type ContactChannelActions,
@@ -193,8 +194,7 @@ function createCurrentUser(user: UserData, scope: ClientScope): CurrentUser {
     ...contactChannelActions(user, scope),
     ...teamActions(scope),
     ...connectedAccountActions(user, scope),
-    ...passkeyActions(scope),
-    ...mfaActions(scope),
+    ...accountSecurityActions(scope),
   };
 }
 
