@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
@@ -61,6 +61,19 @@ const budgetBytes = 25_450;
  */
 const wholeEntryBudgetBytes = 34_400;
 
+/**
+ * What a page loads before calling anything: each `import()` is left to load
+ * its chunk on the call, as app bundlers split it (the SDK's passkey and
+ * second-factor code, the QR drawing).
+ */
+const loadedOnCall: Plugin = {
+  name: 'loaded-on-call',
+  setup: (plugins) =>
+    plugins.onResolve({ filter: /./ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+    ),
+};
+
 async function bundle(contents: string) {
   const result = await build({
     stdin: { contents, resolveDir: srcDir, loader: 'ts', sourcefile: 'budget-entry.ts' },
@@ -71,6 +84,7 @@ async function bundle(contents: string) {
     conditions: ['source'],
     external: ['react', 'react-dom', 'react/jsx-runtime'],
     jsx: 'automatic',
+    plugins: [loadedOnCall],
     write: false,
     metafile: true,
     logLevel: 'silent',
