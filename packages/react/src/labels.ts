@@ -15,6 +15,7 @@ import { commonLabels } from './internal/common-labels.js';
 import { linkCodeLabels } from './link-code/link-code-labels.js';
 import { magicLinkLabels } from './magic-link/magic-link-labels.js';
 import type { LatchkeyMessages } from './messages.js';
+import { mfaLabels } from './mfa/mfa-labels.js';
 import { oauthLabels } from './oauth/oauth-labels.js';
 import { teamLabels } from './teams/team-labels.js';
 import { userButtonLabels } from './user-button/user-button-labels.js';
@@ -43,6 +44,7 @@ export interface LatchkeyLabels
     LabelsOf<typeof emailLabels>,
     LabelsOf<typeof linkCodeLabels>,
     LabelsOf<typeof magicLinkLabels>,
+    LabelsOf<typeof mfaLabels>,
     LabelsOf<typeof oauthLabels>,
     LabelsOf<typeof userButtonLabels>,
     LabelsOf<typeof accountSettingsLabels>,
@@ -64,6 +66,7 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   ...emailLabels,
   ...linkCodeLabels,
   ...magicLinkLabels,
+  ...mfaLabels,
   ...oauthLabels,
   ...userButtonLabels,
   ...accountSettingsLabels,

@@ -27,6 +27,8 @@ import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
 import { ConnectedAccountsSection, connectedAccountsRelevant } from './connected-accounts-section.js';
 import { EmailsSection } from './emails-section.js';
+import { MfaSection } from './mfa-section.js';
+import { PasskeysSection } from './passkeys-section.js';
 import { PasswordSection } from './password-section.js';
 import { ProfileSection } from './profile-section.js';
 import { SettingsSection } from './settings-parts.js';
@@ -65,7 +67,8 @@ export interface AccountSettingsSection {
 
 /**
  * The sections `AccountSettings` shows by default: Profile, E-mails, Password,
- * Teams, Connected accounts (only when the project enables an OAuth provider
+ * Passkeys (only when the project enables them or the user has one),
+ * Two-step sign-in, Teams, Connected accounts (only when the project enables an OAuth provider
  * or the user has a connected account).
  *
  * @example
@@ -94,6 +97,22 @@ export const accountSettingsSections: readonly AccountSettingsSection[] = Object
     description: (labels) => labels.accountPasswordDescription,
     icon: <Icon name="key" size={18} />,
     content: PasswordSection,
+  },
+  {
+    id: 'passkeys',
+    title: (labels) => labels.accountPasskeysTitle,
+    description: (labels) => labels.accountPasskeysDescription,
+    icon: <Icon name="key" size={18} />,
+    content: PasskeysSection,
+    // Offered when the project signs in with passkeys, and to a user who has some (to remove them).
+    visible: ({ user, project }) => project?.config.passkeyEnabled === true || user.passkeyAuthEnabled,
+  },
+  {
+    id: 'two-step',
+    title: (labels) => labels.accountMfaTitle,
+    description: (labels) => labels.accountMfaDescription,
+    icon: <Icon name="lock" size={18} />,
+    content: MfaSection,
   },
   {
     id: 'teams',
