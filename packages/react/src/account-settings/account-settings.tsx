@@ -10,6 +10,7 @@ import {
   type ComponentType,
   forwardRef,
   type HTMLAttributes,
+  lazy,
   type MouseEvent,
   type ReactNode,
   Suspense,
@@ -27,12 +28,17 @@ import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
 import { ConnectedAccountsSection, connectedAccountsRelevant } from './connected-accounts-section.js';
 import { EmailsSection } from './emails-section.js';
-import { MfaSection } from './mfa-section.js';
-import { PasskeysSection } from './passkeys-section.js';
 import { PasswordSection } from './password-section.js';
 import { ProfileSection } from './profile-section.js';
 import { SettingsSection } from './settings-parts.js';
 import { TeamsSection } from './teams-section.js';
+
+// Loaded when first shown (the sections render in a Suspense): the QR code, the recovery codes and the
+// passkey rows stay out of the bundle of a page that never opens them.
+const PasskeysSection = lazy(() =>
+  import('./passkeys-section.js').then((module) => ({ default: module.PasskeysSection })),
+);
+const MfaSection = lazy(() => import('./mfa-section.js').then((module) => ({ default: module.MfaSection })));
 
 /** A text, or a function of the labels in force (so a translation rewords it). */
 type Words = string | ((labels: Readonly<LatchkeyLabels>) => string);

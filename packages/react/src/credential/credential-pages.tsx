@@ -9,7 +9,7 @@ import { useProjectName } from '../internal/use-project-name.js';
 import type { LabelsOf, LatchkeyTranslation } from '../labels.js';
 import { MagicLinkForm } from '../magic-link/magic-link-form.js';
 import { magicLinkLabels } from '../magic-link/magic-link-labels.js';
-import { SecondFactorCard } from '../mfa/second-factor.js';
+import { SecondFactorStep } from '../mfa/second-factor-step.js';
 import { OAuthButtons } from '../oauth/oauth-buttons.js';
 import { PasskeySignIn } from '../passkey/passkey-sign-in.js';
 import { useApp } from '../provider.js';
@@ -121,7 +121,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
   if (attempt) {
     return (
       <TextContext.Provider value={text}>
-        <SecondFactorCard
+        <SecondFactorStep
           {...rest}
           ref={ref}
           attempt={attempt}

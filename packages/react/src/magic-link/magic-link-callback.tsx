@@ -7,7 +7,7 @@ import { TextContext, useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { LinkCodePage } from '../link-code/link-code-page.js';
 import { useLinkCode } from '../link-code/use-link-code.js';
-import { SecondFactorCard } from '../mfa/second-factor.js';
+import { SecondFactorStep } from '../mfa/second-factor-step.js';
 import { useApp } from '../provider.js';
 import { magicLinkLabels } from './magic-link-labels.js';
 
@@ -64,7 +64,7 @@ export const MagicLinkCallback = forwardRef<HTMLDivElement, MagicLinkCallbackPro
   if (attempt) {
     return (
       <TextContext.Provider value={text}>
-        <SecondFactorCard {...rest} ref={ref} attempt={attempt} />
+        <SecondFactorStep {...rest} ref={ref} attempt={attempt} />
       </TextContext.Provider>
     );
   }

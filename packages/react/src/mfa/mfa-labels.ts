@@ -1,5 +1,6 @@
 /**
- * Words of two-step sign-in: the code step after a first factor, the set-up
+ * Words of two-step sign-in (those the sign-in page itself shows are in
+ * `sign-in-step-labels.ts`): the code step after a first factor, the set-up
  * a project's requirement forces (and the Two-step section reuses: the QR
  * code, the secret, the recovery codes). The English table is the one
  * declaration: the label type derives from it, and `labels` overrides
@@ -8,8 +9,7 @@
 
 /** English mfa words; entries that embed a value are functions of a named object. */
 export const mfaLabels = {
-  /** The code step, after the password, the e-mailed code, OAuth or a passkey. */
-  mfaTitle: 'Two-step sign-in',
+  /** The code step, after the password, the e-mailed code, OAuth or a passkey (its title: `mfaTitle`). */
   mfaSubtitle: 'Enter the six-digit code from your authenticator app.',
   mfaRecoverySubtitle: 'Enter one of the recovery codes you saved when you turned on two-step sign-in.',
   mfaCodeLabel: 'Code from your authenticator app',
@@ -44,7 +44,4 @@ export const mfaLabels = {
   /** The name of the downloaded file. */
   mfaCodesFileName: 'recovery-codes.txt',
   mfaContinue: 'I saved them, continue',
-  /** The passkey button of the sign-in page. */
-  passkeySignIn: 'Sign in with a passkey',
-  passkeySignInBusy: 'Waiting for your passkey…',
 };

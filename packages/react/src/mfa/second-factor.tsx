@@ -20,6 +20,7 @@ import { useLabels, useMessages } from '../internal/text.js';
 import { useOnce } from '../internal/use-once.js';
 import { useApp } from '../provider.js';
 import { mfaLabels } from './mfa-labels.js';
+import { signInStepLabels } from './sign-in-step-labels.js';
 import { OneTimeCodeInput, RecoveryCodes, TotpSetupForm, useInvalidCodeText } from './totp-parts.js';
 
 export interface SecondFactorCardProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
@@ -43,7 +44,7 @@ export const SecondFactorCard = forwardRef<HTMLDivElement, SecondFactorCardProps
   ref,
 ) {
   const app = useApp();
-  const labels = useLabels(mfaLabels);
+  const labels = useLabels(mfaLabels, signInStepLabels);
   const back = onCancel ? (
     <button type="button" className="lk-button-text" onClick={onCancel}>
       {labels.backToSignIn}

@@ -8,7 +8,7 @@ import { TextContext, useText, wordsOf } from '../internal/text.js';
 import { useOnce } from '../internal/use-once.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { Checking } from '../link-code/link-code-page.js';
-import { SecondFactorCard } from '../mfa/second-factor.js';
+import { SecondFactorStep } from '../mfa/second-factor-step.js';
 import { useApp } from '../provider.js';
 import { oauthLabels } from './oauth-labels.js';
 
@@ -49,7 +49,7 @@ export const OAuthCallback = forwardRef<HTMLDivElement, OAuthCallbackProps>(func
   // The provider's account was accepted and the service asks for the second factor (or its set-up).
   const attempt = state.status === 'failed' ? multiFactorAttempt(state.error) : null;
   if (attempt) {
-    page = <SecondFactorCard {...rest} ref={ref} attempt={attempt} catalogueWording />;
+    page = <SecondFactorStep {...rest} ref={ref} attempt={attempt} catalogueWording />;
   } else if (state.status === 'failed' || state.value === false) {
     page = (
       <AuthCard

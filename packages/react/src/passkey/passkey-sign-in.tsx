@@ -11,7 +11,7 @@ import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
 import { errorText } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
-import { mfaLabels } from '../mfa/mfa-labels.js';
+import { signInStepLabels } from '../mfa/sign-in-step-labels.js';
 import { useApp } from '../provider.js';
 
 export interface PasskeySignInProps {
@@ -38,7 +38,7 @@ async function autofillAvailable(): Promise<boolean> {
 /** The passkey button, its alert, and the autofill ceremony while `autofill`. */
 export function PasskeySignIn({ autofill, noRedirect, onSuccess, onMultiFactor }: PasskeySignInProps) {
   const app = useApp();
-  const labels = useLabels(mfaLabels);
+  const labels = useLabels(signInStepLabels);
   const action = useFormAction();
   const autofillRun = useRef<AbortController | null>(null);
   /** Counts the button's failed ceremonies: the autofill starts anew after one. */
