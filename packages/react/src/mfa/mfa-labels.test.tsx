@@ -7,7 +7,7 @@
  * `accountMfa…` label is shown (the few only a held request shows, listed).
  */
 import { KnownError } from '@latchkey/protocol';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccountSettings } from '../account-settings/account-settings.js';

@@ -10,6 +10,7 @@ import { userEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SignIn } from '../credential/credential-pages.js';
 import { MagicLinkCallback } from '../magic-link/magic-link-callback.js';
+import { OAuthCallback } from '../oauth/oauth-callback.js';
 import { LatchkeyProvider } from '../provider.js';
 import {
   type Answers,
@@ -134,6 +135,25 @@ describe('the code step', () => {
     fireEvent.change(field, { target: { value: '111222' } });
     await waitFor(() => expect(service.navigations).toHaveLength(1));
     expect(service.calls).toContain('POST /auth/mfa/sign-in');
+  });
+
+  it('follows the OAuth callback, a refused code in the callback’s words', async () => {
+    const service = answeringApp({
+      'POST /auth/oauth/token': () => secondFactor('MULTI_FACTOR_AUTHENTICATION_REQUIRED'),
+      'POST /auth/mfa/sign-in': () => knownErrorAnswer('INVALID_TOTP_CODE'),
+    });
+    void service.app.signInWithOAuth('github');
+    await waitFor(() => expect(service.navigations).toHaveLength(1));
+    const state = new URL(service.navigations[0]!).searchParams.get('state');
+    visit(`/handler/oauth-callback?code=c&state=${state}`);
+    render(
+      <LatchkeyProvider app={service.app}>
+        <OAuthCallback />
+      </LatchkeyProvider>,
+    );
+    const field = await screen.findByLabelText('Code from your authenticator app', {}, { timeout: 5_000 });
+    fireEvent.change(field, { target: { value: '123456' } });
+    await waitFor(() => expect(alertText()).toContain('Invalid TOTP code. Please try signing in again.'));
   });
 });
 

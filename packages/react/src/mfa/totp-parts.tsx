@@ -50,7 +50,7 @@ export function useInvalidCodeText(): (error: unknown) => string | null {
  * and the pages fetch nothing from the network. It is loaded with `import()`
  * when a QR code is first shown, so the sign-in page's bundle does not carry it.
  */
-export function QrCode({ value, label }: { value: string; label: string }) {
+function QrCode({ value, label }: { value: string; label: string }) {
   const [modules, setModules] = useState<{ value: string; data: boolean[][] } | null>(null);
   useEffect(() => {
     let live = true;
