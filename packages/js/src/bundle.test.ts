@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { errorMessages } from '@latchkey/protocol';
-import { build } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
@@ -86,7 +86,19 @@ const serverEntryModules = [
   'teams/permission-definitions.ts',
 ];
 
+/**
+ * What a page loads before calling anything: the bundle of `contents`, each
+ * `import()` left to load its chunk on the call (as app bundlers do; the
+ * modules it shares with the page are the page's already).
+ */
 async function bundle(contents: string, platform: 'browser' | 'node' = 'browser') {
+  const onCall: Plugin = {
+    name: 'loaded-on-call',
+    setup: (plugins) =>
+      plugins.onResolve({ filter: /./ }, (args) =>
+        args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+      ),
+  };
   const result = await build({
     stdin: { contents, resolveDir: srcDir, loader: 'ts' },
     bundle: true,
@@ -94,20 +106,66 @@ async function bundle(contents: string, platform: 'browser' | 'node' = 'browser'
     format: 'esm',
     platform,
     conditions: ['source'],
+    plugins: [onCall],
     write: false,
     metafile: true,
     logLevel: 'silent',
   });
   const code = result.outputFiles[0]?.text ?? '';
   const output = Object.values(result.metafile.outputs)[0];
-  /** Modules with code in the bundle (esbuild also lists modules it read and dropped whole). */
-  const kept = Object.entries(output?.inputs ?? {}).filter(([, input]) => input.bytesInOutput > 0);
   return {
     code,
     gzipped: gzipSync(code).length,
-    inputs: kept.map(([path]) => path),
+    inputs: keptInputs(output),
     read: Object.keys(result.metafile.inputs),
   };
+}
+
+/** Modules with code in `output` (esbuild also lists modules it read and dropped whole). */
+function keptInputs(output: Metafile['outputs'][string] | undefined): string[] {
+  return Object.entries(output?.inputs ?? {})
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([path]) => path);
+}
+
+/** The chunks the code of `contents` loads on a call (`import()`): split as a page's bundler splits them. */
+async function chunksLoadedOnCall(contents: string) {
+  const result = await build({
+    stdin: { contents, resolveDir: srcDir, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    splitting: true,
+    outdir: 'out',
+    conditions: ['source'],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const { outputs } = result.metafile;
+  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined) ?? '';
+  const dynamic = (outputs[entry]?.imports ?? []).filter((chunk) => chunk.kind === 'dynamic-import');
+  const initial = new Set(
+    [entry, ...(outputs[entry]?.imports ?? []).filter((chunk) => chunk.kind === 'import-statement')].map((chunk) =>
+      typeof chunk === 'string' ? chunk : chunk.path,
+    ),
+  );
+  /** Each chunk with what it statically loads that the page has not loaded yet. */
+  const lazy = (path: string, seen = new Set<string>()): string[] => {
+    if (seen.has(path) || initial.has(path)) return [];
+    seen.add(path);
+    const loads = (outputs[path]?.imports ?? []).filter((chunk) => chunk.kind !== 'dynamic-import');
+    return [path, ...loads.flatMap((chunk) => lazy(chunk.path, seen))];
+  };
+  const text = (path: string) => result.outputFiles.find((file) => file.path.endsWith(path))?.text ?? '';
+  return dynamic.map(({ path }) => {
+    const files = lazy(path);
+    return {
+      code: files.map(text).join('\n'),
+      gzipped: files.reduce((sum, file) => sum + gzipSync(text(file)).length, 0),
+      inputs: files.flatMap((file) => keptInputs(outputs[file])),
+    };
+  });
 }
 
 function report(label: string, { code, gzipped, inputs }: Awaited<ReturnType<typeof bundle>>) {

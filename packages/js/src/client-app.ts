@@ -2,12 +2,15 @@
  * `ClientApp`: the SDK for code running on behalf of an end user (browser or
  * Node). An audience like the others (`internal/mounted.ts`): the
  * publishable key plus the user's session as credentials (`ClientScope`),
- * and the modules it mounts: password, e-mail and OAuth sign-in, the current
- * user, team invitations, its data and the handler redirects.
+ * and the modules it mounts: password, e-mail, OAuth and passkey sign-in, the
+ * second factor, the current user, team invitations, its data and the handler redirects.
  */
 import { type ClientEmailFlows, clientEmailFlows } from './auth/client-email-flows.js';
 import { type HandlerRedirects, handlerRedirects } from './auth/client-sign-in.js';
+import { accountSecuritySignIn } from './auth/deferred.js';
+import type { MfaSignIn } from './auth/mfa-auth.js';
 import { type OAuthSignIn, oauthSignIn } from './auth/oauth-auth.js';
+import type { PasskeySignIn } from './auth/passkey-auth.js';
 import { type CredentialAuth, credentialAuth } from './auth/password-auth.js';
 import { type ClientAppData, clientAppData } from './client-app-data.js';
 import { createCore } from './internal/core.js';
@@ -67,6 +70,8 @@ export interface ClientAppModules
   extends CredentialAuth,
     ClientEmailFlows,
     OAuthSignIn,
+    PasskeySignIn,
+    MfaSignIn,
     CurrentUserAccess,
     TeamInvitationCodes,
     ClientAppData,
@@ -102,6 +107,7 @@ function mountClientApp(options: ClientAppOptions): ClientAppModules {
     ...credentialAuth(scope),
     ...clientEmailFlows(scope),
     ...oauthSignIn(scope),
+    ...accountSecuritySignIn(scope),
     ...currentUserAccess(scope),
     ...teamInvitationCodes(scope),
     ...clientAppData(scope),

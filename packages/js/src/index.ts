@@ -25,12 +25,29 @@
 export { isKnownError, KnownError, UnknownKnownErrorCode } from '@latchkey/protocol';
 export type { ClientEmailFlows } from './auth/client-email-flows.js';
 export type { HandlerRedirects, SignInResult } from './auth/client-sign-in.js';
+export {
+  type MfaActions,
+  type MfaProof,
+  type MfaSignIn,
+  type MfaSignInOptions,
+  type MultiFactorAttempt,
+  multiFactorAttempt,
+  type TotpEnrolment,
+} from './auth/mfa-auth.js';
 export type {
   ConnectedAccountActions,
   GetConnectedAccountOptions,
   LinkConnectedAccountOptions,
   OAuthSignIn,
 } from './auth/oauth-auth.js';
+export {
+  type Passkey,
+  type PasskeyActions,
+  type PasskeyData,
+  type PasskeySignIn,
+  type PasskeySignInOptions,
+  passkeysQuery,
+} from './auth/passkey-auth.js';
 export type {
   CredentialAuth,
   CredentialSignInOptions,

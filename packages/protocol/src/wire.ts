@@ -120,6 +120,8 @@ export interface AdminProjectConfigWire extends ClientProjectConfigWire {
   team_member_default_permissions: { id: string }[];
   /** Extension: absent from services that predate it. */
   rate_limits?: RateLimitsWire;
+  /** Extension: every sign-in needs a TOTP second factor; users without one set it up to finish signing in. */
+  mfa_required?: boolean;
 }
 
 /** `GET /projects/current` with admin access. */
@@ -264,6 +266,36 @@ export interface ContactChannelWire {
   used_for_auth: boolean;
   is_verified: boolean;
   is_primary: boolean;
+}
+
+/**
+ * Answer of `POST /auth/passkey/initiate-passkey-registration` and
+ * `.../initiate-passkey-authentication` (wire-protocol §11): the WebAuthn
+ * options for the browser, their RP id the placeholder the SDK replaces, and
+ * the code to send back with the browser's response.
+ */
+export interface PasskeyCeremonyWire {
+  options_json: Record<string, Json>;
+  code: string;
+}
+
+/** A passkey of a user as `GET /users/{id}/passkeys` lists it (a Latchkey extension): never the key. */
+export interface PasskeyWire {
+  id: string;
+  name: string;
+  created_at_millis: number;
+  last_used_at_millis: number | null;
+}
+
+/** A new TOTP secret (`POST /users/me/mfa/totp`, `POST /auth/mfa/setup`; Latchkey extensions), pending until a code proves it. */
+export interface TotpEnrolmentWire {
+  secret_base32: string;
+  otpauth_uri: string;
+}
+
+/** Ten single-use recovery codes, shown once (`/users/me/mfa/totp/confirm`, `/users/me/mfa/recovery-codes`). */
+export interface RecoveryCodesWire {
+  recovery_codes: string[];
 }
 
 /** Answer of `POST /auth/otp/send-sign-in-code`: the code's last 39 characters (the mail shows the first six). */

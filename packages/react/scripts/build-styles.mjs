@@ -25,6 +25,7 @@ export const styleParts = [
   'account-settings',
   'teams',
   'oauth',
+  'mfa',
 ];
 
 const stylesDir = new URL('../src/styles/', import.meta.url);

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const srcDir = fileURLToPath(new URL('.', import.meta.url));
@@ -39,8 +39,14 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * `ClientApp` as mounted modules (see the js bundle test) brought it to 25.74 kB.
  * The SDK's diet (the compact code index instead of the catalogue object, and
  * helpers written once; see the js bundle test) took it to 25.44 kB.
+ * Passkeys and two-step sign-in: the SDK's method names and the
+ * `import()` of their chunk (+225 B, 25.68 kB), then the page's passkey
+ * button and autofill, and the hand-off of the password, e-mailed-code and
+ * passkey sign-ins to the second step (+1.0 kB): 26.67 kB. The second step
+ * itself (code step, forced set-up, recovery codes, their words) and the QR
+ * encoder load on the first sign-in that asks for it, and are not counted.
  */
-const budgetBytes = 25_450;
+const budgetBytes = 26_700;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the
@@ -57,9 +63,25 @@ const budgetBytes = 25_450;
  * live with their capabilities, that is the user with every slice (OAuth
  * linking, password, channels, teams: ~5 kB), though every app already holds
  * it through its `ClientApp`. 34.38 kB after the SDK's diet (the compact code
- * index, helpers written once).
+ * index, helpers written once). With passkeys and two-step sign-in 36.72 kB:
+ * the SDK's share (+0.3 kB), the sign-in page's (+1.0 kB) and the words of the
+ * Passkeys and Two-step sections and of the second step in the one labels
+ * table (+1 kB); the sections' and the second step's code load when first shown.
  */
-const wholeEntryBudgetBytes = 34_400;
+const wholeEntryBudgetBytes = 36_750;
+
+/**
+ * What a page loads before calling anything: each `import()` is left to load
+ * its chunk on the call, as app bundlers split it (the SDK's passkey and
+ * second-factor code, the QR drawing).
+ */
+const loadedOnCall: Plugin = {
+  name: 'loaded-on-call',
+  setup: (plugins) =>
+    plugins.onResolve({ filter: /./ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+    ),
+};
 
 async function bundle(contents: string) {
   const result = await build({
@@ -71,6 +93,7 @@ async function bundle(contents: string) {
     conditions: ['source'],
     external: ['react', 'react-dom', 'react/jsx-runtime'],
     jsx: 'automatic',
+    plugins: [loadedOnCall],
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -103,16 +126,29 @@ describe('browser bundle of @latchkey/react', () => {
     expect(result.inputs.some((path) => path.endsWith('js/src/client-app.ts'))).toBe(true);
     expect(result.inputs.some((path) => path.includes('protocol/src'))).toBe(true);
     expect(result.code).toContain('lk-password-toggle');
+    // The QR encoder and the second step load when a sign-in first asks for them.
+    expect(result.inputs.filter((path) => /uqr|mfa\/(second-factor|totp-parts)\./.test(path))).toEqual([]);
     console.log(
       `@latchkey/react ClientApp + LatchkeyProvider + SignIn: ${result.code.length} B minified, ${result.gzipped} B min+gzip (budget ${budgetBytes} B, ${result.inputs.length} modules)`,
     );
     expect(result.gzipped).toBeLessThanOrEqual(budgetBytes);
   });
 
+  it('the second step and the QR encoder, loaded on demand (size recorded)', async () => {
+    const step = await bundle("export { SecondFactorCard } from './mfa/second-factor.js';");
+    const qr = await bundle("export { encode } from 'uqr';");
+    // Standalone: the step's bundle also holds the SDK and form kit a page already has.
+    console.log(
+      `@latchkey/react second step (standalone, with the SDK): ${step.gzipped} B min+gzip; QR encoder chunk (uqr): ${qr.gzipped} B min+gzip`,
+    );
+    expect(qr.gzipped).toBeGreaterThan(0);
+  });
+
   it('whole entry: no zod, node: or server code (size recorded)', async () => {
     const result = await bundle("export * from './index.js';");
     expectBrowserOnly(result);
     console.log(`@latchkey/react whole entry: ${result.code.length} B minified, ${result.gzipped} B min+gzip`);
+    expect(result.inputs.filter((path) => path.includes('uqr'))).toEqual([]);
     expect(result.gzipped).toBeLessThanOrEqual(wholeEntryBudgetBytes);
   });
 });

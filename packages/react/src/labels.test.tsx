@@ -164,8 +164,9 @@ describe('labels', () => {
 
     expect(leftovers).toEqual([]);
     // AccountSettings' own labels are proven by account-settings/account-settings-labels.test.tsx, the
-    // team switcher's and the team-invitation page's (on the real service) by teams/teams-ui.test.tsx.
-    const provenElsewhere = /^(account(?!Menu)|teamSwitcher|teamInvitation)/;
+    // team switcher's and the team-invitation page's (on the real service) by teams/teams-ui.test.tsx, the
+    // passkey and two-step words by mfa/mfa-labels.test.tsx.
+    const provenElsewhere = /^(account(?!Menu)|teamSwitcher|teamInvitation|mfa|passkey)/;
     expect(Object.keys(englishLabels).filter((key) => !seen.has(key) && !provenElsewhere.test(key))).toEqual([]);
   });
 });

@@ -15,6 +15,8 @@ import { commonLabels } from './internal/common-labels.js';
 import { linkCodeLabels } from './link-code/link-code-labels.js';
 import { magicLinkLabels } from './magic-link/magic-link-labels.js';
 import type { LatchkeyMessages } from './messages.js';
+import { mfaLabels } from './mfa/mfa-labels.js';
+import { signInStepLabels } from './mfa/sign-in-step-labels.js';
 import { oauthLabels } from './oauth/oauth-labels.js';
 import { teamLabels } from './teams/team-labels.js';
 import { userButtonLabels } from './user-button/user-button-labels.js';
@@ -43,6 +45,8 @@ export interface LatchkeyLabels
     LabelsOf<typeof emailLabels>,
     LabelsOf<typeof linkCodeLabels>,
     LabelsOf<typeof magicLinkLabels>,
+    LabelsOf<typeof mfaLabels>,
+    LabelsOf<typeof signInStepLabels>,
     LabelsOf<typeof oauthLabels>,
     LabelsOf<typeof userButtonLabels>,
     LabelsOf<typeof accountSettingsLabels>,
@@ -64,6 +68,8 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   ...emailLabels,
   ...linkCodeLabels,
   ...magicLinkLabels,
+  ...mfaLabels,
+  ...signInStepLabels,
   ...oauthLabels,
   ...userButtonLabels,
   ...accountSettingsLabels,

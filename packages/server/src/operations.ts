@@ -18,6 +18,7 @@ import { secretWeakness } from './crypto/secret-strength.js';
 import { type ActionContext, operatorContext } from './events/recorder.js';
 import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
 import { outboxSealer, resealContent } from './mail/sealed-mail.js';
+import { resealTotpSecrets } from './mfa/mfa-store.js';
 import { resealAccountTokens } from './oauth/oauth-account-store.js';
 import { PasswordHasher } from './password/passwords.js';
 import {
@@ -254,6 +255,8 @@ export interface SecretRotation {
   signingKeys: number;
   projectConfigs: number;
   providerAccounts: number;
+  /** Users with a TOTP secret (active or being enrolled). */
+  totpSecrets: number;
   /** Mail bodies in the outbox (waiting, or kept by the dev mailbox). */
   queuedMails: number;
   /** OAuth sign-ins in flight, ended (their verifiers were sealed under the old secret). */
@@ -263,7 +266,7 @@ export interface SecretRotation {
 /**
  * Moves a database to a new master secret: every signing key, every sealed
  * secret of a project config (OAuth client secrets, SMTP passwords), every
- * provider token and every outbox body is opened with `oldSecret` (or `newSecret`, for what is
+ * provider token, every TOTP secret and every outbox body is opened with `oldSecret` (or `newSecret`, for what is
  * sealed with it already) and sealed with `newSecret`, in one transaction, so
  * the database is never half-moved. Sign-ins through a provider that are in
  * flight end (they start again). Run it with every instance stopped, or while
@@ -328,12 +331,20 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
       });
     }
     const providerAccounts = await resealAccountTokens(trx, from.config, to.config);
+    const totpSecrets = await resealTotpSecrets(trx, from.config, to.config);
     const mails = await listSealedMails(trx);
     for (const mail of mails) {
       await updateSealedMail(trx, mail.id, resealContent(from.outbox, to.outbox, mail.id, mail.sealed_content));
     }
     const oauthFlowsEnded = await deleteUnusedCodes(trx, 'oauth_flow');
-    return { signingKeys: keys.length, projectConfigs, providerAccounts, queuedMails: mails.length, oauthFlowsEnded };
+    return {
+      signingKeys: keys.length,
+      projectConfigs,
+      providerAccounts,
+      totpSecrets,
+      queuedMails: mails.length,
+      oauthFlowsEnded,
+    };
   });
 }
 

@@ -12,10 +12,12 @@ import { invitationRoutes } from './invitations/invitations-routes.js';
 import { mailRoutes } from './mail/mail-routes.js';
 import { metaRoutes } from './meta/meta-routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
+import { mfaRoutes } from './mfa/mfa-routes.js';
 import { devProviderRoutes } from './oauth/dev-provider.js';
 import { connectedAccountRoutes } from './oauth/oauth-connected-accounts-routes.js';
 import { oauthFlowRoutes } from './oauth/oauth-flow.js';
 import { otpRoutes } from './otp/otp-routes.js';
+import { passkeyRoutes } from './passkeys/passkeys-routes.js';
 import { passwordAccountRoutes } from './password/password-reset-routes.js';
 import { passwordRoutes } from './password/password-routes.js';
 import { permissionRoutes } from './permissions/permissions-routes.js';
@@ -31,6 +33,7 @@ export const apiRoutes: readonly Route[] = [
   ...passwordRoutes,
   ...passwordAccountRoutes,
   ...otpRoutes,
+  ...mfaRoutes,
   ...contactChannelRoutes,
   ...sessionRoutes,
   ...tokenRoutes,
@@ -49,5 +52,6 @@ export const apiRoutes: readonly Route[] = [
   ...mailRoutes,
   ...metricsRoutes,
   ...healthRoutes,
+  ...passkeyRoutes,
   ...metaRoutes(() => apiRoutes),
 ];

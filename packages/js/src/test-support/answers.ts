@@ -12,10 +12,14 @@ import {
   KnownError,
   type KnownErrorCode,
   type MetricsWire,
+  type PasskeyCeremonyWire,
+  type PasskeyWire,
+  type RecoveryCodesWire,
   type RefreshResponseWire,
   type SentEmailWire,
   type ServerUserWire,
   type SignInResponseWire,
+  type TotpEnrolmentWire,
 } from '@latchkey/protocol';
 
 /** A 2xx JSON answer. */
@@ -256,6 +260,80 @@ export const recordedAnswers = {
     created_at_millis: 1_700_000_000_000,
     sent_at_millis: null,
   } satisfies SentEmailWire,
+  /** `POST /auth/passkey/initiate-passkey-registration` (options of `@simplewebauthn/server`, as the service makes them). */
+  passkeyRegistrationStarted: {
+    options_json: {
+      challenge: 'B-yHCUbRFnJ38dhT2_dyR0nGmL1AaHGKxAa0e2yZ8Jw',
+      rp: { name: 'Test project', id: 'THIS_VALUE_WILL_BE_REPLACED.example.com' },
+      user: {
+        id: 'OGMzNGFjMTUtODJmOC00NjMzLWIxM2ItN2M1OWQ5MTQwYzU0',
+        name: 'alice@example.com',
+        displayName: 'alice@example.com',
+      },
+      pubKeyCredParams: [
+        { alg: -8, type: 'public-key' },
+        { alg: -7, type: 'public-key' },
+        { alg: -257, type: 'public-key' },
+      ],
+      timeout: 120000,
+      attestation: 'none',
+      excludeCredentials: [],
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred', requireResidentKey: true },
+      extensions: { credProps: true },
+      hints: [],
+    },
+    code: 'k3v1b7n2x9q4m8w5r6t0y2u4i1o3p5a7s9d0f2g4h6j8',
+  } satisfies PasskeyCeremonyWire,
+  /** `POST /auth/passkey/initiate-passkey-authentication`. */
+  passkeySignInStarted: {
+    options_json: {
+      rpId: 'THIS_VALUE_WILL_BE_REPLACED.example.com',
+      challenge: 'B1rfRKg5ywD0Owb3Fg_KT9pHxoZyCD7JviPuTsfYOtU',
+      allowCredentials: [],
+      timeout: 120000,
+      userVerification: 'preferred',
+    },
+    code: 'q8w2e4r6t8y0u2i4o6p8a0s2d4f6g8h0j2k4l6z8x0c2v',
+  } satisfies PasskeyCeremonyWire,
+  /** `GET /users/me/passkeys`: one used, one never. */
+  passkeyList: {
+    items: [
+      {
+        id: '7d0c2f4e-1b3a-4c5d-8e9f-0a1b2c3d4e5f',
+        name: 'Passkey',
+        created_at_millis: 1_795_456_980_000,
+        last_used_at_millis: 1_795_460_000_000,
+      },
+      {
+        id: '9e1d3a5b-2c4d-4e6f-9a0b-1c2d3e4f5a6b',
+        name: 'Work laptop',
+        created_at_millis: 1_795_457_000_000,
+        last_used_at_millis: null,
+      },
+    ] satisfies PasskeyWire[],
+    is_paginated: false,
+  },
+  /** `POST /users/me/mfa/totp` and `POST /auth/mfa/setup`. */
+  totpEnrolment: {
+    secret_base32: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    otpauth_uri:
+      'otpauth://totp/Test%20project:alice%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Test%20project&algorithm=SHA1&digits=6&period=30',
+  } satisfies TotpEnrolmentWire,
+  /** `POST /users/me/mfa/totp/confirm`, `/users/me/mfa/recovery-codes`. */
+  recoveryCodes: {
+    recovery_codes: [
+      'a7k2-9mqx-4tz8-p3wd',
+      'h5n8-2cvb-7rj4-x9le',
+      'q3w6-8ety-1uio-5pas',
+      'd4fg-6hjk-2lzx-8cvb',
+      'n9m1-3qwe-5rty-7uio',
+      'p2as-4dfg-6hjk-8lzx',
+      'c1vb-3nmq-5wer-7tyu',
+      'i8op-0asd-2fgh-4jkl',
+      'z6xc-8vbn-0mqw-2ert',
+      'y4ui-6opa-8sdf-0ghj',
+    ],
+  } satisfies RecoveryCodesWire,
   refresh: {
     access_token:
       'eyJhbGciOiJFUzI1NiIsImtpZCI6IkRDbkJzb3BLSWNDVSJ9.eyJicmFuY2hJZCI6Im1haW4iLCJzdWIiOiI4YzM0YWMxNS04MmY4LTQ2MzMtYjEzYi03YzU5ZDkxNDBjNTQiLCJpc3MiOiJodHRwczovL2FjY2Vzcy10b2tlbi5qd3Qtc2lnbmF0dXJlLnN0YWNrLWF1dGguY29tIiwiaWF0IjoxNzk1NDU2OTc5LCJhdWQiOiIyMWQ4YmQ5OS03ODgzLTQxMzEtOWY3ZS04N2ZjZGQ1NTYwYzIiLCJleHAiOjE3OTU0NTc1Nzl9.8ai1IqJxCsBiJk4pjVKh6OebEfIEl1r-9BMk5hX-oGT16DB35YgM0c_qmrpML9fX-GAVHk8TSZHXE9zsAEy-0g',

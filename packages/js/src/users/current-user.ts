@@ -2,16 +2,20 @@
  * `CurrentUser`: the signed-in user's data plus what they can do to their own
  * account, assembled from one slice per capability: the profile and session
  * (here), the password (`auth/password-auth.ts`), contact channels
- * (`contact-channels/contact-channel.ts`), teams (`teams/team.ts`) and
- * connected accounts (`auth/oauth-auth.ts`). Also the account as
+ * (`contact-channels/contact-channel.ts`), teams (`teams/team.ts`),
+ * connected accounts (`auth/oauth-auth.ts`), passkeys (`auth/passkey-auth.ts`)
+ * and the second factor (`auth/mfa-auth.ts`). Also the account as
  * `ClientApp`'s queries (the user, `currentUserQuery`, also `'user'`, and
  * their connected accounts), the scope they load with, and `getUser`.
  * Mutations update the cache so subscribers see the result.
  */
 import { headers, isKnownError, KnownError } from '@latchkey/protocol';
 import { redirectToAuthPage } from '../auth/client-sign-in.js';
+import { accountSecurityActions } from '../auth/deferred.js';
+import type { MfaActions } from '../auth/mfa-auth.js';
 import type { OAuthClient } from '../auth/oauth.js';
 import { type ConnectedAccountActions, connectedAccountActions } from '../auth/oauth-auth.js';
+import type { PasskeyActions } from '../auth/passkey-auth.js';
 import { type PasswordActions, passwordActions } from '../auth/password-auth.js';
 import {
   type ContactChannelActions,
@@ -98,7 +102,9 @@ export interface CurrentUser
     PasswordActions,
     ContactChannelActions,
     TeamActions,
-    ConnectedAccountActions {}
+    ConnectedAccountActions,
+    PasskeyActions,
+    MfaActions {}
 
 /**
  * The signed-in user (`null` when signed out), as a query of `ClientApp`
@@ -188,6 +194,7 @@ function createCurrentUser(user: UserData, scope: ClientScope): CurrentUser {
     ...contactChannelActions(user, scope),
     ...teamActions(scope),
     ...connectedAccountActions(user, scope),
+    ...accountSecurityActions(scope),
   };
 }
 
@@ -288,4 +295,5 @@ function setSignedOut({ data }: ClientScope): void {
   data.set(teamsQuery, []);
   data.reset(accountKey('team'));
   data.reset(accountKey('connectedAccounts'));
+  data.reset(accountKey('passkeys'));
 }

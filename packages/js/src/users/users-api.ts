@@ -18,6 +18,12 @@ export interface UserUpdate {
   profileImageUrl?: string | null;
   /** A team the user is a member of, or `null` for none (`user.setSelectedTeam` says it more plainly). */
   selectedTeamId?: string | null;
+  /**
+   * Turns TOTP on with these secret bytes (base64 on the wire, wire-protocol
+   * §10), or off with `null`, without a code. `user.enableTotp()` and
+   * `user.confirmTotp(code)` enrol with a proof instead.
+   */
+  totpMultiFactorSecret?: Uint8Array | null;
 }
 
 /** Answers whose body the SDK does not read (`{"success": true}` and the like). */
@@ -45,6 +51,7 @@ export function userUpdateBody(update: UserUpdate): Record<string, unknown> {
     client_metadata: update.clientMetadata,
     profile_image_url: update.profileImageUrl,
     selected_team_id: update.selectedTeamId,
+    totp_secret_base64: update.totpMultiFactorSecret && btoa(String.fromCharCode(...update.totpMultiFactorSecret)),
   });
 }
 

@@ -164,6 +164,8 @@ export const errorCatalogue = {
   PASSKEY_REGISTRATION_FAILED: { status: 400, details: { message: 'string' } },
   PASSKEY_WEBAUTHN_ERROR: { status: 400, details: { message: 'string', code: 'string' } },
   PASSKEY_AUTHENTICATION_FAILED: { status: 400, details: { message: 'string' } },
+  /** Latchkey's routes that list, rename and remove a user's passkeys are an extension the 2.7 SDK never calls. */
+  PASSKEY_NOT_FOUND: { status: 404, details: { passkey_id: 'string' }, compatible: false },
 
   // Teams and permissions
   PERMISSION_NOT_FOUND: { status: 404, details: { permission_id: 'string' } },
@@ -203,6 +205,11 @@ export const errorCatalogue = {
   // Multi-factor
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: { status: 400, details: { attempt_code: 'string' } },
   INVALID_TOTP_CODE: { status: 400 },
+  /**
+   * Latchkey's MFA policy (`mfa_required`), which a 2.7 SDK's project never turns on: the user proved a first
+   * factor but has no TOTP yet; the attempt code enrols one (`POST /auth/mfa/setup`).
+   */
+  MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED: { status: 400, details: { attempt_code: 'string' }, compatible: false },
 } as const satisfies Record<string, Row>;
 
 /**

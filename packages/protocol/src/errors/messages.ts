@@ -77,6 +77,7 @@ export const errorMessages: Wording = {
   PASSKEY_REGISTRATION_FAILED: (d) => `The passkey could not be registered: ${d.message}`,
   PASSKEY_WEBAUTHN_ERROR: (d) => `The browser reported a passkey error: ${d.message}`,
   PASSKEY_AUTHENTICATION_FAILED: (d) => `Signing in with the passkey failed: ${d.message}`,
+  PASSKEY_NOT_FOUND: 'Passkey not found.',
   PERMISSION_NOT_FOUND: (d) => `Permission "${d.permission_id}" not found.`,
   CONTAINED_PERMISSION_NOT_FOUND: (d) => `Contained permission "${d.permission_id}" not found.`,
   TEAM_NOT_FOUND: (d) => `Team ${d.team_id} not found.`,
@@ -105,6 +106,8 @@ export const errorMessages: Wording = {
   OAUTH_PROVIDER_ACCESS_DENIED: 'The sign-in provider denied access.',
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: 'Enter the code from your authenticator app to finish signing in.',
   INVALID_TOTP_CODE: 'Invalid TOTP code. Please try signing in again.',
+  MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED:
+    'This project requires an authenticator app: set one up to finish signing in.',
 };
 
 /**
@@ -124,7 +127,8 @@ export const webAuthnErrorMessages = {
   ERROR_INVALID_DOMAIN: 'Passkeys need localhost or a valid domain name.',
   ERROR_INVALID_RP_ID: 'The passkey relying-party id does not match this site.',
   ERROR_INVALID_USER_ID_LENGTH: 'The passkey user id must be 1 to 64 bytes long.',
-  ERROR_AUTHENTICATOR_NO_SUPPORTED_PUBKEY_ALG: 'This authenticator supports none of the requested key algorithms.',
+  ERROR_AUTHENTICATOR_NO_SUPPORTED_PUBKEYCREDPARAMS_ALG:
+    'This authenticator supports none of the requested key algorithms.',
   ERROR_MALFORMED_PUBKEYCREDPARAMS: 'The passkey key parameters are malformed.',
   ERROR_AUTHENTICATOR_GENERAL_ERROR: 'The authenticator reported an error.',
   ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY: 'The browser reported a passkey error.',

@@ -199,9 +199,10 @@ describe('AccountSettings labels', () => {
     await step(submit('nextPassword'), expectMarker('accountPasswordSet'));
 
     expect(leftovers).toEqual([]);
-    // The Teams section's labels are proven by teams/teams-ui.test.tsx, Connected accounts' by oauth/oauth-ui.test.tsx.
+    // The Teams section's labels are proven by teams/teams-ui.test.tsx, Connected accounts' by oauth/oauth-ui.test.tsx,
+    // the Passkeys and Two-step sections' by mfa/mfa-labels.test.tsx.
     const accountLabels = Object.keys(englishLabels).filter(
-      (key) => key.startsWith('account') && !/^account(Menu|Team|Connect|Disconnect)/.test(key),
+      (key) => key.startsWith('account') && !/^account(Menu|Team|Connect|Disconnect|Passkey|Mfa)/.test(key),
     );
     expect(accountLabels.filter((key) => !seen.has(key) && !unreachable.has(key))).toEqual([]);
     expect([...unreachable].filter((key) => !(key in englishLabels))).toEqual([]);

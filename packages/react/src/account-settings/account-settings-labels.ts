@@ -1,6 +1,7 @@
 /**
  * Words of the account settings page: its navigation and the profile,
- * e-mails, connected accounts and password sections. The English table is the
+ * e-mails, connected accounts, password, passkeys and two-step sign-in
+ * sections. The English table is the
  * one declaration: the label type derives from it, and `labels` overrides
  * (provider, page) reword any entry.
  */
@@ -104,4 +105,50 @@ export const accountSettingsLabels = {
   accountCurrentPasswordWrong: 'Your current password is not correct.',
   accountNewPasswordRequired: 'Enter a new password.',
   accountPasswordsDiffer: 'The two passwords are not the same.',
+  /** Account settings, Passkeys section. */
+  accountPasskeysTitle: 'Passkeys',
+  accountPasskeysDescription: 'Sign in with your fingerprint, face or device PIN instead of a password.',
+  accountPasskeysListTitle: 'Your passkeys',
+  accountPasskeysLoading: 'Loading your passkeys…',
+  accountPasskeysLoadFailed: 'Your passkeys could not be loaded.',
+  accountPasskeysEmpty: 'No passkey yet.',
+  accountPasskeyCreated: ({ date }: { date: string }) => `Created ${date}`,
+  accountPasskeyLastUsed: ({ date }: { date: string }) => `last used ${date}`,
+  accountPasskeyNeverUsed: 'never used',
+  accountPasskeyRename: 'Rename',
+  accountPasskeyNameLabel: 'Name',
+  accountPasskeyNameRequired: 'Enter a name.',
+  accountPasskeyRenamed: ({ name }: { name: string }) => `The passkey is now called ${name}.`,
+  accountPasskeyRemove: 'Remove',
+  accountPasskeyRemoveConfirm: ({ name }: { name: string }) => `Remove ${name}? You will no longer sign in with it.`,
+  accountPasskeyRemoveSubmit: 'Remove passkey',
+  /** Accessible names of a passkey's buttons. */
+  accountPasskeyRenameFor: ({ name }: { name: string }) => `Rename ${name}`,
+  accountPasskeyRemoveFor: ({ name }: { name: string }) => `Remove ${name}`,
+  accountPasskeyAddTitle: 'Add a passkey',
+  accountPasskeyAddDescription: 'Your browser or device asks you to create it; give it a name you will recognise.',
+  accountPasskeyNewNameLabel: 'Name (optional)',
+  accountPasskeyNewNamePlaceholder: 'Work laptop',
+  accountPasskeyAddSubmit: 'Add a passkey',
+  accountPasskeyAddBusy: 'Waiting for your device…',
+  accountPasskeyAdded: 'Your passkey was added.',
+  /** Account settings, Two-step sign-in section. */
+  accountMfaTitle: 'Two-step sign-in',
+  accountMfaDescription: 'A code from an authenticator app each time you sign in, on top of your password.',
+  accountMfaOffTitle: 'Two-step sign-in is off',
+  accountMfaOffDescription: 'Turn it on with an authenticator app on your phone.',
+  accountMfaOnTitle: 'Two-step sign-in is on',
+  accountMfaOnDescription: 'Each sign-in asks for a code from your authenticator app, or one of your recovery codes.',
+  accountMfaTurnOn: 'Turn on',
+  accountMfaTurnOnBusy: 'Preparing…',
+  accountMfaTurnedOn: 'Two-step sign-in is on.',
+  accountMfaRegenerate: 'Regenerate recovery codes',
+  accountMfaRegenerateSubmit: 'Get new recovery codes',
+  accountMfaRegenerated: 'New recovery codes replace your old ones.',
+  accountMfaTurnOff: 'Turn off',
+  accountMfaTurnOffSubmit: 'Turn off two-step sign-in',
+  accountMfaTurnedOff: 'Two-step sign-in is off.',
+  /** The code asked before regenerating the recovery codes or turning two-step sign-in off. */
+  accountMfaCurrentCodeLabel: 'Current code from your authenticator app',
+  accountMfaDone: 'Done',
 };

@@ -100,7 +100,13 @@ describe('AccountSettings: layout and navigation', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Account settings');
     const nav = screen.getByRole('navigation', { name: 'Account settings sections' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((link) => link.textContent)).toEqual(['Profile', 'E-mails', 'Password', 'Teams']);
+    expect(links.map((link) => link.textContent)).toEqual([
+      'Profile',
+      'E-mails',
+      'Password',
+      'Two-step sign-in',
+      'Teams',
+    ]);
     expect(links[0]?.getAttribute('aria-current')).toBe('page');
     expect(document.querySelector('.lk-root')).not.toBeNull();
     expect(await axeViolations()).toEqual([]);

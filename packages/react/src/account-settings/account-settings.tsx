@@ -10,6 +10,7 @@ import {
   type ComponentType,
   forwardRef,
   type HTMLAttributes,
+  lazy,
   type MouseEvent,
   type ReactNode,
   Suspense,
@@ -31,6 +32,13 @@ import { PasswordSection } from './password-section.js';
 import { ProfileSection } from './profile-section.js';
 import { SettingsSection } from './settings-parts.js';
 import { TeamsSection } from './teams-section.js';
+
+// Loaded when first shown (the sections render in a Suspense): the QR code, the recovery codes and the
+// passkey rows stay out of the bundle of a page that never opens them.
+const PasskeysSection = lazy(() =>
+  import('./passkeys-section.js').then((module) => ({ default: module.PasskeysSection })),
+);
+const MfaSection = lazy(() => import('./mfa-section.js').then((module) => ({ default: module.MfaSection })));
 
 /** A text, or a function of the labels in force (so a translation rewords it). */
 type Words = string | ((labels: Readonly<LatchkeyLabels>) => string);
@@ -65,7 +73,8 @@ export interface AccountSettingsSection {
 
 /**
  * The sections `AccountSettings` shows by default: Profile, E-mails, Password,
- * Teams, Connected accounts (only when the project enables an OAuth provider
+ * Passkeys (only when the project enables them or the user has one),
+ * Two-step sign-in, Teams, Connected accounts (only when the project enables an OAuth provider
  * or the user has a connected account).
  *
  * @example
@@ -94,6 +103,22 @@ export const accountSettingsSections: readonly AccountSettingsSection[] = Object
     description: (labels) => labels.accountPasswordDescription,
     icon: <Icon name="key" size={18} />,
     content: PasswordSection,
+  },
+  {
+    id: 'passkeys',
+    title: (labels) => labels.accountPasskeysTitle,
+    description: (labels) => labels.accountPasskeysDescription,
+    icon: <Icon name="key" size={18} />,
+    content: PasskeysSection,
+    // Offered when the project signs in with passkeys, and to a user who has some (to remove them).
+    visible: ({ user, project }) => project?.config.passkeyEnabled === true || user.passkeyAuthEnabled,
+  },
+  {
+    id: 'two-step',
+    title: (labels) => labels.accountMfaTitle,
+    description: (labels) => labels.accountMfaDescription,
+    icon: <Icon name="lock" size={18} />,
+    content: MfaSection,
   },
   {
     id: 'teams',

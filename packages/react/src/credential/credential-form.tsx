@@ -4,6 +4,7 @@
  * render inside it, in any order and with any markup around them. Every part
  * takes the props of its main element (listed on each) and forwards its ref.
  */
+import { type MultiFactorAttempt, multiFactorAttempt } from '@latchkey/js';
 import { constants, familiesOf, type KnownErrorCode } from '@latchkey/protocol';
 import {
   type ButtonHTMLAttributes,
@@ -44,6 +45,12 @@ export interface CredentialFormOptions {
   /** The e-mail value at first (uncontrolled). */
   defaultEmail?: string;
   onEmailChange?: (email: string) => void;
+  /**
+   * The credentials were accepted and the service asks for the second factor
+   * (or, under the project's requirement, its set-up): show `SecondFactorCard`
+   * for `attempt`. Without it the form says so as an error.
+   */
+  onMultiFactor?: (attempt: MultiFactorAttempt) => void;
 }
 
 interface CredentialFormState {
@@ -100,7 +107,20 @@ export interface CredentialFormProps
  * ```
  */
 export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(function CredentialForm(
-  { kind, labels, messages, noRedirect, onSuccess, email, defaultEmail, onEmailChange, className, children, ...rest },
+  {
+    kind,
+    labels,
+    messages,
+    noRedirect,
+    onSuccess,
+    email,
+    defaultEmail,
+    onEmailChange,
+    onMultiFactor,
+    className,
+    children,
+    ...rest
+  },
   ref,
 ) {
   const text = useText({ labels, messages });
@@ -112,6 +132,7 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
     email,
     defaultEmail,
     onEmailChange,
+    onMultiFactor,
   });
   return (
     <TextContext.Provider value={text}>
@@ -133,7 +154,7 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
 
 /** The state of a credential form: its action, the two values, and the submission (checks, then the SDK call). */
 function useCredentialForm(options: CredentialFormOptions) {
-  const { kind, messages, noRedirect, onSuccess } = options;
+  const { kind, messages, noRedirect, onSuccess, onMultiFactor } = options;
   const app = useApp();
   const action = useFormAction(['email', 'password'] as const, messages);
   const [email, setEmailValue] = useControllableState(options.email, options.defaultEmail ?? '', options.onEmailChange);
@@ -143,8 +164,15 @@ function useCredentialForm(options: CredentialFormOptions) {
     return action.submit({
       check: () => validateCredentials(kind, { email, password }, messages),
       work: async () => {
-        if (kind === 'sign-in') await app.signInWithCredential(credentials);
-        else await app.signUpWithCredential(credentials);
+        try {
+          if (kind === 'sign-in') await app.signInWithCredential(credentials);
+          else await app.signUpWithCredential(credentials);
+        } catch (error) {
+          const attempt = onMultiFactor ? multiFactorAttempt(error) : null;
+          // The page replaces the form with the second step.
+          if (attempt) return onMultiFactor?.(attempt);
+          throw error;
+        }
         onSuccess?.({ email: credentials.email });
       },
       // Unmet password rules belong to the password field; anything else to the form.

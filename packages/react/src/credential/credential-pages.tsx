@@ -1,4 +1,5 @@
 /** `SignIn` and `SignUp`: the credential pages, each a card around a `CredentialForm`. */
+import type { MultiFactorAttempt } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, type ReactNode, useEffect, useRef, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { currentReturnTo, withReturnTo } from '../internal/return-to.js';
@@ -8,7 +9,9 @@ import { useProjectName } from '../internal/use-project-name.js';
 import type { LabelsOf, LatchkeyTranslation } from '../labels.js';
 import { MagicLinkForm } from '../magic-link/magic-link-form.js';
 import { magicLinkLabels } from '../magic-link/magic-link-labels.js';
+import { SecondFactorStep } from '../mfa/second-factor-step.js';
 import { OAuthButtons } from '../oauth/oauth-buttons.js';
+import { PasskeySignIn } from '../passkey/passkey-sign-in.js';
 import { useApp } from '../provider.js';
 import { CredentialForm, EmailField, FormError, PasswordField, SubmitButton } from './credential-form.js';
 import { credentialLabels } from './credential-labels.js';
@@ -101,14 +104,38 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
   const password = methods?.credentialEnabled !== false;
   const showCode = magicLink && (byCode || !password);
   const providers = methods?.oauthProviders ?? [];
+  const passkey = kind === 'sign-in' && methods?.passkeyEnabled === true;
+  // A first factor accepted, the second asked for: the page becomes the code step (or the set-up).
+  const [attempt, setAttempt] = useState<MultiFactorAttempt | null>(null);
+  // The passkey autofill runs until another method starts (a form is sent).
+  const [otherMethod, setOtherMethod] = useState(false);
   // Back from the code form, the e-mail field takes the focus the vanished button had.
   const emailInput = useRef<HTMLInputElement>(null);
   const cameBack = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: also back from the second step (`attempt`)
   useEffect(() => {
     if (showCode || !cameBack.current) return;
     cameBack.current = false;
     emailInput.current?.focus();
-  }, [showCode]);
+  }, [showCode, attempt]);
+  if (attempt) {
+    return (
+      <TextContext.Provider value={text}>
+        <SecondFactorStep
+          {...rest}
+          ref={ref}
+          attempt={attempt}
+          noRedirect={noRedirect}
+          onSuccess={() => onSuccess?.({ email: email.trim() })}
+          onCancel={() => {
+            cameBack.current = true;
+            setAttempt(null);
+            setOtherMethod(false);
+          }}
+        />
+      </TextContext.Provider>
+    );
+  }
   return (
     <TextContext.Provider value={text}>
       <AuthCard
@@ -118,66 +145,84 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
         subtitle={showCode ? all.magicLinkSubtitle : words.subtitle}
         footer={footer}
       >
-        {providers.length > 0 ? (
+        {passkey ? (
           <>
-            <OAuthButtons providers={providers} />
-            {password || magicLink ? (
-              <p className="lk-divider">
-                <span>{all.orSeparator}</span>
-              </p>
-            ) : null}
-          </>
-        ) : null}
-        {!password && !magicLink && providers.length > 0 ? null : showCode ? (
-          <MagicLinkForm
-            email={email}
-            onEmailChange={setEmail}
-            onUsePassword={
-              password
-                ? () => {
-                    cameBack.current = true;
-                    setByCode(false);
-                  }
-                : undefined
-            }
-            noRedirect={noRedirect}
-            onSuccess={onSuccess}
-          />
-        ) : (
-          <CredentialForm
-            kind={kind}
-            noRedirect={noRedirect}
-            onSuccess={onSuccess}
-            email={email}
-            onEmailChange={setEmail}
-          >
-            {kind === 'sign-in' ? (
-              <>
-                <FormError />
-                <EmailField ref={emailInput} />
-                <PasswordField />
-                <a className="lk-link lk-forgot-link" href={app.urls.forgotPassword}>
-                  {all.forgotPasswordLink}
-                </a>
-                <SubmitButton />
-              </>
-            ) : undefined}
-          </CredentialForm>
-        )}
-        {magicLink && !showCode ? (
-          <>
+            <PasskeySignIn
+              autofill={!otherMethod}
+              noRedirect={noRedirect}
+              onSuccess={() => onSuccess?.({ email: email.trim() })}
+              onMultiFactor={setAttempt}
+            />
             <p className="lk-divider">
               <span>{all.orSeparator}</span>
             </p>
-            <button
-              type="button"
-              className="lk-button lk-button-secondary lk-button-block"
-              onClick={() => setByCode(true)}
-            >
-              {all.magicLinkOption}
-            </button>
           </>
         ) : null}
+        <div className="lk-sign-in-methods" onSubmit={() => setOtherMethod(true)}>
+          {providers.length > 0 ? (
+            <>
+              <OAuthButtons providers={providers} />
+              {password || magicLink ? (
+                <p className="lk-divider">
+                  <span>{all.orSeparator}</span>
+                </p>
+              ) : null}
+            </>
+          ) : null}
+          {!password && !magicLink && providers.length > 0 ? null : showCode ? (
+            <MagicLinkForm
+              email={email}
+              onEmailChange={setEmail}
+              onUsePassword={
+                password
+                  ? () => {
+                      cameBack.current = true;
+                      setByCode(false);
+                    }
+                  : undefined
+              }
+              noRedirect={noRedirect}
+              onSuccess={onSuccess}
+              onMultiFactor={setAttempt}
+            />
+          ) : (
+            <CredentialForm
+              kind={kind}
+              noRedirect={noRedirect}
+              onSuccess={onSuccess}
+              email={email}
+              onEmailChange={setEmail}
+              onMultiFactor={setAttempt}
+            >
+              {kind === 'sign-in' ? (
+                <>
+                  <FormError />
+                  {/* With passkeys, the browser offers them in this field's autofill. */}
+                  <EmailField ref={emailInput} {...(passkey ? { autoComplete: 'username webauthn' } : {})} />
+                  <PasswordField />
+                  <a className="lk-link lk-forgot-link" href={app.urls.forgotPassword}>
+                    {all.forgotPasswordLink}
+                  </a>
+                  <SubmitButton />
+                </>
+              ) : undefined}
+            </CredentialForm>
+          )}
+          {magicLink && !showCode ? (
+            <>
+              <p className="lk-divider">
+                <span>{all.orSeparator}</span>
+              </p>
+              <button
+                type="button"
+                className="lk-button lk-button-secondary lk-button-block"
+                onClick={() => setByCode(true)}
+              >
+                {all.magicLinkOption}
+              </button>
+            </>
+          ) : null}
+        </div>
       </AuthCard>
     </TextContext.Provider>
   );

@@ -25,6 +25,18 @@ export function normalizeCode(typed: string, length = 6): string {
 }
 
 /**
+ * The digits of a typed or pasted authenticator code (`123 456`, `123-456`), at most `length`.
+ *
+ * @example
+ * ```ts
+ * digitsOnly(' 123 456 '); // '123456'
+ * ```
+ */
+export function digitsOnly(typed: string, length = 6): string {
+  return typed.replace(/\D/g, '').slice(0, length);
+}
+
+/**
  * Props of `CodeInput`: the value (controlled with `value` +
  * `onValueChange`, or uncontrolled with `defaultValue`), the code length,
  * `onComplete`, and any other `<input>` prop.
@@ -44,6 +56,8 @@ export interface CodeInputProps
   onComplete?: (value: string) => void;
   /** Characters in the code (default 6). */
   length?: number;
+  /** How a typed or pasted value is read (default `normalizeCode`; `digitsOnly` for authenticator codes). */
+  normalize?: (typed: string, length: number) => string;
 }
 
 /**
@@ -58,7 +72,17 @@ export interface CodeInputProps
  * ```
  */
 export const CodeInput = forwardRef<HTMLInputElement, CodeInputProps>(function CodeInput(
-  { value, defaultValue = '', onValueChange, onComplete, length = 6, className, onChange, ...rest },
+  {
+    value,
+    defaultValue = '',
+    onValueChange,
+    onComplete,
+    length = 6,
+    normalize = normalizeCode,
+    className,
+    onChange,
+    ...rest
+  },
   ref,
 ) {
   const [code, setCode] = useControllableState(value, defaultValue, onValueChange);
@@ -76,7 +100,7 @@ export const CodeInput = forwardRef<HTMLInputElement, CodeInputProps>(function C
       value={code}
       onChange={(event) => {
         onChange?.(event);
-        const next = normalizeCode(event.target.value, length);
+        const next = normalize(event.target.value, length);
         setCode(next);
         if (next.length === length && next !== code) onComplete?.(next);
       }}

@@ -1,11 +1,13 @@
 /** `MagicLinkCallback`: the page a sign-in link opens (`?code=`); signs in with it, then redirects. */
+import { multiFactorAttempt } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes } from 'react';
 import { emailLabels } from '../email/email-labels.js';
 import { cx } from '../internal/root-props.js';
-import { useText, wordsOf } from '../internal/text.js';
+import { TextContext, useText, wordsOf } from '../internal/text.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { LinkCodePage } from '../link-code/link-code-page.js';
 import { useLinkCode } from '../link-code/use-link-code.js';
+import { SecondFactorStep } from '../mfa/second-factor-step.js';
 import { useApp } from '../provider.js';
 import { magicLinkLabels } from './magic-link-labels.js';
 
@@ -57,6 +59,15 @@ export const MagicLinkCallback = forwardRef<HTMLDivElement, MagicLinkCallbackPro
       {words.backToSignIn}
     </a>
   );
+  // The link was accepted and the service asks for the second factor (or its set-up).
+  const attempt = link.step === 'failed' ? multiFactorAttempt(link.error) : null;
+  if (attempt) {
+    return (
+      <TextContext.Provider value={text}>
+        <SecondFactorStep {...rest} ref={ref} attempt={attempt} />
+      </TextContext.Provider>
+    );
+  }
   // Done shows the checking card too: the SDK is taking the browser to the next page.
   return (
     <LinkCodePage

@@ -2,6 +2,7 @@
  * The sign-in page's "E-mail me a code" form: an e-mail, then the code from
  * the e-mail (or its link), with "send a new code" and a way back.
  */
+import { type MultiFactorAttempt, multiFactorAttempt } from '@latchkey/js';
 import { useEffect, useState } from 'react';
 import { credentialLabels } from '../credential/credential-labels.js';
 import { emailError } from '../credential/validation.js';
@@ -22,9 +23,18 @@ export interface MagicLinkFormProps {
   onUsePassword?: () => void;
   noRedirect?: boolean | undefined;
   onSuccess?: ((result: { email: string }) => void) | undefined;
+  /** The code was accepted and the service asks for the second factor. */
+  onMultiFactor?: ((attempt: MultiFactorAttempt) => void) | undefined;
 }
 
-export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect, onSuccess }: MagicLinkFormProps) {
+export function MagicLinkForm({
+  email,
+  onEmailChange,
+  onUsePassword,
+  noRedirect,
+  onSuccess,
+  onMultiFactor,
+}: MagicLinkFormProps) {
   const app = useApp();
   const labels = useLabels(credentialLabels, magicLinkLabels);
   const messages = useMessages();
@@ -56,7 +66,14 @@ export function MagicLinkForm({ email, onEmailChange, onUsePassword, noRedirect,
     action.submit({
       check: () => ({ code: typed.length < 6 ? formMessage('CODE_REQUIRED', messages) : undefined }),
       work: async () => {
-        await app.signInWithMagicLink(typed.toLowerCase() + nonce, noRedirect ? { noRedirect: true } : {});
+        try {
+          await app.signInWithMagicLink(typed.toLowerCase() + nonce, noRedirect ? { noRedirect: true } : {});
+        } catch (error) {
+          const attempt = onMultiFactor ? multiFactorAttempt(error) : null;
+          // The page replaces the form with the second step.
+          if (attempt) return onMultiFactor?.(attempt);
+          throw error;
+        }
         onSuccess?.({ email: email.trim() });
       },
       refusal: (error) => ({

@@ -1,4 +1,5 @@
 /** `OAuthCallback`: the page the service sends the browser back to after the provider (`?code=&state=`). */
+import { multiFactorAttempt } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, type ReactNode, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { errorText } from '../internal/error-text.js';
@@ -7,6 +8,7 @@ import { TextContext, useText, wordsOf } from '../internal/text.js';
 import { useOnce } from '../internal/use-once.js';
 import type { LatchkeyTranslation } from '../labels.js';
 import { Checking } from '../link-code/link-code-page.js';
+import { SecondFactorStep } from '../mfa/second-factor-step.js';
 import { useApp } from '../provider.js';
 import { oauthLabels } from './oauth-labels.js';
 
@@ -44,7 +46,11 @@ export const OAuthCallback = forwardRef<HTMLDivElement, OAuthCallbackProps>(func
   const [key] = useState(() => `oauth-callback:${stateFromUrl()}`);
   const [state] = useOnce(key, () => app.callOAuthCallback());
   let page: ReactNode;
-  if (state.status === 'failed' || state.value === false) {
+  // The provider's account was accepted and the service asks for the second factor (or its set-up).
+  const attempt = state.status === 'failed' ? multiFactorAttempt(state.error) : null;
+  if (attempt) {
+    page = <SecondFactorStep {...rest} ref={ref} attempt={attempt} catalogueWording />;
+  } else if (state.status === 'failed' || state.value === false) {
     page = (
       <AuthCard
         {...rest}

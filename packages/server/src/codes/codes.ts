@@ -24,7 +24,10 @@ export type CodePurpose =
   | 'magic_link'
   | 'team_invitation'
   | 'oauth_flow'
-  | 'oauth_authorization_code';
+  | 'oauth_authorization_code'
+  | 'passkey_registration'
+  | 'passkey_authentication'
+  | 'mfa_attempt';
 
 const minute = 60_000;
 
@@ -38,6 +41,11 @@ export const codeLifetimeMs: Record<CodePurpose, number> = {
   oauth_flow: 60 * minute,
   // The code handed to the app's callback page, which exchanges it at once.
   oauth_authorization_code: 2 * minute,
+  // A WebAuthn ceremony's challenge: the browser's prompt, then the answer.
+  passkey_registration: 5 * minute,
+  passkey_authentication: 5 * minute,
+  // A sign-in waiting for its second factor: the time to open an authenticator app (`mfa/mfa-attempts.ts`).
+  mfa_attempt: 5 * minute,
 };
 
 /** Wrong guesses of a code's first part before the code stops working. */

@@ -97,8 +97,9 @@ describe('the event catalogue', () => {
         'api_key.revoked',
         'project.deleted',
         'email_template.reset',
+        'mfa.enabled',
       ]),
     );
-    expect(auditEventTypes).toHaveLength(41);
+    expect(auditEventTypes).toHaveLength(49);
   });
 });

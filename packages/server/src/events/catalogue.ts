@@ -37,7 +37,10 @@ export interface EventSpec {
 
 const none = z.strictObject({});
 const fields = z.array(z.string());
-const method = z.enum(['password', 'otp', 'oauth', 'password_reset']);
+const method = z.enum(['password', 'otp', 'oauth', 'password_reset', 'passkey']);
+const mfaFactor = z.enum(['totp', 'recovery_code']);
+const mfaStep = z.enum(['sign_in', 'setup', 'enrolment', 'disable', 'recovery_codes']);
+const secondFactor = mfaFactor.optional();
 const session = z.strictObject({ session_id: z.string() });
 const keySet = z.strictObject({ key_set_id: z.string(), kinds: z.array(z.string()) });
 const provider = z.strictObject({ provider: z.string() });
@@ -68,8 +71,11 @@ function unaudited<D extends z.ZodType<Record<string, unknown>>>(
 export const eventCatalogue = {
   // Sign-in: `method` is how; `password_reset` is a reset that made the prover an account of her own.
   // `provider`: the provider of an OAuth sign-in.
-  sign_up: row(z.strictObject({ method, provider: z.string().optional() }), ['user']),
-  'sign_in.succeeded': row(z.strictObject({ method, provider: z.string().optional() }), ['user']),
+  // `second_factor`: what proved the second step of a sign-in that needed one (`mfa/`).
+  sign_up: row(z.strictObject({ method, provider: z.string().optional(), second_factor: secondFactor }), ['user']),
+  'sign_in.succeeded': row(z.strictObject({ method, provider: z.string().optional(), second_factor: secondFactor }), [
+    'user',
+  ]),
   // `reason`: wrong_password, unknown_account, no_password, wrong_code (the user the code was mailed for, if any).
   'sign_in.failed': row(z.strictObject({ method, reason: z.string() })),
 
@@ -158,6 +164,19 @@ export const eventCatalogue = {
   'email_template.created': row(template),
   'email_template.updated': row(template),
   'email_template.reset': row(z.strictObject({ template_type: z.string() })),
+
+  // Passkeys: the passkey's id, never its credential id or key. `added` and `removed` may turn the user's
+  // `passkey_auth_enabled` on or off.
+  'passkey.added': row(z.strictObject({ passkey_id: z.string() }), ['user']),
+  'passkey.renamed': row(z.strictObject({ passkey_id: z.string() })),
+  'passkey.removed': row(z.strictObject({ passkey_id: z.string() }), ['user']),
+  // Multi-factor (TOTP): `by` is `user` (their own enrolment, or the setup a project's policy asked for at sign-in)
+  // or `server`; `during` is what the code was for. Never a secret or a code.
+  'mfa.enabled': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user']),
+  'mfa.disabled': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user']),
+  'mfa.failed': row(z.strictObject({ factor: mfaFactor, during: mfaStep })),
+  'mfa.recovery_code_used': row(z.strictObject({ remaining: z.number().int() })),
+  'mfa.recovery_codes_regenerated': row(none),
 } as const satisfies Record<string, EventSpec>;
 
 /** The name of an event. */

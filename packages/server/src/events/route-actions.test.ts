@@ -15,9 +15,11 @@ import { apiRoutes } from '../routes.js';
 import { type Answer, authHeaders, call, goodPassword, newEmail, signUp, userHeaders } from '../test-support/api.js';
 import { type AuditEvent, auditEvents } from '../test-support/audit.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
+import { totpAt } from '../test-support/mfa.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
+import { SoftwareAuthenticator } from '../test-support/software-authenticator.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { routesNotYetActions } from './action-guard.js';
 
@@ -26,7 +28,9 @@ let upstream: OidcUpstream;
 let smtp: SmtpPeer;
 
 beforeAll(async () => {
-  service = await startTestService({ projectConfig: { client_user_deletion_enabled: true, magic_link_enabled: true } });
+  service = await startTestService({
+    projectConfig: { client_user_deletion_enabled: true, magic_link_enabled: true, passkey_enabled: true },
+  });
   let provider: Awaited<ReturnType<typeof startUpstreamFor>>['provider'];
   ({ upstream, provider } = await startUpstreamFor(service.url, { accessTokenTtl: 600 }));
   // `github`: the development stand-in of shared keys.
@@ -183,6 +187,28 @@ function rotatingRefresh(refreshToken: string): Promise<Answer> {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: form.toString(),
   });
+}
+
+const passkeyPage = { origin: 'http://localhost:3000' };
+/** A new user, the registration of a passkey they started, and the authenticator answering it. */
+async function passkeyRegistration() {
+  const user = await signUp(service);
+  const started = await ok(post('/auth/passkey/initiate-passkey-registration', {}, userHeaders(service, user)));
+  const authenticator = new SoftwareAuthenticator();
+  const credential = authenticator.register(started.options_json, passkeyPage);
+  return {
+    user,
+    authenticator,
+    register: () => post('/auth/passkey/register', { credential, code: started.code }, userHeaders(service, user)),
+  };
+}
+/** A new user with a passkey; its id. */
+async function passkeyUser() {
+  const { user, authenticator, register } = await passkeyRegistration();
+  await ok(register());
+  const [passkey] = (await ok(call(service, 'GET', '/users/me/passkeys', { headers: userHeaders(service, user) })))
+    .items;
+  return { user, authenticator, passkeyId: passkey.id as string };
 }
 
 /** One exercise per writing route that is an action, by `METHOD path`. */
@@ -581,7 +607,121 @@ const exercises: Record<string, Exercise> = {
       ),
     records: 'email.test_sent',
   },
+
+  // Hands out a challenge (a code): no event.
+  'POST /auth/passkey/initiate-passkey-registration': {
+    run: async () =>
+      post('/auth/passkey/initiate-passkey-registration', {}, userHeaders(service, await signUp(service))),
+  },
+  'POST /auth/passkey/register': {
+    run: async () => (await passkeyRegistration()).register(),
+    records: 'passkey.added',
+  },
+  'POST /auth/passkey/initiate-passkey-authentication': {
+    run: () => post('/auth/passkey/initiate-passkey-authentication', {}),
+  },
+  'POST /auth/passkey/sign-in': {
+    run: async () => {
+      const { authenticator } = await passkeyUser();
+      const started = await ok(post('/auth/passkey/initiate-passkey-authentication', {}));
+      const response = authenticator.authenticate(started.options_json, passkeyPage);
+      return post('/auth/passkey/sign-in', { authentication_response: response, code: started.code });
+    },
+    records: 'sign_in.succeeded',
+  },
+  'PATCH /users/:userId/passkeys/:passkeyId': {
+    run: async () => {
+      const { user, passkeyId } = await passkeyUser();
+      return call(service, 'PATCH', `/users/me/passkeys/${passkeyId}`, {
+        headers: userHeaders(service, user),
+        json: { name: 'Renamed' },
+      });
+    },
+    records: 'passkey.renamed',
+  },
+  'DELETE /users/:userId/passkeys/:passkeyId': {
+    run: async () => {
+      const { user, passkeyId } = await passkeyUser();
+      return call(service, 'DELETE', `/users/me/passkeys/${passkeyId}`, { headers: userHeaders(service, user) });
+    },
+    records: 'passkey.removed',
+  // Multi-factor: a pending enrolment records nothing until it is proven.
+  'POST /users/me/mfa/totp': {
+    run: async () => post('/users/me/mfa/totp', {}, userHeaders(service, await signUp(service))),
+  },
+  'POST /users/me/mfa/totp/confirm': {
+    run: async () => {
+      const headers = userHeaders(service, await signUp(service));
+      const { secret_base32 } = await ok(post('/users/me/mfa/totp', {}, headers));
+      return post(
+        '/users/me/mfa/totp/confirm',
+        { totp: totpAt({ base32: secret_base32 }, service.clock.now()) },
+        headers,
+      );
+    },
+    records: 'mfa.enabled',
+  },
+  'DELETE /users/me/mfa/totp': {
+    run: async () => {
+      const { headers, codes } = await withTotp();
+      return call(service, 'DELETE', '/users/me/mfa/totp', { headers, json: { recovery_code: codes[0] } });
+    },
+    records: 'mfa.disabled',
+  },
+  'POST /users/me/mfa/recovery-codes': {
+    run: async () => {
+      const { headers, next } = await withTotp();
+      return post('/users/me/mfa/recovery-codes', { totp: next() }, headers);
+    },
+    records: 'mfa.recovery_codes_regenerated',
+  },
+  'POST /auth/mfa/sign-in': {
+    run: async () => {
+      const { user, next } = await withTotp();
+      const refused = await post('/auth/password/sign-in', { email: user.email, password: user.password });
+      return post('/auth/mfa/sign-in', { code: refused.body.details.attempt_code, type: 'totp', totp: next() });
+    },
+    records: 'sign_in.succeeded',
+  },
+  // Keeps a pending secret for the sign-in's user: no event until it is proven.
+  'POST /auth/mfa/setup': {
+    run: async () => post('/auth/mfa/setup', { code: await setupCode() }),
+  },
+  'POST /auth/mfa/setup/confirm': {
+    run: async () => {
+      const code = await setupCode();
+      const { secret_base32 } = await ok(post('/auth/mfa/setup', { code }));
+      return post('/auth/mfa/setup/confirm', { code, totp: totpAt({ base32: secret_base32 }, service.clock.now()) });
+    },
+    records: 'mfa.enabled',
+  },
 };
+
+/** A signed-in user who turned TOTP on, and the code of the step after the one that proved it. */
+async function withTotp() {
+  const user = await signUp(service);
+  const headers = userHeaders(service, user);
+  const { secret_base32 } = await ok(post('/users/me/mfa/totp', {}, headers));
+  const secret = { base32: secret_base32 as string };
+  const confirmed = await ok(
+    post('/users/me/mfa/totp/confirm', { totp: totpAt(secret, service.clock.now()) }, headers),
+  );
+  const next = () => totpAt(secret, service.clock.now() + 30_000);
+  return { user, headers, next, codes: confirmed.recovery_codes as string[] };
+}
+
+/** The attempt code of a sign-in the project's policy sent to set TOTP up (the policy is on only meanwhile). */
+async function setupCode(): Promise<string> {
+  const user = await signUp(service);
+  await service.setProjectConfig({ mfa_required: true });
+  try {
+    const refused = await post('/auth/password/sign-in', { email: user.email, password: user.password });
+    expect(refused.body.code, refused.text).toBe('MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED');
+    return refused.body.details.attempt_code;
+  } finally {
+    await service.setProjectConfig({ mfa_required: false });
+  }
+}
 
 const routeKeys = apiRoutes.map((route) => `${route.method} ${route.path}`);
 const writing = routeKeys.filter((key) => !key.startsWith('GET '));

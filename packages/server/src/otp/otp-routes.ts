@@ -42,6 +42,7 @@ import { callbackUrl, email } from '../common/schemas.js';
 import { settleProvenAddress } from '../contact-channels/mailbox-proof.js';
 import { act, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { secondFactorErrors } from '../mfa/mfa-attempts.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
@@ -110,7 +111,7 @@ const signInWithCode = defineRoute({
   access: 'client',
   body: z.strictObject({ code: verificationCode }),
   answer: signInAnswer,
-  errors: ['OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'SIGN_UP_NOT_ENABLED', ...codeErrors],
+  errors: ['OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'SIGN_UP_NOT_ENABLED', ...codeErrors, ...secondFactorErrors],
   handler: async (input) => {
     const { auth, body, client, deps } = input;
     const { project } = auth;

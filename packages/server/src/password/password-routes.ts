@@ -12,6 +12,7 @@ import { findPrimaryChannel } from '../contact-channels/contact-channel-store.js
 import { queueVerificationMail } from '../contact-channels/verification.js';
 import { act, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { secondFactorErrors } from '../mfa/mfa-attempts.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { reserveAttempt, signInKeys } from '../rate-limit/attempt-limits.js';
 import { limitSignUps } from '../rate-limit/rate-limit.js';
@@ -36,6 +37,7 @@ const signUp = defineRoute({
     'PASSWORD_TOO_SHORT',
     'PASSWORD_TOO_LONG',
     'USER_EMAIL_ALREADY_EXISTS',
+    ...secondFactorErrors,
   ],
   handler: async (input) => {
     const { auth, body, client, deps } = input;
@@ -89,7 +91,7 @@ const signIn = defineRoute({
   access: 'client',
   body: z.strictObject({ email, password: z.string() }),
   answer: signInAnswer,
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH'],
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'EMAIL_PASSWORD_MISMATCH', ...secondFactorErrors],
   handler: async (input) => {
     const { auth, body, client, deps } = input;
     const { project } = auth;

@@ -4,7 +4,8 @@
  * schema on every read (defaults fill keys a stored config lacks), and the
  * zod schema of a config patch. Secret fields (OAuth client secrets, the SMTP
  * password) are stored sealed (`config-secrets.ts`). `rate_limits` (an
- * extension) holds the project's limits on guessing (`rate-limit/limit-settings.ts`).
+ * extension) holds the project's limits on guessing (`rate-limit/limit-settings.ts`); `mfa_required`
+ * (an extension) asks every sign-in for a TOTP second factor (`mfa/`).
  */
 import { type AdminProjectConfigWire, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
@@ -36,6 +37,7 @@ export const defaultProjectConfig: ProjectConfig = {
   team_creator_default_permissions: [{ id: 'admin' }],
   team_member_default_permissions: [{ id: 'member' }],
   rate_limits: defaultRateLimits,
+  mfa_required: false,
 };
 
 const oauthProviderIds = [
@@ -162,6 +164,10 @@ export const projectConfigSchema = z.strictObject({
   team_creator_default_permissions: permissionList,
   team_member_default_permissions: permissionList,
   rate_limits: rateLimitSettings,
+  mfa_required: z.boolean().meta({
+    description:
+      'Latchkey extension: every sign-in needs a TOTP code; a user without an authenticator app sets one up to finish signing in (`MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED`).',
+  }),
 });
 
 /**

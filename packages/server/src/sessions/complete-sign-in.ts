@@ -8,6 +8,12 @@
  * answer. A new sign-in method proves the person and calls it; so does
  * nothing else.
  *
+ * A person's sign-in of an account with TOTP (or of any account, when the
+ * project requires it) opens no session here: its first factor's effects
+ * commit with an attempt code, and the route answers
+ * MULTI_FACTOR_AUTHENTICATION_REQUIRED (or _SETUP_REQUIRED). The second step
+ * (`mfa/mfa-routes.ts`) ends the sign-in here with the method `secondFactor`.
+ *
  * Access tokens are issued here and nowhere else: `tokenEndpointAnswer` is
  * the token endpoint's answer for a session that already exists (a refresh,
  * the code exchange of an OAuth link), built by the same function as a
@@ -16,10 +22,13 @@
 import { constants } from '@latchkey/protocol';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
+import type { EventData } from '../events/catalogue.js';
 import { type ActionContext, type ActionTx, act, actorOf, record, recordWrite } from '../events/recorder.js';
 import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { activityWrites, countryOf } from '../metrics/activity.js';
-import type { Db, Write } from '../storage/db.js';
+import { issueAttempt, secondFactorDue, secondFactorRequired } from '../mfa/mfa-attempts.js';
+import type { ProjectRecord } from '../projects/projects.js';
+import { type Db, type Write, writeTogether } from '../storage/db.js';
 import { createSession } from './session-store.js';
 
 /** What ending a sign-in needs of the service. */
@@ -30,7 +39,7 @@ export interface SignInCaller {
   /** The caller's authentication; null at the token endpoint, which authenticates its client itself. */
   auth: RequestAuth | null;
   /** The project signed in to, when `auth` is null. */
-  projectId?: string;
+  project?: ProjectRecord;
   client: ClientInfo;
   request: Request;
   deps: SignInDeps;
@@ -50,7 +59,19 @@ interface SignedIn {
  * the session for the user (`session.created`, or `impersonation.started`),
  * which records no activity of the user's.
  */
-type SignInMethod = 'password' | 'otp' | 'oauth' | { server: { impersonation: boolean; lifetimeMs: number } };
+type SignInMethod =
+  | 'password'
+  | 'otp'
+  | 'oauth'
+  | { server: { impersonation: boolean; lifetimeMs: number } }
+  | 'passkey'
+  | { secondFactor: SecondStep };
+
+/** The second step of a sign-in: the first factor it followed (as the events name it), and what proved the second. */
+export interface SecondStep {
+  first: EventData<'sign_in.succeeded'>['method'];
+  factor: 'totp' | 'recovery_code';
+}
 
 /** The answer of a password or e-mail-code sign-in: a new session's tokens and the user's id. */
 export const signInAnswer = z
@@ -132,11 +153,13 @@ export async function completeSignIn<S extends SignInAnswerShape>(
   signIn: SignIn<S>,
 ): Promise<AnswerOf<S>> {
   const { deps } = caller;
-  // A second factor, when the account has one, is asked for here: after the first is proven, before a session opens.
   const user = signIn.user;
-  const opened = await act(signInContext(caller), async (tx) =>
-    openSession(tx, caller, signIn, typeof user === 'function' ? await user(tx.db) : user),
-  );
+  const opened = await act(signInContext(caller), async (tx) => {
+    const signedIn = typeof user === 'function' ? await user(tx.db) : user;
+    // A second factor, when the account has one, is asked for here: after the first is proven, before a session opens.
+    return (await askSecondFactor(tx, caller, signIn, signedIn)) ?? openSession(tx, caller, signIn, signedIn);
+  });
+  if ('refusal' in opened) throw opened.refusal;
   return (await answer(deps, signIn.answer, opened)) as AnswerOf<S>;
 }
 
@@ -147,7 +170,7 @@ export async function completeSignIn<S extends SignInAnswerShape>(
  */
 function signInContext(caller: SignInCaller): ActionContext {
   const { deps, auth } = caller;
-  const projectId = caller.projectId ?? auth?.project.id;
+  const projectId = caller.project?.id ?? auth?.project.id;
   if (projectId === undefined) throw new Error('completeSignIn: no project to sign in to');
   const userId = auth?.userId ?? null;
   return {
@@ -170,7 +193,7 @@ function signInContext(caller: SignInCaller): ActionContext {
  */
 export function refuseSignIn(
   caller: SignInCaller,
-  refusal: { userId: string | null; method: 'password' | 'otp' | 'oauth'; reason: string },
+  refusal: { userId: string | null; method: 'password' | 'otp' | 'oauth' | 'passkey'; reason: string },
 ): Promise<void> {
   return act(signInContext(caller), (tx) =>
     record(tx, 'sign_in.failed', {
@@ -178,6 +201,33 @@ export function refuseSignIn(
       data: { method: refusal.method, reason: refusal.reason },
     }),
   );
+}
+
+/**
+ * The refusal of a person's sign-in that needs a second factor, its first
+ * factor's writes (`also`) and its attempt code committed; null when the
+ * session may open (server code's sessions, the second step itself, accounts
+ * without TOTP in projects that do not require it).
+ */
+async function askSecondFactor(
+  tx: ActionTx,
+  caller: SignInCaller,
+  signIn: SignIn<SignInAnswerShape>,
+  user: SignedIn,
+): Promise<{ refusal: Error } | null> {
+  const method = signIn.method;
+  if (typeof method === 'object') return null;
+  const config = (caller.project ?? caller.auth?.project)?.config;
+  const due = await secondFactorDue(tx.db, {
+    projectId: tx.projectId,
+    userId: user.userId,
+    mfaRequired: config?.mfa_required ?? false,
+  });
+  if (!due) return null;
+  const pending = { user_id: user.userId, method, is_new_user: user.isNewUser, due };
+  const code = await issueAttempt(tx.db, { projectId: tx.projectId, now: caller.deps.clock.now(), pending });
+  await writeTogether(tx.db, signIn.also ?? []);
+  return { refusal: secondFactorRequired(due, code) };
 }
 
 /** A session a sign-in opened (or an OAuth link rotated), and whose it is. */
@@ -201,7 +251,7 @@ async function openSession(
   const recorded = (write: Write | null) => (write ? [write] : []);
   const method = signIn.method;
   const also = signIn.also ?? [];
-  if (typeof method === 'object') {
+  if (typeof method === 'object' && 'server' in method) {
     const session = await createSession(db, {
       projectId,
       userId,
@@ -222,6 +272,9 @@ async function openSession(
     return { ...user, projectId, ...session };
   }
   const country = countryOf(caller.request, deps.countryHeader);
+  // After a second step, the events name the first factor and what proved the second.
+  const first = typeof method === 'object' ? method.secondFactor.first : method;
+  const secondFactor = typeof method === 'object' ? { second_factor: method.secondFactor.factor } : {};
   const session = await createSession(db, {
     projectId,
     userId,
@@ -230,10 +283,16 @@ async function openSession(
     also: () => [
       ...also,
       // The provider's callback marked a returning user active already.
-      ...activityWrites(db, { projectId, userId, now, country, markActive: !isNewUser && method !== 'oauth' }),
+      ...activityWrites(db, { projectId, userId, now, country, markActive: !isNewUser && first !== 'oauth' }),
+      // An OAuth sign-in's first factor was recorded by the provider's callback; its second step is recorded here.
       ...(method === 'oauth'
         ? []
-        : recorded(recordWrite(tx, isNewUser ? 'sign_up' : 'sign_in.succeeded', { userId, data: { method } }))),
+        : recorded(
+            recordWrite(tx, isNewUser ? 'sign_up' : 'sign_in.succeeded', {
+              userId,
+              data: { method: first, ...secondFactor },
+            }),
+          )),
     ],
   });
   return { ...user, projectId, ...session };

@@ -267,6 +267,47 @@ export interface AuditEventsTable {
   data: JsonColumn<Record<string, JsonValue>>;
 }
 
+/** A user's passkey (WebAuthn credential); ids and the key are base64url text. */
+interface PasskeysTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  /** The authenticator's credential id, unique in the project. */
+  credential_id: string;
+  /** The credential's COSE public key. */
+  public_key: string;
+  /** The last signature counter seen (bigint: read as a string on PostgreSQL). */
+  counter: ColumnType<string | number, number, number>;
+  /** How the browser may reach the authenticator (`internal`, `hybrid`, `usb`...), as it said at registration. */
+  transports: JsonColumn<string[]>;
+  name: string;
+  /** The authenticator model's AAGUID (all zeros when it does not say). */
+  aaguid: string;
+  /** The credential is synced or backed up (a multi-device passkey). */
+  backed_up: boolean;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+/** A user's TOTP (`mfa/`): the active and the enrolling secret, sealed, and the last step a code was accepted for. */
+interface UserMfaTable {
+  project_id: string;
+  user_id: string;
+  totp_secret_sealed: string | null;
+  pending_totp_secret_sealed: string | null;
+  last_totp_step: number | null;
+  updated_at: Date;
+}
+
+/** A recovery code of a user: its hash, and when it was used. */
+interface MfaRecoveryCodesTable {
+  project_id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: Date;
+  used_at: Date | null;
+}
+
 interface MigrationsTable {
   id: string;
   checksum: string;
@@ -294,6 +335,9 @@ export interface Database {
   oauth_accounts: OAuthAccountsTable;
   attempt_failures: AttemptFailuresTable;
   audit_events: AuditEventsTable;
+  passkeys: PasskeysTable;
+  user_mfa: UserMfaTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
   latchkey_migrations: MigrationsTable;
 }
 
@@ -308,7 +352,9 @@ export type TeamRow = Selectable<TeamsTable>;
 export type OAuthAccountRow = Selectable<OAuthAccountsTable>;
 export type AuditEventRow = Selectable<AuditEventsTable>;
 export type TeamMemberRow = Selectable<TeamMembersTable>;
+export type UserMfaRow = Selectable<UserMfaTable>;
 export type PermissionDefinitionRow = Selectable<TeamPermissionDefinitionsTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;
 
 /** JSON text for a `jsonb` column. */
 export function json(value: unknown): string {

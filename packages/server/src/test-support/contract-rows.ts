@@ -65,7 +65,14 @@ export function userRow(
 /** Counts the rows of `table` in the project. */
 export async function rowsOf(
   db: Db,
-  table: 'users' | 'sessions' | 'contact_channels' | 'team_members' | 'team_member_permissions' | 'oauth_accounts',
+  table:
+    | 'users'
+    | 'sessions'
+    | 'contact_channels'
+    | 'team_members'
+    | 'team_member_permissions'
+    | 'oauth_accounts'
+    | 'passkeys',
   projectId: string,
 ): Promise<number> {
   const row = await db

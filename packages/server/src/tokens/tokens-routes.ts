@@ -18,6 +18,7 @@ import { checkCode, useCode, verificationCode } from '../codes/codes.js';
 import { jsonResponse } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { countryOf } from '../metrics/activity.js';
+import { secondFactorErrors } from '../mfa/mfa-attempts.js';
 import { linkData } from '../oauth/oauth-actions.js';
 import { completeLink, pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
@@ -113,6 +114,8 @@ const issueToken = defineRoute({
     'USER_NOT_FOUND',
     'OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER',
     'USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION',
+    // A sign-in whose account needs a second factor: the known-error JSON with its real status (wire-protocol §9.2).
+    ...secondFactorErrors,
   ],
   handler: async ({ request, body: form, client, refreshCookie, deps }) => {
     for (const name of new Set(form.keys())) {
@@ -165,7 +168,7 @@ const issueToken = defineRoute({
         return codeExchangeAnswer(deps, session, after);
       }
       return completeSignIn(
-        { auth: null, projectId: project.id, client, request, deps },
+        { auth: null, project, client, request, deps },
         {
           method: 'oauth',
           user: async (trx) => {

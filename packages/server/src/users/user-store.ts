@@ -113,6 +113,8 @@ export interface UserChanges {
   client_metadata?: Json;
   client_read_only_metadata?: Json;
   server_metadata?: Json;
+  /** Written with the user's TOTP secret (`mfa/mfa-store.ts`), never alone. */
+  requires_totp_mfa?: boolean;
 }
 
 /**

@@ -12,7 +12,7 @@
 import { KnownError } from '@latchkey/protocol';
 import { isUuid } from '../common/ids.js';
 import { applyPrimaryEmail, insertContactChannel } from '../contact-channels/contact-channel-store.js';
-import { type ActionContext, act, record, sessionsEnded } from '../events/recorder.js';
+import { type ActionContext, type ActionTx, act, record, sessionsEnded } from '../events/recorder.js';
 import type { PasswordHasher } from '../password/passwords.js';
 import { type ProjectConfig, parseStoredConfig } from '../projects/project-config.js';
 import { findProjectRow } from '../projects/project-store.js';
@@ -87,6 +87,9 @@ async function storedConfig(db: Db, projectId: string): Promise<ProjectConfig | 
   return project && parseStoredConfig(project.id, project.config);
 }
 
+/** More of a user change, in its action (a TOTP secret: `mfa/mfa-actions.ts`); answers the row after it. */
+export type AlsoChange = (tx: ActionTx, row: UserRow) => Promise<UserRow | null>;
+
 /**
  * Creates a user of the context's project. A sign-in e-mail
  * (`primary_email_auth_enabled`) needs an e-mail and must be free in the project.
@@ -95,6 +98,7 @@ export async function createUser(
   ctx: ActionContext,
   input: CreateUserInput,
   passwords: PasswordHasher,
+  also?: AlsoChange,
 ): Promise<UserRow> {
   const authEnabled = input.primary_email_auth_enabled ?? false;
   if (authEnabled && !input.primary_email) throw schemaError('body.primary_email: required to sign in with it');
@@ -118,7 +122,7 @@ export async function createUser(
         passkeyAuthEnabled: input.passkey_auth_enabled ?? false,
       });
       await record(tx, 'user.created', { userId: row.id });
-      return row;
+      return (await also?.(tx, row)) ?? row;
     }),
   );
 }
@@ -134,6 +138,7 @@ export async function updateUser(
   userId: string,
   changes: ServerUserChanges,
   passwords: PasswordHasher,
+  also?: AlsoChange,
 ): Promise<UserRow | null> {
   const { password, password_hash, ...fields } = changes;
   const passwordHash = await passwordHashOf({ password, password_hash }, passwords);
@@ -171,7 +176,7 @@ export async function updateUser(
           await record(tx, 'password.changed', { userId: row.id, data: { by: 'server' } });
         }
         if (names.length > 0) await record(tx, 'user.updated', { userId: row.id, data: { fields: names } });
-        return row;
+        return (await also?.(tx, row)) ?? row;
       }),
     ),
   );
@@ -202,7 +207,7 @@ export type OwnUserChanges = Pick<
  * Changes the context's signed-in user (`ctx.userId`); null when the user is
  * gone. A selected team they left meanwhile is TEAM_MEMBERSHIP_NOT_FOUND.
  */
-export function updateOwnUser(ctx: ActionContext, changes: OwnUserChanges): Promise<UserRow | null> {
+export function updateOwnUser(ctx: ActionContext, changes: OwnUserChanges, also?: AlsoChange): Promise<UserRow | null> {
   const userId = ctx.userId;
   if (userId === null) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
   return selectionRace(changes.selected_team_id, userId, () =>
@@ -210,7 +215,7 @@ export function updateOwnUser(ctx: ActionContext, changes: OwnUserChanges): Prom
       const row = await updateUserRow(tx.db, ctx.projectId, userId, changes);
       const fields = Object.keys(changes).sort();
       if (row && fields.length > 0) await record(tx, 'user.profile_updated', { userId: row.id, data: { fields } });
-      return row;
+      return row && ((await also?.(tx, row)) ?? row);
     }),
   );
 }

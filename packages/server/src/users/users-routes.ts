@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { email, idRef, imageUrl, metadata, paginatedList, successAnswer } from '../common/schemas.js';
 import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { totpSecretChange } from '../mfa/mfa-actions.js';
+import { totpSecretBase64 } from '../mfa/totp.js';
 import { importedPasswordHash } from '../password/passwords.js';
 import type { UserRow } from '../storage/schema.js';
 import { findTeam } from '../teams/team-store.js';
@@ -26,9 +28,7 @@ const clientPatch = z.strictObject({
   selected_team_id: z.string().min(1).max(100).nullable().optional(),
   otp_auth_enabled: z.boolean().optional(),
   passkey_auth_enabled: z.boolean().optional(),
-  totp_secret_base64: z
-    .null({ error: 'multi-factor authentication is not available yet; only null (disabled) is accepted' })
-    .optional(),
+  totp_secret_base64: totpSecretBase64.optional(),
 });
 
 const serverPatch = clientPatch.extend({
@@ -68,10 +68,15 @@ const updateCurrentUser = defineRoute({
   errors: selectionErrors,
   handler: async (input) => {
     const { auth, userId, body, deps } = input;
-    const { totp_secret_base64: _disabled, ...changes } = body;
+    const { totp_secret_base64: totp, ...changes } = body;
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, userId, teamId);
-    const row = await updateOwnUser(requestContext(input), withTeam(changes, teamId));
+    const by = auth.accessType === 'client' ? 'user' : 'server';
+    const row = await updateOwnUser(
+      requestContext(input),
+      withTeam(changes, teamId),
+      totpSecretChange(deps.configSealer, totp, by),
+    );
     return ownUser(await attachSelectedTeam(deps.db, row));
   },
 });
@@ -167,8 +172,14 @@ const createUserRoute = defineRoute({
   status: 201,
   errors: userWriteErrors,
   handler: async (input) => {
-    const { totp_secret_base64: _disabled, ...fields } = input.body;
-    const created = await createUser(requestContext(input), fields, input.deps.passwords);
+    const { totp_secret_base64: totp, ...fields } = input.body;
+    const { configSealer, passwords } = input.deps;
+    const created = await createUser(
+      requestContext(input),
+      fields,
+      passwords,
+      totpSecretChange(configSealer, totp, 'server'),
+    );
     return attachSelectedTeam(input.deps.db, created).then((row) => row!);
   },
 });
@@ -211,11 +222,17 @@ const updateUserRoute = defineRoute({
   errors: ['USER_NOT_FOUND', ...selectionErrors, ...userWriteErrors],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
-    const { totp_secret_base64: _disabled, ...changes } = body;
+    const { totp_secret_base64: totp, ...changes } = body;
     const user = (await findUser(deps.db, auth.project.id, params.userId)) ?? throwError(notFound);
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, user.id, teamId);
-    const row = await updateUser(requestContext(input), user.id, withTeam(changes, teamId), deps.passwords);
+    const row = await updateUser(
+      requestContext(input),
+      user.id,
+      withTeam(changes, teamId),
+      deps.passwords,
+      totpSecretChange(deps.configSealer, totp, 'server'),
+    );
     return (await attachSelectedTeam(deps.db, row)) ?? throwError(notFound);
   },
 });

@@ -14,6 +14,8 @@ import rowChangeFeed from './0009-row-change-feed.js';
 import pendingSignInAddresses from './0010-pending-sign-in-addresses.js';
 import sealedOutbox from './0011-sealed-outbox.js';
 import refreshRotation from './0012-refresh-rotation.js';
+import passkeys from './0013-passkeys.js';
+import mfa from './0014-mfa.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -35,4 +37,6 @@ export const migrations: readonly Migration[] = [
   { id: '0010-pending-sign-in-addresses', sql: pendingSignInAddresses },
   { id: '0011-sealed-outbox', sql: sealedOutbox },
   { id: '0012-refresh-rotation', sql: refreshRotation },
+  { id: '0013-passkeys', sql: passkeys },
+  { id: '0014-mfa', sql: mfa },
 ];

@@ -1,0 +1,228 @@
+/**
+ * Passkeys and two-step sign-in in real Chromium against `latchkey dev` and
+ * the built demo, with the DevTools Protocol's virtual authenticator standing
+ * in for the person's device: a person adds a passkey in account settings,
+ * signs out, signs in with the passkey button, then through the e-mail
+ * field's autofill; turns on two-step sign-in from the key shown (the test
+ * computes the codes as an authenticator app does), signs in with password +
+ * code, then with a recovery code; and under the project's requirement a new
+ * account sets two-step sign-in up before it is signed in.
+ *
+ * WebAuthn needs a domain, not an IP address: the demo is opened as
+ * `localhost` (the dev project trusts localhost origins).
+ */
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { base32Bytes, totpAt } from '../packages/js/src/test-support/totp.js';
+import { type Stack, startStack } from './support/stack.js';
+
+let stack: Stack;
+let origin: string;
+
+async function patchProject(config: Record<string, unknown>) {
+  const answer = await fetch(`${stack.dev.apiUrl}/api/v1/projects/current`, {
+    method: 'PATCH',
+    headers: {
+      'content-type': 'application/json',
+      'x-stack-project-id': stack.dev.projectId,
+      'x-stack-access-type': 'admin',
+      'x-stack-super-secret-admin-key': stack.dev.superSecretAdminKey,
+    },
+    body: JSON.stringify({ config }),
+  });
+  expect(answer.status, await answer.text()).toBe(200);
+}
+
+beforeAll(async () => {
+  stack = await startStack();
+  origin = stack.demoUrl.replace('127.0.0.1', 'localhost');
+  await patchProject({ passkey_enabled: true });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const password = 'correct-horse-battery';
+
+/** A page whose browser has a platform authenticator that holds passkeys and verifies the user at once. */
+async function pageWithAuthenticator(context: BrowserContext): Promise<{ page: Page; cdp: CDPSession }> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { page, cdp };
+}
+
+const signedInAs = (page: Page, email: string) =>
+  expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+
+async function signUp(page: Page, email: string) {
+  await page.goto(`${origin}/handler/sign-up`);
+  await page.getByLabel(/e-?mail/i).fill(email);
+  await page.getByLabel(/^password$/i).fill(password);
+  await page.getByRole('button', { name: /create account/i }).click();
+}
+
+async function signOut(page: Page) {
+  await page.goto(origin);
+  await page
+    .getByRole('button', { name: /account menu/i })
+    .first()
+    .click();
+  await page.getByRole('menuitem', { name: /sign out/i }).click();
+  await expect.poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+}
+
+async function signInWithPassword(page: Page, email: string) {
+  await page.goto(`${origin}/handler/sign-in`);
+  await page.getByLabel(/e-?mail/i).fill(email);
+  await page.getByLabel(/^password$/i).fill(password);
+  await page.getByRole('button', { name: /^sign in$/i }).click();
+}
+
+/** The six digits of the key shown on the page, `steps` periods of 30 s from now. */
+async function codeOfShownKey(page: Page, steps = 0): Promise<{ secret: string; code: string }> {
+  const secret = (await page.locator('.lk-totp-secret').getAttribute('data-secret')) ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+  return { secret, code: totpAt(base32Bytes(secret), Date.now() + steps * 30_000) };
+}
+
+const status = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
+
+describe('passkeys in Chromium', () => {
+  let context: BrowserContext;
+  let page: Page;
+  const email = `passkey-${Date.now().toString(36)}@example.com`;
+
+  beforeAll(async () => {
+    context = await stack.browser.newContext();
+    ({ page } = await pageWithAuthenticator(context));
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('adds a passkey in account settings', async () => {
+    await signUp(page, email);
+    await signedInAs(page, email);
+    await page.goto(`${origin}/handler/account-settings#passkeys`);
+    await page.getByLabel('Name (optional)').fill('This laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await status(page, 'Your passkey was added.').waitFor({ timeout: 15_000 });
+    const row = page.locator('.lk-email-row', { hasText: 'This laptop' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('never used');
+  });
+
+  it('signs out, then signs in with the passkey button', async () => {
+    await signOut(page);
+    await page.goto(`${origin}/handler/sign-in`);
+    expect(await page.getByLabel(/e-?mail/i).getAttribute('autocomplete')).toBe('username webauthn');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await signedInAs(page, email);
+  });
+
+  it('signs in through the autofill of the e-mail field', async () => {
+    await signOut(page);
+    await page.goto(`${origin}/handler/sign-in`);
+    await page.getByLabel(/e-?mail/i).focus();
+    await signedInAs(page, email);
+    // The passkey was used: account settings says when.
+    await page.goto(`${origin}/handler/account-settings#passkeys`);
+    const row = page.locator('.lk-email-row', { hasText: 'This laptop' });
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/last used/);
+  });
+});
+
+describe('two-step sign-in in Chromium', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let recoveryCode = '';
+  let secret = '';
+  const email = `mfa-${Date.now().toString(36)}@example.com`;
+
+  beforeAll(async () => {
+    context = await stack.browser.newContext();
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('turns on two-step sign-in from the key shown, and shows the recovery codes once', async () => {
+    await signUp(page, email);
+    await signedInAs(page, email);
+    await page.goto(`${origin}/handler/account-settings#two-step`);
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).locator('path').waitFor();
+    const shown = await codeOfShownKey(page);
+    secret = shown.secret;
+    await page.getByLabel('Code from the app, to confirm').fill(shown.code);
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await codes.first().waitFor({ timeout: 15_000 });
+    expect(await codes.count()).toBe(10);
+    recoveryCode = (await codes.first().textContent()) ?? '';
+    await page.getByRole('button', { name: 'Done' }).click();
+    await status(page, 'Two-step sign-in is on.').waitFor();
+  });
+
+  it('signs in with the password and a code of the app', async () => {
+    await signOut(page);
+    await signInWithPassword(page, email);
+    const field = page.getByLabel('Code from your authenticator app');
+    await field.waitFor({ timeout: 15_000 });
+    expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+    await field.fill('000000');
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent(), { timeout: 15_000 })
+      .toContain('Invalid code.');
+    // The next period's code: the one of this period confirmed the key, and a code works once.
+    await field.fill(totpAt(base32Bytes(secret), Date.now() + 30_000));
+    await signedInAs(page, email);
+  });
+
+  it('signs in with the password and a recovery code', async () => {
+    await signOut(page);
+    await signInWithPassword(page, email);
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(recoveryCode);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await signedInAs(page, email);
+  });
+});
+
+describe('the project requires two-step sign-in', () => {
+  let context: BrowserContext;
+  let page: Page;
+  const email = `forced-${Date.now().toString(36)}@example.com`;
+
+  beforeAll(async () => {
+    await patchProject({ mfa_required: true });
+    context = await stack.browser.newContext();
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await patchProject({ mfa_required: false });
+  });
+
+  it('sets it up for a new account, shows the recovery codes, then goes on signed in', async () => {
+    await signUp(page, email);
+    await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).locator('path').waitFor();
+    const { code } = await codeOfShownKey(page);
+    await page.getByLabel('Code from the app, to confirm').fill(code);
+    await page.getByRole('list', { name: 'Recovery codes' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'I saved them, continue' }).click();
+    await signedInAs(page, email);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Methods of `ClientApp` and `CurrentUser` whose code is loaded on their
+ * first call: passkeys (with the WebAuthn browser library) and the second
+ * factor. `ClientApp` holds only their names and one small function each; the
+ * code sits in `account-security.ts`, a chunk of its own for bundlers that
+ * split at `import()`, so a page that never calls them never loads it.
+ */
+import type { ClientScope } from '../users/account-data.js';
+import type { MfaActions, MfaSignIn } from './mfa-auth.js';
+import type { PasskeyActions, PasskeySignIn } from './passkey-auth.js';
+
+/** The methods of `I` as the lazily loaded module writes them: the scope first, then the method's arguments. */
+export type WithScope<I> = {
+  [K in keyof I]: I[K] extends (...args: infer A) => infer R ? (scope: ClientScope, ...args: A) => R : never;
+};
+
+/** The lazily loaded module of passkeys and the second factor. */
+export const loadAccountSecurity = () => import('./account-security.js');
+
+/** The methods `names` (space-separated) for `scope`, each loading `account-security.ts` on its call. */
+const deferred = <I>(scope: ClientScope, names: string): I =>
+  Object.fromEntries(
+    names
+      .split(' ')
+      .map((name) => [
+        name,
+        (...args: unknown[]) =>
+          loadAccountSecurity().then(({ methods }) =>
+            (methods[name as keyof typeof methods] as (scope: ClientScope, ...rest: unknown[]) => unknown)(
+              scope,
+              ...args,
+            ),
+          ),
+      ]),
+  ) as I;
+
+/** The passkey and second-factor module of `ClientApp`. */
+export const accountSecuritySignIn = (scope: ClientScope) =>
+  deferred<PasskeySignIn & MfaSignIn>(scope, 'signInWithPasskey signInWithMfa startMfaSetup confirmMfaSetup');
+
+/** The passkeys and mfa slices of the signed-in user of `scope`. */
+export const accountSecurityActions = (scope: ClientScope) =>
+  deferred<PasskeyActions & MfaActions>(
+    scope,
+    'registerPasskey listPasskeys enableTotp confirmTotp disableTotp regenerateRecoveryCodes',
+  );
