@@ -35,7 +35,7 @@ import {
 import { decodeSignIn } from './password.js';
 
 /** The RP id the service puts in its WebAuthn options; the SDK puts the page's hostname in its place (wire-protocol §11). */
-export const rpIdPlaceholder = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
+const rpIdPlaceholder = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
 
 const loadWebAuthn = () => import('@simplewebauthn/browser');
 type WebAuthn = Awaited<ReturnType<typeof loadWebAuthn>>;
@@ -82,7 +82,7 @@ async function startCeremony(
  * (`WebAuthnError`) as `PASSKEY_WEBAUTHN_ERROR` with its message and code
  * (the library's error as `cause`), anything else as it is.
  */
-export function webAuthnKnownError(error: unknown, webAuthn: Pick<WebAuthn, 'WebAuthnError'>): unknown {
+function webAuthnKnownError(error: unknown, webAuthn: Pick<WebAuthn, 'WebAuthnError'>): unknown {
   if (!(error instanceof webAuthn.WebAuthnError)) return error;
   const { message, code } = error;
   const known = new KnownError(
@@ -162,7 +162,7 @@ function readPasskey(passkey: Fields<PasskeyWire>): PasskeyData {
 }
 
 /** Decodes `GET /users/me/passkeys`. */
-export function decodePasskeyList(body: unknown): PasskeyData[] {
+function decodePasskeyList(body: unknown): PasskeyData[] {
   return readFields<{ items: PasskeyWire[] }, PasskeyData[]>(body, (list) => list.list('items', readPasskey));
 }
 

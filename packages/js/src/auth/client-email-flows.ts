@@ -1,33 +1,12 @@
 /**
  * The e-mail flows of `ClientApp` (spec §7): password reset, e-mail
- * verification and magic-link sign-in, over the sends of `email-codes.ts`
- * that the server-side audiences share. Callback URLs default to the
- * handler pages in browsers.
+ * verification and magic-link sign-in. Their code (`email-flows.ts`) loads on
+ * the first call: only the handler pages use them.
  */
-import { afterAuthReturnToParam } from '@latchkey/protocol';
-import { contactChannelsQuery } from '../contact-channels/contact-channel.js';
-import { callbackUrl } from '../internal/callback-url.js';
-import { withQueryParam } from '../internal/redirect.js';
 import type { ClientScope } from '../users/account-data.js';
-import { completeSignIn, pageReturnTo, type SignInResult } from './client-sign-in.js';
-import {
-  checkPasswordResetCode,
-  resetPasswordWithCode,
-  sendMagicLinkCode,
-  sendPasswordResetCode,
-  signInWithMagicLinkCode,
-  verifyEmailCode,
-} from './email-codes.js';
+import type { SignInResult } from './client-sign-in.js';
+import { deferred } from './deferred.js';
 
-/**
- * What `ClientApp` does with e-mailed links and codes.
- *
- * @example
- * ```ts
- * const { nonce } = await app.sendMagicLinkEmail('ada@example.com');
- * await app.signInWithMagicLink(typedCode + nonce);
- * ```
- */
 export interface ClientEmailFlows {
   /**
    * Mails a password-reset link to `email`. The service answers the same
@@ -99,30 +78,9 @@ export interface ClientEmailFlows {
 }
 
 /** The e-mail flows module of `ClientApp`. */
-export function clientEmailFlows(scope: ClientScope): ClientEmailFlows {
-  return {
-    async sendForgotPasswordEmail(email, options = {}) {
-      const url = callbackUrl('sendForgotPasswordEmail', scope.core.urls.passwordReset, options.callbackUrl);
-      await sendPasswordResetCode(scope.sendAsApp, email, url);
-    },
-    verifyPasswordResetCode: (code) => checkPasswordResetCode(scope.sendAsApp, code),
-    resetPassword: (options) => resetPasswordWithCode(scope.sendAsApp, options.code, options.password),
-    async verifyEmail(code) {
-      await verifyEmailCode(scope.sendAsApp, code);
-      if (!scope.core.session.stored().refreshToken) return;
-      void scope.data.invalidate(contactChannelsQuery.key);
-      await scope.reloadUser();
-    },
-    async sendMagicLinkEmail(email, options = {}) {
-      let url = callbackUrl('sendMagicLinkEmail', scope.core.urls.magicLinkCallback, options.callbackUrl);
-      // The default link takes the page's return-to along, so the link ends where a typed code would.
-      const returnTo = options.callbackUrl ? null : pageReturnTo();
-      if (returnTo) url = new URL(withQueryParam(url, afterAuthReturnToParam, returnTo, new URL(url).origin), url).href;
-      return sendMagicLinkCode(scope.sendAsApp, email, url);
-    },
-    async signInWithMagicLink(code, options = {}) {
-      const tokens = await signInWithMagicLinkCode(scope.sendSignIn, code);
-      return completeSignIn(scope, tokens, options.noRedirect);
-    },
-  };
-}
+export const clientEmailFlows = (scope: ClientScope): ClientEmailFlows =>
+  deferred<ClientEmailFlows>(
+    scope,
+    () => import('./email-flows.js'),
+    'sendForgotPasswordEmail verifyPasswordResetCode resetPassword verifyEmail sendMagicLinkEmail signInWithMagicLink',
+  );

@@ -23,6 +23,8 @@ import {
   type TestService,
   useTestService,
 } from '../test-support/service.js';
+import { totpAt } from '../test-support/totp.js';
+import { multiFactorAttempt } from './mfa-auth.js';
 
 const service = useTestService({
   projectConfig: { oauth_providers: [{ id: 'github', type: 'shared', enabled: true }] },
@@ -246,6 +248,28 @@ describe('OAuth in a browser', () => {
       message: 'Code used.',
     });
     await expect(test.app.getUser()).resolves.toBeNull();
+  });
+
+  it('throws MULTI_FACTOR_AUTHENTICATION_REQUIRED for a user with TOTP; its attempt code finishes the sign-in', async () => {
+    const signedUp = await signUpWithGitHub();
+    const secret = Uint8Array.from({ length: 20 }, (_, index) => index + 1);
+    const before = await signedUp.app.getUser({ or: 'throw' });
+    await before.update({ totpMultiFactorSecret: secret });
+    await before.signOut({ noRedirect: true }); // the page's cookies are the next app's too
+
+    const test = createApp();
+    const authorize = await startSignIn(test);
+    const back = await throughStandIn(service(), authorize.href, { name: 'Octo', email: signedUp.email });
+    window.history.replaceState(null, '', `${back.pathname}${back.search}`);
+    const error = await settle(test.app.callOAuthCallback()).catch((caught: unknown) => caught);
+    const attempt = multiFactorAttempt(error);
+    expect(attempt?.setupRequired).toBe(false);
+    await expect(test.app.getUser()).resolves.toBeNull();
+
+    service().clock.advance(30_000);
+    const totp = totpAt(secret, service().clock.now());
+    await test.app.signInWithMfa({ attemptCode: attempt?.attemptCode ?? '', totp }, { noRedirect: true });
+    expect((await test.app.getUser({ or: 'throw' })).oauthProviders[0]?.email).toBe(signedUp.email);
   });
 
   it('does not follow an after_callback_redirect_url on another origin', async () => {

@@ -47,9 +47,10 @@ async function answer<T>(options: CredentialRequestOptions | CredentialCreationO
 
 beforeEach(() => {
   standIn = { get: [], create: [] };
-  globals.PublicKeyCredential = class {
-    static isConditionalMediationAvailable = async () => true;
-  };
+  // The constructor browsers expose, with conditional mediation (passkey autofill).
+  globals.PublicKeyCredential = Object.assign(function PublicKeyCredential() {}, {
+    isConditionalMediationAvailable: async () => true,
+  });
   globals.navigator = {
     credentials: {
       get: (options: CredentialRequestOptions) => {
@@ -176,7 +177,7 @@ describe('signInWithPasskey', () => {
   it('ends quietly, asking nothing, with a signal aborted already or a browser without passkey autofill', async () => {
     const { app, calls } = answeringApp(answers);
     await expect(app.signInWithPasskey({ signal: AbortSignal.abort() })).resolves.toBeNull();
-    globals.PublicKeyCredential = class {};
+    globals.PublicKeyCredential = function PublicKeyCredential() {};
     await expect(app.signInWithPasskey({ autofill: true })).resolves.toBeNull();
     expect(calls()).toEqual([]);
     expect(standIn.get).toEqual([]);

@@ -1,5 +1,5 @@
 import { KnownError } from '@latchkey/protocol';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -84,8 +84,11 @@ describe('Handler', () => {
     expect(title()).toBe('Reset your password');
     cleanup();
     const resetting = renderHandler(`/handler/password-reset?code=${'a'.repeat(45)}`);
+    // The e-mail flows' code loads on the first call: wait for the request.
+    await waitFor(() =>
+      expect(sentTo(resetting, '/auth/password/reset/check-code')).toEqual([{ code: 'a'.repeat(45) }]),
+    );
     await act(async () => {});
-    expect(sentTo(resetting, '/auth/password/reset/check-code')).toEqual([{ code: 'a'.repeat(45) }]);
     expect(title()).toBe('Choose a new password');
     cleanup();
     const verifying = renderHandler(`/handler/email-verification?code=${'b'.repeat(45)}`);
