@@ -109,6 +109,8 @@ const routes = new Set([
   'GET /auth/oauth/authorize/github',
   'POST /connected-accounts/me/github/access-token',
   'POST /connected-accounts/:id/github/access-token',
+  'POST /auth/passkey/initiate-passkey-authentication',
+  'POST /auth/passkey/initiate-passkey-registration',
 ]);
 
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -207,6 +209,8 @@ describe('requests of the official SDK 2.7.23', () => {
         magic_link_enabled: true,
         client_team_creation_enabled: true,
         oauth_providers: [{ id: 'github', type: 'shared', enabled: true }],
+        // The recorded project had passkey sign-in on: its initiation succeeded.
+        passkey_enabled: true,
       },
     });
     internalKeys = (await createApiKeySet(service.storage, internalProjectId)) as TestKeys;

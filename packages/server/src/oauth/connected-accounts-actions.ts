@@ -5,6 +5,7 @@
 import { KnownError } from '@latchkey/protocol';
 import type { Sealer } from '../crypto/encryption.js';
 import { type ActionContext, act, record } from '../events/recorder.js';
+import { countUserPasskeys } from '../passkeys/passkey-store.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import type { Db } from '../storage/db.js';
 import type { OAuthAccountRow } from '../storage/schema.js';
@@ -45,7 +46,8 @@ export function keepRefreshedTokens(
  * (OAUTH_CONNECTION_NOT_CONNECTED_TO_USER when there is none). With
  * `keepAWayIn` (a client acting on itself) it refuses to disconnect the
  * user's last way to sign in: no password, no e-mail code sign-in, no
- * passkey, no other provider account (SCHEMA_ERROR saying so).
+ * passkey that signs in (the flag alone, which a client may set, is not
+ * one), no other provider account (SCHEMA_ERROR saying so).
  */
 export function disconnectAccount(
   ctx: ActionContext,
@@ -61,7 +63,9 @@ export function disconnectAccount(
       const otherWays =
         locked.password_hash !== null ||
         (locked.primary_email_auth_enabled && locked.otp_auth_enabled && project.config.magic_link_enabled) ||
-        locked.passkey_auth_enabled ||
+        (locked.passkey_auth_enabled &&
+          project.config.passkey_enabled &&
+          (await countUserPasskeys(tx.db, project.id, userId)) > 0) ||
         (await countUserAccounts(tx.db, project.id, userId)) > 1;
       if (!otherWays && (await findUserAccount(tx.db, project.id, userId, providerId))) {
         const message =

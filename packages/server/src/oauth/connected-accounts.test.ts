@@ -9,6 +9,7 @@ import { authHeaders, call, expectKnownError, signUp, userHeaders } from '../tes
 import { auditEvents } from '../test-support/audit.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor, type upstreamProvider } from '../test-support/oidc-upstream.js';
+import { SoftwareAuthenticator } from '../test-support/software-authenticator.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 let service: TestService;
@@ -142,6 +143,39 @@ describe('disconnecting', () => {
       headers: userHeaders(service, withPassword),
     });
     expectKnownError(again, 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 400);
+  });
+
+  it('counts a passkey as a way in only when one signs in, not the flag a client may set', async () => {
+    const only = await flow('passkey-way');
+    const disconnect = () =>
+      call(service, 'DELETE', '/connected-accounts/me/corp', { headers: userHeaders(service, only) });
+    const flagged = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, only),
+      json: { passkey_auth_enabled: true },
+    });
+    expect(flagged.body.passkey_auth_enabled).toBe(true);
+    expectKnownError(await disconnect(), 'SCHEMA_ERROR', 400);
+
+    const started = await call(service, 'POST', '/auth/passkey/initiate-passkey-registration', {
+      headers: userHeaders(service, only),
+      json: {},
+    });
+    const credential = new SoftwareAuthenticator().register(started.body.options_json, {
+      origin: 'http://localhost:3000',
+    });
+    const registered = await call(service, 'POST', '/auth/passkey/register', {
+      headers: userHeaders(service, only),
+      json: { credential, code: started.body.code },
+    });
+    expect(registered.status, registered.text).toBe(200);
+    // With passkey sign-in off in the project the passkey signs nobody in.
+    expectKnownError(await disconnect(), 'SCHEMA_ERROR', 400);
+    await service.setProjectConfig({ passkey_enabled: true });
+    try {
+      expect((await disconnect()).body).toEqual({ success: true });
+    } finally {
+      await service.setProjectConfig({ passkey_enabled: false });
+    }
   });
 
   it('removes the accounts with the user', async () => {

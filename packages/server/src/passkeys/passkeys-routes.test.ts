@@ -14,12 +14,14 @@ import {
   call,
   countRows,
   expectKnownError,
+  newEmail,
   signUp,
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
+import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import { type Page, SoftwareAuthenticator } from '../test-support/software-authenticator.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { placeholderRpId } from './webauthn.js';
@@ -36,7 +38,11 @@ describeEachBackend('passkeys', (backend) => {
   beforeAll(async () => {
     service = await startTestService({
       databaseUrl: backend.databaseUrl,
-      projectConfig: { passkey_enabled: true, domains: [{ domain: appDomain, handler_path: '/handler' }] },
+      projectConfig: {
+        passkey_enabled: true,
+        magic_link_enabled: true,
+        domains: [{ domain: appDomain, handler_path: '/handler' }],
+      },
     });
     other = await service.createOtherProject({ passkey_enabled: true });
   });
@@ -448,6 +454,33 @@ describeEachBackend('passkeys', (backend) => {
       }
       expect(await state()).toEqual(before);
       await ok(post('/auth/passkey/sign-in', { authentication_response: response, code }, authHeaders(service)));
+    });
+  });
+
+  describe('passkey-only accounts', () => {
+    it('signs up by an e-mailed code, adds a passkey, and signs in with it: no password anywhere', async () => {
+      const email = newEmail('passkey-only');
+      await ok(
+        post(
+          '/auth/otp/send-sign-in-code',
+          { email, callback_url: 'http://localhost:3000/handler/magic-link-callback' },
+          authHeaders(service),
+        ),
+      );
+      const code = codeFromMail(await lastMailTo(service, email));
+      const signedUp = await ok(post('/auth/otp/sign-in', { code }, authHeaders(service)));
+      expect(signedUp.is_new_user).toBe(true);
+      const authenticator = new SoftwareAuthenticator();
+      await ok(register(signedUp, authenticator));
+      const signedIn = await ok(signIn(authenticator));
+      expect(signedIn.user_id).toBe(signedUp.user_id);
+      const user = await me(signedIn);
+      expect(user).toMatchObject({
+        primary_email: email,
+        primary_email_verified: true,
+        has_password: false,
+        passkey_auth_enabled: true,
+      });
     });
   });
 
