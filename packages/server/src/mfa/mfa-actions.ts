@@ -31,7 +31,7 @@ type ChangedBy = 'user' | 'server';
  * TOTP off and deletes the recovery codes, inside the action `tx` that
  * changes the rest of the user; answers the user's row after it.
  */
-export async function setTotpSecret(
+async function setTotpSecret(
   tx: ActionTx,
   sealer: Sealer,
   change: { userId: string; secretBase64: string | null; by: ChangedBy },

@@ -10,7 +10,7 @@ import { sha256Hex } from '../crypto/hash.js';
 import { randomCrockford } from '../crypto/random.js';
 
 /** How many codes a set holds. */
-export const recoveryCodeCount = 10;
+const recoveryCodeCount = 10;
 
 const groups = 4;
 const groupLength = 4;

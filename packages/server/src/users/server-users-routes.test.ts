@@ -104,7 +104,7 @@ describe('POST /users', () => {
     ['an unknown field', { primary_email: newEmail(), is_admin: true }],
     ['a numeric display name', { display_name: 42 }],
     ['metadata over 16 KiB', { server_metadata: { big: 'x'.repeat(17_000) } }],
-    ['a non-null TOTP secret', { totp_secret_base64: 'AAAA' }],
+    ['a TOTP secret of 3 bytes', { totp_secret_base64: 'AAAA' }],
   ])('refuses %s with SCHEMA_ERROR and creates nothing', async (_, json) => {
     const before = await countRows(service, 'users');
     expectKnownError(await createUser(json), 'SCHEMA_ERROR', 400);

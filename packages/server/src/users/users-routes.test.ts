@@ -144,7 +144,8 @@ describe('PATCH /users/me', () => {
     ['a non-image data URL', { profile_image_url: 'data:text/html;base64,PHNjcmlwdD4=' }],
     ['oversized metadata', { client_metadata: { blob: 'x'.repeat(17_000) } }],
     ['metadata nested 70 levels deep', { client_metadata: JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) }],
-    ['a TOTP secret (MFA not available yet)', { totp_secret_base64: 'xcrfsRo4g5j/2v6zuxb01kXD3iA=' }],
+    ['a TOTP secret shorter than 10 bytes', { totp_secret_base64: 'xcrfsRo4g5j/' }],
+    ['a TOTP secret not in standard base64', { totp_secret_base64: 'xcrfsRo4g5j_2v6zuxb01kXD3iA=' }],
     ['an array body', [{ display_name: 'x' }]],
   ])('refuses %s with SCHEMA_ERROR and changes nothing', async (_name, body) => {
     const user = await signUp(service);
