@@ -10,7 +10,7 @@
 import type { Sealer } from '../crypto/encryption.js';
 import { type ActionContext, type ActionTx, act, record } from '../events/recorder.js';
 import type { UserRow } from '../storage/schema.js';
-import { findUser } from '../users/user-store.js';
+import { findUser, updateUser } from '../users/user-store.js';
 import {
   activateTotp,
   clearTotp,
@@ -18,10 +18,23 @@ import {
   replaceRecoveryCodes,
   savePendingTotp,
   totpSealContext,
+  type UserKey,
 } from './mfa-store.js';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
 import type { ProvenFactor } from './second-factor.js';
 import { enrolmentOf, newTotpSecret } from './totp.js';
+
+/** Makes `sealed` the user's active secret and marks the user as needing a second factor. */
+async function turnOn(tx: ActionTx, user: UserKey, sealed: string): Promise<void> {
+  await activateTotp(tx.db, user, sealed, tx.clock.now());
+  await updateUser(tx.db, user.projectId, user.userId, { requires_totp_mfa: true });
+}
+
+/** Turns the user's TOTP off (secret, enrolment, recovery codes) and marks the user as not needing it. */
+async function turnOff(tx: ActionTx, user: UserKey): Promise<void> {
+  await clearTotp(tx.db, user, tx.clock.now());
+  await updateUser(tx.db, user.projectId, user.userId, { requires_totp_mfa: false });
+}
 
 /** Who changed a user's TOTP: the user themself, or server code. */
 type ChangedBy = 'user' | 'server';
@@ -41,10 +54,10 @@ async function setTotpSecret(
   const before = await findUser(tx.db, user.projectId, user.userId);
   if (!before) return null;
   if (change.secretBase64 === null) {
-    await clearTotp(tx.db, user, now);
+    await turnOff(tx, user);
     if (before.requires_totp_mfa) await record(tx, 'mfa.disabled', { userId: user.userId, data: { by: change.by } });
   } else {
-    await activateTotp(tx.db, user, sealer.seal(change.secretBase64, totpSealContext(user, 'active')), now);
+    await turnOn(tx, user, sealer.seal(change.secretBase64, totpSealContext(user, 'active')));
     await record(tx, 'mfa.enabled', { userId: user.userId, data: { by: change.by } });
   }
   return findUser(tx.db, user.projectId, user.userId);
@@ -112,7 +125,7 @@ export function confirmEnrolment(
     // The proof was of the pending secret, read before this transaction; a new enrolment since replaced it.
     if (!pending) throw new Error('confirmEnrolment: no pending secret');
     const secret = sealer.open(pending, totpSealContext(user, 'pending'));
-    await activateTotp(tx.db, user, sealer.seal(secret, totpSealContext(user, 'active')), tx.clock.now());
+    await turnOn(tx, user, sealer.seal(secret, totpSealContext(user, 'active')));
     const codes = await newCodesIn(tx, userId);
     await record(tx, 'mfa.enabled', { userId, data: { by: 'user' } });
     return codes;
@@ -123,7 +136,7 @@ export function confirmEnrolment(
 export function disableTotp(ctx: ActionContext, userId: string, proven: ProvenFactor): Promise<void> {
   return act(ctx, async (tx) => {
     await proven.commit(tx.db);
-    await clearTotp(tx.db, { projectId: ctx.projectId, userId }, tx.clock.now());
+    await turnOff(tx, { projectId: ctx.projectId, userId });
     await record(tx, 'mfa.disabled', { userId, data: { by: 'user' } });
   });
 }

@@ -6,10 +6,9 @@
 import type { Sealer } from '../crypto/encryption.js';
 import type { Db } from '../storage/db.js';
 import type { UserMfaRow } from '../storage/schema.js';
-import { updateUser } from '../users/user-store.js';
 
 /** Who: a user of a project. */
-interface UserKey {
+export interface UserKey {
   projectId: string;
   userId: string;
 }
@@ -53,13 +52,12 @@ async function upsertMfa(
 }
 
 /**
- * Makes `sealed` the user's active secret (the enrolling one is dropped) and
- * marks the user as needing it. The last accepted step stays: time only moves
+ * Makes `sealed` the user's active secret (the enrolling one is dropped; the
+ * action marks the user as needing it). The last accepted step stays: time only moves
  * on, and the code that proved an enrolment must not sign in too.
  */
 export async function activateTotp(db: Db, user: UserKey, sealed: string, now: number): Promise<void> {
   await upsertMfa(db, user, { totp_secret_sealed: sealed, pending_totp_secret_sealed: null }, now);
-  await updateUser(db, user.projectId, user.userId, { requires_totp_mfa: true }, now);
 }
 
 /** Keeps `sealed` as the secret the user is enrolling (not active until proven). */
@@ -76,7 +74,6 @@ export async function clearTotp(db: Db, user: UserKey, now: number): Promise<voi
     .where('user_id', '=', user.userId)
     .execute();
   await deleteRecoveryCodes(db, user);
-  await updateUser(db, user.projectId, user.userId, { requires_totp_mfa: false }, now);
 }
 
 /**

@@ -56,7 +56,7 @@ export async function addPasskey(
         name: name ?? (count === 0 ? 'Passkey' : `Passkey ${count + 1}`),
         now,
       });
-      if (!user.passkey_auth_enabled) await updateUser(tx.db, projectId, userId, { passkey_auth_enabled: true }, now);
+      if (!user.passkey_auth_enabled) await updateUser(tx.db, projectId, userId, { passkey_auth_enabled: true });
       await record(tx, 'passkey.added', { userId, data: { passkey_id: passkey.id } });
       return passkey;
     });
@@ -85,7 +85,7 @@ export function removePasskey(ctx: ActionContext, userId: string, id: string): P
     const user = await lockUser(tx.db, projectId, userId);
     if (!user || !(await deletePasskeyRow(tx.db, projectId, userId, id))) throw passkeyNotFound(id);
     if ((await countUserPasskeys(tx.db, projectId, userId)) === 0 && user.passkey_auth_enabled) {
-      await updateUser(tx.db, projectId, userId, { passkey_auth_enabled: false }, now);
+      await updateUser(tx.db, projectId, userId, { passkey_auth_enabled: false });
     }
     await record(tx, 'passkey.removed', { userId, data: { passkey_id: id.toLowerCase() } });
   });

@@ -22,7 +22,9 @@ const owned: Record<string, readonly string[]> = {
   'invitations/invitation-store.ts': ['verification_codes'],
   'mail/outbox-store.ts': ['email_outbox'],
   'metrics/metrics-store.ts': ['user_activity_days'],
+  'mfa/mfa-store.ts': ['user_mfa', 'mfa_recovery_codes'],
   'oauth/oauth-account-store.ts': ['oauth_accounts'],
+  'passkeys/passkey-store.ts': ['passkeys'],
   'permissions/definition-store.ts': ['team_permission_definitions', 'team_permission_inclusions'],
   // Grants, and the definitions every new project starts with.
   'permissions/permission-store.ts': [
