@@ -645,6 +645,8 @@ const exercises: Record<string, Exercise> = {
       return call(service, 'DELETE', `/users/me/passkeys/${passkeyId}`, { headers: userHeaders(service, user) });
     },
     records: 'passkey.removed',
+  },
+
   // Multi-factor: a pending enrolment records nothing until it is proven.
   'POST /users/me/mfa/totp': {
     run: async () => post('/users/me/mfa/totp', {}, userHeaders(service, await signUp(service))),
