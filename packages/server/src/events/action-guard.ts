@@ -8,7 +8,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type WriteGuard, writeGuard } from '../storage/write-guard.js';
-import { inAction } from './recorder.js';
+import { inAction, oneStatementRefusal } from './recorder.js';
 
 /**
  * Routes whose handlers still write outside an action, by `METHOD path`: each
@@ -30,5 +30,5 @@ export function actionGuard(allowed: (route: string) => boolean): WriteGuard {
     const route = handling.getStore();
     if (route === undefined || inAction() || allowed(route)) return null;
     return `${route} writes outside an action: make the change an action (events/recorder.ts)`;
-  });
+  }, oneStatementRefusal);
 }

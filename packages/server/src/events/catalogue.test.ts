@@ -84,7 +84,7 @@ describe('the event catalogue', () => {
     expect(auditEventTypes).toEqual(eventTypes.filter((type) => eventCatalogue[type].audited));
     for (const type of eventTypes) {
       const spec = eventCatalogue[type];
-      expect(spec.invalidates.every((cache) => ['project', 'user', 'team', 'session'].includes(cache))).toBe(true);
+      expect(spec.invalidates.every((cache) => ['project', 'user', 'team'].includes(cache))).toBe(true);
       expect(spec.data.safeParse({ unexpected: 'fact' }).success, `${type} refuses facts it does not name`).toBe(false);
     }
   });

@@ -15,13 +15,15 @@
  *   holds them: the event's `data.project_id`, else the project it is
  *   recorded in;
  * - `user` — the user as `GET /users/me` answers it: the event's user;
- * - `team` — users whose selected team is `data.team_id`;
- * - `session` — the session `data.session_id`: its access tokens are refused.
+ * - `team` — users whose selected team is `data.team_id`.
+ * Ended sessions are no cache row: the statement that deletes them tells the
+ * other instances (`revokedNotice`), and the action tells this one
+ * (`sessionsEnded`), whatever event it records.
  */
 import { z } from 'zod';
 
 /** A cache an event can make stale (see the module documentation for the id each one takes). */
-export type CacheName = 'project' | 'user' | 'team' | 'session';
+export type CacheName = 'project' | 'user' | 'team';
 
 /** One row of the catalogue. */
 export interface EventSpec {
@@ -86,9 +88,9 @@ export const eventCatalogue = {
 
   // Sessions: `created` is one server code opened for the user; `current` is the caller's own (a sign-out).
   'session.created': row(session),
-  'session.revoked': row(z.strictObject({ session_id: z.string(), current: z.boolean() }), ['session']),
+  'session.revoked': row(z.strictObject({ session_id: z.string(), current: z.boolean() })),
   // A replaced refresh token came back after its grace window: the session was ended.
-  'session.refresh_token_reused': row(session, ['session']),
+  'session.refresh_token_reused': row(session),
   'impersonation.started': row(session),
   // A refresh wrote the session's use (at most once a minute), and with it the user's last activity (which the
   // server view shows): not a security event, so not audited.

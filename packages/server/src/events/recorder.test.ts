@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditEvents } from '../audit/audit-store.js';
 import { changeFeedOf, type FeedEvent } from '../storage/change-feed.js';
+import { writeTogether } from '../storage/db.js';
 import { dbOf, openStorage, type Storage } from '../storage/open-storage.js';
 import { nextFeedEvent } from '../test-support/feed.js';
 import { postgresUp, postgresUrl } from '../test-support/postgres.js';
@@ -15,9 +16,12 @@ import {
   type ActionContext,
   type ActionTx,
   act,
+  actInOneStatement,
   inAction,
+  oneStatementRefusal,
   operatorContext,
   record,
+  recordWrite,
   sessionsEnded,
 } from './recorder.js';
 
@@ -179,6 +183,38 @@ for (const backend of backends) {
       await after;
       stop();
       expect(heard.filter((event) => event.type === 'revoked')).toEqual([]);
+    });
+
+    it('runs an action of one statement without a transaction: its event with it, the notices after it, none on failure', async () => {
+      const ctx = context();
+      const keySetId = crypto.randomUUID();
+      const heard = nextFeedEvent(elsewhere, (event) => event.type === 'change' && event.projectId === ctx.projectId);
+      let announcedInside = -1;
+      let refusals: (string | null)[] = [];
+      await actInOneStatement(ctx, async (tx) => {
+        const write = recordWrite(tx, 'api_key.created', { userId: null, data: { key_set_id: keySetId, kinds: [] } });
+        await writeTogether(tx.db, write ? [write] : []);
+        announcedInside = announced.length;
+        // What the strict-mode write guard asks as each writing statement goes: the one, then a second refused.
+        refusals = [oneStatementRefusal(), oneStatementRefusal()];
+      });
+      expect(announcedInside).toBe(0);
+      expect(announced).toEqual([{ type: 'change', projectId: service.projectId }]);
+      await heard;
+      expect((await eventsOf('api_key.created')).filter((row) => row.data.key_set_id === keySetId)).toHaveLength(1);
+      expect(refusals[0]).toBeNull();
+      expect(refusals[1]).toMatch(/second writing statement/);
+
+      const failed = crypto.randomUUID();
+      await expect(
+        actInOneStatement(context(), async (tx) => {
+          recordWrite(tx, 'api_key.revoked', { userId: null, data: { key_set_id: failed, kinds: [] } });
+          throw new Error('the statement failed');
+        }),
+      ).rejects.toThrow('the statement failed');
+      expect(announced).toEqual([]);
+      expect((await eventsOf('api_key.revoked')).filter((row) => row.data.key_set_id === failed)).toEqual([]);
+      expect(oneStatementRefusal()).toBeNull();
     });
 
     it('records nothing once its action has ended', async () => {

@@ -102,6 +102,8 @@ const pending = Symbol('pending');
 interface Pending {
   db: Db;
   open: boolean;
+  /** An action of one statement (`actInOneStatement`): how many writing statements it has sent. */
+  statements?: number;
   /** For every instance: sent through the database in the transaction, and told to this one after the commit. */
   notices: FeedEvent[];
   /** For this instance only, after the commit: the statement that made the change notified the others. */
@@ -149,6 +151,46 @@ export async function act<T>(ctx: ActionContext, work: (tx: ActionTx) => Promise
     if (!state.notices.some((told) => sameNotice(told, notice))) ctx.feed?.announce(notice);
   }
   return result;
+}
+
+/**
+ * `act` for an action whose whole change is one statement (its event written
+ * in the same statement, `recordWrite`): a statement is atomic on its own, so
+ * no transaction is opened, and the change costs one round trip instead of
+ * four (begin, the statement, the notices, commit). Notices for the other
+ * instances, if any, follow in a statement of their own once the change has
+ * succeeded; this instance is told after that, as `act` does. Inside another
+ * action it joins that one. In strict mode (tests) a second writing statement
+ * is refused (`oneStatementRefusal`).
+ *
+ * @example
+ * await actInOneStatement(ctx, (tx) => deleteSessionById(tx.db, ..., (deleted) => [recordWrite(tx, ...)]));
+ */
+export async function actInOneStatement<T>(ctx: ActionContext, work: (tx: ActionTx) => Promise<T>): Promise<T> {
+  const outer = running.getStore();
+  if (outer?.open) return work({ ...ctx, db: outer.db, [pending]: outer });
+  const state: Pending = { db: ctx.db, open: true, notices: [], localNotices: [], statements: 0 };
+  let result: T;
+  try {
+    result = await running.run(state, () => work({ ...ctx, [pending]: state }));
+  } finally {
+    state.open = false;
+  }
+  await notifyChanges(ctx.db, state.notices);
+  for (const notice of [...state.notices, ...state.localNotices]) ctx.feed?.announce(notice);
+  return result;
+}
+
+/**
+ * For the write guard of strict mode, as a writing statement comes back: a
+ * refusal when the running action is one of one statement and this is its
+ * second, else null (and the statement is counted).
+ */
+export function oneStatementRefusal(): string | null {
+  const state = running.getStore();
+  if (!state?.open || state.statements === undefined) return null;
+  state.statements += 1;
+  return state.statements > 1 ? 'an action of one statement (actInOneStatement) sent a second writing statement' : null;
 }
 
 /**
@@ -254,10 +296,6 @@ function noticeOf(
     case 'team': {
       const teamId = text(event.data.team_id);
       return teamId ? { type: 'teams', teamIds: [teamId.toLowerCase()] } : null;
-    }
-    case 'session': {
-      const sessionId = text(event.data.session_id);
-      return sessionId ? { type: 'revoked', sessionIds: [sessionId] } : null;
     }
   }
 }

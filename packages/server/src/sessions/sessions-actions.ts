@@ -8,7 +8,7 @@
  * action commits (`sessionsEnded`), so its access tokens are refused at once.
  */
 import { KnownError } from '@latchkey/protocol';
-import { type ActionContext, act, record, recordWrite, sessionsEnded } from '../events/recorder.js';
+import { type ActionContext, act, actInOneStatement, record, recordWrite, sessionsEnded } from '../events/recorder.js';
 import { recordUserActivity } from '../metrics/activity.js';
 import type { Db } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
@@ -21,7 +21,8 @@ import { deleteSessionById, type EndedSession, rotateSessionToken } from './sess
  * when it ended meanwhile (another request, a revocation), recording nothing.
  */
 export function signOutSession(ctx: ActionContext, sessionId: string, userId: string): Promise<void> {
-  return act(ctx, async (tx) => {
+  // One statement, no transaction: sign-outs come in bursts (every tab of a browser at once).
+  return actInOneStatement(ctx, async (tx) => {
     const facts = { userId, data: { session_id: sessionId, current: true } };
     const ended = await deleteSessionById(tx.db, ctx.projectId, sessionId, undefined, (deleted) => {
       const write = recordWrite(tx, 'session.revoked', facts, { onlyWith: deleted });

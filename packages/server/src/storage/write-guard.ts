@@ -19,17 +19,26 @@ export type WriteGuard = KyselyPlugin;
 /**
  * The plugin: before a statement that changes rows is sent, `refusal()` is
  * asked; a message means refuse (the statement throws it), null means send.
+ * Once such a statement has run, `afterWrite()` (when given) is asked the
+ * same way, once per statement sent (a builder embedded in another
+ * statement passes `transformQuery` too, but only what is sent has a result).
  */
-export function writeGuard(refusal: () => string | null): WriteGuard {
+export function writeGuard(refusal: () => string | null, afterWrite?: () => string | null): WriteGuard {
+  const sent = new WeakSet<object>();
   return {
-    transformQuery({ node }) {
+    transformQuery({ node, queryId }) {
       if (writes(node)) {
         const message = refusal();
         if (message !== null) throw new Error(`${message} (${node.kind})`);
+        if (afterWrite) sent.add(queryId);
       }
       return node;
     },
-    async transformResult({ result }) {
+    async transformResult({ result, queryId }) {
+      if (sent.has(queryId)) {
+        const message = afterWrite?.() ?? null;
+        if (message !== null) throw new Error(message);
+      }
       return result;
     },
   };
