@@ -22,6 +22,7 @@ import {
 import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
+import { mfaSignIn, newSecret, totpAt } from '../test-support/mfa.js';
 import { type Page, SoftwareAuthenticator } from '../test-support/software-authenticator.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { placeholderRpId } from './webauthn.js';
@@ -316,6 +317,27 @@ describeEachBackend('passkeys', (backend) => {
       await ok(register(user, authenticator));
       await ok(signIn(authenticator));
       await ok(signIn(authenticator));
+    });
+
+    it('asks a user with TOTP for the second factor, then the TOTP code signs in', async () => {
+      const { user, authenticator } = await userWithPasskey();
+      const secret = newSecret();
+      await ok(
+        call(service, 'PATCH', '/users/me', {
+          headers: userHeaders(service, user),
+          json: { totp_secret_base64: secret },
+        }),
+      );
+      const sessions = await countRows(service, 'sessions');
+      const refused = await signIn(authenticator);
+      expectKnownError(refused, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', 400);
+      expect(await countRows(service, 'sessions')).toBe(sessions);
+      const signedIn = await ok(
+        mfaSignIn(service, refused.body.details.attempt_code, totpAt({ base64: secret }, service.clock.now())),
+      );
+      expect((await me(signedIn)).id).toBe(user.user_id);
+      const [event] = await auditEvents(service, { user_id: user.user_id, type: 'sign_in.succeeded' });
+      expect(event?.data).toEqual({ method: 'passkey', second_factor: 'totp' });
     });
 
     async function expectRefused(answer: Answer, message?: RegExp) {

@@ -33,6 +33,7 @@ import { idRef, successAnswer } from '../common/schemas.js';
 import type { Deps } from '../deps.js';
 import { type ActionContext, act, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { secondFactorErrors } from '../mfa/mfa-attempts.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { completeSignIn, refuseSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
 import type { JsonValue, VerificationCodeRow } from '../storage/schema.js';
@@ -291,7 +292,8 @@ const signIn = defineRoute({
   access: 'client',
   body: z.strictObject({ authentication_response: authenticationResponse, code: verificationCode }),
   answer: signInAnswer,
-  errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', 'PASSKEY_AUTHENTICATION_FAILED'],
+  // A user with TOTP (or any user, when the project requires it) is asked for the second factor here too.
+  errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', 'PASSKEY_AUTHENTICATION_FAILED', ...secondFactorErrors],
   handler: async (input) => {
     const { auth, body, client, deps } = input;
     const { project } = auth;
