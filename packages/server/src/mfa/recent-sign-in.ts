@@ -12,7 +12,7 @@ import { sessionOpenedAt } from '../sessions/session-store.js';
 import type { Db } from '../storage/db.js';
 
 /** How long after signing in a session may still change its user's TOTP without a proof. */
-export const totpChangeWindowMs = 10 * 60_000;
+const totpChangeWindowMs = 10 * 60_000;
 
 const signInAgain =
   'Sign in again to change two-step sign-in: this session signed in more than 10 minutes ago. ' +
