@@ -1,6 +1,6 @@
 /**
  * Passkeys over HTTP, on every backend, with a software authenticator that
- * builds real WebAuthn objects (`test-support/software-authenticator.ts`):
+ * builds real WebAuthn objects (`testing/software-authenticator.ts`):
  * registration, listing, sign-in whose tokens work, rename and removal; and
  * every refusal (origin, RP id, tampered client data, used challenge, counter,
  * another user's or project's credential, passkeys off, malformed bodies)
@@ -22,8 +22,8 @@ import {
 import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
-import { type Page, SoftwareAuthenticator } from '../test-support/software-authenticator.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
+import { type Page, SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { placeholderRpId } from './webauthn.js';
 
 type Tokens = { access_token: string; refresh_token: string; user_id: string };
