@@ -13,7 +13,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { StackClientApp as ClientApp } from '@stackframe/js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { totpAt } from '../packages/js/src/test-support/totp.js';
-import { SoftwareAuthenticator } from '../packages/server/src/test-support/software-authenticator.js';
+import { SoftwareAuthenticator } from '../packages/server/src/testing/software-authenticator.js';
 import { onPasskeyPage, withPrompt } from './support/browser.js';
 import { password, useCompatEnvironment, verificationCallbackUrl } from './support/harness.js';
 import { lastCodeTo } from './support/mailbox.js';

@@ -6,11 +6,14 @@
  * field's autofill; turns on two-step sign-in from the key shown (the test
  * computes the codes as an authenticator app does), signs in with password +
  * code, then with a recovery code; and under the project's requirement a new
- * account sets two-step sign-in up before it is signed in.
+ * account sets two-step sign-in up before it is signed in. At 360 px wide, in
+ * the light and the dark theme, the forced set-up, the Passkeys and Two-step
+ * sections and the code step have no serious axe violations.
  *
  * WebAuthn needs a domain, not an IP address: the demo is opened as
  * `localhost` (the dev project trusts localhost origins).
  */
+import { createRequire } from 'node:module';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Bytes, totpAt } from '../packages/js/src/test-support/totp.js';
@@ -18,6 +21,20 @@ import { type Stack, startStack } from './support/stack.js';
 
 let stack: Stack;
 let origin: string;
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The serious and critical axe violations of the page as it stands, one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations;
+  })) as { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 async function patchProject(config: Record<string, unknown>) {
   const answer = await fetch(`${stack.dev.apiUrl}/api/v1/projects/current`, {
@@ -126,7 +143,10 @@ describe('passkeys in Chromium', () => {
   it('signs out, then signs in with the passkey button', async () => {
     await signOut(page);
     await page.goto(`${origin}/handler/sign-in`);
-    expect(await page.getByLabel(/e-?mail/i).getAttribute('autocomplete')).toBe('username webauthn');
+    // The field offers passkeys once the project's settings are read.
+    await expect
+      .poll(() => page.getByLabel(/e-?mail/i).getAttribute('autocomplete'), { timeout: 15_000 })
+      .toBe('username webauthn');
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await signedInAs(page, email);
   });
@@ -224,5 +244,57 @@ describe('the project requires two-step sign-in', () => {
     await page.getByRole('list', { name: 'Recovery codes' }).waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'I saved them, continue' }).click();
     await signedInAs(page, email);
+  });
+});
+
+describe.each(['light', 'dark'] as const)('at 360 px wide in the %s theme', (colorScheme) => {
+  let context: BrowserContext;
+  let page: Page;
+  const email = `narrow-${colorScheme}-${Date.now().toString(36)}@example.com`;
+
+  beforeAll(async () => {
+    await patchProject({ mfa_required: true });
+    context = await stack.browser.newContext({ colorScheme, viewport: { width: 360, height: 740 } });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await patchProject({ mfa_required: false });
+  });
+
+  it('the forced set-up has no serious axe violations, nor its recovery codes', async () => {
+    await signUp(page, email);
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).locator('path').waitFor({
+      timeout: 15_000,
+    });
+    expect(await seriousViolations(page)).toEqual([]);
+    const { code } = await codeOfShownKey(page);
+    await page.getByLabel('Code from the app, to confirm').fill(code);
+    await page.getByRole('list', { name: 'Recovery codes' }).waitFor({ timeout: 15_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'I saved them, continue' }).click();
+    await signedInAs(page, email);
+  });
+
+  it('the Passkeys and Two-step sections have no serious axe violations', async () => {
+    await page.goto(`${origin}/handler/account-settings#passkeys`);
+    await page.getByRole('button', { name: 'Add a passkey' }).waitFor({ timeout: 15_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${origin}/handler/account-settings#two-step`);
+    await page.getByRole('button', { name: 'Turn off' }).waitFor({ timeout: 15_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('the code step has no serious axe violations, nor its recovery-code form', async () => {
+    // Signed out in a new tab: the settings page, seeing its session gone, would navigate meanwhile.
+    await page.close();
+    await context.clearCookies();
+    page = await context.newPage();
+    await signInWithPassword(page, email);
+    await page.getByLabel('Code from your authenticator app').waitFor({ timeout: 15_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

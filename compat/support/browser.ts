@@ -11,7 +11,7 @@
  *   authenticator (JSON in, JSON out) and gives the answer back in the
  *   browser's shape, so the SDK's own conversion runs on it.
  */
-import type { SoftwareAuthenticator } from '../../packages/server/src/test-support/software-authenticator.js';
+import type { SoftwareAuthenticator } from '../../packages/server/src/testing/software-authenticator.js';
 
 /** Sets global `name` to `value` until the returned function puts back what was there. */
 function setGlobal(name: string, value: unknown): () => void {

@@ -54,7 +54,9 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * (`auth/deferred.ts`), measured below as a chunk of their own; the e-mail
  * flows (handler pages only) moved behind a call the same way, which paid
  * for those names. Measured as app bundlers split: each `import()` left to
- * load its chunk on the call.
+ * load its chunk on the call. Where an OAuth flow asked to end, kept in a
+ * cookie of its own for a callback that asks for the second factor (the
+ * service answers it only with a session), added ~95 B: 14 426 used.
  */
 const clientAppBudget = 14_435;
 

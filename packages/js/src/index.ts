@@ -28,6 +28,7 @@ export type { HandlerRedirects, SignInResult } from './auth/client-sign-in.js';
 export {
   type MfaActions,
   type MfaProof,
+  type MfaRedirect,
   type MfaSignIn,
   type MfaSignInOptions,
   type MultiFactorAttempt,

@@ -67,8 +67,11 @@ const budgetBytes = 26_700;
  * the SDK's share (+0.3 kB), the sign-in page's (+1.0 kB) and the words of the
  * Passkeys and Two-step sections and of the second step in the one labels
  * table (+1 kB); the sections' and the second step's code load when first shown.
+ * 36.88 kB once the second step goes where the first factor would have gone
+ * (the SDK keeps an OAuth flow's return-to, ~0.1 kB) and the sign-in page's
+ * passkey autofill starts again after a failed password or e-mailed code.
  */
-const wholeEntryBudgetBytes = 36_750;
+const wholeEntryBudgetBytes = 36_900;
 
 /**
  * What a page loads before calling anything: each `import()` is left to load

@@ -2,7 +2,10 @@
  * The modules of every package (protocol, js, react, server, cli) import one
  * another without cycles (type imports count:
  * a cycle of types is still two modules that cannot be read apart). A cycle
- * fails with the modules in it.
+ * fails with the modules in it. An `import()` is no edge: it is where code is
+ * split off to load on a call (the SDK's passkeys, second factor and e-mail
+ * flows), and the chunk it loads names the types and queries of the module
+ * that loads it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -29,8 +32,11 @@ function importGraph(modules: string[]): Map<string, string[]> {
   const known = new Set(modules);
   return new Map(
     modules.map((module) => {
-      const { importedFiles } = ts.preProcessFile(readFileSync(module, 'utf8'), true, true);
+      const text = readFileSync(module, 'utf8');
+      const { importedFiles } = ts.preProcessFile(text, true, true);
       const targets = importedFiles
+        // `pos` is the module name's, quotes included: what precedes it tells an `import(...)` call.
+        .filter((file) => !/\bimport\s*\(\s*$/.test(text.slice(Math.max(0, file.pos - 20), file.pos)))
         .map((file) => file.fileName)
         .filter((name) => name.startsWith('.'))
         .flatMap((name) => {

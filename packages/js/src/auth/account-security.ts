@@ -22,7 +22,7 @@ import { definedFields } from '../internal/defined-fields.js';
 import { currentLocation } from '../internal/redirect.js';
 import type { ClientScope } from '../users/account-data.js';
 import { ignoreAnswer } from '../users/users-api.js';
-import { completeSignIn } from './client-sign-in.js';
+import { completeSignIn, signInDestination } from './client-sign-in.js';
 import type { WithScope } from './deferred.js';
 import type { MfaActions, MfaProof, MfaSignIn, TotpEnrolment } from './mfa-auth.js';
 import {
@@ -212,7 +212,7 @@ const signInWithMfa: WithScope<MfaSignIn>['signInWithMfa'] = async (scope, optio
   const type = options.totp !== undefined ? 'totp' : 'recovery_code';
   const body = { code: options.attemptCode, type, ...proofBody(options) };
   const tokens = await scope.sendSignIn({ method: 'POST', path: '/auth/mfa/sign-in', body }, decodeSignIn);
-  return completeSignIn(scope, tokens, redirect.noRedirect);
+  return completeSignIn(scope, tokens, redirect.noRedirect, redirect.returnTo);
 };
 
 const startMfaSetup: WithScope<MfaSignIn>['startMfaSetup'] = (scope, attemptCode) =>
@@ -224,8 +224,10 @@ const confirmMfaSetup: WithScope<MfaSignIn>['confirmMfaSetup'] = async (scope, a
     tokens: decodeSignIn(body, serviceCookie),
     recoveryCodes: decodeRecoveryCodes(body),
   }));
-  const result = await completeSignIn(scope, answer.tokens, redirect.noRedirect);
-  return { ...result, recoveryCodes: answer.recoveryCodes };
+  const result = await completeSignIn(scope, answer.tokens, redirect.noRedirect, redirect.returnTo);
+  // Read now: the page may change before the person has kept the codes.
+  const destination = signInDestination(scope.core, result.newUser, redirect.returnTo);
+  return { ...result, recoveryCodes: answer.recoveryCodes, redirect: () => scope.core.redirect(destination) };
 };
 
 const enableTotp: WithScope<MfaActions>['enableTotp'] = (scope) =>

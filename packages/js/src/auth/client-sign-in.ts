@@ -41,10 +41,17 @@ export async function completeSignIn(
   const { core } = scope;
   core.session.setTokens(tokens);
   void scope.data.invalidate(accountKey());
-  if (!noRedirect) {
-    await core.redirect(sameOriginUrl(returnTo) ?? (tokens.newUser ? core.urls.afterSignUp : core.urls.afterSignIn));
-  }
+  if (!noRedirect) await core.redirect(signInDestination(core, tokens.newUser, returnTo));
   return { userId: tokens.userId, newUser: tokens.newUser };
+}
+
+/** Where a sign-in ends: `returnTo` when on this origin, else the after-sign-up (new user) or after-sign-in page. */
+export function signInDestination(
+  core: Pick<Core, 'urls'>,
+  newUser: boolean,
+  returnTo: string | null | undefined = pageReturnTo(),
+): string {
+  return sameOriginUrl(returnTo) ?? (newUser ? core.urls.afterSignUp : core.urls.afterSignIn);
 }
 
 /** The page's `after_auth_return_to`, as given (not checked yet). */

@@ -10,6 +10,7 @@
  */
 import { isKnownError } from '@latchkey/protocol';
 import type { SignInResult } from './client-sign-in.js';
+import { flowReturnTo } from './oauth.js';
 
 /**
  * The second factor a user proves: a 6-digit code of their authenticator
@@ -61,6 +62,13 @@ export interface TotpEnrolment {
 export interface MultiFactorAttempt {
   attemptCode: string;
   setupRequired: boolean;
+  /**
+   * Where the first factor would have ended when it knew better than the
+   * page: the `returnTo` of an OAuth sign-in whose callback asked for the
+   * code. Pass it to `signInWithMfa` / `confirmMfaSetup`. Absent: the page's
+   * `after_auth_return_to` (their default).
+   */
+  returnTo?: string;
 }
 
 /**
@@ -79,13 +87,32 @@ export interface MultiFactorAttempt {
  * ```
  */
 export function multiFactorAttempt(error: unknown): MultiFactorAttempt | null {
+  let attempt: MultiFactorAttempt;
   if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED')) {
-    return { attemptCode: error.details.attempt_code, setupRequired: false };
+    attempt = { attemptCode: error.details.attempt_code, setupRequired: false };
+  } else if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED')) {
+    attempt = { attemptCode: error.details.attempt_code, setupRequired: true };
+  } else {
+    return null;
   }
-  if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED')) {
-    return { attemptCode: error.details.attempt_code, setupRequired: true };
-  }
-  return null;
+  const returnTo = flowReturnTo.get(error as object);
+  return returnTo === undefined ? attempt : { ...attempt, returnTo };
+}
+
+/**
+ * Where a finished second step goes: nowhere with `noRedirect`; else to
+ * `returnTo` when it is on this origin (`MultiFactorAttempt.returnTo`; by
+ * default the page's `after_auth_return_to`), else to the after-sign-up (new
+ * user) or after-sign-in page.
+ *
+ * @example
+ * ```ts
+ * await app.signInWithMfa({ attemptCode, totp }, { returnTo: attempt.returnTo } satisfies MfaRedirect);
+ * ```
+ */
+export interface MfaRedirect {
+  noRedirect?: boolean;
+  returnTo?: string | undefined;
 }
 
 /**
@@ -96,18 +123,19 @@ export function multiFactorAttempt(error: unknown): MultiFactorAttempt | null {
  * await app.signInWithMfa({ attemptCode, totp: '123456' });
  * // under the project's TOTP requirement:
  * const { otpauthUri } = await app.startMfaSetup(attemptCode);
- * const { recoveryCodes } = await app.confirmMfaSetup(attemptCode, '123456', { noRedirect: true });
+ * const { recoveryCodes, redirect } = await app.confirmMfaSetup(attemptCode, '123456', { noRedirect: true });
+ * showOnce(recoveryCodes, { onContinue: redirect });
  * ```
  */
 export interface MfaSignIn {
   /**
    * Finishes the sign-in of `attemptCode` with a TOTP code or a recovery
-   * code: stores the session, then goes where a sign-in goes unless
-   * `noRedirect`. A wrong code is `INVALID_TOTP_CODE` (the attempt code takes
+   * code: stores the session, then goes where a sign-in goes (`MfaRedirect`:
+   * pass the attempt's `returnTo`) unless `noRedirect`. A wrong code is `INVALID_TOTP_CODE` (the attempt code takes
    * five); an expired or used-up attempt code `VERIFICATION_CODE_EXPIRED`,
    * `..._ALREADY_USED`, `..._MAX_ATTEMPTS_REACHED` or `..._NOT_FOUND`: sign in again.
    */
-  signInWithMfa(options: MfaSignInOptions, redirect?: { noRedirect?: boolean }): Promise<SignInResult>;
+  signInWithMfa(options: MfaSignInOptions, redirect?: MfaRedirect): Promise<SignInResult>;
   /**
    * A new TOTP secret for the user whose sign-in answered
    * `MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED`, to show as a QR code.
@@ -116,14 +144,15 @@ export interface MfaSignIn {
   /**
    * A code of the secret of `startMfaSetup` turns TOTP on and finishes the
    * sign-in; answers the ten recovery codes, shown this once (pass
-   * `noRedirect` to show them, then `app.redirectToAfterSignIn()`). A wrong
-   * code is `INVALID_TOTP_CODE`.
+   * `noRedirect` to show them, then call the answer's `redirect`, which goes
+   * where the sign-in would have gone, `MfaRedirect`). A wrong code is
+   * `INVALID_TOTP_CODE`.
    */
   confirmMfaSetup(
     attemptCode: string,
     totp: string,
-    redirect?: { noRedirect?: boolean },
-  ): Promise<SignInResult & { recoveryCodes: string[] }>;
+    redirect?: MfaRedirect,
+  ): Promise<SignInResult & { recoveryCodes: string[]; redirect(): Promise<void> }>;
 }
 
 /**

@@ -115,6 +115,7 @@ describe('setup under the project’s TOTP requirement', () => {
       userId: signUp.user_id,
       newUser: true,
       recoveryCodes: recoveryCodes.recovery_codes,
+      redirect: expect.any(Function),
     });
     expect(requests[0]?.body).toEqual({ code: 'attempt-setup', totp: '654321' });
     expect((await app.getUser({ or: 'throw' })).id).toBe(currentUser.id);

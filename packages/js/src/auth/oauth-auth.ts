@@ -18,9 +18,11 @@ import { completeSignIn, pageReturnTo } from './client-sign-in.js';
 import {
   browserOnly,
   exchangeCode,
+  flowReturnTo,
   type OAuthFlow,
   oauthRedirectUri,
   startOAuthFlow,
+  takeFlowReturnTo,
   takeVerifier,
   withoutCodeAndState,
 } from './oauth.js';
@@ -90,10 +92,17 @@ export function oauthSignIn(scope: ClientScope): OAuthSignIn {
       const clean = withoutCodeAndState(location.href);
       window.history.replaceState(window.history.state, '', clean);
       const verifier = takeVerifier(document, state);
+      const returnTo = takeFlowReturnTo(document, state);
       if (verifier === null) return false;
       const redirectUri = oauthRedirectUri(scope.core.urls.oauthCallback) ?? clean;
       const { serviceCookie } = scope.core.session;
-      const result = await exchangeCode({ ...scope.oauth, code, verifier, redirectUri, serviceCookie });
+      const result = await exchangeCode({ ...scope.oauth, code, verifier, redirectUri, serviceCookie }).catch(
+        (error: unknown) => {
+          // A second step asked for then ends where the flow asked to (`MultiFactorAttempt.returnTo`).
+          if (returnTo) flowReturnTo.set(error as Error, returnTo); // every failure here is an Error
+          throw error;
+        },
+      );
       // The flow ends where it asked to (`afterCallbackRedirectUrl`), not at this page's return-to.
       await completeSignIn(scope, result, false, result.afterCallbackRedirectUrl);
       return true;

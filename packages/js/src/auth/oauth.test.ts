@@ -272,6 +272,37 @@ describe('OAuth in a browser', () => {
     expect((await test.app.getUser({ or: 'throw' })).oauthProviders[0]?.email).toBe(signedUp.email);
   });
 
+  it('ends the second step of a callback where the flow asked to, not at the after-sign-in page', async () => {
+    const signedUp = await signUpWithGitHub();
+    const secret = Uint8Array.from({ length: 20 }, (_, index) => index + 7);
+    const before = await signedUp.app.getUser({ or: 'throw' });
+    await before.update({ totpMultiFactorSecret: secret });
+    await before.signOut({ noRedirect: true });
+
+    window.history.replaceState(null, '', '/handler/sign-in?after_auth_return_to=%2Forders%3Fopen%3D1');
+    const test = createApp({ urls: { afterSignIn: '/dashboard' } });
+    const authorize = await startSignIn(test);
+    const back = await throughStandIn(service(), authorize.href, { name: 'Octo', email: signedUp.email });
+    window.history.replaceState(null, '', `${back.pathname}${back.search}`);
+    const error = await settle(test.app.callOAuthCallback()).catch((caught: unknown) => caught);
+    const attempt = multiFactorAttempt(error);
+    expect(attempt).toEqual({
+      attemptCode: expect.any(String),
+      setupRequired: false,
+      returnTo: 'http://localhost:3000/orders?open=1',
+    });
+    // The flow's cookie is used up with the verifier.
+    expect(document.cookie).not.toContain('latchkey-oauth-return-');
+
+    service().clock.advance(30_000);
+    const totp = totpAt(secret, service().clock.now());
+    await settle(
+      test.app.signInWithMfa({ attemptCode: attempt?.attemptCode ?? '', totp }, { returnTo: attempt?.returnTo }),
+    );
+    expect(test.navigate).toHaveBeenLastCalledWith('/orders?open=1');
+    expect((await test.app.getUser({ or: 'throw' })).oauthProviders[0]?.email).toBe(signedUp.email);
+  });
+
   it('does not follow an after_callback_redirect_url on another origin', async () => {
     const authorize = await startSignIn(createApp());
     const signedUp = await signUpWithGitHub();

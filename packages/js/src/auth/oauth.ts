@@ -129,6 +129,34 @@ function storeVerifier(doc: CookieDocument, state: string, verifier: string): vo
   setCookie(doc, cookieNames.oauthVerifier(state), verifier, oauthVerifierCookieMaxAgeSeconds);
 }
 
+/** The cookie of where a sign-in flow asked to end, kept for a callback that asks for the second factor. */
+const returnToCookie = (state: string) => `latchkey-oauth-return-${state}`;
+
+/**
+ * Where the sign-in flows whose callback asked for the second factor would
+ * have ended (their `afterCallbackRedirectUrl`), by the error that asked: the
+ * service answers it with a session, not with that error.
+ */
+export const flowReturnTo = new WeakMap<object, string>();
+
+/** Cookie `name`, deleting it (it serves one callback); `null` when there is none. */
+function takeCookie(doc: CookieDocument, name: string): string | null {
+  const value = parseCookies(doc.cookie).get(name);
+  if (!value) return null;
+  deleteCookie(doc, name);
+  return value;
+}
+
+/**
+ * Where the sign-in flow of `state` asked to end, deleting its cookie; `null` when it asked nothing.
+ *
+ * @example
+ * ```ts
+ * const returnTo = takeFlowReturnTo(document, state);
+ * ```
+ */
+export const takeFlowReturnTo = (doc: CookieDocument, state: string) => takeCookie(doc, returnToCookie(state));
+
 /**
  * The verifier stored for `state`, deleting its cookie (it serves one
  * exchange); `null` when there is none (expired, another browser, a callback
@@ -139,13 +167,7 @@ function storeVerifier(doc: CookieDocument, state: string, verifier: string): vo
  * const verifier = takeVerifier(document, state);
  * ```
  */
-export function takeVerifier(doc: CookieDocument, state: string): string | null {
-  const name = cookieNames.oauthVerifier(state);
-  const verifier = parseCookies(doc.cookie).get(name);
-  if (!verifier) return null;
-  deleteCookie(doc, name);
-  return verifier;
-}
+export const takeVerifier = (doc: CookieDocument, state: string) => takeCookie(doc, cookieNames.oauthVerifier(state));
 
 /** Answer of `POST /auth/oauth/token` with `grant_type=authorization_code` (wire-protocol.md §9.2): a sign-in's, and where to end. */
 interface CodeExchangeWire extends SignInResponseWire {
@@ -271,8 +293,8 @@ export const browserOnly = (call: string) => new Error(`${call}: OAuth runs in a
 
 /**
  * Starts a flow from the current page: builds the authorize URL for the
- * app's `oauth-callback` and `error` pages, keeps the verifier in its cookie,
- * then leaves for the service. Outside a browser it throws a developer error
+ * app's `oauth-callback` and `error` pages, keeps the verifier in its cookie
+ * (and where a sign-in asked to end, in one of its own), then leaves for the service. Outside a browser it throws a developer error
  * naming `call`.
  *
  * @example
@@ -294,5 +316,8 @@ export async function startOAuthFlow(
   const { state, verifier, codeChallenge } = await createPkce();
   const url = authorizeUrl({ ...client, ...flow, redirectUri, errorRedirectUrl, state, codeChallenge });
   storeVerifier(document, state, verifier);
+  if (flow.afterCallbackRedirectUrl) {
+    setCookie(document, returnToCookie(state), flow.afterCallbackRedirectUrl, oauthVerifierCookieMaxAgeSeconds);
+  }
   await core.leave(url);
 }

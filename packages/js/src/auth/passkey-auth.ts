@@ -10,7 +10,6 @@
  */
 import { accountQuery, type ClientQuery } from '../users/account-data.js';
 import type { SignInResult } from './client-sign-in.js';
-import { loadAccountSecurity } from './deferred.js';
 
 /**
  * Options of `signInWithPasskey`.
@@ -134,6 +133,7 @@ export interface PasskeyActions {
  */
 export const passkeysQuery: ClientQuery<Passkey[]> = /* @__PURE__ */ accountQuery(
   ['passkeys'],
-  async (scope) => (await loadAccountSecurity()).listPasskeys(scope),
+  // The same chunk `deferred.ts` loads for the methods; imported here so this module needs nothing of that one.
+  async (scope) => (await import('./account-security.js')).listPasskeys(scope),
   [],
 );

@@ -51,6 +51,8 @@ export interface CredentialFormOptions {
    * for `attempt`. Without it the form says so as an error.
    */
   onMultiFactor?: (attempt: MultiFactorAttempt) => void;
+  /** A sending that did not go through: fields refused, credentials refused, or the request failed. */
+  onFailure?: () => void;
 }
 
 interface CredentialFormState {
@@ -117,6 +119,7 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
     defaultEmail,
     onEmailChange,
     onMultiFactor,
+    onFailure,
     className,
     children,
     ...rest
@@ -133,6 +136,7 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
     defaultEmail,
     onEmailChange,
     onMultiFactor,
+    onFailure,
   });
   return (
     <TextContext.Provider value={text}>
@@ -154,14 +158,14 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
 
 /** The state of a credential form: its action, the two values, and the submission (checks, then the SDK call). */
 function useCredentialForm(options: CredentialFormOptions) {
-  const { kind, messages, noRedirect, onSuccess, onMultiFactor } = options;
+  const { kind, messages, noRedirect, onSuccess, onMultiFactor, onFailure } = options;
   const app = useApp();
   const action = useFormAction(['email', 'password'] as const, messages);
   const [email, setEmailValue] = useControllableState(options.email, options.defaultEmail ?? '', options.onEmailChange);
   const [password, setPasswordValue] = useState('');
-  const submit = () => {
+  const submit = async () => {
     const credentials = { email: email.trim(), password, ...(noRedirect ? { noRedirect: true } : {}) };
-    return action.submit({
+    const done = await action.submit({
       check: () => validateCredentials(kind, { email, password }, messages),
       work: async () => {
         try {
@@ -182,6 +186,8 @@ function useCredentialForm(options: CredentialFormOptions) {
       focusOnError: 'email',
       stayPending: !noRedirect,
     });
+    if (!done) onFailure?.();
+    return done;
   };
   const state: CredentialFormState = {
     kind,

@@ -107,8 +107,9 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
   const passkey = kind === 'sign-in' && methods?.passkeyEnabled === true;
   // A first factor accepted, the second asked for: the page becomes the code step (or the set-up).
   const [attempt, setAttempt] = useState<MultiFactorAttempt | null>(null);
-  // The passkey autofill runs until another method starts (a form is sent).
+  // The passkey autofill runs until another method starts (a form is sent), and again once that one fails.
   const [otherMethod, setOtherMethod] = useState(false);
+  const otherMethodFailed = () => setOtherMethod(false);
   // Back from the code form, the e-mail field takes the focus the vanished button had.
   const emailInput = useRef<HTMLInputElement>(null);
   const cameBack = useRef(false);
@@ -178,12 +179,15 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
                   ? () => {
                       cameBack.current = true;
                       setByCode(false);
+                      setOtherMethod(false);
                     }
                   : undefined
               }
               noRedirect={noRedirect}
               onSuccess={onSuccess}
               onMultiFactor={setAttempt}
+              onFailure={otherMethodFailed}
+              emailAutoComplete={passkey ? 'username webauthn' : undefined}
             />
           ) : (
             <CredentialForm
@@ -193,6 +197,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
               email={email}
               onEmailChange={setEmail}
               onMultiFactor={setAttempt}
+              onFailure={otherMethodFailed}
             >
               {kind === 'sign-in' ? (
                 <>

@@ -25,6 +25,13 @@ export interface MagicLinkFormProps {
   onSuccess?: ((result: { email: string }) => void) | undefined;
   /** The code was accepted and the service asks for the second factor. */
   onMultiFactor?: ((attempt: MultiFactorAttempt) => void) | undefined;
+  /**
+   * Sending the code failed, or the person went back from the code to the
+   * e-mail field (the code did not sign them in): the page's passkey autofill starts again.
+   */
+  onFailure?: (() => void) | undefined;
+  /** The e-mail field's `autocomplete` (`username webauthn` where the browser offers passkeys in it). */
+  emailAutoComplete?: string | undefined;
 }
 
 export function MagicLinkForm({
@@ -34,6 +41,8 @@ export function MagicLinkForm({
   noRedirect,
   onSuccess,
   onMultiFactor,
+  onFailure,
+  emailAutoComplete,
 }: MagicLinkFormProps) {
   const app = useApp();
   const labels = useLabels(credentialLabels, magicLinkLabels);
@@ -49,8 +58,8 @@ export function MagicLinkForm({
     action.focus(nonce ? 'code' : 'email');
   }, [nonce]);
 
-  const send = (again: boolean) =>
-    action.submit({
+  const send = async (again: boolean) => {
+    const done = await action.submit({
       check: () => ({ email: emailError(email, messages) }),
       work: async () => {
         const sent = await app.sendMagicLinkEmail(email.trim());
@@ -60,6 +69,9 @@ export function MagicLinkForm({
       },
       as: 'sending',
     });
+    // Still on the e-mail field: the page's other ways in are open again.
+    if (!done && !again) onFailure?.();
+  };
 
   const signIn = (typed: string) =>
     nonce &&
@@ -124,6 +136,7 @@ export function MagicLinkForm({
                 setNonce(null);
                 action.setErrors({});
                 action.setOutcome(null);
+                onFailure?.();
               }}
             >
               {labels.useAnotherEmail}
@@ -132,7 +145,12 @@ export function MagicLinkForm({
         </>
       ) : (
         <>
-          <FormInputField required value={email} onValueChange={onEmailChange} />
+          <FormInputField
+            required
+            value={email}
+            onValueChange={onEmailChange}
+            {...(emailAutoComplete ? { autoComplete: emailAutoComplete } : {})}
+          />
           <BusyButton busyChildren={labels.sendingBusy}>{labels.magicLinkSubmit}</BusyButton>
         </>
       )}

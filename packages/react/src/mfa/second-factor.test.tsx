@@ -155,6 +155,26 @@ describe('the code step', () => {
     fireEvent.change(field, { target: { value: '123456' } });
     await waitFor(() => expect(alertText()).toContain('Invalid TOTP code. Please try signing in again.'));
   });
+
+  it('ends an OAuth sign-in where it asked to, also after the code step', async () => {
+    const service = answeringApp({
+      'POST /auth/oauth/token': () => secondFactor('MULTI_FACTOR_AUTHENTICATION_REQUIRED'),
+      'POST /auth/mfa/sign-in': () => jsonAnswer(recordedAnswers.signUp),
+    });
+    void service.app.signInWithOAuth('github', { returnTo: '/orders/7' });
+    await waitFor(() => expect(service.navigations).toHaveLength(1));
+    const state = new URL(service.navigations[0]!).searchParams.get('state');
+    visit(`/handler/oauth-callback?code=c&state=${state}`);
+    render(
+      <LatchkeyProvider app={service.app}>
+        <OAuthCallback />
+      </LatchkeyProvider>,
+    );
+    const field = await screen.findByLabelText('Code from your authenticator app', {}, { timeout: 5_000 });
+    fireEvent.change(field, { target: { value: '123456' } });
+    await waitFor(() => expect(service.navigations).toHaveLength(2));
+    expect(service.navigations[1]).toBe('/orders/7');
+  });
 });
 
 describe('the forced set-up', () => {
@@ -204,5 +224,21 @@ describe('the forced set-up', () => {
     // Signed in: the session is stored, so the SDK asks for the user.
     expect((await service.app.getUser())?.displayName).toBe('Ada Lovelace');
     expect(service.requests.filter((r) => r.path === '/auth/mfa/setup')).toHaveLength(1);
+  });
+
+  it('continues to the sign-in page’s after_auth_return_to once the codes are kept', async () => {
+    visit('/handler/sign-in?after_auth_return_to=%2Fbilling%3Ftab%3Dcards');
+    const service = serviceOf(() => secondFactor('MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED'), {
+      'POST /auth/mfa/setup': () => jsonAnswer(recordedAnswers.totpEnrolment),
+      'GET /users/me': () => jsonAnswer(userAnswer()),
+      'POST /auth/mfa/setup/confirm': () => jsonAnswer({ ...recordedAnswers.signUp, ...recordedAnswers.recoveryCodes }),
+    });
+    const user = await signInWithPassword(service.app);
+    const field = await screen.findByLabelText('Code from the app, to confirm', {}, { timeout: 5_000 });
+    await user.type(field, '123456');
+    await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(service.navigations).toEqual([]);
+    await act(() => user.click(screen.getByRole('button', { name: 'I saved them, continue' })));
+    await waitFor(() => expect(service.navigations).toEqual(['/billing?tab=cards']));
   });
 });

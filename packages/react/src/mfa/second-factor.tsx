@@ -129,7 +129,11 @@ function CodeStep({ attempt, recovery, onSwitch, noRedirect, onSuccess, catalogu
       }),
       work: async () => {
         const proof = recovery ? { recoveryCode: value } : { totp: value };
-        await app.signInWithMfa({ attemptCode: attempt.attemptCode, ...proof }, { noRedirect: noRedirect === true });
+        // Onward to where the first factor would have gone (an OAuth flow's page), else the page's return-to.
+        await app.signInWithMfa(
+          { attemptCode: attempt.attemptCode, ...proof },
+          { noRedirect: noRedirect === true, returnTo: attempt.returnTo },
+        );
         onSuccess?.();
       },
       describe: (error) => (catalogueWording ? errorText(error, messages) : invalidCode(error)),
@@ -192,10 +196,10 @@ function ForcedSetup({ attempt, noRedirect, onSuccess }: Pick<CodeStepProps, 'at
   const messages = useMessages();
   // Once per attempt, also under StrictMode: a second call would replace the key shown.
   const [started, retry] = useOnce(`mfa-setup:${attempt.attemptCode}`, () => app.startMfaSetup(attempt.attemptCode));
-  const [done, setDone] = useState<{ recoveryCodes: string[]; newUser: boolean } | null>(null);
+  const [done, setDone] = useState<{ recoveryCodes: string[]; redirect: () => Promise<void> } | null>(null);
   const goOn = () => {
     if (noRedirect) onSuccess?.();
-    else void (done?.newUser ? app.redirectToAfterSignUp() : app.redirectToAfterSignIn());
+    else void done?.redirect();
   };
   let body: ReactNode;
   if (done) {
@@ -221,7 +225,9 @@ function ForcedSetup({ attempt, noRedirect, onSuccess }: Pick<CodeStepProps, 'at
         enrolment={started.value ?? null}
         onConfirm={async (totp) => {
           // Signed in now; the codes are shown before the page moves on.
-          setDone(await app.confirmMfaSetup(attempt.attemptCode, totp, { noRedirect: true }));
+          setDone(
+            await app.confirmMfaSetup(attempt.attemptCode, totp, { noRedirect: true, returnTo: attempt.returnTo }),
+          );
         }}
       />
     );

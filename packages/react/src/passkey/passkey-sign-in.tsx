@@ -65,7 +65,9 @@ export function PasskeySignIn({ autofill, noRedirect, onSuccess, onMultiFactor }
     const run = new AbortController();
     autofillRun.current = run;
     void (async () => {
-      if (!(await autofillAvailable()) || run.signal.aborted) return;
+      // The browser offers passkeys in a field marked for it; with none shown (an e-mailed code's step), nothing runs.
+      const field = document.querySelector("input[autocomplete$='webauthn']");
+      if (!field || !(await autofillAvailable()) || run.signal.aborted) return;
       try {
         settle(await app.signInWithPasskey({ autofill: true, signal: run.signal, noRedirect: noRedirect === true }));
       } catch (error) {

@@ -90,12 +90,13 @@ export async function authenticate(request: Request, deps: RequestAuthNeeds): Pr
   if (!projectId) throw new KnownError('ACCESS_TYPE_WITHOUT_PROJECT_ID', { request_type: accessType });
 
   let userId: string | null = null;
+  let sessionId: string | null = null;
   const accessToken = header(headers.accessToken);
-  if (accessToken) userId = (await checkUserAccessToken(deps, accessToken, projectId)).userId;
+  if (accessToken) ({ userId, sessionId } = await checkUserAccessToken(deps, accessToken, projectId));
 
   if (adminToken) {
     const admin = await checkAdminAccessToken(adminToken, projectId, deps);
-    return { accessType, project: admin.project, userId, actorId: admin.ownerId };
+    return { accessType, project: admin.project, userId, sessionId, actorId: admin.ownerId };
   }
   const { kind, missing, invalid } = keyByAccessType[accessType];
   const key = header(keyHeaders[kind]);
@@ -106,7 +107,7 @@ export async function authenticate(request: Request, deps: RequestAuthNeeds): Pr
 
   const project = await deps.authCache.project(projectId);
   if (!project) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
-  return { accessType, project, userId, actorId: accessType === 'client' ? userId : keySetId };
+  return { accessType, project, userId, sessionId, actorId: accessType === 'client' ? userId : keySetId };
 }
 
 /** Refuses access types below `minimum` with INSUFFICIENT_ACCESS_TYPE. */

@@ -19,8 +19,8 @@ import { totpAt } from '../test-support/mfa.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
-import { SoftwareAuthenticator } from '../test-support/software-authenticator.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
+import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { routesNotYetActions } from './action-guard.js';
 
 let service: TestService;

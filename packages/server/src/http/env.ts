@@ -8,6 +8,8 @@ export interface RequestAuth {
   project: ProjectRecord;
   /** The user of a valid `x-stack-access-token`, if one was sent. */
   userId: string | null;
+  /** The session of that access token (its `sid`), when one was sent and names one. */
+  sessionId?: string | null;
   /**
    * Who acts, for the audit log: the key set of a server or admin key, the
    * dashboard owner of an admin access token, or the client's user.

@@ -50,7 +50,6 @@ async function setTotpSecret(
   change: { userId: string; secretBase64: string | null; by: ChangedBy },
 ): Promise<UserRow | null> {
   const user = { projectId: tx.projectId, userId: change.userId };
-  const now = tx.clock.now();
   const before = await findUser(tx.db, user.projectId, user.userId);
   if (!before) return null;
   if (change.secretBase64 === null) {

@@ -8,10 +8,26 @@
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
-import { authHeaders, call, expectKnownError, newEmail, signUp, userHeaders } from '../test-support/api.js';
+import {
+  authHeaders,
+  call,
+  expectKnownError,
+  newEmail,
+  refreshGrant,
+  signUp,
+  userHeaders,
+} from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
-import { auditText, mfaSignIn, passwordSignIn, sessionCount, totpAt, userWithTotp } from '../test-support/mfa.js';
+import {
+  auditText,
+  mfaSignIn,
+  newSecret,
+  passwordSignIn,
+  sessionCount,
+  totpAt,
+  userWithTotp,
+} from '../test-support/mfa.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 const step = 30_000;
@@ -83,6 +99,59 @@ describeEachBackend('turning TOTP on and off', ({ databaseUrl }) => {
     expect((await auditEvents(service, { user_id: user.user_id, type: 'mfa.disabled' }))[0]?.data).toEqual({
       by: 'user',
     });
+  });
+
+  it('lets a client set or clear totp_secret_base64 only within 10 minutes of signing in', async () => {
+    const who = await userWithTotp(service);
+    const signedIn = async () => {
+      const attempt = (await passwordSignIn(service, who)).body.details.attempt_code as string;
+      const answer = await mfaSignIn(service, attempt, totpAt({ base64: who.secret }, now()));
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body as { access_token: string; refresh_token: string };
+    };
+    const patch = (
+      tokens: { access_token: string },
+      value: string | null,
+      accessType: 'client' | 'server' = 'client',
+    ) =>
+      call(service, 'PATCH', '/users/me', {
+        headers: userHeaders(service, tokens, accessType),
+        json: { totp_secret_base64: value },
+      });
+    const requiresTotp = async () =>
+      (await call(service, 'GET', `/users/${who.userId}`, { headers: authHeaders(service, 'server') })).body
+        .requires_totp_mfa;
+
+    const old = await signedIn();
+    service.clock.advance(10 * 60_000 + step);
+    // A fresh access token of the same session does not make its sign-in recent.
+    const refreshed = (await refreshGrant(service, old.refresh_token)).body as { access_token: string };
+    for (const value of [null, newSecret()]) {
+      const refused = await patch(refreshed, value);
+      expectKnownError(refused, 'USER_AUTHENTICATION_REQUIRED', 401);
+      expect(refused.body.error).toContain('Sign in again');
+    }
+    expect(await requiresTotp()).toBe(true);
+    expect(await auditEvents(service, { user_id: who.userId, type: 'mfa.disabled' })).toHaveLength(0);
+    // Fields other than the secret are still the client's to change.
+    const named = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, refreshed),
+      json: { display_name: 'Still me' },
+    });
+    expect(named.body.display_name).toBe('Still me');
+
+    // Server access with the same old session is not limited.
+    expect((await patch(refreshed, null, 'server')).body.requires_totp_mfa).toBe(false);
+    expect((await patch(refreshed, who.secret, 'server')).body.requires_totp_mfa).toBe(true);
+
+    // Signing in again opens the window.
+    service.clock.advance(step);
+    const fresh = await signedIn();
+    service.clock.advance(9 * 60_000);
+    const replaced = await patch(fresh, newSecret());
+    expect(replaced.status, replaced.text).toBe(200);
+    expect((await patch(fresh, null)).body.requires_totp_mfa).toBe(false);
+    expect(await requiresTotp()).toBe(false);
   });
 
   it('enrols only once a code of the new secret is proven, and shows ten recovery codes', async () => {

@@ -9,8 +9,8 @@ import { authHeaders, call, expectKnownError, signUp, userHeaders } from '../tes
 import { auditEvents } from '../test-support/audit.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor, type upstreamProvider } from '../test-support/oidc-upstream.js';
-import { SoftwareAuthenticator } from '../test-support/software-authenticator.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 
 let service: TestService;
 let upstream: OidcUpstream;

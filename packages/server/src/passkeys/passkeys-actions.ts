@@ -81,7 +81,6 @@ export function renamePasskey(ctx: ActionContext, userId: string, id: string, na
 export function removePasskey(ctx: ActionContext, userId: string, id: string): Promise<void> {
   const { projectId } = ctx;
   return act(ctx, async (tx) => {
-    const now = ctx.clock.now();
     const user = await lockUser(tx.db, projectId, userId);
     if (!user || !(await deletePasskeyRow(tx.db, projectId, userId, id))) throw passkeyNotFound(id);
     if ((await countUserPasskeys(tx.db, projectId, userId)) === 0 && user.passkey_auth_enabled) {

@@ -1,6 +1,6 @@
 /**
  * Passkeys over HTTP, on every backend, with a software authenticator that
- * builds real WebAuthn objects (`test-support/software-authenticator.ts`):
+ * builds real WebAuthn objects (`testing/software-authenticator.ts`):
  * registration, listing, sign-in whose tokens work, rename and removal; and
  * every refusal (origin, RP id, tampered client data, used challenge, counter,
  * another user's or project's credential, passkeys off, malformed bodies)
@@ -23,8 +23,8 @@ import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import { mfaSignIn, newSecret, totpAt } from '../test-support/mfa.js';
-import { type Page, SoftwareAuthenticator } from '../test-support/software-authenticator.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
+import { type Page, SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { placeholderRpId } from './webauthn.js';
 
 type Tokens = { access_token: string; refresh_token: string; user_id: string };
@@ -581,5 +581,74 @@ describeEachBackend('passkeys', (backend) => {
         .execute();
       expect(left).toEqual([]);
     });
+  });
+});
+
+describe('starting passkey sign-ins from one client address', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({
+      databaseUrl: null,
+      projectConfig: { passkey_enabled: true, rate_limits: { code_checks_per_client: 3 } },
+    });
+  });
+  afterAll(() => service?.close());
+
+  const challengeRows = async () =>
+    (
+      await dbOf(service.storage)
+        .selectFrom('verification_codes')
+        .select('id')
+        .where('project_id', '=', service.projectId)
+        .where('purpose', '=', 'passkey_authentication')
+        .execute()
+    ).length;
+  const start = () =>
+    call(service, 'POST', '/auth/passkey/initiate-passkey-authentication', {
+      headers: authHeaders(service),
+      json: {},
+    });
+
+  it('is limited per client address (429 with Retry-After, no challenge stored), apart from finishing one', async () => {
+    const user = await signUp(service);
+    const authenticator = new SoftwareAuthenticator();
+    const registration = await call(service, 'POST', '/auth/passkey/initiate-passkey-registration', {
+      headers: userHeaders(service, user),
+      json: {},
+    });
+    const credential = authenticator.register(registration.body.options_json, localhost);
+    const registered = await call(service, 'POST', '/auth/passkey/register', {
+      headers: userHeaders(service, user),
+      json: { credential, code: registration.body.code },
+    });
+    expect(registered.status, registered.text).toBe(200);
+
+    service.clock.startWindow(10 * 60_000);
+    const started = [];
+    for (let i = 0; i < 3; i++) {
+      const answer = await start();
+      expect(answer.status, answer.text).toBe(200);
+      started.push(answer.body);
+    }
+    const stored = await challengeRows();
+    const refused = await start();
+    // The SDK's requests ask for the status in x-stack-actual-status.
+    expect(refused.headers.get('x-stack-actual-status'), refused.text).toBe('429');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await challengeRows()).toBe(stored);
+
+    // The sign-ins already started can still be finished: their checks are counted apart.
+    const authentication_response = authenticator.authenticate(started[0].options_json, localhost);
+    const signedIn = await call(service, 'POST', '/auth/passkey/sign-in', {
+      headers: authHeaders(service),
+      json: { authentication_response, code: started[0].code },
+    });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    expect(signedIn.body.user_id).toBe(user.user_id);
+
+    service.clock.advance(10 * 60_000);
+    const again = await start();
+    expect(again.headers.get('x-stack-actual-status'), again.text).toBeNull();
+    expect(again.body.code).toEqual(expect.any(String));
   });
 });

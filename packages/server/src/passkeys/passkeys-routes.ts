@@ -35,6 +35,7 @@ import { type ActionContext, act, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { secondFactorErrors } from '../mfa/mfa-attempts.js';
 import type { ProjectRecord } from '../projects/projects.js';
+import { limitPasskeyChallenges } from '../rate-limit/rate-limit.js';
 import { completeSignIn, refuseSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
 import type { JsonValue, VerificationCodeRow } from '../storage/schema.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
@@ -252,13 +253,15 @@ const initiateAuthentication = defineRoute({
   path: '/auth/passkey/initiate-passkey-authentication',
   tag: 'passkeys',
   summary:
-    'Starts a passkey sign-in: WebAuthn request options for any passkey of the site (discoverable, none listed) and the code to send back.',
+    'Starts a passkey sign-in: WebAuthn request options for any passkey of the site (discoverable, none listed) and the code to send back. Limited per client address (`code_checks_per_client`; 429 beyond).',
   access: 'client',
   answer: ceremonyAnswer('PasskeySignInStarted'),
   errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED'],
   handler: async (input) => {
-    const { auth, deps } = input;
+    const { auth, client, deps } = input;
     requirePasskeySignIn(auth.project);
+    // Anyone may start one, and each stores a challenge: limited per client address (429 beyond).
+    await limitPasskeyChallenges(deps.counters, auth.project, client.ip, deps.clock.now());
     const options = await authenticationOptions();
     const issued = await act(requestContext(input), (tx) =>
       issueCode(tx.db, {

@@ -26,7 +26,10 @@ export const rateLimitSettings = z.strictObject({
     'Mails of one kind (password reset, sign-in link, verification, invitation) to one address in ten minutes.',
   ),
   mails_per_client: allowed(10_000, 'Mails with a code requested from one client address in ten minutes.'),
-  code_checks_per_client: allowed(10_000, 'Codes checked from one client address in ten minutes.'),
+  code_checks_per_client: allowed(
+    10_000,
+    'Codes checked from one client address in ten minutes; passkey sign-ins started from it are counted apart, under the same number.',
+  ),
 });
 
 /** A project's limits on guessing. */

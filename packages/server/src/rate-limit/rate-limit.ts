@@ -155,3 +155,20 @@ export async function limitCodeChecks(
 ): Promise<void> {
   await limitClient(counters, project, 'code-ip', 'code_checks_per_client', ip, now);
 }
+
+/**
+ * The per-client limit of starting a passkey sign-in, an anonymous call that
+ * stores a challenge (a code row) each time: `code_checks_per_client`, counted
+ * apart from the checks, so each started sign-in can also be finished.
+ *
+ * @example
+ * await limitPasskeyChallenges(deps.counters, project, client.ip, deps.clock.now());
+ */
+export async function limitPasskeyChallenges(
+  counters: CounterStore,
+  project: LimitedProject,
+  ip: string | null,
+  now: number,
+): Promise<void> {
+  await limitClient(counters, project, 'passkey-ip', 'code_checks_per_client', ip, now);
+}

@@ -223,6 +223,22 @@ export async function sessionExists(db: Db, sessionId: string): Promise<boolean>
   return row !== undefined;
 }
 
+/** When the user's session `sessionId` of the project was opened (its sign-in), or null when there is none. */
+export async function sessionOpenedAt(
+  db: Db,
+  session: { projectId: string; userId: string; sessionId: string },
+): Promise<Date | null> {
+  if (!isUuid(session.sessionId)) return null;
+  const row = await db
+    .selectFrom('sessions')
+    .select('created_at')
+    .where('id', '=', session.sessionId)
+    .where('project_id', '=', session.projectId)
+    .where('user_id', '=', session.userId)
+    .executeTakeFirst();
+  return row?.created_at ?? null;
+}
+
 /** The user's unexpired sessions, most recently used first. */
 export async function listUserSessions(db: Db, projectId: string, userId: string, now: number): Promise<SessionRow[]> {
   return db

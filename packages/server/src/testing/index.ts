@@ -33,6 +33,7 @@ import { testSeed } from './seed-cache.js';
 export { dropSchema } from '../storage/open-storage.js';
 export type { TestClock } from './clock.js';
 export { isPostgresReachable, testPostgresUrl } from './postgres.js';
+export { type HeldCredential, type Page, SoftwareAuthenticator } from './software-authenticator.js';
 
 /** The three plaintext keys of a project's key set. */
 export interface TestKeys {

@@ -12,6 +12,7 @@ import { email, idRef, imageUrl, metadata, paginatedList, successAnswer } from '
 import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { totpSecretChange } from '../mfa/mfa-actions.js';
+import { requireRecentSignIn } from '../mfa/recent-sign-in.js';
 import { totpSecretBase64 } from '../mfa/totp.js';
 import { importedPasswordHash } from '../password/passwords.js';
 import type { UserRow } from '../storage/schema.js';
@@ -60,15 +61,17 @@ const updateCurrentUser = defineRoute({
   method: 'PATCH',
   path: '/users/me',
   tag: 'users',
-  summary: 'Changes fields of the signed-in user; server access may also write read-only and server metadata.',
+  summary:
+    'Changes fields of the signed-in user; server access may also write read-only and server metadata. A client sets or clears `totp_secret_base64` only within 10 minutes of signing in.',
   access: 'client',
   user: true,
   body: { client: clientPatch, server: serverPatch },
   answer: userViews,
-  errors: selectionErrors,
+  errors: [...selectionErrors, 'USER_AUTHENTICATION_REQUIRED'],
   handler: async (input) => {
     const { auth, userId, body, deps } = input;
     const { totp_secret_base64: totp, ...changes } = body;
+    if (totp !== undefined) await requireRecentSignIn(deps.db, auth, userId, deps.clock.now());
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, userId, teamId);
     const by = auth.accessType === 'client' ? 'user' : 'server';
