@@ -16,7 +16,7 @@ export type WithScope<I> = {
 };
 
 /** The lazily loaded module of passkeys and the second factor. */
-export const loadAccountSecurity = () => import('./account-security.js');
+const loadAccountSecurity = () => import('./account-security.js');
 
 /** A module loaded on a call, with the methods it writes. */
 type MethodsModule = { methods: object };
