@@ -82,15 +82,30 @@ async function pageWithAuthenticator(context: BrowserContext): Promise<{ page: P
 const signedInAs = (page: Page, email: string) =>
   expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
 
+/**
+ * `page.goto`, once more when a navigation the page started itself interrupts
+ * it (signing out goes to the after-sign-out page a moment after the menu
+ * shows signed out).
+ */
+async function open(page: Page, url: string) {
+  try {
+    await page.goto(url);
+  } catch (error) {
+    if (!String(error).includes('interrupted by another navigation')) throw error;
+    await page.waitForLoadState('load');
+    await page.goto(url);
+  }
+}
+
 async function signUp(page: Page, email: string) {
-  await page.goto(`${origin}/handler/sign-up`);
+  await open(page, `${origin}/handler/sign-up`);
   await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByRole('button', { name: /create account/i }).click();
 }
 
 async function signOut(page: Page) {
-  await page.goto(origin);
+  await open(page, origin);
   await page
     .getByRole('button', { name: /account menu/i })
     .first()
@@ -100,7 +115,7 @@ async function signOut(page: Page) {
 }
 
 async function signInWithPassword(page: Page, email: string) {
-  await page.goto(`${origin}/handler/sign-in`);
+  await open(page, `${origin}/handler/sign-in`);
   await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByRole('button', { name: /^sign in$/i }).click();
@@ -131,7 +146,7 @@ describe('passkeys in Chromium', () => {
   it('adds a passkey in account settings', async () => {
     await signUp(page, email);
     await signedInAs(page, email);
-    await page.goto(`${origin}/handler/account-settings#passkeys`);
+    await open(page, `${origin}/handler/account-settings#passkeys`);
     await page.getByLabel('Name (optional)').fill('This laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await status(page, 'Your passkey was added.').waitFor({ timeout: 15_000 });
@@ -142,7 +157,7 @@ describe('passkeys in Chromium', () => {
 
   it('signs out, then signs in with the passkey button', async () => {
     await signOut(page);
-    await page.goto(`${origin}/handler/sign-in`);
+    await open(page, `${origin}/handler/sign-in`);
     // The field offers passkeys once the project's settings are read.
     await expect
       .poll(() => page.getByLabel(/e-?mail/i).getAttribute('autocomplete'), { timeout: 15_000 })
@@ -153,11 +168,11 @@ describe('passkeys in Chromium', () => {
 
   it('signs in through the autofill of the e-mail field', async () => {
     await signOut(page);
-    await page.goto(`${origin}/handler/sign-in`);
+    await open(page, `${origin}/handler/sign-in`);
     await page.getByLabel(/e-?mail/i).focus();
     await signedInAs(page, email);
     // The passkey was used: account settings says when.
-    await page.goto(`${origin}/handler/account-settings#passkeys`);
+    await open(page, `${origin}/handler/account-settings#passkeys`);
     const row = page.locator('.lk-email-row', { hasText: 'This laptop' });
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/last used/);
   });
@@ -181,7 +196,7 @@ describe('two-step sign-in in Chromium', () => {
   it('turns on two-step sign-in from the key shown, and shows the recovery codes once', async () => {
     await signUp(page, email);
     await signedInAs(page, email);
-    await page.goto(`${origin}/handler/account-settings#two-step`);
+    await open(page, `${origin}/handler/account-settings#two-step`);
     await page.getByRole('button', { name: 'Turn on' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).locator('path').waitFor();
     const shown = await codeOfShownKey(page);
@@ -277,10 +292,10 @@ describe.each(['light', 'dark'] as const)('at 360 px wide in the %s theme', (col
   });
 
   it('the Passkeys and Two-step sections have no serious axe violations', async () => {
-    await page.goto(`${origin}/handler/account-settings#passkeys`);
+    await open(page, `${origin}/handler/account-settings#passkeys`);
     await page.getByRole('button', { name: 'Add a passkey' }).waitFor({ timeout: 15_000 });
     expect(await seriousViolations(page)).toEqual([]);
-    await page.goto(`${origin}/handler/account-settings#two-step`);
+    await open(page, `${origin}/handler/account-settings#two-step`);
     await page.getByRole('button', { name: 'Turn off' }).waitFor({ timeout: 15_000 });
     expect(await seriousViolations(page)).toEqual([]);
   });
