@@ -110,7 +110,14 @@ async function signOut(page: Page) {
     .getByRole('button', { name: /account menu/i })
     .first()
     .click();
+  // Signing out goes to the after-sign-out page: wait for it, so no later page is replaced by it.
+  const left = page.waitForEvent('framenavigated', {
+    predicate: (frame) => frame === page.mainFrame(),
+    timeout: 15_000,
+  });
   await page.getByRole('menuitem', { name: /sign out/i }).click();
+  await left;
+  await page.waitForLoadState('load');
   await expect.poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
 }
 
