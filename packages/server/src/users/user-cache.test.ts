@@ -138,6 +138,12 @@ describeEachBackend('the user cache', (backend) => {
   it("drops a user changed by another connection's SQL when the database announces it", async () => {
     const { user_id } = await signUp(service);
     const other = await signUp(service);
+    // The database announces the sign-ups' own writes too, a moment later. Notifications arrive in commit
+    // order, so once any from the database about a user signed up after them is here, none is still on its way.
+    const marker = await signUp(service);
+    const drained = nextFeedEvent(service.storage, namesUser(marker.user_id));
+    await operatorSql(elsewhere)`update users set display_name = null where id = ${marker.user_id}`;
+    await drained;
     await cache.get(service.projectId, user_id);
     await cache.get(service.projectId, other.user_id);
     const announced = nextFeedEvent(service.storage, namesUser(user_id));
