@@ -16,16 +16,23 @@ import { checkClientCode } from '../codes/code-mail.js';
 import { countFailedAttempt } from '../codes/code-store.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { successAnswer } from '../common/schemas.js';
-import { type ActionContext, act, requestContext } from '../events/recorder.js';
+import { type ActionContext, act, type RequestParts, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { completeSignIn, type SecondStep, signInAnswer } from '../sessions/complete-sign-in.js';
+import type { Db } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
 import { findUser } from '../users/user-store.js';
 import { confirmEnrolment, disableTotp, regenerateRecoveryCodes, startEnrolment } from './mfa-actions.js';
 import { checkAttemptData, type PendingSignIn, type SecondFactorDue } from './mfa-attempts.js';
 import { recoveryCode } from './recovery-codes.js';
-import { type Proof, withSecondFactor } from './second-factor.js';
+import {
+  type Proof,
+  type ProofNeeds,
+  type ProofSubject,
+  type ProvenFactor,
+  withSecondFactor,
+} from './second-factor.js';
 import { totpCode } from './totp.js';
 
 const attemptCode = verificationCode.meta({
@@ -71,6 +78,43 @@ function countAgainst(ctx: ActionContext, row: VerificationCodeRow) {
   return () => act(ctx, (tx) => countFailedAttempt(tx.db, row.id));
 }
 
+/**
+ * The end of a second step: the attempt code's pending sign-in, the proof checked against the user's secret
+ * (a wrong one counts against the attempt code too), then the session, with the code used and `effects` of
+ * the proof (`inside`) in the sign-in's own transaction.
+ */
+async function finishSignIn(
+  input: Parameters<typeof completeSignIn>[0] &
+    Parameters<typeof pendingSignIn>[0] &
+    RequestParts & { deps: RequestParts['deps'] & ProofNeeds },
+  code: string,
+  step: { due: SecondFactorDue; secret: ProofSubject['secret']; during: ProofSubject['during'] },
+  proof: Proof,
+  inside: (proven: ProvenFactor, ctx: ActionContext, userId: string) => (trx: Db) => Promise<unknown>,
+): ReturnType<typeof completeSignIn<'sign-in-or-up'>> {
+  const { auth, deps } = input;
+  const ctx = requestContext(input);
+  const { row, pending } = await pendingSignIn(input, ctx, code, step.due, deps.clock.now());
+  const subject = {
+    project: auth.project,
+    userId: pending.user_id,
+    secret: step.secret,
+    during: step.during,
+    onWrong: countAgainst(ctx, row),
+  };
+  return withSecondFactor(ctx, deps, subject, proof, (proven) =>
+    completeSignIn(input, {
+      method: { secondFactor: { first: pending.method as SecondStep['first'], factor: proven.factor } },
+      user: async (trx) => {
+        await useCode(trx, row, deps.clock.now());
+        await inside(proven, ctx, pending.user_id)(trx);
+        return { userId: pending.user_id, isNewUser: pending.is_new_user };
+      },
+      answer: 'sign-in-or-up',
+    }),
+  );
+}
+
 const signInWithTotp = z.strictObject({ code: attemptCode, type: z.literal('totp'), totp: totpCode });
 const signInWithRecoveryCode = z.strictObject({
   code: attemptCode,
@@ -89,31 +133,8 @@ const mfaSignIn = defineRoute({
   answer: signInAnswer,
   errors: ['INVALID_TOTP_CODE', ...codeErrors],
   handler: async (input) => {
-    const { auth, body, deps } = input;
-    const ctx = requestContext(input);
-    const { row, pending } = await pendingSignIn(input, ctx, body.code, 'totp', deps.clock.now());
-    const proof: Proof =
-      body.type === 'totp'
-        ? { type: 'totp', totp: body.totp }
-        : { type: 'recovery_code', recovery_code: body.recovery_code };
-    const subject = {
-      project: auth.project,
-      userId: pending.user_id,
-      secret: 'active' as const,
-      during: 'sign_in' as const,
-      onWrong: countAgainst(ctx, row),
-    };
-    return withSecondFactor(ctx, deps, subject, proof, (proven) =>
-      completeSignIn(input, {
-        method: { secondFactor: { first: pending.method as SecondStep['first'], factor: proven.factor } },
-        user: async (trx) => {
-          await useCode(trx, row, deps.clock.now());
-          await proven.commit(trx);
-          return { userId: pending.user_id, isNewUser: pending.is_new_user };
-        },
-        answer: 'sign-in-or-up',
-      }),
-    );
+    const step = { due: 'totp', secret: 'active', during: 'sign_in' } as const;
+    return finishSignIn(input, input.body.code, step, proofOf(input.body), (proven) => proven.commit.bind(proven));
   },
 });
 
@@ -148,32 +169,16 @@ const mfaSetupConfirm = defineRoute({
   answer: signInAnswer.extend({ recovery_codes: recoveryCodes }).meta({ id: 'MfaSetupAnswer' }),
   errors: ['INVALID_TOTP_CODE', ...codeErrors],
   handler: async (input) => {
-    const { auth, body, deps } = input;
-    const ctx = requestContext(input);
-    const { row, pending } = await pendingSignIn(input, ctx, body.code, 'setup', deps.clock.now());
-    const subject = {
-      project: auth.project,
-      userId: pending.user_id,
-      secret: 'pending' as const,
-      during: 'setup' as const,
-      onWrong: countAgainst(ctx, row),
-    };
+    const { body, deps } = input;
     let codes: string[] = [];
-    const tokens = await withSecondFactor(ctx, deps, subject, { type: 'totp', totp: body.totp }, (proven) =>
-      completeSignIn(input, {
-        method: { secondFactor: { first: pending.method as SecondStep['first'], factor: 'totp' } },
-        user: async (trx) => {
-          await useCode(trx, row, deps.clock.now());
-          codes = await confirmEnrolment(
-            { ...ctx, userId: pending.user_id },
-            deps.configSealer,
-            pending.user_id,
-            proven,
-          );
-          return { userId: pending.user_id, isNewUser: pending.is_new_user };
-        },
-        answer: 'sign-in-or-up',
-      }),
+    const tokens = await finishSignIn(
+      input,
+      body.code,
+      { due: 'setup', secret: 'pending', during: 'setup' },
+      { type: 'totp', totp: body.totp },
+      (proven, ctx, userId) => async () => {
+        codes = await confirmEnrolment({ ...ctx, userId }, deps.configSealer, userId, proven);
+      },
     );
     return { ...tokens, recovery_codes: codes };
   },
@@ -184,6 +189,30 @@ async function signedInUser(deps: { db: Parameters<typeof findUser>[0] }, projec
   const user = await findUser(deps.db, projectId, userId);
   if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
   return user;
+}
+
+/** A proof as a body carries it: a TOTP code, or a recovery code in its place. */
+function proofOf(body: { totp?: string | undefined; recovery_code?: string | undefined }): Proof {
+  return body.totp !== undefined
+    ? { type: 'totp', totp: body.totp }
+    : { type: 'recovery_code', recovery_code: body.recovery_code ?? '' };
+}
+
+/** Runs `work` for the signed-in user once the body's proof of their (`secret`) TOTP holds. */
+function withOwnProof<T>(
+  input: RequestParts & {
+    auth: { project: ProjectRecord };
+    userId: string;
+    body: { totp?: string; recovery_code?: string };
+    deps: RequestParts['deps'] & ProofNeeds;
+  },
+  secret: ProofSubject['secret'],
+  during: ProofSubject['during'],
+  work: (ctx: ActionContext, proven: ProvenFactor) => Promise<T>,
+): Promise<T> {
+  const ctx = requestContext(input);
+  const subject = { project: input.auth.project, userId: input.userId, secret, during };
+  return withSecondFactor(ctx, input.deps, subject, proofOf(input.body), (proven) => work(ctx, proven));
 }
 
 const startOwnEnrolment = defineRoute({
@@ -214,15 +243,11 @@ const confirmOwnEnrolment = defineRoute({
   body: z.strictObject({ totp: totpCode }),
   answer: recoveryCodesAnswer,
   errors: ['INVALID_TOTP_CODE'],
-  handler: async (input) => {
-    const { auth, userId, body, deps } = input;
-    const ctx = requestContext(input);
-    const subject = { project: auth.project, userId, secret: 'pending' as const, during: 'enrolment' as const };
-    const codes = await withSecondFactor(ctx, deps, subject, { type: 'totp', totp: body.totp }, (proven) =>
-      confirmEnrolment(ctx, deps.configSealer, userId, proven),
-    );
-    return { recovery_codes: codes };
-  },
+  handler: async (input) => ({
+    recovery_codes: await withOwnProof(input, 'pending', 'enrolment', (ctx, proven) =>
+      confirmEnrolment(ctx, input.deps.configSealer, input.userId, proven),
+    ),
+  }),
 });
 
 const proofBody = z
@@ -243,14 +268,7 @@ const disableOwnTotp = defineRoute({
   answer: successAnswer,
   errors: ['INVALID_TOTP_CODE'],
   handler: async (input) => {
-    const { auth, userId, body, deps } = input;
-    const ctx = requestContext(input);
-    const subject = { project: auth.project, userId, secret: 'active' as const, during: 'disable' as const };
-    const proof: Proof =
-      body.totp !== undefined
-        ? { type: 'totp', totp: body.totp }
-        : { type: 'recovery_code', recovery_code: body.recovery_code ?? '' };
-    await withSecondFactor(ctx, deps, subject, proof, (proven) => disableTotp(ctx, userId, proven));
+    await withOwnProof(input, 'active', 'disable', (ctx, proven) => disableTotp(ctx, input.userId, proven));
     return { success: true as const };
   },
 });
@@ -265,15 +283,11 @@ const regenerateOwnRecoveryCodes = defineRoute({
   body: z.strictObject({ totp: totpCode }),
   answer: recoveryCodesAnswer,
   errors: ['INVALID_TOTP_CODE'],
-  handler: async (input) => {
-    const { auth, userId, body, deps } = input;
-    const ctx = requestContext(input);
-    const subject = { project: auth.project, userId, secret: 'active' as const, during: 'recovery_codes' as const };
-    const codes = await withSecondFactor(ctx, deps, subject, { type: 'totp', totp: body.totp }, (proven) =>
-      regenerateRecoveryCodes(ctx, userId, proven),
-    );
-    return { recovery_codes: codes };
-  },
+  handler: async (input) => ({
+    recovery_codes: await withOwnProof(input, 'active', 'recovery_codes', (ctx, proven) =>
+      regenerateRecoveryCodes(ctx, input.userId, proven),
+    ),
+  }),
 });
 
 export const mfaRoutes: Route[] = [
