@@ -6,7 +6,7 @@
  * whose setup flow ends in a session.
  */
 import { headers as h } from '@latchkey/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import {
   authHeaders,
@@ -18,7 +18,7 @@ import {
   userHeaders,
 } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
-import { describeEachBackend } from '../test-support/backends.js';
+import { describeEachBackend, testServiceForSuite } from '../test-support/backends.js';
 import {
   auditText,
   mfaSignIn,
@@ -28,21 +28,16 @@ import {
   totpAt,
   userWithTotp,
 } from '../test-support/mfa.js';
-import { startTestService, type TestService } from '../testing/index.js';
 
 const step = 30_000;
 const recoveryCodePattern = /^[0-9a-hjkmnp-tv-z]{4}(-[0-9a-hjkmnp-tv-z]{4}){3}$/;
 
 describeEachBackend('turning TOTP on and off', ({ databaseUrl }) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({
-      databaseUrl,
-      projectConfig: { rate_limits: { code_checks_per_client: 10_000 } },
-    });
-    service.clock.freeze();
+  const service = testServiceForSuite({
+    databaseUrl,
+    projectConfig: { rate_limits: { code_checks_per_client: 10_000 } },
+    frozenClock: true,
   });
-  afterAll(() => service?.close());
   beforeEach(() => service.clock.set(Math.floor(service.clock.now() / step) * step + 2 * step + 1000));
 
   const now = () => service.clock.now();
@@ -249,12 +244,7 @@ describeEachBackend('turning TOTP on and off', ({ databaseUrl }) => {
 });
 
 describeEachBackend('a project that requires TOTP', ({ databaseUrl }) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ databaseUrl });
-    service.clock.freeze();
-  });
-  afterAll(() => service?.close());
+  const service = testServiceForSuite({ databaseUrl, frozenClock: true });
 
   const now = () => service.clock.now();
 

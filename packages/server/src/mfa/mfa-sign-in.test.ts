@@ -8,10 +8,10 @@
  * per-user limit across attempt codes, and recovery codes.
  */
 import { headers as h } from '@latchkey/protocol';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { authHeaders, call, expectKnownError, userHeaders } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
-import { describeEachBackend } from '../test-support/backends.js';
+import { describeEachBackend, otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import {
   auditText,
@@ -22,26 +22,20 @@ import {
   totpAt,
   userWithTotp,
 } from '../test-support/mfa.js';
-import { startTestService, type TestService } from '../testing/index.js';
 
 const step = 30_000;
 
 describeEachBackend('signing in with a second factor', ({ databaseUrl }) => {
-  let service: TestService;
-  let other: { projectId: string; keys: TestService['keys'] };
-  beforeAll(async () => {
-    service = await startTestService({
-      databaseUrl,
-      projectConfig: {
-        magic_link_enabled: true,
-        // The per-client limits have tests of their own; these tests check many codes from one address.
-        rate_limits: { code_checks_per_client: 10_000, mails_per_client: 10_000 },
-      },
-    });
-    other = await service.createOtherProject();
-    service.clock.freeze();
+  const service = testServiceForSuite({
+    databaseUrl,
+    projectConfig: {
+      magic_link_enabled: true,
+      // The per-client limits have tests of their own; these tests check many codes from one address.
+      rate_limits: { code_checks_per_client: 10_000, mails_per_client: 10_000 },
+    },
+    frozenClock: true,
   });
-  afterAll(() => service?.close());
+  const other = otherProjectForSuite(service);
   // Each test in a time step of its own, a second into it.
   beforeEach(() => service.clock.set(Math.floor(service.clock.now() / step) * step + 2 * step + 1000));
 

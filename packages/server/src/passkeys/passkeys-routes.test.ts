@@ -6,7 +6,7 @@
  * another user's or project's credential, passkeys off, malformed bodies)
  * answering its known error with nothing kept and no session opened.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import {
   type Answer,
@@ -20,10 +20,9 @@ import {
   userHeaders,
 } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
-import { describeEachBackend } from '../test-support/backends.js';
+import { describeEachBackend, otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import { mfaSignIn, newSecret, totpAt } from '../test-support/mfa.js';
-import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { type Page, SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { placeholderRpId } from './webauthn.js';
 
@@ -33,21 +32,15 @@ const localhost: Page = { origin: 'http://localhost:3000' };
 const appDomain = 'https://app.example.com';
 
 describeEachBackend('passkeys', (backend) => {
-  let service: TestService;
-  let other: { projectId: string; keys: TestKeys };
-
-  beforeAll(async () => {
-    service = await startTestService({
-      databaseUrl: backend.databaseUrl,
-      projectConfig: {
-        passkey_enabled: true,
-        magic_link_enabled: true,
-        domains: [{ domain: appDomain, handler_path: '/handler' }],
-      },
-    });
-    other = await service.createOtherProject({ passkey_enabled: true });
+  const service = testServiceForSuite({
+    databaseUrl: backend.databaseUrl,
+    projectConfig: {
+      passkey_enabled: true,
+      magic_link_enabled: true,
+      domains: [{ domain: appDomain, handler_path: '/handler' }],
+    },
   });
-  afterAll(() => service?.close());
+  const other = otherProjectForSuite(service, { passkey_enabled: true });
 
   const otherService = () => ({ ...service, projectId: other.projectId, keys: other.keys });
   const post = (path: string, json: unknown, headers: Record<string, string>, on = service) =>
@@ -585,14 +578,10 @@ describeEachBackend('passkeys', (backend) => {
 });
 
 describe('starting passkey sign-ins from one client address', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({
-      databaseUrl: null,
-      projectConfig: { passkey_enabled: true, rate_limits: { code_checks_per_client: 3 } },
-    });
+  const service = testServiceForSuite({
+    databaseUrl: null,
+    projectConfig: { passkey_enabled: true, rate_limits: { code_checks_per_client: 3 } },
   });
-  afterAll(() => service?.close());
 
   const challengeRows = async () =>
     (

@@ -71,8 +71,10 @@ export function useBackendStorage(backend: Backend): () => Storage {
   };
 }
 
-/** Options of `testServiceForSuite`: those of `startTestService`, and fresh rate-limit windows. */
+/** Options of `testServiceForSuite`: those of `startTestService`, fresh rate-limit windows, a stopped clock. */
 export interface SuiteTestServiceOptions extends TestServiceOptions {
+  /** Stop the service's clock once it has started: time moves only when a test moves it. */
+  frozenClock?: boolean;
   /**
    * Start every test in fresh ten-minute windows (the send and attempt
    * limits count in those), so that no test meets the count of another.
@@ -90,10 +92,15 @@ export interface SuiteTestServiceOptions extends TestServiceOptions {
  * const service = testServiceForSuite({ projectConfig: { magic_link_enabled: true }, freshWindows: true });
  * it('signs up', async () => { await signUp(service); });
  */
-export function testServiceForSuite({ freshWindows, ...options }: SuiteTestServiceOptions = {}): TestService {
+export function testServiceForSuite({
+  freshWindows,
+  frozenClock,
+  ...options
+}: SuiteTestServiceOptions = {}): TestService {
   let started: TestService | undefined;
   beforeAll(async () => {
     started = await startTestService(options);
+    if (frozenClock) started.clock.freeze();
   });
   afterAll(async () => {
     await started?.close();
