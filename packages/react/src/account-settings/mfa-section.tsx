@@ -7,12 +7,12 @@
 import type { CurrentUser, TotpEnrolment } from '@latchkey/js';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { FormAlert, OutcomeNotice } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
+import { Form } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { type Outcome, useFormAction } from '../form/use-form-action.js';
 import { useLabels } from '../internal/text.js';
 import { mfaLabels } from '../mfa/mfa-labels.js';
-import { OneTimeCodeInput, RecoveryCodes, TotpSetupForm, useInvalidCodeText } from '../mfa/totp-parts.js';
+import { OneTimeCodeField, RecoveryCodes, TotpSetupForm, useInvalidCodeText } from '../mfa/totp-parts.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
 import { SettingsBlock } from './settings-parts.js';
@@ -198,20 +198,13 @@ function CurrentCodeForm({ user, purpose, onDone, onCancel }: CurrentCodeFormPro
 
   return (
     <Form state={action} onSubmit={() => submit(code)} className="lk-settings-form">
-      <FormField name="totp" label={labels.accountMfaCurrentCodeLabel}>
-        {(control) => (
-          <OneTimeCodeInput
-            {...control}
-            required
-            value={code}
-            onValueChange={(next) => {
-              setCode(next);
-              action.edited('totp');
-            }}
-            onComplete={submit}
-          />
-        )}
-      </FormField>
+      <OneTimeCodeField
+        name="totp"
+        label={labels.accountMfaCurrentCodeLabel}
+        value={code}
+        onValueChange={setCode}
+        onComplete={submit}
+      />
       <div className="lk-settings-actions">
         <BusyButton block={false} variant={purpose === 'turn-off' ? 'danger' : 'primary'}>
           {purpose === 'turn-off' ? labels.accountMfaTurnOffSubmit : labels.accountMfaRegenerateSubmit}

@@ -5,35 +5,56 @@
  * recovery codes shown once (copy, download).
  */
 import type { TotpEnrolment } from '@latchkey/js';
-import { forwardRef, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
+import { Form, FormField, useFormContext } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
 import { knownErrorCodeOf } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
-import { CodeInput, type CodeInputProps, digitsOnly } from '../magic-link/code-input.js';
+import { CodeInput, digitsOnly } from '../magic-link/code-input.js';
 import { Spinner } from '../spinner.js';
 import { mfaLabels } from './mfa-labels.js';
 
+export interface OneTimeCodeFieldProps {
+  /** The field's name in the form's errors. */
+  name: string;
+  label: string;
+  value: string;
+  /** The new value, digits only; the field's error goes as well. */
+  onValueChange: (value: string) => void;
+  /** Hears the sixth digit, typed or pasted. */
+  onComplete: (value: string) => void;
+}
+
 /**
- * The six digits of an authenticator app: the numeric keyboard, the browser's
- * one-time-code autofill, a pasted `123 456` read as `123456`; `onComplete`
- * hears the sixth digit.
+ * The authenticator-code field of the nearest `Form`: six digits, the numeric
+ * keyboard, the browser's one-time-code autofill, a pasted `123 456` read as
+ * `123456`; `onComplete` hears the sixth digit.
  */
-export const OneTimeCodeInput = forwardRef<HTMLInputElement, CodeInputProps>(function OneTimeCodeInput(props, ref) {
+export function OneTimeCodeField({ name, label, onValueChange, ...rest }: OneTimeCodeFieldProps) {
+  const action = useFormContext()?.action;
   return (
-    <CodeInput
-      name="totp"
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      pattern="[0-9]*"
-      {...props}
-      ref={ref}
-      normalize={digitsOnly}
-    />
+    <FormField name={name} label={label}>
+      {(control) => (
+        <CodeInput
+          name="totp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          {...control}
+          {...rest}
+          required
+          normalize={digitsOnly}
+          onValueChange={(next) => {
+            onValueChange(next);
+            action?.edited(name);
+          }}
+        />
+      )}
+    </FormField>
   );
-});
+}
 
 /** The wording of a refused code: the code step's "Invalid code…" unless the page's `messages` reword the error. */
 export function useInvalidCodeText(): (error: unknown) => string | null {
@@ -141,20 +162,13 @@ export function TotpSetupForm({ enrolment, onConfirm, submitLabel }: TotpSetupFo
           {grouped(enrolment.secret)}
         </code>
       </p>
-      <FormField name="totp" label={labels.mfaConfirmLabel}>
-        {(control) => (
-          <OneTimeCodeInput
-            {...control}
-            required
-            value={code}
-            onValueChange={(next) => {
-              setCode(next);
-              action.edited('totp');
-            }}
-            onComplete={confirm}
-          />
-        )}
-      </FormField>
+      <OneTimeCodeField
+        name="totp"
+        label={labels.mfaConfirmLabel}
+        value={code}
+        onValueChange={setCode}
+        onComplete={confirm}
+      />
       <BusyButton busyChildren={labels.mfaConfirmBusy}>{submitLabel ?? labels.mfaConfirmSubmit}</BusyButton>
       <OutcomeNotice outcome={action.outcome} />
     </Form>
