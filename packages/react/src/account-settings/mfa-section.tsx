@@ -15,7 +15,7 @@ import { mfaLabels } from '../mfa/mfa-labels.js';
 import { OneTimeCodeField, RecoveryCodes, TotpSetupForm, useInvalidCodeText } from '../mfa/totp-parts.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
-import { SettingsBlock } from './settings-parts.js';
+import { SettingsActions, SettingsBlock } from './settings-parts.js';
 
 /** Where the section is: at rest, setting up a key, asking a code for an action, or showing new codes. */
 type Step =
@@ -205,14 +205,11 @@ function CurrentCodeForm({ user, purpose, onDone, onCancel }: CurrentCodeFormPro
         onValueChange={setCode}
         onComplete={submit}
       />
-      <div className="lk-settings-actions">
+      <SettingsActions busy={action.busy} onCancel={onCancel}>
         <BusyButton block={false} variant={purpose === 'turn-off' ? 'danger' : 'primary'}>
           {purpose === 'turn-off' ? labels.accountMfaTurnOffSubmit : labels.accountMfaRegenerateSubmit}
         </BusyButton>
-        <button type="button" className="lk-button lk-button-secondary" disabled={action.busy} onClick={onCancel}>
-          {labels.accountCancel}
-        </button>
-      </div>
+      </SettingsActions>
       <FormAlert />
     </Form>
   );

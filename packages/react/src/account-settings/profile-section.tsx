@@ -11,7 +11,7 @@ import { useLabels, useMessages } from '../internal/text.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
 import { imageFileToDataUrl, isImageUrl, ProfileImageError } from './profile-image.js';
-import { SettingsBlock } from './settings-parts.js';
+import { SettingsActions, SettingsBlock } from './settings-parts.js';
 
 /** The service's limit on a display name. */
 const displayNameMaxLength = 256;
@@ -88,16 +88,7 @@ function DisplayNameBlock({ user }: { user: CurrentUser }) {
             />
           )}
         </FormField>
-        {changed || busy ? (
-          <div className="lk-settings-actions">
-            <BusyButton block={false} busyChildren={labels.accountSaving}>
-              {labels.accountSave}
-            </BusyButton>
-            <button type="button" className="lk-button lk-button-secondary" disabled={busy} onClick={cancel}>
-              {labels.accountCancel}
-            </button>
-          </div>
-        ) : null}
+        {changed || busy ? <SettingsActions busy={busy} onCancel={cancel} /> : null}
         <OutcomeNotice outcome={outcome} />
       </Form>
     </SettingsBlock>

@@ -23,7 +23,7 @@ import { teamLabels } from '../teams/team-labels.js';
 import { useTeams } from '../teams/use-teams.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
-import { SettingsBlock } from './settings-parts.js';
+import { SettingsActions, SettingsBlock } from './settings-parts.js';
 
 const { updateTeam, deleteTeam, readMembers, removeMembers, inviteMembers } = systemTeamPermissions;
 
@@ -346,7 +346,6 @@ function Row(props: {
 
 /** A button that asks once more before it acts (leaving, deleting). */
 function Confirmed(props: { text: string; question: string; run: () => Promise<string | null> }) {
-  const labels = useLabels(accountSettingsLabels, teamLabels);
   const [asking, setAsking] = useState(false);
   const { busy, outcome, run } = useFormAction();
   if (!asking) {
@@ -364,7 +363,7 @@ function Confirmed(props: { text: string; question: string; run: () => Promise<s
       <p className="lk-confirm-text">
         <strong>{props.question}</strong>
       </p>
-      <div className="lk-settings-actions">
+      <SettingsActions onCancel={() => setAsking(false)}>
         <BusyButton
           type="button"
           variant="danger"
@@ -376,10 +375,7 @@ function Confirmed(props: { text: string; question: string; run: () => Promise<s
         >
           {props.text}
         </BusyButton>
-        <button type="button" className="lk-button lk-button-secondary" onClick={() => setAsking(false)}>
-          {labels.accountCancel}
-        </button>
-      </div>
+      </SettingsActions>
       <OutcomeNotice outcome={outcome} />
     </div>
   );
