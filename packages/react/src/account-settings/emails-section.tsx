@@ -98,7 +98,7 @@ function AddEmailForm() {
       <BusyButton block={false} busyChildren={labels.accountEmailAddBusy}>
         {labels.accountEmailAddSubmit}
       </BusyButton>
-      <OutcomeNotice outcome={action.outcome} />
+      <OutcomeNotice />
     </Form>
   );
 }

@@ -140,7 +140,7 @@ function PasskeyRow({ passkey, onRemoved }: { passkey: Passkey; onRemoved: () =>
       {mode === 'rename' ? (
         <Form state={action} onSubmit={rename} className="lk-settings-form lk-settings-inline-form">
           <PasskeyNameField label={labels.accountPasskeyNameLabel} value={name} onValueChange={setName} />
-          <SettingsActions busy={action.busy} onCancel={() => back(renameRef.current)} />
+          <SettingsActions onCancel={() => back(renameRef.current)} />
           <FormAlert />
         </Form>
       ) : null}
@@ -195,7 +195,7 @@ function AddPasskeyForm() {
       <BusyButton block={false} busyChildren={labels.accountPasskeyAddBusy}>
         {labels.accountPasskeyAddSubmit}
       </BusyButton>
-      <OutcomeNotice outcome={action.outcome} />
+      <OutcomeNotice />
     </Form>
   );
 }

@@ -88,8 +88,8 @@ function DisplayNameBlock({ user }: { user: CurrentUser }) {
             />
           )}
         </FormField>
-        {changed || busy ? <SettingsActions busy={busy} onCancel={cancel} /> : null}
-        <OutcomeNotice outcome={outcome} />
+        {changed || busy ? <SettingsActions onCancel={cancel} /> : null}
+        <OutcomeNotice />
       </Form>
     </SettingsBlock>
   );
@@ -100,7 +100,7 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
   const fileRef = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
   const action = useFormAction(['url'] as const);
-  const { busy, outcome, run } = action;
+  const { busy, run } = action;
 
   const describeImageError = (error: unknown) =>
     error instanceof ProfileImageError
@@ -192,7 +192,7 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
         <BusyButton variant="secondary" block={false}>
           {labels.accountImageUrlSubmit}
         </BusyButton>
-        <OutcomeNotice outcome={outcome} />
+        <OutcomeNotice />
       </Form>
     </SettingsBlock>
   );

@@ -7,6 +7,7 @@
  * form kit's (`../form/`).
  */
 import { forwardRef, type ReactNode, type Ref, useEffect, useId, useRef, useState } from 'react';
+import { useFormContext } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { cx } from '../internal/root-props.js';
 import { useLabels } from '../internal/text.js';
@@ -152,7 +153,7 @@ export function SettingsRow({ name, nameId, details, controls, busy, className, 
 }
 
 interface SettingsActionsProps {
-  /** While true, "Cancel" is off (the action runs). */
+  /** While true, "Cancel" is off (default: while the nearest form's action runs). */
   busy?: boolean;
   onCancel: () => void;
   cancelRef?: Ref<HTMLButtonElement>;
@@ -163,6 +164,7 @@ interface SettingsActionsProps {
 /** The buttons of a settings form or question: its action, and "Cancel". */
 export function SettingsActions({ busy, onCancel, cancelRef, children }: SettingsActionsProps) {
   const labels = useLabels(accountSettingsLabels);
+  const form = useFormContext();
   return (
     <div className="lk-settings-actions">
       {children ?? (
@@ -174,7 +176,7 @@ export function SettingsActions({ busy, onCancel, cancelRef, children }: Setting
         type="button"
         ref={cancelRef}
         className="lk-button lk-button-secondary"
-        disabled={busy}
+        disabled={busy ?? form?.action.busy}
         onClick={onCancel}
       >
         {labels.accountCancel}

@@ -308,7 +308,7 @@ function OneFieldForm(props: {
         {...(props.email ? {} : { input: 'input', className: 'lk-input', maxLength: 256, required: !props.optional })}
       />
       <BusyButton block={false}>{props.submit}</BusyButton>
-      <OutcomeNotice outcome={action.outcome} />
+      <OutcomeNotice />
     </Form>
   );
 }

@@ -110,40 +110,33 @@ function grouped(secret: string): string {
   return secret.replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-export interface TotpSetupFormProps {
-  /** The new key (`null` while it is asked for). */
-  enrolment: TotpEnrolment | null;
-  /** Proves the key with a code of it; a refusal (`INVALID_TOTP_CODE`) shows under the field. */
-  onConfirm: (totp: string) => Promise<unknown>;
-  /** The submit button's label (default: "Turn on"). */
-  submitLabel?: string;
+interface TotpCodeFormProps {
+  className: string;
+  label: string;
+  /** What comes before the field. */
+  intro?: ReactNode;
+  /** Sends a code; a refusal (`INVALID_TOTP_CODE`) shows under the field, which empties. */
+  onCode: (totp: string) => Promise<unknown>;
+  /** The buttons and the outcome, after the field. */
+  children: ReactNode;
 }
 
-/** The QR code and the key of a new secret, and the form that confirms it with a code of the app. */
-export function TotpSetupForm({ enrolment, onConfirm, submitLabel }: TotpSetupFormProps) {
+/** A form of one authenticator code: the field takes the focus, and the code goes at its sixth digit or on submit. */
+export function TotpCodeForm({ className, label, intro, onCode, children }: TotpCodeFormProps) {
   const labels = useLabels(mfaLabels);
   const invalidCode = useInvalidCodeText();
   const action = useFormAction(['totp'] as const);
   const [code, setCode] = useState('');
 
-  // The person chose to set it up: the code field takes the focus once the key is there.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new key moves the focus
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only
   useEffect(() => {
-    if (enrolment) action.focus('totp');
-  }, [enrolment]);
+    action.focus('totp');
+  }, []);
 
-  if (!enrolment) {
-    return (
-      <p className="lk-status" role="status">
-        <Spinner />
-        <span>{labels.mfaSetupLoading}</span>
-      </p>
-    );
-  }
-  const confirm = async (typed: string) => {
+  const submit = async (typed: string) => {
     const done = await action.submit({
       check: () => ({ totp: typed.length < 6 ? labels.mfaCodeRequired : undefined }),
-      work: () => onConfirm(typed),
+      work: () => onCode(typed),
       refusal: (error) => {
         const text = invalidCode(error);
         return text ? { totp: text } : null;
@@ -153,25 +146,58 @@ export function TotpSetupForm({ enrolment, onConfirm, submitLabel }: TotpSetupFo
     if (!done) setCode('');
   };
   return (
-    <Form state={action} onSubmit={() => confirm(code)} className="lk-form">
-      <p className="lk-form-text">{labels.mfaSetupScan}</p>
-      <QrCode value={enrolment.otpauthUri} label={labels.mfaQrCodeLabel} />
-      <p className="lk-field">
-        <span className="lk-label">{labels.mfaSecretLabel}</span>
-        <code className="lk-totp-secret" data-secret={enrolment.secret}>
-          {grouped(enrolment.secret)}
-        </code>
-      </p>
-      <OneTimeCodeField
-        name="totp"
-        label={labels.mfaConfirmLabel}
-        value={code}
-        onValueChange={setCode}
-        onComplete={confirm}
-      />
-      <BusyButton busyChildren={labels.mfaConfirmBusy}>{submitLabel ?? labels.mfaConfirmSubmit}</BusyButton>
-      <OutcomeNotice outcome={action.outcome} />
+    <Form state={action} onSubmit={() => submit(code)} className={className}>
+      {intro}
+      <OneTimeCodeField name="totp" label={label} value={code} onValueChange={setCode} onComplete={submit} />
+      {children}
     </Form>
+  );
+}
+
+export interface TotpSetupFormProps {
+  /** The new key (`null` while it is asked for). */
+  enrolment: TotpEnrolment | null;
+  /** Proves the key with a code of it; a refusal (`INVALID_TOTP_CODE`) shows under the field. */
+  onConfirm: (totp: string) => Promise<unknown>;
+}
+
+/**
+ * The QR code and the key of a new secret, and the form that confirms it with
+ * a code of the app; the person chose to set it up, so the code field takes
+ * the focus once the key is there.
+ */
+export function TotpSetupForm({ enrolment, onConfirm }: TotpSetupFormProps) {
+  const labels = useLabels(mfaLabels);
+  if (!enrolment) {
+    return (
+      <p className="lk-status" role="status">
+        <Spinner />
+        <span>{labels.mfaSetupLoading}</span>
+      </p>
+    );
+  }
+  return (
+    <TotpCodeForm
+      key={enrolment.secret}
+      className="lk-form"
+      label={labels.mfaConfirmLabel}
+      intro={
+        <>
+          <p className="lk-form-text">{labels.mfaSetupScan}</p>
+          <QrCode value={enrolment.otpauthUri} label={labels.mfaQrCodeLabel} />
+          <p className="lk-field">
+            <span className="lk-label">{labels.mfaSecretLabel}</span>
+            <code className="lk-totp-secret" data-secret={enrolment.secret}>
+              {grouped(enrolment.secret)}
+            </code>
+          </p>
+        </>
+      }
+      onCode={onConfirm}
+    >
+      <BusyButton busyChildren={labels.mfaConfirmBusy}>{labels.mfaConfirmSubmit}</BusyButton>
+      <OutcomeNotice />
+    </TotpCodeForm>
   );
 }
 
