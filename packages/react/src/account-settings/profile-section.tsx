@@ -10,7 +10,7 @@ import { errorText } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
-import { imageFileToDataUrl, isImageUrl, ProfileImageError } from './profile-image.js';
+import { isImageUrl, ProfileImageError } from './profile-image.js';
 import { SettingsActions, SettingsBlock } from './settings-parts.js';
 
 /** The service's limit on a display name. */
@@ -115,6 +115,8 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
     event.target.value = '';
     if (!file) return;
     await run(async () => {
+      // The encoder loads on the first chosen file: a page that never uploads one does not carry it.
+      const { imageFileToDataUrl } = await import('./profile-image-file.js');
       const dataUrl = await imageFileToDataUrl(file);
       await user.update({ profileImageUrl: dataUrl });
       return labels.accountImageUpdated;
