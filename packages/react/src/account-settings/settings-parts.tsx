@@ -60,6 +60,22 @@ export function SettingsBlock({ title, description, children, className }: Setti
   );
 }
 
+/** What a section, or a part of one, says while it loads: a spinner and `children`. */
+export function SettingsStatus({
+  className = 'lk-settings-status',
+  children,
+}: {
+  className?: string;
+  children: string;
+}) {
+  return (
+    <p className={cx('lk-status', className)} role="status">
+      <Spinner />
+      <span>{children}</span>
+    </p>
+  );
+}
+
 interface SettingsListProps<T> {
   state: AppDataState<T[]>;
   /** Loads the items again ("Try again" after a failure). */
@@ -78,14 +94,7 @@ export function SettingsList<T>({ state, reload, label, loading, failed, empty, 
   const labels = useLabels(accountSettingsLabels);
   const [retrying, setRetrying] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
-  if (state.status === 'loading' || retrying) {
-    return (
-      <p className="lk-status lk-settings-status" role="status">
-        <Spinner />
-        <span>{loading}</span>
-      </p>
-    );
-  }
+  if (state.status === 'loading' || retrying) return <SettingsStatus>{loading}</SettingsStatus>;
   if (state.status === 'failed') {
     return (
       <div className="lk-settings-failed">
@@ -118,15 +127,15 @@ export function SettingsList<T>({ state, reload, label, loading, failed, empty, 
 interface SettingsRowProps {
   /** The item's name (an address, a passkey's name), with `nameId` for the controls it describes. */
   name: string;
-  nameId: string;
+  nameId?: string;
   /** What is shown under the name (badges, dates). */
   details: ReactNode;
   /** The buttons beside it (none: no controls), after a spinner while `busy`. */
   controls: ReactNode;
-  busy: boolean;
+  busy?: boolean;
   className?: string | false;
   /** What opens under it (a form, a question) and the outcome of its last action. */
-  children: ReactNode;
+  children?: ReactNode;
 }
 
 /** An item of a `SettingsList`: its name and details, its controls, and what opens under it. */

@@ -44,9 +44,9 @@ export function PasskeySignIn({ autofill, noRedirect, onSuccess, onMultiFactor }
   /** Counts the button's failed ceremonies: the autofill starts anew after one. */
   const [round, setRound] = useState(0);
   // The latest handlers, for a ceremony started before a render.
-  const messages = useMessages();
-  const handlers = useRef({ onSuccess, onMultiFactor, fail: action.setOutcome, messages });
-  handlers.current = { onSuccess, onMultiFactor, fail: action.setOutcome, messages };
+  const latest = { onSuccess, onMultiFactor, fail: action.setOutcome, messages: useMessages() };
+  const handlers = useRef(latest);
+  handlers.current = latest;
 
   /** A sign-in that ended: signed in, the second step, or nothing (`null`: ended quietly). */
   const settle = (result: unknown) => {
