@@ -5,7 +5,7 @@
  * Errors show on the row or the form they belong to.
  */
 import { type Passkey, passkeysQuery } from '@latchkey/js';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { FormAlert, OutcomeNotice } from '../form/alert.js';
 import { Form, FormInputField, type FormInputFieldProps } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
@@ -97,10 +97,21 @@ function PasskeyRow({ passkey, onRemoved }: { passkey: Passkey; onRemoved: () =>
   const used = passkey.lastUsedAt
     ? labels.accountPasskeyLastUsed({ date: dateFormat(passkey.lastUsedAt) })
     : labels.accountPasskeyNeverUsed;
-  const open = (next: 'rename' | 'remove') => () => {
-    action.setOutcome(null);
-    setMode(next);
-  };
+  /** The row's button that opens `next`: the rename form or the remove question. */
+  const opener = (next: 'rename' | 'remove', ref: RefObject<HTMLButtonElement | null>, name: string, text: string) => (
+    <button
+      type="button"
+      ref={ref}
+      className="lk-button lk-button-secondary lk-button-small"
+      aria-label={name}
+      onClick={() => {
+        action.setOutcome(null);
+        setMode(next);
+      }}
+    >
+      {text}
+    </button>
+  );
 
   return (
     <SettingsRow
@@ -115,24 +126,18 @@ function PasskeyRow({ passkey, onRemoved }: { passkey: Passkey; onRemoved: () =>
       controls={
         mode === 'view' ? (
           <>
-            <button
-              type="button"
-              ref={renameRef}
-              className="lk-button lk-button-secondary lk-button-small"
-              aria-label={labels.accountPasskeyRenameFor({ name: passkey.name })}
-              onClick={open('rename')}
-            >
-              {labels.accountPasskeyRename}
-            </button>
-            <button
-              type="button"
-              ref={removeRef}
-              className="lk-button lk-button-secondary lk-button-small"
-              aria-label={labels.accountPasskeyRemoveFor({ name: passkey.name })}
-              onClick={open('remove')}
-            >
-              {labels.accountPasskeyRemove}
-            </button>
+            {opener(
+              'rename',
+              renameRef,
+              labels.accountPasskeyRenameFor({ name: passkey.name }),
+              labels.accountPasskeyRename,
+            )}
+            {opener(
+              'remove',
+              removeRef,
+              labels.accountPasskeyRemoveFor({ name: passkey.name }),
+              labels.accountPasskeyRemove,
+            )}
           </>
         ) : null
       }
