@@ -12,7 +12,8 @@ export const maxImageUrlLength = 2048;
 export class ProfileImageError extends Error {
   readonly reason: 'unreadable' | 'too-large';
   constructor(reason: 'unreadable' | 'too-large') {
-    super(reason === 'unreadable' ? 'The file is not a readable image.' : 'The image cannot be made small enough.');
+    // The section words it with its labels (`reason`); this is for logs.
+    super(`Profile image: ${reason}`);
     this.name = 'ProfileImageError';
     this.reason = reason;
   }
