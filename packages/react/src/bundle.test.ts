@@ -45,8 +45,10 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * passkey sign-ins to the second step (+1.0 kB): 26.67 kB. The second step
  * itself (code step, forced set-up, recovery codes, their words) and the QR
  * encoder load on the first sign-in that asks for it, and are not counted.
+ * Measured 26.56 kB after the clean-up of the passkey and two-step parts;
+ * the budget was lowered to that (+30 B) from 26.7 kB.
  */
-const budgetBytes = 26_700;
+const budgetBytes = 26_590;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the
@@ -70,8 +72,12 @@ const budgetBytes = 26_700;
  * 36.88 kB once the second step goes where the first factor would have gone
  * (the SDK keeps an OAuth flow's return-to, ~0.1 kB) and the sign-in page's
  * passkey autofill starts again after a failed password or e-mailed code.
+ * 36.49 kB once the profile picture encoder loads on the first upload
+ * (-0.53 kB), after the account settings' rows, lists and buttons were
+ * written once (which cost +0.17 kB here: the shared parts serve the lazily
+ * loaded Passkeys section too, whose own code is not counted).
  */
-const wholeEntryBudgetBytes = 36_900;
+const wholeEntryBudgetBytes = 36_520;
 
 /**
  * What a page loads before calling anything: each `import()` is left to load

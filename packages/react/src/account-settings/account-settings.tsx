@@ -24,13 +24,12 @@ import { TextContext, useText, wordsOf } from '../internal/text.js';
 import { useAppData } from '../internal/use-app-data.js';
 import { useControllableState } from '../internal/use-controllable-state.js';
 import { englishLabels, type LatchkeyLabels, type LatchkeyTranslation } from '../labels.js';
-import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
 import { ConnectedAccountsSection, connectedAccountsRelevant } from './connected-accounts-section.js';
 import { EmailsSection } from './emails-section.js';
 import { PasswordSection } from './password-section.js';
 import { ProfileSection } from './profile-section.js';
-import { SettingsSection } from './settings-parts.js';
+import { SettingsSection, SettingsStatus } from './settings-parts.js';
 import { TeamsSection } from './teams-section.js';
 
 // Loaded when first shown (the sections render in a Suspense): the QR code, the recovery codes and the
@@ -192,12 +191,7 @@ export const AccountSettings = forwardRef<HTMLDivElement, AccountSettingsProps>(
     <TextContext.Provider value={text}>
       <div {...rest} {...root} ref={ref}>
         <Suspense
-          fallback={
-            <p className="lk-status lk-settings-loading" role="status">
-              <Spinner />
-              <span>{words.accountSettingsLoading}</span>
-            </p>
-          }
+          fallback={<SettingsStatus className="lk-settings-loading">{words.accountSettingsLoading}</SettingsStatus>}
         >
           <SettingsLayout
             sections={sections}
@@ -299,14 +293,7 @@ function SettingsLayout({ sections: allSections, section, defaultSection, onSect
             title={sectionText(current.title, words)}
             description={current.description ? sectionText(current.description, words) : undefined}
           >
-            <Suspense
-              fallback={
-                <p className="lk-status lk-settings-status" role="status">
-                  <Spinner />
-                  <span>{words.accountSettingsLoading}</span>
-                </p>
-              }
-            >
+            <Suspense fallback={<SettingsStatus>{words.accountSettingsLoading}</SettingsStatus>}>
               <Content />
             </Suspense>
           </SettingsSection>

@@ -14,7 +14,7 @@ import { useAppData } from '../internal/use-app-data.js';
 import { ProviderMark, providerName } from '../oauth/provider-marks.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
-import { SettingsBlock } from './settings-parts.js';
+import { SettingsActions, SettingsBlock } from './settings-parts.js';
 
 /**
  * Whether the section has anything to show: the project enables a provider,
@@ -126,14 +126,11 @@ function ConnectedRow(props: {
           <p className="lk-confirm-text">
             <strong>{labels.accountDisconnectConfirm({ provider: name })}</strong>
           </p>
-          <div className="lk-settings-actions">
+          <SettingsActions onCancel={() => setAsking(false)}>
             <BusyButton type="button" variant="danger" block={false} busy={busy} onClick={disconnect}>
               {labels.accountDisconnect}
             </BusyButton>
-            <button type="button" className="lk-button lk-button-secondary" onClick={() => setAsking(false)}>
-              {labels.accountCancel}
-            </button>
-          </div>
+          </SettingsActions>
         </div>
       ) : null}
       <OutcomeNotice outcome={outcome} />

@@ -4,16 +4,15 @@
  * the confirmation before removing it, and the outcome of the last action.
  */
 import type { ContactChannel } from '@latchkey/js';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
-import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
 import { Icon } from '../internal/icon.js';
 import { cx } from '../internal/root-props.js';
 import { useLabels } from '../internal/text.js';
-import { Spinner } from '../spinner.js';
 import { useMenu } from '../user-button/use-menu.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
+import { ConfirmRemove, SettingsRow } from './settings-parts.js';
 
 interface EmailRowProps {
   channel: ContactChannel;
@@ -29,12 +28,7 @@ export function EmailRow({ channel, onRemoved }: EmailRowProps) {
   const { open, close, buttonProps, menuProps } = useMenu();
   const { busy, outcome, run } = useFormAction();
   const [confirming, setConfirming] = useState(false);
-  const cancelRef = useRef<HTMLButtonElement>(null);
   const triggerRef = buttonProps.ref;
-
-  useEffect(() => {
-    if (confirming) cancelRef.current?.focus();
-  }, [confirming]);
 
   const act = (work: () => Promise<string | null>) => {
     close(true);
@@ -57,41 +51,38 @@ export function EmailRow({ channel, onRemoved }: EmailRowProps) {
       return usedForAuth ? labels.accountEmailSignInOn({ email }) : labels.accountEmailSignInOff({ email });
     });
   };
+  const cancelRemove = () => {
+    setConfirming(false);
+    triggerRef.current?.focus();
+  };
   const remove = async () => {
     const done = await run(async () => {
       await channel.delete();
       return null;
     });
     if (done) onRemoved();
-    else {
-      setConfirming(false);
-      triggerRef.current?.focus();
-    }
-  };
-  const cancelRemove = () => {
-    setConfirming(false);
-    triggerRef.current?.focus();
+    else cancelRemove();
   };
 
   return (
-    <li className={cx('lk-email-row', confirming && 'lk-email-row-confirming')} aria-busy={busy || undefined}>
-      <div className="lk-email-summary">
-        <div className="lk-email-identity">
-          <span className="lk-email-address" id={addressId}>
-            {email}
-          </span>
-          <span className="lk-badges">
-            {channel.isPrimary ? <span className="lk-badge lk-badge-primary">{labels.accountEmailPrimary}</span> : null}
-            {channel.isVerified ? (
-              <span className="lk-badge lk-badge-success">{labels.accountEmailVerified}</span>
-            ) : (
-              <span className="lk-badge lk-badge-warning">{labels.accountEmailUnverified}</span>
-            )}
-            {channel.usedForAuth ? <span className="lk-badge">{labels.accountEmailSignIn}</span> : null}
-          </span>
-        </div>
-        <div className="lk-email-controls">
-          {busy ? <Spinner className="lk-email-busy" /> : null}
+    <SettingsRow
+      className={confirming && 'lk-email-row-confirming'}
+      busy={busy}
+      name={email}
+      nameId={addressId}
+      details={
+        <span className="lk-badges">
+          {channel.isPrimary ? <span className="lk-badge lk-badge-primary">{labels.accountEmailPrimary}</span> : null}
+          {channel.isVerified ? (
+            <span className="lk-badge lk-badge-success">{labels.accountEmailVerified}</span>
+          ) : (
+            <span className="lk-badge lk-badge-warning">{labels.accountEmailUnverified}</span>
+          )}
+          {channel.usedForAuth ? <span className="lk-badge">{labels.accountEmailSignIn}</span> : null}
+        </span>
+      }
+      controls={
+        <>
           {channel.isVerified ? null : (
             <button
               type="button"
@@ -143,32 +134,21 @@ export function EmailRow({ channel, onRemoved }: EmailRowProps) {
               </div>
             ) : null}
           </div>
-        </div>
-      </div>
+        </>
+      }
+    >
       {confirming ? (
-        <div className="lk-confirm">
-          <p className="lk-confirm-text">
-            <strong>{labels.accountEmailRemoveConfirm({ email })}</strong>{' '}
-            {channel.usedForAuth ? labels.accountEmailRemoveWarning : null}
-          </p>
-          <div className="lk-settings-actions">
-            <BusyButton type="button" variant="danger" block={false} busy={busy} onClick={remove}>
-              {labels.accountEmailRemoveSubmit}
-            </BusyButton>
-            <button
-              type="button"
-              ref={cancelRef}
-              className="lk-button lk-button-secondary"
-              disabled={busy}
-              onClick={cancelRemove}
-            >
-              {labels.accountCancel}
-            </button>
-          </div>
-        </div>
+        <ConfirmRemove
+          question={labels.accountEmailRemoveConfirm({ email })}
+          note={channel.usedForAuth ? labels.accountEmailRemoveWarning : null}
+          submit={labels.accountEmailRemoveSubmit}
+          busy={busy}
+          onConfirm={remove}
+          onCancel={cancelRemove}
+        />
       ) : null}
       <OutcomeNotice outcome={outcome} />
-    </li>
+    </SettingsRow>
   );
 }
 

@@ -5,28 +5,27 @@
  * add one. Errors show on the row or the form they belong to.
  */
 import type { ContactChannel } from '@latchkey/js';
-import { type RefObject, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
 import { Form, FormInputField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
 import { errorText, formMessage } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
-import { type AppDataState, useAppData } from '../internal/use-app-data.js';
+import { useAppData } from '../internal/use-app-data.js';
 import { useApp } from '../provider.js';
-import { Spinner } from '../spinner.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
 import { EmailRow } from './email-row.js';
-import { SettingsBlock } from './settings-parts.js';
+import { SettingsBlock, SettingsList } from './settings-parts.js';
 
 /** The E-mails section's content. */
 export function EmailsSection() {
   const labels = useLabels(accountSettingsLabels);
   // Signed-out visitors go to sign-in like on the other sections.
   useUser({ or: 'redirect' });
+  const app = useApp();
   const channels = useAppData('contactChannels', { suspend: false });
-  const listRef = useRef<HTMLUListElement>(null);
   return (
     <>
       <SettingsBlock
@@ -34,67 +33,23 @@ export function EmailsSection() {
         title={labels.accountEmailsListTitle}
         description={labels.accountEmailsListDescription}
       >
-        <ChannelList state={channels} listRef={listRef} />
+        <SettingsList
+          state={channels}
+          reload={() => app.load('contactChannels')}
+          label={labels.accountEmailsListTitle}
+          loading={labels.accountEmailsLoading}
+          failed={labels.accountEmailsLoadFailed}
+          empty={labels.accountEmailsEmpty}
+        >
+          {(items, onRemoved) =>
+            sortChannels(items).map((channel) => <EmailRow key={channel.id} channel={channel} onRemoved={onRemoved} />)
+          }
+        </SettingsList>
       </SettingsBlock>
       <SettingsBlock title={labels.accountEmailAddTitle} description={labels.accountEmailAddDescription}>
         <AddEmailForm />
       </SettingsBlock>
     </>
-  );
-}
-
-function ChannelList({
-  state,
-  listRef,
-}: {
-  state: AppDataState<ContactChannel[]>;
-  listRef: RefObject<HTMLUListElement | null>;
-}) {
-  const app = useApp();
-  const labels = useLabels(accountSettingsLabels);
-  const [retrying, setRetrying] = useState(false);
-  if (state.status === 'loading' || retrying) {
-    return (
-      <p className="lk-status lk-settings-status" role="status">
-        <Spinner />
-        <span>{labels.accountEmailsLoading}</span>
-      </p>
-    );
-  }
-  if (state.status === 'failed') {
-    return (
-      <div className="lk-settings-failed">
-        <p className="lk-error-text" role="alert">
-          {labels.accountEmailsLoadFailed}
-        </p>
-        <button
-          type="button"
-          className="lk-button lk-button-secondary"
-          onClick={() => {
-            setRetrying(true);
-            app
-              .load('contactChannels')
-              .catch(() => {})
-              .finally(() => setRetrying(false));
-          }}
-        >
-          {labels.tryAgain}
-        </button>
-      </div>
-    );
-  }
-  const channels = sortChannels(state.data);
-  if (channels.length === 0) return <p className="lk-settings-empty">{labels.accountEmailsEmpty}</p>;
-  return (
-    <ul className="lk-email-list" ref={listRef} aria-label={labels.accountEmailsListTitle}>
-      {channels.map((channel) => (
-        <EmailRow
-          key={channel.id}
-          channel={channel}
-          onRemoved={() => listRef.current?.closest('section')?.querySelector<HTMLElement>('h2')?.focus()}
-        />
-      ))}
-    </ul>
   );
 }
 
@@ -143,7 +98,7 @@ function AddEmailForm() {
       <BusyButton block={false} busyChildren={labels.accountEmailAddBusy}>
         {labels.accountEmailAddSubmit}
       </BusyButton>
-      <OutcomeNotice outcome={action.outcome} />
+      <OutcomeNotice />
     </Form>
   );
 }

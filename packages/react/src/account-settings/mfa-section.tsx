@@ -7,15 +7,14 @@
 import type { CurrentUser, TotpEnrolment } from '@latchkey/js';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { FormAlert, OutcomeNotice } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { type Outcome, useFormAction } from '../form/use-form-action.js';
 import { useLabels } from '../internal/text.js';
 import { mfaLabels } from '../mfa/mfa-labels.js';
-import { OneTimeCodeInput, RecoveryCodes, TotpSetupForm, useInvalidCodeText } from '../mfa/totp-parts.js';
+import { RecoveryCodes, TotpCodeForm, TotpSetupForm } from '../mfa/totp-parts.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
-import { SettingsBlock } from './settings-parts.js';
+import { SettingsActions, SettingsBlock } from './settings-parts.js';
 
 /** Where the section is: at rest, setting up a key, asking a code for an action, or showing new codes. */
 type Step =
@@ -169,58 +168,24 @@ interface CurrentCodeFormProps {
 /** A current code of the app, asked before regenerating the recovery codes or turning two-step sign-in off. */
 function CurrentCodeForm({ user, purpose, onDone, onCancel }: CurrentCodeFormProps) {
   const labels = useLabels(accountSettingsLabels, mfaLabels);
-  const invalidCode = useInvalidCodeText();
-  const action = useFormAction(['totp'] as const);
-  const [code, setCode] = useState('');
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only
-  useEffect(() => {
-    action.focus('totp');
-  }, []);
-
-  const submit = async (typed: string) => {
-    let codes: string[] | null = null;
-    const done = await action.submit({
-      check: () => ({ totp: typed.length < 6 ? labels.mfaCodeRequired : undefined }),
-      work: async () => {
-        if (purpose === 'regenerate') codes = await user.regenerateRecoveryCodes(typed);
-        else await user.disableTotp({ totp: typed });
-      },
-      refusal: (error) => {
-        const text = invalidCode(error);
-        return text ? { totp: text } : null;
-      },
-      focusOnError: 'totp',
-    });
-    if (done) onDone(codes);
-    else setCode('');
-  };
-
   return (
-    <Form state={action} onSubmit={() => submit(code)} className="lk-settings-form">
-      <FormField name="totp" label={labels.accountMfaCurrentCodeLabel}>
-        {(control) => (
-          <OneTimeCodeInput
-            {...control}
-            required
-            value={code}
-            onValueChange={(next) => {
-              setCode(next);
-              action.edited('totp');
-            }}
-            onComplete={submit}
-          />
-        )}
-      </FormField>
-      <div className="lk-settings-actions">
+    <TotpCodeForm
+      className="lk-settings-form"
+      label={labels.accountMfaCurrentCodeLabel}
+      onCode={async (totp) => {
+        if (purpose === 'regenerate') onDone(await user.regenerateRecoveryCodes(totp));
+        else {
+          await user.disableTotp({ totp });
+          onDone(null);
+        }
+      }}
+    >
+      <SettingsActions onCancel={onCancel}>
         <BusyButton block={false} variant={purpose === 'turn-off' ? 'danger' : 'primary'}>
           {purpose === 'turn-off' ? labels.accountMfaTurnOffSubmit : labels.accountMfaRegenerateSubmit}
         </BusyButton>
-        <button type="button" className="lk-button lk-button-secondary" disabled={action.busy} onClick={onCancel}>
-          {labels.accountCancel}
-        </button>
-      </div>
+      </SettingsActions>
       <FormAlert />
-    </Form>
+    </TotpCodeForm>
   );
 }

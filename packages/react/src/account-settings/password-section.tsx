@@ -96,7 +96,7 @@ function PasswordForm({ user, action }: { user: CurrentUser; action: FormAction<
           {change ? labels.accountPasswordChangeSubmit : labels.accountPasswordSetSubmit}
         </BusyButton>
       </div>
-      <OutcomeNotice outcome={action.outcome} />
+      <OutcomeNotice />
     </Form>
   );
 }

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { centreSquare, imageFileToDataUrl, isImageUrl, maxImageUrlLength, ProfileImageError } from './profile-image.js';
+import { isImageUrl, maxImageUrlLength, ProfileImageError } from './profile-image.js';
+import { centreSquare, imageFileToDataUrl } from './profile-image-file.js';
 
 describe('profile images', () => {
   it('crop the centre square of a picture', () => {

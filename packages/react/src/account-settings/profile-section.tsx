@@ -10,8 +10,8 @@ import { errorText } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
-import { imageFileToDataUrl, isImageUrl, ProfileImageError } from './profile-image.js';
-import { SettingsBlock } from './settings-parts.js';
+import { isImageUrl, ProfileImageError } from './profile-image.js';
+import { SettingsActions, SettingsBlock } from './settings-parts.js';
 
 /** The service's limit on a display name. */
 const displayNameMaxLength = 256;
@@ -88,17 +88,8 @@ function DisplayNameBlock({ user }: { user: CurrentUser }) {
             />
           )}
         </FormField>
-        {changed || busy ? (
-          <div className="lk-settings-actions">
-            <BusyButton block={false} busyChildren={labels.accountSaving}>
-              {labels.accountSave}
-            </BusyButton>
-            <button type="button" className="lk-button lk-button-secondary" disabled={busy} onClick={cancel}>
-              {labels.accountCancel}
-            </button>
-          </div>
-        ) : null}
-        <OutcomeNotice outcome={outcome} />
+        {changed || busy ? <SettingsActions onCancel={cancel} /> : null}
+        <OutcomeNotice />
       </Form>
     </SettingsBlock>
   );
@@ -109,7 +100,7 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
   const fileRef = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
   const action = useFormAction(['url'] as const);
-  const { busy, outcome, run } = action;
+  const { busy, run } = action;
 
   const describeImageError = (error: unknown) =>
     error instanceof ProfileImageError
@@ -124,6 +115,8 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
     event.target.value = '';
     if (!file) return;
     await run(async () => {
+      // The encoder loads on the first chosen file: a page that never uploads one does not carry it.
+      const { imageFileToDataUrl } = await import('./profile-image-file.js');
       const dataUrl = await imageFileToDataUrl(file);
       await user.update({ profileImageUrl: dataUrl });
       return labels.accountImageUpdated;
@@ -201,7 +194,7 @@ function ProfileImageBlock({ user }: { user: CurrentUser }) {
         <BusyButton variant="secondary" block={false}>
           {labels.accountImageUrlSubmit}
         </BusyButton>
-        <OutcomeNotice outcome={outcome} />
+        <OutcomeNotice />
       </Form>
     </SettingsBlock>
   );

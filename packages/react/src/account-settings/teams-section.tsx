@@ -18,12 +18,11 @@ import { errorText, formMessage } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useAppData, useQuery } from '../internal/use-app-data.js';
 import { useApp } from '../provider.js';
-import { Spinner } from '../spinner.js';
 import { teamLabels } from '../teams/team-labels.js';
 import { useTeams } from '../teams/use-teams.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
-import { SettingsBlock } from './settings-parts.js';
+import { SettingsActions, SettingsBlock, SettingsRow, SettingsStatus } from './settings-parts.js';
 
 const { updateTeam, deleteTeam, readMembers, removeMembers, inviteMembers } = systemTeamPermissions;
 
@@ -125,14 +124,7 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
   const memberAction = useFormAction();
   const invitationAction = useFormAction();
   if (failed) return <p className="lk-error-text">{labels.accountTeamsLoadFailed}</p>;
-  if (!state) {
-    return (
-      <p className="lk-status lk-settings-status" role="status">
-        <Spinner />
-        <span>{labels.accountTeamsLoading}</span>
-      </p>
-    );
-  }
+  if (!state) return <SettingsStatus>{labels.accountTeamsLoading}</SettingsStatus>;
   const { held, members, invitations } = state;
   const may = (permission: string) => held.has(permission);
   return (
@@ -308,7 +300,7 @@ function OneFieldForm(props: {
         {...(props.email ? {} : { input: 'input', className: 'lk-input', maxLength: 256, required: !props.optional })}
       />
       <BusyButton block={false}>{props.submit}</BusyButton>
-      <OutcomeNotice outcome={action.outcome} />
+      <OutcomeNotice />
     </Form>
   );
 }
@@ -323,13 +315,11 @@ function Row(props: {
 }) {
   const { busy, run } = props;
   return (
-    <li className="lk-email-row">
-      <div className="lk-email-summary">
-        <span className="lk-email-identity">
-          <span className="lk-email-address">{props.label}</span>
-          {props.badge ? <span className="lk-badge">{props.badge}</span> : null}
-        </span>
-        {props.action ? (
+    <SettingsRow
+      name={props.label}
+      details={props.badge ? <span className="lk-badge">{props.badge}</span> : null}
+      controls={
+        props.action ? (
           <button
             type="button"
             className="lk-button lk-button-secondary lk-button-small"
@@ -338,15 +328,14 @@ function Row(props: {
           >
             {props.action.text}
           </button>
-        ) : null}
-      </div>
-    </li>
+        ) : null
+      }
+    />
   );
 }
 
 /** A button that asks once more before it acts (leaving, deleting). */
 function Confirmed(props: { text: string; question: string; run: () => Promise<string | null> }) {
-  const labels = useLabels(accountSettingsLabels, teamLabels);
   const [asking, setAsking] = useState(false);
   const { busy, outcome, run } = useFormAction();
   if (!asking) {
@@ -364,7 +353,7 @@ function Confirmed(props: { text: string; question: string; run: () => Promise<s
       <p className="lk-confirm-text">
         <strong>{props.question}</strong>
       </p>
-      <div className="lk-settings-actions">
+      <SettingsActions onCancel={() => setAsking(false)}>
         <BusyButton
           type="button"
           variant="danger"
@@ -376,10 +365,7 @@ function Confirmed(props: { text: string; question: string; run: () => Promise<s
         >
           {props.text}
         </BusyButton>
-        <button type="button" className="lk-button lk-button-secondary" onClick={() => setAsking(false)}>
-          {labels.accountCancel}
-        </button>
-      </div>
+      </SettingsActions>
       <OutcomeNotice outcome={outcome} />
     </div>
   );

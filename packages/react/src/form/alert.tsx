@@ -35,8 +35,10 @@ export const FormAlert = forwardRef<HTMLDivElement, FormAlertProps>(function For
   );
 });
 
-/** An action's outcome: a success in a status region, an error in the alert region. */
-export function OutcomeNotice({ outcome, id }: { outcome: Outcome; id?: string }) {
+/** An action's outcome (default: the nearest form's): a success in a status region, an error in the alert region. */
+export function OutcomeNotice({ outcome: given, id }: { outcome?: Outcome; id?: string }) {
+  const form = useFormContext();
+  const outcome = given === undefined ? form?.action.outcome : given;
   return (
     <>
       <div className="lk-notice-region" role="status">

@@ -11,7 +11,7 @@ import type { MultiFactorAttempt } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, type ReactNode, useEffect, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { FormAlert } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
+import { Form, FormInputField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
 import { errorText } from '../internal/error-text.js';
@@ -21,7 +21,7 @@ import { useOnce } from '../internal/use-once.js';
 import { useApp } from '../provider.js';
 import { mfaLabels } from './mfa-labels.js';
 import { signInStepLabels } from './sign-in-step-labels.js';
-import { OneTimeCodeInput, RecoveryCodes, TotpSetupForm, useInvalidCodeText } from './totp-parts.js';
+import { OneTimeCodeField, RecoveryCodes, TotpSetupForm, useInvalidCodeText } from './totp-parts.js';
 
 export interface SecondFactorCardProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   attempt: MultiFactorAttempt;
@@ -147,38 +147,29 @@ function CodeStep({ attempt, recovery, onSwitch, noRedirect, onSuccess, catalogu
   return (
     <Form state={action} onSubmit={() => submit(code)}>
       <FormAlert />
-      <FormField name="code" label={recovery ? labels.mfaRecoveryCodeLabel : labels.mfaCodeLabel}>
-        {(control) =>
-          recovery ? (
-            <input
-              {...control}
-              className="lk-input lk-recovery-code-input"
-              name="recoveryCode"
-              type="text"
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              value={code}
-              onChange={(event) => {
-                setCode(event.target.value);
-                action.edited('code');
-              }}
-            />
-          ) : (
-            <OneTimeCodeInput
-              {...control}
-              required
-              value={code}
-              onValueChange={(next) => {
-                setCode(next);
-                action.edited('code');
-              }}
-              onComplete={submit}
-            />
-          )
-        }
-      </FormField>
+      {recovery ? (
+        <FormInputField
+          input="input"
+          field="code"
+          label={labels.mfaRecoveryCodeLabel}
+          className="lk-input lk-recovery-code-input"
+          name="recoveryCode"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={code}
+          onValueChange={setCode}
+        />
+      ) : (
+        <OneTimeCodeField
+          name="code"
+          label={labels.mfaCodeLabel}
+          value={code}
+          onValueChange={setCode}
+          onComplete={submit}
+        />
+      )}
       <BusyButton busyChildren={labels.mfaBusy}>{labels.mfaSubmit}</BusyButton>
       <div className="lk-actions">
         <button type="button" className="lk-button-text" disabled={action.busy} onClick={onSwitch}>

@@ -5,35 +5,56 @@
  * recovery codes shown once (copy, download).
  */
 import type { TotpEnrolment } from '@latchkey/js';
-import { forwardRef, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
-import { Form, FormField } from '../form/form.js';
+import { Form, FormField, useFormContext } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
 import { knownErrorCodeOf } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
-import { CodeInput, type CodeInputProps, digitsOnly } from '../magic-link/code-input.js';
+import { CodeInput, digitsOnly } from '../magic-link/code-input.js';
 import { Spinner } from '../spinner.js';
 import { mfaLabels } from './mfa-labels.js';
 
+export interface OneTimeCodeFieldProps {
+  /** The field's name in the form's errors. */
+  name: string;
+  label: string;
+  value: string;
+  /** The new value, digits only; the field's error goes as well. */
+  onValueChange: (value: string) => void;
+  /** Hears the sixth digit, typed or pasted. */
+  onComplete: (value: string) => void;
+}
+
 /**
- * The six digits of an authenticator app: the numeric keyboard, the browser's
- * one-time-code autofill, a pasted `123 456` read as `123456`; `onComplete`
- * hears the sixth digit.
+ * The authenticator-code field of the nearest `Form`: six digits, the numeric
+ * keyboard, the browser's one-time-code autofill, a pasted `123 456` read as
+ * `123456`; `onComplete` hears the sixth digit.
  */
-export const OneTimeCodeInput = forwardRef<HTMLInputElement, CodeInputProps>(function OneTimeCodeInput(props, ref) {
+export function OneTimeCodeField({ name, label, onValueChange, ...rest }: OneTimeCodeFieldProps) {
+  const action = useFormContext()?.action;
   return (
-    <CodeInput
-      name="totp"
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      pattern="[0-9]*"
-      {...props}
-      ref={ref}
-      normalize={digitsOnly}
-    />
+    <FormField name={name} label={label}>
+      {(control) => (
+        <CodeInput
+          name="totp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          {...control}
+          {...rest}
+          required
+          normalize={digitsOnly}
+          onValueChange={(next) => {
+            onValueChange(next);
+            action?.edited(name);
+          }}
+        />
+      )}
+    </FormField>
   );
-});
+}
 
 /** The wording of a refused code: the code step's "Invalid code…" unless the page's `messages` reword the error. */
 export function useInvalidCodeText(): (error: unknown) => string | null {
@@ -89,40 +110,33 @@ function grouped(secret: string): string {
   return secret.replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-export interface TotpSetupFormProps {
-  /** The new key (`null` while it is asked for). */
-  enrolment: TotpEnrolment | null;
-  /** Proves the key with a code of it; a refusal (`INVALID_TOTP_CODE`) shows under the field. */
-  onConfirm: (totp: string) => Promise<unknown>;
-  /** The submit button's label (default: "Turn on"). */
-  submitLabel?: string;
+interface TotpCodeFormProps {
+  className: string;
+  label: string;
+  /** What comes before the field. */
+  intro?: ReactNode;
+  /** Sends a code; a refusal (`INVALID_TOTP_CODE`) shows under the field, which empties. */
+  onCode: (totp: string) => Promise<unknown>;
+  /** The buttons and the outcome, after the field. */
+  children: ReactNode;
 }
 
-/** The QR code and the key of a new secret, and the form that confirms it with a code of the app. */
-export function TotpSetupForm({ enrolment, onConfirm, submitLabel }: TotpSetupFormProps) {
+/** A form of one authenticator code: the field takes the focus, and the code goes at its sixth digit or on submit. */
+export function TotpCodeForm({ className, label, intro, onCode, children }: TotpCodeFormProps) {
   const labels = useLabels(mfaLabels);
   const invalidCode = useInvalidCodeText();
   const action = useFormAction(['totp'] as const);
   const [code, setCode] = useState('');
 
-  // The person chose to set it up: the code field takes the focus once the key is there.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new key moves the focus
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only
   useEffect(() => {
-    if (enrolment) action.focus('totp');
-  }, [enrolment]);
+    action.focus('totp');
+  }, []);
 
-  if (!enrolment) {
-    return (
-      <p className="lk-status" role="status">
-        <Spinner />
-        <span>{labels.mfaSetupLoading}</span>
-      </p>
-    );
-  }
-  const confirm = async (typed: string) => {
+  const submit = async (typed: string) => {
     const done = await action.submit({
       check: () => ({ totp: typed.length < 6 ? labels.mfaCodeRequired : undefined }),
-      work: () => onConfirm(typed),
+      work: () => onCode(typed),
       refusal: (error) => {
         const text = invalidCode(error);
         return text ? { totp: text } : null;
@@ -132,32 +146,58 @@ export function TotpSetupForm({ enrolment, onConfirm, submitLabel }: TotpSetupFo
     if (!done) setCode('');
   };
   return (
-    <Form state={action} onSubmit={() => confirm(code)} className="lk-form">
-      <p className="lk-form-text">{labels.mfaSetupScan}</p>
-      <QrCode value={enrolment.otpauthUri} label={labels.mfaQrCodeLabel} />
-      <p className="lk-field">
-        <span className="lk-label">{labels.mfaSecretLabel}</span>
-        <code className="lk-totp-secret" data-secret={enrolment.secret}>
-          {grouped(enrolment.secret)}
-        </code>
-      </p>
-      <FormField name="totp" label={labels.mfaConfirmLabel}>
-        {(control) => (
-          <OneTimeCodeInput
-            {...control}
-            required
-            value={code}
-            onValueChange={(next) => {
-              setCode(next);
-              action.edited('totp');
-            }}
-            onComplete={confirm}
-          />
-        )}
-      </FormField>
-      <BusyButton busyChildren={labels.mfaConfirmBusy}>{submitLabel ?? labels.mfaConfirmSubmit}</BusyButton>
-      <OutcomeNotice outcome={action.outcome} />
+    <Form state={action} onSubmit={() => submit(code)} className={className}>
+      {intro}
+      <OneTimeCodeField name="totp" label={label} value={code} onValueChange={setCode} onComplete={submit} />
+      {children}
     </Form>
+  );
+}
+
+export interface TotpSetupFormProps {
+  /** The new key (`null` while it is asked for). */
+  enrolment: TotpEnrolment | null;
+  /** Proves the key with a code of it; a refusal (`INVALID_TOTP_CODE`) shows under the field. */
+  onConfirm: (totp: string) => Promise<unknown>;
+}
+
+/**
+ * The QR code and the key of a new secret, and the form that confirms it with
+ * a code of the app; the person chose to set it up, so the code field takes
+ * the focus once the key is there.
+ */
+export function TotpSetupForm({ enrolment, onConfirm }: TotpSetupFormProps) {
+  const labels = useLabels(mfaLabels);
+  if (!enrolment) {
+    return (
+      <p className="lk-status" role="status">
+        <Spinner />
+        <span>{labels.mfaSetupLoading}</span>
+      </p>
+    );
+  }
+  return (
+    <TotpCodeForm
+      key={enrolment.secret}
+      className="lk-form"
+      label={labels.mfaConfirmLabel}
+      intro={
+        <>
+          <p className="lk-form-text">{labels.mfaSetupScan}</p>
+          <QrCode value={enrolment.otpauthUri} label={labels.mfaQrCodeLabel} />
+          <p className="lk-field">
+            <span className="lk-label">{labels.mfaSecretLabel}</span>
+            <code className="lk-totp-secret" data-secret={enrolment.secret}>
+              {grouped(enrolment.secret)}
+            </code>
+          </p>
+        </>
+      }
+      onCode={onConfirm}
+    >
+      <BusyButton busyChildren={labels.mfaConfirmBusy}>{labels.mfaConfirmSubmit}</BusyButton>
+      <OutcomeNotice />
+    </TotpCodeForm>
   );
 }
 

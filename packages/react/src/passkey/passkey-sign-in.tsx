@@ -44,18 +44,19 @@ export function PasskeySignIn({ autofill, noRedirect, onSuccess, onMultiFactor }
   /** Counts the button's failed ceremonies: the autofill starts anew after one. */
   const [round, setRound] = useState(0);
   // The latest handlers, for a ceremony started before a render.
-  const messages = useMessages();
-  const handlers = useRef({ onSuccess, onMultiFactor, fail: action.setOutcome, messages });
-  handlers.current = { onSuccess, onMultiFactor, fail: action.setOutcome, messages };
+  const latest = { onSuccess, onMultiFactor, fail: action.setOutcome, messages: useMessages() };
+  const handlers = useRef(latest);
+  handlers.current = latest;
 
-  /** A sign-in that ended: signed in, the second step, or nothing (`null`: ended quietly). */
-  const settle = (result: unknown) => {
-    if (result) handlers.current.onSuccess?.();
-  };
-  const secondStep = (error: unknown): boolean => {
-    const attempt = multiFactorAttempt(error);
-    if (attempt) handlers.current.onMultiFactor(attempt);
-    return attempt !== null;
+  /** One ceremony: signed in, or on to the second step; any other error (or any after an abort) is thrown. */
+  const ceremony = async (options: { autofill?: true; signal?: AbortSignal }) => {
+    try {
+      if (await app.signInWithPasskey({ ...options, noRedirect: noRedirect === true })) handlers.current.onSuccess?.();
+    } catch (error) {
+      const attempt = options.signal?.aborted ? null : multiFactorAttempt(error);
+      if (!attempt) throw error;
+      handlers.current.onMultiFactor(attempt);
+    }
   };
 
   // One ceremony per showing (and after a failed button ceremony: `round`); handlers are read when it ends.
@@ -69,10 +70,10 @@ export function PasskeySignIn({ autofill, noRedirect, onSuccess, onMultiFactor }
       const field = document.querySelector("input[autocomplete$='webauthn']");
       if (!field || !(await autofillAvailable()) || run.signal.aborted) return;
       try {
-        settle(await app.signInWithPasskey({ autofill: true, signal: run.signal, noRedirect: noRedirect === true }));
+        await ceremony({ autofill: true, signal: run.signal });
       } catch (error) {
-        if (run.signal.aborted || secondStep(error)) return;
-        handlers.current.fail({ kind: 'error', text: errorText(error, handlers.current.messages) });
+        if (!run.signal.aborted)
+          handlers.current.fail({ kind: 'error', text: errorText(error, handlers.current.messages) });
       }
     })();
     return () => run.abort();
@@ -83,11 +84,7 @@ export function PasskeySignIn({ autofill, noRedirect, onSuccess, onMultiFactor }
     autofillRun.current?.abort();
     const done = await action.submit({
       work: async () => {
-        try {
-          settle(await app.signInWithPasskey({ noRedirect: noRedirect === true }));
-        } catch (error) {
-          if (!secondStep(error)) throw error;
-        }
+        await ceremony({});
         return null;
       },
     });
