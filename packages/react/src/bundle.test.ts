@@ -45,8 +45,12 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * passkey sign-ins to the second step (+1.0 kB): 26.67 kB. The second step
  * itself (code step, forced set-up, recovery codes, their words) and the QR
  * encoder load on the first sign-in that asks for it, and are not counted.
+ * The passkey sign-up (SignUp shares the page's module) added 208 B: its
+ * button and word, the way-in state and the `import()` of its steps, and the
+ * e-mailed-code form's words prop and new-user flag; its steps, their words
+ * and the WebAuthn code load when first shown. Measured: 26.77 kB.
  */
-const budgetBytes = 26_700;
+const budgetBytes = 26_780;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the
@@ -70,8 +74,10 @@ const budgetBytes = 26_700;
  * 36.88 kB once the second step goes where the first factor would have gone
  * (the SDK keeps an OAuth flow's return-to, ~0.1 kB) and the sign-in page's
  * passkey autofill starts again after a failed password or e-mailed code.
+ * 37.25 kB with the passkey sign-up: the sign-up page's share (see above) and
+ * the words of its steps in the one labels table (~0.15 kB).
  */
-const wholeEntryBudgetBytes = 36_900;
+const wholeEntryBudgetBytes = 37_250;
 
 /**
  * What a page loads before calling anything: each `import()` is left to load
@@ -129,8 +135,10 @@ describe('browser bundle of @latchkey/react', () => {
     expect(result.inputs.some((path) => path.endsWith('js/src/client-app.ts'))).toBe(true);
     expect(result.inputs.some((path) => path.includes('protocol/src'))).toBe(true);
     expect(result.code).toContain('lk-password-toggle');
-    // The QR encoder and the second step load when a sign-in first asks for them.
-    expect(result.inputs.filter((path) => /uqr|mfa\/(second-factor|totp-parts)\./.test(path))).toEqual([]);
+    // The QR encoder and the second step load when a sign-in first asks for them, the passkey sign-up when shown.
+    expect(
+      result.inputs.filter((path) => /uqr|mfa\/(second-factor|totp-parts)\.|passkey\/passkey-sign-up/.test(path)),
+    ).toEqual([]);
     console.log(
       `@latchkey/react ClientApp + LatchkeyProvider + SignIn: ${result.code.length} B minified, ${result.gzipped} B min+gzip (budget ${budgetBytes} B, ${result.inputs.length} modules)`,
     );
