@@ -19,6 +19,7 @@ import {
   recordedAnswers,
   userAnswer,
 } from '../test-support/answering-app.js';
+import { axeViolations } from '../test-support/axe.js';
 import { visit } from '../test-support/page.js';
 
 const globals = globalThis as { PublicKeyCredential?: unknown };
@@ -96,6 +97,7 @@ async function throughTheCode() {
   await user.click(screen.getByRole('button', { name: 'Send me a code' }));
   const code = await screen.findByLabelText('Code from the e-mail');
   expect(document.activeElement).toBe(code);
+  expect(await axeViolations()).toEqual([]);
   expect(screen.getByText(/We sent a six-character code to ada@example\.com\. Type it below/)).toBeTruthy();
   await user.type(code, 'K7M2XQ'); // the sixth character sends it
   return user;
@@ -140,6 +142,7 @@ describe('the passkey sign-up of the sign-up page', () => {
     await waitFor(() => expect(alert.textContent).toMatch(/The operation was cancelled/));
     const again = screen.getByRole('button', { name: 'Try again' });
     await waitFor(() => expect(document.activeElement).toBe(again));
+    expect(await axeViolations()).toEqual([]);
     await user.click(again);
     await waitFor(() => expect(created).toBe(2));
     await screen.findByRole('button', { name: 'Try again' });
