@@ -3,7 +3,9 @@
  * the built demo, with the DevTools Protocol's virtual authenticator standing
  * in for the person's device: a person adds a passkey in account settings,
  * signs out, signs in with the passkey button, then through the e-mail
- * field's autofill; turns on two-step sign-in from the key shown (the test
+ * field's autofill; another signs up with only a passkey (the e-mailed code
+ * from the dev mailbox first) and signs back in with it; one turns on
+ * two-step sign-in from the key shown (the test
  * computes the codes as an authenticator app does), signs in with password +
  * code, then with a recovery code; and under the project's requirement a new
  * account sets two-step sign-in up before it is signed in. At 360 px wide, in
@@ -17,6 +19,7 @@ import { createRequire } from 'node:module';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Bytes, totpAt } from '../packages/js/src/test-support/totp.js';
+import { linkOf, waitForMail } from './support/mailbox.js';
 import { type Stack, startStack } from './support/stack.js';
 
 let stack: Stack;
@@ -128,6 +131,16 @@ async function signInWithPassword(page: Page, email: string) {
   await page.getByRole('button', { name: /^sign in$/i }).click();
 }
 
+/** Opens the sign-in page and presses its passkey button. */
+async function signInWithPasskeyButton(page: Page) {
+  await open(page, `${origin}/handler/sign-in`);
+  // The field offers passkeys once the project's settings are read.
+  await expect
+    .poll(() => page.getByLabel(/e-?mail/i).getAttribute('autocomplete'), { timeout: 15_000 })
+    .toBe('username webauthn');
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+}
+
 /** The six digits of the key shown on the page, `steps` periods of 30 s from now. */
 async function codeOfShownKey(page: Page, steps = 0): Promise<{ secret: string; code: string }> {
   const secret = (await page.locator('.lk-totp-secret').getAttribute('data-secret')) ?? '';
@@ -164,12 +177,7 @@ describe('passkeys in Chromium', () => {
 
   it('signs out, then signs in with the passkey button', async () => {
     await signOut(page);
-    await open(page, `${origin}/handler/sign-in`);
-    // The field offers passkeys once the project's settings are read.
-    await expect
-      .poll(() => page.getByLabel(/e-?mail/i).getAttribute('autocomplete'), { timeout: 15_000 })
-      .toBe('username webauthn');
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await signInWithPasskeyButton(page);
     await signedInAs(page, email);
   });
 
@@ -182,6 +190,47 @@ describe('passkeys in Chromium', () => {
     await open(page, `${origin}/handler/account-settings#passkeys`);
     const row = page.locator('.lk-email-row', { hasText: 'This laptop' });
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/last used/);
+  });
+});
+
+describe('an account with only a passkey, in Chromium', () => {
+  let context: BrowserContext;
+  let page: Page;
+  const email = `passkey-only-${Date.now().toString(36)}@example.com`;
+
+  beforeAll(async () => {
+    context = await stack.browser.newContext();
+    ({ page } = await pageWithAuthenticator(context));
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('signs up with the e-mailed code and a passkey, no password, then signs back in with the passkey', async () => {
+    await open(page, `${origin}/handler/sign-up`);
+    // The dev project has e-mailed codes on, and this file turned passkeys on.
+    await page.getByRole('button', { name: 'Sign up with a passkey' }).click({ timeout: 15_000 });
+    await page.getByLabel(/e-?mail/i).fill(email);
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    const field = page.getByLabel('Code from the e-mail');
+    await field.waitFor({ timeout: 15_000 });
+    const mail = await waitForMail(stack.dev, email, /magic/);
+    // The code is the first six characters of the link's code; the sixth sends it, then the browser makes the passkey.
+    await field.fill(new URL(linkOf(mail)).searchParams.get('code')!.slice(0, 6));
+    // The page goes on to the after-sign-up page once the passkey is made (signed in already before).
+    await page.waitForURL((url) => !url.pathname.startsWith('/handler/'), { timeout: 15_000 });
+    await signedInAs(page, email);
+
+    await signOut(page);
+    await signInWithPasskeyButton(page);
+    await signedInAs(page, email);
+
+    // Account settings: the passkey the sign-up made, and no password (the section offers to set one).
+    await open(page, `${origin}/handler/account-settings#passkeys`);
+    const row = page.locator('.lk-email-row', { hasText: 'Passkey' });
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/last used/);
+    await open(page, `${origin}/handler/account-settings#password`);
+    await page.getByRole('heading', { name: 'Set a password' }).waitFor({ timeout: 15_000 });
   });
 });
 

@@ -247,4 +247,16 @@ describe('ClientApp in a browser', () => {
     await settle(app.redirectToAfterSignOut());
     expect(navigate.mock.calls.map(([url]) => url)).toEqual(['/home', '/home', '/home', '/out']);
   });
+
+  it('goes on after sign-in or sign-up to after_auth_return_to when on this origin, as a sign-in would', async () => {
+    // A page that signed in with `noRedirect` and did more first (a passkey sign-up) goes on where the sign-in would have.
+    const { app, navigate } = createApp({ urls: { afterSignIn: '/dashboard', afterSignUp: '/welcome' } });
+    window.history.replaceState(null, '', '/handler/sign-up?after_auth_return_to=%2Fprivate%3Fx%3D1');
+    await settle(app.redirectToAfterSignUp());
+    await settle(app.redirectToAfterSignIn());
+    window.history.replaceState(null, '', '/handler/sign-up?after_auth_return_to=https%3A%2F%2Fevil.com%2F');
+    await settle(app.redirectToAfterSignUp());
+    await settle(app.redirectToAfterSignIn());
+    expect(navigate.mock.calls.map(([url]) => url)).toEqual(['/private?x=1', '/private?x=1', '/welcome', '/dashboard']);
+  });
 });

@@ -47,8 +47,12 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * encoder load on the first sign-in that asks for it, and are not counted.
  * Measured 26.56 kB after the clean-up of the passkey and two-step parts;
  * the budget was lowered to that (+30 B) from 26.7 kB.
+ * The passkey sign-up (SignUp shares the page's module) added 208 B: its
+ * button and word, the way-in state and the `import()` of its steps, and the
+ * e-mailed-code form's words prop and new-user flag; its steps, their words
+ * and the WebAuthn code load when first shown. Measured: 26.77 kB.
  */
-const budgetBytes = 26_590;
+const budgetBytes = 26_780;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the
@@ -76,8 +80,10 @@ const budgetBytes = 26_590;
  * (-0.53 kB), after the account settings' rows, lists and buttons were
  * written once (which cost +0.17 kB here: the shared parts serve the lazily
  * loaded Passkeys section too, whose own code is not counted).
+ * 37.25 kB with the passkey sign-up: the sign-up page's share (see above) and
+ * the words of its steps in the one labels table (~0.15 kB).
  */
-const wholeEntryBudgetBytes = 36_520;
+const wholeEntryBudgetBytes = 37_250;
 
 /**
  * What a page loads before calling anything: each `import()` is left to load
@@ -135,8 +141,10 @@ describe('browser bundle of @latchkey/react', () => {
     expect(result.inputs.some((path) => path.endsWith('js/src/client-app.ts'))).toBe(true);
     expect(result.inputs.some((path) => path.includes('protocol/src'))).toBe(true);
     expect(result.code).toContain('lk-password-toggle');
-    // The QR encoder and the second step load when a sign-in first asks for them.
-    expect(result.inputs.filter((path) => /uqr|mfa\/(second-factor|totp-parts)\./.test(path))).toEqual([]);
+    // The QR encoder and the second step load when a sign-in first asks for them, the passkey sign-up when shown.
+    expect(
+      result.inputs.filter((path) => /uqr|mfa\/(second-factor|totp-parts)\.|passkey\/passkey-sign-up/.test(path)),
+    ).toEqual([]);
     console.log(
       `@latchkey/react ClientApp + LatchkeyProvider + SignIn: ${result.code.length} B minified, ${result.gzipped} B min+gzip (budget ${budgetBytes} B, ${result.inputs.length} modules)`,
     );

@@ -18,6 +18,7 @@ import type { LatchkeyMessages } from './messages.js';
 import { mfaLabels } from './mfa/mfa-labels.js';
 import { signInStepLabels } from './mfa/sign-in-step-labels.js';
 import { oauthLabels } from './oauth/oauth-labels.js';
+import { passkeySignUpLabels } from './passkey/passkey-sign-up-labels.js';
 import { teamLabels } from './teams/team-labels.js';
 import { userButtonLabels } from './user-button/user-button-labels.js';
 
@@ -47,6 +48,7 @@ export interface LatchkeyLabels
     LabelsOf<typeof magicLinkLabels>,
     LabelsOf<typeof mfaLabels>,
     LabelsOf<typeof signInStepLabels>,
+    LabelsOf<typeof passkeySignUpLabels>,
     LabelsOf<typeof oauthLabels>,
     LabelsOf<typeof userButtonLabels>,
     LabelsOf<typeof accountSettingsLabels>,
@@ -70,6 +72,7 @@ export const englishLabels: Readonly<LatchkeyLabels> = Object.freeze({
   ...magicLinkLabels,
   ...mfaLabels,
   ...signInStepLabels,
+  ...passkeySignUpLabels,
   ...oauthLabels,
   ...userButtonLabels,
   ...accountSettingsLabels,

@@ -74,9 +74,15 @@ export interface HandlerRedirects {
   redirectToSignIn(): Promise<void>;
   /** Goes to the sign-up page, which returns here afterwards (`after_auth_return_to`). */
   redirectToSignUp(): Promise<void>;
-  /** Goes to the after-sign-in page (`urls.afterSignIn`), then waits 2000 ms for the page to go. */
+  /**
+   * Goes where a sign-in ends: the page's `after_auth_return_to` when on this
+   * origin, else the after-sign-in page (`urls.afterSignIn`); then waits 2000 ms for the page to go.
+   */
   redirectToAfterSignIn(): Promise<void>;
-  /** Goes to the after-sign-up page (`urls.afterSignUp`), then waits 2000 ms for the page to go. */
+  /**
+   * Goes where a sign-up ends: the page's `after_auth_return_to` when on this
+   * origin, else the after-sign-up page (`urls.afterSignUp`); then waits 2000 ms for the page to go.
+   */
   redirectToAfterSignUp(): Promise<void>;
   /** Goes to the after-sign-out page (`urls.afterSignOut`), then waits 2000 ms for the page to go. */
   redirectToAfterSignOut(): Promise<void>;
@@ -91,8 +97,8 @@ export function handlerRedirects(core: Core<Session>): HandlerRedirects {
     urls,
     redirectToSignIn: () => redirectToAuthPage(core, urls.signIn),
     redirectToSignUp: () => redirectToAuthPage(core, urls.signUp),
-    redirectToAfterSignIn: () => core.redirect(urls.afterSignIn),
-    redirectToAfterSignUp: () => core.redirect(urls.afterSignUp),
+    redirectToAfterSignIn: () => core.redirect(signInDestination(core, false)),
+    redirectToAfterSignUp: () => core.redirect(signInDestination(core, true)),
     redirectToAfterSignOut: () => core.redirect(urls.afterSignOut),
     redirectToHome: () => core.redirect(urls.home),
   };

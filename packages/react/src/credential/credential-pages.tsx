@@ -1,20 +1,27 @@
 /** `SignIn` and `SignUp`: the credential pages, each a card around a `CredentialForm`. */
 import type { MultiFactorAttempt } from '@latchkey/js';
-import { forwardRef, type HTMLAttributes, type ReactNode, useEffect, useRef, useState } from 'react';
+import { forwardRef, type HTMLAttributes, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { currentReturnTo, withReturnTo } from '../internal/return-to.js';
 import { TextContext, useText, wordsOf } from '../internal/text.js';
 import { useAppData } from '../internal/use-app-data.js';
 import { useProjectName } from '../internal/use-project-name.js';
 import type { LabelsOf, LatchkeyTranslation } from '../labels.js';
+import { Checking } from '../link-code/link-code-page.js';
 import { MagicLinkForm } from '../magic-link/magic-link-form.js';
 import { magicLinkLabels } from '../magic-link/magic-link-labels.js';
 import { SecondFactorStep } from '../mfa/second-factor-step.js';
+import { signInStepLabels } from '../mfa/sign-in-step-labels.js';
 import { OAuthButtons } from '../oauth/oauth-buttons.js';
 import { PasskeySignIn } from '../passkey/passkey-sign-in.js';
 import { useApp } from '../provider.js';
 import { CredentialForm, EmailField, FormError, PasswordField, SubmitButton } from './credential-form.js';
 import { credentialLabels } from './credential-labels.js';
+
+/** The passkey sign-up's steps, loaded when first shown. */
+const PasskeySignUp = lazy(() =>
+  import('../passkey/passkey-sign-up.js').then((module) => ({ default: module.PasskeySignUp })),
+);
 
 /**
  * Props of `SignIn` and `SignUp`: the project name, the words (`labels`,
@@ -58,7 +65,11 @@ export const SignIn = forwardRef<HTMLDivElement, CredentialPageProps>(function S
 
 /**
  * The sign-up page: e-mail and a new password, with a link to sign-in that
- * keeps `after_auth_return_to`. After success the SDK sends the new user to
+ * keeps `after_auth_return_to`. When the project enables passkeys and
+ * e-mailed codes it also offers "Sign up with a passkey" (the page's only way
+ * when passwords are off): an e-mail, the six-character code from the mail
+ * (it proves the address and creates the account), then the browser creates
+ * the passkey; one it refuses can be tried again or skipped. After success the SDK sends the new user to
  * `after_auth_return_to` or the after-sign-up page. Other props and the ref
  * go to the page element.
  *
@@ -85,6 +96,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
   const text = useText({ labels, messages });
   const name = useProjectName(projectName);
   const all = wordsOf(text, credentialLabels, magicLinkLabels);
+  const steps = wordsOf(text, signInStepLabels);
   const words = pageWords(kind, all);
   const otherPage = kind === 'sign-in' ? app.urls.signUp : app.urls.signIn;
   const footer: ReactNode = (
@@ -99,12 +111,16 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
   const project = useAppData('project', { suspend: false });
   const methods = project.status === 'ready' ? project.data.config : undefined;
   const [email, setEmail] = useState('');
-  const [byCode, setByCode] = useState(false);
+  // The way in chosen over the password form (`null`: the password form, when passwords are on).
+  const [way, setWay] = useState<'code' | 'passkey' | null>(null);
   const magicLink = kind === 'sign-in' && methods?.magicLinkEnabled === true;
   const password = methods?.credentialEnabled !== false;
-  const showCode = magicLink && (byCode || !password);
+  const showCode = magicLink && (way === 'code' || !password);
   const providers = methods?.oauthProviders ?? [];
   const passkey = kind === 'sign-in' && methods?.passkeyEnabled === true;
+  // Sign-up with a passkey: an e-mailed code proves the address first.
+  const passkeySignUp = kind === 'sign-up' && methods?.passkeyEnabled === true && methods.magicLinkEnabled;
+  const showPasskeySignUp = passkeySignUp && (way === 'passkey' || !password);
   // A first factor accepted, the second asked for: the page becomes the code step (or the set-up).
   const [attempt, setAttempt] = useState<MultiFactorAttempt | null>(null);
   // The passkey autofill runs until another method starts (a form is sent), and again once that one fails.
@@ -115,10 +131,30 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
   const cameBack = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: also back from the second step (`attempt`)
   useEffect(() => {
-    if (showCode || !cameBack.current) return;
+    if (showCode || showPasskeySignUp || !cameBack.current) return;
     cameBack.current = false;
     emailInput.current?.focus();
-  }, [showCode, attempt]);
+  }, [showCode, showPasskeySignUp, attempt]);
+  /** The separator between two ways in. */
+  const or = (
+    <p className="lk-divider">
+      <span>{all.orSeparator}</span>
+    </p>
+  );
+  /** The button that shows another way in than the password form. */
+  const switchTo = (to: 'code' | 'passkey', label: string) => (
+    <button type="button" className="lk-button lk-button-secondary lk-button-block" onClick={() => setWay(to)}>
+      {label}
+    </button>
+  );
+  /** Back to the password form from the e-mailed code or the passkey sign-up. */
+  const usePassword = password
+    ? () => {
+        cameBack.current = true;
+        setWay(null);
+        setOtherMethod(false);
+      }
+    : undefined;
   if (attempt) {
     return (
       <TextContext.Provider value={text}>
@@ -143,7 +179,8 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
         {...rest}
         ref={ref}
         title={words.title(name)}
-        subtitle={showCode ? all.magicLinkSubtitle : words.subtitle}
+        // The passkey sign-up says its own (it loads with its words).
+        subtitle={showCode ? all.magicLinkSubtitle : showPasskeySignUp ? null : words.subtitle}
         footer={footer}
       >
         {passkey ? (
@@ -154,35 +191,38 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
               onSuccess={() => onSuccess?.({ email: email.trim() })}
               onMultiFactor={setAttempt}
             />
-            <p className="lk-divider">
-              <span>{all.orSeparator}</span>
-            </p>
+            {or}
+          </>
+        ) : null}
+        {passkeySignUp && !showPasskeySignUp ? (
+          <>
+            {switchTo('passkey', steps.passkeySignUp)}
+            {or}
           </>
         ) : null}
         <div className="lk-sign-in-methods" onSubmit={() => setOtherMethod(true)}>
           {providers.length > 0 ? (
             <>
               <OAuthButtons providers={providers} />
-              {password || magicLink ? (
-                <p className="lk-divider">
-                  <span>{all.orSeparator}</span>
-                </p>
-              ) : null}
+              {password || magicLink || passkeySignUp ? or : null}
             </>
           ) : null}
-          {!password && !magicLink && providers.length > 0 ? null : showCode ? (
+          {showPasskeySignUp ? (
+            <Suspense fallback={<Checking>{steps.mfaLoading}</Checking>}>
+              <PasskeySignUp
+                email={email}
+                onEmailChange={setEmail}
+                onUsePassword={usePassword}
+                noRedirect={noRedirect}
+                onSuccess={onSuccess}
+                onMultiFactor={setAttempt}
+              />
+            </Suspense>
+          ) : !password && !magicLink && providers.length > 0 ? null : showCode ? (
             <MagicLinkForm
               email={email}
               onEmailChange={setEmail}
-              onUsePassword={
-                password
-                  ? () => {
-                      cameBack.current = true;
-                      setByCode(false);
-                      setOtherMethod(false);
-                    }
-                  : undefined
-              }
+              onUsePassword={usePassword}
               noRedirect={noRedirect}
               onSuccess={onSuccess}
               onMultiFactor={setAttempt}
@@ -199,32 +239,22 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
               onMultiFactor={setAttempt}
               onFailure={otherMethodFailed}
             >
+              <FormError />
+              {/* With passkeys, the browser offers them in this field's autofill. */}
+              <EmailField ref={emailInput} {...(passkey ? { autoComplete: 'username webauthn' } : {})} />
+              <PasswordField />
               {kind === 'sign-in' ? (
-                <>
-                  <FormError />
-                  {/* With passkeys, the browser offers them in this field's autofill. */}
-                  <EmailField ref={emailInput} {...(passkey ? { autoComplete: 'username webauthn' } : {})} />
-                  <PasswordField />
-                  <a className="lk-link lk-forgot-link" href={app.urls.forgotPassword}>
-                    {all.forgotPasswordLink}
-                  </a>
-                  <SubmitButton />
-                </>
-              ) : undefined}
+                <a className="lk-link lk-forgot-link" href={app.urls.forgotPassword}>
+                  {all.forgotPasswordLink}
+                </a>
+              ) : null}
+              <SubmitButton />
             </CredentialForm>
           )}
           {magicLink && !showCode ? (
             <>
-              <p className="lk-divider">
-                <span>{all.orSeparator}</span>
-              </p>
-              <button
-                type="button"
-                className="lk-button lk-button-secondary lk-button-block"
-                onClick={() => setByCode(true)}
-              >
-                {all.magicLinkOption}
-              </button>
+              {or}
+              {switchTo('code', all.magicLinkOption)}
             </>
           ) : null}
         </div>

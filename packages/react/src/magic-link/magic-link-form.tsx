@@ -1,6 +1,7 @@
 /**
  * The sign-in page's "E-mail me a code" form: an e-mail, then the code from
- * the e-mail (or its link), with "send a new code" and a way back.
+ * the e-mail (or its link), with "send a new code" and a way back. The
+ * passkey sign-up runs it too, with its own words, to prove the address first.
  */
 import { type MultiFactorAttempt, multiFactorAttempt } from '@latchkey/js';
 import { useEffect, useState } from 'react';
@@ -12,6 +13,7 @@ import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
 import { errorText, formMessage, knownErrorCodeOf } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
+import type { LabelsOf } from '../labels.js';
 import { useApp } from '../provider.js';
 import { CodeInput } from './code-input.js';
 import { magicLinkLabels } from './magic-link-labels.js';
@@ -22,7 +24,8 @@ export interface MagicLinkFormProps {
   /** Back to the password form; no such button when absent. */
   onUsePassword?: () => void;
   noRedirect?: boolean | undefined;
-  onSuccess?: ((result: { email: string }) => void) | undefined;
+  /** The code signed in (`newUser`: the code's sign-in created the account). */
+  onSuccess?: ((result: { email: string; newUser: boolean }) => void) | undefined;
   /** The code was accepted and the service asks for the second factor. */
   onMultiFactor?: ((attempt: MultiFactorAttempt) => void) | undefined;
   /**
@@ -32,6 +35,8 @@ export interface MagicLinkFormProps {
   onFailure?: (() => void) | undefined;
   /** The e-mail field's `autocomplete` (`username webauthn` where the browser offers passkeys in it). */
   emailAutoComplete?: string | undefined;
+  /** Words over the sign-in ones (the passkey sign-up's: the code confirms the address). */
+  words?: Partial<LabelsOf<typeof magicLinkLabels & typeof credentialLabels>>;
 }
 
 export function MagicLinkForm({
@@ -43,9 +48,10 @@ export function MagicLinkForm({
   onMultiFactor,
   onFailure,
   emailAutoComplete,
+  words,
 }: MagicLinkFormProps) {
   const app = useApp();
-  const labels = useLabels(credentialLabels, magicLinkLabels);
+  const labels = { ...useLabels(credentialLabels, magicLinkLabels), ...words };
   const messages = useMessages();
   const action = useFormAction(['email', 'code'] as const);
   const [nonce, setNonce] = useState<string | null>(null);
@@ -78,15 +84,19 @@ export function MagicLinkForm({
     action.submit({
       check: () => ({ code: typed.length < 6 ? formMessage('CODE_REQUIRED', messages) : undefined }),
       work: async () => {
+        let newUser: boolean;
         try {
-          await app.signInWithMagicLink(typed.toLowerCase() + nonce, noRedirect ? { noRedirect: true } : {});
+          ({ newUser } = await app.signInWithMagicLink(
+            typed.toLowerCase() + nonce,
+            noRedirect ? { noRedirect: true } : {},
+          ));
         } catch (error) {
           const attempt = onMultiFactor ? multiFactorAttempt(error) : null;
           // The page replaces the form with the second step.
           if (attempt) return onMultiFactor?.(attempt);
           throw error;
         }
-        onSuccess?.({ email: email.trim() });
+        onSuccess?.({ email: email.trim(), newUser });
       },
       refusal: (error) => ({
         code:

@@ -1,6 +1,6 @@
 /**
  * Every word of the passkey and two-step parts comes from the labels table:
- * the sign-in page's passkey button, the code step, the forced set-up, and
+ * the sign-in page's passkey button, the sign-up page's passkey sign-up, the code step, the forced set-up, and
  * the Passkeys and Two-step sections, rendered with a pseudo-translation on
  * the real `ClientApp` over recorded answers; no other word is left but the
  * user's data, and every `mfa…`, `passkey…`, `accountPasskey…` and
@@ -11,7 +11,7 @@ import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccountSettings } from '../account-settings/account-settings.js';
-import { SignIn } from '../credential/credential-pages.js';
+import { SignIn, SignUp } from '../credential/credential-pages.js';
 import { englishLabels } from '../labels.js';
 import { LatchkeyProvider } from '../provider.js';
 import {
@@ -146,6 +146,54 @@ async function signInScenes() {
   cleanup();
 }
 
+/** The sign-up page's passkey sign-up: the code (busy), a passkey refused, then one made (`noRedirect`: the page stays). */
+async function signUpScenes() {
+  visit('/handler/sign-up');
+  const globals = globalThis as { PublicKeyCredential?: unknown };
+  globals.PublicKeyCredential = () => {};
+  let refuse = true;
+  const buffer = (text: string) => new TextEncoder().encode(text).buffer;
+  Object.defineProperty(navigator, 'credentials', {
+    configurable: true,
+    value: {
+      create: async () => {
+        if (refuse) throw new DOMException('Cancelled', 'NotAllowedError');
+        return {
+          id: 'cred-1',
+          rawId: buffer('cred-1'),
+          type: 'public-key',
+          response: { clientDataJSON: buffer('{}'), attestationObject: buffer('attestation') },
+          getClientExtensionResults: () => ({}),
+        };
+      },
+    },
+  });
+  const codeAnswer = heldAnswer();
+  const signUp = answeringApp({
+    'GET /projects/current': () =>
+      jsonAnswer({ ...project, config: { ...project.config, passkey_enabled: true, magic_link_enabled: true } }),
+    'POST /auth/otp/send-sign-in-code': () => jsonAnswer({ nonce: 'n'.repeat(39) }),
+    'POST /auth/otp/sign-in': () => codeAnswer.promise,
+    'GET /users/me': () => jsonAnswer(userAnswer()),
+    'POST /auth/passkey/initiate-passkey-registration': () => jsonAnswer(recordedAnswers.passkeyRegistrationStarted),
+    'POST /auth/passkey/register': () => jsonAnswer({}),
+    'GET /users/me/passkeys': () => jsonAnswer(recordedAnswers.passkeyList),
+  });
+  // The refusal's wording is the catalogue's (`messages`), not a label.
+  page(signUp.app, <SignUp noRedirect messages={{ PASSKEY_WEBAUTHN_ERROR: '⟦PASSKEY_WEBAUTHN_ERROR⟧' }} />);
+  await step(() => {}, marker('passkeySignUp'));
+  await step(press('passkeySignUp'), marker('passkeySignUpPasswordOption'));
+  await step(typeIn('[name="email"]', 'ada@example.com'), () => {});
+  await step(submitForm('[name="email"]'), marker('passkeySignUpCodeSentTo'));
+  await step(typeIn('[name="code"]', 'k7m2xq'), marker('passkeySignUpConfirmBusy'));
+  await step(() => codeAnswer.release(jsonAnswer(recordedAnswers.signUp)), marker('passkeySignUpSkip'));
+  refuse = false;
+  await step(press('tryAgain'), marker('passkeySignUpCreate'));
+  cleanup();
+  delete globals.PublicKeyCredential;
+  Reflect.deleteProperty(navigator, 'credentials');
+}
+
 async function settingsScenes() {
   let on = false;
   let passkeys = [...recordedAnswers.passkeyList.items];
@@ -207,6 +255,7 @@ async function settingsScenes() {
 describe('passkey and two-step labels', () => {
   it('hold all the words of the passkey and two-step parts, and every entry is used', async () => {
     await signInScenes();
+    await signUpScenes();
     await settingsScenes();
     expect(leftovers).toEqual([]);
     const keys = Object.keys(englishLabels).filter((key) => /^(mfa|passkey|accountPasskey|accountMfa)/.test(key));
