@@ -64,9 +64,26 @@ afterAll(async () => {
 
 const password = 'correct-horse-battery';
 
+/**
+ * Whether pages offer passkeys in the e-mail field's autofill. Chromium's virtual authenticator may answer
+ * the autofill's pending request by itself, at any moment, so the tests of the button turn it off (the
+ * page then behaves as in a browser without conditional mediation).
+ */
+let autofillOffered = true;
+
 /** A page whose browser has a platform authenticator that holds passkeys and verifies the user at once. */
 async function pageWithAuthenticator(context: BrowserContext): Promise<{ page: Page; cdp: CDPSession }> {
   const page = await context.newPage();
+  await page.exposeFunction('e2eAutofillOffered', () => autofillOffered);
+  await page.addInitScript(() => {
+    const credential = window.PublicKeyCredential as
+      | (typeof PublicKeyCredential & { isConditionalMediationAvailable?: () => Promise<boolean> })
+      | undefined;
+    const available = credential?.isConditionalMediationAvailable?.bind(credential);
+    if (!credential || !available) return;
+    const offered = (window as unknown as { e2eAutofillOffered: () => Promise<boolean> }).e2eAutofillOffered;
+    credential.isConditionalMediationAvailable = async () => (await offered()) && (await available());
+  });
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -113,14 +130,11 @@ async function signOut(page: Page) {
     .getByRole('button', { name: /account menu/i })
     .first()
     .click();
-  // Signing out goes to the after-sign-out page: wait for it, so no later page is replaced by it.
-  const left = page.waitForEvent('framenavigated', {
-    predicate: (frame) => frame === page.mainFrame(),
-    timeout: 15_000,
-  });
+  // Signing out loads the after-sign-out page once the session has ended: wait for that document's load (a
+  // same-document navigation before it does not count), so no later page is replaced by it.
+  const loaded = page.waitForEvent('load', { timeout: 15_000 });
   await page.getByRole('menuitem', { name: /sign out/i }).click();
-  await left;
-  await page.waitForLoadState('load');
+  await loaded;
   await expect.poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
 }
 
@@ -131,14 +145,19 @@ async function signInWithPassword(page: Page, email: string) {
   await page.getByRole('button', { name: /^sign in$/i }).click();
 }
 
-/** Opens the sign-in page and presses its passkey button. */
+/** Opens the sign-in page and presses its passkey button (the autofill off, so that it alone signs in). */
 async function signInWithPasskeyButton(page: Page) {
-  await open(page, `${origin}/handler/sign-in`);
-  // The field offers passkeys once the project's settings are read.
-  await expect
-    .poll(() => page.getByLabel(/e-?mail/i).getAttribute('autocomplete'), { timeout: 15_000 })
-    .toBe('username webauthn');
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  autofillOffered = false;
+  try {
+    await open(page, `${origin}/handler/sign-in`);
+    // The field offers passkeys once the project's settings are read.
+    await expect
+      .poll(() => page.getByLabel(/e-?mail/i).getAttribute('autocomplete'), { timeout: 15_000 })
+      .toBe('username webauthn');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  } finally {
+    autofillOffered = true;
+  }
 }
 
 /** The six digits of the key shown on the page, `steps` periods of 30 s from now. */
