@@ -1,6 +1,6 @@
 /** The Profile section: the display name and the profile picture. */
 import type { CurrentUser } from '@latchkey/js';
-import { type ChangeEvent, useEffect, useRef, useState } from 'react';
+import { type ChangeEvent, useRef, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
 import { Form, FormField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
@@ -39,8 +39,13 @@ function DisplayNameBlock({ user }: { user: CurrentUser }) {
   const { busy, outcome } = action;
   const changed = value.trim() !== saved;
 
-  // Another tab or a save here changed the name: show the stored one.
-  useEffect(() => setValue(saved), [saved]);
+  // Another tab or a save here changed the name: show the stored one. Done while rendering, on a change only:
+  // an effect would also run once after mounting, and wipe what was typed before it ran.
+  const [shown, setShown] = useState(saved);
+  if (shown !== saved) {
+    setShown(saved);
+    setValue(saved);
+  }
 
   const onSubmit = () => {
     if (!changed) return;
