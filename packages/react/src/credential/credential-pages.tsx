@@ -155,6 +155,15 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
         setOtherMethod(false);
       }
     : undefined;
+  // The e-mailed-code forms (sign-in by code, the passkey sign-up's first steps) share the page's e-mail and ends.
+  const codeFormProps = {
+    email,
+    onEmailChange: setEmail,
+    onUsePassword: usePassword,
+    noRedirect,
+    onSuccess,
+    onMultiFactor: setAttempt,
+  };
   if (attempt) {
     return (
       <TextContext.Provider value={text}>
@@ -209,23 +218,11 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
           ) : null}
           {showPasskeySignUp ? (
             <Suspense fallback={<Checking>{steps.mfaLoading}</Checking>}>
-              <PasskeySignUp
-                email={email}
-                onEmailChange={setEmail}
-                onUsePassword={usePassword}
-                noRedirect={noRedirect}
-                onSuccess={onSuccess}
-                onMultiFactor={setAttempt}
-              />
+              <PasskeySignUp {...codeFormProps} />
             </Suspense>
           ) : !password && !magicLink && providers.length > 0 ? null : showCode ? (
             <MagicLinkForm
-              email={email}
-              onEmailChange={setEmail}
-              onUsePassword={usePassword}
-              noRedirect={noRedirect}
-              onSuccess={onSuccess}
-              onMultiFactor={setAttempt}
+              {...codeFormProps}
               onFailure={otherMethodFailed}
               emailAutoComplete={passkey ? 'username webauthn' : undefined}
             />

@@ -90,12 +90,12 @@ function renderPage(config: Record<string, boolean>, more: Answers = {}, page: '
 async function throughTheCode() {
   const user = userEvent.setup();
   await user.click(await screen.findByRole('button', { name: 'Sign up with a passkey' }, { timeout: 5_000 }));
-  const email = await screen.findByLabelText('E-mail');
-  await waitFor(() => expect(document.activeElement).toBe(email));
+  const email = await screen.findByLabelText('E-mail', {}, { timeout: 5_000 });
+  await waitFor(() => expect(document.activeElement).toBe(email), { timeout: 5_000 });
   expect(screen.queryByLabelText('Password')).toBeNull();
   await user.type(email, 'ada@example.com');
   await user.click(screen.getByRole('button', { name: 'Send me a code' }));
-  const code = await screen.findByLabelText('Code from the e-mail');
+  const code = await screen.findByLabelText('Code from the e-mail', {}, { timeout: 5_000 });
   expect(document.activeElement).toBe(code);
   expect(await axeViolations()).toEqual([]);
   expect(screen.getByText(/We sent a six-character code to ada@example\.com\. Type it below/)).toBeTruthy();
@@ -123,7 +123,7 @@ describe('the passkey sign-up of the sign-up page', () => {
   it('proves the e-mail with the code, creates the passkey at once, then goes to after_auth_return_to', async () => {
     const service = renderPage(passkeysAndCodes);
     await throughTheCode();
-    await waitFor(() => expect(service.navigations).toEqual(['/private']));
+    await waitFor(() => expect(service.navigations).toEqual(['/private']), { timeout: 5_000 });
     expect(created).toBe(1);
     const sent = (call: string) => service.requests.find((request) => `${request.method} ${request.path}` === call);
     expect(sent('POST /auth/otp/send-sign-in-code')?.body).toMatchObject({ email: 'ada@example.com' });
@@ -139,13 +139,13 @@ describe('the passkey sign-up of the sign-up page', () => {
     const service = renderPage(passkeysAndCodes);
     const user = await throughTheCode();
     const alert = await screen.findByRole('alert');
-    await waitFor(() => expect(alert.textContent).toMatch(/The operation was cancelled/));
+    await waitFor(() => expect(alert.textContent).toMatch(/The operation was cancelled/), { timeout: 5_000 });
     const again = screen.getByRole('button', { name: 'Try again' });
-    await waitFor(() => expect(document.activeElement).toBe(again));
+    await waitFor(() => expect(document.activeElement).toBe(again), { timeout: 5_000 });
     expect(await axeViolations()).toEqual([]);
     await user.click(again);
-    await waitFor(() => expect(created).toBe(2));
-    await screen.findByRole('button', { name: 'Try again' });
+    await waitFor(() => expect(created).toBe(2), { timeout: 5_000 });
+    await screen.findByRole('button', { name: 'Try again' }, { timeout: 5_000 });
     // The account exists: trying again asked for no new code and signed in no new session.
     expect(service.calls.filter((call) => call.startsWith('POST /auth/otp/'))).toEqual([
       'POST /auth/otp/send-sign-in-code',
@@ -153,7 +153,7 @@ describe('the passkey sign-up of the sign-up page', () => {
     ]);
     expect(service.calls.filter((call) => call === 'POST /auth/passkey/initiate-passkey-registration')).toHaveLength(2);
     await user.click(screen.getByRole('button', { name: 'Continue without a passkey' }));
-    await waitFor(() => expect(service.navigations).toEqual(['/private']));
+    await waitFor(() => expect(service.navigations).toEqual(['/private']), { timeout: 5_000 });
     expect(service.calls).not.toContain('POST /auth/passkey/register');
   });
 
@@ -165,20 +165,20 @@ describe('the passkey sign-up of the sign-up page', () => {
     expect(screen.queryByRole('button', { name: 'Sign up with a passkey' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Use a password instead' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Send me a code' }));
-    await user.type(await screen.findByLabelText('Code from the e-mail'), 'k7m2xq');
-    await waitFor(() => expect(service.navigations).toEqual(['/welcome']));
+    await user.type(await screen.findByLabelText('Code from the e-mail', {}, { timeout: 5_000 }), 'k7m2xq');
+    await waitFor(() => expect(service.navigations).toEqual(['/welcome']), { timeout: 5_000 });
   });
 
   it('goes back to the password form, focus on its e-mail field, keeping what was typed', async () => {
     renderPage(passkeysAndCodes);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Sign up with a passkey' }, { timeout: 5_000 }));
-    await user.type(await screen.findByLabelText('E-mail'), 'ada@example.com');
+    await user.type(await screen.findByLabelText('E-mail', {}, { timeout: 5_000 }), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Use a password instead' }));
-    const email = await screen.findByLabelText('E-mail');
+    const email = await screen.findByLabelText('E-mail', {}, { timeout: 5_000 });
     expect(screen.getByLabelText('Password')).toBeTruthy();
     expect((email as HTMLInputElement).value).toBe('ada@example.com');
-    await waitFor(() => expect(document.activeElement).toBe(email));
+    await waitFor(() => expect(document.activeElement).toBe(email), { timeout: 5_000 });
   });
 
   it('hands an existing account with two-step sign-in to the second step, with no passkey made', async () => {
