@@ -21,6 +21,10 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
+          // The files share a worker's modules (each starts its own service and closes it; none mocks a
+          // module): importing the service's sources once per worker instead of once per file took the
+          // server files from 66 s to 38 s on a sample of 24, and the whole project to under 5 minutes.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -55,7 +59,6 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],
