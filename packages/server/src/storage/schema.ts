@@ -308,6 +308,59 @@ interface MfaRecoveryCodesTable {
   used_at: Date | null;
 }
 
+/** A project's webhook endpoint (`webhooks/`): where, which event types (null: all), its sealed signing secrets. */
+interface WebhookEndpointsTable {
+  id: string;
+  project_id: string;
+  url: string;
+  description: Generated<string>;
+  event_types: string[] | null;
+  secret_sealed: string;
+  /** The secret before the last rotation: it signs too until `previous_secret_expires_at`. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  enabled: Generated<boolean>;
+  /** Why the service turned the endpoint off (it kept failing); null when on or turned off by an admin. */
+  disabled_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The delivery state of a webhook message. */
+export type WebhookMessageStatus = 'pending' | 'sending' | 'delivered' | 'failed';
+
+/** One event for one endpoint, written in the transaction of the change; `payload` is the body it is sent with. */
+interface WebhookMessagesTable {
+  id: string;
+  project_id: string;
+  endpoint_id: string;
+  event_type: string;
+  /** The event's facts as recorded (ids and data of the catalogue row). */
+  event_data: JsonColumn<Record<string, JsonValue>>;
+  /** The body sent (and sent again on a retry or replay); null until first rendered, and after retention. */
+  payload: JsonColumn<JsonValue | null>;
+  status: Generated<WebhookMessageStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+/** One attempt to deliver a webhook message. */
+interface WebhookAttemptsTable {
+  id: string;
+  message_id: string;
+  project_id: string;
+  attempted_at: Date;
+  response_status: number | null;
+  latency_ms: number;
+  /** The start of the response body, capped. */
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 interface MigrationsTable {
   id: string;
   checksum: string;
@@ -338,6 +391,9 @@ export interface Database {
   passkeys: PasskeysTable;
   user_mfa: UserMfaTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_attempts: WebhookAttemptsTable;
   latchkey_migrations: MigrationsTable;
 }
 
@@ -355,6 +411,9 @@ export type TeamMemberRow = Selectable<TeamMembersTable>;
 export type UserMfaRow = Selectable<UserMfaTable>;
 export type PermissionDefinitionRow = Selectable<TeamPermissionDefinitionsTable>;
 export type PasskeyRow = Selectable<PasskeysTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookMessageRow = Selectable<WebhookMessagesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 
 /** JSON text for a `jsonb` column. */
 export function json(value: unknown): string {

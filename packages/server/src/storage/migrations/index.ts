@@ -16,6 +16,7 @@ import sealedOutbox from './0011-sealed-outbox.js';
 import refreshRotation from './0012-refresh-rotation.js';
 import passkeys from './0013-passkeys.js';
 import mfa from './0014-mfa.js';
+import webhooks from './0015-webhooks.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   { id: '0012-refresh-rotation', sql: refreshRotation },
   { id: '0013-passkeys', sql: passkeys },
   { id: '0014-mfa', sql: mfa },
+  { id: '0015-webhooks', sql: webhooks },
 ];
