@@ -25,6 +25,7 @@ const owned: Record<string, readonly string[]> = {
   'mfa/mfa-store.ts': ['user_mfa', 'mfa_recovery_codes'],
   'oauth/oauth-account-store.ts': ['oauth_accounts'],
   'passkeys/passkey-store.ts': ['passkeys'],
+  'webhooks/webhook-endpoint-store.ts': ['webhook_endpoints'],
   'permissions/definition-store.ts': ['team_permission_definitions', 'team_permission_inclusions'],
   // Grants, and the definitions every new project starts with.
   'permissions/permission-store.ts': [

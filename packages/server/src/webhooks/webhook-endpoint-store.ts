@@ -1,0 +1,51 @@
+/** Webhook endpoints: every query on `webhook_endpoints`. Each is scoped to its project. */
+import type { Db } from '../storage/db.js';
+import type { WebhookEndpointRow } from '../storage/schema.js';
+
+/** An endpoint to add, its secret already sealed (`webhook-secrets.ts`). */
+export interface NewWebhookEndpoint {
+  /** Chosen by the caller (`randomUUID()`): the secret is sealed bound to it before the row exists. */
+  id: string;
+  projectId: string;
+  url: string;
+  description: string;
+  /** null: every event type. */
+  eventTypes: readonly string[] | null;
+  secretSealed: string;
+  enabled: boolean;
+  now: number;
+}
+
+/** Stores a new endpoint. */
+export async function insertWebhookEndpoint(db: Db, endpoint: NewWebhookEndpoint): Promise<WebhookEndpointRow> {
+  const now = new Date(endpoint.now);
+  return db
+    .insertInto('webhook_endpoints')
+    .values({
+      id: endpoint.id,
+      project_id: endpoint.projectId,
+      url: endpoint.url,
+      description: endpoint.description,
+      event_types: endpoint.eventTypes === null ? null : [...endpoint.eventTypes],
+      secret_sealed: endpoint.secretSealed,
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
+      enabled: endpoint.enabled,
+      disabled_reason: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The project's endpoint, or null. */
+export async function findWebhookEndpoint(db: Db, projectId: string, id: string): Promise<WebhookEndpointRow | null> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
+}
