@@ -66,7 +66,8 @@ function collect() {
   }
 }
 
-const marker = (key: string) => () => expect(document.body.textContent).toContain(`⟦${key}`);
+// The whole key: \`⟦passkeySignUpCreate\` must not be found in \`⟦passkeySignUpCreateText⟧\`.
+const marker = (key: string) => () => expect(document.body.textContent).toMatch(new RegExp(`⟦${key}[⟧:]`));
 async function step(work: () => void, until: () => void) {
   work();
   await waitFor(until, { timeout: 5_000 });
