@@ -6,6 +6,7 @@
  * (`webhook-token.ts`). Every id that names no endpoint of the caller's
  * project answers WEBHOOK_ENDPOINT_NOT_FOUND.
  */
+import { isIP } from 'node:net';
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { isUuid } from '../common/ids.js';
@@ -112,7 +113,10 @@ export function endpointUrlProblem(text: string, allowPrivateNetwork: boolean): 
   if (parsed.username || parsed.password) return 'must not carry a user name or password';
   if (parsed.hash) return 'must not have a fragment';
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivateNetwork && (host === 'localhost' || host.endsWith('.localhost') || !isPublicAddress(host))) {
+  if (
+    !allowPrivateNetwork &&
+    (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && !isPublicAddress(host)))
+  ) {
     return 'must name a public host';
   }
   return null;
