@@ -16,15 +16,15 @@ import { defineRoute, type Route } from '../http/route.js';
 import { isPublicAddress } from '../net/outbound-guard.js';
 import type { WebhookEndpointRow } from '../storage/schema.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from './webhook-endpoint-store.js';
+import { webhookEventTypes } from './webhook-event-types.js';
+import { svixTokenPath } from './webhook-token.js';
 import {
   changeWebhookEndpoint,
   createWebhookEndpoint,
   noteWebhookTokenIssued,
   removeWebhookEndpoint,
   rotateWebhookSecret,
-} from './webhook-endpoints-actions.js';
-import { webhookEventTypes } from './webhook-event-types.js';
-import { svixTokenPath } from './webhook-token.js';
+} from './webhooks-endpoints-actions.js';
 
 const endpointSchema = z
   .object({

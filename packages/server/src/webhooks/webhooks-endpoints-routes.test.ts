@@ -21,10 +21,10 @@ import {
 } from '../test-support/api.js';
 import { describeEachBackend, otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import type { TestService } from '../testing/index.js';
-import { maxWebhookEndpointsPerProject } from './webhook-endpoints-actions.js';
-import { endpointUrlProblem } from './webhook-endpoints-routes.js';
 import { webhookEventTypes } from './webhook-event-types.js';
 import { signingSecrets } from './webhook-secrets.js';
+import { maxWebhookEndpointsPerProject } from './webhooks-endpoints-actions.js';
+import { endpointUrlProblem } from './webhooks-endpoints-routes.js';
 
 const receiver = 'https://hooks.example.com/latchkey';
 const unknownId = '00000000-0000-4000-8000-000000000000';
