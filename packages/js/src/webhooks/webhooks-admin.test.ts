@@ -202,7 +202,7 @@ describe('AdminApp webhook messages (recorded answers)', () => {
   it('refuses a malformed message, and throws a known error as one', async () => {
     const { app } = answeredAdminApp({
       [`POST /webhooks/messages/${message.id}/replay`]: jsonAnswer({ ...message, status: 'lost' }),
-      [`GET /webhooks/messages/unknown/attempts`]: knownErrorAnswer('SCHEMA_ERROR'),
+      'GET /webhooks/messages/unknown/attempts': knownErrorAnswer('SCHEMA_ERROR'),
     });
     await expect(app.replayWebhookMessage(message.id)).rejects.toThrow('status');
     const error = await app.listWebhookAttempts('unknown').catch((caught: unknown) => caught);

@@ -188,10 +188,10 @@ function readEndpoint(endpoint: Fields<WebhookEndpointWire>): WebhookEndpoint {
 }
 
 /** Decodes one endpoint. */
-export const decodeWebhookEndpoint = (body: unknown): WebhookEndpoint => readFields(body, readEndpoint);
+const decodeWebhookEndpoint = (body: unknown): WebhookEndpoint => readFields(body, readEndpoint);
 
 /** Decodes the answer of `POST /webhooks/endpoints`: the endpoint and its secret. */
-export function decodeWebhookEndpointFirstView(body: unknown): WebhookEndpoint & { secret: string } {
+function decodeWebhookEndpointFirstView(body: unknown): WebhookEndpoint & { secret: string } {
   return readFields<WebhookEndpointFirstViewWire, WebhookEndpoint & { secret: string }>(body, (endpoint) => ({
     ...readEndpoint(asBaseFields<WebhookEndpointWire, WebhookEndpointFirstViewWire>(endpoint)),
     secret: endpoint.nonEmptyString('secret'),
@@ -213,10 +213,10 @@ function readMessage(message: Fields<WebhookMessageWire>): WebhookMessage {
 }
 
 /** Decodes one message. */
-export const decodeWebhookMessage = (body: unknown): WebhookMessage => readFields(body, readMessage);
+const decodeWebhookMessage = (body: unknown): WebhookMessage => readFields(body, readMessage);
 
 /** Decodes a page of `GET /webhooks/endpoints/{id}/messages`. */
-export function decodeWebhookMessagePage(body: unknown): Page<WebhookMessage> {
+function decodeWebhookMessagePage(body: unknown): Page<WebhookMessage> {
   return readFields<{ items: WebhookMessageWire[]; pagination?: { next_cursor: string | null } }, Page<WebhookMessage>>(
     body,
     (page) => ({
@@ -227,7 +227,7 @@ export function decodeWebhookMessagePage(body: unknown): Page<WebhookMessage> {
 }
 
 /** Decodes the list of `GET /webhooks/messages/{id}/attempts`. */
-export const decodeWebhookAttempts = itemsOf<WebhookAttemptWire, WebhookAttempt>((attempt) => ({
+const decodeWebhookAttempts = itemsOf<WebhookAttemptWire, WebhookAttempt>((attempt) => ({
   id: attempt.nonEmptyString('id'),
   attemptedAt: new Date(attempt.number('attempted_at_millis')),
   responseStatus: attempt.value('response_status', isMillisOrNull, 'a number or null'),

@@ -22,10 +22,10 @@ export type WebhookTokenCheck =
   | { ok: false; reason: 'unparsable' | 'expired' };
 
 /** The issuer of webhook tokens: not the access tokens' (`accessTokenIssuer`), which they must never pass for. */
-export const webhookTokenIssuer = 'urn:latchkey:webhook-token';
+const webhookTokenIssuer = 'urn:latchkey:webhook-token';
 const webhookTokenScope = 'webhooks';
 /** How long a webhook token lets its holder in. */
-export const webhookTokenLifetimeSeconds = 60 * 60;
+const webhookTokenLifetimeSeconds = 60 * 60;
 
 const kidPattern = /^[A-Za-z0-9_-]{12}$/;
 

@@ -28,6 +28,3 @@ export const webhookEventTypes = [
   'passkey.added',
   'passkey.removed',
 ] as const;
-
-/** A public webhook event type. */
-export type WebhookEventType = (typeof webhookEventTypes)[number];
