@@ -196,6 +196,34 @@ describe('StackAdminApp (super secret admin key)', () => {
     expect(metrics.total_users).toBeGreaterThan(0);
   });
 
+  it("getSvixToken (internal interface) answers a token that opens this project's webhook routes", async () => {
+    const admin = adminApp();
+    const internal = admin as unknown as { _interface: { getSvixToken(): Promise<{ token: string }> } };
+    env.net.reset();
+
+    const { token } = await internal._interface.getSvixToken();
+
+    expect(env.net.trail()).toEqual(['POST /webhooks/svix-token']);
+    expect(env.net.requests[0]?.headers).toMatchObject({
+      'x-stack-access-type': 'admin',
+      'x-stack-super-secret-admin-key': env.svc.keys.superSecretAdminKey,
+    });
+    expect(token).toEqual(expect.any(String));
+    const withToken = (path: string) =>
+      fetch(`${env.svc.url}/api/v1${path}`, {
+        headers: {
+          'x-stack-project-id': env.svc.projectId,
+          'x-stack-access-type': 'admin',
+          authorization: `Bearer ${token}`,
+        },
+      });
+    const endpoints = await withToken('/webhooks/endpoints');
+    expect(endpoints.status).toBe(200);
+    expect(await endpoints.json()).toMatchObject({ items: expect.any(Array), is_paginated: false });
+    const elsewhere = await withToken('/internal/api-keys');
+    expect(elsewhere.headers.get('x-stack-known-error')).toBe('ADMIN_AUTHENTICATION_REQUIRED');
+  });
+
   it('server-level methods of the admin app talk server access with the server key', async () => {
     const admin = adminApp();
 

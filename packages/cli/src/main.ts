@@ -7,6 +7,7 @@ import { runProjects } from './commands/projects.js';
 import { runRotateSecret } from './commands/rotate-secret.js';
 import { runStart } from './commands/start.js';
 import { runUsers } from './commands/users.js';
+import { runWebhooks } from './commands/webhooks.js';
 import { type CliContext, processContext } from './internal/context.js';
 import { CliError, UsageError } from './internal/errors.js';
 
@@ -20,6 +21,7 @@ Commands:
   projects  list projects, create one with its keys
   keys      list, create and revoke a project's API keys
   users     list and create a project's users
+  webhooks  list and create a project's webhook endpoints, see and replay deliveries
   rotate-secret
             move a database to a new master secret
 
@@ -36,6 +38,7 @@ const commands: Record<string, (args: string[], context: CliContext) => Promise<
   projects: runProjects,
   keys: runKeys,
   users: runUsers,
+  webhooks: runWebhooks,
   'rotate-secret': runRotateSecret,
 };
 

@@ -3,7 +3,7 @@
  * the project's super secret admin key or a project owner's session (an
  * admin access token, wire-protocol.md §7.2). An audience over the shared
  * core: those credentials, plus the modules it mounts: the users module
- * `ServerApp` mounts too, the project, API keys and metrics.
+ * `ServerApp` mounts too, the project, API keys, metrics and webhooks.
  */
 import { headers } from '@latchkey/protocol';
 import { type ApiKeySets, apiKeySets } from './api-keys/api-key-sets.js';
@@ -24,6 +24,7 @@ import type { ProjectOwnerSession } from './server-types.js';
 import { type TeamPermissionDefinitions, teamPermissionDefinitions } from './teams/permission-definitions.js';
 import { type ServerTeams, serverTeams } from './teams/server-team.js';
 import { type ServerUsers, serverUsers } from './users/server-users.js';
+import { type WebhookAdministration, webhookAdministration } from './webhooks/webhooks-admin.js';
 
 /**
  * Options of `new AdminApp(...)`: the project, and either its super secret
@@ -77,6 +78,7 @@ export interface AdminAppModules
     AuditLog,
     ServerTeams,
     TeamPermissionDefinitions,
+    WebhookAdministration,
     QueryAccess<AdminScope> {
   readonly projectId: string;
 }
@@ -84,7 +86,8 @@ export interface AdminAppModules
 /**
  * The admin SDK: everything `ServerApp` does, plus the project (read,
  * update, delete), its API key sets, its metrics, its e-mail templates and
- * e-mail delivery (a test mail, the status of recent mails) and the audit log.
+ * e-mail delivery (a test mail, the status of recent mails), the audit log
+ * and webhooks (endpoints, deliveries, replays, the webhook token).
  *
  * @example
  * ```ts
@@ -126,6 +129,7 @@ function mountAdminApp(options: AdminAppOptions): AdminAppModules {
     ...auditLog(scope),
     ...serverTeams(scope),
     ...teamPermissionDefinitions(scope),
+    ...webhookAdministration(scope),
     ...queryAccess(scope),
   };
 }

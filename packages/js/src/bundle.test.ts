@@ -57,8 +57,10 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * load its chunk on the call. Where an OAuth flow asked to end, kept in a
  * cookie of its own for a callback that asks for the second factor (the
  * service answers it only with a session), added ~95 B: 14 426 used.
+ * The two webhook endpoint codes in the code index (decoding knows every
+ * code the service may send) added 13 B: 14 439 used, 14 445 allowed.
  */
-const clientAppBudget = 14_435;
+const clientAppBudget = 14_445;
 
 /** Modules of the service and its dependencies, which a browser bundle must never hold. */
 const serverModules =
@@ -92,6 +94,8 @@ const serverEntryModules = [
   'emails/email-delivery.ts',
   'teams/server-team.ts',
   'teams/permission-definitions.ts',
+  'webhooks/webhooks-admin.ts',
+  'webhooks/verify-webhook.ts',
 ];
 
 /**

@@ -104,3 +104,22 @@ export {
 } from './users/server-users.js';
 export type { CreateUserOptions, ListUsersOptions, ServerUserUpdate } from './users/server-users-api.js';
 export type { ServerUserData } from './users/user-decoder.js';
+export {
+  type ReceivedWebhook,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventData,
+  type WebhookEventType,
+  WebhookVerificationError,
+} from './webhooks/verify-webhook.js';
+export {
+  type CreateWebhookEndpointOptions,
+  type WebhookAdministration,
+  type WebhookAttempt,
+  type WebhookEndpoint,
+  type WebhookEndpointUpdate,
+  type WebhookMessage,
+  type WebhookMessageStatus,
+  webhookEndpointsQuery,
+  webhookMessagesQuery,
+} from './webhooks/webhooks-admin.js';

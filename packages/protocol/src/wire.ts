@@ -352,6 +352,52 @@ export interface AuditEventWire {
   data: Record<string, unknown>;
 }
 
+/** A webhook endpoint as `/webhooks/endpoints` (ours) shows it: never its secret. `event_types` null: every type. */
+export interface WebhookEndpointWire {
+  id: string;
+  url: string;
+  description: string;
+  event_types: string[] | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at_millis: number;
+  updated_at_millis: number;
+}
+
+/** The answer of `POST /webhooks/endpoints`: the endpoint and its signing secret, shown this once. */
+export interface WebhookEndpointFirstViewWire extends WebhookEndpointWire {
+  secret: string;
+}
+
+/** The answer of `POST /webhooks/endpoints/{id}/rotate-secret`. */
+export interface WebhookSecretRotationWire {
+  secret: string;
+  previous_secret_expires_at_millis: number;
+}
+
+/** A message to a webhook endpoint and where its delivery is (`GET /webhooks/endpoints/{id}/messages`). */
+export interface WebhookMessageWire {
+  id: string;
+  event_type: string;
+  status: 'pending' | 'sending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at_millis: number | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at_millis: number;
+  delivered_at_millis: number | null;
+}
+
+/** One delivery attempt of a webhook message (`GET /webhooks/messages/{id}/attempts`). */
+export interface WebhookAttemptWire {
+  id: string;
+  attempted_at_millis: number;
+  response_status: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 /** A member's profile in a team (wire-protocol §15.3) as a client sees it. */
 export interface ClientTeamMemberProfileWire {
   team_id: string;

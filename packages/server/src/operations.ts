@@ -59,6 +59,7 @@ import { serverUserView } from './users/user-views.js';
 import { type CreateUserInput, listUsers as listUserPageOf } from './users/users.js';
 import { createUser as createUserAction } from './users/users-actions.js';
 import { createUserBody } from './users/users-routes.js';
+import { resealWebhookSecrets } from './webhooks/webhook-secrets.js';
 
 /** The service secret, needed when a config holds secrets to seal (OAuth client secrets, an SMTP password). */
 export interface SecretOption {
@@ -257,6 +258,8 @@ export interface SecretRotation {
   providerAccounts: number;
   /** Users with a TOTP secret (active or being enrolled). */
   totpSecrets: number;
+  /** Webhook endpoints, whose signing secrets (current and previous) are sealed under the master secret. */
+  webhookEndpoints: number;
   /** Mail bodies in the outbox (waiting, or kept by the dev mailbox). */
   queuedMails: number;
   /** OAuth sign-ins in flight, ended (their verifiers were sealed under the old secret). */
@@ -332,6 +335,7 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
     }
     const providerAccounts = await resealAccountTokens(trx, from.config, to.config);
     const totpSecrets = await resealTotpSecrets(trx, from.config, to.config);
+    const webhookEndpoints = await resealWebhookSecrets(trx, from.config, to.config);
     const mails = await listSealedMails(trx);
     for (const mail of mails) {
       await updateSealedMail(trx, mail.id, resealContent(from.outbox, to.outbox, mail.id, mail.sealed_content));
@@ -342,6 +346,7 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
       projectConfigs,
       providerAccounts,
       totpSecrets,
+      webhookEndpoints,
       queuedMails: mails.length,
       oauthFlowsEnded,
     };

@@ -27,6 +27,7 @@ import { sessionRoutes } from './sessions/sessions-routes.js';
 import { teamRoutes } from './teams/teams-routes.js';
 import { tokenRoutes } from './tokens/tokens-routes.js';
 import { userRoutes } from './users/users-routes.js';
+import { webhookEndpointRoutes } from './webhooks/webhooks-endpoints-routes.js';
 
 /** The routes below `/api/v1`. */
 export const apiRoutes: readonly Route[] = [
@@ -48,6 +49,7 @@ export const apiRoutes: readonly Route[] = [
   ...ownedProjectRoutes,
   ...apiKeyRoutes,
   ...auditRoutes,
+  ...webhookEndpointRoutes,
   ...emailTemplateRoutes,
   ...mailRoutes,
   ...metricsRoutes,

@@ -25,6 +25,7 @@ import { createService, type Service } from './service.js';
 import { dbOf, openPGlite, type Storage } from './storage/open-storage.js';
 import { testSeed } from './testing/seed-cache.js';
 import { SecretMismatchError } from './tokens/signing-keys.js';
+import { signingSecrets } from './webhooks/webhook-secrets.js';
 
 describe('secretWeakness', () => {
   it.each([
@@ -113,10 +114,21 @@ describe('rotateSecret', () => {
       tokens: { accessToken: 'provider-access', refreshToken: 'provider-refresh', expiresAt: null, scopes: [] },
       now: Date.now(),
     });
+    const endpoint = await (
+      await call(before, 'POST', '/webhooks/endpoints', admin, { url: 'https://hooks.example.com/in' })
+    ).json();
+    const rotated = await (
+      await call(before, 'POST', `/webhooks/endpoints/${endpoint.id}/rotate-secret`, admin, {})
+    ).json();
     await before.close();
 
     const rotation = await rotateSecret(storage, oldSecret, newSecret);
-    expect(rotation).toMatchObject({ projectConfigs: 1, providerAccounts: 1 });
+    expect(rotation).toMatchObject({ projectConfigs: 1, providerAccounts: 1, webhookEndpoints: 1 });
+    const endpointRow = await dbOf(storage).selectFrom('webhook_endpoints').selectAll().executeTakeFirstOrThrow();
+    expect(signingSecrets(createSealer(newSecret, configSealerPurpose), endpointRow, Date.now())).toEqual([
+      rotated.secret,
+      endpoint.secret,
+    ]);
     expect(rotation.signingKeys).toBeGreaterThanOrEqual(1);
 
     await expect(verifySecret(storage, oldSecret)).rejects.toBeInstanceOf(SecretMismatchError);

@@ -67,7 +67,7 @@ export async function runRotateSecret(args: string[], context: CliContext): Prom
       });
       if (secretFile && fromFile === oldSecret) await writeFile(secretFile, `${newSecret}\n`, { mode: 0o600 });
       context.stderr.write(
-        `Re-sealed ${moved.signingKeys} signing keys, ${moved.projectConfigs} project configs and ${moved.providerAccounts} provider accounts in ${dataDir ?? redactUrl(databaseUrl!)}; ${moved.oauthFlowsEnded} OAuth sign-ins in flight ended.\nStart the service with LATCHKEY_SECRET set to the new secret.\n`,
+        `Re-sealed ${moved.signingKeys} signing keys, ${moved.projectConfigs} project configs, ${moved.providerAccounts} provider accounts and ${moved.webhookEndpoints} webhook endpoints in ${dataDir ?? redactUrl(databaseUrl!)}; ${moved.oauthFlowsEnded} OAuth sign-ins in flight ended.\nStart the service with LATCHKEY_SECRET set to the new secret.\n`,
       );
       return 0;
     } finally {

@@ -158,7 +158,26 @@ function userBody(input: NewUserInput) {
   };
 }
 
-function httpTarget(command: string, apiUrl: string, projectId: string, adminKey: string): AdminTarget {
+/** Sends admin requests to a running service: the answer's JSON, or a `CliError` naming the known error. */
+export type AdminSend = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+/**
+ * The project and admin key of `--api-url`, `--project` and `--admin-key`
+ * (or LATCHKEY_ADMIN_KEY), for commands that only act over HTTP.
+ */
+export function httpAdmin(
+  command: string,
+  flags: { 'api-url'?: string; project?: string; 'admin-key'?: string },
+  context: CliContext,
+): { projectId: string; send: AdminSend } {
+  const adminKey = flags['admin-key'] || context.env.LATCHKEY_ADMIN_KEY;
+  if (flags['api-url'] === undefined) throw new UsageError('needs --api-url <url> of a running service', command);
+  if (!flags.project) throw new UsageError('--api-url needs --project <id>', command);
+  if (!adminKey) throw new UsageError('--api-url needs --admin-key <key> (or LATCHKEY_ADMIN_KEY)', command);
+  return { projectId: flags.project, send: httpSend(command, flags['api-url'], flags.project, adminKey) };
+}
+
+function httpSend(command: string, apiUrl: string, projectId: string, adminKey: string): AdminSend {
   let base: string;
   try {
     const url = new URL(apiUrl);
@@ -170,7 +189,7 @@ function httpTarget(command: string, apiUrl: string, projectId: string, adminKey
       command,
     );
   }
-  const send = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -206,6 +225,10 @@ function httpTarget(command: string, apiUrl: string, projectId: string, adminKey
     }
     return parsed as T;
   };
+}
+
+function httpTarget(command: string, apiUrl: string, projectId: string, adminKey: string): AdminTarget {
+  const send = httpSend(command, apiUrl, projectId, adminKey);
   return {
     projectId,
     listKeySets: async () => (await send<{ items: KeySet[] }>('GET', '/internal/api-keys')).items,

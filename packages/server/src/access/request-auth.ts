@@ -75,8 +75,22 @@ export async function checkUserAccessToken(
   return { userId: check.userId, sessionId: check.sessionId };
 }
 
+/** How a route lets callers in besides the protocol's keys and tokens. */
+export interface AuthOptions {
+  /**
+   * A webhook token (`POST /webhooks/svix-token`) in `authorization: Bearer`
+   * stands for an admin key of its project: on the webhook routes only
+   * (`webhooks/webhook-token.ts`). Elsewhere the header is ignored.
+   */
+  webhookToken?: boolean;
+}
+
 /** Authenticates `request`, throwing the protocol's known error on the first failed check. */
-export async function authenticate(request: Request, deps: RequestAuthNeeds): Promise<RequestAuth> {
+export async function authenticate(
+  request: Request,
+  deps: RequestAuthNeeds,
+  options: AuthOptions = {},
+): Promise<RequestAuth> {
   const header = (name: string) => request.headers.get(name) || undefined;
   const accessTypeHeader = header(headers.accessType);
   const adminToken = header(headers.adminAccessToken);
@@ -100,6 +114,10 @@ export async function authenticate(request: Request, deps: RequestAuthNeeds): Pr
   }
   const { kind, missing, invalid } = keyByAccessType[accessType];
   const key = header(keyHeaders[kind]);
+  const bearer = /^Bearer ([^\s]+)$/i.exec(header('authorization') ?? '')?.[1];
+  if (!key && bearer && options.webhookToken && accessType === 'admin') {
+    return { accessType, ...(await checkWebhookToken(bearer, projectId, deps)), userId, sessionId };
+  }
   if (!key) throw new KnownError(missing);
   const keys = await deps.authCache.keys(projectId, kind);
   const keySetId = matchesValidKey(keys, key, deps.clock.now());
@@ -108,6 +126,24 @@ export async function authenticate(request: Request, deps: RequestAuthNeeds): Pr
   const project = await deps.authCache.project(projectId);
   if (!project) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
   return { accessType, project, userId, sessionId, actorId: accessType === 'client' ? userId : keySetId };
+}
+
+/** The project of a webhook token and who asked for it, or the INVALID_ADMIN_ACCESS_TOKEN error an admin token would get. */
+async function checkWebhookToken(
+  token: string,
+  projectId: string,
+  deps: RequestAuthNeeds,
+): Promise<Pick<RequestAuth, 'project' | 'actorId'>> {
+  const check = await deps.accessTokens.checkWebhookToken(token);
+  if (!check.ok) {
+    throw check.reason === 'expired'
+      ? new KnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: null })
+      : new KnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
+  }
+  if (check.projectId !== projectId) throw new KnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
+  const project = await deps.authCache.project(projectId);
+  if (!project) throw new KnownError('PROJECT_NOT_FOUND', { project_id: projectId });
+  return { project, actorId: check.actorId };
 }
 
 /** Refuses access types below `minimum` with INSUFFICIENT_ACCESS_TYPE. */

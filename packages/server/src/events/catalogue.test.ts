@@ -100,6 +100,6 @@ describe('the event catalogue', () => {
         'mfa.enabled',
       ]),
     );
-    expect(auditEventTypes).toHaveLength(49);
+    expect(auditEventTypes).toHaveLength(54);
   });
 });

@@ -179,6 +179,15 @@ export const eventCatalogue = {
   'mfa.failed': row(z.strictObject({ factor: mfaFactor, during: mfaStep })),
   'mfa.recovery_code_used': row(z.strictObject({ remaining: z.number().int() })),
   'mfa.recovery_codes_regenerated': row(none),
+
+  // Webhook endpoints, by admins: the endpoint's id, never its URL (which may carry the receiver's own token) nor
+  // its secret; `updated` names the fields changed. `webhook_token.issued`: someone took a webhook token
+  // (`POST /webhooks/svix-token`), a credential for the project's webhook routes.
+  'webhook_endpoint.created': row(z.strictObject({ endpoint_id: z.string() })),
+  'webhook_endpoint.updated': row(z.strictObject({ endpoint_id: z.string(), fields })),
+  'webhook_endpoint.deleted': row(z.strictObject({ endpoint_id: z.string() })),
+  'webhook_endpoint.secret_rotated': row(z.strictObject({ endpoint_id: z.string() })),
+  'webhook_token.issued': row(none),
 } as const satisfies Record<string, EventSpec>;
 
 /** The name of an event. */

@@ -70,6 +70,9 @@ async function mailedCode(email: string, send: Promise<Answer>): Promise<string>
   return codeFromMail(await lastMailTo(service, email));
 }
 
+/** A new webhook endpoint's id. */
+const newEndpoint = async (): Promise<string> =>
+  (await ok(post('/webhooks/endpoints', { url: 'https://hooks.example.com/in' }, admin()))).id;
 const newTeam = async (): Promise<string> => (await ok(post('/teams', { display_name: 'Proof' }, server()))).id;
 /** A new team with a new user in it. */
 async function membership() {
@@ -257,6 +260,30 @@ const exercises: Record<string, Exercise> = {
       });
     },
     records: 'api_key.revoked',
+  },
+  'POST /webhooks/endpoints': {
+    run: () => post('/webhooks/endpoints', { url: 'https://hooks.example.com/in' }, admin()),
+    records: 'webhook_endpoint.created',
+  },
+  'PATCH /webhooks/endpoints/:endpointId': {
+    run: async () =>
+      call(service, 'PATCH', `/webhooks/endpoints/${await newEndpoint()}`, {
+        headers: admin(),
+        json: { enabled: false },
+      }),
+    records: 'webhook_endpoint.updated',
+  },
+  'DELETE /webhooks/endpoints/:endpointId': {
+    run: async () => call(service, 'DELETE', `/webhooks/endpoints/${await newEndpoint()}`, { headers: admin() }),
+    records: 'webhook_endpoint.deleted',
+  },
+  'POST /webhooks/endpoints/:endpointId/rotate-secret': {
+    run: async () => post(`/webhooks/endpoints/${await newEndpoint()}/rotate-secret`, {}, admin()),
+    records: 'webhook_endpoint.secret_rotated',
+  },
+  'POST /webhooks/svix-token': {
+    run: () => post('/webhooks/svix-token', {}, admin()),
+    records: 'webhook_token.issued',
   },
   'POST /internal/projects': {
     run: async () => {

@@ -15,6 +15,7 @@ import { authenticate, projectAuthErrors, requireAccessType, requireUserId } fro
 import { validate } from '../common/validate.js';
 import type { Deps } from '../deps.js';
 import { asRouteHandler } from '../events/action-guard.js';
+import { opensToWebhookToken } from '../webhooks/webhook-token.js';
 import { emptyBody, readForm, readJson, textProblem } from './body.js';
 import type { AppEnv, RequestAuth } from './env.js';
 import { type RefreshCookie, refreshCookieOf, sentRefreshToken } from './refresh-cookie.js';
@@ -63,7 +64,7 @@ async function serve(route: Route, c: Context<AppEnv>, deps: Deps, cookie: Refre
   const request = c.req.raw;
   let auth: RequestAuth | null = null;
   if (route.access !== 'none') {
-    auth = await authenticate(request, deps);
+    auth = await authenticate(request, deps, { webhookToken: opensToWebhookToken(route) });
     requireAccessType(auth, route.access);
     cookie?.bind(auth.project);
   }

@@ -139,7 +139,7 @@ export function refreshGrant(
 /** Rows of `table` in the test project (every table has `project_id`). */
 export async function countRows(
   service: TestService,
-  table: 'users' | 'sessions' | 'api_key_sets' | 'signing_keys',
+  table: 'users' | 'sessions' | 'api_key_sets' | 'signing_keys' | 'webhook_endpoints',
   projectId = service.projectId,
 ): Promise<number> {
   const row = await dbOf(service.storage)

@@ -49,3 +49,96 @@ export async function findWebhookEndpoint(db: Db, projectId: string, id: string)
     .executeTakeFirst();
   return row ?? null;
 }
+
+/** The project's endpoints, oldest first. */
+export function listWebhookEndpoints(db: Db, projectId: string): Promise<WebhookEndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** How many endpoints the project has. */
+export async function countWebhookEndpoints(db: Db, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** What `updateWebhookEndpoint` may change; absent fields stay. */
+export interface WebhookEndpointChanges {
+  url?: string;
+  description?: string;
+  /** null: every event type. */
+  eventTypes?: readonly string[] | null;
+  /** Turning an endpoint on or off by hand clears the reason the service gave for turning it off. */
+  enabled?: boolean;
+  now: number;
+}
+
+/** Changes the project's endpoint `id`: the row as it is now, or null when the project has none such. */
+export async function updateWebhookEndpoint(
+  db: Db,
+  projectId: string,
+  id: string,
+  changes: WebhookEndpointChanges,
+): Promise<WebhookEndpointRow | null> {
+  const row = await db
+    .updateTable('webhook_endpoints')
+    .set({
+      ...(changes.url !== undefined ? { url: changes.url } : {}),
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+      ...(changes.eventTypes !== undefined
+        ? { event_types: changes.eventTypes === null ? null : [...changes.eventTypes] }
+        : {}),
+      ...(changes.enabled !== undefined ? { enabled: changes.enabled, disabled_reason: null } : {}),
+      updated_at: new Date(changes.now),
+    })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Deletes the project's endpoint `id` (its messages and attempts go with it); whether there was one. */
+export async function deleteWebhookEndpoint(db: Db, projectId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('webhook_endpoints')
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/**
+ * Puts a new sealed secret on the project's endpoint `id`, keeping the one it
+ * replaces as the previous secret until `previousExpiresAt`; null when the
+ * project has no such endpoint.
+ */
+export async function replaceWebhookSecret(
+  db: Db,
+  projectId: string,
+  id: string,
+  secret: { sealed: string; previousExpiresAt: Date; now: number },
+): Promise<WebhookEndpointRow | null> {
+  const row = await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      previous_secret_sealed: eb.ref('secret_sealed'),
+      previous_secret_expires_at: secret.previousExpiresAt,
+      secret_sealed: secret.sealed,
+      updated_at: new Date(secret.now),
+    }))
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}

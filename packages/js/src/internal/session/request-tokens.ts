@@ -44,7 +44,7 @@ function cookieTokens(cookie: string | null, projectId: string): StoredTokens {
 }
 
 /** Reads one header by name, case-insensitively; repeated values are joined (`; ` for cookies). */
-function headerReader(source: HeadersLike): (name: string) => string | null {
+export function headerReader(source: HeadersLike): (name: string) => string | null {
   if (typeof source.get === 'function') return (name) => (source as { get(name: string): string | null }).get(name);
   const entries = Object.entries(source as Record<string, string | readonly string[] | undefined>);
   return (name) => {
