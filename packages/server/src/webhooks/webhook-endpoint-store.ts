@@ -49,3 +49,25 @@ export async function findWebhookEndpoint(db: Db, projectId: string, id: string)
     .executeTakeFirst();
   return row ?? null;
 }
+
+/**
+ * Turns the endpoint off because its deliveries keep failing, saying why
+ * (`disabled_reason`); an admin turns it back on. Its pending messages wait
+ * meanwhile. Returns whether it was on.
+ */
+export async function disableWebhookEndpoint(
+  db: Db,
+  projectId: string,
+  id: string,
+  reason: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ enabled: false, disabled_reason: reason, updated_at: new Date(now) })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .where('enabled', '=', true)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -8,6 +8,9 @@ import { randomBytes } from 'node:crypto';
 import type { Sealer } from '../crypto/encryption.js';
 import type { WebhookEndpointRow } from '../storage/schema.js';
 
+/** The purpose of the sealer of endpoint secrets (`createSealer(secrets, webhookSecretPurpose)`). */
+export const webhookSecretPurpose = 'webhook-secrets';
+
 /** How long the secret before a rotation keeps signing beside the new one. */
 export const rotationOverlapMs = 24 * 60 * 60_000;
 
