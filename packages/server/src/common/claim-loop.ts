@@ -114,7 +114,8 @@ export class ClaimLoop<Row> {
     do {
       this.#again = false;
       try {
-        while (!this.#closed && (await this.#pass(batchSize)) === batchSize) {}
+        // Until a pass finds nothing: a queue may hand out fewer rows than it has due (one per webhook endpoint).
+        while (!this.#closed && (await this.#pass(batchSize)) > 0) {}
       } catch (error) {
         this.options.logger?.error(
           { err: { name: (error as Error).name, message: (error as Error).message } },

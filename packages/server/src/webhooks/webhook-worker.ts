@@ -132,7 +132,8 @@ export class WebhookWorker {
       payload = await renderWebhookPayload(db, message);
       await saveWebhookPayload(db, message.id, payload);
     }
-    const body = JSON.stringify(payload);
+    // Keys sorted: the stored body comes back from the database in its own key order, and every attempt sends the same bytes.
+    const body = sortedJson(payload);
     const sentAt = clock.now();
     const id = webhookMessageId(message.id);
     const started = performance.now();
@@ -187,6 +188,15 @@ export class WebhookWorker {
       await disableWebhookEndpoint(db, endpoint.project_id, endpoint.id, reason.slice(0, 500), now);
     }
   }
+}
+
+/** `value` as JSON text with every object's keys sorted. */
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 /**
