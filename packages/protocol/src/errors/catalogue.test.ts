@@ -62,6 +62,8 @@ describe('the known-error catalogue', () => {
       'TEAM_ALREADY_EXISTS',
       'SESSION_NOT_FOUND',
       'MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED',
+      'WEBHOOK_ENDPOINT_NOT_FOUND',
+      'WEBHOOK_MESSAGE_NOT_FOUND',
     ]);
     expect(knownErrorCodes.filter((code) => rowOf(code).compatible === false)).toEqual(extra);
   });

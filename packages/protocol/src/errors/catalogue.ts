@@ -210,6 +210,10 @@ export const errorCatalogue = {
    * factor but has no TOTP yet; the attempt code enrols one (`POST /auth/mfa/setup`).
    */
   MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED: { status: 400, details: { attempt_code: 'string' }, compatible: false },
+
+  // Webhooks: Latchkey's webhook routes (endpoints, messages, attempts) are an extension the 2.7 SDK never calls.
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, details: { endpoint_id: 'string' }, compatible: false },
+  WEBHOOK_MESSAGE_NOT_FOUND: { status: 404, details: { message_id: 'string' }, compatible: false },
 } as const satisfies Record<string, Row>;
 
 /**

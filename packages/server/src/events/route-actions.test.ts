@@ -9,9 +9,11 @@
  */
 import { headers as h, internalProjectId, refreshRotationField } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSealer } from '../crypto/encryption.js';
 import type { Route } from '../http/route.js';
 import { createApiKeySet } from '../operations.js';
 import { apiRoutes } from '../routes.js';
+import { dbOf } from '../storage/open-storage.js';
 import { type Answer, authHeaders, call, goodPassword, newEmail, signUp, userHeaders } from '../test-support/api.js';
 import { type AuditEvent, auditEvents } from '../test-support/audit.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
@@ -21,6 +23,8 @@ import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstre
 import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
+import { insertWebhookEndpoint } from '../webhooks/webhook-endpoint-store.js';
+import { newWebhookSecret, sealWebhookSecret, webhookSecretPurpose } from '../webhooks/webhook-secrets.js';
 import { routesNotYetActions } from './action-guard.js';
 
 let service: TestService;
@@ -697,7 +701,33 @@ const exercises: Record<string, Exercise> = {
     },
     records: 'mfa.enabled',
   },
+  'POST /webhooks/endpoints/:endpointId/test': {
+    run: async () => post(`/webhooks/endpoints/${await webhookEndpoint()}/test`, {}, admin()),
+  },
+  'POST /webhooks/messages/:messageId/replay': {
+    run: async () => {
+      const message = await ok(post(`/webhooks/endpoints/${await webhookEndpoint()}/test`, {}, admin()));
+      return post(`/webhooks/messages/${message.id}/replay`, {}, admin());
+    },
+  },
 };
+
+/** A webhook endpoint of the project (the service itself answers its posts, 404). */
+async function webhookEndpoint(): Promise<string> {
+  const id = crypto.randomUUID();
+  const sealer = createSealer(service.secret, webhookSecretPurpose);
+  await insertWebhookEndpoint(dbOf(service.storage), {
+    id,
+    projectId: service.projectId,
+    url: `${service.url}/webhook`,
+    description: '',
+    eventTypes: ['webhook.test'],
+    secretSealed: sealWebhookSecret(sealer, id, newWebhookSecret()),
+    enabled: true,
+    now: service.clock.now(),
+  });
+  return id;
+}
 
 /** A signed-in user who turned TOTP on, and the code of the step after the one that proved it. */
 async function withTotp() {
