@@ -16,7 +16,6 @@
  *   sign-ins…): the facts recorded with the event, as their schemas say.
  */
 import { z } from 'zod';
-import { millis } from '../common/schemas.js';
 import { contactChannelSchema } from '../contact-channels/contact-channel-views.js';
 import type { EventType } from '../events/catalogue.js';
 import { serverTeamSchema } from '../teams/team-views.js';
@@ -231,5 +230,9 @@ export function webhookPayloadSchema(type: WebhookEventType): z.ZodType {
     .meta({ description: webhookEvents[type].summary });
 }
 
-/** The millis of a message's time fields, or null. */
-export const nullableMillis = millis.nullable();
+/** Every type's body, for the OpenAPI document's `webhooks` section. */
+export function webhookMessages(): Record<WebhookEventType, { summary: string; body: z.ZodType }> {
+  return Object.fromEntries(
+    webhookEventTypes.map((type) => [type, { summary: webhookEvents[type].summary, body: webhookPayloadSchema(type) }]),
+  ) as Record<WebhookEventType, { summary: string; body: z.ZodType }>;
+}

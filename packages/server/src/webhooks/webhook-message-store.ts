@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import { notifyWebhookDue } from '../storage/change-feed.js';
-import { type Db, type Write, writeTogether } from '../storage/db.js';
+import { type Db, inTransaction, type Write, writeTogether } from '../storage/db.js';
 import { type JsonValue, json, type WebhookAttemptRow, type WebhookMessageRow } from '../storage/schema.js';
 
 /** An event to offer the project's endpoints. */
@@ -84,30 +84,58 @@ export async function claimDueWebhookMessages(
   options: { now: number; leaseUntil: number; limit: number; maxAttempts: number },
 ): Promise<WebhookMessageRow[]> {
   const now = new Date(options.now);
-  await db
-    .updateTable('webhook_messages')
-    .set({ status: 'failed', last_error: sql`coalesce(last_error, 'delivery was interrupted')` })
-    .where('status', '=', 'sending')
-    .where('next_attempt_at', '<=', now)
-    .where('attempts', '>=', options.maxAttempts)
-    .execute();
-  const claimed = await sql<WebhookMessageRow>`
-    with due as (
-      select m.id from webhook_messages m
-      join webhook_endpoints e on e.id = m.endpoint_id and e.enabled
-      where m.status in ('pending', 'sending') and m.next_attempt_at <= ${now}
-        and not exists (
-          select 1 from webhook_messages earlier
-          where earlier.endpoint_id = m.endpoint_id and earlier.status in ('pending', 'sending') and earlier.seq < m.seq
-        )
-      order by m.next_attempt_at, m.seq
-      limit ${options.limit}
-      for update of m skip locked
-    )
-    update webhook_messages set status = 'sending', next_attempt_at = ${new Date(options.leaseUntil)}, attempts = attempts + 1
-    from due where webhook_messages.id = due.id
-    returning webhook_messages.*`.execute(db);
-  return claimed.rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+  const unfinished = ['pending', 'sending'] as const;
+  return inTransaction(db, async (trx) => {
+    await trx
+      .updateTable('webhook_messages')
+      .set({ status: 'failed', last_error: sql`coalesce(last_error, 'delivery was interrupted')` })
+      .where('status', '=', 'sending')
+      .where('next_attempt_at', '<=', now)
+      .where('attempts', '>=', options.maxAttempts)
+      .execute();
+    const due = await trx
+      .selectFrom('webhook_messages as m')
+      .select('m.id')
+      .where('m.status', 'in', unfinished)
+      .where('m.next_attempt_at', '<=', now)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('webhook_endpoints as e')
+            .select('e.id')
+            .whereRef('e.id', '=', 'm.endpoint_id')
+            .where('e.enabled', '=', true),
+        ),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('webhook_messages as earlier')
+              .select('earlier.id')
+              .whereRef('earlier.endpoint_id', '=', 'm.endpoint_id')
+              .where('earlier.status', 'in', unfinished)
+              .whereRef('earlier.seq', '<', 'm.seq'),
+          ),
+        ),
+      )
+      .orderBy('m.next_attempt_at')
+      .orderBy('m.seq')
+      .limit(options.limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (due.length === 0) return [];
+    const claimed = await trx
+      .updateTable('webhook_messages')
+      .set({ status: 'sending', next_attempt_at: new Date(options.leaseUntil), attempts: sql`attempts + 1` })
+      .where(
+        'id',
+        'in',
+        due.map((row) => row.id),
+      )
+      .returningAll()
+      .execute();
+    return claimed.sort((x, y) => Number(x.seq) - Number(y.seq));
+  });
 }
 
 /** Keeps the body a message is sent with (rendered at its first attempt), so later attempts send the same bytes. */
