@@ -32,7 +32,7 @@ export function retryAt(attempts: number, delaysMs: readonly number[], now: numb
 }
 
 /** A queue the loop works on. */
-export interface ClaimQueue<Row> {
+interface ClaimQueue<Row> {
   /** What the log calls it ("mail", "webhook"). */
   readonly name: string;
   /** The feed event that says rows were added. */

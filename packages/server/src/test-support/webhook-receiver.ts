@@ -22,7 +22,7 @@ export interface ReceivedWebhook {
 }
 
 /** An answer the receiver gives. */
-export interface ScriptedAnswer {
+interface ScriptedAnswer {
   status: number;
   body?: string;
   headers?: Record<string, string>;

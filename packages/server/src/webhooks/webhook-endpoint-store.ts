@@ -71,3 +71,19 @@ export async function disableWebhookEndpoint(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Every endpoint's sealed secrets (`rotateSecret`). */
+export async function listSealedWebhookSecrets(
+  db: Db,
+): Promise<Pick<WebhookEndpointRow, 'id' | 'secret_sealed' | 'previous_secret_sealed'>[]> {
+  return db.selectFrom('webhook_endpoints').select(['id', 'secret_sealed', 'previous_secret_sealed']).execute();
+}
+
+/** Replaces an endpoint's sealed secrets (`rotateSecret`). */
+export async function updateSealedWebhookSecrets(
+  db: Db,
+  id: string,
+  sealed: { secret_sealed: string; previous_secret_sealed: string | null },
+): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(sealed).where('id', '=', id).execute();
+}

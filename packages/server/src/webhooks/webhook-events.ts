@@ -22,7 +22,7 @@ import { serverTeamSchema } from '../teams/team-views.js';
 import { serverUserSchema } from '../users/user-views.js';
 
 /** What a message's `data` is read from when first sent: an object's current state, or the recorded facts. */
-export type WebhookSource = 'user' | 'team' | 'contact_channel' | 'facts';
+type WebhookSource = 'user' | 'team' | 'contact_channel' | 'facts';
 
 interface WebhookEventSpec {
   /** The catalogue events that become it. */
@@ -224,7 +224,7 @@ export function factsData(type: WebhookEventType, facts: WebhookFacts): Record<s
 }
 
 /** A message's body as sent, for the OpenAPI document: `type`, `timestamp` and `data` of `type`'s schema. */
-export function webhookPayloadSchema(type: WebhookEventType): z.ZodType {
+function webhookPayloadSchema(type: WebhookEventType): z.ZodType {
   return z
     .object({ type: z.literal(type), timestamp: z.iso.datetime(), data: webhookEvents[type].data })
     .meta({ description: webhookEvents[type].summary });

@@ -12,7 +12,12 @@ import { millis, paginatedList } from '../common/schemas.js';
 import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { Db } from '../storage/db.js';
-import type { WebhookAttemptRow, WebhookEndpointRow, WebhookMessageRow } from '../storage/schema.js';
+import type {
+  WebhookAttemptRow,
+  WebhookEndpointRow,
+  WebhookMessageRow,
+  WebhookMessageStatus,
+} from '../storage/schema.js';
 import { findWebhookEndpoint } from './webhook-endpoint-store.js';
 import { findWebhookMessage, listWebhookAttempts, listWebhookMessages } from './webhook-message-store.js';
 import { webhookMessageId } from './webhook-worker.js';
@@ -24,7 +29,7 @@ const messageSchema = z
       .string()
       .meta({ description: 'The `webhook-id` the message is sent with: `msg_…`, the same on every attempt.' }),
     event_type: z.string(),
-    status: z.enum(['pending', 'sending', 'delivered', 'failed']),
+    status: z.enum(['pending', 'sending', 'delivered', 'failed'] as const satisfies readonly WebhookMessageStatus[]),
     attempts: z.number().int(),
     next_attempt_at_millis: millis.nullable().meta({ description: 'When it is tried next; null once finished.' }),
     last_response_status: z.number().int().nullable(),

@@ -29,6 +29,11 @@ export function sealWebhookSecret(sealer: Sealer, endpointId: string, secret: st
   return sealer.seal(secret, boundTo(endpointId));
 }
 
+/** A secret of the endpoint `endpointId` sealed by `from`, sealed again by `to` (`rotateSecret`). */
+export function resealWebhookSecret(from: Sealer, to: Sealer, endpointId: string, sealed: string): string {
+  return to.seal(from.open(sealed, boundTo(endpointId)), boundTo(endpointId));
+}
+
 /** The secrets that sign a message to `endpoint` at `now`: the current one, then the previous while it overlaps. */
 export function signingSecrets(
   sealer: Sealer,

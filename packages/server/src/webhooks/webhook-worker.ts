@@ -57,7 +57,7 @@ export const retryDelaysMs: readonly number[] = [
 export const maxAttempts = retryDelaysMs.length + 1;
 
 /** An attempt's whole time: connecting, sending and reading the answer. */
-export const timeoutMs = 10 * second;
+const timeoutMs = 10 * second;
 
 /** The most of an answer read and kept. */
 export const excerptBytes = 2048;
