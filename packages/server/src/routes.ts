@@ -27,7 +27,7 @@ import { sessionRoutes } from './sessions/sessions-routes.js';
 import { teamRoutes } from './teams/teams-routes.js';
 import { tokenRoutes } from './tokens/tokens-routes.js';
 import { userRoutes } from './users/users-routes.js';
-import { webhookMessageRoutes } from './webhooks/webhook-messages-routes.js';
+import { webhookMessageRoutes } from './webhooks/webhooks-messages-routes.js';
 
 /** The routes below `/api/v1`. */
 export const apiRoutes: readonly Route[] = [

@@ -2,7 +2,7 @@
  * Webhook messages for a project's admins (Latchkey extension): an
  * endpoint's messages with their delivery state, each message's attempts,
  * a replay, and a test message. Endpoints themselves are managed by
- * `webhook-endpoints-routes.ts`.
+ * `webhooks-routes.ts`.
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
