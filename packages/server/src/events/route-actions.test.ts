@@ -9,11 +9,9 @@
  */
 import { headers as h, internalProjectId, refreshRotationField } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSealer } from '../crypto/encryption.js';
 import type { Route } from '../http/route.js';
 import { createApiKeySet } from '../operations.js';
 import { apiRoutes } from '../routes.js';
-import { dbOf } from '../storage/open-storage.js';
 import { type Answer, authHeaders, call, goodPassword, newEmail, signUp, userHeaders } from '../test-support/api.js';
 import { type AuditEvent, auditEvents } from '../test-support/audit.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
@@ -21,10 +19,9 @@ import { totpAt } from '../test-support/mfa.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
+import { addWebhookEndpoint } from '../test-support/webhooks.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
-import { insertWebhookEndpoint } from '../webhooks/webhook-endpoint-store.js';
-import { newWebhookSecret, sealWebhookSecret, webhookSecretPurpose } from '../webhooks/webhook-secrets.js';
 import { routesNotYetActions } from './action-guard.js';
 
 let service: TestService;
@@ -713,21 +710,8 @@ const exercises: Record<string, Exercise> = {
 };
 
 /** A webhook endpoint of the project (the service itself answers its posts, 404). */
-async function webhookEndpoint(): Promise<string> {
-  const id = crypto.randomUUID();
-  const sealer = createSealer(service.secret, webhookSecretPurpose);
-  await insertWebhookEndpoint(dbOf(service.storage), {
-    id,
-    projectId: service.projectId,
-    url: `${service.url}/webhook`,
-    description: '',
-    eventTypes: ['webhook.test'],
-    secretSealed: sealWebhookSecret(sealer, id, newWebhookSecret()),
-    enabled: true,
-    now: service.clock.now(),
-  });
-  return id;
-}
+const webhookEndpoint = async (): Promise<string> =>
+  (await addWebhookEndpoint(service, `${service.url}/webhook`, { eventTypes: ['webhook.test'] })).id;
 
 /** A signed-in user who turned TOTP on, and the code of the step after the one that proved it. */
 async function withTotp() {

@@ -7,28 +7,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSealer } from '../crypto/encryption.js';
 import { act, operatorContext, record } from '../events/recorder.js';
-import { createService } from '../service.js';
 import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, goodPassword, newEmail } from '../test-support/api.js';
 import { testServiceForSuite } from '../test-support/backends.js';
-import { postgresUp } from '../test-support/postgres.js';
-import { twoInstances } from '../test-support/second-instance.js';
 import {
-  type ReceivedWebhook,
+  addWebhookEndpoint,
   startWebhookReceiver,
   verifyWebhook,
   type WebhookReceiver,
-} from '../test-support/webhook-receiver.js';
+} from '../test-support/webhooks.js';
 import type { TestService } from '../testing/index.js';
-import { disableWebhookEndpoint, insertWebhookEndpoint } from './webhook-endpoint-store.js';
+import { disableWebhookEndpoint } from './webhook-endpoint-store.js';
 import { type WebhookEventType, webhookEvents } from './webhook-events.js';
 import { newWebhookSecret, rotationOverlapMs, sealWebhookSecret, webhookSecretPurpose } from './webhook-secrets.js';
 import { excerptBytes, maxAttempts, retryDelaysMs } from './webhook-worker.js';
-
-interface Endpoint {
-  id: string;
-  secret: string;
-}
 
 /** Endpoints made by the running test, turned off after it so that later tests hear only their own. */
 let made: { service: TestService; id: string }[] = [];
@@ -40,23 +32,10 @@ afterEach(async () => {
   made = [];
 });
 
-/** An endpoint of the test project, as the admin routes store one. */
-async function addEndpoint(service: TestService, url: string, eventTypes: string[] | null = null): Promise<Endpoint> {
-  const id = randomUUID();
-  const secret = newWebhookSecret();
-  const sealer = createSealer(service.secret, webhookSecretPurpose);
-  await insertWebhookEndpoint(dbOf(service.storage), {
-    id,
-    projectId: service.projectId,
-    url,
-    description: 'test',
-    eventTypes,
-    secretSealed: sealWebhookSecret(sealer, id, secret),
-    enabled: true,
-    now: service.clock.now(),
-  });
-  made.push({ service, id });
-  return { id, secret };
+async function addEndpoint(service: TestService, url: string, eventTypes: string[] | null = null) {
+  const endpoint = await addWebhookEndpoint(service, url, { eventTypes });
+  made.push({ service, id: endpoint.id });
+  return endpoint;
 }
 
 const server = (service: TestService) => ({ headers: authHeaders(service, 'server') });
@@ -351,60 +330,5 @@ describe('webhook delivery to a private address the operator did not allow', () 
     expect(message).toMatchObject({ status: 'pending', attempts: 1, last_response_status: null });
     const [attempt] = await attemptsOf(service, message!.id);
     expect(attempt!.error).toMatch(/private, loopback or link-local/);
-  });
-});
-
-describe('webhook delivery across a restart', () => {
-  const service = testServiceForSuite({ frozenClock: true });
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(() => receiver.close());
-
-  it('delivers the messages a stopped service left pending once a new one starts on the database', async () => {
-    const endpoint = await addEndpoint(service, `${receiver.url}/later`, ['team.created']);
-    await service.service.close(); // its workers stop; requests still work
-    const team = await newTeam(service, 'Pending');
-    expect((await storedMessages(service, endpoint.id)).map((message) => message.status)).toEqual(['pending']);
-    const arrived = receiver.next('/later');
-    const restarted = createService({
-      storage: service.storage,
-      secret: service.secret,
-      clock: service.clock,
-      logger: false,
-      development: true,
-    });
-    try {
-      const request = await arrived; // the new instance's worker looks when it starts
-      expect(verifyWebhook(endpoint.secret, request, service.clock.now())).toMatchObject({ data: { id: team.id } });
-    } finally {
-      await restarted.close();
-    }
-  });
-});
-
-describe.skipIf(!postgresUp)('webhook delivery by two instances on PostgreSQL', () => {
-  const instances = twoInstances();
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(() => receiver.close());
-
-  it('delivers each message once', async () => {
-    const { first, second } = instances;
-    const endpoints = [
-      await addEndpoint(first, `${receiver.url}/a`, ['team.created']),
-      await addEndpoint(first, `${receiver.url}/b`, ['team.created']),
-      await addEndpoint(first, `${receiver.url}/c`, ['team.created']),
-    ];
-    const teams = 12;
-    for (let i = 0; i < teams; i++) await newTeam(i % 2 ? first : second, `Team ${i}`);
-    await Promise.all([first.deliverWebhooks(), second.deliverWebhooks(), first.deliverWebhooks()]);
-    await Promise.all([first.deliverWebhooks(), second.deliverWebhooks()]);
-    const ids = receiver.received.map((request: ReceivedWebhook) => request.headers['webhook-id']);
-    expect(ids).toHaveLength(teams * endpoints.length);
-    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -1,30 +1,18 @@
 /** The admin routes about webhook messages: list, attempts, replay, test. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSealer } from '../crypto/encryption.js';
-import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, expectKnownError } from '../test-support/api.js';
 import { otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
-import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from '../test-support/webhook-receiver.js';
+import {
+  addWebhookEndpoint,
+  startWebhookReceiver,
+  verifyWebhook,
+  type WebhookReceiver,
+} from '../test-support/webhooks.js';
 import type { TestService } from '../testing/index.js';
-import { insertWebhookEndpoint } from './webhook-endpoint-store.js';
-import { newWebhookSecret, sealWebhookSecret, webhookSecretPurpose } from './webhook-secrets.js';
 
-async function addEndpoint(service: TestService, url: string, projectId = service.projectId) {
-  const id = randomUUID();
-  const secret = newWebhookSecret();
-  await insertWebhookEndpoint(dbOf(service.storage), {
-    id,
-    projectId,
-    url,
-    description: '',
-    eventTypes: ['team.created'],
-    secretSealed: sealWebhookSecret(createSealer(service.secret, webhookSecretPurpose), id, secret),
-    enabled: true,
-    now: service.clock.now(),
-  });
-  return { id, secret };
-}
+const addEndpoint = (service: TestService, url: string, projectId = service.projectId) =>
+  addWebhookEndpoint(service, url, { eventTypes: ['team.created'], projectId });
 
 describe('webhook message routes', () => {
   const service = testServiceForSuite({ frozenClock: true });

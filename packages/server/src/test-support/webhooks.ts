@@ -1,8 +1,9 @@
 /**
- * A webhook receiver on loopback (node:http) for tests: it keeps every
- * request it gets and answers each with the next scripted answer (200 when
- * none is left), and checks signatures with the `standardwebhooks` package,
- * as a customer's receiver would.
+ * Webhooks in tests: an endpoint stored as the admin routes store one
+ * (`addWebhookEndpoint`), and a receiver on loopback (node:http) that keeps
+ * every request it gets and answers each with the next scripted answer (200
+ * when none is left), checking signatures with the `standardwebhooks`
+ * package, as a customer's receiver would.
  *
  * @example
  * const receiver = await startWebhookReceiver();
@@ -13,6 +14,42 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { createSealer } from '../crypto/encryption.js';
+import { dbOf } from '../storage/open-storage.js';
+import type { TestService } from '../testing/index.js';
+import { insertWebhookEndpoint } from '../webhooks/webhook-endpoint-store.js';
+import { newWebhookSecret, sealWebhookSecret, webhookSecretPurpose } from '../webhooks/webhook-secrets.js';
+
+/** An endpoint `addWebhookEndpoint` made, with its secret in the clear. */
+export interface TestEndpoint {
+  id: string;
+  secret: string;
+}
+
+/**
+ * Stores an endpoint of the test project (or `projectId`) posting to `url`,
+ * subscribed to `eventTypes` (default: all), with a new secret sealed as the
+ * service seals it.
+ */
+export async function addWebhookEndpoint(
+  service: TestService,
+  url: string,
+  options: { eventTypes?: string[] | null; projectId?: string } = {},
+): Promise<TestEndpoint> {
+  const id = crypto.randomUUID();
+  const secret = newWebhookSecret();
+  await insertWebhookEndpoint(dbOf(service.storage), {
+    id,
+    projectId: options.projectId ?? service.projectId,
+    url,
+    description: 'test',
+    eventTypes: options.eventTypes ?? null,
+    secretSealed: sealWebhookSecret(createSealer(service.secret, webhookSecretPurpose), id, secret),
+    enabled: true,
+    now: service.clock.now(),
+  });
+  return { id, secret };
+}
 
 /** A request the receiver got. */
 export interface ReceivedWebhook {
