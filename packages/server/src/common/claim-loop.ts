@@ -43,6 +43,12 @@ interface ClaimQueue<Row> {
   deliver(row: Row): Promise<void>;
   /** Hands claimed rows back undelivered (the worker is stopping). */
   release(rows: Row[]): Promise<void>;
+  /**
+   * Deliver the rows of a batch at once rather than one after the other
+   * (rows that never share a destination: a webhook batch holds one message
+   * per endpoint). Default false.
+   */
+  readonly concurrent?: boolean;
 }
 
 /** Options of `ClaimLoop`. */
@@ -129,6 +135,10 @@ export class ClaimLoop<Row> {
   async #pass(batchSize: number): Promise<number> {
     const { queue } = this.options;
     const rows = await queue.claim(batchSize);
+    if (queue.concurrent) {
+      await Promise.all(rows.map((row) => queue.deliver(row)));
+      return rows.length;
+    }
     for (const [index, row] of rows.entries()) {
       if (this.#closed) {
         await queue.release(rows.slice(index));

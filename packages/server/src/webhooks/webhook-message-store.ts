@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import { notifyWebhookDue } from '../storage/change-feed.js';
-import { type Db, inTransaction, type Write, writeTogether } from '../storage/db.js';
+import { type Db, type Write, writeTogether } from '../storage/db.js';
 import { type JsonValue, json, type WebhookAttemptRow, type WebhookMessageRow } from '../storage/schema.js';
 
 /** An event to offer the project's endpoints. */
@@ -70,72 +70,58 @@ export async function insertWebhookMessage(
 }
 
 /**
- * Claims up to `limit` due messages for one worker: the oldest unfinished
- * message of each enabled endpoint, when it is due (queued, waiting for its
- * retry, or left `sending` by a worker whose lease ran out). A later message
- * of an endpoint waits while an earlier one is unfinished, so an endpoint gets
- * its messages in order, one at a time. Rows another worker holds are
- * skipped (`FOR UPDATE SKIP LOCKED`). Each claimed row becomes `sending` until
- * `leaseUntil` and counts an attempt. Rows whose lease ran out after their
- * last attempt fail.
+ * Claims up to `limit` due messages for one worker, in one statement: the
+ * oldest unfinished message of each enabled endpoint, when it is due
+ * (queued, waiting for its retry, or left `sending` by a worker whose lease
+ * ran out: that one gets one more attempt, even after its last). A later
+ * message of an endpoint waits while an earlier one is unfinished, so an
+ * endpoint gets its messages in order, one at a time. Rows another worker
+ * holds are skipped (`FOR UPDATE SKIP LOCKED`). Each claimed row becomes
+ * `sending` until `leaseUntil` and counts an attempt.
  */
 export async function claimDueWebhookMessages(
   db: Db,
-  options: { now: number; leaseUntil: number; limit: number; maxAttempts: number },
+  options: { now: number; leaseUntil: number; limit: number },
 ): Promise<WebhookMessageRow[]> {
-  const now = new Date(options.now);
   const unfinished = ['pending', 'sending'] as const;
-  return inTransaction(db, async (trx) => {
-    await trx
-      .updateTable('webhook_messages')
-      .set({ status: 'failed', last_error: sql`coalesce(last_error, 'delivery was interrupted')` })
-      .where('status', '=', 'sending')
-      .where('next_attempt_at', '<=', now)
-      .where('attempts', '>=', options.maxAttempts)
-      .execute();
-    const due = await trx
-      .selectFrom('webhook_messages as m')
-      .select('m.id')
-      .where('m.status', 'in', unfinished)
-      .where('m.next_attempt_at', '<=', now)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('webhook_endpoints as e')
-            .select('e.id')
-            .whereRef('e.id', '=', 'm.endpoint_id')
-            .where('e.enabled', '=', true),
-        ),
-      )
-      .where(({ not, exists, selectFrom }) =>
-        not(
+  const claimed = await db
+    .with('due', (qb) =>
+      qb
+        .selectFrom('webhook_messages as m')
+        .select('m.id')
+        .where('m.status', 'in', unfinished)
+        .where('m.next_attempt_at', '<=', new Date(options.now))
+        .where(({ exists, selectFrom }) =>
           exists(
-            selectFrom('webhook_messages as earlier')
-              .select('earlier.id')
-              .whereRef('earlier.endpoint_id', '=', 'm.endpoint_id')
-              .where('earlier.status', 'in', unfinished)
-              .whereRef('earlier.seq', '<', 'm.seq'),
+            selectFrom('webhook_endpoints as e')
+              .select('e.id')
+              .whereRef('e.id', '=', 'm.endpoint_id')
+              .where('e.enabled', '=', true),
           ),
-        ),
-      )
-      .orderBy('m.next_attempt_at')
-      .orderBy('m.seq')
-      .limit(options.limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (due.length === 0) return [];
-    const claimed = await trx
-      .updateTable('webhook_messages')
-      .set({ status: 'sending', next_attempt_at: new Date(options.leaseUntil), attempts: sql`attempts + 1` })
-      .where(
-        'id',
-        'in',
-        due.map((row) => row.id),
-      )
-      .returningAll()
-      .execute();
-    return claimed.sort((x, y) => Number(x.seq) - Number(y.seq));
-  });
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('webhook_messages as earlier')
+                .select('earlier.id')
+                .whereRef('earlier.endpoint_id', '=', 'm.endpoint_id')
+                .where('earlier.status', 'in', unfinished)
+                .whereRef('earlier.seq', '<', 'm.seq'),
+            ),
+          ),
+        )
+        .orderBy('m.next_attempt_at')
+        .orderBy('m.seq')
+        .limit(options.limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .updateTable('webhook_messages')
+    .set({ status: 'sending', next_attempt_at: new Date(options.leaseUntil), attempts: sql`attempts + 1` })
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
+    .returningAll()
+    .execute();
+  return claimed.sort((x, y) => Number(x.seq) - Number(y.seq));
 }
 
 /** Keeps the body a message is sent with (rendered at its first attempt), so later attempts send the same bytes. */

@@ -90,9 +90,11 @@ export class WebhookWorker {
       queue: {
         name: 'webhook',
         wakeOn: 'webhook',
+        // A batch holds at most one message per endpoint: a slow endpoint does not hold up the others.
+        concurrent: true,
         claim: (limit) => {
           const now = clock.now();
-          return claimDueWebhookMessages(db, { now, leaseUntil: now + leaseMs, limit, maxAttempts });
+          return claimDueWebhookMessages(db, { now, leaseUntil: now + leaseMs, limit });
         },
         deliver: (row) => this.#deliver(row),
         release: (rows) =>

@@ -51,6 +51,7 @@ CREATE TABLE webhook_messages (
 );
 CREATE INDEX webhook_messages_due_idx ON webhook_messages (next_attempt_at) WHERE status IN ('pending', 'sending');
 CREATE INDEX webhook_messages_endpoint_idx ON webhook_messages (endpoint_id, seq);
+CREATE INDEX webhook_messages_unfinished_idx ON webhook_messages (endpoint_id, seq) WHERE status IN ('pending', 'sending');
 CREATE INDEX webhook_messages_project_idx ON webhook_messages (project_id, created_at);
 
 CREATE TABLE webhook_attempts (
