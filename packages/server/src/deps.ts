@@ -33,6 +33,8 @@ export interface Deps extends RequestAuthNeeds, RefreshNeeds, RefreshCookieNeeds
   configSealer: Sealer;
   /** Seals and opens the bodies of the e-mail outbox (`mail/sealed-mail.ts`); `db` carries it too. */
   mailSealer: Sealer;
+  /** Seals and opens the signing secrets of webhook endpoints (`webhooks/webhook-secrets.ts`). */
+  webhookSealer: Sealer;
   bodyLimitBytes: number;
   /** Users as `GET /users/me` answers them, cached per user. */
   users: UserCache;

@@ -6,6 +6,8 @@ import { enqueueMail } from './mail/outbox-store.js';
 import { outboxSealer } from './mail/sealed-mail.js';
 import { dbOf } from './storage/open-storage.js';
 import { startTestService, type TestService } from './testing/index.js';
+import { insertWebhookEndpoint } from './webhooks/webhook-endpoint-store.js';
+import { insertWebhookMessage } from './webhooks/webhook-message-store.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -18,7 +20,7 @@ const ids = async (table: 'verification_codes' | 'email_outbox') =>
   (await db().selectFrom(table).select('id').execute()).map((row) => row.id).sort();
 
 describe('pruneOnce', () => {
-  it('deletes codes a day after they expired, finished mails after 30 days and the bodies the dev mailbox keeps after a week, day-old failure counters and audit events after 400 days, keeping the rest', async () => {
+  it('deletes codes a day after they expired, finished mails after 30 days and the bodies the dev mailbox keeps after a week, day-old failure counters, audit events after 400 days and finished webhook messages after 30 days, keeping the rest', async () => {
     const now = service.clock.now();
     const long = now - retention.finishedMailsMs - 60_000;
     const issue = (at: number) =>
@@ -72,7 +74,48 @@ describe('pruneOnce', () => {
       .values([event('user.deleted', now - retention.auditEventsMs - 1), event('user.created', now - 60_000)])
       .execute();
 
-    expect(await pruneOnce(db(), now)).toEqual({ codes: 1, mails: 1, mailBodies: 1, failures: 1, auditEvents: 1 });
+    // Webhook messages: finished ones go after 30 days, with their attempts; an old one still pending stays.
+    const endpointId = crypto.randomUUID();
+    await insertWebhookEndpoint(db(), {
+      id: endpointId,
+      projectId: service.projectId,
+      url: 'https://example.com/hook',
+      description: '',
+      eventTypes: null,
+      secretSealed: 'sealed',
+      enabled: false,
+      now,
+    });
+    const message = async (at: number, status: 'delivered' | 'failed' | 'pending') => {
+      const row = await insertWebhookMessage(db(), {
+        projectId: service.projectId,
+        endpointId,
+        type: 'webhook.test',
+        payload: {},
+        now: at,
+      });
+      await db().updateTable('webhook_messages').set({ status }).where('id', '=', row.id).execute();
+      return row.id;
+    };
+    const oldWebhook = now - retention.finishedWebhookMessagesMs - 60_000;
+    await message(oldWebhook, 'delivered');
+    const pendingWebhook = await message(oldWebhook, 'pending');
+    const recentWebhook = await message(now - 60_000, 'failed');
+
+    expect(await pruneOnce(db(), now)).toEqual({
+      codes: 1,
+      mails: 1,
+      mailBodies: 1,
+      failures: 1,
+      auditEvents: 1,
+      webhookMessages: 1,
+    });
+    const webhookIds = await db()
+      .selectFrom('webhook_messages')
+      .select('id')
+      .where('endpoint_id', '=', endpointId)
+      .execute();
+    expect(webhookIds.map((row) => row.id).sort()).toEqual([pendingWebhook, recentWebhook].sort());
     const events = await db()
       .selectFrom('audit_events')
       .select('type')

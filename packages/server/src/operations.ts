@@ -59,7 +59,8 @@ import { serverUserView } from './users/user-views.js';
 import { type CreateUserInput, listUsers as listUserPageOf } from './users/users.js';
 import { createUser as createUserAction } from './users/users-actions.js';
 import { createUserBody } from './users/users-routes.js';
-import { resealWebhookSecrets } from './webhooks/webhook-secrets.js';
+import { listSealedWebhookSecrets, updateSealedWebhookSecrets } from './webhooks/webhook-endpoint-store.js';
+import { resealWebhookSecret, webhookSecretPurpose } from './webhooks/webhook-secrets.js';
 
 /** The service secret, needed when a config holds secrets to seal (OAuth client secrets, an SMTP password). */
 export interface SecretOption {
@@ -258,10 +259,10 @@ export interface SecretRotation {
   providerAccounts: number;
   /** Users with a TOTP secret (active or being enrolled). */
   totpSecrets: number;
-  /** Webhook endpoints, whose signing secrets (current and previous) are sealed under the master secret. */
-  webhookEndpoints: number;
   /** Mail bodies in the outbox (waiting, or kept by the dev mailbox). */
   queuedMails: number;
+  /** Webhook endpoints, whose signing secrets (and the previous ones still overlapping) were sealed again. */
+  webhookEndpoints: number;
   /** OAuth sign-ins in flight, ended (their verifiers were sealed under the old secret). */
   oauthFlowsEnded: number;
 }
@@ -269,7 +270,8 @@ export interface SecretRotation {
 /**
  * Moves a database to a new master secret: every signing key, every sealed
  * secret of a project config (OAuth client secrets, SMTP passwords), every
- * provider token, every TOTP secret and every outbox body is opened with `oldSecret` (or `newSecret`, for what is
+ * provider token, every TOTP secret, every outbox body and every webhook
+ * endpoint's signing secret is opened with `oldSecret` (or `newSecret`, for what is
  * sealed with it already) and sealed with `newSecret`, in one transaction, so
  * the database is never half-moved. Sign-ins through a provider that are in
  * flight end (they start again). Run it with every instance stopped, or while
@@ -306,11 +308,13 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
     keys: guarded(createSealer([oldSecret, newSecret], signingKeyPurpose)),
     config: guarded(createSealer([oldSecret, newSecret], configSealerPurpose)),
     outbox: guarded(outboxSealer([oldSecret, newSecret])),
+    webhooks: guarded(createSealer([oldSecret, newSecret], webhookSecretPurpose)),
   };
   const to = {
     keys: createSealer(newSecret, signingKeyPurpose),
     config: createSealer(newSecret, configSealerPurpose),
     outbox: outboxSealer(newSecret),
+    webhooks: createSealer(newSecret, webhookSecretPurpose),
   };
   return inTransaction(dbOf(storage), async (trx) => {
     const keys = await listSealedKeys(trx);
@@ -335,10 +339,17 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
     }
     const providerAccounts = await resealAccountTokens(trx, from.config, to.config);
     const totpSecrets = await resealTotpSecrets(trx, from.config, to.config);
-    const webhookEndpoints = await resealWebhookSecrets(trx, from.config, to.config);
     const mails = await listSealedMails(trx);
     for (const mail of mails) {
       await updateSealedMail(trx, mail.id, resealContent(from.outbox, to.outbox, mail.id, mail.sealed_content));
+    }
+    const endpoints = await listSealedWebhookSecrets(trx);
+    for (const endpoint of endpoints) {
+      const reseal = (sealed: string) => resealWebhookSecret(from.webhooks, to.webhooks, endpoint.id, sealed);
+      await updateSealedWebhookSecrets(trx, endpoint.id, {
+        secret_sealed: reseal(endpoint.secret_sealed),
+        previous_secret_sealed: endpoint.previous_secret_sealed && reseal(endpoint.previous_secret_sealed),
+      });
     }
     const oauthFlowsEnded = await deleteUnusedCodes(trx, 'oauth_flow');
     return {
@@ -346,8 +357,8 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
       projectConfigs,
       providerAccounts,
       totpSecrets,
-      webhookEndpoints,
       queuedMails: mails.length,
+      webhookEndpoints: endpoints.length,
       oauthFlowsEnded,
     };
   });

@@ -28,6 +28,7 @@ import { teamRoutes } from './teams/teams-routes.js';
 import { tokenRoutes } from './tokens/tokens-routes.js';
 import { userRoutes } from './users/users-routes.js';
 import { webhookEndpointRoutes } from './webhooks/webhooks-endpoints-routes.js';
+import { webhookMessageRoutes } from './webhooks/webhooks-messages-routes.js';
 
 /** The routes below `/api/v1`. */
 export const apiRoutes: readonly Route[] = [
@@ -55,5 +56,6 @@ export const apiRoutes: readonly Route[] = [
   ...metricsRoutes,
   ...healthRoutes,
   ...passkeyRoutes,
+  ...webhookMessageRoutes,
   ...metaRoutes(() => apiRoutes),
 ];

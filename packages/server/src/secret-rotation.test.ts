@@ -25,7 +25,13 @@ import { createService, type Service } from './service.js';
 import { dbOf, openPGlite, type Storage } from './storage/open-storage.js';
 import { testSeed } from './testing/seed-cache.js';
 import { SecretMismatchError } from './tokens/signing-keys.js';
-import { signingSecrets } from './webhooks/webhook-secrets.js';
+import { findWebhookEndpoint, insertWebhookEndpoint } from './webhooks/webhook-endpoint-store.js';
+import {
+  newWebhookSecret,
+  sealWebhookSecret,
+  signingSecrets,
+  webhookSecretPurpose,
+} from './webhooks/webhook-secrets.js';
 
 describe('secretWeakness', () => {
   it.each([
@@ -114,21 +120,38 @@ describe('rotateSecret', () => {
       tokens: { accessToken: 'provider-access', refreshToken: 'provider-refresh', expiresAt: null, scopes: [] },
       now: Date.now(),
     });
-    const endpoint = await (
-      await call(before, 'POST', '/webhooks/endpoints', admin, { url: 'https://hooks.example.com/in' })
-    ).json();
-    const rotated = await (
-      await call(before, 'POST', `/webhooks/endpoints/${endpoint.id}/rotate-secret`, admin, {})
-    ).json();
     await before.close();
+    const endpointId = crypto.randomUUID();
+    const webhookSecret = newWebhookSecret();
+    const previousSecret = newWebhookSecret();
+    const oldWebhookSealer = createSealer(oldSecret, webhookSecretPurpose);
+    await insertWebhookEndpoint(dbOf(storage), {
+      id: endpointId,
+      projectId,
+      url: 'https://example.com/hook',
+      description: '',
+      eventTypes: null,
+      secretSealed: sealWebhookSecret(oldWebhookSealer, endpointId, webhookSecret),
+      enabled: true,
+      now: Date.now(),
+    });
+    await dbOf(storage)
+      .updateTable('webhook_endpoints')
+      .set({
+        previous_secret_sealed: sealWebhookSecret(oldWebhookSealer, endpointId, previousSecret),
+        previous_secret_expires_at: new Date(Date.now() + 60_000),
+      })
+      .where('id', '=', endpointId)
+      .execute();
 
     const rotation = await rotateSecret(storage, oldSecret, newSecret);
     expect(rotation).toMatchObject({ projectConfigs: 1, providerAccounts: 1, webhookEndpoints: 1 });
-    const endpointRow = await dbOf(storage).selectFrom('webhook_endpoints').selectAll().executeTakeFirstOrThrow();
-    expect(signingSecrets(createSealer(newSecret, configSealerPurpose), endpointRow, Date.now())).toEqual([
-      rotated.secret,
-      endpoint.secret,
+    const endpoint = await findWebhookEndpoint(dbOf(storage), projectId, endpointId);
+    expect(signingSecrets(createSealer(newSecret, webhookSecretPurpose), endpoint!, Date.now())).toEqual([
+      webhookSecret,
+      previousSecret,
     ]);
+    expect(() => signingSecrets(oldWebhookSealer, endpoint!, Date.now())).toThrow();
     expect(rotation.signingKeys).toBeGreaterThanOrEqual(1);
 
     await expect(verifySecret(storage, oldSecret)).rejects.toBeInstanceOf(SecretMismatchError);

@@ -48,6 +48,8 @@ import { dbOf, type Storage } from './storage/open-storage.js';
 import { AccessTokens } from './tokens/access-tokens.js';
 import { SigningKeys, signingKeyPurpose } from './tokens/signing-keys.js';
 import { UserCache } from './users/user-cache.js';
+import { webhookSecretPurpose } from './webhooks/webhook-secrets.js';
+import { WebhookWorker } from './webhooks/webhook-worker.js';
 
 /** Options of `createService`. */
 export interface ServiceOptions {
@@ -142,6 +144,8 @@ export interface ServiceOptions {
   allowedHosts?: readonly string[];
   /** Real-time interval of the outbox worker's safety-net pass in ms (default 30 000). */
   mailPollIntervalMs?: number;
+  /** Real-time interval of the webhook worker's safety-net pass in ms, which sends the retries come due (default 10 000). */
+  webhookPollIntervalMs?: number;
   /**
    * Growing back-off after failed password sign-ins, per account and per
    * client address, and the limit on sign-ups per client address (429 with
@@ -232,7 +236,13 @@ export interface Service {
    */
   deliverMail(): Promise<void>;
   /**
-   * Stops the outbox worker, waiting for a mail being sent, and closes its
+   * Runs the webhook worker now, until no message is due (it also runs by
+   * itself when a message is written and on a timer). For tests and scripts
+   * that must know the messages went out; resolves when done.
+   */
+  deliverWebhooks(): Promise<void>;
+  /**
+   * Stops the outbox and webhook workers, waiting for a mail being sent, and closes its
    * SMTP connections. Requests still work afterwards but queued mail waits for
    * the next start. Close the service before its storage. Idempotent.
    */
@@ -302,6 +312,7 @@ export function createService(options: ServiceOptions): Service {
     accessTokens: new AccessTokens(signingKeys, clock),
     configSealer: createSealer(secrets, configSealerPurpose),
     mailSealer,
+    webhookSealer: createSealer(secrets, webhookSecretPurpose),
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
     authCache,
     users: new UserCache({ db, feed: changes }),
@@ -345,6 +356,16 @@ export function createService(options: ServiceOptions): Service {
     ...(options.mailPollIntervalMs !== undefined ? { pollIntervalMs: options.mailPollIntervalMs } : {}),
   });
 
+  const webhooks = new WebhookWorker({
+    db,
+    clock,
+    feed: changes,
+    sealer: deps.webhookSealer,
+    outbound,
+    logger,
+    ...(options.webhookPollIntervalMs !== undefined ? { pollIntervalMs: options.webhookPollIntervalMs } : {}),
+  });
+
   const api = new Hono<AppEnv>();
   mountRoutes(api, apiRoutes, deps);
 
@@ -378,13 +399,17 @@ export function createService(options: ServiceOptions): Service {
   });
 
   worker.start();
+  webhooks.start();
   const stopHousekeeping = startHousekeeping({ db, clock, logger });
   let closing: Promise<void> | undefined;
   return {
     deliverMail: () => worker.deliverNow(),
+    deliverWebhooks: () => webhooks.deliverNow(),
     close() {
       stopHousekeeping();
-      closing ??= worker.close().finally(() => Promise.all([transports.close(), counters.close()]));
+      closing ??= Promise.all([worker.close(), webhooks.close()])
+        .then(() => undefined)
+        .finally(() => Promise.all([transports.close(), counters.close()]));
       return closing;
     },
     async fetch(request, connection) {

@@ -64,6 +64,7 @@ describe('the known-error catalogue', () => {
       'MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED',
       'WEBHOOK_ENDPOINT_NOT_FOUND',
       'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+      'WEBHOOK_MESSAGE_NOT_FOUND',
     ]);
     expect(knownErrorCodes.filter((code) => rowOf(code).compatible === false)).toEqual(extra);
   });

@@ -211,8 +211,10 @@ export const errorCatalogue = {
    */
   MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED: { status: 400, details: { attempt_code: 'string' }, compatible: false },
 
-  // Webhooks: Latchkey's endpoint routes, which the 2.7 SDK never calls (it asks only for the webhook token).
+  // Webhooks: Latchkey's webhook routes (endpoints, messages, attempts) are an extension the 2.7 SDK never calls
+  // (it asks only for the webhook token).
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, details: { endpoint_id: 'string' }, compatible: false },
+  WEBHOOK_MESSAGE_NOT_FOUND: { status: 404, details: { message_id: 'string' }, compatible: false },
   /** The project has as many webhook endpoints as the service allows. */
   WEBHOOK_ENDPOINT_LIMIT_REACHED: { status: 403, details: { limit: 'number' }, compatible: false },
 } as const satisfies Record<string, Row>;

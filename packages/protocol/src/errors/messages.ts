@@ -108,7 +108,8 @@ export const errorMessages: Wording = {
   INVALID_TOTP_CODE: 'Invalid TOTP code. Please try signing in again.',
   MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED:
     'This project requires an authenticator app: set one up to finish signing in.',
-  WEBHOOK_ENDPOINT_NOT_FOUND: 'Webhook endpoint not found.',
+  WEBHOOK_ENDPOINT_NOT_FOUND: (d) => `Webhook endpoint ${d.endpoint_id} not found.`,
+  WEBHOOK_MESSAGE_NOT_FOUND: (d) => `Webhook message ${d.message_id} not found.`,
   WEBHOOK_ENDPOINT_LIMIT_REACHED: (d) =>
     `This project has as many webhook endpoints as the service allows (${d.limit}). Delete one to add another.`,
 };

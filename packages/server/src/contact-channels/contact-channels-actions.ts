@@ -26,6 +26,7 @@ import {
   markChannelVerified,
   updateContactChannel,
 } from './contact-channel-store.js';
+import { shownUsedForAuth } from './contact-channel-views.js';
 import { queueVerificationMail, type VerificationMail, verificationSubject } from './verification.js';
 
 export const notAssociated = () => new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
@@ -72,11 +73,6 @@ function collision(error: unknown): never {
   if (isUniqueViolation(error, authEmailIndex)) throw usedBySomeoneElse();
   if (isUniqueViolation(error, userEmailIndex)) throw alreadyHas();
   throw error;
-}
-
-/** Whether a channel shows as a sign-in channel: a sign-in use asked for and waiting for verification shows as asked. */
-export function shownUsedForAuth(row: ContactChannelRow): boolean {
-  return row.used_for_auth || row.auth_pending;
 }
 
 /** A channel to add to a user, as stored. */

@@ -63,6 +63,7 @@ import {
   findPrimaryChannel,
   listContactChannels,
 } from './contact-channel-store.js';
+import { contactChannelSchema, contactChannelView, shownUsedForAuth } from './contact-channel-views.js';
 import {
   addChannel,
   checkAddressFree,
@@ -70,48 +71,10 @@ import {
   notAssociated,
   removeChannel,
   sendVerificationCode,
-  shownUsedForAuth,
   updateChannel,
   verifyChannel,
 } from './contact-channels-actions.js';
 import { verificationSubject } from './verification.js';
-
-/**
- * A contact channel on the wire (wire-protocol §15.5).
- *
- * @example
- * contactChannelSchema.parse(answer.body); // { user_id, id, value, type: 'email', used_for_auth, is_verified, is_primary }
- */
-const contactChannelSchema = z
-  .object({
-    user_id: z.uuid(),
-    id: z.uuid(),
-    value: z.string(),
-    type: z.literal('email'),
-    used_for_auth: z.boolean(),
-    is_verified: z.boolean(),
-    is_primary: z.boolean(),
-  })
-  .strict()
-  .meta({ id: 'ContactChannel' });
-
-/**
- * The wire form of a stored channel.
- *
- * @example
- * return { items: rows.map(contactChannelView), is_paginated: false as const };
- */
-function contactChannelView(row: ContactChannelRow): z.infer<typeof contactChannelSchema> {
-  return {
-    user_id: row.user_id,
-    id: row.id,
-    value: row.value,
-    type: 'email',
-    used_for_auth: shownUsedForAuth(row),
-    is_verified: row.is_verified,
-    is_primary: row.is_primary,
-  };
-}
 
 const userRef = z.string().max(100);
 const channelParams = z.object({ userId: userRef, channelId: z.string().max(100) });

@@ -68,7 +68,7 @@ function typesNamedBy(names: string[], { wholeFile = false } = {}): Set<string> 
 const writtenByHand: string[] = [];
 
 describe('the event catalogue', () => {
-  const recorded = typesNamedBy(['record', 'recordWrite']);
+  const recorded = typesNamedBy(['record', 'recordWrites']);
   const byHand = typesNamedBy(['audit', 'auditWrite'], { wholeFile: true });
 
   it('has no dead entries: every event is recorded by some action or written by hand', () => {

@@ -31,7 +31,7 @@ export interface EventSpec {
   readonly data: z.ZodType<Record<string, unknown>>;
   /** The audit log keeps it (`GET /audit-events`). */
   readonly audited: boolean;
-  /** Webhooks will be offered it. */
+  /** Webhooks are offered it, as the public type `webhooks/webhook-events.ts` maps it to. */
   readonly webhook: boolean;
   /** The caches it makes stale, on this instance and every other. */
   readonly invalidates: readonly CacheName[];
@@ -74,24 +74,28 @@ export const eventCatalogue = {
   // Sign-in: `method` is how; `password_reset` is a reset that made the prover an account of her own.
   // `provider`: the provider of an OAuth sign-in.
   // `second_factor`: what proved the second step of a sign-in that needed one (`mfa/`).
-  sign_up: row(z.strictObject({ method, provider: z.string().optional(), second_factor: secondFactor }), ['user']),
-  'sign_in.succeeded': row(z.strictObject({ method, provider: z.string().optional(), second_factor: secondFactor }), [
-    'user',
-  ]),
+  sign_up: row(z.strictObject({ method, provider: z.string().optional(), second_factor: secondFactor }), ['user'], {
+    webhook: true,
+  }),
+  'sign_in.succeeded': row(
+    z.strictObject({ method, provider: z.string().optional(), second_factor: secondFactor }),
+    ['user'],
+    { webhook: true },
+  ),
   // `reason`: wrong_password, unknown_account, no_password, wrong_code (the user the code was mailed for, if any).
   'sign_in.failed': row(z.strictObject({ method, reason: z.string() })),
 
   // Passwords: `by` is `user` (their own change) or `server`.
-  'password.changed': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user']),
-  'password.reset': row(none, ['user']),
-  'password.set': row(none, ['user']),
+  'password.changed': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user'], { webhook: true }),
+  'password.reset': row(none, ['user'], { webhook: true }),
+  'password.set': row(none, ['user'], { webhook: true }),
 
   // Sessions: `created` is one server code opened for the user; `current` is the caller's own (a sign-out).
-  'session.created': row(session),
-  'session.revoked': row(z.strictObject({ session_id: z.string(), current: z.boolean() })),
+  'session.created': row(session, [], { webhook: true }),
+  'session.revoked': row(z.strictObject({ session_id: z.string(), current: z.boolean() }), [], { webhook: true }),
   // A replaced refresh token came back after its grace window: the session was ended.
-  'session.refresh_token_reused': row(session),
-  'impersonation.started': row(session),
+  'session.refresh_token_reused': row(session, [], { webhook: true }),
+  'impersonation.started': row(session, [], { webhook: true }),
   // A refresh wrote the session's use (at most once a minute), and with it the user's last activity (which the
   // server view shows): not a security event, so not audited.
   'session.used': unaudited(row(session, ['user'])),
@@ -127,11 +131,12 @@ export const eventCatalogue = {
   'contact_channel.added': row(
     z.strictObject({ channel_id: z.string(), used_for_auth: z.boolean().optional(), verified: z.boolean().optional() }),
     ['user'],
+    { webhook: true },
   ),
-  'contact_channel.removed': row(channel, ['user']),
-  'contact_channel.verified': row(channel, ['user']),
-  'contact_channel.updated': row(z.strictObject({ channel_id: z.string(), fields }), ['user']),
-  'contact_channel.detached': row(channel, ['user']),
+  'contact_channel.removed': row(channel, ['user'], { webhook: true }),
+  'contact_channel.verified': row(channel, ['user'], { webhook: true }),
+  'contact_channel.updated': row(z.strictObject({ channel_id: z.string(), fields }), ['user'], { webhook: true }),
+  'contact_channel.detached': row(channel, ['user'], { webhook: true }),
 
   // Mail: `failure` is a category, never the password nor the peer's words.
   'email.test_sent': row(
@@ -169,13 +174,13 @@ export const eventCatalogue = {
 
   // Passkeys: the passkey's id, never its credential id or key. `added` and `removed` may turn the user's
   // `passkey_auth_enabled` on or off.
-  'passkey.added': row(z.strictObject({ passkey_id: z.string() }), ['user']),
+  'passkey.added': row(z.strictObject({ passkey_id: z.string() }), ['user'], { webhook: true }),
   'passkey.renamed': row(z.strictObject({ passkey_id: z.string() })),
-  'passkey.removed': row(z.strictObject({ passkey_id: z.string() }), ['user']),
+  'passkey.removed': row(z.strictObject({ passkey_id: z.string() }), ['user'], { webhook: true }),
   // Multi-factor (TOTP): `by` is `user` (their own enrolment, or the setup a project's policy asked for at sign-in)
   // or `server`; `during` is what the code was for. Never a secret or a code.
-  'mfa.enabled': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user']),
-  'mfa.disabled': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user']),
+  'mfa.enabled': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user'], { webhook: true }),
+  'mfa.disabled': row(z.strictObject({ by: z.enum(['user', 'server']) }), ['user'], { webhook: true }),
   'mfa.failed': row(z.strictObject({ factor: mfaFactor, during: mfaStep })),
   'mfa.recovery_code_used': row(z.strictObject({ remaining: z.number().int() })),
   'mfa.recovery_codes_regenerated': row(none),

@@ -21,7 +21,7 @@ import {
   oneStatementRefusal,
   operatorContext,
   record,
-  recordWrite,
+  recordWrites,
   sessionsEnded,
 } from './recorder.js';
 
@@ -192,8 +192,8 @@ for (const backend of backends) {
       let announcedInside = -1;
       let refusals: (string | null)[] = [];
       await actInOneStatement(ctx, async (tx) => {
-        const write = recordWrite(tx, 'api_key.created', { userId: null, data: { key_set_id: keySetId, kinds: [] } });
-        await writeTogether(tx.db, write ? [write] : []);
+        const writes = recordWrites(tx, 'api_key.created', { userId: null, data: { key_set_id: keySetId, kinds: [] } });
+        await writeTogether(tx.db, writes);
         announcedInside = announced.length;
         // What the strict-mode write guard asks as each writing statement goes: the one, then a second refused.
         refusals = [oneStatementRefusal(), oneStatementRefusal()];
@@ -208,7 +208,7 @@ for (const backend of backends) {
       const failed = crypto.randomUUID();
       await expect(
         actInOneStatement(context(), async (tx) => {
-          recordWrite(tx, 'api_key.revoked', { userId: null, data: { key_set_id: failed, kinds: [] } });
+          recordWrites(tx, 'api_key.revoked', { userId: null, data: { key_set_id: failed, kinds: [] } });
           throw new Error('the statement failed');
         }),
       ).rejects.toThrow('the statement failed');

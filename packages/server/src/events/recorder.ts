@@ -12,7 +12,10 @@
  *   `NOTIFY` on commit, never after a rollback), and tells this instance's
  *   change feed once the transaction has committed (read-your-writes: the
  *   next request on this instance never reads the cached old row);
- * - (webhooks) is where the outbox row of an event offered to webhooks goes.
+ * - for an event offered to webhooks (`webhooks/webhook-events.ts`), writes
+ *   one outbox message per endpoint of the project subscribed to its type,
+ *   in the same statement as the audit row (so in the same transaction):
+ *   none for a change that rolled back, none lost for one that committed.
  * A rolled-back action leaves no audit row and sends no notice. An action
  * called inside another joins its transaction and its notices. Sessions are
  * the one change whose statement notifies the other instances itself (the
@@ -63,6 +66,8 @@ import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { type ChangeFeed, type FeedEvent, notifyChanges } from '../storage/change-feed.js';
 import { type Db, inTransaction, type Write, writeTogether } from '../storage/db.js';
 import type { JsonValue } from '../storage/schema.js';
+import { webhookEventOf } from '../webhooks/webhook-events.js';
+import { webhookMessagesInsert } from '../webhooks/webhook-message-store.js';
 import { type CacheName, type EventData, type EventType, eventCatalogue } from './catalogue.js';
 
 /**
@@ -155,7 +160,7 @@ export async function act<T>(ctx: ActionContext, work: (tx: ActionTx) => Promise
 
 /**
  * `act` for an action whose whole change is one statement (its event written
- * in the same statement, `recordWrite`): a statement is atomic on its own, so
+ * in the same statement, `recordWrites`): a statement is atomic on its own, so
  * no transaction is opened, and the change costs one round trip instead of
  * four (begin, the statement, the notices, commit). Notices for the other
  * instances, if any, follow in a statement of their own once the change has
@@ -164,7 +169,7 @@ export async function act<T>(ctx: ActionContext, work: (tx: ActionTx) => Promise
  * is refused (`oneStatementRefusal`).
  *
  * @example
- * await actInOneStatement(ctx, (tx) => deleteSessionById(tx.db, ..., (deleted) => [recordWrite(tx, ...)]));
+ * await actInOneStatement(ctx, (tx) => deleteSessionById(tx.db, ..., (deleted) => recordWrites(tx, ...)));
  */
 export async function actInOneStatement<T>(ctx: ActionContext, work: (tx: ActionTx) => Promise<T>): Promise<T> {
   const outer = running.getStore();
@@ -229,54 +234,62 @@ const maxUserAgent = 300;
  * await record(tx, 'user.deleted', { userId });
  */
 export async function record<T extends EventType>(tx: ActionTx, type: T, ...[facts]: FactsArgument<T>): Promise<void> {
-  const write = recordWrite(tx, type, facts as EventFacts<T>);
-  if (write) await writeTogether(tx.db, [write]);
+  await writeTogether(tx.db, recordWrites(tx, type, facts as EventFacts<T>));
 }
 
 /**
- * `record`, with the audit row returned unsent (null when the event is not
- * audited), for the action to send in one statement with the change it
+ * `record`, with its rows returned unsent (the audit row, when the event is
+ * audited, and the webhook messages, when webhooks are offered it; none
+ * else), for the action to send in one statement with the change it
  * describes (`writeTogether`, a store's `also`): a sign-in's session, its
- * activity and its event are one round trip. With `onlyWith`, the row is
+ * activity and its event are one round trip. With `onlyWith`, the rows are
  * written only when that part of the statement has rows (a deletion that
  * found its row); an action whose change found nothing must not commit.
  *
  * @example
- * await createSession(tx.db, { ...session, also: (id) => [recordWrite(tx, 'session.created', { userId, data: { session_id: id } })] });
+ * await createSession(tx.db, { ...session, also: (id) => recordWrites(tx, 'session.created', { userId, data: { session_id: id } }) });
  */
-export function recordWrite<T extends EventType>(
+export function recordWrites<T extends EventType>(
   tx: ActionTx,
   type: T,
   facts: EventFacts<T>,
   options: { onlyWith?: string } = {},
-): Write | null {
+): Write[] {
   const state = tx[pending];
   if (!state?.open) throw new Error(`record(${type}): outside an open action`);
   const spec = eventCatalogue[type];
   const data = spec.data.parse(facts?.data ?? {}) as Record<string, JsonValue>;
   const userId = facts?.userId === undefined ? tx.userId : facts.userId;
   const projectId = facts?.projectId ?? tx.projectId;
-  // Webhooks: an event offered to them (`spec.webhook`) adds its outbox row here, in this transaction.
   for (const cache of spec.invalidates) {
     const notice = noticeOf(cache, { projectId, userId, data });
     if (notice && !state.notices.some((held) => sameNotice(held, notice))) state.notices.push(notice);
   }
-  if (!spec.audited) return null;
-  return auditEventInsert(
-    tx.db,
-    {
-      project_id: projectId,
-      type,
-      occurred_at: new Date(tx.clock.now()),
-      user_id: userId,
-      actor_type: tx.actor.type,
-      actor_id: tx.actor.id,
-      ip: tx.client.ip,
-      user_agent: tx.client.userAgent?.slice(0, maxUserAgent) ?? null,
-      data,
-    },
-    options.onlyWith,
+  const writes: Write[] = [];
+  const webhookType = spec.webhook ? webhookEventOf(type) : null;
+  if (webhookType !== null) {
+    const event = { projectId, type: webhookType, facts: { ...data, user_id: userId }, now: tx.clock.now() };
+    writes.push(webhookMessagesInsert(tx.db, event, options.onlyWith));
+  }
+  if (!spec.audited) return writes;
+  writes.push(
+    auditEventInsert(
+      tx.db,
+      {
+        project_id: projectId,
+        type,
+        occurred_at: new Date(tx.clock.now()),
+        user_id: userId,
+        actor_type: tx.actor.type,
+        actor_id: tx.actor.id,
+        ip: tx.client.ip,
+        user_agent: tx.client.userAgent?.slice(0, maxUserAgent) ?? null,
+        data,
+      },
+      options.onlyWith,
+    ),
   );
+  return writes;
 }
 
 type FactsArgument<T extends EventType> =

@@ -19,6 +19,7 @@ import { totpAt } from '../test-support/mfa.js';
 import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
+import { addWebhookEndpoint } from '../test-support/webhooks.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { routesNotYetActions } from './action-guard.js';
@@ -724,7 +725,20 @@ const exercises: Record<string, Exercise> = {
     },
     records: 'mfa.enabled',
   },
+  'POST /webhooks/endpoints/:endpointId/test': {
+    run: async () => post(`/webhooks/endpoints/${await webhookEndpoint()}/test`, {}, admin()),
+  },
+  'POST /webhooks/messages/:messageId/replay': {
+    run: async () => {
+      const message = await ok(post(`/webhooks/endpoints/${await webhookEndpoint()}/test`, {}, admin()));
+      return post(`/webhooks/messages/${message.id}/replay`, {}, admin());
+    },
+  },
 };
+
+/** A webhook endpoint of the project (the service itself answers its posts, 404). */
+const webhookEndpoint = async (): Promise<string> =>
+  (await addWebhookEndpoint(service, `${service.url}/webhook`, { eventTypes: ['webhook.test'] })).id;
 
 /** A signed-in user who turned TOTP on, and the code of the step after the one that proved it. */
 async function withTotp() {

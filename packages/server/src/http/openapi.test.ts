@@ -92,6 +92,23 @@ describe('GET /api/v1/openapi.json', () => {
     );
   });
 
+  it('describes every webhook message the service sends, with its signed headers and body schema', () => {
+    expect(Object.keys(document.webhooks)).toEqual(
+      expect.arrayContaining(['user.created', 'team_membership.deleted', 'webhook.test']),
+    );
+    const created = document.webhooks['user.created'].post;
+    expect(created.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    const body = created.requestBody.content['application/json'].schema;
+    expect(body.properties.type).toMatchObject({ const: 'user.created' });
+    expect(body.properties.data).toEqual({ $ref: '#/components/schemas/ServerUser' });
+    const membership = document.webhooks['team_membership.created'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(membership.properties.data.properties)).toEqual(['team_id', 'user_id']);
+  });
+
   it('turns path parameters into OpenAPI templates', () => {
     const jwks = document.paths['/projects/{projectId}/.well-known/jwks.json'].get;
     expect(jwks.parameters).toEqual([{ name: 'projectId', in: 'path', required: true, schema: { type: 'string' } }]);

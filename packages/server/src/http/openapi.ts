@@ -199,13 +199,64 @@ function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
+/** A message the service sends (a webhook event type): what it is, and the schema of its body. */
+export interface OutgoingMessage {
+  summary: string;
+  body: z.ZodType;
+}
+
+/** The headers every webhook message carries (Standard Webhooks). */
+const webhookHeaders = [
+  ['webhook-id', 'The message id, `msg_…`: the same on every attempt, so a receiver can drop repeats.'],
+  ['webhook-timestamp', 'When this attempt was signed, in seconds since the epoch.'],
+  [
+    'webhook-signature',
+    'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per secret (two while a rotated secret overlaps).',
+  ],
+] as const;
+
+/** The `webhooks` section: one POST per message type, signed the Standard Webhooks way. */
+function webhookOperations(messages: Record<string, OutgoingMessage>, schemas: SchemaSet): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(messages).map(([type, message]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace(/\W/g, '_')}`,
+          summary: message.summary,
+          tags: ['webhooks'],
+          parameters: webhookHeaders.map(([name, description]) => ({
+            name,
+            in: 'header',
+            required: true,
+            description,
+            schema: { type: 'string' },
+          })),
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemas.convert(message.body, 'output') } },
+          },
+          responses: {
+            '200': { description: 'Any 2xx answer delivers the message; anything else (a redirect too) is retried.' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /**
- * The OpenAPI 3.1 document of `routes`.
+ * The OpenAPI 3.1 document of `routes`, and of the webhook messages the
+ * service sends (the `webhooks` section), when given.
  *
  * @example
  * const document = openApiDocument(apiRoutes, { version: '0.1.0' });
  */
-export function openApiDocument(routes: readonly Route[], info: { version: string }): Record<string, unknown> {
+export function openApiDocument(
+  routes: readonly Route[],
+  info: { version: string },
+  webhooks: Record<string, OutgoingMessage> = {},
+): Record<string, unknown> {
   const schemas = new SchemaSet();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -240,6 +291,7 @@ export function openApiDocument(routes: readonly Route[], info: { version: strin
     },
     servers: [{ url: '/api/v1' }],
     paths,
+    ...(Object.keys(webhooks).length > 0 ? { webhooks: webhookOperations(webhooks, schemas) } : {}),
     components: {
       schemas: {
         KnownError: {

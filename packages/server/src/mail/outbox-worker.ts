@@ -11,9 +11,11 @@
  * and dropped once SMTP accepted the mail or it failed for good.
  *
  * A pass runs when a mail is queued (the change feed carries the commit's
- * `NOTIFY`), when the service starts, and on a slow timer as a safety net.
+ * `NOTIFY`), when the service starts, and on a slow timer as a safety net:
+ * the loop, lease and back-off every outbox shares (`common/claim-loop.ts`).
  */
 import type { Logger } from 'pino';
+import { ClaimLoop, leaseMs, retryAt } from '../common/claim-loop.js';
 import type { Clock } from '../common/clock.js';
 import type { Sealer } from '../crypto/encryption.js';
 import { findProject, type ProjectRecord } from '../projects/projects.js';
@@ -30,11 +32,7 @@ export const retryDelaysMs: readonly number[] = [2, 4, 8, 16, 32].map((minutes) 
 /** Attempts before a mail is `failed` for good. */
 export const maxAttempts = retryDelaysMs.length + 1;
 
-/** How long a claimed mail stays with its worker before another may take it (longer than any send's timeouts). */
-export const leaseMs = 5 * 60_000;
-
-/** Mails claimed per query. */
-const batchSize = 10;
+export { leaseMs };
 
 /** Options of `OutboxWorker`. */
 export interface OutboxWorkerOptions {
@@ -51,30 +49,43 @@ export interface OutboxWorkerOptions {
 
 /** Sends queued mail; `start` it once, `close` it before closing the storage. */
 export class OutboxWorker {
-  #running: Promise<void> | null = null;
-  #again = false;
-  #closed = false;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #unsubscribe: (() => void) | undefined;
+  readonly #loop: ClaimLoop<OutboxRow>;
+  /** The projects of the batch being sent (one read per project and batch). */
+  #projects = new Map<string, Promise<ProjectRecord | null>>();
 
-  constructor(private readonly options: OutboxWorkerOptions) {}
-
-  /** Listens for queued mail, starts the safety-net timer (which never keeps the process alive) and runs a pass. */
-  start(): void {
-    if (this.#closed || this.#timer) return;
-    this.#unsubscribe = this.options.feed.subscribe((event) => {
-      // `live` again after a lost connection: notifications may have been missed meanwhile.
-      if (event.type === 'mail' || event.type === 'live') this.wake();
+  constructor(private readonly options: OutboxWorkerOptions) {
+    const { db, clock } = options;
+    this.#loop = new ClaimLoop({
+      queue: {
+        name: 'mail',
+        wakeOn: 'mail',
+        claim: (limit) => {
+          this.#projects.clear();
+          const now = clock.now();
+          return claimDueMails(db, { now, leaseUntil: now + leaseMs, limit, maxAttempts });
+        },
+        deliver: (row) => this.#deliver(row),
+        release: (rows) =>
+          releaseMails(
+            db,
+            rows.map((row) => row.id),
+            clock.now(),
+          ),
+      },
+      feed: options.feed,
+      logger: options.logger,
+      pollIntervalMs: options.pollIntervalMs ?? 30_000,
     });
-    this.#timer = setInterval(() => this.wake(), this.options.pollIntervalMs ?? 30_000);
-    this.#timer.unref?.();
-    this.wake();
+  }
+
+  /** Listens for queued mail, starts the safety-net timer and runs a pass. */
+  start(): void {
+    this.#loop.start();
   }
 
   /** Asks for a pass soon (after the current one, when one is running). */
   wake(): void {
-    // Deferred: the feed may call this from inside the committing query of the one PGlite connection.
-    setImmediate(() => void this.deliverNow());
+    this.#loop.wake();
   }
 
   /**
@@ -82,72 +93,32 @@ export class OutboxWorker {
    * when they are done. Failures of the database are logged, never thrown.
    */
   deliverNow(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    if (this.#running) {
-      this.#again = true;
-      return this.#running;
-    }
-    this.#running = this.#loop().finally(() => {
-      this.#running = null;
-    });
-    return this.#running;
+    return this.#loop.deliverNow();
   }
 
   /** Stops listening and the timer, and waits for the mail being sent (the rest of a claimed batch is handed back). */
-  async close(): Promise<void> {
-    this.#closed = true;
-    clearInterval(this.#timer);
-    this.#unsubscribe?.();
-    await this.#running;
+  close(): Promise<void> {
+    return this.#loop.close();
   }
 
-  async #loop(): Promise<void> {
-    do {
-      this.#again = false;
-      try {
-        while (!this.#closed && (await this.#pass()) === batchSize) {}
-      } catch (error) {
-        this.options.logger?.error(
-          { err: { name: (error as Error).name, message: (error as Error).message } },
-          'mail worker pass failed',
-        );
-      }
-    } while (this.#again && !this.#closed);
-  }
-
-  /** Claims and sends one batch; returns how many were claimed. */
-  async #pass(): Promise<number> {
-    const { db, clock } = this.options;
-    const now = clock.now();
-    const rows = await claimDueMails(db, { now, leaseUntil: now + leaseMs, limit: batchSize, maxAttempts });
-    const projects = new Map<string, ProjectRecord | null>();
-    for (const [index, row] of rows.entries()) {
-      if (this.#closed) {
-        await releaseMails(
-          db,
-          rows.slice(index).map((rest) => rest.id),
-          clock.now(),
-        );
-        break;
-      }
-      if (!projects.has(row.project_id)) projects.set(row.project_id, await findProject(db, row.project_id));
-      await this.#deliver(row, projects.get(row.project_id) ?? null);
-    }
-    return rows.length;
-  }
-
-  async #deliver(row: OutboxRow, project: ProjectRecord | null): Promise<void> {
+  async #deliver(row: OutboxRow): Promise<void> {
     const { db, clock, transports, sealer, logger } = this.options;
     let secrets: string[] = [];
     try {
-      if (!project) throw new Error('the project no longer exists');
+      let project = this.#projects.get(row.project_id);
+      if (!project) {
+        project = findProject(db, row.project_id);
+        this.#projects.set(row.project_id, project);
+      }
+      const found = await project;
+      if (!found) throw new Error('the project no longer exists');
       const to = plainAddress(row.recipient);
       if (to === null) {
         // Never deliverable: no point retrying.
         await markMailFailed(db, row.id, { error: 'the recipient is not one plain e-mail address', retryAt: null });
         return;
       }
-      const route = await transports.routeFor(project);
+      const route = await transports.routeFor(found);
       if (route.kind === 'none') throw new Error(route.reason);
       if (route.kind === 'mailbox') {
         await markMailSent(db, row.id, { now: clock.now(), transport: 'mailbox', keepBody: true });
@@ -170,11 +141,10 @@ export class OutboxWorker {
       await markMailSent(db, row.id, { now: clock.now(), transport: 'smtp', keepBody: false });
     } catch (error) {
       const message = deliveryError(error, secrets);
-      const delay = retryDelaysMs[row.attempts - 1];
-      const retryAt = row.attempts >= maxAttempts || delay === undefined ? null : clock.now() + delay;
-      await markMailFailed(db, row.id, { error: message, retryAt });
+      const next = retryAt(row.attempts, retryDelaysMs, clock.now());
+      await markMailFailed(db, row.id, { error: message, retryAt: next });
       logger?.warn(
-        { mailId: row.id, attempts: row.attempts, gaveUp: retryAt === null, error: message },
+        { mailId: row.id, attempts: row.attempts, gaveUp: next === null, error: message },
         'mail delivery failed',
       );
     }

@@ -8,12 +8,13 @@ import { openApiDocument } from '../http/openapi.js';
 import { referencePage, referencePageHeaders } from '../http/reference-page.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { serviceVersion } from '../version.js';
+import { webhookMessages } from '../webhooks/webhook-events.js';
 
 /** The meta routes; `routes` gives every route of the API (these included) when the document is first asked for. */
 export function metaRoutes(routes: () => readonly Route[]): Route[] {
   let document: Record<string, unknown> | undefined;
   const currentDocument = () => {
-    document ??= openApiDocument(routes(), { version: serviceVersion });
+    document ??= openApiDocument(routes(), { version: serviceVersion }, webhookMessages());
     return document;
   };
   let page: string | undefined;

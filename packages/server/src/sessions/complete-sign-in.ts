@@ -23,7 +23,7 @@ import { constants } from '@latchkey/protocol';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { EventData } from '../events/catalogue.js';
-import { type ActionContext, type ActionTx, act, actorOf, record, recordWrite } from '../events/recorder.js';
+import { type ActionContext, type ActionTx, act, actorOf, record, recordWrites } from '../events/recorder.js';
 import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { activityWrites, countryOf } from '../metrics/activity.js';
 import { issueAttempt, secondFactorDue, secondFactorRequired } from '../mfa/mfa-attempts.js';
@@ -248,7 +248,6 @@ async function openSession(
   const { db, projectId } = tx;
   const { userId, isNewUser } = user;
   const now = deps.clock.now();
-  const recorded = (write: Write | null) => (write ? [write] : []);
   const method = signIn.method;
   const also = signIn.also ?? [];
   if (typeof method === 'object' && 'server' in method) {
@@ -261,12 +260,10 @@ async function openSession(
       isImpersonation: method.server.impersonation,
       also: (id) => [
         ...also,
-        ...recorded(
-          recordWrite(tx, method.server.impersonation ? 'impersonation.started' : 'session.created', {
-            userId,
-            data: { session_id: id },
-          }),
-        ),
+        ...recordWrites(tx, method.server.impersonation ? 'impersonation.started' : 'session.created', {
+          userId,
+          data: { session_id: id },
+        }),
       ],
     });
     return { ...user, projectId, ...session };
@@ -287,12 +284,10 @@ async function openSession(
       // An OAuth sign-in's first factor was recorded by the provider's callback; its second step is recorded here.
       ...(method === 'oauth'
         ? []
-        : recorded(
-            recordWrite(tx, isNewUser ? 'sign_up' : 'sign_in.succeeded', {
-              userId,
-              data: { method: first, ...secondFactor },
-            }),
-          )),
+        : recordWrites(tx, isNewUser ? 'sign_up' : 'sign_in.succeeded', {
+            userId,
+            data: { method: first, ...secondFactor },
+          })),
     ],
   });
   return { ...user, projectId, ...session };

@@ -8,7 +8,7 @@
  * action commits (`sessionsEnded`), so its access tokens are refused at once.
  */
 import { KnownError } from '@latchkey/protocol';
-import { type ActionContext, act, actInOneStatement, record, recordWrite, sessionsEnded } from '../events/recorder.js';
+import { type ActionContext, act, actInOneStatement, record, recordWrites, sessionsEnded } from '../events/recorder.js';
 import { recordUserActivity } from '../metrics/activity.js';
 import type { Db } from '../storage/db.js';
 import type { SessionRow } from '../storage/schema.js';
@@ -25,8 +25,7 @@ export function signOutSession(ctx: ActionContext, sessionId: string, userId: st
   return actInOneStatement(ctx, async (tx) => {
     const facts = { userId, data: { session_id: sessionId, current: true } };
     const ended = await deleteSessionById(tx.db, ctx.projectId, sessionId, undefined, (deleted) => {
-      const write = recordWrite(tx, 'session.revoked', facts, { onlyWith: deleted });
-      return write ? [write] : [];
+      return recordWrites(tx, 'session.revoked', facts, { onlyWith: deleted });
     });
     if (!ended) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     sessionsEnded(tx, [ended.id]);
@@ -95,8 +94,7 @@ export function endReusedSession(ctx: ActionContext, session: SessionRow): Promi
   return act(ctx, async (tx) => {
     const facts = { userId: session.user_id, data: { session_id: session.id } };
     const ended = await deleteSessionById(tx.db, ctx.projectId, session.id, undefined, (deleted) => {
-      const write = recordWrite(tx, 'session.refresh_token_reused', facts, { onlyWith: deleted });
-      return write ? [write] : [];
+      return recordWrites(tx, 'session.refresh_token_reused', facts, { onlyWith: deleted });
     });
     if (ended) sessionsEnded(tx, [ended.id]);
   });

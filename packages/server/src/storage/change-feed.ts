@@ -15,7 +15,8 @@
  * once it listens again.
  *
  * The same channel tells outbox workers that a mail was queued
- * (`notifyMailQueued`), so one queued by any instance is sent at once, and
+ * (`notifyMailQueued`) and webhook workers that messages are due, so one
+ * queued by any instance is sent at once, and
  * carries the changes of user and team rows, which triggers announce
  * (migration 0009) for the user cache (`users/user-cache.ts`): they cover
  * SQL an operator runs by hand and cascades; this instance's own writes are
@@ -29,6 +30,8 @@ export type FeedEvent =
   | { type: 'change'; projectId: string }
   /** A mail was queued (`notifyMailQueued`): outbox workers look for due mail now. */
   | { type: 'mail' }
+  /** Webhook messages were written or made due again (`notifyWebhookDue`, a trigger): delivery workers look now. */
+  | { type: 'webhook' }
   /** Sessions were deleted (`notifySessionsRevoked`): their access tokens must stop working. */
   | { type: 'revoked'; sessionIds: string[] }
   /** A refresh token (by its hash) stopped being its session's current one (`rotatedNotice`): caches drop it. */
@@ -93,6 +96,8 @@ function payloadOf(event: FeedEvent): Record<string, unknown> | null {
       return { rotated: [event.projectId, event.tokenHash] };
     case 'mail':
       return { mail: true };
+    case 'webhook':
+      return { webhook: true };
     default:
       return null;
   }
@@ -127,6 +132,17 @@ export async function notifyMailQueued(db: Db): Promise<void> {
 }
 
 /**
+ * Tells every instance's webhook worker that messages are due (a replay);
+ * sent when the transaction of `db`, if any, commits. New messages need no
+ * call: a trigger on `webhook_messages` (migration 0015) sends the same.
+ */
+export async function notifyWebhookDue(db: Db): Promise<void> {
+  await sql`select pg_notify(${changeChannel}, json_build_object('schema', current_schema(), 'webhook', true)::text)`.execute(
+    db,
+  );
+}
+
+/**
  * The `pg_notify` call that tells every instance the sessions of `ids` (an
  * SQL expression of a short JSON array of ids; PostgreSQL's payload limit is
  * 8000 bytes) were deleted; sent when the transaction commits. The session
@@ -154,6 +170,7 @@ function feedEventOf(payload: string, schema: string): FeedEvent | null {
       schema?: unknown;
       project?: unknown;
       mail?: unknown;
+      webhook?: unknown;
       revoked?: unknown;
       rotated?: unknown;
       users?: unknown;
@@ -172,6 +189,7 @@ function feedEventOf(payload: string, schema: string): FeedEvent | null {
         return { type: 'rotated', projectId, tokenHash };
       return null;
     }
+    if (parsed.webhook === true) return { type: 'webhook' };
     return parsed.mail === true ? { type: 'mail' } : null;
   } catch {
     return null;

@@ -332,6 +332,8 @@ export type WebhookMessageStatus = 'pending' | 'sending' | 'delivered' | 'failed
 /** One event for one endpoint, written in the transaction of the change; `payload` is the body it is sent with. */
 interface WebhookMessagesTable {
   id: string;
+  /** The order messages were written in (an endpoint gets them in this order). */
+  seq: Generated<string>;
   project_id: string;
   endpoint_id: string;
   event_type: string;

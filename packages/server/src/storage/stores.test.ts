@@ -26,6 +26,8 @@ const owned: Record<string, readonly string[]> = {
   'oauth/oauth-account-store.ts': ['oauth_accounts'],
   'passkeys/passkey-store.ts': ['passkeys'],
   'webhooks/webhook-endpoint-store.ts': ['webhook_endpoints'],
+  // Messages and their delivery attempts.
+  'webhooks/webhook-message-store.ts': ['webhook_messages', 'webhook_attempts'],
   'permissions/definition-store.ts': ['team_permission_definitions', 'team_permission_inclusions'],
   // Grants, and the definitions every new project starts with.
   'permissions/permission-store.ts': [

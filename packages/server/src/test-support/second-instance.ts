@@ -39,6 +39,7 @@ async function startSecondInstance(first: TestService): Promise<TestService> {
     storage,
     service,
     deliverMail: () => service.deliverMail(),
+    deliverWebhooks: () => service.deliverWebhooks(),
     close: () => {
       // The server closes the service; the storage is the first one's schema, which the first drops.
       closing ??= server.close().finally(() => storage.close());

@@ -140,6 +140,12 @@ export interface TestService {
    * await service.deliverMail();
    */
   deliverMail(): Promise<void>;
+  /**
+   * Runs the webhook worker now until no message is due (by the service
+   * clock) and resolves when done: the deterministic way to wait for webhook
+   * deliveries.
+   */
+  deliverWebhooks(): Promise<void>;
   /** Creates another project with its own key set (for cross-project checks). */
   createOtherProject(config?: ProjectConfigPatch): Promise<{ projectId: string; keys: TestKeys }>;
   /** Stops the listener and the outbox worker, then drops the database (or its schema). */
@@ -210,6 +216,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       service,
       mailboxUrl: options.smtpUrl === undefined ? `${server.url}/mailbox` : null,
       deliverMail: () => service.deliverMail(),
+      deliverWebhooks: () => service.deliverWebhooks(),
       setProjectConfig: (patch) => updateProjectConfig(storage, project.projectId, patch, { secret }),
       createOtherProject: (config) => newProject(storage, 'Other project', config, clock.now(), secret),
       close: () => {

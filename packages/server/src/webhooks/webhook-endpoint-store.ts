@@ -142,3 +142,41 @@ export async function replaceWebhookSecret(
     .executeTakeFirst();
   return row ?? null;
 }
+
+/**
+ * Turns the endpoint off because its deliveries keep failing, saying why
+ * (`disabled_reason`); an admin turns it back on. Its pending messages wait
+ * meanwhile. Returns whether it was on.
+ */
+export async function disableWebhookEndpoint(
+  db: Db,
+  projectId: string,
+  id: string,
+  reason: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ enabled: false, disabled_reason: reason, updated_at: new Date(now) })
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .where('enabled', '=', true)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Every endpoint's sealed secrets (`rotateSecret`). */
+export async function listSealedWebhookSecrets(
+  db: Db,
+): Promise<Pick<WebhookEndpointRow, 'id' | 'secret_sealed' | 'previous_secret_sealed'>[]> {
+  return db.selectFrom('webhook_endpoints').select(['id', 'secret_sealed', 'previous_secret_sealed']).execute();
+}
+
+/** Replaces an endpoint's sealed secrets (`rotateSecret`). */
+export async function updateSealedWebhookSecrets(
+  db: Db,
+  id: string,
+  sealed: { secret_sealed: string; previous_secret_sealed: string | null },
+): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(sealed).where('id', '=', id).execute();
+}

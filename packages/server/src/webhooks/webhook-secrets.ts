@@ -6,8 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Sealer } from '../crypto/encryption.js';
-import type { Db } from '../storage/db.js';
 import type { WebhookEndpointRow } from '../storage/schema.js';
+
+/** The purpose of the sealer of endpoint secrets (`createSealer(secrets, webhookSecretPurpose)`). */
+export const webhookSecretPurpose = 'webhook-secrets';
 
 /** How long the secret before a rotation keeps signing beside the new one. */
 export const rotationOverlapMs = 24 * 60 * 60_000;
@@ -27,6 +29,11 @@ export function sealWebhookSecret(sealer: Sealer, endpointId: string, secret: st
   return sealer.seal(secret, boundTo(endpointId));
 }
 
+/** A secret of the endpoint `endpointId` sealed by `from`, sealed again by `to` (`rotateSecret`). */
+export function resealWebhookSecret(from: Sealer, to: Sealer, endpointId: string, sealed: string): string {
+  return to.seal(from.open(sealed, boundTo(endpointId)), boundTo(endpointId));
+}
+
 /** The secrets that sign a message to `endpoint` at `now`: the current one, then the previous while it overlaps. */
 export function signingSecrets(
   sealer: Sealer,
@@ -39,28 +46,4 @@ export function signingSecrets(
     secrets.push(sealer.open(previous, boundTo(endpoint.id)));
   }
   return secrets;
-}
-
-/**
- * Opens every endpoint's secrets (current and previous) with `from` and seals
- * them again with `to`, for the rotation of the master secret
- * (`operations.ts`); how many endpoints were moved.
- */
-export async function resealWebhookSecrets(db: Db, from: Sealer, to: Sealer): Promise<number> {
-  const rows = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'secret_sealed', 'previous_secret_sealed'])
-    .execute();
-  for (const row of rows) {
-    const reseal = (sealed: string) => to.seal(from.open(sealed, boundTo(row.id)), boundTo(row.id));
-    await db
-      .updateTable('webhook_endpoints')
-      .set({
-        secret_sealed: reseal(row.secret_sealed),
-        previous_secret_sealed: row.previous_secret_sealed && reseal(row.previous_secret_sealed),
-      })
-      .where('id', '=', row.id)
-      .execute();
-  }
-  return rows.length;
 }

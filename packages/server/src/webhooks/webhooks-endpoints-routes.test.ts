@@ -8,7 +8,7 @@
 import { headers as h } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
 import { createSealer } from '../crypto/encryption.js';
-import { configSealerPurpose } from '../projects/config-secrets.js';
+import { webhookSecretPurpose } from './webhook-secrets.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
   type Answer,
@@ -85,7 +85,7 @@ describeEachBackend('webhook endpoints', (backend) => {
     const row = (await rows()).find((entry) => entry.id === created.id)!;
     expect(JSON.stringify(row)).not.toContain('whsec_');
     expect(JSON.stringify(row)).not.toContain(created.secret.slice(6));
-    const sealer = createSealer(service.secret, configSealerPurpose);
+    const sealer = createSealer(service.secret, webhookSecretPurpose);
     expect(signingSecrets(sealer, row, service.clock.now())).toEqual([created.secret]);
     const other = (await rows()).find((entry) => entry.id !== created.id)!;
     expect(() => signingSecrets(sealer, { ...row, id: other.id }, service.clock.now())).toThrow();
@@ -162,7 +162,7 @@ describeEachBackend('webhook endpoints', (backend) => {
     expect(rotated.body.secret).not.toBe(created.secret);
     const row = (await rows()).find((entry) => entry.id === created.id)!;
     expect(JSON.stringify(row)).not.toContain('whsec_');
-    const sealer = createSealer(service.secret, configSealerPurpose);
+    const sealer = createSealer(service.secret, webhookSecretPurpose);
     const expiry = rotated.body.previous_secret_expires_at_millis;
     expect(signingSecrets(sealer, row, expiry - 1)).toEqual([rotated.body.secret, created.secret]);
     expect(signingSecrets(sealer, row, expiry)).toEqual([rotated.body.secret]);

@@ -168,7 +168,7 @@ const createEndpointRoute = defineRoute({
   errors: ['WEBHOOK_ENDPOINT_LIMIT_REACHED'],
   handler: async (input) => {
     const { body, deps } = input;
-    const created = await createWebhookEndpoint(requestContext(input), deps.configSealer, {
+    const created = await createWebhookEndpoint(requestContext(input), deps.webhookSealer, {
       url: checkedUrl(body.url, deps.outbound.allowPrivateNetwork),
       description: body.description ?? '',
       eventTypes: subscription(body.event_types ?? null),
@@ -251,7 +251,7 @@ const rotateSecretRoute = defineRoute({
     const { params, deps } = input;
     const rotated = await rotateWebhookSecret(
       requestContext(input),
-      deps.configSealer,
+      deps.webhookSealer,
       endpointIdOf(params.endpointId),
     );
     if (!rotated) throw notFound(params.endpointId);

@@ -10,6 +10,11 @@
  * the body it is (or will be) sent with, so a retry or a replay sends the
  * same bytes under the same `webhook-id`; bodies go after the retention
  * window. An attempt keeps the response's status, latency and an excerpt.
+ * Inserting messages tells the delivery workers of every instance on commit
+ * (the change feed's channel, as mail does), whatever statement inserts them.
+ * `seq` orders an endpoint's messages as they were written: the events of
+ * one action share its time, and an endpoint gets them in the order they
+ * happened.
  */
 export default `
 CREATE TABLE webhook_endpoints (
@@ -30,6 +35,7 @@ CREATE INDEX webhook_endpoints_project_idx ON webhook_endpoints (project_id, cre
 
 CREATE TABLE webhook_messages (
   id uuid PRIMARY KEY,
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
   endpoint_id uuid NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
   event_type text NOT NULL,
@@ -44,7 +50,8 @@ CREATE TABLE webhook_messages (
   delivered_at timestamptz
 );
 CREATE INDEX webhook_messages_due_idx ON webhook_messages (next_attempt_at) WHERE status IN ('pending', 'sending');
-CREATE INDEX webhook_messages_endpoint_idx ON webhook_messages (endpoint_id, created_at);
+CREATE INDEX webhook_messages_endpoint_idx ON webhook_messages (endpoint_id, seq);
+CREATE INDEX webhook_messages_unfinished_idx ON webhook_messages (endpoint_id, seq) WHERE status IN ('pending', 'sending');
 CREATE INDEX webhook_messages_project_idx ON webhook_messages (project_id, created_at);
 
 CREATE TABLE webhook_attempts (
@@ -57,5 +64,7 @@ CREATE TABLE webhook_attempts (
   response_excerpt text,
   error text
 );
+CREATE FUNCTION latchkey_webhook_messages_added() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF EXISTS (SELECT 1 FROM added_rows) THEN PERFORM pg_notify('latchkey_changes', json_build_object('schema', TG_TABLE_SCHEMA, 'webhook', true)::text); END IF; RETURN NULL; END $$;
+CREATE TRIGGER webhook_messages_added_announce AFTER INSERT ON webhook_messages REFERENCING NEW TABLE AS added_rows FOR EACH STATEMENT EXECUTE FUNCTION latchkey_webhook_messages_added();
 CREATE INDEX webhook_attempts_message_idx ON webhook_attempts (message_id, attempted_at);
 `;
