@@ -8,7 +8,6 @@
 import { headers as h } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
 import { createSealer } from '../crypto/encryption.js';
-import { webhookSecretPurpose } from './webhook-secrets.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
   type Answer,
@@ -22,7 +21,7 @@ import {
 import { describeEachBackend, otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import type { TestService } from '../testing/index.js';
 import { webhookEventTypes } from './webhook-event-types.js';
-import { signingSecrets } from './webhook-secrets.js';
+import { signingSecrets, webhookSecretPurpose } from './webhook-secrets.js';
 import { maxWebhookEndpointsPerProject } from './webhooks-endpoints-actions.js';
 import { endpointUrlProblem } from './webhooks-endpoints-routes.js';
 
