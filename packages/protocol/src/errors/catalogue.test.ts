@@ -63,8 +63,8 @@ describe('the known-error catalogue', () => {
       'SESSION_NOT_FOUND',
       'MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED',
       'WEBHOOK_ENDPOINT_NOT_FOUND',
-      'WEBHOOK_ENDPOINT_LIMIT_REACHED',
       'WEBHOOK_MESSAGE_NOT_FOUND',
+      'WEBHOOK_ENDPOINT_LIMIT_REACHED',
     ]);
     expect(knownErrorCodes.filter((code) => rowOf(code).compatible === false)).toEqual(extra);
   });
