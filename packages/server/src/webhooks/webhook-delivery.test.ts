@@ -249,6 +249,32 @@ describe('webhook delivery', () => {
     expect(row.disabled_reason).toMatch(new RegExp(`failed ${maxAttempts} times.*answered 503`));
   });
 
+  it('sends the waiting messages at once when an admin turns the endpoint back on', async () => {
+    const endpoint = await addEndpoint(service, `${receiver.url}/revived`, ['team.created']);
+    const patch = (enabled: boolean) =>
+      ok(
+        call(service, 'PATCH', `/webhooks/endpoints/${endpoint.id}`, {
+          headers: authHeaders(service, 'admin'),
+          json: { enabled },
+        }),
+      );
+    receiver.answerWith({ status: 500, body: 'down' });
+    const first = await newTeam(service, 'Waiting');
+    await service.deliverWebhooks();
+    expect((await receiver.next('/revived')).body).toContain(first.id);
+    const second = await newTeam(service, 'Behind');
+    await patch(false);
+    await service.deliverWebhooks();
+    expect(receiver.received.filter((request) => request.path === '/revived')).toHaveLength(1);
+    await patch(true);
+    // Neither the clock nor deliverWebhooks moves: the first waited for a retry 5 s on, the poll is 10 s away.
+    const retried = await receiver.next('/revived');
+    const after = await receiver.next('/revived');
+    expect(
+      [retried, after].map((request) => (verifyWebhook(endpoint.secret, request, service.clock.now()) as Body).data.id),
+    ).toEqual([first.id, second.id]);
+  }, 8_000); // under the 10 s safety-net poll: only the wake-up can deliver in time
+
   it('writes no message for a change that rolled back', async () => {
     const endpoint = await addEndpoint(service, `${receiver.url}/rollback`, ['team.created']);
     const ctx = operatorContext(dbOf(service.storage), null, service.projectId, service.clock);

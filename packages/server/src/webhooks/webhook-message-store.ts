@@ -243,6 +243,22 @@ export async function replayWebhookMessage(
   return row ?? message;
 }
 
+/**
+ * Makes the unfinished messages of an endpoint just turned back on due now
+ * (one waiting for a retry included: the admin has presumably fixed the
+ * receiver) and tells the workers on commit, so they go out at once rather
+ * than at the next safety-net pass.
+ */
+export async function wakeWebhookEndpointMessages(db: Db, endpointId: string, now: number): Promise<void> {
+  await db
+    .updateTable('webhook_messages')
+    .set({ next_attempt_at: sql`least(next_attempt_at, ${new Date(now)}::timestamptz)` })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+  await notifyWebhookDue(db);
+}
+
 /** Deletes messages delivered or given up on before `before`, with their attempts; returns how many. */
 export async function deleteFinishedWebhookMessagesBefore(db: Db, before: number): Promise<number> {
   const result = await db

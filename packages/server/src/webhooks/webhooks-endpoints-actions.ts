@@ -17,6 +17,7 @@ import {
   replaceWebhookSecret,
   updateWebhookEndpoint,
 } from './webhook-endpoint-store.js';
+import { wakeWebhookEndpointMessages } from './webhook-message-store.js';
 import { newWebhookSecret, rotationOverlapMs, sealWebhookSecret } from './webhook-secrets.js';
 
 /** Most endpoints one project may have. */
@@ -62,7 +63,10 @@ export function createWebhookEndpoint(
 /** What `changeWebhookEndpoint` may change; absent fields stay. */
 export type WebhookEndpointUpdate = Partial<WebhookEndpointInput>;
 
-/** Changes the project's endpoint `id`: the row as it is now, or null when the project has none such. */
+/**
+ * Changes the project's endpoint `id`: the row as it is now, or null when the
+ * project has none such. Turning it on sends its waiting messages at once.
+ */
 export function changeWebhookEndpoint(
   ctx: ActionContext,
   id: string,
@@ -71,6 +75,7 @@ export function changeWebhookEndpoint(
   return act(ctx, async (tx) => {
     const endpoint = await updateWebhookEndpoint(tx.db, ctx.projectId, id, { ...update, now: ctx.clock.now() });
     if (!endpoint) return null;
+    if (update.enabled === true) await wakeWebhookEndpointMessages(tx.db, endpoint.id, ctx.clock.now());
     const fields = Object.entries({
       url: update.url,
       description: update.description,
