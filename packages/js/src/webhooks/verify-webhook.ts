@@ -21,9 +21,9 @@ const toleranceSeconds = 5 * 60;
 
 /**
  * The `data` of each event type, as the service sends it (wire names, as in
- * the API's answers). Users and teams are the server's view of them, as
- * Stack Auth sends them; the events Stack Auth lacks carry the ids of what
- * changed.
+ * the API's answers). Users, teams and contact channels are the server's
+ * view of them as they were when the message was first sent, as Stack Auth
+ * sends them; the events Stack Auth lacks carry the ids of what changed.
  *
  * @example
  * ```ts
@@ -33,12 +33,13 @@ const toleranceSeconds = 5 * 60;
 export interface WebhookEventData {
   'user.created': ServerUserWire;
   'user.updated': ServerUserWire;
-  'user.deleted': { id: string; teams?: { id: string }[] };
+  'user.deleted': { id: string };
   'team.created': ServerTeamWire;
   'team.updated': ServerTeamWire;
   'team.deleted': { id: string };
   'team_membership.created': { team_id: string; user_id: string };
   'team_membership.deleted': { team_id: string; user_id: string };
+  /** `id`: the permission's id (`'deploy'`), not a UUID. */
   'team_permission.created': { id: string; team_id: string; user_id: string };
   'team_permission.deleted': { id: string; team_id: string; user_id: string };
   'contact_channel.created': ContactChannelWire;
@@ -46,23 +47,33 @@ export interface WebhookEventData {
   'contact_channel.deleted': { id: string; user_id: string };
   'session.created': { id: string; user_id: string };
   'session.revoked': { id: string; user_id: string };
-  'user.signed_in': { user_id: string; method?: string };
+  'user.signed_in': {
+    user_id: string;
+    method: 'password' | 'otp' | 'oauth' | 'password_reset' | 'passkey';
+    /** With `method: 'oauth'`: the provider's id. */
+    provider?: string;
+    /** When the sign-in took a second factor. */
+    second_factor?: 'totp' | 'recovery_code';
+  };
   'user.password_changed': { user_id: string };
   'user.mfa_enabled': { user_id: string };
   'user.mfa_disabled': { user_id: string };
   'passkey.added': { id: string; user_id: string };
   'passkey.removed': { id: string; user_id: string };
+  /** Sent only when an admin asks for a test (`POST /webhooks/endpoints/{endpoint_id}/test`). */
+  'webhook.test': { endpoint_id: string };
 }
 
 /**
- * A public webhook event type.
+ * A public webhook event type, one an endpoint subscribes to (every key of
+ * `WebhookEventData` but `webhook.test`, which goes to any endpoint tested).
  *
  * @example
  * ```ts
  * const subscribed: WebhookEventType[] = ['user.created', 'user.deleted'];
  * ```
  */
-export type WebhookEventType = keyof WebhookEventData;
+export type WebhookEventType = Exclude<keyof WebhookEventData, 'webhook.test'>;
 
 /**
  * A verified webhook: narrow it by `type` to read its `data`.
@@ -74,8 +85,13 @@ export type WebhookEventType = keyof WebhookEventData;
  * ```
  */
 export type WebhookEvent = {
-  [T in WebhookEventType]: { type: T; data: WebhookEventData[T]; timestamp?: string };
-}[WebhookEventType];
+  [T in keyof WebhookEventData]: {
+    type: T;
+    data: WebhookEventData[T];
+    /** When the event happened (ISO 8601). */
+    timestamp: string;
+  };
+}[keyof WebhookEventData];
 
 /**
  * Why a webhook was refused: no or malformed webhook headers, a timestamp too

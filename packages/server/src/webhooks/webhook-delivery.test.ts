@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSealer } from '../crypto/encryption.js';
 import { act, operatorContext, record } from '../events/recorder.js';
 import { dbOf } from '../storage/open-storage.js';
-import { authHeaders, call, goodPassword, newEmail } from '../test-support/api.js';
+import { authHeaders, call, goodPassword, newEmail, userHeaders } from '../test-support/api.js';
 import { testServiceForSuite } from '../test-support/backends.js';
 import {
   addWebhookEndpoint,
@@ -17,6 +17,7 @@ import {
   type WebhookReceiver,
 } from '../test-support/webhooks.js';
 import type { TestService } from '../testing/index.js';
+import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { disableWebhookEndpoint } from './webhook-endpoint-store.js';
 import { type WebhookEventType, webhookEvents } from './webhook-events.js';
 import { newWebhookSecret, rotationOverlapMs, sealWebhookSecret, webhookSecretPurpose } from './webhook-secrets.js';
@@ -82,7 +83,7 @@ function attemptsOf(service: TestService, messageId: string) {
 type Body = { type: WebhookEventType; timestamp: string; data: Record<string, unknown> };
 
 describe('webhook delivery', () => {
-  const service = testServiceForSuite({ frozenClock: true });
+  const service = testServiceForSuite({ frozenClock: true, projectConfig: { passkey_enabled: true } });
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
@@ -96,7 +97,7 @@ describe('webhook delivery', () => {
     const path = `/users/${user.id}`;
     await ok(call(service, 'PATCH', path, { ...server(service), json: { display_name: 'Ada' } }));
     await ok(call(service, 'PATCH', path, { ...server(service), json: { password: 'another-horse-2' } }));
-    await ok(
+    const tokens = await ok(
       call(service, 'POST', '/auth/password/sign-in', {
         headers: authHeaders(service),
         json: { email: user.primary_email, password: 'another-horse-2' },
@@ -109,6 +110,14 @@ describe('webhook delivery', () => {
       }),
     );
     await ok(call(service, 'PATCH', path, { ...server(service), json: { totp_secret_base64: null } }));
+    const own = { headers: userHeaders(service, tokens) };
+    const started = await ok(
+      call(service, 'POST', '/auth/passkey/initiate-passkey-registration', { ...own, json: {} }),
+    );
+    const credential = new SoftwareAuthenticator().register(started.options_json, { origin: 'http://localhost:3000' });
+    await ok(call(service, 'POST', '/auth/passkey/register', { ...own, json: { credential, code: started.code } }));
+    const [passkey] = (await ok(call(service, 'GET', '/users/me/passkeys', own))).items;
+    await ok(call(service, 'DELETE', `/users/me/passkeys/${passkey.id}`, own));
     await ok(call(service, 'POST', '/auth/sessions', { ...server(service), json: { user_id: user.id } }));
     const sessions = await ok(call(service, 'GET', `/auth/sessions?user_id=${user.id}`, server(service)));
     const opened = sessions.items.at(-1).id as string;
@@ -149,6 +158,8 @@ describe('webhook delivery', () => {
       'user.signed_in',
       'user.mfa_enabled',
       'user.mfa_disabled',
+      'passkey.added',
+      'passkey.removed',
       'session.created',
       'session.revoked',
       'team.created',
@@ -177,6 +188,8 @@ describe('webhook delivery', () => {
     expect(of('session.revoked')).toEqual({ id: opened, user_id: user.id });
     expect(of('user.signed_in')).toEqual({ user_id: user.id, method: 'password' });
     expect(of('user.deleted')).toEqual({ id: user.id });
+    expect(of('passkey.added')).toEqual({ id: passkey.id, user_id: user.id });
+    expect(of('passkey.removed')).toEqual({ id: passkey.id, user_id: user.id });
     expect(new Set(got.map((request) => request.headers['webhook-id'])).size).toBe(got.length);
   });
 
