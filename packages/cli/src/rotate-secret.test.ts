@@ -1,7 +1,8 @@
 /**
  * `latchkey rotate-secret` on a data directory made by `latchkey dev`: a user
  * signed up before signs in after, with the directory's secret file moved to
- * the new secret; a wrong current secret changes nothing; a weak new one is
+ * the new secret, and it says what it re-sealed, a webhook endpoint's secret
+ * included; a wrong current secret changes nothing; a weak new one is
  * refused.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -36,6 +37,20 @@ function signIn(info: DevInfo, path: 'sign-up' | 'sign-in') {
   });
 }
 
+/** Registers a webhook endpoint of the dev project (its secret is sealed with the master secret). */
+function addWebhookEndpoint(info: DevInfo) {
+  return fetch(`${info.apiUrl}/api/v1/webhooks/endpoints`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-stack-project-id': info.projectId,
+      'x-stack-access-type': 'admin',
+      'x-stack-super-secret-admin-key': info.superSecretAdminKey,
+    },
+    body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks' }),
+  });
+}
+
 async function rotate(env: Record<string, string>) {
   const cli = runCli(['rotate-secret', '--data-dir', dataDir], env);
   const { code } = await cli.exited;
@@ -46,6 +61,7 @@ describe('latchkey rotate-secret', () => {
   it('moves a data directory to a new secret; the same user signs in afterwards', async () => {
     const first = await dev();
     expect((await signIn(first.info, 'sign-up')).status).toBe(200);
+    expect((await addWebhookEndpoint(first.info)).status).toBe(200);
     await first.stop();
     const oldSecret = readFileSync(join(dataDir, 'secret'), 'utf8').trim();
 
@@ -64,7 +80,7 @@ describe('latchkey rotate-secret', () => {
     const newSecret = 'a strong new secret: Zq8#kP2@vL9$wX4&';
     const moved = await rotate({ LATCHKEY_NEW_SECRET: newSecret });
     expect(moved.code, moved.stderr).toBe(0);
-    expect(moved.stderr).toMatch(/^Re-sealed \d+ signing keys/);
+    expect(moved.stderr).toMatch(/^Re-sealed \d+ signing keys, .* and 1 webhook endpoints in /);
     expect(readFileSync(join(dataDir, 'secret'), 'utf8').trim()).toBe(newSecret);
 
     const second = await dev();
