@@ -51,9 +51,12 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * button and word, the way-in state and the `import()` of its steps, and the
  * e-mailed-code form's words prop and new-user flag; its steps, their words
  * and the WebAuthn code load when first shown. Measured: 26.77 kB (with the
- * clean-up above).
+ * clean-up above). Webhooks (admin routes only) added three codes to the
+ * SDK's code index and their sentences to the one wording table the pages
+ * show errors from (+103 B): 26.86 kB. Admin-only codes could leave the
+ * browser's tables if they keep growing (see the js bundle test).
  */
-const budgetBytes = 26_795;
+const budgetBytes = 26_890;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the
@@ -82,9 +85,10 @@ const budgetBytes = 26_795;
  * written once (which cost +0.17 kB here: the shared parts serve the lazily
  * loaded Passkeys section too, whose own code is not counted).
  * With the passkey sign-up (the sign-up page's share, see above, and the words
- * of its steps in the one labels table, ~0.15 kB) on top: 36.82 kB.
+ * of its steps in the one labels table, ~0.15 kB) on top: 36.82 kB; 36.93 kB
+ * with the webhook codes and their sentences (see above).
  */
-const wholeEntryBudgetBytes = 36_850;
+const wholeEntryBudgetBytes = 36_955;
 
 /**
  * What a page loads before calling anything: each `import()` is left to load
