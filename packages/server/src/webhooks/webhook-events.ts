@@ -166,6 +166,11 @@ export type WebhookEventType = keyof typeof webhookEvents;
 /** Every webhook event type, in table order. */
 export const webhookEventTypes = Object.keys(webhookEvents) as [WebhookEventType, ...WebhookEventType[]];
 
+/** The types an endpoint can subscribe to: every one but `webhook.test`, which only the test route sends. */
+export const subscribableEventTypes = webhookEventTypes.filter(
+  (type): type is Exclude<WebhookEventType, 'webhook.test'> => type !== 'webhook.test',
+) as [Exclude<WebhookEventType, 'webhook.test'>, ...Exclude<WebhookEventType, 'webhook.test'>[]];
+
 const byCatalogueType = new Map<EventType, WebhookEventType>(
   webhookEventTypes.flatMap((type) => webhookEvents[type].from.map((from) => [from, type] as const)),
 );

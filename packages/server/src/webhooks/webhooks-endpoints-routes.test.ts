@@ -20,7 +20,7 @@ import {
 } from '../test-support/api.js';
 import { describeEachBackend, otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import type { TestService } from '../testing/index.js';
-import { webhookEventTypes } from './webhook-event-types.js';
+import { subscribableEventTypes } from './webhook-events.js';
 import { signingSecrets, webhookSecretPurpose } from './webhook-secrets.js';
 import { maxWebhookEndpointsPerProject } from './webhooks-endpoints-actions.js';
 import { endpointUrlProblem } from './webhooks-endpoints-routes.js';
@@ -113,7 +113,7 @@ describeEachBackend('webhook endpoints', (backend) => {
     service.clock.advance(5000);
     const patch = (json: unknown) =>
       call(service, 'PATCH', `/webhooks/endpoints/${created.id}`, { headers: admin(), json });
-    const changed = await patch({ url: `${receiver}/v2`, event_types: webhookEventTypes.slice(-2) });
+    const changed = await patch({ url: `${receiver}/v2`, event_types: subscribableEventTypes.slice(-2) });
     expect(changed.body).toMatchObject({
       url: `${receiver}/v2`,
       description: '',

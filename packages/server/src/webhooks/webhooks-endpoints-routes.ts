@@ -16,7 +16,7 @@ import { defineRoute, type Route } from '../http/route.js';
 import { isPublicAddress } from '../net/outbound-guard.js';
 import type { WebhookEndpointRow } from '../storage/schema.js';
 import { findWebhookEndpoint, listWebhookEndpoints } from './webhook-endpoint-store.js';
-import { webhookEventTypes } from './webhook-event-types.js';
+import { subscribableEventTypes } from './webhook-events.js';
 import { svixTokenPath } from './webhook-token.js';
 import {
   changeWebhookEndpoint,
@@ -32,7 +32,7 @@ const endpointSchema = z
     url: z.string(),
     description: z.string(),
     event_types: z
-      .array(z.enum(webhookEventTypes))
+      .array(z.enum(subscribableEventTypes))
       .nullable()
       .meta({ description: 'The event types sent to the endpoint; null for every type.' }),
     enabled: z.boolean(),
@@ -57,9 +57,9 @@ const url = z
   .meta({ description: 'Absolute https URL (http too when the service may reach private networks).' });
 const description = z.string().max(500);
 const eventTypes = z
-  .array(z.enum(webhookEventTypes))
+  .array(z.enum(subscribableEventTypes))
   .min(1)
-  .max(webhookEventTypes.length)
+  .max(subscribableEventTypes.length)
   .nullable()
   .meta({ description: 'The event types to send; null (the default) for every type.' });
 
@@ -131,7 +131,7 @@ function checkedUrl(text: string, allowPrivateNetwork: boolean): string {
 
 /** A subscription as stored: each type once, in the catalogue's order; null for every type. */
 function subscription(types: readonly string[] | null): string[] | null {
-  return types === null ? null : webhookEventTypes.filter((type) => types.includes(type));
+  return types === null ? null : subscribableEventTypes.filter((type) => types.includes(type));
 }
 
 /** The endpoint id of the path, lower-cased, or WEBHOOK_ENDPOINT_NOT_FOUND for text that is no id at all. */
