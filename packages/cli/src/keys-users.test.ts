@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevInfo as DevJson } from './internal/format.js';
-import { type CliProcess, ensureBuilt, runCli, stopAll } from './test-support/cli-process.js';
+import { type CliProcess, ensureBuilt, overHttpArgs, runCli, runToEnd, stopAll } from './test-support/cli-process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'latchkey-cli-admin-'));
 const dataDir = join(scratch, 'dev');
@@ -25,14 +25,9 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Runs the CLI to its end. */
-async function run(args: string[], env: Record<string, string> = {}) {
-  const cli = runCli(args, env);
-  const { code } = await cli.exited;
-  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
-}
+const run = runToEnd;
 
-const overHttp = () => ['--api-url', dev.apiUrl, '--project', dev.projectId, '--admin-key', dev.superSecretAdminKey];
+const overHttp = () => overHttpArgs(dev);
 
 async function projectAs(header: string, key: string, accessType: string) {
   const response = await fetch(`${dev.apiUrl}/api/v1/projects/current`, {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isPostgresReachable, testPostgresUrl } from '@latchkey/server/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type CliProcess, ensureBuilt, runCli, stopAll } from './test-support/cli-process.js';
+import { type CliProcess, ensureBuilt, runCli, runToEnd, stopAll } from './test-support/cli-process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'latchkey-cli-prod-'));
 const secret = 'the production master secret, 32+ chars';
@@ -26,12 +26,7 @@ afterAll(() => {
   if (figures.length) console.log(figures.join('\n'));
 });
 
-/** Runs the CLI to its end. */
-async function run(args: string[], env: Record<string, string | undefined> = {}) {
-  const cli = runCli(args, env);
-  const { code } = await cli.exited;
-  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
-}
+const run = runToEnd;
 
 function json<T = Record<string, unknown>>(result: { code: number | null; stdout: string; stderr: string }): T {
   expect(result.stderr).toBe('');

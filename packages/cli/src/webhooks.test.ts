@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevInfo as DevJson } from './internal/format.js';
-import { type CliProcess, ensureBuilt, runCli, stopAll } from './test-support/cli-process.js';
+import { type CliProcess, ensureBuilt, overHttpArgs, runCli, runToEnd, stopAll } from './test-support/cli-process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'latchkey-cli-webhooks-'));
 let devProcess: CliProcess;
@@ -27,13 +27,9 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function run(args: string[], env: Record<string, string> = {}) {
-  const cli = runCli(args, env);
-  const { code } = await cli.exited;
-  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
-}
+const run = runToEnd;
 
-const overHttp = () => ['--api-url', dev.apiUrl, '--project', dev.projectId, '--admin-key', dev.superSecretAdminKey];
+const overHttp = () => overHttpArgs(dev);
 
 describe('latchkey webhooks on a running service', () => {
   it('create prints the endpoint and its secret once; list shows it without the secret', async () => {

@@ -94,3 +94,15 @@ export async function stopAll(): Promise<void> {
   for (const child of running.keys()) child.kill('SIGTERM');
   await Promise.all(running.values());
 }
+
+/** Runs the CLI to its end: its exit code and what it printed. */
+export async function runToEnd(args: string[], env: Record<string, string | undefined> = {}) {
+  const cli = runCli(args, env);
+  const { code } = await cli.exited;
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+}
+
+/** The options that point a command at a running service with its admin key (`latchkey dev --json`'s line). */
+export function overHttpArgs(dev: { apiUrl: string; projectId: string; superSecretAdminKey: string }): string[] {
+  return ['--api-url', dev.apiUrl, '--project', dev.projectId, '--admin-key', dev.superSecretAdminKey];
+}
