@@ -30,3 +30,11 @@ const projectOwnerLock = 0x4c4b504f; // "LKPO"
 export async function lockProjectOwner(trx: Db, userId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(${projectOwnerLock}, hashtext(${userId}))`.execute(trx);
 }
+
+/** Advisory-lock key serializing the webhook endpoint creations of one project. */
+const webhookEndpointsLock = 0x4c4b5745; // "LKWE"
+
+/** Holds the lock of one project's webhook endpoints until the transaction ends, so concurrent creations cannot pass the cap together. */
+export async function lockWebhookEndpoints(trx: Db, projectId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${webhookEndpointsLock}, hashtext(${projectId}))`.execute(trx);
+}

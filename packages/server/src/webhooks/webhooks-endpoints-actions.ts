@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { KnownError } from '@latchkey/protocol';
 import type { Sealer } from '../crypto/encryption.js';
 import { type ActionContext, act, record } from '../events/recorder.js';
+import { lockWebhookEndpoints } from '../storage/locks.js';
 import type { WebhookEndpointRow } from '../storage/schema.js';
 import {
   countWebhookEndpoints,
@@ -43,6 +44,8 @@ export function createWebhookEndpoint(
   input: WebhookEndpointInput,
 ): Promise<{ endpoint: WebhookEndpointRow; secret: string }> {
   return act(ctx, async (tx) => {
+    // Counted under the project's lock: two creations at once cannot both take the last place.
+    await lockWebhookEndpoints(tx.db, ctx.projectId);
     if ((await countWebhookEndpoints(tx.db, ctx.projectId)) >= maxWebhookEndpointsPerProject) {
       throw new KnownError('WEBHOOK_ENDPOINT_LIMIT_REACHED', { limit: maxWebhookEndpointsPerProject });
     }

@@ -384,10 +384,23 @@ describeEachBackend('the endpoint limit', (backend) => {
 
   it(`allows ${maxWebhookEndpointsPerProject} endpoints a project, then answers WEBHOOK_ENDPOINT_LIMIT_REACHED`, async () => {
     const admin = authHeaders(service, 'admin');
-    for (let index = 0; index < maxWebhookEndpointsPerProject; index += 1) {
+    for (let index = 0; index < maxWebhookEndpointsPerProject - 2; index += 1) {
       const answer = await call(service, 'POST', '/webhooks/endpoints', { headers: admin, json: { url: receiver } });
       expect(answer.status, answer.text).toBe(200);
     }
+    // The last two places, asked for by four requests at once: two get them, two are refused.
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        call(service, 'POST', '/webhooks/endpoints', { headers: admin, json: { url: receiver } }),
+      ),
+    );
+    const outcomes = racing.map((answer) => (typeof answer.body.code === 'string' ? answer.body.code : 'created'));
+    expect(outcomes.sort()).toEqual([
+      'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+      'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+      'created',
+      'created',
+    ]);
     const over = await call(service, 'POST', '/webhooks/endpoints', { headers: admin, json: { url: receiver } });
     expectKnownError(over, 'WEBHOOK_ENDPOINT_LIMIT_REACHED', 403);
     expect(over.body.details).toEqual({ limit: maxWebhookEndpointsPerProject });
