@@ -110,6 +110,7 @@ export {
   type WebhookEvent,
   type WebhookEventData,
   type WebhookEventType,
+  type WebhookObjectGone,
   WebhookVerificationError,
 } from './webhooks/verify-webhook.js';
 export {

@@ -19,31 +19,39 @@ import type { HeadersLike } from '../server-types.js';
 /** How far a webhook's timestamp may be from now, either way. */
 const toleranceSeconds = 5 * 60;
 
+/** An object deleted before its message was first sent: its id alone (`'display_name' in data` tells them apart). */
+export interface WebhookObjectGone {
+  id: string;
+}
+
 /**
  * The `data` of each event type, as the service sends it (wire names, as in
  * the API's answers). Users, teams and contact channels are the server's
  * view of them as they were when the message was first sent, as Stack Auth
- * sends them; the events Stack Auth lacks carry the ids of what changed.
+ * sends them (or, deleted before that, their ids alone: `WebhookObjectGone`); the events
+ * Stack Auth lacks carry the ids of what changed.
  *
  * @example
  * ```ts
- * const onCreated = (user: WebhookEventData['user.created']) => crm.upsert(user.id, user.primary_email);
+ * const onCreated = (user: WebhookEventData['user.created']) => {
+ *   if ('primary_email' in user) crm.upsert(user.id, user.primary_email); // else: deleted meanwhile
+ * };
  * ```
  */
 export interface WebhookEventData {
-  'user.created': ServerUserWire;
-  'user.updated': ServerUserWire;
+  'user.created': ServerUserWire | WebhookObjectGone;
+  'user.updated': ServerUserWire | WebhookObjectGone;
   'user.deleted': { id: string };
-  'team.created': ServerTeamWire;
-  'team.updated': ServerTeamWire;
+  'team.created': ServerTeamWire | WebhookObjectGone;
+  'team.updated': ServerTeamWire | WebhookObjectGone;
   'team.deleted': { id: string };
   'team_membership.created': { team_id: string; user_id: string };
   'team_membership.deleted': { team_id: string; user_id: string };
   /** `id`: the permission's id (`'deploy'`), not a UUID. */
   'team_permission.created': { id: string; team_id: string; user_id: string };
   'team_permission.deleted': { id: string; team_id: string; user_id: string };
-  'contact_channel.created': ContactChannelWire;
-  'contact_channel.updated': ContactChannelWire;
+  'contact_channel.created': ContactChannelWire | (WebhookObjectGone & { user_id: string });
+  'contact_channel.updated': ContactChannelWire | (WebhookObjectGone & { user_id: string });
   'contact_channel.deleted': { id: string; user_id: string };
   'session.created': { id: string; user_id: string };
   'session.revoked': { id: string; user_id: string };
@@ -81,7 +89,7 @@ export type WebhookEventType = Exclude<keyof WebhookEventData, 'webhook.test'>;
  * @example
  * ```ts
  * const event: WebhookEvent = await verifyWebhook(request, secret);
- * if (event.type === 'user.created') console.log(event.data.primary_email);
+ * if (event.type === 'user.created' && 'primary_email' in event.data) console.log(event.data.primary_email);
  * ```
  */
 export type WebhookEvent = {

@@ -36,6 +36,14 @@ interface WebhookEventSpec {
 
 const id = z.uuid();
 const deleted = (what: string) => z.object({ id }).meta({ description: `The ${what} that was deleted.` });
+/** An object read when the message is first sent; its id alone when it was deleted before that. */
+const current = (view: z.ZodType, what: string, more: Record<string, z.ZodType> = {}) =>
+  z.union([
+    view,
+    z
+      .object({ id, ...more })
+      .meta({ description: `The ${what}'s id alone: it was deleted before the message was first sent.` }),
+  ]);
 const userFact = z.object({ user_id: id });
 const membership = z.object({ team_id: id, user_id: id });
 const permission = z.object({ id: z.string(), team_id: id, user_id: id });
@@ -53,19 +61,29 @@ const signedIn = z.object({
 export const webhookEvents = {
   'user.created': {
     from: ['user.created', 'sign_up'],
-    data: serverUserSchema,
+    data: current(serverUserSchema, 'user'),
     source: 'user',
     summary: 'A user was created (by sign-up, a server or an admin).',
   },
   'user.updated': {
     from: ['user.updated', 'user.profile_updated'],
-    data: serverUserSchema,
+    data: current(serverUserSchema, 'user'),
     source: 'user',
     summary: 'A user changed their profile, or a server or admin changed the user.',
   },
   'user.deleted': { from: ['user.deleted'], data: deleted('user'), source: 'facts', summary: 'A user was deleted.' },
-  'team.created': { from: ['team.created'], data: serverTeamSchema, source: 'team', summary: 'A team was created.' },
-  'team.updated': { from: ['team.updated'], data: serverTeamSchema, source: 'team', summary: 'A team was changed.' },
+  'team.created': {
+    from: ['team.created'],
+    data: current(serverTeamSchema, 'team'),
+    source: 'team',
+    summary: 'A team was created.',
+  },
+  'team.updated': {
+    from: ['team.updated'],
+    data: current(serverTeamSchema, 'team'),
+    source: 'team',
+    summary: 'A team was changed.',
+  },
   'team.deleted': { from: ['team.deleted'], data: deleted('team'), source: 'facts', summary: 'A team was deleted.' },
   'team_membership.created': {
     from: ['team.member_added'],
@@ -93,13 +111,13 @@ export const webhookEvents = {
   },
   'contact_channel.created': {
     from: ['contact_channel.added'],
-    data: contactChannelSchema,
+    data: current(contactChannelSchema, 'contact channel', { user_id: id }),
     source: 'contact_channel',
     summary: 'A contact channel was added to a user.',
   },
   'contact_channel.updated': {
     from: ['contact_channel.updated', 'contact_channel.verified'],
-    data: contactChannelSchema,
+    data: current(contactChannelSchema, 'contact channel', { user_id: id }),
     source: 'contact_channel',
     summary: 'A contact channel was changed or verified.',
   },
