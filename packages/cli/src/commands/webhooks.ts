@@ -1,3 +1,4 @@
+import type { WebhookEndpointWire, WebhookMessageWire } from '@latchkey/protocol';
 import { type AdminSend, httpAdmin } from '../internal/admin-target.js';
 import { parseCommandLine, parseCount } from '../internal/args.js';
 import type { CliContext } from '../internal/context.js';
@@ -38,30 +39,9 @@ const flags = {
   cursor: { type: 'string' },
 } as const;
 
-/** An endpoint as the API shows it. */
-interface Endpoint {
-  id: string;
-  url: string;
-  description: string;
-  event_types: string[] | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at_millis: number;
-  updated_at_millis: number;
-}
-
-/** A message as the API shows it. */
-interface Message {
-  id: string;
-  event_type: string;
-  status: string;
-  attempts: number;
-  next_attempt_at_millis: number | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  created_at_millis: number;
-  delivered_at_millis: number | null;
-}
+/** An endpoint and a message as the API shows them. */
+type Endpoint = WebhookEndpointWire;
+type Message = WebhookMessageWire;
 
 const actions = ['list', 'create', 'deliveries', 'replay'] as const;
 /** What each action takes as its argument (none for list), and the flags only it takes. */
