@@ -1,13 +1,13 @@
-// `npm run build`: every package, the PGlite seed and the demo, each step only when its
+// `npm run build`: every package, the PGlite seed, the demo and the dashboard, each step only when its
 // inputs changed, so a second build of an unchanged tree takes about a second.
 //
 //   1. `tsc -b`: incremental by itself (tsbuildinfo files).
 //   2. packages/react/dist/styles.css from src/styles (milliseconds).
 //   3. the PGlite seed: rebuilt only when the migrations or PGlite changed (make-seed.mjs).
-//   4. the demo's Vite build: skipped when none of its inputs changed, compared by
-//      content hash with the last build (node_modules/.cache/latchkey/demo-build.json).
+//   4. the demo's and the dashboard's Vite builds: each skipped when none of its inputs
+//      changed, compared by content hash with the last build (node_modules/.cache/latchkey/).
 //
-// `node scripts/build.mjs --force` rebuilds the seed and the demo anyway.
+// `node scripts/build.mjs --force` rebuilds the seed and the apps anyway.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -17,13 +17,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const force = process.argv.includes('--force');
 
-/** What the demo's bundle is made of: its own files and the sources of the packages it bundles. */
-const demoInputs = [
-  'apps/demo/src',
-  'apps/demo/public',
-  'apps/demo/index.html',
-  'apps/demo/vite.config.ts',
-  'apps/demo/package.json',
+/** What an app's bundle is made of besides its own folder: the sources of the packages it bundles. */
+const packageInputs = [
   'packages/protocol/src',
   'packages/protocol/package.json',
   'packages/js/src',
@@ -32,8 +27,12 @@ const demoInputs = [
   'packages/react/package.json',
   'package-lock.json',
 ];
-const demoOutput = join(root, 'apps/demo/dist/index.html');
-const demoStamp = join(root, 'node_modules/.cache/latchkey/demo-build.json');
+
+/** The Vite apps: their folder (its src, public, index.html, vite.config.ts and package.json count). */
+const apps = [
+  { name: 'demo', dir: 'apps/demo' },
+  { name: 'dashboard', dir: 'apps/dashboard' },
+];
 
 /** Builds what changed; true when every step succeeded. */
 export function build() {
@@ -41,21 +40,24 @@ export function build() {
     step('tsc -b', [join(root, 'node_modules/typescript/bin/tsc'), '-b']) &&
     step('styles', [join(root, 'packages/react/scripts/build-styles.mjs')]) &&
     step('seed', [join(root, 'packages/server/scripts/make-seed.mjs'), ...(force ? ['--force'] : [])]) &&
-    buildDemo()
+    apps.every(buildApp)
   );
 }
 
-function buildDemo() {
-  const fingerprint = hashInputs(demoInputs);
-  if (!force && existsSync(demoOutput) && readStamp() === fingerprint) {
-    console.log('latchkey: the demo build is current (its inputs are unchanged)');
+function buildApp({ name, dir }) {
+  const inputs = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((file) => `${dir}/${file}`);
+  const fingerprint = hashInputs([...inputs, ...packageInputs]);
+  const output = join(root, dir, 'dist/index.html');
+  const stamp = join(root, `node_modules/.cache/latchkey/${name}-build.json`);
+  if (!force && existsSync(output) && readStamp(stamp) === fingerprint) {
+    console.log(`latchkey: the ${name} build is current (its inputs are unchanged)`);
     return true;
   }
   const vite = join(root, 'node_modules/vite/bin/vite.js');
-  if (!step('demo', [vite, 'build', '--logLevel', 'warn'], join(root, 'apps/demo'))) return false;
-  mkdirSync(dirname(demoStamp), { recursive: true });
-  writeFileSync(demoStamp, JSON.stringify({ fingerprint }));
-  console.log('latchkey: built the demo (apps/demo/dist)');
+  if (!step(name, [vite, 'build', '--logLevel', 'warn'], join(root, dir))) return false;
+  mkdirSync(dirname(stamp), { recursive: true });
+  writeFileSync(stamp, JSON.stringify({ fingerprint }));
+  console.log(`latchkey: built the ${name} (${dir}/dist)`);
   return true;
 }
 
@@ -87,9 +89,9 @@ function listFiles(path) {
     .flatMap((entry) => listFiles(join(path, entry.name)));
 }
 
-function readStamp() {
+function readStamp(stamp) {
   try {
-    return JSON.parse(readFileSync(demoStamp, 'utf8')).fingerprint;
+    return JSON.parse(readFileSync(stamp, 'utf8')).fingerprint;
   } catch {
     return null;
   }

@@ -78,8 +78,7 @@ async function main() {
   stoppers.push(() => demo.close());
   parts.push(['demo', demo.url]);
 
-  // The admin dashboard (a later issue) will be served by the service at /dashboard;
-  // add its line here: parts.push(['dashboard', `${service.apiUrl}/dashboard`]).
+  if (service.dashboardUrl) parts.push(['dashboard', service.dashboardUrl]);
 
   process.stdout.write(
     `\nLatchkey is running.\n\n${formatRows(parts, '')}\n` +

@@ -20,6 +20,10 @@ export interface DevInfo {
   superSecretAdminKey: string;
   /** The dev mailbox page (`GET <mailboxUrl>/api/messages?to=` lists mail as JSON). */
   mailboxUrl: string;
+  /** The dashboard, `<apiUrl>/dashboard/` (the build is part of `npm run build`). */
+  dashboardUrl: string;
+  ownerEmail: string;
+  ownerPassword: string;
 }
 
 export interface Stack {
@@ -30,7 +34,7 @@ export interface Stack {
 }
 
 /** Runs `latchkey dev --json` and resolves with its one JSON line. */
-async function startDev(dataDir: string): Promise<{ info: DevInfo; child: ChildProcess }> {
+export async function startDev(dataDir: string): Promise<{ info: DevInfo; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     [join(repoRoot, 'packages/cli/dist/bin.js'), 'dev', '--json', '--port', '0', '--data-dir', dataDir],
@@ -65,18 +69,7 @@ export async function startStack(): Promise<Stack> {
     port: 0,
     config: { apiUrl: info.apiUrl, projectId: info.projectId, publishableClientKey: info.publishableClientKey },
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   return {
     dev: info,
     demoUrl: demo.url,
@@ -89,4 +82,20 @@ export async function startStack(): Promise<Stack> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Debian's Chromium, headless, with nothing that reaches the network by itself. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }

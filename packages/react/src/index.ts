@@ -37,8 +37,27 @@ export { PasswordInput, type PasswordInputProps } from './credential/password-in
 export { EmailVerification, type EmailVerificationProps } from './email/email-verification.js';
 export { ForgotPassword, type ForgotPasswordProps } from './email/forgot-password.js';
 export { PasswordReset, type PasswordResetProps } from './email/password-reset.js';
+export { FormAlert, type FormAlertProps, OutcomeNotice } from './form/alert.js';
+export {
+  Form,
+  FormField,
+  type FormFieldProps,
+  FormInputField,
+  type FormInputFieldProps,
+  type FormProps,
+} from './form/form.js';
+export { BusyButton, type BusyButtonProps } from './form/submit-button.js';
+export {
+  type FieldErrors,
+  type FormAction,
+  type Outcome,
+  type SubmitOptions,
+  useFormAction,
+} from './form/use-form-action.js';
 export { Handler, type HandlerProps } from './handler/handler.js';
 export { SignOut, type SignOutProps } from './handler/sign-out.js';
+export { errorText } from './internal/error-text.js';
+export { type AppDataState, type UseQueryOptions, useQuery } from './internal/use-app-data.js';
 export { englishLabels, type LatchkeyLabels, type LatchkeyTranslation } from './labels.js';
 export { CodeInput, type CodeInputProps, normalizeCode } from './magic-link/code-input.js';
 export { MagicLinkCallback, type MagicLinkCallbackProps } from './magic-link/magic-link-callback.js';
@@ -48,7 +67,14 @@ export { OAuthCallback, type OAuthCallbackProps } from './oauth/oauth-callback.j
 export { OAuthError, type OAuthErrorProps } from './oauth/oauth-error.js';
 export { ProviderMark, type ProviderRef, providerName } from './oauth/provider-marks.js';
 export { useConnectedAccount } from './oauth/use-connected-account.js';
-export { LatchkeyProvider, type LatchkeyProviderProps, type LatchkeyTheme, useApp } from './provider.js';
+export {
+  LatchkeyDataProvider,
+  type LatchkeyDataProviderProps,
+  LatchkeyProvider,
+  type LatchkeyProviderProps,
+  type LatchkeyTheme,
+  useApp,
+} from './provider.js';
 export { Spinner, type SpinnerProps } from './spinner.js';
 export { SelectedTeamSwitcher, type SelectedTeamSwitcherProps } from './teams/selected-team-switcher.js';
 export { TeamInvitation, type TeamInvitationProps } from './teams/team-invitation.js';

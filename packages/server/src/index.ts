@@ -42,6 +42,7 @@ export type { BootstrapOptions, DevProjectKeys } from './projects/bootstrap.js';
 export type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
 export type { CreateProjectOptions, ProjectRecord } from './projects/projects.js';
 export { type RunningServer, type ServedService, startServer } from './server.js';
+export type { DashboardConfig, DashboardOptions } from './dashboard/dashboard.js';
 export { type ConnectionInfo, createService, type Service, type ServiceOptions } from './service.js';
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';
 export { SecretMismatchError } from './tokens/signing-keys.js';

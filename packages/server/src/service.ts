@@ -24,6 +24,7 @@ import {
 import { defaultLogger, finishResponse } from './http/request-log.js';
 import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/responses.js';
 import { mountMailbox } from './mail/mailbox.js';
+import { type DashboardOptions, mountDashboard } from './dashboard/dashboard.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
 import { outboxSealer, withOutboxSealer } from './mail/sealed-mail.js';
 import { Transports } from './mail/transports.js';
@@ -136,6 +137,12 @@ export interface ServiceOptions {
    * through a name of its own that it points at 127.0.0.1 (DNS rebinding).
    */
   devMailbox?: boolean;
+  /**
+   * The admin dashboard at `/dashboard` (`dashboard/dashboard.ts`): the
+   * directory of its build and the config its page reads. Default none
+   * (those paths answer 404).
+   */
+  dashboard?: DashboardOptions;
   /**
    * With the dev mailbox on, host names answered besides the loopback ones,
    * e.g. `['dev.example.test']` for a tunnel or a name in `/etc/hosts` you
@@ -373,6 +380,7 @@ export function createService(options: ServiceOptions): Service {
   app.options('/api/*', (c) => c.body(null, 200));
   app.route('/api/v1', api);
   if (options.devMailbox) mountMailbox(app, deps);
+  if (options.dashboard) mountDashboard(app, options.dashboard);
   app.notFound(() => textResponse(404, 'Not found'));
   app.onError((error, c) => {
     const record = c.env.record;

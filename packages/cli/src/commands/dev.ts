@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { originFor, parseCommandArgs, parsePort } from '../internal/args.js';
 import { Cleanup } from '../internal/cleanup.js';
 import { type CliContext, waitForStop } from '../internal/context.js';
+import { findDashboardDir } from '../internal/dashboard.js';
 import {
   type DevOwner,
   type DevProject,
@@ -133,6 +134,7 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     step('project ready');
     const project = await devOwner(dataDir, storage, saved, server);
     step('owner ready');
+    const dashboardDir = await findDashboardDir();
     const service = server.createService({
       storage,
       secret,
@@ -143,6 +145,17 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      ...(dashboardDir
+        ? {
+            dashboard: {
+              dir: dashboardDir,
+              config: () => ({
+                internalPublishableClientKey: project.internalPublishableClientKey,
+                devOwner: { email: project.ownerEmail, password: project.ownerPassword },
+              }),
+            },
+          }
+        : {}),
     });
     // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
     cleanup.add(() => service.close());
@@ -154,7 +167,13 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     step('serving');
     logger.info({ url: apiUrl, dataDir }, 'listening');
     return {
-      info: { apiUrl, ...project, dataDir, mailboxUrl: `${apiUrl}/mailbox` },
+      info: {
+        apiUrl,
+        ...project,
+        dataDir,
+        mailboxUrl: `${apiUrl}/mailbox`,
+        ...(dashboardDir ? { dashboardUrl: `${apiUrl}/dashboard/` } : {}),
+      },
       async close() {
         await cleanup.run((error) => logger.error({ err: String(error) }, 'failed to stop cleanly'));
         logger.info('stopped');
@@ -270,7 +289,7 @@ export async function runDev(args: string[], context: CliContext): Promise<numbe
       allowedHosts: hostList(context.env.LATCHKEY_ALLOWED_HOSTS),
     });
     const { apiUrl, projectId, publishableClientKey, secretServerKey, superSecretAdminKey, dataDir } = dev.info;
-    const { ownerEmail, ownerPassword, internalPublishableClientKey, mailboxUrl } = dev.info;
+    const { ownerEmail, ownerPassword, internalPublishableClientKey, mailboxUrl, dashboardUrl } = dev.info;
     const json = {
       apiUrl,
       projectId,
@@ -282,6 +301,7 @@ export async function runDev(args: string[], context: CliContext): Promise<numbe
       ownerPassword,
       internalPublishableClientKey,
       mailboxUrl,
+      ...(dashboardUrl ? { dashboardUrl } : {}),
     };
     // Stopped while starting: stop without announcing a service that is going away.
     if (!stop.isStopped()) context.stdout.write(flags.json ? `${JSON.stringify(json)}\n` : formatDevInfo(dev.info));

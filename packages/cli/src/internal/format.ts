@@ -7,6 +7,8 @@ export interface DevInfo extends DevProject, DevOwner {
   dataDir: string;
   /** The dev mailbox page, `<apiUrl>/mailbox`: mail of projects with the shared e-mail config, in dev. */
   mailboxUrl: string;
+  /** The dashboard, `<apiUrl>/dashboard/`, when the dashboard's build is installed. */
+  dashboardUrl?: string;
 }
 
 /** Rows of `label  value` with the values aligned, each line indented by `indent`. */
@@ -45,6 +47,7 @@ export function formatDevInfo(info: DevInfo): string {
     formatRows([
       ['API URL', info.apiUrl],
       ['Mailbox', info.mailboxUrl],
+      ...(info.dashboardUrl ? [['Dashboard', info.dashboardUrl] as [string, string]] : []),
       ...devKeyRows(info),
       ['Data directory', info.dataDir],
     ]),

@@ -1,0 +1,7 @@
+/** Overview (to be built). */
+import type { PageProps } from '../../routes.js';
+import { PageHeader } from '../../ui/page.js';
+
+export default function Page(_props: PageProps) {
+  return <PageHeader title="Overview" description="This page is being built." />;
+}

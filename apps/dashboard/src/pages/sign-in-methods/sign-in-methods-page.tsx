@@ -1,0 +1,7 @@
+/** Sign-in methods (to be built). */
+import type { PageProps } from '../../routes.js';
+import { PageHeader } from '../../ui/page.js';
+
+export default function Page(_props: PageProps) {
+  return <PageHeader title="Sign-in methods" description="This page is being built." />;
+}
