@@ -145,7 +145,10 @@ describe('the dashboard', () => {
 
   it('signs out from the user button, back to the sign-in screen', async () => {
     const { context, page } = await signedInPage(stack, stack.url('/'));
-    await page.getByRole('button', { name: /account|user|menu/i }).last().click();
+    await page
+      .getByRole('button', { name: /account|user|menu/i })
+      .last()
+      .click();
     await page.getByRole('menuitem', { name: /sign out/i }).click();
     await page.getByRole('button', { name: /^Continue as / }).waitFor();
     await context.close();
