@@ -45,8 +45,8 @@ Options:
       --json            print { apiUrl, projectId, publishableClientKey,
                         secretServerKey, superSecretAdminKey, dataDir,
                         ownerEmail, ownerPassword, internalPublishableClientKey,
-                        mailboxUrl } as one JSON line on stdout once the
-                        service answers
+                        mailboxUrl, dashboardUrl } as one JSON line on stdout
+                        once the service answers
   -h, --help            show this help
 
 Environment:
@@ -65,6 +65,11 @@ Environment:
                         separated (a tunnel to this machine); any other name
                         is refused, so that no web page can reach the dev
                         mailbox by DNS rebinding
+  LATCHKEY_DASHBOARD_DIR
+                        serve the dashboard (at <apiUrl>/dashboard/, the dev
+                        owner signed in with one click) from this directory
+                        of its build (default: the installed
+                        @latchkey/dashboard)
 `;
 
 export interface DevOptions {

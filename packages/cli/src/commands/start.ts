@@ -84,7 +84,11 @@ Environment:
   LATCHKEY_PUBLIC_URL  the origin browsers reach the service at, e.g.
                        https://auth.example.com: OAuth providers call back to
                        <it>/api/v1/auth/oauth/callback/<provider> (default:
-                       the origin of each request)
+                       the origin of each request); the dashboard's sign-in
+                       links and redirects come back to <it>/dashboard/
+  LATCHKEY_DASHBOARD_DIR
+                       serve the dashboard from this directory of its build
+                       (default: the installed @latchkey/dashboard)
   LATCHKEY_REFRESH_TOKEN_COOKIE
                        lax or strict: the refresh-token cookie mode, for a
                        service on the app's own origin (the SDK's tokenStore
