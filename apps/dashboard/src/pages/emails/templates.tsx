@@ -48,7 +48,7 @@ export function TemplatesList() {
     },
     {
       id: 'edit',
-      header: () => <span className="ld-visually-hidden">Actions</span>,
+      header: 'Actions',
       cell: ({ row }) => (
         <button
           type="button"
