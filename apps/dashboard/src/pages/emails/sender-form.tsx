@@ -147,69 +147,71 @@ export function SenderForm() {
       </fieldset>
 
       {type === 'standard' ? (
-        <>
-          <div className="ld-email-grid">
-            <FormInputField
-              input="input"
-              field="host"
-              label="Host"
-              autoComplete="off"
-              spellCheck={false}
-              value={host}
-              onValueChange={setHost}
-            />
-            <FormInputField
-              input="input"
-              field="port"
-              label="Port"
-              inputMode="numeric"
-              autoComplete="off"
-              value={port}
-              onValueChange={setPort}
-            />
-            <FormInputField
-              input="input"
-              field="username"
-              label="Username"
-              autoComplete="off"
-              spellCheck={false}
-              value={username}
-              onValueChange={setUsername}
-            />
-            <FormField
-              name="password"
-              label="Password"
-              hint={keepsPassword ? 'Leave empty to keep the saved password.' : 'Never shown again once saved.'}
-            >
-              {(control) => (
-                <input
-                  {...control}
-                  type="password"
-                  className="lk-input"
-                  autoComplete="new-password"
-                  value={password}
-                  onChange={(event) => {
-                    setPassword(event.target.value);
-                    form.edited('password');
-                  }}
-                />
-              )}
-            </FormField>
-            <FormInputField
-              input="input"
-              field="senderName"
-              label="Sender name"
-              value={senderName}
-              onValueChange={setSenderName}
-            />
-            <FormInputField
-              field="senderEmail"
-              label="Sender address"
-              value={senderEmail}
-              onValueChange={setSenderEmail}
-            />
-          </div>
-        </>
+        <div className="ld-email-grid">
+          <FormInputField
+            input="input"
+            className="lk-input"
+            field="host"
+            label="Host"
+            autoComplete="off"
+            spellCheck={false}
+            value={host}
+            onValueChange={setHost}
+          />
+          <FormInputField
+            input="input"
+            className="lk-input"
+            field="port"
+            label="Port"
+            inputMode="numeric"
+            autoComplete="off"
+            value={port}
+            onValueChange={setPort}
+          />
+          <FormInputField
+            input="input"
+            className="lk-input"
+            field="username"
+            label="Username"
+            autoComplete="off"
+            spellCheck={false}
+            value={username}
+            onValueChange={setUsername}
+          />
+          <FormField
+            name="password"
+            label="Password"
+            hint={keepsPassword ? 'Leave empty to keep the saved password.' : 'Never shown again once saved.'}
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="password"
+                className="lk-input"
+                autoComplete="new-password"
+                value={password}
+                onChange={(event) => {
+                  setPassword(event.target.value);
+                  form.edited('password');
+                }}
+              />
+            )}
+          </FormField>
+          <FormInputField
+            input="input"
+            className="lk-input"
+            field="senderName"
+            label="Sender name"
+            value={senderName}
+            onValueChange={setSenderName}
+          />
+          <FormInputField
+            field="senderEmail"
+            label="Sender address"
+            value={senderEmail}
+            onValueChange={setSenderEmail}
+          />
+        </div>
       ) : (
         <p className="ld-muted">
           The shared sender needs no settings. A test e-mail tries an SMTP server: choose “Own SMTP server” to try yours

@@ -81,7 +81,36 @@ export function TemplatesList() {
   );
 }
 
-const show = (content: unknown) => JSON.stringify(content, null, 2);
+/**
+ * The document as text to edit, its blocks in reading order: `root` first,
+ * then each block where a `childrenIds` list names it (the service stores
+ * the keys in its own order).
+ */
+function show(content: unknown): string {
+  if (!content || typeof content !== 'object' || Array.isArray(content)) return JSON.stringify(content, null, 2);
+  const blocks = content as Record<string, unknown>;
+  const order: string[] = [];
+  const visit = (id: string) => {
+    if (order.includes(id) || !(id in blocks)) return;
+    order.push(id);
+    for (const child of childIds(blocks[id])) visit(child);
+  };
+  if ('root' in blocks) visit('root');
+  const ordered: Record<string, unknown> = {};
+  for (const key of [...order, ...Object.keys(blocks)]) ordered[key] ??= blocks[key];
+  return JSON.stringify(ordered, null, 2);
+}
+
+/** Every id in a `childrenIds` list anywhere inside a block. */
+function childIds(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap(childIds);
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === 'childrenIds' && Array.isArray(inner)
+      ? inner.filter((id): id is string => typeof id === 'string')
+      : childIds(inner),
+  );
+}
 
 type PreviewState =
   | { status: 'loading' }
@@ -151,6 +180,7 @@ function TemplateEditor({ template, onClose }: { template: EmailTemplate; onClos
         <Form state={form} onSubmit={save} className="ld-form" aria-label={`${label} template`}>
           <FormInputField
             input="input"
+            className="lk-input"
             field="subject"
             label="Subject"
             hint="Placeholders like {{ projectDisplayName }} are filled in when the mail is sent."
