@@ -47,7 +47,7 @@ export function UserSessionsSection({ user }: { user: ServerUser }) {
       id: 'kind',
       header: 'Kind',
       cell: ({ row }) =>
-        row.original.isImpersonation ? <Badge tone="warning">Impersonation</Badge> : <Badge>Sign-in</Badge>,
+        row.original.isImpersonation ? <Badge tone="warning">Impersonation</Badge> : <Badge>Regular</Badge>,
     },
     { id: 'expires', header: 'Expires', cell: ({ row }) => formatDateTime(row.original.expiresAt) },
     {
