@@ -4,6 +4,7 @@
  * the dev owner, and checks what the page did through the API (and, for
  * passwords and sessions, through the very calls an app makes).
  */
+import { fileURLToPath } from 'node:url';
 import type { ServerUser } from '@latchkey/js/server';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +130,15 @@ describe('the user page', () => {
     await methods.getByRole('button', { name: 'Remove password' }).waitFor();
     const signedIn = await passwordSignIn(user.primaryEmail!, 'correct-horse-battery');
     expect(signedIn.body.user_id, JSON.stringify(signedIn.body)).toBe(user.id);
+
+    await methods.getByRole('button', { name: 'Remove password' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Remove the password?' })
+      .getByRole('button', { name: 'Remove password' })
+      .click();
+    await methods.getByText('Not set').waitFor();
+    expect((await stack.admin.getUser(user.id))?.hasPassword).toBe(false);
+    expect((await passwordSignIn(user.primaryEmail!, 'correct-horse-battery')).body.user_id).toBeUndefined();
     await context.close();
   });
 
@@ -221,6 +231,10 @@ describe('the user page', () => {
     await section(page, 'Sessions').getByText('Impersonation').waitFor();
     await section(page, 'Teams and permissions').getByRole('link', { name: 'Narrow team' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.screenshot({
+      path: fileURLToPath(new URL('./screenshots/dashboard/user-360.png', import.meta.url)),
+      fullPage: true,
+    });
     await context.close();
   });
 });

@@ -60,14 +60,15 @@ export function UserProfileSection({ user }: { user: ServerUser }) {
 
 const maxDisplayName = 256;
 
-/** Blank or an absolute http(s) URL. */
+/** Blank, an absolute http(s) URL, or an image as a `data:` URL (what the service takes). */
 function imageUrlProblem(value: string): string | undefined {
-  if (!value.trim()) return undefined;
+  const text = value.trim();
+  if (!text || /^data:image\/[a-z0-9.+-]+;base64,/i.test(text)) return undefined;
   try {
-    const url = new URL(value.trim());
-    if (url.protocol === 'https:' || url.protocol === 'http:') return undefined;
+    const url = new URL(text);
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && text.length <= 2048) return undefined;
   } catch {}
-  return 'Enter an absolute URL starting with https://, or leave it empty.';
+  return 'Enter an absolute URL starting with https:// (at most 2048 characters), or leave it empty.';
 }
 
 function EditProfileForm({ user, onDone }: { user: ServerUser; onDone: () => void }) {
