@@ -90,7 +90,9 @@ export {
   serverUsersQuery,
   userConnectedAccountsQuery,
   userContactChannelsQuery,
+  userSessionsQuery,
   userTeamPermissionsQuery,
+  userTeamsQuery,
 } from './users/server-users.js';
 export type { CreateUserOptions, ListUsersOptions, ServerUserUpdate } from './users/server-users-api.js';
 export type { ServerUserData } from './users/user-decoder.js';
