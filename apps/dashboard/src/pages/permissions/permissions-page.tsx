@@ -204,6 +204,7 @@ function DefinitionForm({
     <Form state={form} onSubmit={submit} className="ld-form">
       <FormInputField
         input="input"
+        className="lk-input"
         field="id"
         label="Id"
         hint="Lowercase letters, digits, _ and :, e.g. billing:read."
@@ -214,6 +215,7 @@ function DefinitionForm({
       />
       <FormInputField
         input="input"
+        className="lk-input"
         field="description"
         label="Description (optional)"
         autoComplete="off"
@@ -268,10 +270,6 @@ function DefaultsSection({ definitions }: { definitions: TeamPermissionDefinitio
         <Loading />
       ) : (
         <DefaultsForm
-          key={JSON.stringify([
-            project.data.config.teamCreatorDefaultPermissions,
-            project.data.config.teamMemberDefaultPermissions,
-          ])}
           definitions={definitions}
           creator={project.data.config.teamCreatorDefaultPermissions.map(({ id }) => id)}
           member={project.data.config.teamMemberDefaultPermissions.map(({ id }) => id)}

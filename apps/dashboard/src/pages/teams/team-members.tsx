@@ -61,6 +61,7 @@ export function AddMemberForm({
     <Form state={form} onSubmit={() => add(null)} className="ld-form">
       <FormInputField
         input="input"
+        className="lk-input"
         field="user"
         label="User"
         hint="A user id or an e-mail address; users matching a name or e-mail are listed below."

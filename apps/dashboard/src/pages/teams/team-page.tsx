@@ -131,9 +131,18 @@ function ProfileForm({ team }: { team: ServerTeam }) {
     });
   return (
     <Form state={form} onSubmit={submit} className="ld-form">
-      <FormInputField input="input" field="name" label="Name" autoComplete="off" value={name} onValueChange={setName} />
       <FormInputField
         input="input"
+        className="lk-input"
+        field="name"
+        label="Name"
+        autoComplete="off"
+        value={name}
+        onValueChange={setName}
+      />
+      <FormInputField
+        input="input"
+        className="lk-input"
         field="image"
         label="Profile image URL (optional)"
         hint="An https URL or a data: URL of an image."
@@ -173,7 +182,7 @@ function MembersSection({ team }: { team: ServerTeam }) {
               {member.displayName && member.primaryEmail ? (
                 <span className="ld-muted">{member.primaryEmail}</span>
               ) : null}
-              {member.teamProfile.displayName ? (
+              {member.teamProfile.displayName && member.teamProfile.displayName !== member.displayName ? (
                 <span className="ld-muted">In this team: {member.teamProfile.displayName}</span>
               ) : null}
             </div>
@@ -313,6 +322,7 @@ function InviteForm({ team, onSent }: { team: ServerTeam; onSent: () => void }) 
       <FormInputField field="email" label="E-mail address" value={email} onValueChange={setEmail} />
       <FormInputField
         input="input"
+        className="lk-input"
         field="page"
         label="Invitation page"
         inputMode="url"

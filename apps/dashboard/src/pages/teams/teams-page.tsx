@@ -127,9 +127,18 @@ function CreateTeamForm({ onCreated }: { onCreated: () => void }) {
     });
   return (
     <Form state={form} onSubmit={submit} className="ld-form">
-      <FormInputField input="input" field="name" label="Name" autoComplete="off" value={name} onValueChange={setName} />
       <FormInputField
         input="input"
+        className="lk-input"
+        field="name"
+        label="Name"
+        autoComplete="off"
+        value={name}
+        onValueChange={setName}
+      />
+      <FormInputField
+        input="input"
+        className="lk-input"
         field="creator"
         label="Creator (optional)"
         hint="A user id or a user's e-mail address: they become the first member, with the creator permissions."
