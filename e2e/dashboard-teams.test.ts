@@ -38,6 +38,12 @@ afterAll(async () => {
 
 const dialog = (page: Page) => page.getByRole('dialog');
 
+/** Axe and screenshots in both themes, with transitions off: a button caught mid-transition fails the contrast check. */
+async function checkThemes(page: Page, name: string) {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await checkPageInBothThemes(page, name);
+}
+
 async function teamsPage(options: { viewport?: { width: number; height: number } } = {}) {
   const signedIn = await signedInPage(stack, stack.projectUrl('/teams'), options);
   await signedIn.page.getByRole('heading', { level: 1, name: 'Teams' }).waitFor();
@@ -48,7 +54,7 @@ async function teamsPage(options: { viewport?: { width: number; height: number }
 describe('dashboard teams', () => {
   it('lists teams, filters them, and passes axe in both themes', async () => {
     const { context, page } = await teamsPage();
-    await checkPageInBothThemes(page, 'teams');
+    await checkThemes(page, 'teams');
     await page.getByLabel('Search teams').fill('nothing like it');
     await page.getByText('No team matches').waitFor();
     await page.getByLabel('Search teams').fill('difference');
@@ -109,7 +115,7 @@ describe('dashboard teams', () => {
     expect(mail.text).toContain('http://localhost:3000/handler/team-invitation?code=');
     const invitations = page.getByRole('table', { name: 'Pending invitations to Acme Research' });
     await invitations.getByRole('cell', { name: address, exact: true }).waitFor();
-    await checkPageInBothThemes(page, 'team');
+    await checkThemes(page, 'team');
     await page.getByRole('button', { name: `Revoke the invitation to ${address}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke invitation' }).click();
     await page.getByText('No pending invitations').waitFor();
@@ -172,7 +178,7 @@ describe('dashboard teams', () => {
       .poll(async () => (await stack.admin.getProject()).config.teamMemberDefaultPermissions.map(({ id }) => id))
       .toEqual(['billing:read']);
 
-    await checkPageInBothThemes(page, 'permissions');
+    await checkThemes(page, 'permissions');
 
     // Delete it: the tree loses it.
     await page.getByRole('button', { name: 'Delete billing:admin' }).click();
