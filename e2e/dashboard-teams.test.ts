@@ -62,6 +62,24 @@ describe('dashboard teams', () => {
     await context.close();
   });
 
+  it('creates a team whose creator is named by e-mail, and refuses an address no user has beside its field', async () => {
+    const { context, page } = await teamsPage();
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await dialog(page).getByLabel('Name').fill('Compilers');
+    await dialog(page).getByLabel('Creator (optional)').fill('nobody@example.com');
+    await dialog(page).getByRole('button', { name: 'Create team' }).click();
+    await dialog(page).getByText('No user has this e-mail address.').waitFor();
+    expect((await stack.admin.listTeams()).some((team) => team.displayName === 'Compilers')).toBe(false);
+    await dialog(page).getByLabel('Creator (optional)').fill('Grace.Hopper@example.com');
+    await dialog(page).getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Compilers' }).waitFor();
+    const granted = page.getByRole('list', { name: 'Permissions granted to Grace Hopper' });
+    await granted.getByText('admin', { exact: true }).waitFor();
+    const team = (await stack.admin.listTeams()).find((each) => each.displayName === 'Compilers');
+    expect((await team!.listUsers()).map((user) => user.id)).toEqual([grace.id]);
+    await context.close();
+  });
+
   it('creates a team, manages a member and their permissions, invites by e-mail, and deletes the team', async () => {
     const { context, page } = await teamsPage();
 
@@ -179,6 +197,16 @@ describe('dashboard teams', () => {
       .toEqual(['billing:read']);
 
     await checkThemes(page, 'permissions');
+
+    // A contained permission is edited where it shows in the tree.
+    await contained.getByRole('button', { name: 'Edit billing:read' }).click();
+    await dialog(page).getByLabel('Description (optional)').fill('Reads invoices and receipts');
+    await dialog(page).getByRole('button', { name: 'Save permission' }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    await contained.getByText('Reads invoices and receipts').waitFor();
+    expect((await stack.admin.listTeamPermissionDefinitions()).find((d) => d.id === 'billing:read')?.description).toBe(
+      'Reads invoices and receipts',
+    );
 
     // Delete it: the tree loses it.
     await page.getByRole('button', { name: 'Delete billing:admin' }).click();

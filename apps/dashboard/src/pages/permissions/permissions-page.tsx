@@ -99,7 +99,7 @@ function PermissionNode({
           <code className="ld-permission-id">{definition.id}</code> {system ? <Badge>System</Badge> : null}
           {definition.description ? <p className="ld-muted">{definition.description}</p> : null}
         </div>
-        {system || path.length > 0 ? null : (
+        {system ? null : (
           <div className="ld-actions">
             <FormDialog
               trigger={
