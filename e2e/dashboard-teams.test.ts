@@ -30,6 +30,7 @@ beforeAll(async () => {
     containedPermissionIds: [],
   });
   seededTeam = await stack.admin.createTeam({ displayName: 'Difference Engine', creatorUserId: grace.id });
+  await stack.admin.createTeam({ displayName: 'Analytical Engine' });
 });
 
 afterAll(async () => {
@@ -55,6 +56,11 @@ describe('dashboard teams', () => {
   it('lists teams, filters them, and passes axe in both themes', async () => {
     const { context, page } = await teamsPage();
     await checkThemes(page, 'teams');
+    const names = () =>
+      page.getByRole('table', { name: 'Teams' }).locator('tbody tr td:first-child a').allTextContents();
+    expect(await names()).toEqual(['Analytical Engine', 'Difference Engine']);
+    await page.getByRole('button', { name: /^Name/ }).click();
+    await expect.poll(names).toEqual(['Difference Engine', 'Analytical Engine']);
     await page.getByLabel('Search teams').fill('nothing like it');
     await page.getByText('No team matches').waitFor();
     await page.getByLabel('Search teams').fill('difference');

@@ -1,10 +1,12 @@
 /**
  * Teams: every team of the project, a search box and team creation. The
  * service lists a project's teams in one answer, with no search of its own,
- * so the search filters the loaded list by name or id here.
+ * so the search filters the loaded list by name or id here, and the
+ * columns sort it here too.
  */
 import { type ServerTeam, serverTeamsQuery } from '@latchkey/js/admin';
 import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
+import type { SortingState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useProject } from '../../project.js';
 import { Link, navigate } from '../../router.js';
@@ -19,18 +21,24 @@ export default function TeamsPage(_props: PageProps) {
   const { projectId, adminApp } = useProject();
   const teams = useQuery(serverTeamsQuery, { suspend: false });
   const [search, setSearch] = useState('');
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
   const rows = useMemo(() => {
     if (!teams.data) return undefined;
     const wanted = search.trim().toLowerCase();
-    if (!wanted) return teams.data;
-    return teams.data.filter(
-      (team) => team.displayName.toLowerCase().includes(wanted) || team.id.toLowerCase() === wanted,
-    );
-  }, [teams.data, search]);
+    const found = wanted
+      ? teams.data.filter((team) => team.displayName.toLowerCase().includes(wanted) || team.id.toLowerCase() === wanted)
+      : [...teams.data];
+    const [order] = sorting;
+    const direction = order?.desc ? -1 : 1;
+    return order?.id === 'created'
+      ? found.sort((a, b) => direction * (+a.createdAt - +b.createdAt))
+      : found.sort((a, b) => direction * a.displayName.localeCompare(b.displayName));
+  }, [teams.data, search, sorting]);
   const columns = useMemo<ColumnDef<ServerTeam>[]>(
     () => [
       {
         id: 'name',
+        accessorFn: (team) => team.displayName,
         header: 'Name',
         cell: ({ row }) => (
           <Link to={`/projects/${projectId}/teams/${encodeURIComponent(row.original.id)}`}>
@@ -38,8 +46,18 @@ export default function TeamsPage(_props: PageProps) {
           </Link>
         ),
       },
-      { id: 'id', header: 'Id', cell: ({ row }) => <code className="ld-mono">{row.original.id}</code> },
-      { id: 'created', header: 'Created', cell: ({ row }) => formatDateTime(row.original.createdAt) },
+      {
+        id: 'id',
+        header: 'Id',
+        enableSorting: false,
+        cell: ({ row }) => <code className="ld-mono">{row.original.id}</code>,
+      },
+      {
+        id: 'created',
+        accessorFn: (team) => +team.createdAt,
+        header: 'Created',
+        cell: ({ row }) => formatDateTime(row.original.createdAt),
+      },
     ],
     [projectId],
   );
@@ -82,6 +100,8 @@ export default function TeamsPage(_props: PageProps) {
           error={teams.error}
           onRetry={() => adminApp.invalidate(serverTeamsQuery)}
           rowId={(team) => team.id}
+          sorting={sorting}
+          onSortingChange={setSorting}
           empty={
             searching
               ? { title: 'No team matches', description: `No team's name contains “${search.trim()}”.` }
