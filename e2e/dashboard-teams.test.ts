@@ -128,6 +128,12 @@ describe('dashboard teams', () => {
     await granted.getByText('billing:read').waitFor({ state: 'detached' });
     await expect.poll(() => grace.hasPermission(teamId, 'billing:read')).toBe(false);
 
+    // Metadata, saved as JSON.
+    await page.getByLabel('Server metadata').fill('{"plan": "pro"}');
+    await page.getByRole('button', { name: 'Save server metadata' }).click();
+    await page.getByText('Server metadata saved.').waitFor();
+    expect((await stack.admin.getTeam(teamId))?.serverMetadata).toEqual({ plan: 'pro' });
+
     // Invite by e-mail: the mail arrives, the invitation is listed, then revoked.
     const address = `invitee-${Date.now()}@example.com`;
     await page.getByRole('button', { name: 'Invite by e-mail' }).click();

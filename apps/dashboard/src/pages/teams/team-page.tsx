@@ -326,7 +326,11 @@ function InviteForm({ team, onSent }: { team: ServerTeam; onSent: () => void }) 
         field="page"
         label="Invitation page"
         inputMode="url"
-        hint="The e-mail links to this page of your app with the invitation's code; it must be on a trusted domain of the project."
+        hint={
+          project.data && project.data.config.domains.length === 0
+            ? 'The e-mail links to this page of your app with the invitation’s code. The project has no trusted domain yet: the page must be on localhost (allowed while the project allows it), or add a domain first.'
+            : 'The e-mail links to this page of your app with the invitation’s code; it must be on a trusted domain of the project.'
+        }
         value={page}
         onValueChange={setPage}
         placeholder="https://app.example.com/handler/team-invitation"
