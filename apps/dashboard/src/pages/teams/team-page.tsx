@@ -12,7 +12,7 @@ import {
   serverTeamQuery,
 } from '@latchkey/js/admin';
 import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 
 type Json = ServerTeam['serverMetadata'];
 
@@ -298,6 +298,11 @@ function InviteForm({ team, onSent }: { team: ServerTeam; onSent: () => void }) 
   const [email, setEmail] = useState('');
   const [page, setPage] = useState(() => defaultInvitationPage(project.data));
   const form = useFormAction(['email', 'page'] as const);
+  // The project may load after the dialog opened: its page fills the field if still empty.
+  const suggested = defaultInvitationPage(project.data);
+  useEffect(() => {
+    if (suggested) setPage((current) => current || suggested);
+  }, [suggested]);
   const submit = () =>
     form.submit({
       check: () => ({
