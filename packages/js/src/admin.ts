@@ -59,6 +59,7 @@ export type {
   AdminProjectData,
   EmailConfig,
   OAuthProviderConfig,
+  RateLimits,
   TrustedDomain,
 } from './projects/admin-project-decoder.js';
 export type { CreateProjectOptions, ProjectConfigUpdate, ProjectUpdate } from './projects/admin-projects-api.js';

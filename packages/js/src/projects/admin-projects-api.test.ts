@@ -94,5 +94,8 @@ describe('projectUpdateBody', () => {
       config: { email_config: { type: 'shared' } },
     });
     expect(projectUpdateBody({})).toEqual({});
+    expect(projectUpdateBody({ config: { rateLimits: { mailsPerAddress: 3 } } })).toEqual({
+      config: { rate_limits: { mails_per_address: 3 } },
+    });
   });
 });
