@@ -55,6 +55,9 @@ function themeColours(host: HTMLElement) {
   return colours;
 }
 
+/** Counts are whole: the value axis steps by 1, 2, 5, 10, 20, 50... */
+const wholeSteps = Array.from({ length: 24 }, (_, index) => [1, 2, 5][index % 3]! * 10 ** Math.floor(index / 3));
+
 /** `rgb(r, g, b)` (what `getComputedStyle` gives) at `alpha`. */
 function translucent(colour: string, alpha: number): string {
   const [red = 0, green = 0, blue = 0] = colour.match(/[\d.]+/g)?.map(Number) ?? [];
@@ -75,7 +78,10 @@ function chartOptions(title: string, width: number, height: number, host: HTMLEl
     cursor: { drag: { x: false, y: false } },
     tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
     scales: { x: { time: true }, y: { range: (_chart, _min, max) => [0, Math.max(1, max)] } },
-    axes: [axis, { ...axis, size: 44, values: (_chart, ticks) => ticks.map((tick) => formatNumber(tick)) }],
+    axes: [
+      axis,
+      { ...axis, size: 44, incrs: wholeSteps, values: (_chart, ticks) => ticks.map((tick) => formatNumber(tick)) },
+    ],
     series: [{}, { label: title, stroke: colours.line, width: 2, fill: translucent(colours.line, 0.12) }],
   };
 }

@@ -63,7 +63,11 @@ const columns: ColumnDef<TrustedDomain, unknown>[] = [
   {
     id: 'actions',
     header: () => <span className="ld-visually-hidden">Actions</span>,
-    cell: ({ row }) => <RemoveDomain domain={row.original} />,
+    cell: ({ row }) => (
+      <div className="ld-row-actions">
+        <RemoveDomain domain={row.original} />
+      </div>
+    ),
   },
 ];
 
@@ -149,6 +153,7 @@ function AddDomainForm({ domains }: { domains: readonly TrustedDomain[] }) {
       <div className="ld-form-row">
         <FormInputField
           input="input"
+          className="lk-input"
           field="domain"
           label="Domain"
           hint="e.g. https://app.example.com"
@@ -159,6 +164,7 @@ function AddDomainForm({ domains }: { domains: readonly TrustedDomain[] }) {
         />
         <FormInputField
           input="input"
+          className="lk-input"
           field="handlerPath"
           label="Handler path"
           value={handlerPath}

@@ -147,11 +147,11 @@ function MetricsSections() {
           />
         </div>
       </Section>
-      <div className="ld-grid">
+      <div className="ld-grid ld-overview-pair">
         <SignInMethods metrics={metrics} />
         <Countries metrics={metrics} />
       </div>
-      <div className="ld-grid">
+      <div className="ld-grid ld-overview-pair">
         <RecentUsers
           title="Recent sign-ups"
           users={metrics.recentlyRegistered}

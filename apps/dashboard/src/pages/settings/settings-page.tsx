@@ -66,9 +66,18 @@ function NameForm({ name: savedName, description: savedDescription }: { name: st
         })
       }
     >
-      <FormInputField input="input" field="name" label="Name" value={name} onValueChange={setName} autoComplete="off" />
       <FormInputField
         input="input"
+        className="lk-input"
+        field="name"
+        label="Name"
+        value={name}
+        onValueChange={setName}
+        autoComplete="off"
+      />
+      <FormInputField
+        input="input"
+        className="lk-input"
         field="description"
         label="Description (optional)"
         value={description}
@@ -103,7 +112,7 @@ function ProductionMode() {
         label="Production mode"
         hint={
           problems.length > 0 && !project.isProductionMode
-            ? `${problems.length === 1 ? 'One check fails' : `${problems.length} checks fail`}: see the overview.`
+            ? `${problems.length === 1 ? 'One check fails' : `${problems.length} checks fail`}; the service refuses production mode until they pass.`
             : undefined
         }
         checked={project.isProductionMode}

@@ -278,6 +278,7 @@ function ProviderForm({
         <>
           <FormInputField
             input="input"
+            className="lk-input"
             field="slug"
             label="Provider id"
             hint="Lowercase letters, digits and dashes; part of the callback URL."
@@ -288,6 +289,7 @@ function ProviderForm({
           />
           <FormInputField
             input="input"
+            className="lk-input"
             field="issuer"
             label="Issuer URL"
             hint="Its /.well-known/openid-configuration is read from here."
@@ -298,6 +300,7 @@ function ProviderForm({
           />
           <FormInputField
             input="input"
+            className="lk-input"
             field="displayName"
             label="Button name"
             value={displayName}
@@ -335,6 +338,7 @@ function ProviderForm({
           {callbackUrl ? <CopyField label="Callback URL" value={callbackUrl} /> : null}
           <FormInputField
             input="input"
+            className="lk-input"
             field="clientId"
             label="Client id"
             value={clientId}
@@ -354,6 +358,7 @@ function ProviderForm({
           {choice === 'microsoft' ? (
             <FormInputField
               input="input"
+              className="lk-input"
               field="tenant"
               label="Microsoft tenant (optional)"
               hint="A tenant id or domain; empty for common."

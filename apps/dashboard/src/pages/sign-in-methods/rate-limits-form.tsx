@@ -116,6 +116,7 @@ function LimitsForm({ saved }: { saved: RateLimits }) {
           <FormInputField
             key={key}
             input="input"
+            className="lk-input"
             field={key}
             label={label}
             hint={hint}
