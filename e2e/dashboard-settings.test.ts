@@ -70,6 +70,7 @@ describe('dashboard: overview', () => {
       await narrow.page.getByRole('img', { name: /^Total users: / }).waitFor();
       await narrow.page.getByRole('region', { name: 'Recent sign-ups' }).waitFor();
       expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await narrow.page.screenshot({ path: 'e2e/screenshots/dashboard/overview-360.png', fullPage: true });
     } finally {
       await narrow.context.close();
     }
@@ -136,6 +137,19 @@ describe('dashboard: sign-in methods', () => {
     const providers = (await stack.admin.getProject()).config.oauthProviders;
     expect(providers.map((provider) => provider.id)).toEqual(['github', 'google', 'gitlab']);
     expect(providers[2]).toMatchObject({ id: 'gitlab', type: 'standard', enabled: true, clientId: 'gitlab-client' });
+  });
+
+  it('edits a provider: turned off, its stored secret kept', async () => {
+    await open('/sign-in-methods', 'Sign-in methods');
+    await page.getByRole('button', { name: 'Edit GitLab' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit GitLab' });
+    await dialog.getByText('Leave empty to keep the stored secret.').waitFor();
+    await dialog.getByRole('checkbox', { name: 'Show this provider on the sign-in page' }).uncheck();
+    await dialog.getByRole('button', { name: 'Save provider' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => (await stack.admin.getProject()).config.oauthProviders.find((p) => p.id === 'gitlab'))
+      .toMatchObject({ enabled: false, clientId: 'gitlab-client', clientSecret: 'gitlab-secret' });
   });
 
   it('adds any OpenID Connect provider by its issuer, refusing an issuer that is not https', async () => {

@@ -34,7 +34,7 @@ function dayOf(date: string): Date {
   return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1));
 }
 
-export function formatDay(date: string): string {
+function formatDay(date: string): string {
   return dayFormat.format(dayOf(date));
 }
 

@@ -94,7 +94,7 @@ function RemoveDomain({ domain }: { domain: TrustedDomain }) {
 const loopback = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/;
 
 /** What is wrong with `text` as a trusted domain, or null. */
-export function domainProblem(text: string, domains: readonly TrustedDomain[]): string | null {
+function domainProblem(text: string, domains: readonly TrustedDomain[]): string | null {
   if (!text) return 'Enter the address your app runs on, e.g. https://app.example.com.';
   let url: URL;
   try {

@@ -93,7 +93,7 @@ const plural = (count: number, one: string, many: string) => `${formatNumber(cou
 const sum = (days: readonly MetricsDay[]) => days.reduce((total, day) => total + day.activity, 0);
 
 /** Users at the end of each day: today's total less the sign-ups of the days after it. */
-export function totalsByDay(total: number, signUps: readonly MetricsDay[]): DailyPoint[] {
+function totalsByDay(total: number, signUps: readonly MetricsDay[]): DailyPoint[] {
   let later = 0;
   const points: DailyPoint[] = [];
   for (let index = signUps.length - 1; index >= 0; index--) {

@@ -25,7 +25,7 @@ import { FormDialog } from '../../ui/dialog.js';
 import { Badge, Section } from '../../ui/page.js';
 
 /** The presets of the service, with their names. */
-export const presetProviders: Record<string, string> = {
+const presetProviders: Record<string, string> = {
   google: 'Google',
   github: 'GitHub',
   microsoft: 'Microsoft',
