@@ -15,6 +15,7 @@ import { type ColumnDef, DataTable } from '../../ui/data-table.js';
 import { formatNumber, formatRelative } from '../../ui/format.js';
 import { Badge, PageHeader, Section } from '../../ui/page.js';
 import { EmptyState } from '../../ui/states.js';
+import { ProductionProblems } from '../settings/production-problems.js';
 
 export default function OverviewPage(_props: PageProps) {
   const { adminApp } = useProject();
@@ -66,26 +67,10 @@ function ProductionChecklist() {
           {project.isProductionMode ? null : <Link to={settings}>Switch it on in the project settings</Link>}
         </p>
       ) : (
-        <ul className="ld-checklist" aria-label="What keeps the project out of production mode">
-          {problems.map((problem) => (
-            <li key={problem.message}>
-              <span>{problem.message}</span>
-              <Link to={problem.relativeFixUrl}>{fixLabel(problem.relativeFixUrl)}</Link>
-            </li>
-          ))}
-        </ul>
+        <ProductionProblems problems={problems} />
       )}
     </Section>
   );
-}
-
-/** The link text of a fix: the page it goes to. */
-function fixLabel(path: string): string {
-  if (path.endsWith('/sign-in-methods')) return 'Fix in sign-in methods';
-  if (path.endsWith('/domains')) return 'Fix in domains';
-  if (path.endsWith('/emails')) return 'Fix in e-mail';
-  if (path.endsWith('/settings')) return 'Fix in project settings';
-  return 'Fix it';
 }
 
 const plural = (count: number, one: string, many: string) => `${formatNumber(count)} ${count === 1 ? one : many}`;

@@ -7,11 +7,12 @@ import { adminProjectQuery, ownedProjectsQuery } from '@latchkey/js/admin';
 import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
 import { useId, useState } from 'react';
 import { useOwner, useProject } from '../../project.js';
-import { Link, navigate } from '../../router.js';
+import { navigate } from '../../router.js';
 import type { PageProps } from '../../routes.js';
 import { ConfirmButton } from '../../ui/confirm.js';
 import { CopyField } from '../../ui/copy-button.js';
 import { PageHeader, Section } from '../../ui/page.js';
+import { ProductionProblems } from './production-problems.js';
 import { SettingSwitch } from './setting-switch.js';
 
 export default function SettingsPage(_props: PageProps) {
@@ -100,7 +101,7 @@ function NameForm({ name: savedName, description: savedDescription }: { name: st
 }
 
 function ProductionMode() {
-  const { adminApp, projectId } = useProject();
+  const { adminApp } = useProject();
   const project = useQuery(adminProjectQuery, { suspend: true });
   const problems = project.productionModeErrors;
   return (
@@ -112,19 +113,13 @@ function ProductionMode() {
         label="Production mode"
         hint={
           problems.length > 0 && !project.isProductionMode
-            ? `${problems.length === 1 ? 'One check fails' : `${problems.length} checks fail`}; the service refuses production mode until they pass.`
+            ? `${problems.length === 1 ? 'One check fails' : `${problems.length} checks fail`}; the service refuses production mode until they pass:`
             : undefined
         }
         checked={project.isProductionMode}
         save={(isProductionMode) => adminApp.updateProject({ isProductionMode })}
       />
-      {problems.length > 0 ? (
-        <p className="ld-muted">
-          <Link to={`/projects/${encodeURIComponent(projectId)}#production-checklist`}>
-            What keeps the project out of production mode
-          </Link>
-        </p>
-      ) : null}
+      {problems.length > 0 && !project.isProductionMode ? <ProductionProblems problems={problems} /> : null}
     </Section>
   );
 }
