@@ -59,6 +59,7 @@ export type {
   AdminProjectData,
   EmailConfig,
   OAuthProviderConfig,
+  RateLimits,
   TrustedDomain,
 } from './projects/admin-project-decoder.js';
 export type {
