@@ -79,7 +79,6 @@ async function main() {
   stoppers.push(() => demo.close());
   parts.push(['demo', demo.url]);
 
-
   process.stdout.write(
     `\nLatchkey is running.\n\n${formatRows(parts, '')}\n` +
       `Development project (data in ${service.dataDir}):\n\n${formatRows(devKeyRows(service))}${ownerBlock(service)}\n` +

@@ -12,9 +12,9 @@ async function findDashboardDir(env: { LATCHKEY_DASHBOARD_DIR?: string | undefin
   const candidates: string[] = [];
   if (env.LATCHKEY_DASHBOARD_DIR) candidates.push(env.LATCHKEY_DASHBOARD_DIR);
   else {
-    // Optional: a CLI installed without the dashboard package runs without the dashboard.
-    const found = await import('@latchkey/dashboard' as string).catch(() => null);
-    if (found && typeof found.dashboardDir === 'string') candidates.push(found.dashboardDir);
+    // A CLI installed without its dashboard package (`--omit`, a trimmed image) runs without the dashboard.
+    const found = await import('@latchkey/dashboard').catch(() => null);
+    if (found) candidates.push(found.dashboardDir);
   }
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? null;
 }
