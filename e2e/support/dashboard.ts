@@ -98,7 +98,7 @@ interface AxeViolation {
  * axe is evaluated by the browser's devtools protocol, which the page's CSP
  * (scripts of its own origin only) does not govern, as a script tag would be.
  */
-export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
   axeSource ??= await readFile(axePath, 'utf8');
   await page.evaluate(axeSource);
   const violations = (await page.evaluate(async () => {
