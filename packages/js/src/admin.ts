@@ -97,6 +97,7 @@ export {
   type WebhookEndpointUpdate,
   type WebhookMessage,
   type WebhookMessageStatus,
+  webhookAttemptsQuery,
   webhookEndpointsQuery,
   webhookMessagesQuery,
 } from './webhooks/webhooks-admin.js';

@@ -1,8 +1,8 @@
 /**
  * An endpoint's deliveries: its messages, newest first, with their status and
  * attempts, a page at a time (the cursors in the query string), each one
- * replayable once delivered or failed, and a test event. While a message is
- * on its way the list re-reads itself every two seconds.
+ * replayable once delivered or failed, and a test event. The list re-reads
+ * itself every ten seconds, every two while a message is on its way.
  */
 import type { WebhookEndpoint, WebhookMessage } from '@latchkey/js/admin';
 import { webhookMessagesQuery } from '@latchkey/js/admin';
@@ -35,10 +35,10 @@ export function Deliveries({ endpoints, endpointId, cursors, onChange }: Deliver
   const [notice, setNotice] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   const moving = messages.data?.items.some((message) => message.status === 'pending' || message.status === 'sending');
+  // New messages come from events anywhere: re-read every 10 s, and every 2 s while one is on its way.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query is the same for the same endpoint and page
   useEffect(() => {
-    if (!moving) return;
-    const timer = setInterval(() => void adminApp.invalidate(query), 2000);
+    const timer = setInterval(() => void adminApp.invalidate(query), moving ? 2000 : 10_000);
     return () => clearInterval(timer);
   }, [moving, adminApp, endpointId, cursors.join(' ')]);
 
@@ -74,9 +74,25 @@ export function Deliveries({ endpoints, endpointId, cursors, onChange }: Deliver
       title="Deliveries"
       description="The messages sent to an endpoint, newest first."
       actions={
-        <BusyButton type="button" variant="secondary" block={false} busy={testing} onClick={sendTest}>
-          Send test event
-        </BusyButton>
+        <>
+          <button
+            type="button"
+            className="lk-button lk-button-secondary ld-button-small"
+            onClick={() => adminApp.invalidate(query)}
+          >
+            Refresh
+          </button>
+          <BusyButton
+            type="button"
+            variant="secondary"
+            block={false}
+            busy={testing}
+            className="ld-button-small"
+            onClick={sendTest}
+          >
+            Send test event
+          </BusyButton>
+        </>
       }
     >
       <div className="ld-toolbar">

@@ -193,7 +193,7 @@ function EndpointActions({
         title="Rotate the signing secret?"
         description={`A new secret signs the messages to ${endpoint.url}; the previous one keeps signing beside it for 24 hours, so update your receiver within that time.`}
         confirmLabel="Rotate secret"
-        aria-label={`Rotate the secret of ${name}`}
+        aria-label={`Rotate secret of ${name}`}
         onConfirm={async () => onRotated((await adminApp.rotateWebhookSecret(endpoint.id)).secret)}
       >
         Rotate secret
