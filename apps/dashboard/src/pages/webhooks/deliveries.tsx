@@ -5,7 +5,7 @@
  * itself every ten seconds, every two while a message is on its way.
  */
 import type { WebhookEndpoint, WebhookMessage } from '@latchkey/js/admin';
-import { webhookMessagesQuery } from '@latchkey/js/admin';
+import { webhookAttemptsQuery, webhookMessagesQuery } from '@latchkey/js/admin';
 import { BusyButton, errorText, useQuery } from '@latchkey/react';
 import { useEffect, useId, useState } from 'react';
 import { useProject } from '../../project.js';
@@ -38,7 +38,13 @@ export function Deliveries({ endpoints, endpointId, cursors, onChange }: Deliver
   // New messages come from events anywhere: re-read every 10 s, and every 2 s while one is on its way.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query is the same for the same endpoint and page
   useEffect(() => {
-    const timer = setInterval(() => void adminApp.invalidate(query), moving ? 2000 : 10_000);
+    const timer = setInterval(
+      () => {
+        void adminApp.invalidate(query);
+        void adminApp.invalidate(['webhookAttempts']);
+      },
+      moving ? 2000 : 10_000,
+    );
     return () => clearInterval(timer);
   }, [moving, adminApp, endpointId, cursors.join(' ')]);
 
@@ -62,6 +68,7 @@ export function Deliveries({ endpoints, endpointId, cursors, onChange }: Deliver
     { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge message={row.original} /> },
     { id: 'attempts', header: 'Attempts', cell: ({ row }) => row.original.attempts },
     { id: 'answer', header: 'Last answer', cell: ({ row }) => lastAnswer(row.original) },
+    { id: 'history', header: 'History', cell: ({ row }) => <AttemptHistory message={row.original} /> },
     {
       id: 'actions',
       header: () => <span className="ld-visually-hidden">Actions</span>,
@@ -78,7 +85,10 @@ export function Deliveries({ endpoints, endpointId, cursors, onChange }: Deliver
           <button
             type="button"
             className="lk-button lk-button-secondary ld-button-small"
-            onClick={() => adminApp.invalidate(query)}
+            onClick={() => {
+              void adminApp.invalidate(query);
+              void adminApp.invalidate(['webhookAttempts']);
+            }}
           >
             Refresh
           </button>
@@ -195,5 +205,36 @@ function ReplayButton({ message, onReplayed }: { message: WebhookMessage; onRepl
     >
       Replay
     </BusyButton>
+  );
+}
+
+/** Every attempt of a message (a replay's too), loaded when opened. */
+function AttemptHistory({ message }: { message: WebhookMessage }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="ld-event-details" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>
+        Attempts<span className="ld-visually-hidden"> of the {message.eventType} message</span>
+      </summary>
+      {open ? <AttemptList messageId={message.id} /> : null}
+    </details>
+  );
+}
+
+function AttemptList({ messageId }: { messageId: string }) {
+  const attempts = useQuery(webhookAttemptsQuery(messageId), { suspend: false });
+  if (attempts.status === 'loading') return <p className="ld-muted">Loading…</p>;
+  if (attempts.status === 'failed') return <p className="ld-muted">{errorText(attempts.error, undefined)}</p>;
+  if (attempts.data.length === 0) return <p className="ld-muted">Not attempted yet.</p>;
+  return (
+    <ol className="ld-attempts">
+      {attempts.data.map((attempt) => (
+        <li key={attempt.id}>
+          {formatDateTime(attempt.attemptedAt)}:{' '}
+          {attempt.responseStatus !== null ? `HTTP ${attempt.responseStatus}` : (attempt.error ?? 'no answer')}
+          <span className="ld-muted"> in {attempt.latencyMs} ms</span>
+        </li>
+      ))}
+    </ol>
   );
 }
