@@ -33,15 +33,6 @@ async function listUsersWith(secretServerKey: string) {
   return { status: response.status, knownError: response.headers.get('x-stack-known-error') };
 }
 
-/**
- * Checks the page in both themes with transitions off (reduced motion), so
- * that axe never measures a colour halfway through the theme's change.
- */
-async function checkBothThemes(page: Page, name: string): Promise<void> {
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await checkPageInBothThemes(page, name);
-}
-
 /** The full value a `CopyField` labelled `label` shows. */
 async function copiedValue(page: Page, label: string): Promise<string> {
   const field = page.locator('.ld-copy-field').filter({ hasText: label });
@@ -76,7 +67,7 @@ describe('API keys', () => {
       await row.getByText('Active').waitFor();
       // The full key is nowhere on the page any more.
       expect(await page.getByText(key).count()).toBe(0);
-      await checkBothThemes(page, 'api-keys');
+      await checkPageInBothThemes(page, 'api-keys');
 
       await row.getByRole('button', { name: `Revoke ${description}` }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key set' }).click();
@@ -113,7 +104,7 @@ describe('Audit log', () => {
     try {
       await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
       await page.getByRole('table', { name: 'Audit events' }).waitFor();
-      await checkBothThemes(page, 'audit');
+      await checkPageInBothThemes(page, 'audit');
 
       for (const type of ['api_key.created', 'api_key.revoked']) {
         await page.getByLabel('Event type').selectOption(type);
@@ -228,7 +219,7 @@ describe('Webhooks', () => {
       const row = deliveries.getByRole('row').filter({ hasText: 'user.created' });
       await row.getByText('Delivered').waitFor({ timeout: 15_000 });
       await row.getByText('HTTP 204').waitFor();
-      await checkBothThemes(page, 'webhooks');
+      await checkPageInBothThemes(page, 'webhooks');
 
       await row.getByRole('button', { name: /^Replay the user\.created message/ }).click();
       await expect.poll(() => received.length, { timeout: 20_000 }).toBe(2);

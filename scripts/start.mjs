@@ -64,6 +64,7 @@ async function main() {
   const parts = [
     ['service', service.apiUrl],
     ['mailbox', service.mailboxUrl],
+    ...(service.dashboardUrl ? [['dashboard', service.dashboardUrl]] : []),
   ];
 
   const { serveDemo } = await import('../apps/demo/serve.mjs');
@@ -78,7 +79,6 @@ async function main() {
   stoppers.push(() => demo.close());
   parts.push(['demo', demo.url]);
 
-  if (service.dashboardUrl) parts.push(['dashboard', service.dashboardUrl]);
 
   process.stdout.write(
     `\nLatchkey is running.\n\n${formatRows(parts, '')}\n` +

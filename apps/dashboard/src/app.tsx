@@ -97,7 +97,10 @@ function DevOwnerSignIn({ owner }: { owner: { email: string; password: string } 
   const [error, setError] = useState<string | null>(null);
   return (
     <section className="ld-card ld-dev-sign-in" aria-labelledby="dev-sign-in">
-      <h2 id="dev-sign-in">Development</h2>
+      {/* Not a heading: the sign-in card below holds the page's one h1. */}
+      <p id="dev-sign-in" className="ld-state-title">
+        Development
+      </p>
       <p className="ld-muted">
         This service runs in development. Sign in as the owner of the development project, {owner.email}.
       </p>

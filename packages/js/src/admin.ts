@@ -61,7 +61,12 @@ export type {
   OAuthProviderConfig,
   TrustedDomain,
 } from './projects/admin-project-decoder.js';
-export type { CreateProjectOptions, ProjectConfigUpdate, ProjectUpdate } from './projects/admin-projects-api.js';
+export type {
+  CreateProjectOptions,
+  EmailConfigUpdate,
+  ProjectConfigUpdate,
+  ProjectUpdate,
+} from './projects/admin-projects-api.js';
 export { type OwnedProjects, ownedProjectsQuery } from './projects/owned-projects.js';
 export { type AdminProject, adminProjectQuery, type ProjectAdministration } from './projects/project-admin.js';
 export type { Query, QueryAccess, QueryKey } from './query.js';

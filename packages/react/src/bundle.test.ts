@@ -86,9 +86,15 @@ const budgetBytes = 26_890;
  * loaded Passkeys section too, whose own code is not counted).
  * With the passkey sign-up (the sign-up page's share, see above, and the words
  * of its steps in the one labels table, ~0.15 kB) on top: 36.82 kB; 36.93 kB
- * with the webhook codes and their sentences (see above).
+ * with the webhook codes and their sentences (see above). The dashboard's
+ * building blocks made public (the form kit: `Form`, `FormField`,
+ * `FormInputField`, `FormAlert`, `OutcomeNotice`, `BusyButton`,
+ * `useFormAction`; the data layer: `useQuery`, `LatchkeyDataProvider`; and
+ * `errorText`): their code was in the entry already, their export names and
+ * the wording helper's own export cost +91 B: 37.02 kB. A page that imports
+ * only what it uses pays none of it (the sign-in page's budget is unchanged).
  */
-const wholeEntryBudgetBytes = 36_955;
+const wholeEntryBudgetBytes = 37_045;
 
 /**
  * What a page loads before calling anything: each `import()` is left to load

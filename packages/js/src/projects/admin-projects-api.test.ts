@@ -95,4 +95,26 @@ describe('projectUpdateBody', () => {
     });
     expect(projectUpdateBody({})).toEqual({});
   });
+
+  it('leaves out an SMTP password not given, so that the stored one is kept', () => {
+    const smtp = {
+      host: 'smtp.example.com',
+      port: 587,
+      username: 'u',
+      senderName: 'Shop',
+      senderEmail: 's@example.com',
+    };
+    expect(projectUpdateBody({ config: { emailConfig: { type: 'standard', ...smtp } } })).toEqual({
+      config: {
+        email_config: {
+          type: 'standard',
+          host: 'smtp.example.com',
+          port: 587,
+          username: 'u',
+          sender_name: 'Shop',
+          sender_email: 's@example.com',
+        },
+      },
+    });
+  });
 });

@@ -15,6 +15,20 @@ import {
 } from './admin-project-decoder.js';
 
 /**
+ * An e-mail config to store: as `EmailConfig`, except that a standard one may
+ * leave out `password` to keep the stored password (when host and username
+ * stay the same).
+ *
+ * @example
+ * ```ts
+ * const keepPassword: EmailConfigUpdate = { type: 'standard', host: 'smtp.example.com', port: 587, username: 'mailer', senderName: 'Shop', senderEmail: 'no-reply@example.com' };
+ * ```
+ */
+export type EmailConfigUpdate =
+  | { type: 'shared' }
+  | (Omit<Extract<EmailConfig, { type: 'standard' }>, 'password'> & { password?: string });
+
+/**
  * Changes to a project's config: any key of it; lists (`oauthProviders`,
  * `domains`, permissions) replace the stored list. A standard provider or
  * SMTP config sent without its secret keeps the stored secret.
@@ -36,7 +50,7 @@ export interface ProjectConfigUpdate {
   legacyGlobalJwtSigning?: boolean;
   oauthProviders?: OAuthProviderConfig[];
   domains?: TrustedDomain[];
-  emailConfig?: EmailConfig;
+  emailConfig?: EmailConfigUpdate;
   teamCreatorDefaultPermissions?: { id: string }[];
   teamMemberDefaultPermissions?: { id: string }[];
 }
@@ -137,8 +151,8 @@ function configBody(config: ProjectConfigUpdate): Record<string, unknown> {
   });
 }
 
-function emailConfigBody(email: EmailConfig): Record<string, unknown> {
+function emailConfigBody(email: EmailConfigUpdate): Record<string, unknown> {
   if (email.type === 'shared') return { type: 'shared' };
   const { type, host, port, username, password, senderName, senderEmail } = email;
-  return { type, host, port, username, password, sender_name: senderName, sender_email: senderEmail };
+  return definedFields({ type, host, port, username, password, sender_name: senderName, sender_email: senderEmail });
 }

@@ -1,7 +1,46 @@
-/** E-mail (to be built). */
+/**
+ * E-mail: who sends the project's mail (the service's shared sender or the
+ * project's own SMTP server, with a test e-mail), the four templates with a
+ * live preview, and the delivery status of the mail sent lately.
+ */
+import { adminProjectQuery, emailTemplatesQuery } from '@latchkey/js/admin';
+import { useProject } from '../../project.js';
 import type { PageProps } from '../../routes.js';
-import { PageHeader } from '../../ui/page.js';
+import { Boundary } from '../../ui/boundary.js';
+import { PageHeader, Section } from '../../ui/page.js';
+import { SenderForm } from './sender-form.js';
+import { SentMail, SentMailRefresh } from './sent-mail.js';
+import { TemplatesList } from './templates.js';
 
 export default function Page(_props: PageProps) {
-  return <PageHeader title="E-mail" description="This page is being built." />;
+  const { adminApp } = useProject();
+  return (
+    <>
+      <PageHeader title="E-mail" description="Who sends your users' mail, what it says, and whether it arrived." />
+      <Section id="sender" title="Sender" description="The service's shared sender, or your own SMTP server.">
+        <Boundary onRetry={() => adminApp.invalidate(adminProjectQuery)}>
+          <SenderForm />
+        </Boundary>
+      </Section>
+      <Section
+        id="templates"
+        title="Templates"
+        description="The mails the sign-in flows send. Edit one to change its subject and body."
+      >
+        <Boundary onRetry={() => adminApp.invalidate(emailTemplatesQuery)}>
+          <TemplatesList />
+        </Boundary>
+      </Section>
+      <Section
+        id="sent-mail"
+        title="Sent mail"
+        description="The newest mails of the project and how their delivery went."
+        actions={<SentMailRefresh />}
+      >
+        <Boundary onRetry={() => adminApp.invalidate(['sentEmails'])}>
+          <SentMail />
+        </Boundary>
+      </Section>
+    </>
+  );
 }
