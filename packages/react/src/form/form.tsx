@@ -95,7 +95,11 @@ export function FormField({ name, children, ...layout }: FormFieldProps) {
 
 export interface FormInputFieldProps
   extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'value' | 'defaultValue' | 'children'> {
-  /** The control (default `EmailInput`, or a plain `<input>`); it gets the other props and the ref. */
+  /**
+   * The control (default `EmailInput`, or a plain `<input>`); it gets the other
+   * props and the ref. A plain `<input>` takes its look from `className` (the
+   * kit's is `lk-input`).
+   */
   input?: ComponentType<InputHTMLAttributes<HTMLInputElement> & RefAttributes<HTMLInputElement>> | 'input';
   /** The field's name in the form's errors (default `'email'`). */
   field?: string;

@@ -68,9 +68,18 @@ function CreateProjectForm({ onCreated }: { onCreated: () => void }) {
         })
       }
     >
-      <FormInputField input="input" field="name" label="Name" value={name} onValueChange={setName} autoComplete="off" />
       <FormInputField
         input="input"
+        className="lk-input"
+        field="name"
+        label="Name"
+        value={name}
+        onValueChange={setName}
+        autoComplete="off"
+      />
+      <FormInputField
+        input="input"
+        className="lk-input"
         field="description"
         label="Description (optional)"
         value={description}
