@@ -144,12 +144,12 @@ describe('Audit log', () => {
       await page.getByRole('button', { name: 'Next' }).click();
       await expect.poll(() => new URL(page.url()).searchParams.getAll('cursor').length).toBe(1);
       await table.getByRole('cell', { name: 'user.created' }).waitFor();
-      expect(await table.locator('tbody tr').count()).toBe(2);
+      await expect.poll(() => table.locator('tbody tr').count()).toBe(2);
       await page.reload();
       await table.getByRole('cell', { name: 'user.created' }).waitFor();
       await page.getByRole('button', { name: 'Previous' }).click();
       await expect.poll(() => new URL(page.url()).searchParams.getAll('cursor').length).toBe(0);
-      expect(await table.locator('tbody tr').count()).toBe(50);
+      await expect.poll(() => table.locator('tbody tr').count()).toBe(50);
     } finally {
       await context.close();
     }
