@@ -33,6 +33,8 @@ async function listUsersWith(secretServerKey: string) {
   return { status: response.status, knownError: response.headers.get('x-stack-known-error') };
 }
 
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
 /** The full value a `CopyField` labelled `label` shows. */
 async function copiedValue(page: Page, label: string): Promise<string> {
   const field = page.locator('.ld-copy-field').filter({ hasText: label });
@@ -59,6 +61,7 @@ describe('API keys', () => {
       expect(key.length).toBeGreaterThan(20);
       expect(await dialog.locator('.ld-copy-field').count()).toBe(1);
       expect(await listUsersWith(key)).toMatchObject({ status: 200 });
+      await checkPageInBothThemes(page, 'api-keys-created');
 
       await dialog.getByRole('button', { name: 'I have copied the keys' }).click();
       await dialog.waitFor({ state: 'detached' });
@@ -89,7 +92,7 @@ describe('API keys', () => {
     });
     try {
       await page.getByRole('table', { name: 'API key sets' }).waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(360);
     } finally {
       await context.close();
     }
@@ -105,6 +108,9 @@ describe('Audit log', () => {
       await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
       await page.getByRole('table', { name: 'Audit events' }).waitFor();
       await checkPageInBothThemes(page, 'audit');
+      await page.setViewportSize({ width: 360, height: 760 });
+      await expect.poll(() => pageWidth(page)).toBeLessThanOrEqual(360);
+      await page.setViewportSize({ width: 1280, height: 860 });
 
       for (const type of ['api_key.created', 'api_key.revoked']) {
         await page.getByLabel('Event type').selectOption(type);
@@ -127,6 +133,14 @@ describe('Audit log', () => {
       await page.getByLabel('To (day, included)').fill('2020-01-02');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.getByText('No events match these filters').waitFor();
+
+      // A user id that is none is refused beside its field, and from the address too.
+      await page.getByLabel('User id').fill('nobody');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByText('A user id looks like').waitFor();
+      expect(new URL(page.url()).searchParams.get('user')).toBeNull();
+      await page.goto(stack.projectUrl('/audit?user=nobody'));
+      await page.getByText('This address names no user').waitFor();
     } finally {
       await context.close();
     }
@@ -196,6 +210,7 @@ describe('Webhooks', () => {
       await dialog.getByLabel('Description (optional)').fill('E2E receiver');
       await dialog.getByRole('checkbox', { name: /All event types/ }).uncheck();
       await dialog.getByRole('checkbox', { name: /^user\.created / }).check();
+      await checkPageInBothThemes(page, 'webhooks-add');
       await dialog.getByRole('button', { name: 'Add endpoint' }).click();
       await dialog.getByText('it will not be shown again').waitFor();
       const secret = await copiedValue(page, 'Signing secret');
@@ -220,6 +235,9 @@ describe('Webhooks', () => {
       await row.getByText('Delivered').waitFor({ timeout: 15_000 });
       await row.getByText('HTTP 204').waitFor();
       await checkPageInBothThemes(page, 'webhooks');
+      await page.setViewportSize({ width: 360, height: 760 });
+      await expect.poll(() => pageWidth(page)).toBeLessThanOrEqual(360);
+      await page.setViewportSize({ width: 1280, height: 860 });
 
       await row.getByRole('button', { name: /^Replay the user\.created message/ }).click();
       await expect.poll(() => received.length, { timeout: 20_000 }).toBe(2);

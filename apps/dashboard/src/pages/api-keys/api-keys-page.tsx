@@ -6,6 +6,7 @@
 import type { ApiKeySet } from '@latchkey/js/admin';
 import { apiKeySetsQuery } from '@latchkey/js/admin';
 import { useQuery } from '@latchkey/react';
+import { useProject } from '../../project.js';
 import type { PageProps } from '../../routes.js';
 import { ConfirmButton } from '../../ui/confirm.js';
 import { type ColumnDef, DataTable } from '../../ui/data-table.js';
@@ -17,6 +18,7 @@ import { keyKinds } from './key-kinds.js';
 
 export default function ApiKeysPage(_props: PageProps) {
   const sets = useQuery(apiKeySetsQuery, { suspend: false });
+  const { adminApp } = useProject();
   return (
     <>
       <PageHeader
@@ -34,6 +36,7 @@ export default function ApiKeysPage(_props: PageProps) {
           columns={columns}
           rows={sets.data ? [...sets.data].reverse() : undefined}
           error={sets.error}
+          onRetry={() => adminApp.invalidate(apiKeySetsQuery)}
           empty={{ title: 'No API keys yet', description: 'Create a key set to call the API from your servers.' }}
           rowId={(set) => set.id}
         />

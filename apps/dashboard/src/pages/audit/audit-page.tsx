@@ -14,6 +14,7 @@ import type { PageProps } from '../../routes.js';
 import { type ColumnDef, DataTable, Pager } from '../../ui/data-table.js';
 import { formatDateTime } from '../../ui/format.js';
 import { DetailList, PageHeader, Section } from '../../ui/page.js';
+import { EmptyState } from '../../ui/states.js';
 import { auditEventGroups } from './event-types.js';
 
 const pageSize = 50;
@@ -68,7 +69,8 @@ export default function AuditPage(_props: PageProps) {
     limit: pageSize,
     ...(cursors.length ? { cursor: cursors[cursors.length - 1] } : {}),
   });
-  const events = useQuery(query, { suspend: false });
+  const badUser = filters.user !== '' && !uuid.test(filters.user);
+  const events = useQuery(query, { suspend: false, enabled: !badUser });
   const { adminApp } = useProject();
   const go = (next: Filters, nextCursors: readonly string[] = []) => navigate(`${path}${searchOf(next, nextCursors)}`);
   const filtered = Object.values(filters).some(Boolean);
@@ -83,18 +85,24 @@ export default function AuditPage(_props: PageProps) {
         <FilterForm key={searchOf(filters)} filters={filters} onApply={(next) => go(next)} />
       </Section>
       <Section title="Events" description="Newest first.">
-        <DataTable
-          caption="Audit events"
-          columns={columns}
-          rows={events.data?.items}
-          error={events.error}
-          onRetry={() => adminApp.invalidate(query)}
-          empty={{
-            title: filtered ? 'No events match these filters' : 'No events yet',
-            description: filtered ? 'Try a wider time range or another event type.' : undefined,
-          }}
-          rowId={(event) => event.id}
-        />
+        {badUser ? (
+          <EmptyState title="This address names no user">
+            “{filters.user}” is not a user id: change the User id filter, or clear it.
+          </EmptyState>
+        ) : (
+          <DataTable
+            caption="Audit events"
+            columns={columns}
+            rows={events.data?.items}
+            error={events.error}
+            onRetry={() => adminApp.invalidate(query)}
+            empty={{
+              title: filtered ? 'No events match these filters' : 'No events yet',
+              description: filtered ? 'Try a wider time range or another event type.' : undefined,
+            }}
+            rowId={(event) => event.id}
+          />
+        )}
         <Pager
           label={`Page ${cursors.length + 1}`}
           hasPrevious={cursors.length > 0}
