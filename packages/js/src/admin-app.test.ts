@@ -120,6 +120,42 @@ describe('AdminApp project', () => {
     expect((await app.getProject()).isProductionMode).toBe(false);
   });
 
+  it('lists an enabled provider on shared keys, linked to the sign-in methods page', async () => {
+    const { app } = await ownProject();
+    const project = await app.updateProject({
+      config: { allowLocalhost: false, oauthProviders: [{ id: 'github', enabled: true, type: 'shared' }] },
+    });
+    expect(project.productionModeErrors).toEqual([
+      {
+        message: expect.stringContaining('OAuth provider github uses shared development keys'),
+        relativeFixUrl: `/projects/${encodeURIComponent(project.id)}/sign-in-methods`,
+      },
+    ]);
+    const refused = await app.updateProject({ isProductionMode: true }).catch((e) => e);
+    expect(refused.message).toContain('OAuth provider github uses shared development keys');
+  });
+
+  it('reads and changes the limits on guessing: the ones named change, the others stay', async () => {
+    const { app } = await ownProject();
+    const before = (await app.getProject()).config.rateLimits;
+    expect(before).toEqual({
+      signInFailuresPerAccount: 5,
+      signInFailuresPerClient: 50,
+      signUpsPerClient: 100,
+      mailsPerAddress: 5,
+      mailsPerClient: 30,
+      codeChecksPerClient: 120,
+    });
+    const updated = await app.updateProject({ config: { rateLimits: { signInFailuresPerAccount: 8 } } });
+    expect(updated.config.rateLimits).toEqual({ ...before, signInFailuresPerAccount: 8 });
+  });
+
+  it('names the OAuth callback URL of a provider on the service it talks to', () => {
+    const app = new AdminApp({ projectId: 'p', baseUrl: 'https://auth.example/api/v1', superSecretAdminKey: 'k' });
+    expect(app.oauthCallbackUrl('github')).toBe('https://auth.example/api/v1/auth/oauth/callback/github');
+    expect(app.oauthCallbackUrl('corp-sso')).toBe('https://auth.example/api/v1/auth/oauth/callback/corp-sso');
+  });
+
   it('deletes the project: its keys stop working', async () => {
     const { app, calls } = await ownProject();
     await app.deleteProject();

@@ -59,6 +59,7 @@ export type {
   AdminProjectData,
   EmailConfig,
   OAuthProviderConfig,
+  RateLimits,
   TrustedDomain,
 } from './projects/admin-project-decoder.js';
 export type {
@@ -90,7 +91,9 @@ export {
   serverUsersQuery,
   userConnectedAccountsQuery,
   userContactChannelsQuery,
+  userSessionsQuery,
   userTeamPermissionsQuery,
+  userTeamsQuery,
 } from './users/server-users.js';
 export type { CreateUserOptions, ListUsersOptions, ServerUserUpdate } from './users/server-users-api.js';
 export type { ServerUserData } from './users/user-decoder.js';

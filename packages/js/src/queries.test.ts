@@ -31,7 +31,9 @@ import {
   serverUserQuery,
   serverUsersQuery,
   userContactChannelsQuery,
+  userSessionsQuery,
   userTeamPermissionsQuery,
+  userTeamsQuery,
 } from './users/server-users.js';
 
 const service = useTestService();
@@ -152,6 +154,23 @@ describe('ServerApp queries', () => {
     expect(app.getSnapshot(held)?.map((permission) => permission.id)).toContain('$update_team');
     await user.createContactChannel({ type: 'email', value: newCredentials().email, usedForAuth: false });
     expect(app.getSnapshot(channels)).toHaveLength(2);
+    for (const stop of stops) stop();
+  });
+
+  it('re-loads a user’s sessions after one is created or revoked, and the user’s teams after joining one', async () => {
+    const { app } = createTestServerApp(service());
+    const user = await app.createUser({ primaryEmail: newCredentials().email });
+    const sessions = userSessionsQuery(user.id);
+    const teams = userTeamsQuery(user.id);
+    const stops = [app.subscribe(sessions, () => {}), app.subscribe(teams, () => {})];
+    await vi.waitFor(() => expect(app.getSnapshot(sessions)).toEqual([]));
+    await vi.waitFor(() => expect(app.getSnapshot(teams)).toEqual([]));
+    await user.createSession({ isImpersonation: true });
+    expect(app.getSnapshot(sessions)?.map((session) => session.isImpersonation)).toEqual([true]);
+    await app.getSnapshot(sessions)?.[0]?.revoke();
+    expect(app.getSnapshot(sessions)).toEqual([]);
+    const team = await app.createTeam({ displayName: 'Joined', creatorUserId: user.id });
+    expect(app.getSnapshot(teams)?.map((each) => each.id)).toEqual([team.id]);
     for (const stop of stops) stop();
   });
 

@@ -27,6 +27,27 @@ describe('productionModeErrors', () => {
     expect(domainSettingsPath(projectId)).toBe('/projects/p-1/domains');
   });
 
+  it('links a provider on shared keys to the sign-in methods, where it is configured', () => {
+    const problems = productionModeErrors(
+      {
+        allow_localhost: false,
+        domains: [],
+        oauth_providers: [
+          { id: 'github', enabled: true, type: 'shared' },
+          { id: 'google', enabled: false, type: 'shared' },
+          { id: 'gitlab', enabled: true, type: 'standard' },
+        ],
+      },
+      projectId,
+    );
+    expect(problems).toEqual([
+      {
+        message: expect.stringMatching(/^OAuth provider github uses shared/),
+        relativeFixUrl: '/projects/p-1/sign-in-methods',
+      },
+    ]);
+  });
+
   it.each([
     ['not a url', 'Trusted domains must be valid URLs: not a url'],
     ['', 'Trusted domains must be valid URLs: '],

@@ -3,7 +3,8 @@
  * production mode, judged from its `allow_localhost` flag and its trusted
  * domains. The service refuses to switch a project into production mode while
  * any check fails; the SDK and the dashboard show the same list, each problem
- * with a link to the project's domain settings.
+ * with a link to the dashboard page that fixes it: the domain settings, or
+ * the sign-in methods for a provider on shared keys.
  */
 
 /** What the checks read: admin config keys of wire-protocol §15.6. */
@@ -24,7 +25,7 @@ export interface ProductionModeConfig {
  */
 export interface ProductionModeError {
   message: string;
-  /** The dashboard page of the project's domain settings, e.g. `/projects/<id>/domains`. */
+  /** The dashboard page that fixes it, e.g. `/projects/<id>/domains` or `/projects/<id>/sign-in-methods`. */
   relativeFixUrl: string;
 }
 
@@ -38,6 +39,11 @@ export interface ProductionModeError {
  */
 export function domainSettingsPath(projectId: string): string {
   return `/projects/${encodeURIComponent(projectId)}/domains`;
+}
+
+/** The dashboard path of a project's sign-in methods, where OAuth providers are configured. */
+function signInMethodsPath(projectId: string): string {
+  return `/projects/${encodeURIComponent(projectId)}/sign-in-methods`;
 }
 
 /**
@@ -55,20 +61,22 @@ export function domainSettingsPath(projectId: string): string {
  * ```
  */
 export function productionModeErrors(config: ProductionModeConfig, projectId: string): ProductionModeError[] {
-  const relativeFixUrl = domainSettingsPath(projectId);
-  const messages: string[] = [];
+  const domainsUrl = domainSettingsPath(projectId);
+  const problems: ProductionModeError[] = [];
+  const add = (message: string, relativeFixUrl = domainsUrl) => problems.push({ message, relativeFixUrl });
   if (config.allow_localhost) {
-    messages.push("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings");
+    add("Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings");
   }
-  for (const { domain } of config.domains) messages.push(...domainProblems(domain));
+  for (const { domain } of config.domains) for (const message of domainProblems(domain)) add(message);
   for (const provider of config.oauth_providers ?? []) {
     if (provider.enabled && provider.type === 'shared') {
-      messages.push(
+      add(
         `OAuth provider ${provider.id} uses shared development keys, which only sign in through the development stand-in; configure your own client id and secret (type standard) for production mode`,
+        signInMethodsPath(projectId),
       );
     }
   }
-  return messages.map((message) => ({ message, relativeFixUrl }));
+  return problems;
 }
 
 function domainProblems(domain: string): string[] {

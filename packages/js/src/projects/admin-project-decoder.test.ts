@@ -64,6 +64,29 @@ describe('decodeAdminProject', () => {
     ]);
   });
 
+  it('reads the limits on guessing, and a service without them', () => {
+    const limits = {
+      sign_in_failures_per_account: 5,
+      sign_in_failures_per_client: 50,
+      sign_ups_per_client: 100,
+      mails_per_address: 5,
+      mails_per_client: 30,
+      code_checks_per_client: 120,
+    };
+    expect(decodeAdminProject(withConfig('rate_limits', limits)).config.rateLimits).toEqual({
+      signInFailuresPerAccount: 5,
+      signInFailuresPerClient: 50,
+      signUpsPerClient: 100,
+      mailsPerAddress: 5,
+      mailsPerClient: 30,
+      codeChecksPerClient: 120,
+    });
+    expect(decodeAdminProject(adminProject).config.rateLimits).toBeUndefined();
+    expect(() => decodeAdminProject(withConfig('rate_limits', { ...limits, mails_per_client: 'many' }))).toThrow(
+      /rate_limits\.mails_per_client/,
+    );
+  });
+
   it('reads the shared e-mail config, and a service without legacy_global_jwt_signing', () => {
     const shared = decodeAdminProject(withConfig('email_config', { type: 'shared' }));
     expect(shared.config.emailConfig).toEqual({ type: 'shared' });

@@ -5,8 +5,9 @@ import type {
   ClientProjectConfigWire,
   EmailConfigWire,
   OAuthProviderConfigWire,
+  RateLimitsWire,
 } from '@latchkey/protocol';
-import { asBaseFields, type Fields, optionalString, readFields } from '../internal/decode/fields.js';
+import { asBaseFields, type Fields, optionalObject, optionalString, readFields } from '../internal/decode/fields.js';
 import { type Project, readClientConfig } from './project-decoder.js';
 
 /**
@@ -78,6 +79,32 @@ export interface TrustedDomain {
 }
 
 /**
+ * A project's limits on guessing (an extension). Sign-in failures are free
+ * before a back-off that starts at 1 s and doubles; the other counts are per
+ * ten minutes.
+ *
+ * @example
+ * ```ts
+ * const { config } = await adminApp.getProject();
+ * console.log(config.rateLimits?.signInFailuresPerAccount); // 5 unless changed
+ * ```
+ */
+export interface RateLimits {
+  /** Wrong passwords for one account before each further sign-in waits (1 to 100). */
+  signInFailuresPerAccount: number;
+  /** Failed sign-ins from one client address, on any accounts, before it waits (1 to 10,000). */
+  signInFailuresPerClient: number;
+  /** Password sign-ups from one client address in ten minutes (1 to 10,000). */
+  signUpsPerClient: number;
+  /** Mails of one kind to one address in ten minutes (1 to 100). */
+  mailsPerAddress: number;
+  /** Mails with a code requested from one client address in ten minutes (1 to 10,000). */
+  mailsPerClient: number;
+  /** Codes checked from one client address in ten minutes (1 to 10,000). */
+  codeChecksPerClient: number;
+}
+
+/**
  * Every setting of a project: the client config plus the administrators' keys.
  * `oauthProviders` lists every configured provider, enabled or not.
  *
@@ -97,6 +124,8 @@ export interface AdminProjectConfig extends Omit<Project['config'], 'oauthProvid
   emailConfig: EmailConfig;
   teamCreatorDefaultPermissions: { id: string }[];
   teamMemberDefaultPermissions: { id: string }[];
+  /** The limits on guessing; absent on services that predate them. */
+  rateLimits?: RateLimits;
 }
 
 /**
@@ -156,6 +185,18 @@ function readAdminConfig(config: Fields<AdminProjectConfigWire>): AdminProjectCo
     emailConfig: config.object('email_config', readEmailConfig),
     teamCreatorDefaultPermissions: config.list('team_creator_default_permissions', readPermission),
     teamMemberDefaultPermissions: config.list('team_member_default_permissions', readPermission),
+    rateLimits: optionalObject(config, 'rate_limits', readRateLimits),
+  };
+}
+
+function readRateLimits(limits: Fields<RateLimitsWire>): RateLimits {
+  return {
+    signInFailuresPerAccount: limits.number('sign_in_failures_per_account'),
+    signInFailuresPerClient: limits.number('sign_in_failures_per_client'),
+    signUpsPerClient: limits.number('sign_ups_per_client'),
+    mailsPerAddress: limits.number('mails_per_address'),
+    mailsPerClient: limits.number('mails_per_client'),
+    codeChecksPerClient: limits.number('code_checks_per_client'),
   };
 }
 

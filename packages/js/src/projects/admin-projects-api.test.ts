@@ -94,6 +94,9 @@ describe('projectUpdateBody', () => {
       config: { email_config: { type: 'shared' } },
     });
     expect(projectUpdateBody({})).toEqual({});
+    expect(projectUpdateBody({ config: { rateLimits: { mailsPerAddress: 3 } } })).toEqual({
+      config: { rate_limits: { mails_per_address: 3 } },
+    });
   });
 
   it('leaves out an SMTP password not given, so that the stored one is kept', () => {

@@ -11,6 +11,7 @@ import {
   decodeAdminProjectList,
   type EmailConfig,
   type OAuthProviderConfig,
+  type RateLimits,
   type TrustedDomain,
 } from './admin-project-decoder.js';
 
@@ -53,6 +54,8 @@ export interface ProjectConfigUpdate {
   emailConfig?: EmailConfigUpdate;
   teamCreatorDefaultPermissions?: { id: string }[];
   teamMemberDefaultPermissions?: { id: string }[];
+  /** The limits it names change, the others stay (an extension). */
+  rateLimits?: Partial<RateLimits>;
 }
 
 /**
@@ -148,6 +151,18 @@ function configBody(config: ProjectConfigUpdate): Record<string, unknown> {
     email_config: config.emailConfig && emailConfigBody(config.emailConfig),
     team_creator_default_permissions: config.teamCreatorDefaultPermissions?.map(({ id }) => ({ id })),
     team_member_default_permissions: config.teamMemberDefaultPermissions?.map(({ id }) => ({ id })),
+    rate_limits: config.rateLimits && rateLimitsBody(config.rateLimits),
+  });
+}
+
+function rateLimitsBody(limits: Partial<RateLimits>): Record<string, unknown> {
+  return definedFields({
+    sign_in_failures_per_account: limits.signInFailuresPerAccount,
+    sign_in_failures_per_client: limits.signInFailuresPerClient,
+    sign_ups_per_client: limits.signUpsPerClient,
+    mails_per_address: limits.mailsPerAddress,
+    mails_per_client: limits.mailsPerClient,
+    code_checks_per_client: limits.codeChecksPerClient,
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import { type ProductionModeError, productionModeErrors } from '@latchkey/protocol';
 import type { AdminScope, AudienceScope } from '../internal/audience.js';
+import { apiUrl } from '../internal/http/request.js';
 import type { Query } from '../query.js';
 import type { AdminProjectData } from './admin-project-decoder.js';
 import { deleteProject, fetchAdminProject, type ProjectUpdate, updateProject } from './admin-projects-api.js';
@@ -39,12 +40,20 @@ export interface ProjectAdministration {
   updateProject(update: ProjectUpdate): Promise<AdminProject>;
   /** Deletes the project and everything in it. */
   deleteProject(): Promise<void>;
+  /**
+   * The callback URL to register at an OAuth provider for `providerId`
+   * (`<service>/api/v1/auth/oauth/callback/<id>`), on the base URL this app
+   * talks to; a service behind a proxy that rewrites the host sends its
+   * `publicUrl` instead.
+   */
+  oauthCallbackUrl(providerId: string): string;
 }
 
 /** The project `data` with its production-mode problems. */
 export function adminProject(data: AdminProjectData): AdminProject {
-  const { allowLocalhost, domains } = data.config;
-  return { ...data, productionModeErrors: productionModeErrors({ allow_localhost: allowLocalhost, domains }, data.id) };
+  const { allowLocalhost, domains, oauthProviders } = data.config;
+  const checked = { allow_localhost: allowLocalhost, domains, oauth_providers: oauthProviders };
+  return { ...data, productionModeErrors: productionModeErrors(checked, data.id) };
 }
 
 /**
@@ -67,5 +76,7 @@ export function projectAdministration(scope: AudienceScope): ProjectAdministrati
     getProject: async () => adminProject(await fetchAdminProject(send)),
     updateProject: async (update) => adminProject(await updateProject(send, update)),
     deleteProject: () => deleteProject(send),
+    oauthCallbackUrl: (providerId) =>
+      apiUrl(scope.options.baseUrl, `/auth/oauth/callback/${encodeURIComponent(providerId)}`),
   };
 }

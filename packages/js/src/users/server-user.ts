@@ -117,10 +117,7 @@ export function createServerUser(data: ServerUserData, send: Send): ServerUser {
     update: async (update) => createServerUser(await updateUser(send, id, update), send),
     delete: () => deleteUser(send, id),
     createSession: (options) => createSession(send, id, options),
-    async listSessions() {
-      const sessions = await listSessions(send, id);
-      return sessions.map((session) => ({ ...session, revoke: () => revokeSession(send, session.id) }));
-    },
+    listSessions: () => userSessions(send, id),
     async listContactChannels() {
       return (await listContactChannels(send, id)).map((channel) => createServerContactChannel(channel, send));
     },
@@ -133,7 +130,7 @@ export function createServerUser(data: ServerUserData, send: Send): ServerUser {
       await sendChannelVerificationCode(send, id, primary.id, url);
     },
     ...teamPermissionQueries(send, id),
-    listTeams: async () => (await listTeams(send, id, readServerTeam)).map((team) => createServerTeam(team, send)),
+    listTeams: () => userTeams(send, id),
     setSelectedTeam: async (team) =>
       createServerUser(await updateUser(send, id, { selectedTeamId: team === null ? null : teamIdOf(team) }), send),
     async getTeamProfile(team) {
@@ -145,6 +142,17 @@ export function createServerUser(data: ServerUserData, send: Send): ServerUser {
     grantPermission: (team, permissionId) => setTeamPermission(send, true, teamIdOf(team), id, permissionId),
     revokePermission: (team, permissionId) => setTeamPermission(send, false, teamIdOf(team), id, permissionId),
   };
+}
+
+/** The user's active sessions, each able to end itself. */
+export async function userSessions(send: Send, userId: string): Promise<UserSession[]> {
+  const sessions = await listSessions(send, userId);
+  return sessions.map((session) => ({ ...session, revoke: () => revokeSession(send, session.id) }));
+}
+
+/** The teams the user is a member of, in their server view. */
+export async function userTeams(send: Send, userId: string): Promise<ServerTeam[]> {
+  return (await listTeams(send, userId, readServerTeam)).map((team) => createServerTeam(team, send));
 }
 
 /**

@@ -20,7 +20,14 @@ import type { Page, RequestTokenStore } from '../server-types.js';
 import { type TeamRef, teamIdOf } from '../teams/team-permissions.js';
 import { listTeamPermissions, type TeamPermission } from '../teams/teams-api.js';
 import type { ConnectedAccount } from './connected-accounts.js';
-import { createServerUser, type ServerUser } from './server-user.js';
+import {
+  createServerUser,
+  type ServerTeam,
+  type ServerUser,
+  type UserSession,
+  userSessions,
+  userTeams,
+} from './server-user.js';
 import { type CreateUserOptions, createUser, fetchUser, type ListUsersOptions, listUsers } from './server-users-api.js';
 import { decodeServerUser } from './user-decoder.js';
 import { fetchCurrentUser } from './users-api.js';
@@ -173,6 +180,33 @@ export function userContactChannelsQuery(userId: string): Query<ServerContactCha
     load: async ({ send }) =>
       (await listContactChannels(send, userId)).map((channel) => createServerContactChannel(channel, send)),
   };
+}
+
+/**
+ * A user's active sessions, most recently used first, each able to end
+ * itself, as a query of `ServerApp` and `AdminApp`. Creating or ending a
+ * session re-reads it.
+ *
+ * @example
+ * ```ts
+ * const sessions = await adminApp.load(userSessionsQuery(userId));
+ * await sessions.find((session) => session.isImpersonation)?.revoke();
+ * ```
+ */
+export function userSessionsQuery(userId: string): Query<UserSession[], ServerScope> {
+  return { key: ['user', userId, 'sessions'], load: ({ send }) => userSessions(send, userId) };
+}
+
+/**
+ * The teams a user is a member of, as a query of `ServerApp` and `AdminApp`.
+ *
+ * @example
+ * ```ts
+ * const teams = await adminApp.load(userTeamsQuery(userId));
+ * ```
+ */
+export function userTeamsQuery(userId: string): Query<ServerTeam[], ServerScope> {
+  return { key: ['user', userId, 'teams'], load: ({ send }) => userTeams(send, userId) };
 }
 
 /**

@@ -93,7 +93,7 @@ export function CreateKeySetForm({ onDone }: { onDone: () => void }) {
         )}
       </FormField>
       <fieldset
-        className="ld-checkbox-group"
+        className="ld-fieldset"
         aria-describedby={form.errors.kinds ? `${kindsId}-error` : undefined}
         aria-invalid={form.errors.kinds ? true : undefined}
       >

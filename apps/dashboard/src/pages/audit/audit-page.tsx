@@ -141,7 +141,7 @@ function FilterForm({ filters, onApply }: { filters: Filters; onApply: (filters:
   const clear = () => onApply({ user: '', type: '', since: '', until: '' });
   return (
     <Form state={form} onSubmit={submit} className="ld-form" aria-label="Filter the audit log">
-      <div className="ld-toolbar">
+      <div className="ld-toolbar ld-filters">
         <FormInputField
           input="input"
           className="lk-input"

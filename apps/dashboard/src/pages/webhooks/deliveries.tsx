@@ -105,7 +105,7 @@ export function Deliveries({ endpoints, endpointId, cursors, onChange }: Deliver
         </>
       }
     >
-      <div className="ld-toolbar">
+      <div className="ld-toolbar ld-filters">
         <div className="lk-field">
           <label className="lk-label" htmlFor={selectId}>
             Endpoint

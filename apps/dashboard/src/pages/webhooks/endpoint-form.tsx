@@ -97,7 +97,7 @@ export function CreateEndpointForm({ onDone }: { onDone: () => void }) {
         autoComplete="off"
       />
       <fieldset
-        className="ld-checkbox-group"
+        className="ld-fieldset"
         aria-describedby={form.errors.eventTypes ? `${typesId}-error` : undefined}
       >
         <legend className="lk-label">Events to send</legend>
