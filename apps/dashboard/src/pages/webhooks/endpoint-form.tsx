@@ -96,10 +96,7 @@ export function CreateEndpointForm({ onDone }: { onDone: () => void }) {
         maxLength={500}
         autoComplete="off"
       />
-      <fieldset
-        className="ld-fieldset"
-        aria-describedby={form.errors.eventTypes ? `${typesId}-error` : undefined}
-      >
+      <fieldset className="ld-fieldset" aria-describedby={form.errors.eventTypes ? `${typesId}-error` : undefined}>
         <legend className="lk-label">Events to send</legend>
         <label className="ld-checkbox">
           <input
