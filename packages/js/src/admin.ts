@@ -105,6 +105,7 @@ export {
   type WebhookEndpointUpdate,
   type WebhookMessage,
   type WebhookMessageStatus,
+  webhookAttemptsQuery,
   webhookEndpointsQuery,
   webhookMessagesQuery,
 } from './webhooks/webhooks-admin.js';

@@ -9,6 +9,7 @@ import { jsonAnswer, knownErrorAnswer } from '../test-support/answers.js';
 import { type RecordedRequest, recordRequest } from '../test-support/recorded-request.js';
 import { createTestAdminApp } from '../test-support/server-apps.js';
 import { useTestService } from '../test-support/service.js';
+import { webhookAttemptsQuery } from './webhooks-admin.js';
 
 const service = useTestService();
 
@@ -142,8 +143,8 @@ describe('AdminApp webhook messages (recorded answers)', () => {
     expect(requests[0]?.headers[headers.accessType]).toBe('admin');
   });
 
-  it('lists the attempts of a message', async () => {
-    const { app } = answeredAdminApp({
+  it('lists the attempts of a message, also as a query', async () => {
+    const { app, requests } = answeredAdminApp({
       [`GET /webhooks/messages/${message.id}/attempts`]: jsonAnswer({
         items: [
           {
@@ -183,6 +184,12 @@ describe('AdminApp webhook messages (recorded answers)', () => {
         error: 'timed out',
       },
     ]);
+    const query = webhookAttemptsQuery(message.id);
+    expect(query.key).toEqual(['webhookAttempts', message.id]);
+    expect(await app.load(query)).toEqual(await app.listWebhookAttempts(message.id));
+    expect(requests.map((request) => `${request.method} ${request.path.replace('/api/v1', '')}`)).toEqual(
+      Array(3).fill(`GET /webhooks/messages/${message.id}/attempts`),
+    );
   });
 
   it('replays a message and sends a test event, each posting {} and reading the message back', async () => {

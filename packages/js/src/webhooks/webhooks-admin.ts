@@ -249,6 +249,10 @@ function listWebhookMessages(
   return send({ method: 'GET', path: `${endpointPath(endpointId)}/messages`, query }, decodeWebhookMessagePage);
 }
 
+function listWebhookAttempts(send: Send, messageId: string): Promise<WebhookAttempt[]> {
+  return send({ method: 'GET', path: `${messagePath(messageId)}/attempts` }, decodeWebhookAttempts);
+}
+
 /**
  * The project's webhook endpoints, oldest first, as a query of `AdminApp`;
  * every write of the app re-reads it while subscribed.
@@ -279,6 +283,19 @@ export function webhookMessagesQuery(
     key: ['webhookMessages', endpointId, options.limit ?? null, options.cursor ?? null],
     load: ({ send }) => listWebhookMessages(send, endpointId, options),
   };
+}
+
+/**
+ * A message's delivery attempts, oldest first, as a query of `AdminApp`
+ * (a replay adds to them; the message's `attempts` counts from the replay).
+ *
+ * @example
+ * ```ts
+ * const attempts = await adminApp.load(webhookAttemptsQuery(messageId));
+ * ```
+ */
+export function webhookAttemptsQuery(messageId: string): Query<WebhookAttempt[], AdminScope> {
+  return { key: ['webhookAttempts', messageId], load: ({ send }) => listWebhookAttempts(send, messageId) };
 }
 
 /** Mounts the webhook module on an audience with admin access. */
@@ -312,8 +329,7 @@ export function webhookAdministration(scope: AudienceScope): WebhookAdministrati
     listWebhookMessages: (endpointId, options) => listWebhookMessages(send, endpointId, options),
     webhookMessages: (endpointId) =>
       everyItem('webhookMessages', (cursor) => listWebhookMessages(send, endpointId, cursor ? { cursor } : {})),
-    listWebhookAttempts: (messageId) =>
-      send({ method: 'GET', path: `${messagePath(messageId)}/attempts` }, decodeWebhookAttempts),
+    listWebhookAttempts: (messageId) => listWebhookAttempts(send, messageId),
     replayWebhookMessage: (messageId) =>
       send({ method: 'POST', path: `${messagePath(messageId)}/replay`, body: {} }, decodeWebhookMessage),
     sendTestWebhook: (endpointId) =>
