@@ -40,6 +40,7 @@ export {
   type WebAuthnErrorCode,
   webAuthnErrorMessages,
 } from './errors/messages.js';
+export { type AuditEventType, auditEventTypes, type WebhookEventType, webhookEventTypes } from './events.js';
 export * from './headers.js';
 export {
   domainSettingsPath,

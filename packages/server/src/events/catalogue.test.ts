@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { auditEventTypes as protocolAuditEventTypes } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
 import { auditEventTypes, eventCatalogue, eventTypes } from './catalogue.js';
 
@@ -101,5 +102,9 @@ describe('the event catalogue', () => {
       ]),
     );
     expect(auditEventTypes).toHaveLength(54);
+  });
+
+  it("names the audit log's types as the protocol does, in the same order", () => {
+    expect(auditEventTypes).toEqual([...protocolAuditEventTypes]);
   });
 });

@@ -20,6 +20,7 @@
  * other instances (`revokedNotice`), and the action tells this one
  * (`sessionsEnded`), whatever event it records.
  */
+import type { AuditEventType as ProtocolAuditEventType } from '@latchkey/protocol';
 import { z } from 'zod';
 
 /** A cache an event can make stale (see the module documentation for the id each one takes). */
@@ -208,6 +209,17 @@ export const eventTypes = Object.keys(eventCatalogue) as EventType[];
 export type AuditEventType = {
   [T in EventType]: (typeof eventCatalogue)[T]['audited'] extends true ? T : never;
 }[EventType];
+
+/**
+ * The audit log's names are the protocol's (`auditEventTypes` of
+ * `@latchkey/protocol`, which clients read): a row audited or not, added or
+ * renamed, without the same change there fails to compile here.
+ */
+const auditNamesAgree: SameNames<AuditEventType, ProtocolAuditEventType> = true;
+void auditNamesAgree;
+
+/** `true` when `A` and `B` are the same set of names, else `false`. */
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /** The types the audit log keeps, in catalogue order: what `GET /audit-events` may answer and filter by. */
 export const auditEventTypes = eventTypes.filter((type): type is AuditEventType => eventCatalogue[type].audited) as [

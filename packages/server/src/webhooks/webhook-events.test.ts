@@ -1,9 +1,14 @@
 /** The webhook event table against the event catalogue. */
+import { webhookEventTypes as protocolWebhookEventTypes } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
 import { eventCatalogue, eventTypes } from '../events/catalogue.js';
-import { webhookEventOf, webhookEvents, webhookEventTypes } from './webhook-events.js';
+import { subscribableEventTypes, webhookEventOf, webhookEvents, webhookEventTypes } from './webhook-events.js';
 
 describe('the webhook event types', () => {
+  it("offer endpoints the protocol's types, in the same order", () => {
+    expect(subscribableEventTypes).toEqual([...protocolWebhookEventTypes]);
+  });
+
   it('map exactly the catalogue events offered to webhooks, each to one type', () => {
     const offered = eventTypes.filter((type) => eventCatalogue[type].webhook);
     const mapped = webhookEventTypes.flatMap((type) => [...webhookEvents[type].from]);

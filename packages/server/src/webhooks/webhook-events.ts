@@ -15,6 +15,7 @@
  * - every other type (`*.deleted`, memberships, permissions, sessions,
  *   sign-ins…): the facts recorded with the event, as their schemas say.
  */
+import type { WebhookEventType as SubscribableType } from '@latchkey/protocol';
 import { z } from 'zod';
 import { contactChannelSchema } from '../contact-channels/contact-channel-views.js';
 import type { EventType } from '../events/catalogue.js';
@@ -57,7 +58,11 @@ const signedIn = z.object({
   second_factor: z.enum(['totp', 'recovery_code']).optional(),
 });
 
-/** Every webhook event type, by its public name. */
+/**
+ * Every webhook event type, by its public name: exactly the protocol's
+ * `webhookEventTypes` (which clients read) and the test message's type; a
+ * name missing or extra here does not compile.
+ */
 export const webhookEvents = {
   'user.created': {
     from: ['user.created', 'sign_up'],
@@ -176,7 +181,7 @@ export const webhookEvents = {
     source: 'facts',
     summary: 'A test message an admin asked for (`POST /webhooks/endpoints/{endpoint_id}/test`).',
   },
-} as const satisfies Record<string, WebhookEventSpec>;
+} as const satisfies Record<SubscribableType | 'webhook.test', WebhookEventSpec>;
 
 /** A public webhook event type. */
 export type WebhookEventType = keyof typeof webhookEvents;

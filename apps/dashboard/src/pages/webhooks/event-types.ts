@@ -1,27 +1,35 @@
 /**
- * The event types an endpoint may subscribe to (docs/guides/webhooks.md;
- * the service's `subscribableEventTypes`), with the words the form shows.
+ * The event types an endpoint may subscribe to (`webhookEventTypes` of
+ * `@latchkey/protocol`, which the service's webhook table must match), with
+ * the words the form shows for each.
  */
-export const webhookEventTypes: readonly { type: string; summary: string }[] = [
-  { type: 'user.created', summary: 'A user was created' },
-  { type: 'user.updated', summary: 'A user was changed' },
-  { type: 'user.deleted', summary: 'A user was deleted' },
-  { type: 'user.signed_in', summary: 'A user signed in' },
-  { type: 'user.password_changed', summary: 'A password was changed' },
-  { type: 'user.mfa_enabled', summary: 'Two-factor sign-in turned on' },
-  { type: 'user.mfa_disabled', summary: 'Two-factor sign-in turned off' },
-  { type: 'team.created', summary: 'A team was created' },
-  { type: 'team.updated', summary: 'A team was changed' },
-  { type: 'team.deleted', summary: 'A team was deleted' },
-  { type: 'team_membership.created', summary: 'A user joined a team' },
-  { type: 'team_membership.deleted', summary: 'A user left a team' },
-  { type: 'team_permission.created', summary: 'A team permission was granted' },
-  { type: 'team_permission.deleted', summary: 'A team permission was revoked' },
-  { type: 'contact_channel.created', summary: 'A contact channel was added' },
-  { type: 'contact_channel.updated', summary: 'A contact channel was changed' },
-  { type: 'contact_channel.deleted', summary: 'A contact channel was removed' },
-  { type: 'session.created', summary: 'A server opened a session' },
-  { type: 'session.revoked', summary: 'A session ended' },
-  { type: 'passkey.added', summary: 'A passkey was added' },
-  { type: 'passkey.removed', summary: 'A passkey was removed' },
-];
+import { webhookEventTypes as types, type WebhookEventType } from '@latchkey/protocol';
+
+const summaries: Record<WebhookEventType, string> = {
+  'user.created': 'A user was created',
+  'user.updated': 'A user was changed',
+  'user.deleted': 'A user was deleted',
+  'user.signed_in': 'A user signed in',
+  'user.password_changed': 'A password was changed',
+  'user.mfa_enabled': 'Two-factor sign-in turned on',
+  'user.mfa_disabled': 'Two-factor sign-in turned off',
+  'team.created': 'A team was created',
+  'team.updated': 'A team was changed',
+  'team.deleted': 'A team was deleted',
+  'team_membership.created': 'A user joined a team',
+  'team_membership.deleted': 'A user left a team',
+  'team_permission.created': 'A team permission was granted',
+  'team_permission.deleted': 'A team permission was revoked',
+  'contact_channel.created': 'A contact channel was added',
+  'contact_channel.updated': 'A contact channel was changed',
+  'contact_channel.deleted': 'A contact channel was removed',
+  'session.created': 'A server opened a session',
+  'session.revoked': 'A session ended',
+  'passkey.added': 'A passkey was added',
+  'passkey.removed': 'A passkey was removed',
+};
+
+export const webhookEventTypes: readonly { type: WebhookEventType; summary: string }[] = types.map((type) => ({
+  type,
+  summary: summaries[type],
+}));
