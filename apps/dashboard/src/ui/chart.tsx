@@ -123,23 +123,26 @@ export function DailyChart({ title, points, summary, height = 180 }: DailyChartP
     <figure className="ld-chart">
       <figcaption className="ld-chart-title">{title}</figcaption>
       <div ref={host} className="ld-chart-canvas" role="img" aria-label={`${title}: ${summary}`} />
-      <table className="ld-visually-hidden">
-        <caption>{title} per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">{title}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((point) => (
-            <tr key={point.date}>
-              <th scope="row">{formatDay(point.date)}</th>
-              <td>{formatNumber(point.value)}</td>
+      {/* Hidden by a box around it: a table grows to its rows whatever height it is given. */}
+      <div className="ld-visually-hidden">
+        <table>
+          <caption>{title} per day</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">{title}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((point) => (
+              <tr key={point.date}>
+                <th scope="row">{formatDay(point.date)}</th>
+                <td>{formatNumber(point.value)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
