@@ -44,6 +44,8 @@ export default defineConfig({
         extends: true,
         test: { name: 'cli', include: ['packages/cli/src/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
       },
+      // The dashboard's own checks (its build's size); its pages are tested in Chromium (e2e).
+      { extends: true, test: { name: 'dashboard', include: ['apps/dashboard/src/**/*.test.ts'] } },
       {
         extends: true,
         test: { name: 'docs', include: ['docs/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 },

@@ -19,7 +19,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
-const workspaces = ['packages/protocol', 'packages/js', 'packages/react', 'packages/server', 'packages/cli'];
+const workspaces = [
+  'packages/protocol',
+  'packages/js',
+  'packages/react',
+  'packages/server',
+  'packages/cli',
+  'apps/dashboard',
+];
 const ours = (name: string) => name === 'latchkey' || name.startsWith('@latchkey/');
 
 interface Packed {
@@ -40,6 +47,7 @@ interface DevInfo {
   projectId: string;
   publishableClientKey: string;
   secretServerKey: string;
+  dashboardUrl: string;
 }
 
 let work: string;
@@ -52,6 +60,7 @@ beforeAll(async () => {
     'packages/cli/dist/bin.js',
     'packages/server/dist/pglite-seed.tar.gz',
     'packages/react/dist/styles.css',
+    'apps/dashboard/dist/index.html',
   ]) {
     if (!existsSync(join(repoRoot, built))) throw new Error(`${built} is missing: run \`npm run build\` first.`);
   }
@@ -64,6 +73,7 @@ beforeAll(async () => {
   const workspaceArgs = workspaces.flatMap((workspace) => ['-w', workspace]);
   packed = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', tarballs, ...workspaceArgs], repoRoot));
   expect(packed.map((p) => p.name).sort()).toEqual([
+    '@latchkey/dashboard',
     '@latchkey/js',
     '@latchkey/protocol',
     '@latchkey/react',
@@ -153,6 +163,12 @@ describe('packed packages installed into an empty app', () => {
     });
     const info = await firstLine(dev);
     expect(info.apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // The CLI serves the dashboard from its dependency's build.
+    expect(info.dashboardUrl).toBe(`${info.apiUrl}/dashboard/`);
+    const dashboard = await fetch(info.dashboardUrl);
+    expect(dashboard.status).toBe(200);
+    const script = /src="\.\/(assets\/index-[^"]+\.js)"/.exec(await dashboard.text())?.[1];
+    expect((await fetch(`${info.dashboardUrl}${script}`)).status).toBe(200);
 
     await writeFile(join(app, 'sdk.mjs'), sdkScript);
     const answer = JSON.parse(await run('node', ['sdk.mjs'], app, { LATCHKEY_DEV: JSON.stringify(info) }));

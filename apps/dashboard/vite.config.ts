@@ -13,5 +13,6 @@ export default defineConfig({
   base: './',
   plugins: [react()],
   resolve: { conditions: ['source', ...defaultClientConditions] },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 600 },
+  // The manifest tells the bundle test what each page loads first.
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, manifest: true, chunkSizeWarningLimit: 600 },
 });

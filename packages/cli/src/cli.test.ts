@@ -73,6 +73,7 @@ describe('latchkey dev --json', () => {
         'ownerPassword',
         'internalPublishableClientKey',
         'mailboxUrl',
+        'dashboardUrl',
       ].sort(),
     );
     expect(dev.apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -81,6 +82,27 @@ describe('latchkey dev --json', () => {
     expect(mailbox.status).toBe(200);
     expect(await mailbox.json()).toEqual({ items: expect.any(Array) });
     expect((await fetch(dev.mailboxUrl)).headers.get('content-type')).toMatch(/^text\/html/);
+    // The dashboard, served by the service; its config names a key of the internal project and the dev owner.
+    expect(dev.dashboardUrl).toBe(`${dev.apiUrl}/dashboard/`);
+    const dashboard = await fetch(`${dev.apiUrl}/dashboard/`);
+    expect(dashboard.status).toBe(200);
+    expect(await dashboard.text()).toContain('<div id="root">');
+    const dashboardConfig = (await (await fetch(`${dev.apiUrl}/dashboard/config.json`)).json()) as {
+      internalPublishableClientKey: string;
+      devOwner: { email: string; password: string };
+    };
+    expect(dashboardConfig.devOwner).toEqual({ email: dev.ownerEmail, password: dev.ownerPassword });
+    const ownerSignIn = await fetch(`${dev.apiUrl}/api/v1/auth/password/sign-in`, {
+      method: 'POST',
+      headers: {
+        'x-stack-project-id': 'internal',
+        'x-stack-access-type': 'client',
+        'x-stack-publishable-client-key': dashboardConfig.internalPublishableClientKey,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ email: dev.ownerEmail, password: dev.ownerPassword }),
+    });
+    expect(ownerSignIn.status).toBe(200);
     expect(dev.dataDir).toBe(dataDir);
     expect(dev.publishableClientKey).toMatch(/^pck_/);
     expect(dev.secretServerKey).toMatch(/^ssk_/);
@@ -117,10 +139,11 @@ describe('latchkey dev --json', () => {
     const { dev, ms } = await readDevJson(cli);
     figures.push(`[figure] latchkey dev ready (spawn -> JSON line), restart on an existing data dir: ${ms} ms`);
 
-    expect({ ...dev, apiUrl: undefined, mailboxUrl: undefined }).toEqual({
+    expect({ ...dev, apiUrl: undefined, mailboxUrl: undefined, dashboardUrl: undefined }).toEqual({
       ...first,
       apiUrl: undefined,
       mailboxUrl: undefined,
+      dashboardUrl: undefined,
     });
     expect(await currentProject(dev)).toEqual({ status: 200, id: first.projectId });
     const signIn = await postPassword(dev, 'sign-in', email, password);

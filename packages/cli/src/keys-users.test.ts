@@ -223,7 +223,12 @@ describe('on the data directory (--data-dir)', () => {
   it('the service started again accepts the key made offline, and the same owner', async () => {
     devProcess = runCli(['dev', '--json', '--port', '0', '--data-dir', dataDir]);
     const again = JSON.parse((await devProcess.firstLine()).line) as DevJson;
-    expect({ ...again, apiUrl: '', mailboxUrl: '' }).toEqual({ ...dev, apiUrl: '', mailboxUrl: '' });
+    expect({ ...again, apiUrl: '', mailboxUrl: '', dashboardUrl: '' }).toEqual({
+      ...dev,
+      apiUrl: '',
+      mailboxUrl: '',
+      dashboardUrl: '',
+    });
     dev = again;
     expect(await projectAs('x-stack-secret-server-key', fromDataDir.secret_server_key, 'server')).toEqual({
       status: 200,

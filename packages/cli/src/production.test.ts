@@ -238,6 +238,35 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
     await again.cli.stop();
   });
 
+  it('serves the dashboard at /dashboard/ with a key of its own that owners sign in with, unless --no-dashboard', async () => {
+    const owner = json<{ owner: { primary_email: string }; password: string }>(
+      await run(['owners', 'create', '--email', 'dash-owner@example.com', '--json', ...where], env),
+    );
+    const served = await startAndWait(['--host', '127.0.0.1', ...where], env);
+    expect(served.cli.stderr()).toContain(`Dashboard: ${served.url}/dashboard/`);
+    const page = await fetch(`${served.url}/dashboard/projects`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const config = (await (await fetch(`${served.url}/dashboard/config.json`)).json()) as Record<string, unknown>;
+    // Production hands out no owner: owners sign in with their own password.
+    expect(Object.keys(config)).toEqual(['internalPublishableClientKey']);
+    const signIn = await fetch(`${served.url}/api/v1/auth/password/sign-in`, {
+      method: 'POST',
+      headers: {
+        ...clientHeaders('internal', config.internalPublishableClientKey as string),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ email: owner.owner.primary_email, password: owner.password }),
+    });
+    expect(signIn.status).toBe(200);
+    await served.cli.stop();
+
+    const without = await startAndWait(['--host', '127.0.0.1', '--no-dashboard', ...where], env);
+    expect(without.cli.stderr()).not.toContain('Dashboard:');
+    expect((await fetch(`${without.url}/dashboard/`)).status).toBe(404);
+    await without.cli.stop();
+  });
+
   it('refuses another LATCHKEY_SECRET before it listens or writes, naming the variable', async () => {
     expect(created).toBeDefined();
     const wrong = await run(['start', '--port', '0', ...where], {

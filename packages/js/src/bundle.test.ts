@@ -214,6 +214,19 @@ describe('browser bundle of @latchkey/js', () => {
     expect(server.code).toMatch(/ServerApp/);
   });
 
+  it('has an admin entry for browsers (the dashboard) without the server entry, ServerApp or webhook verification', async () => {
+    const admin = await bundle("export * from './admin.js';");
+    report('@latchkey/js/admin browser entry', admin);
+    const read = admin.read.map((path) => path.replace(/^.*packages\/js\/src\//, ''));
+    expect(read.filter((path) => serverModules.test(path) || path.startsWith('node:'))).toEqual([]);
+    expect(read.filter((path) => ['server.ts', 'server-app.ts', 'webhooks/verify-webhook.ts'].includes(path))).toEqual(
+      [],
+    );
+    expect(admin.code).not.toMatch(/["']node:[a-z_/]+["']/);
+    expect(admin.code).toMatch(/AdminApp/);
+    expect(admin.code).toMatch(/ProjectOwnerApp/);
+  });
+
   it(`keeps ClientApp + getUser within ${clientAppBudget} B min+gzip, without the wording table`, async () => {
     const app = await bundle(`
       import { ClientApp } from './index.js';

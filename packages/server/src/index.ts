@@ -14,6 +14,7 @@ export { apiKeySetFirstView } from './api-keys/api-key-views.js';
 export type { CreateApiKeySetOptions, CreatedApiKeySet } from './api-keys/api-keys.js';
 export type { Clock } from './common/clock.js';
 export { secretWeakness } from './crypto/secret-strength.js';
+export type { DashboardConfig, DashboardOptions } from './dashboard/dashboard.js';
 export type { RefreshTokenCookieOptions } from './http/refresh-cookie.js';
 export type { MailboxMessage } from './mail/mailbox.js';
 export {
@@ -31,6 +32,7 @@ export {
   listUsers,
   type ProjectSummary,
   pinSecret,
+  prepareDashboard,
   revokeApiKeySet,
   rotateSecret,
   type SecretOption,
@@ -42,7 +44,6 @@ export type { BootstrapOptions, DevProjectKeys } from './projects/bootstrap.js';
 export type { ProjectConfig, ProjectConfigPatch } from './projects/project-config.js';
 export type { CreateProjectOptions, ProjectRecord } from './projects/projects.js';
 export { type RunningServer, type ServedService, startServer } from './server.js';
-export type { DashboardConfig, DashboardOptions } from './dashboard/dashboard.js';
 export { type ConnectionInfo, createService, type Service, type ServiceOptions } from './service.js';
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';
 export { SecretMismatchError } from './tokens/signing-keys.js';

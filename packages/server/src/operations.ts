@@ -15,6 +15,7 @@ import type { Clock } from './common/clock.js';
 import { validate } from './common/validate.js';
 import { createSealer, type Sealer } from './crypto/encryption.js';
 import { secretWeakness } from './crypto/secret-strength.js';
+import { ensureDashboardKey } from './dashboard/dashboard-key.js';
 import { type ActionContext, operatorContext } from './events/recorder.js';
 import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
 import { outboxSealer, resealContent } from './mail/sealed-mail.js';
@@ -39,6 +40,7 @@ import { changeProjectConfig, listProjectIds } from './projects/project-store.js
 import {
   addOwner,
   type CreateProjectOptions,
+  findProject,
   listProjects as listProjectRecords,
   type ProjectRecord,
 } from './projects/projects.js';
@@ -148,6 +150,34 @@ export async function updateProjectConfig(
   options: SecretOption = {},
 ): Promise<ProjectConfig> {
   return (await updateProject(operator(storage, projectId), { config: patch }, sealerFor(options))).config;
+}
+
+/**
+ * What the dashboard needs at start: its publishable key of the internal
+ * project (derived from `secret`, its key set inserted once:
+ * `dashboard/dashboard-key.ts`), and, given the service's public URL, that URL
+ * trusted by the internal project with the dashboard's handler path, so its
+ * e-mailed links and OAuth redirects come back to the dashboard.
+ *
+ * @example
+ * const { internalPublishableClientKey } = await prepareDashboard(storage, { secret, publicUrl: 'https://auth.example.com' });
+ */
+export async function prepareDashboard(
+  storage: Storage,
+  options: { secret: string; publicUrl?: string | undefined },
+): Promise<{ internalPublishableClientKey: string }> {
+  const internalPublishableClientKey = await ensureDashboardKey(dbOf(storage), options.secret);
+  if (options.publicUrl) {
+    const origin = new URL(options.publicUrl);
+    const domain = `${origin.origin}${origin.pathname.replace(/\/+$/, '')}`;
+    const internal = await findProject(dbOf(storage), internalProjectId);
+    const domains = internal?.config.domains ?? [];
+    if (!domains.some((entry) => entry.domain === domain)) {
+      const handler_path = `${origin.pathname.replace(/\/+$/, '')}/dashboard/handler`;
+      await updateProjectConfig(storage, internalProjectId, { domains: [...domains, { domain, handler_path }] });
+    }
+  }
+  return { internalPublishableClientKey };
 }
 
 /**

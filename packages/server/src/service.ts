@@ -10,6 +10,7 @@ import type { Clock } from './common/clock.js';
 import { createSealer } from './crypto/encryption.js';
 import { randomRequestId } from './crypto/random.js';
 import { secretWeakness } from './crypto/secret-strength.js';
+import { type DashboardOptions, mountDashboard } from './dashboard/dashboard.js';
 import type { Deps } from './deps.js';
 import { actionGuard, routesNotYetActions } from './events/action-guard.js';
 import { startHousekeeping } from './housekeeping.js';
@@ -24,7 +25,6 @@ import {
 import { defaultLogger, finishResponse } from './http/request-log.js';
 import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/responses.js';
 import { mountMailbox } from './mail/mailbox.js';
-import { type DashboardOptions, mountDashboard } from './dashboard/dashboard.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
 import { outboxSealer, withOutboxSealer } from './mail/sealed-mail.js';
 import { Transports } from './mail/transports.js';

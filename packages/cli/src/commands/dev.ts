@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { originFor, parseCommandArgs, parsePort } from '../internal/args.js';
 import { Cleanup } from '../internal/cleanup.js';
 import { type CliContext, waitForStop } from '../internal/context.js';
-import { findDashboardDir } from '../internal/dashboard.js';
+import { dashboardOption } from '../internal/dashboard.js';
 import {
   type DevOwner,
   type DevProject,
@@ -134,7 +134,10 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
     step('project ready');
     const project = await devOwner(dataDir, storage, saved, server);
     step('owner ready');
-    const dashboardDir = await findDashboardDir();
+    const dashboard = await dashboardOption(server, storage, {
+      secret,
+      devOwner: { email: project.ownerEmail, password: project.ownerPassword },
+    });
     const service = server.createService({
       storage,
       secret,
@@ -145,17 +148,7 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-      ...(dashboardDir
-        ? {
-            dashboard: {
-              dir: dashboardDir,
-              config: () => ({
-                internalPublishableClientKey: project.internalPublishableClientKey,
-                devOwner: { email: project.ownerEmail, password: project.ownerPassword },
-              }),
-            },
-          }
-        : {}),
+      ...dashboard,
     });
     // Stops the outbox worker before the storage closes (closing the listener does it too, once it listens).
     cleanup.add(() => service.close());
@@ -172,7 +165,7 @@ export async function startDev(options: DevOptions = {}): Promise<DevService> {
         ...project,
         dataDir,
         mailboxUrl: `${apiUrl}/mailbox`,
-        ...(dashboardDir ? { dashboardUrl: `${apiUrl}/dashboard/` } : {}),
+        ...(dashboard.dashboard ? { dashboardUrl: `${apiUrl}/dashboard/` } : {}),
       },
       async close() {
         await cleanup.run((error) => logger.error({ err: String(error) }, 'failed to stop cleanly'));

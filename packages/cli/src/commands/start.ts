@@ -1,6 +1,7 @@
 import { originFor, parseCommandArgs, parsePort } from '../internal/args.js';
 import { Cleanup } from '../internal/cleanup.js';
 import { type CliContext, waitForStop } from '../internal/context.js';
+import { dashboardOption } from '../internal/dashboard.js';
 import { checkSecret } from '../internal/data-dir.js';
 import { checkDatabaseUrl } from '../internal/database-url.js';
 import { CliError, UsageError } from '../internal/errors.js';
@@ -49,6 +50,7 @@ Options:
       --allow-development-provider
                        let non-production projects sign in through the shared
                        development stand-in (anyone signs in as anyone)
+      --no-dashboard   do not serve the admin dashboard at /dashboard/
   -h, --help           show this help
 
 Environment:
@@ -132,6 +134,8 @@ export interface StartOptions {
   allowPrivateNetwork?: boolean | undefined;
   /** The shared development stand-in of OAuth providers is offered (`--allow-development-provider`). */
   allowDevelopmentProvider?: boolean | undefined;
+  /** Serve the admin dashboard at `/dashboard/` when its build is installed (default true; `--no-dashboard`). */
+  dashboard?: boolean | undefined;
 }
 
 /**
@@ -144,7 +148,9 @@ export interface StartOptions {
  * const running = await startProduction({ databaseUrl: process.env.DATABASE_URL!, secret: process.env.LATCHKEY_SECRET! });
  * console.error(`listening on ${running.url}`);
  */
-export async function startProduction(options: StartOptions): Promise<{ url: string; close(): Promise<void> }> {
+export async function startProduction(
+  options: StartOptions,
+): Promise<{ url: string; dashboardUrl: string | null; close(): Promise<void> }> {
   const secret = checkSecret(options.secret, 'LATCHKEY_SECRET');
   const databaseUrl = checkDatabaseUrl(options.databaseUrl);
   const logger = createLogger({ level: options.logLevel, fallback: 'info', to: 'stdout' });
@@ -162,7 +168,12 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
     await verifySecretOrFail(server, storage, { value: [secret, ...acceptedSecrets], source });
     await server.bootstrap(storage, { dev: false, internalSignUp: options.openSignUp ?? false });
     await server.pinSecret(storage, secret);
+    const dashboard =
+      options.dashboard === false
+        ? {}
+        : await dashboardOption(server, storage, { secret, publicUrl: options.publicUrl });
     const service = server.createService({
+      ...dashboard,
       storage,
       secret,
       ...(acceptedSecrets.length > 0 ? { acceptedSecrets } : {}),
@@ -186,6 +197,7 @@ export async function startProduction(options: StartOptions): Promise<{ url: str
     logger.info({ url, host }, 'listening');
     return {
       url,
+      dashboardUrl: dashboard.dashboard ? `${options.publicUrl?.replace(/\/+$/, '') ?? url}/dashboard/` : null,
       async close() {
         logger.info('stopping: finishing requests in flight');
         await cleanup.run((error) => logger.error({ err: String(error) }, 'failed to stop cleanly'));
@@ -208,6 +220,7 @@ export async function runStart(args: string[], context: CliContext): Promise<num
     'max-projects-per-owner': { type: 'string' },
     'allow-private-network': { type: 'boolean' },
     'allow-development-provider': { type: 'boolean' },
+    'no-dashboard': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flags.help) {
@@ -267,13 +280,15 @@ export async function runStart(args: string[], context: CliContext): Promise<num
       maxProjectsPerOwner,
       allowPrivateNetwork,
       allowDevelopmentProvider,
+      dashboard: !flags['no-dashboard'],
     });
     if (!stop.isStopped()) {
       const everywhere = host === '0.0.0.0' || host === '::' || host === '';
       const note = everywhere ? `on all interfaces, ${host || '0.0.0.0'}; ` : '';
       const limits = redisUrl ? `, limits counted in ${redactUrl(redisUrl)}` : '';
       context.stderr.write(
-        `Latchkey is listening on ${running.url} (${note}database ${redactUrl(databaseUrl)}${limits})\n`,
+        `Latchkey is listening on ${running.url} (${note}database ${redactUrl(databaseUrl)}${limits})\n` +
+          (running.dashboardUrl ? `Dashboard: ${running.dashboardUrl}\n` : ''),
       );
     }
     await stop.stopped;

@@ -127,7 +127,7 @@ export function mountDashboard(app: Hono<AppEnv>, options: DashboardOptions): vo
     return c.body(body, 200, {
       ...commonHeaders,
       'content-type': contentTypes[extension] ?? 'application/octet-stream',
-      'cache-control': rest.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      ...(rest.startsWith('assets/') ? { 'cache-control': 'public, max-age=31536000, immutable' } : {}),
     });
   });
 }

@@ -56,7 +56,10 @@ export function finishResponse(
 
 function addFinishingHeaders(target: Headers, pathname: string, record: RequestRecord): void {
   target.set(headers.requestId, record.requestId);
-  target.set('cache-control', 'no-store, max-age=0');
+  // The dashboard's hashed assets may be cached (they say so); nothing else the service answers may.
+  if (!(pathname.startsWith('/dashboard/assets/') && target.has('cache-control'))) {
+    target.set('cache-control', 'no-store, max-age=0');
+  }
   // Every answer, in this one place: a browser never guesses another type (a JSON or text answer run as HTML).
   target.set('x-content-type-options', 'nosniff');
   if (isApiPath(pathname)) for (const [name, value] of Object.entries(corsHeaders)) target.set(name, value);

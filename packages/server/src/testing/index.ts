@@ -97,6 +97,8 @@ export interface TestServiceOptions {
   internalSignUp?: boolean;
   /** `ServiceOptions.allowedHosts`: names the dev-mode service answers besides loopback ones. */
   allowedHosts?: readonly string[];
+  /** `ServiceOptions.dashboard`: serve a dashboard build at `/dashboard/`; default none. */
+  dashboard?: ServiceOptions['dashboard'];
 }
 
 /** A running test service. */
@@ -194,6 +196,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         : {}),
       ...(options.maxProjectsPerOwner !== undefined ? { maxProjectsPerOwner: options.maxProjectsPerOwner } : {}),
       ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
+      ...(options.dashboard !== undefined ? { dashboard: options.dashboard } : {}),
     });
     const server = await startServer({ service, port: 0, host: '127.0.0.1' }).catch(async (error) => {
       await service.close();

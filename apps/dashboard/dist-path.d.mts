@@ -1,0 +1,2 @@
+/** The directory of the dashboard's build: `index.html` and `assets/`. */
+export declare const dashboardDir: string;
