@@ -12,8 +12,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPageInBothThemes, type DashboardStack, signedInPage, startDashboard } from './support/dashboard.js';
 
-/** Users seeded; the brief asks for 10,000 if seeding them stays under a minute. */
-const seeded = Number(process.env.DASHBOARD_USERS_SEED || 10_000);
+/**
+ * Users seeded. 10,000 took 94 s through `POST /users` (16 at a time, PGlite,
+ * 2 cores), over the minute a test file may spend seeding, so 2,000 (80 pages).
+ */
+const seeded = Number(process.env.DASHBOARD_USERS_SEED || 2_000);
 const concurrency = 16;
 const pad = (n: number) => String(n).padStart(5, '0');
 
@@ -27,7 +30,11 @@ beforeAll(async () => {
   await seedUsers(stack, seeded);
   const seconds = (performance.now() - started) / 1000;
   console.info(`dashboard-users-list: seeded ${seeded} users through POST /users in ${seconds.toFixed(1)} s`);
-  await stack.admin.createUser({ primaryEmail: 'ada.lovelace@example.com', displayName: 'Ada Lovelace' });
+  await stack.admin.createUser({
+    primaryEmail: 'ada.lovelace@example.com',
+    displayName: 'Ada Lovelace',
+    primaryEmailAuthEnabled: true,
+  });
   team = await stack.admin.createTeam({ displayName: 'Analytical Engine' });
   for (const name of teamMembers) {
     const email = `${name.split(' ')[0]!.toLowerCase()}@example.org`;
@@ -110,10 +117,10 @@ describe('dashboard: users list', () => {
     try {
       const first = await shownNames(page);
       expect(first).toHaveLength(25);
-      await page.getByRole('navigation', { name: 'Pages' }).getByText('Page 1').waitFor();
+      await page.getByRole('navigation', { name: 'Pages' }).getByText('Page 1', { exact: true }).waitFor();
 
       await page.getByRole('button', { name: 'Next' }).click();
-      await page.getByText('Page 2').waitFor();
+      await page.getByText('Page 2', { exact: true }).waitFor();
       await expect.poll(() => shownNames(page)).not.toEqual(first);
       const second = await shownNames(page);
       expect(second).toHaveLength(25);
@@ -122,11 +129,11 @@ describe('dashboard: users list', () => {
       expect(second).toEqual(expected.items.slice(25).map((u) => u.displayName));
 
       await page.reload();
-      await page.getByText('Page 2').waitFor();
+      await page.getByText('Page 2', { exact: true }).waitFor();
       await expect.poll(() => shownNames(page)).toEqual(second);
 
       await page.getByRole('button', { name: 'Previous' }).click();
-      await page.getByText('Page 1').waitFor();
+      await page.getByText('Page 1', { exact: true }).waitFor();
       await expect.poll(() => shownNames(page)).toEqual(first);
       await expect.poll(() => page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
     } finally {

@@ -80,6 +80,8 @@ export function usersListColumns(projectId: string): ColumnDef<ServerUser>[] {
     },
     {
       id: 'signedUpAt',
+      // Sortable columns need an accessor (the service sorts; this only marks the header).
+      accessorFn: (user) => user.signedUpAt,
       header: 'Signed up',
       enableSorting: true,
       cell: ({ row: { original: user } }) => (
