@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { randomBytes, randomInt } from 'node:crypto';
 /**
  * The dashboard's users page over many users on PostgreSQL: seeds the users
  * in bulk with SQL (as `users-at-scale.mjs` does, not through the API),
@@ -23,7 +24,6 @@
  */
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { randomBytes, randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';

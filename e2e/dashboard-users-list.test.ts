@@ -119,9 +119,28 @@ describe('dashboard: users list', () => {
       expect(first).toHaveLength(25);
       await page.getByRole('navigation', { name: 'Pages' }).getByText('Page 1', { exact: true }).waitFor();
 
+      // From here on: each GET /users the page makes, and whether a loading spinner ever replaces the rows.
+      const requests: URLSearchParams[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.endsWith('/api/v1/users')) requests.push(url.searchParams);
+      });
+      await page.evaluate(() => {
+        const seen = window as unknown as { spinnerSeen: boolean };
+        seen.spinnerSeen = false;
+        new MutationObserver(() => {
+          if (document.querySelector('main .ld-state[role="status"]')) seen.spinnerSeen = true;
+        }).observe(document.querySelector('main')!, { childList: true, subtree: true });
+      });
+
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByText('Page 2', { exact: true }).waitFor();
       await expect.poll(() => shownNames(page)).not.toEqual(first);
+      expect(requests).toHaveLength(1);
+      expect(requests[0]!.get('cursor')).toBeTruthy();
+      expect(requests[0]!.get('limit')).toBe('25');
+      expect(await page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen)).toBe(false);
+      expect(new URL(page.url()).searchParams.getAll('after')).toHaveLength(1);
       const second = await shownNames(page);
       expect(second).toHaveLength(25);
       expect(second.filter((name) => first.includes(name))).toEqual([]);

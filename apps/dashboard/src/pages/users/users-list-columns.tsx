@@ -29,7 +29,15 @@ function Avatar({ user }: { user: ServerUser }) {
   const url = user.profileImageUrl;
   if (url && /^(https:|data:image\/)/.test(url)) {
     return (
-      <img className="ld-users-list-avatar" src={url} alt="" width={32} height={32} loading="lazy" referrerPolicy="no-referrer" />
+      <img
+        className="ld-users-list-avatar"
+        src={url}
+        alt=""
+        width={32}
+        height={32}
+        loading="lazy"
+        referrerPolicy="no-referrer"
+      />
     );
   }
   return (

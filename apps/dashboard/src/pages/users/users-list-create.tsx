@@ -1,14 +1,5 @@
 /** The "Create user" dialog of the users list: e-mail, display name, an optional password, whether the e-mail is verified. */
-import { isKnownError } from '@latchkey/js';
-import {
-  BusyButton,
-  errorText,
-  Form,
-  FormAlert,
-  FormInputField,
-  PasswordInput,
-  useFormAction,
-} from '@latchkey/react';
+import { BusyButton, errorText, Form, FormAlert, FormInputField, PasswordInput, useFormAction } from '@latchkey/react';
 import { useState } from 'react';
 import { useProject } from '../../project.js';
 import { navigate } from '../../router.js';
@@ -64,11 +55,14 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
             navigate(`/projects/${encodeURIComponent(projectId)}/users/${encodeURIComponent(user.id)}`);
           },
           refusal: (error): Partial<Record<Field, string>> | null => {
-            if (isKnownError(error, 'USER_EMAIL_ALREADY_EXISTS')) {
+            // A refusal of the service is a known error, named by its code.
+            const code = (error as { code?: unknown } | null)?.code;
+            if (code === 'USER_EMAIL_ALREADY_EXISTS') {
               return { email: 'A user of this project already has this e-mail address.' };
             }
-            const code = (error as { code?: unknown } | null)?.code;
-            if (typeof code === 'string' && code.startsWith('PASSWORD_')) return { password: errorText(error, undefined) };
+            if (typeof code === 'string' && code.startsWith('PASSWORD_')) {
+              return { password: errorText(error, undefined) };
+            }
             return null;
           },
         })

@@ -39,8 +39,10 @@ export default function UsersPage(_props: PageProps) {
   });
   const result = useQuery(usersQuery, { suspend: false });
   // The last page loaded stays on screen while another loads.
-  const shown = useRef<{ page: Page<ServerUser>; query: string; teamId: string } | null>(null);
-  if (result.status === 'ready') shown.current = { page: result.data, query, teamId };
+  const shown = useRef<{ page: Page<ServerUser>; projectId: string; query: string; teamId: string } | null>(null);
+  if (result.status === 'ready') shown.current = { page: result.data, projectId, query, teamId };
+  // Another project's users never stand in for this one's.
+  if (shown.current?.projectId !== projectId) shown.current = null;
   const loading = result.status === 'loading';
   const visible = result.status === 'failed' ? undefined : shown.current;
 
