@@ -93,7 +93,9 @@ export function usersListColumns(projectId: string): ColumnDef<ServerUser>[] {
       header: 'Signed up',
       enableSorting: true,
       cell: ({ row: { original: user } }) => (
-        <time dateTime={user.signedUpAt.toISOString()}>{formatDateTime(user.signedUpAt)}</time>
+        <time className="ld-users-list-nowrap" dateTime={user.signedUpAt.toISOString()}>
+          {formatDateTime(user.signedUpAt)}
+        </time>
       ),
     },
     {
@@ -101,7 +103,11 @@ export function usersListColumns(projectId: string): ColumnDef<ServerUser>[] {
       header: 'Last active',
       enableSorting: false,
       cell: ({ row: { original: user } }) => (
-        <time dateTime={user.lastActiveAt.toISOString()} title={formatDateTime(user.lastActiveAt)}>
+        <time
+          className="ld-users-list-nowrap"
+          dateTime={user.lastActiveAt.toISOString()}
+          title={formatDateTime(user.lastActiveAt)}
+        >
           {formatRelative(user.lastActiveAt)}
         </time>
       ),

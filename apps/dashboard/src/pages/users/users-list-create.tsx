@@ -71,6 +71,7 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
       <FormInputField field="email" label="E-mail" value={email} onValueChange={setEmail} autoComplete="off" />
       <FormInputField
         input="input"
+        className="lk-input"
         field="displayName"
         label="Display name (optional)"
         value={displayName}
