@@ -7,7 +7,7 @@ import { formatDateTime, formatRelative } from '../../ui/format.js';
 import { Badge } from '../../ui/page.js';
 
 /** What the list calls a user: their name, else their e-mail, else that they have neither. */
-export function userLabel(user: Pick<ServerUser, 'displayName' | 'primaryEmail'>): string {
+function userLabel(user: Pick<ServerUser, 'displayName' | 'primaryEmail'>): string {
   return user.displayName?.trim() || user.primaryEmail || 'Unnamed user';
 }
 
@@ -48,7 +48,7 @@ function Avatar({ user }: { user: ServerUser }) {
 }
 
 /** The ways a user can sign in, in words. */
-export function signInMethods(user: ServerUser): string[] {
+function signInMethods(user: ServerUser): string[] {
   const methods: string[] = [];
   if (user.hasPassword) methods.push('Password');
   if (user.otpAuthEnabled) methods.push('Magic link');

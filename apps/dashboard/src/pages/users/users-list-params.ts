@@ -25,7 +25,7 @@ export function readParams(search: URLSearchParams): UsersListParams {
 }
 
 /** The query string of `params` (`''` for the defaults). */
-export function searchOf(params: UsersListParams): string {
+function searchOf(params: UsersListParams): string {
   const search = new URLSearchParams();
   if (params.query) search.set('q', params.query);
   if (params.teamId) search.set('team', params.teamId);

@@ -18,7 +18,7 @@ import { CreateUserDialog } from './users-list-create.js';
 import { readParams, showList, type UsersListParams } from './users-list-params.js';
 
 /** Users per page. */
-export const usersPageSize = 25;
+const usersPageSize = 25;
 /** How long the search waits after the last keystroke. */
 const searchDelayMs = 250;
 
