@@ -109,6 +109,12 @@ describe('dashboard: users list', () => {
       await page.getByRole('link', { name: 'Ada Lovelace' }).click();
       const ada = (await stack.admin.listUsers({ query: 'ada.lovelace@example.com' })).items[0]!;
       await page.waitForURL((url) => url.pathname.endsWith(`/users/${ada.id}`));
+
+      // Back from the user's page: the list as it was left.
+      await page.goBack();
+      await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+      await expect.poll(() => shownNames(page)).toEqual(['Ada Lovelace']);
+      expect(await page.getByLabel('Search users').inputValue()).toBe('Ada Lovelace');
     } finally {
       await context.close();
     }
