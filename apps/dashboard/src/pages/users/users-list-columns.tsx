@@ -78,7 +78,7 @@ export function usersListColumns(projectId: string): ColumnDef<ServerUser>[] {
       enableSorting: false,
       cell: ({ row: { original: user } }) =>
         user.primaryEmail ? (
-          <span className="ld-users-list-email">
+          <span>
             <span>{user.primaryEmail}</span>{' '}
             {user.primaryEmailVerified ? <Badge tone="success">Verified</Badge> : <Badge>Unverified</Badge>}
           </span>
