@@ -12,6 +12,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { AdminApp } from '@latchkey/js/server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -32,8 +34,27 @@ export interface DashboardStack {
   close(): Promise<void>;
 }
 
-export async function startDashboard(): Promise<DashboardStack> {
+/**
+ * Rows written straight into the dev service's embedded database before the
+ * service that the tests use starts: `latchkey dev` makes the data directory
+ * and the dev project, stops, and `seed` runs on its PGlite (many users in
+ * one statement, where the API would take a minute).
+ */
+export type Seed = (db: PGlite, projectId: string) => Promise<void>;
+
+export async function startDashboard(options: { seed?: Seed } = {}): Promise<DashboardStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'latchkey-dashboard-'));
+  if (options.seed) {
+    const first = await startDev(dataDir);
+    first.child.kill('SIGTERM');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    const db = new PGlite({ dataDir: join(dataDir, 'pglite'), extensions: { pg_trgm } });
+    try {
+      await options.seed(db, first.info.projectId);
+    } finally {
+      await db.close();
+    }
+  }
   const { info, child } = await startDev(dataDir);
   const browser = await launchChromium();
   const admin = new AdminApp({
