@@ -34,7 +34,7 @@ function subscribe(listener: () => void): () => void {
 }
 
 /** The full URL path of a dashboard path. */
-export function hrefOf(to: string): string {
+function hrefOf(to: string): string {
   return `${basePath}${to.replace(/^\//, '')}`;
 }
 

@@ -1,7 +1,7 @@
 /** A button that copies a value (a key, a URL) and says so. */
 import { useState } from 'react';
 
-export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <button

@@ -13,7 +13,7 @@ import { type KeyKind as Kind, keyKinds } from './key-kinds.js';
 const fields = ['description', 'expiresOn', 'kinds'] as const;
 
 /** The end of the day `date` (`yyyy-mm-dd`, local time) names, or null when it names none. */
-export function endOfDay(date: string): Date | null {
+function endOfDay(date: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!match) return null;
   const day = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 59, 999);

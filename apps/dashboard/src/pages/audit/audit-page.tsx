@@ -21,7 +21,7 @@ const pageSize = 50;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The local midnight starting the day `date` (`yyyy-mm-dd`) names, `days` days later; null when it names none. */
-export function dayStart(date: string, days = 0): Date | null {
+function dayStart(date: string, days = 0): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!match) return null;
   const day = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + days);

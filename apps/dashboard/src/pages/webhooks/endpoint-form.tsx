@@ -11,7 +11,7 @@ import { SecretNotice } from './secret-notice.js';
 const fields = ['url', 'description', 'eventTypes'] as const;
 
 /** Why `text` cannot be an endpoint URL as typed, or null. */
-export function urlProblem(text: string): string | null {
+function urlProblem(text: string): string | null {
   if (!text.trim()) return 'Enter the URL the events are sent to.';
   try {
     const url = new URL(text.trim());
