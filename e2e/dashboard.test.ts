@@ -58,7 +58,8 @@ describe('the dashboard', () => {
     const name = `Shop ${Date.now()}`;
     await dialog.getByLabel('Name').fill(name);
     await dialog.getByRole('button', { name: 'Create project' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    // The new project's overview, headed by its name.
+    await page.getByRole('heading', { level: 1, name }).waitFor();
     expect(page.url()).toMatch(/\/dashboard\/projects\/[0-9a-f-]{36}$/);
     // The switcher names it, and the projects list has it.
     await expect.poll(() => page.getByRole('combobox', { name: 'Project' }).inputValue()).toMatch(/[0-9a-f-]{36}/);

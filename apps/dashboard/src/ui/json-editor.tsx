@@ -6,6 +6,7 @@
  */
 import { BusyButton, errorText, Form, FormAlert, FormField, useFormAction } from '@latchkey/react';
 import { useState } from 'react';
+import { SavedNotice } from './fields.js';
 
 export interface JsonEditorProps {
   label: string;
@@ -73,11 +74,7 @@ export function JsonEditor({ label, hint, value, onSave }: JsonEditorProps) {
         <BusyButton block={false} disabled={text === saved}>
           Save {label.toLowerCase()}
         </BusyButton>
-        {form.outcome?.kind === 'success' ? (
-          <span className="ld-muted" role="status">
-            {form.outcome.text}
-          </span>
-        ) : null}
+        <SavedNotice form={form} />
       </div>
     </Form>
   );

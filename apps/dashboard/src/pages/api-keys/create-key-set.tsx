@@ -3,10 +3,11 @@
  * Once made, its keys are shown here in full, this once, with copy buttons.
  */
 import type { ApiKeySetData } from '@latchkey/js/admin';
-import { BusyButton, Form, FormAlert, FormField, FormInputField, useFormAction } from '@latchkey/react';
+import { BusyButton, Form, FormAlert, FormField, useFormAction } from '@latchkey/react';
 import { useId, useState } from 'react';
 import { useProject } from '../../project.js';
 import { CopyField } from '../../ui/copy-button.js';
+import { TextField } from '../../ui/fields.js';
 import { formatDate } from '../../ui/format.js';
 import { type KeyKind as Kind, keyKinds } from './key-kinds.js';
 
@@ -67,16 +68,13 @@ export function CreateKeySetForm({ onDone }: { onDone: () => void }) {
 
   return (
     <Form state={form} onSubmit={submit} className="ld-form">
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         field="description"
         label="Description"
         hint="What uses these keys, e.g. the backend of the web app."
         value={description}
         onValueChange={setDescription}
         maxLength={200}
-        autoComplete="off"
       />
       <FormField name="expiresOn" label="Expires on (optional)" hint="Leave empty for keys that do not expire.">
         {(control) => (

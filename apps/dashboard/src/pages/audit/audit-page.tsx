@@ -6,12 +6,13 @@
  */
 import type { AuditEvent } from '@latchkey/js/admin';
 import { auditEventsQuery } from '@latchkey/js/admin';
-import { BusyButton, Form, FormField, FormInputField, useFormAction, useQuery } from '@latchkey/react';
+import { BusyButton, Form, FormField, useFormAction, useQuery } from '@latchkey/react';
 import { useState } from 'react';
 import { useProject } from '../../project.js';
 import { Link, navigate, usePath, useSearch } from '../../router.js';
 import type { PageProps } from '../../routes.js';
 import { type ColumnDef, DataTable, Pager } from '../../ui/data-table.js';
+import { TextField } from '../../ui/fields.js';
 import { formatDateTime } from '../../ui/format.js';
 import { DetailList, PageHeader, Section } from '../../ui/page.js';
 import { EmptyState } from '../../ui/states.js';
@@ -142,16 +143,7 @@ function FilterForm({ filters, onApply }: { filters: Filters; onApply: (filters:
   return (
     <Form state={form} onSubmit={submit} className="ld-form" aria-label="Filter the audit log">
       <div className="ld-toolbar ld-filters">
-        <FormInputField
-          input="input"
-          className="lk-input"
-          field="user"
-          label="User id"
-          value={draft.user}
-          onValueChange={set('user')}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <TextField field="user" label="User id" value={draft.user} onValueChange={set('user')} spellCheck={false} />
         <FormField name="type" label="Event type">
           {(control) => (
             <select

@@ -4,12 +4,13 @@
  * the URL, removed after confirmation, and whether localhost is trusted too.
  */
 import { adminProjectQuery, type TrustedDomain } from '@latchkey/js/admin';
-import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
+import { BusyButton, errorText, Form, FormAlert, useFormAction, useQuery } from '@latchkey/react';
 import { useState } from 'react';
 import { useProject } from '../../project.js';
 import type { PageProps } from '../../routes.js';
 import { ConfirmButton } from '../../ui/confirm.js';
 import { type ColumnDef, DataTable } from '../../ui/data-table.js';
+import { SavedNotice, TextField } from '../../ui/fields.js';
 import { PageHeader, Section } from '../../ui/page.js';
 import { SettingSwitch } from '../settings/setting-switch.js';
 
@@ -151,35 +152,20 @@ function AddDomainForm({ domains }: { domains: readonly TrustedDomain[] }) {
       }
     >
       <div className="ld-form-row">
-        <FormInputField
-          input="input"
-          className="lk-input"
+        <TextField
           field="domain"
           label="Domain"
           hint="e.g. https://app.example.com"
           inputMode="url"
           value={domain}
           onValueChange={setDomain}
-          autoComplete="off"
         />
-        <FormInputField
-          input="input"
-          className="lk-input"
-          field="handlerPath"
-          label="Handler path"
-          value={handlerPath}
-          onValueChange={setHandlerPath}
-          autoComplete="off"
-        />
+        <TextField field="handlerPath" label="Handler path" value={handlerPath} onValueChange={setHandlerPath} />
       </div>
       <FormAlert />
       <div className="ld-form-actions">
         <BusyButton block={false}>Add domain</BusyButton>
-        {form.outcome?.kind === 'success' ? (
-          <span className="ld-muted" role="status">
-            {form.outcome.text}
-          </span>
-        ) : null}
+        <SavedNotice form={form} />
       </div>
     </Form>
   );

@@ -8,6 +8,7 @@ import { adminProjectQuery, type EmailConfig, type EmailConfigUpdate } from '@la
 import { BusyButton, Form, FormField, FormInputField, OutcomeNotice, useFormAction, useQuery } from '@latchkey/react';
 import { useId, useState } from 'react';
 import { useProject } from '../../project.js';
+import { TextField } from '../../ui/fields.js';
 import { fieldRefusal, isEmail } from './refusals.js';
 
 const fields = ['host', 'port', 'username', 'password', 'senderName', 'senderEmail', 'recipient'] as const;
@@ -148,32 +149,11 @@ export function SenderForm() {
 
       {type === 'standard' ? (
         <div className="ld-email-grid">
-          <FormInputField
-            input="input"
-            className="lk-input"
-            field="host"
-            label="Host"
-            autoComplete="off"
-            spellCheck={false}
-            value={host}
-            onValueChange={setHost}
-          />
-          <FormInputField
-            input="input"
-            className="lk-input"
-            field="port"
-            label="Port"
-            inputMode="numeric"
-            autoComplete="off"
-            value={port}
-            onValueChange={setPort}
-          />
-          <FormInputField
-            input="input"
-            className="lk-input"
+          <TextField field="host" label="Host" spellCheck={false} value={host} onValueChange={setHost} />
+          <TextField field="port" label="Port" inputMode="numeric" value={port} onValueChange={setPort} />
+          <TextField
             field="username"
             label="Username"
-            autoComplete="off"
             spellCheck={false}
             value={username}
             onValueChange={setUsername}
@@ -197,14 +177,7 @@ export function SenderForm() {
               />
             )}
           </FormField>
-          <FormInputField
-            input="input"
-            className="lk-input"
-            field="senderName"
-            label="Sender name"
-            value={senderName}
-            onValueChange={setSenderName}
-          />
+          <TextField field="senderName" label="Sender name" value={senderName} onValueChange={setSenderName} />
           <FormInputField
             field="senderEmail"
             label="Sender address"

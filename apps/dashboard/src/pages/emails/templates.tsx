@@ -4,20 +4,12 @@
  * values as you type; save, or reset to the built-in default.
  */
 import { type EmailPreview, type EmailTemplate, type EmailTemplateType, emailTemplatesQuery } from '@latchkey/js/admin';
-import {
-  BusyButton,
-  errorText,
-  Form,
-  FormAlert,
-  FormField,
-  FormInputField,
-  useFormAction,
-  useQuery,
-} from '@latchkey/react';
+import { BusyButton, errorText, Form, FormAlert, FormField, useFormAction, useQuery } from '@latchkey/react';
 import { useEffect, useRef, useState } from 'react';
 import { useProject } from '../../project.js';
 import { ConfirmButton } from '../../ui/confirm.js';
 import { type ColumnDef, DataTable } from '../../ui/data-table.js';
+import { SavedNotice, TextField } from '../../ui/fields.js';
 import { parseJsonObject } from '../../ui/json-editor.js';
 import { Badge } from '../../ui/page.js';
 import { fieldRefusal } from './refusals.js';
@@ -178,9 +170,7 @@ function TemplateEditor({ template, onClose }: { template: EmailTemplate; onClos
       </div>
       <div className="ld-template-panes">
         <Form state={form} onSubmit={save} className="ld-form" aria-label={`${label} template`}>
-          <FormInputField
-            input="input"
-            className="lk-input"
+          <TextField
             field="subject"
             label="Subject"
             hint="Placeholders like {{ projectDisplayName }} are filled in when the mail is sent."
@@ -221,11 +211,7 @@ function TemplateEditor({ template, onClose }: { template: EmailTemplate; onClos
             >
               Reset to default
             </ConfirmButton>
-            {form.outcome?.kind === 'success' ? (
-              <span className="ld-muted" role="status">
-                {form.outcome.text}
-              </span>
-            ) : null}
+            <SavedNotice form={form} />
           </div>
         </Form>
         <div className="ld-template-preview" aria-live="polite" aria-busy={preview.status === 'loading'}>

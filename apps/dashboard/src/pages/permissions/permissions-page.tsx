@@ -13,7 +13,6 @@ import {
   FormAlert,
   FormField,
   type FormFieldProps,
-  FormInputField,
   useFormAction,
   useQuery,
 } from '@latchkey/react';
@@ -22,6 +21,7 @@ import { useProject } from '../../project.js';
 import type { PageProps } from '../../routes.js';
 import { ConfirmButton } from '../../ui/confirm.js';
 import { FormDialog } from '../../ui/dialog.js';
+import { SavedNotice, TextField } from '../../ui/fields.js';
 import { Badge, PageHeader, Section } from '../../ui/page.js';
 import { EmptyState, ErrorState, Loading } from '../../ui/states.js';
 
@@ -202,23 +202,17 @@ function DefinitionForm({
     });
   return (
     <Form state={form} onSubmit={submit} className="ld-form">
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         field="id"
         label="Id"
         hint="Lowercase letters, digits, _ and :, e.g. billing:read."
-        autoComplete="off"
         spellCheck={false}
         value={id}
         onValueChange={setId}
       />
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         field="description"
         label="Description (optional)"
-        autoComplete="off"
         value={description}
         onValueChange={setDescription}
       />
@@ -348,11 +342,7 @@ function DefaultsForm({
         <BusyButton block={false} disabled={!changed}>
           Save default permissions
         </BusyButton>
-        {form.outcome?.kind === 'success' ? (
-          <span className="ld-muted" role="status">
-            {form.outcome.text}
-          </span>
-        ) : null}
+        <SavedNotice form={form} />
       </div>
     </Form>
   );

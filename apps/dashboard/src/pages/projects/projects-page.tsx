@@ -1,11 +1,12 @@
 /** The owner's projects: each with its user count, a link to it, and a form to create one. */
 import { ownedProjectsQuery } from '@latchkey/js/admin';
-import { BusyButton, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
+import { BusyButton, Form, FormAlert, useFormAction, useQuery } from '@latchkey/react';
 import { useState } from 'react';
 import { useOwner } from '../../project.js';
 import { Link, navigate } from '../../router.js';
 import type { PageProps } from '../../routes.js';
 import { FormDialog } from '../../ui/dialog.js';
+import { TextField } from '../../ui/fields.js';
 import { formatNumber } from '../../ui/format.js';
 import { Badge, PageHeader } from '../../ui/page.js';
 import { EmptyState } from '../../ui/states.js';
@@ -68,23 +69,12 @@ function CreateProjectForm({ onCreated }: { onCreated: () => void }) {
         })
       }
     >
-      <FormInputField
-        input="input"
-        className="lk-input"
-        field="name"
-        label="Name"
-        value={name}
-        onValueChange={setName}
-        autoComplete="off"
-      />
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField field="name" label="Name" value={name} onValueChange={setName} />
+      <TextField
         field="description"
         label="Description (optional)"
         value={description}
         onValueChange={setDescription}
-        autoComplete="off"
       />
       <FormAlert />
       <BusyButton>Create project</BusyButton>

@@ -4,13 +4,14 @@
  * to copy, and deleting the project once its name is typed.
  */
 import { adminProjectQuery, ownedProjectsQuery } from '@latchkey/js/admin';
-import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
+import { BusyButton, errorText, Form, FormAlert, useFormAction, useQuery } from '@latchkey/react';
 import { useId, useState } from 'react';
 import { useOwner, useProject } from '../../project.js';
 import { navigate } from '../../router.js';
 import type { PageProps } from '../../routes.js';
 import { ConfirmButton } from '../../ui/confirm.js';
 import { CopyField } from '../../ui/copy-button.js';
+import { SavedNotice, TextField } from '../../ui/fields.js';
 import { PageHeader, Section } from '../../ui/page.js';
 import { ProductionProblems } from './production-problems.js';
 import { SettingSwitch } from './setting-switch.js';
@@ -67,34 +68,19 @@ function NameForm({ name: savedName, description: savedDescription }: { name: st
         })
       }
     >
-      <FormInputField
-        input="input"
-        className="lk-input"
-        field="name"
-        label="Name"
-        value={name}
-        onValueChange={setName}
-        autoComplete="off"
-      />
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField field="name" label="Name" value={name} onValueChange={setName} />
+      <TextField
         field="description"
         label="Description (optional)"
         value={description}
         onValueChange={setDescription}
-        autoComplete="off"
       />
       <FormAlert />
       <div className="ld-form-actions">
         <BusyButton block={false} disabled={!changed && !form.busy}>
           Save
         </BusyButton>
-        {form.outcome?.kind === 'success' && !changed ? (
-          <span className="ld-muted" role="status">
-            {form.outcome.text}
-          </span>
-        ) : null}
+        <SavedNotice form={form} hidden={changed} />
       </div>
     </Form>
   );

@@ -22,6 +22,7 @@ import { ConfirmButton } from '../../ui/confirm.js';
 import { CopyField } from '../../ui/copy-button.js';
 import { type ColumnDef, DataTable } from '../../ui/data-table.js';
 import { FormDialog } from '../../ui/dialog.js';
+import { TextField } from '../../ui/fields.js';
 import { Badge, Section } from '../../ui/page.js';
 
 /** The presets of the service, with their names. */
@@ -276,37 +277,23 @@ function ProviderForm({
       )}
       {generic ? (
         <>
-          <FormInputField
-            input="input"
-            className="lk-input"
+          <TextField
             field="slug"
             label="Provider id"
             hint="Lowercase letters, digits and dashes; part of the callback URL."
             value={slug}
             onValueChange={setSlug}
-            autoComplete="off"
             readOnly={Boolean(editing)}
           />
-          <FormInputField
-            input="input"
-            className="lk-input"
+          <TextField
             field="issuer"
             label="Issuer URL"
             hint="Its /.well-known/openid-configuration is read from here."
             inputMode="url"
             value={issuer}
             onValueChange={setIssuer}
-            autoComplete="off"
           />
-          <FormInputField
-            input="input"
-            className="lk-input"
-            field="displayName"
-            label="Button name"
-            value={displayName}
-            onValueChange={setDisplayName}
-            autoComplete="off"
-          />
+          <TextField field="displayName" label="Button name" value={displayName} onValueChange={setDisplayName} />
         </>
       ) : (
         <fieldset className="ld-fieldset">
@@ -336,14 +323,11 @@ function ProviderForm({
       {keysType === 'standard' ? (
         <>
           {callbackUrl ? <CopyField label="Callback URL" value={callbackUrl} /> : null}
-          <FormInputField
-            input="input"
-            className="lk-input"
+          <TextField
             field="clientId"
             label="Client id"
             value={clientId}
             onValueChange={setClientId}
-            autoComplete="off"
             spellCheck={false}
           />
           <FormInputField
@@ -356,15 +340,12 @@ function ProviderForm({
             autoComplete="new-password"
           />
           {choice === 'microsoft' ? (
-            <FormInputField
-              input="input"
-              className="lk-input"
+            <TextField
               field="tenant"
               label="Microsoft tenant (optional)"
               hint="A tenant id or domain; empty for common."
               value={tenant}
               onValueChange={setTenant}
-              autoComplete="off"
             />
           ) : null}
         </>

@@ -4,9 +4,10 @@
  * no limit at all). A service that predates them has nothing to show.
  */
 import type { AdminProject, RateLimits } from '@latchkey/js/admin';
-import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction } from '@latchkey/react';
+import { BusyButton, errorText, Form, FormAlert, useFormAction } from '@latchkey/react';
 import { useState } from 'react';
 import { useProject } from '../../project.js';
+import { SavedNotice, TextField } from '../../ui/fields.js';
 import { Section } from '../../ui/page.js';
 import { EmptyState } from '../../ui/states.js';
 
@@ -113,10 +114,8 @@ function LimitsForm({ saved }: { saved: RateLimits }) {
     >
       <div className="ld-limits-grid">
         {limits.map(({ key, label, hint }) => (
-          <FormInputField
+          <TextField
             key={key}
-            input="input"
-            className="lk-input"
             field={key}
             label={label}
             hint={hint}
@@ -131,11 +130,7 @@ function LimitsForm({ saved }: { saved: RateLimits }) {
         <BusyButton block={false} disabled={!changed && !form.busy}>
           Save rate limits
         </BusyButton>
-        {form.outcome?.kind === 'success' && !changed ? (
-          <span className="ld-muted" role="status">
-            {form.outcome.text}
-          </span>
-        ) : null}
+        <SavedNotice form={form} hidden={changed} />
       </div>
     </Form>
   );

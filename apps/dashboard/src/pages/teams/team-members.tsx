@@ -3,9 +3,10 @@
  * the users the search finds as the administrator types (`serverUsersQuery`).
  */
 import { type ServerTeam, type ServerTeamUser, serverUsersQuery } from '@latchkey/js/admin';
-import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
+import { BusyButton, errorText, Form, FormAlert, useFormAction, useQuery } from '@latchkey/react';
 import { useEffect, useState } from 'react';
 import { useProject } from '../../project.js';
+import { TextField } from '../../ui/fields.js';
 import { userIdOf, userLabel } from './find-user.js';
 
 /** `text` once it has not changed for `delay` ms. */
@@ -59,13 +60,10 @@ export function AddMemberForm({
   const suggestions = search.length >= 2 && found.status === 'ready' ? found.data.items : [];
   return (
     <Form state={form} onSubmit={() => add(null)} className="ld-form">
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         field="user"
         label="User"
         hint="A user id or an e-mail address; users matching a name or e-mail are listed below."
-        autoComplete="off"
         value={text}
         onValueChange={setText}
       />

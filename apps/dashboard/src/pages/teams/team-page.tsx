@@ -13,6 +13,7 @@ import {
 } from '@latchkey/js/admin';
 import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
 import { useEffect, useMemo, useState } from 'react';
+import { SavedNotice, TextField } from '../../ui/fields.js';
 
 type Json = ServerTeam['serverMetadata'];
 
@@ -131,22 +132,11 @@ function ProfileForm({ team }: { team: ServerTeam }) {
     });
   return (
     <Form state={form} onSubmit={submit} className="ld-form">
-      <FormInputField
-        input="input"
-        className="lk-input"
-        field="name"
-        label="Name"
-        autoComplete="off"
-        value={name}
-        onValueChange={setName}
-      />
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField field="name" label="Name" value={name} onValueChange={setName} />
+      <TextField
         field="image"
         label="Profile image URL (optional)"
         hint="An https URL or a data: URL of an image."
-        autoComplete="off"
         inputMode="url"
         value={image}
         onValueChange={setImage}
@@ -156,11 +146,7 @@ function ProfileForm({ team }: { team: ServerTeam }) {
         <BusyButton block={false} disabled={!changed}>
           Save profile
         </BusyButton>
-        {form.outcome?.kind === 'success' ? (
-          <span className="ld-muted" role="status">
-            {form.outcome.text}
-          </span>
-        ) : null}
+        <SavedNotice form={form} />
       </div>
     </Form>
   );
@@ -325,9 +311,7 @@ function InviteForm({ team, onSent }: { team: ServerTeam; onSent: () => void }) 
   return (
     <Form state={form} onSubmit={submit} className="ld-form">
       <FormInputField field="email" label="E-mail address" value={email} onValueChange={setEmail} />
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         field="page"
         label="Invitation page"
         inputMode="url"

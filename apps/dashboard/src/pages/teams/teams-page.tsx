@@ -5,7 +5,7 @@
  * columns sort it here too.
  */
 import { type ServerTeam, serverTeamsQuery } from '@latchkey/js/admin';
-import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
+import { BusyButton, errorText, Form, FormAlert, useFormAction, useQuery } from '@latchkey/react';
 import type { SortingState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useProject } from '../../project.js';
@@ -13,6 +13,7 @@ import { Link, navigate } from '../../router.js';
 import type { PageProps } from '../../routes.js';
 import { type ColumnDef, DataTable } from '../../ui/data-table.js';
 import { FormDialog } from '../../ui/dialog.js';
+import { TextField } from '../../ui/fields.js';
 import { formatDateTime } from '../../ui/format.js';
 import { PageHeader, Section } from '../../ui/page.js';
 import { looksLikeEmail, userIdOf } from './find-user.js';
@@ -147,22 +148,11 @@ function CreateTeamForm({ onCreated }: { onCreated: () => void }) {
     });
   return (
     <Form state={form} onSubmit={submit} className="ld-form">
-      <FormInputField
-        input="input"
-        className="lk-input"
-        field="name"
-        label="Name"
-        autoComplete="off"
-        value={name}
-        onValueChange={setName}
-      />
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField field="name" label="Name" value={name} onValueChange={setName} />
+      <TextField
         field="creator"
         label="Creator (optional)"
         hint="A user id or a user's e-mail address: they become the first member, with the creator permissions."
-        autoComplete="off"
         value={creator}
         onValueChange={setCreator}
         inputMode={looksLikeEmail(creator) ? 'email' : undefined}

@@ -1,9 +1,10 @@
 /** A user's profile: what they are called, their picture, primary e-mail, dates and id; and its edit form. */
 import type { ServerUser } from '@latchkey/js/admin';
-import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction } from '@latchkey/react';
+import { BusyButton, errorText, Form, FormAlert, useFormAction } from '@latchkey/react';
 import { useState } from 'react';
 import { CopyField } from '../../ui/copy-button.js';
 import { FormDialog } from '../../ui/dialog.js';
+import { TextField } from '../../ui/fields.js';
 import { formatDateTime, formatRelative } from '../../ui/format.js';
 import { Badge, DetailList, Section } from '../../ui/page.js';
 
@@ -100,23 +101,17 @@ function EditProfileForm({ user, onDone }: { user: ServerUser; onDone: () => voi
     });
   return (
     <Form state={form} onSubmit={submit} className="ld-form">
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         field="displayName"
         label="Display name"
         hint="Leave empty for none."
-        autoComplete="off"
         value={displayName}
         onValueChange={setDisplayName}
       />
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         field="profileImageUrl"
         label="Profile image URL"
         inputMode="url"
-        autoComplete="off"
         placeholder="https://…"
         value={imageUrl}
         onValueChange={setImageUrl}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useProject } from '../../project.js';
 import { navigate } from '../../router.js';
 import { FormDialog } from '../../ui/dialog.js';
+import { TextField } from '../../ui/fields.js';
 import { SwitchField } from '../../ui/switch.js';
 
 const fields = ['email', 'displayName', 'password'] as const;
@@ -69,14 +70,11 @@ function CreateUserForm({ onCreated }: { onCreated: () => void }) {
       }
     >
       <FormInputField field="email" label="E-mail" value={email} onValueChange={setEmail} autoComplete="off" />
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         field="displayName"
         label="Display name (optional)"
         value={displayName}
         onValueChange={setDisplayName}
-        autoComplete="off"
       />
       <FormInputField
         input={PasswordInput}

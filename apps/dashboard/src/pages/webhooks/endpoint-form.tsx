@@ -2,9 +2,10 @@
  * A new webhook endpoint: its URL, what it is, which events it gets. Once
  * registered, its signing secret is shown here, this once, with a copy button.
  */
-import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction } from '@latchkey/react';
+import { BusyButton, errorText, Form, FormAlert, useFormAction } from '@latchkey/react';
 import { useId, useState } from 'react';
 import { useProject } from '../../project.js';
+import { TextField } from '../../ui/fields.js';
 import { webhookEventTypes } from './event-types.js';
 import { SecretNotice } from './secret-notice.js';
 
@@ -74,27 +75,21 @@ export function CreateEndpointForm({ onDone }: { onDone: () => void }) {
 
   return (
     <Form state={form} onSubmit={submit} className="ld-form">
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         inputMode="url"
         field="url"
         label="Endpoint URL"
         hint="Where the service POSTs the events, e.g. https://api.example.com/hooks/latchkey."
         value={url}
         onValueChange={setUrl}
-        autoComplete="off"
         spellCheck={false}
       />
-      <FormInputField
-        input="input"
-        className="lk-input"
+      <TextField
         field="description"
         label="Description (optional)"
         value={description}
         onValueChange={setDescription}
         maxLength={500}
-        autoComplete="off"
       />
       <fieldset className="ld-fieldset" aria-describedby={form.errors.eventTypes ? `${typesId}-error` : undefined}>
         <legend className="lk-label">Events to send</legend>
