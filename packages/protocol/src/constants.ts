@@ -161,3 +161,31 @@ export const systemTeamPermissions = {
 
 /** A system team permission id. */
 export type SystemTeamPermission = (typeof systemTeamPermissions)[keyof typeof systemTeamPermissions];
+
+/**
+ * The OAuth provider presets: the ids of `config.oauth_providers` the service
+ * knows the endpoints of (any other provider is an OpenID Connect issuer the
+ * project names), in the order the service and dashboard list them. The
+ * service's presets and the React provider marks are keyed by exactly these.
+ *
+ * @example
+ * ```ts
+ * const isPreset = (oauthProviderPresets as readonly string[]).includes('github'); // true
+ * ```
+ */
+export const oauthProviderPresets = [
+  'google',
+  'github',
+  'microsoft',
+  'spotify',
+  'facebook',
+  'discord',
+  'gitlab',
+  'bitbucket',
+  'linkedin',
+  'apple',
+  'x',
+] as const;
+
+/** One of the OAuth provider presets. */
+export type OAuthProviderPreset = (typeof oauthProviderPresets)[number];

@@ -4,6 +4,7 @@
  * decorative: the button's text names the provider). A generic OpenID
  * Connect provider gets a key and its configured display name.
  */
+import type { OAuthProviderPreset } from '@latchkey/protocol';
 import type { ReactNode } from 'react';
 import { Icon } from '../internal/icon.js';
 
@@ -13,6 +14,7 @@ export interface ProviderRef {
   displayName?: string;
 }
 
+/** A name and mark for each of the protocol's `oauthProviderPresets`, no more and no fewer. */
 const presets: Record<string, { name: string; mark: ReactNode }> = {
   google: {
     name: 'Google',
@@ -113,7 +115,7 @@ const presets: Record<string, { name: string; mark: ReactNode }> = {
       />
     ),
   },
-};
+} satisfies Record<OAuthProviderPreset, { name: string; mark: ReactNode }>;
 
 /**
  * The name people know a provider by: the preset's brand name, else the

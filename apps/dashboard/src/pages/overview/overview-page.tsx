@@ -5,7 +5,7 @@
  * and who signed up or was active lately.
  */
 import { adminProjectQuery, type Metrics, type MetricsDay, metricsQuery, type ServerUser } from '@latchkey/js/admin';
-import { useQuery } from '@latchkey/react';
+import { providerName, useQuery } from '@latchkey/react';
 import { useProject } from '../../project.js';
 import { Link } from '../../router.js';
 import type { PageProps } from '../../routes.js';
@@ -152,21 +152,11 @@ function MetricsSections() {
   );
 }
 
+/** The words of the methods that are not OAuth providers; a provider is named as its sign-in button names it. */
 const methodNames: Record<string, string> = {
   password: 'Password',
   otp: 'Magic link / code',
   passkey: 'Passkey',
-  google: 'Google',
-  github: 'GitHub',
-  microsoft: 'Microsoft',
-  spotify: 'Spotify',
-  facebook: 'Facebook',
-  discord: 'Discord',
-  gitlab: 'GitLab',
-  bitbucket: 'Bitbucket',
-  linkedin: 'LinkedIn',
-  apple: 'Apple',
-  x: 'X',
 };
 
 interface CountRow {
@@ -186,7 +176,7 @@ const countryColumns = countColumns('Country');
 function SignInMethods({ metrics }: { metrics: Metrics }) {
   const rows = [...metrics.loginMethods]
     .sort((a, b) => b.count - a.count)
-    .map(({ method, count }) => ({ id: method, name: methodNames[method] ?? method, count }));
+    .map(({ method, count }) => ({ id: method, name: methodNames[method] ?? providerName({ id: method }), count }));
   return (
     <Section title="Sign-in methods used">
       <DataTable

@@ -6,6 +6,7 @@
  * form shows the callback URL to register at the provider.
  */
 import type { AdminProject, OAuthProviderConfig } from '@latchkey/js/admin';
+import { oauthProviderPresets } from '@latchkey/protocol';
 import {
   BusyButton,
   errorText,
@@ -14,6 +15,7 @@ import {
   FormField,
   FormInputField,
   PasswordInput,
+  providerName,
   useFormAction,
 } from '@latchkey/react';
 import { useState } from 'react';
@@ -25,25 +27,13 @@ import { FormDialog } from '../../ui/dialog.js';
 import { TextField } from '../../ui/fields.js';
 import { Badge, Section } from '../../ui/page.js';
 
-/** The presets of the service, with their names. */
-const presetProviders: Record<string, string> = {
-  google: 'Google',
-  github: 'GitHub',
-  microsoft: 'Microsoft',
-  spotify: 'Spotify',
-  facebook: 'Facebook',
-  discord: 'Discord',
-  gitlab: 'GitLab',
-  bitbucket: 'Bitbucket',
-  linkedin: 'LinkedIn',
-  apple: 'Apple',
-  x: 'X',
-};
+/** The presets of the service (the protocol's list), with the names their sign-in buttons show. */
+const presetProviders: Record<string, string> = Object.fromEntries(
+  oauthProviderPresets.map((id) => [id, providerName({ id })]),
+);
 
 const otherProvider = 'oidc';
 const isPreset = (id: string) => Object.hasOwn(presetProviders, id);
-const providerName = (provider: OAuthProviderConfig) =>
-  presetProviders[provider.id] ?? provider.displayName ?? provider.id;
 
 export function OAuthProviders({ project }: { project: AdminProject }) {
   const providers = project.config.oauthProviders;

@@ -1,4 +1,5 @@
 /** The provider presets (wire-protocol §15.6), one file each: endpoints, scopes and profile readers. */
+import type { OAuthProviderPreset } from '@latchkey/protocol';
 import { apple } from './apple.js';
 import { bitbucket } from './bitbucket.js';
 import { discord } from './discord.js';
@@ -12,7 +13,7 @@ import type { PresetOf } from './preset.js';
 import { spotify } from './spotify.js';
 import { x } from './x.js';
 
-/** Every preset by its provider id. */
+/** Every preset by its provider id: exactly the protocol's `oauthProviderPresets`. */
 export const presets: Record<string, PresetOf> = {
   github,
   google,
@@ -25,4 +26,4 @@ export const presets: Record<string, PresetOf> = {
   linkedin,
   apple,
   x,
-};
+} satisfies Record<OAuthProviderPreset, PresetOf>;
