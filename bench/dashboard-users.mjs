@@ -26,8 +26,8 @@ import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { chromium } from 'playwright-core';
+import { seedUsers } from './seed-users.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -69,7 +69,7 @@ const storage = await server.openStorage({ databaseUrl, schema });
 const secret = randomBytes(32).toString('base64url');
 try {
   const keys = await server.bootstrap(storage, { dev: true });
-  await seed(keys.projectId);
+  await seedUsers({ databaseUrl, schema, projectId: keys.projectId, count: users });
   const { internalPublishableClientKey } = await server.prepareDashboard(storage, { secret });
   const owner = { email: 'bench-owner@latchkey.localhost', password: randomBytes(18).toString('base64url') };
   const ownerUser = await server.createOwner(storage, owner);
@@ -231,38 +231,6 @@ function stats(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   return [at(0.5), at(0.99), sorted.at(-1)];
-}
-
-/** Inserts `users` users in one statement, their sign-in addresses in another, then refreshes the planner's statistics. */
-async function seed(projectId) {
-  const started = performance.now();
-  const client = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema},public` });
-  await client.connect();
-  try {
-    await client.query(
-      `INSERT INTO users (id, project_id, display_name, primary_email, primary_email_verified,
-         primary_email_auth_enabled, signed_up_at, last_active_at)
-       SELECT gen_random_uuid(), $1, 'User ' || i, 'user' || i || '@example.com', i % 3 = 0, true,
-         timestamp with time zone '2020-01-01 00:00:00+00' + i * interval '1 millisecond' * 97,
-         timestamp with time zone '2020-01-01 00:00:00+00' + i * interval '1 millisecond' * 97
-       FROM generate_series(1, $2::int) AS i`,
-      [projectId, users],
-    );
-    await client.query(
-      `INSERT INTO contact_channels (id, project_id, user_id, type, value, is_verified, is_primary, used_for_auth,
-         created_at)
-       SELECT gen_random_uuid(), project_id, id, 'email', primary_email, primary_email_verified, true, true, signed_up_at
-       FROM users WHERE project_id = $1`,
-      [projectId],
-    );
-    await client.query('ANALYZE users');
-    await client.query('ANALYZE contact_channels');
-  } finally {
-    await client.end();
-  }
-  console.error(
-    `  seeded ${users.toLocaleString('en')} users in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
 }
 
 function printTable(header, rows) {

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { seedUsers } from './seed-users.mjs';
 
 const users = Number(process.env.BENCH_USERS || 1_000_000);
 const duration = Number(process.env.BENCH_DURATION || 5);
@@ -41,7 +42,7 @@ const schema = `bench_users_${randomBytes(4).toString('hex')}`;
 const storage = await server.openStorage({ databaseUrl, schema });
 try {
   const keys = await server.bootstrap(storage, { dev: true });
-  await seed(keys.projectId);
+  await seedUsers({ databaseUrl, schema, projectId: keys.projectId, count: users });
   const service = server.createService({
     storage,
     secret: randomBytes(32).toString('base64url'),
@@ -153,39 +154,6 @@ try {
   }
 } finally {
   await testing.dropSchema(storage);
-}
-
-/** Inserts `users` users in one statement, then refreshes the planner's statistics. */
-async function seed(projectId) {
-  const started = performance.now();
-  const client = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schema},public` });
-  await client.connect();
-  try {
-    await client.query(
-      `INSERT INTO users (id, project_id, display_name, primary_email, primary_email_verified,
-         primary_email_auth_enabled, signed_up_at, last_active_at)
-       SELECT gen_random_uuid(), $1, 'User ' || i, 'user' || i || '@example.com', i % 3 = 0, true,
-         timestamp with time zone '2020-01-01 00:00:00+00' + i * interval '1 millisecond' * 97,
-         timestamp with time zone '2020-01-01 00:00:00+00' + i * interval '1 millisecond' * 97
-       FROM generate_series(1, $2::int) AS i`,
-      [projectId, users],
-    );
-    // Contact channels are the truth of sign-in (migration 0004): one primary, sign-in address per user.
-    await client.query(
-      `INSERT INTO contact_channels (id, project_id, user_id, type, value, is_verified, is_primary, used_for_auth,
-         created_at)
-       SELECT gen_random_uuid(), project_id, id, 'email', primary_email, primary_email_verified, true, true, signed_up_at
-       FROM users WHERE project_id = $1`,
-      [projectId],
-    );
-    await client.query('ANALYZE users');
-    await client.query('ANALYZE contact_channels');
-  } finally {
-    await client.end();
-  }
-  console.error(
-    `  seeded ${users.toLocaleString('en')} users in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
 }
 
 /** The id of the project's n-th user in sign-up order. */
