@@ -9,6 +9,7 @@ import { useProject } from '../../project.js';
 import { CopyField } from '../../ui/copy-button.js';
 import { TextField } from '../../ui/fields.js';
 import { formatDate } from '../../ui/format.js';
+import { refusalOf } from '../../ui/refusals.js';
 import { type KeyKind as Kind, keyKinds } from './key-kinds.js';
 
 const fields = ['description', 'expiresOn', 'kinds'] as const;
@@ -57,11 +58,7 @@ export function CreateKeySetForm({ onDone }: { onDone: () => void }) {
         setCreated(set);
       },
       refusal: (error) => {
-        const code = (error as { code?: string }).code;
-        const message = error instanceof Error ? error.message : '';
-        return code === 'SCHEMA_ERROR' && /expires_at/.test(message)
-          ? { expiresOn: 'The service refused this day: choose one in the future.' }
-          : null;
+        return refusalOf(error, { expires_at_millis: 'expiresOn' } as const);
       },
     });
   };

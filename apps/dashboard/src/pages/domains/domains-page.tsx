@@ -4,7 +4,7 @@
  * the URL, removed after confirmation, and whether localhost is trusted too.
  */
 import { adminProjectQuery, type TrustedDomain } from '@latchkey/js/admin';
-import { BusyButton, errorText, Form, FormAlert, useFormAction, useQuery } from '@latchkey/react';
+import { BusyButton, Form, FormAlert, useFormAction, useQuery } from '@latchkey/react';
 import { useState } from 'react';
 import { useProject } from '../../project.js';
 import type { PageProps } from '../../routes.js';
@@ -12,6 +12,7 @@ import { ConfirmButton } from '../../ui/confirm.js';
 import { type ColumnDef, DataTable } from '../../ui/data-table.js';
 import { SavedNotice, TextField } from '../../ui/fields.js';
 import { PageHeader, Section } from '../../ui/page.js';
+import { refusalOf } from '../../ui/refusals.js';
 import { SettingSwitch } from '../settings/setting-switch.js';
 
 export default function DomainsPage(_props: PageProps) {
@@ -142,11 +143,7 @@ function AddDomainForm({ domains }: { domains: readonly TrustedDomain[] }) {
             return `${added.domain} added.`;
           },
           refusal: (error) => {
-            if ((error as { code?: string }).code !== 'SCHEMA_ERROR') return null;
-            const message = String((error as Error).message);
-            if (message.includes('handler_path')) return { handlerPath: errorText(error, undefined) };
-            if (message.includes('domains')) return { domain: errorText(error, undefined) };
-            return null;
+            return refusalOf(error, { domains: 'domain', handler_path: 'handlerPath' } as const);
           },
         })
       }

@@ -9,7 +9,8 @@ import { BusyButton, Form, FormField, FormInputField, OutcomeNotice, useFormActi
 import { useId, useState } from 'react';
 import { useProject } from '../../project.js';
 import { TextField } from '../../ui/fields.js';
-import { fieldRefusal, isEmail } from './refusals.js';
+import { refusalOf } from '../../ui/refusals.js';
+import { isEmail } from './email-address.js';
 
 const fields = ['host', 'port', 'username', 'password', 'senderName', 'senderEmail', 'recipient'] as const;
 type Field = (typeof fields)[number];
@@ -73,7 +74,7 @@ export function SenderForm() {
     senderEmail: senderEmail.trim(),
   });
 
-  const refusal = (error: unknown) => fieldRefusal<Field>(error, /email_config\.(\w+)|(recipient_email)/, wireFields);
+  const refusal = (error: unknown) => refusalOf<Field>(error, wireFields);
 
   const save = () =>
     form.submit({

@@ -12,7 +12,7 @@ import { type ColumnDef, DataTable } from '../../ui/data-table.js';
 import { SavedNotice, TextField } from '../../ui/fields.js';
 import { parseJsonObject } from '../../ui/json-editor.js';
 import { Badge } from '../../ui/page.js';
-import { fieldRefusal } from './refusals.js';
+import { refusalOf } from '../../ui/refusals.js';
 
 export const templateLabels: Record<EmailTemplateType, string> = {
   email_verification: 'E-mail verification',
@@ -142,7 +142,7 @@ function TemplateEditor({ template, onClose }: { template: EmailTemplate; onClos
         return `${label} template saved.`;
       },
       refusal: (error) =>
-        fieldRefusal(error, /body\.(subject|content)/, { subject: 'subject', content: 'content' } as const) ??
+        refusalOf(error, { subject: 'subject', content: 'content' } as const) ??
         ((error as { code?: unknown })?.code === 'SCHEMA_ERROR'
           ? { content: `The service refused this: ${(error as Error).message || errorText(error, undefined)}` }
           : null),

@@ -23,6 +23,7 @@ import { ConfirmButton } from '../../ui/confirm.js';
 import { FormDialog } from '../../ui/dialog.js';
 import { SavedNotice, TextField } from '../../ui/fields.js';
 import { Badge, PageHeader, Section } from '../../ui/page.js';
+import { refusalOf } from '../../ui/refusals.js';
 import { EmptyState, ErrorState, Loading } from '../../ui/states.js';
 
 const isSystem = (id: string) => id.startsWith('$');
@@ -190,14 +191,11 @@ function DefinitionForm({
         onDone();
       },
       refusal: (error) => {
-        const text = errorText(error, undefined);
-        const code = (error as { code?: string }).code;
-        if (code === 'CONTAINED_PERMISSION_NOT_FOUND' || /contained_permission_ids/.test(text)) {
-          return { contained: text };
-        }
-        if (code === 'SCHEMA_ERROR' && /\bid\b/.test(text)) return { id: text };
-        if (code === 'SCHEMA_ERROR' && /description/.test(text)) return { description: text };
-        return null;
+        return refusalOf(
+          error,
+          { id: 'id', description: 'description', contained_permission_ids: 'contained' } as const,
+          { CONTAINED_PERMISSION_NOT_FOUND: 'contained' } as const,
+        );
       },
     });
   return (

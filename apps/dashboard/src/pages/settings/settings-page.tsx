@@ -4,7 +4,7 @@
  * to copy, and deleting the project once its name is typed.
  */
 import { adminProjectQuery, ownedProjectsQuery } from '@latchkey/js/admin';
-import { BusyButton, errorText, Form, FormAlert, useFormAction, useQuery } from '@latchkey/react';
+import { BusyButton, Form, FormAlert, useFormAction, useQuery } from '@latchkey/react';
 import { useId, useState } from 'react';
 import { useOwner, useProject } from '../../project.js';
 import { navigate } from '../../router.js';
@@ -13,6 +13,7 @@ import { ConfirmButton } from '../../ui/confirm.js';
 import { CopyField } from '../../ui/copy-button.js';
 import { SavedNotice, TextField } from '../../ui/fields.js';
 import { PageHeader, Section } from '../../ui/page.js';
+import { refusalOf } from '../../ui/refusals.js';
 import { ProductionProblems } from './production-problems.js';
 import { SettingSwitch } from './setting-switch.js';
 
@@ -32,10 +33,6 @@ export default function SettingsPage(_props: PageProps) {
     </>
   );
 }
-
-/** `SCHEMA_ERROR`s name the key they are about (`display_name: ...`). */
-const mentions = (error: unknown, key: string) =>
-  (error as { code?: string }).code === 'SCHEMA_ERROR' && String((error as Error).message).includes(key);
 
 function NameForm({ name: savedName, description: savedDescription }: { name: string; description: string }) {
   const { adminApp } = useProject();
@@ -61,8 +58,8 @@ function NameForm({ name: savedName, description: savedDescription }: { name: st
             return 'Saved.';
           },
           refusal: (error) => {
-            if (mentions(error, 'display_name')) return { name: errorText(error, undefined) };
-            if (mentions(error, 'description')) return { description: errorText(error, undefined) };
+            const beside = refusalOf(error, { display_name: 'name', description: 'description' } as const);
+            if (beside) return beside;
             return null;
           },
         })

@@ -9,7 +9,6 @@ import type { AdminProject, OAuthProviderConfig } from '@latchkey/js/admin';
 import { oauthProviderPresets } from '@latchkey/protocol';
 import {
   BusyButton,
-  errorText,
   Form,
   FormAlert,
   FormField,
@@ -26,6 +25,7 @@ import { type ColumnDef, DataTable } from '../../ui/data-table.js';
 import { FormDialog } from '../../ui/dialog.js';
 import { TextField } from '../../ui/fields.js';
 import { Badge, Section } from '../../ui/page.js';
+import { refusalOf } from '../../ui/refusals.js';
 
 /** The presets of the service (the protocol's list), with the names their sign-in buttons show. */
 const presetProviders: Record<string, string> = Object.fromEntries(
@@ -230,15 +230,13 @@ function ProviderForm({
             onDone();
           },
           refusal: (error) => {
-            if ((error as { code?: string }).code !== 'SCHEMA_ERROR') return null;
-            const text = errorText(error, undefined);
-            const message = String((error as Error).message);
-            if (message.includes('issuer')) return generic ? { issuer: text } : { provider: text };
-            if (message.includes('client_secret')) return { clientSecret: text };
-            if (message.includes('client_id')) return { clientId: text };
-            if (message.includes('display_name')) return { displayName: text };
-            if (message.includes('tenant')) return { tenant: text };
-            return null;
+            return refusalOf(error, {
+              issuer: generic ? 'issuer' : 'provider',
+              client_secret: 'clientSecret',
+              client_id: 'clientId',
+              display_name: 'displayName',
+              microsoft_tenant_id: 'tenant',
+            } as const);
           },
         })
       }

@@ -11,9 +11,10 @@ import {
   serverTeamMembersQuery,
   serverTeamQuery,
 } from '@latchkey/js/admin';
-import { BusyButton, errorText, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
+import { BusyButton, Form, FormAlert, FormInputField, useFormAction, useQuery } from '@latchkey/react';
 import { useEffect, useMemo, useState } from 'react';
 import { SavedNotice, TextField } from '../../ui/fields.js';
+import { refusalOf } from '../../ui/refusals.js';
 
 type Json = ServerTeam['serverMetadata'];
 
@@ -124,10 +125,7 @@ function ProfileForm({ team }: { team: ServerTeam }) {
         return 'Profile saved.';
       },
       refusal: (error) => {
-        const message = errorText(error, undefined);
-        if (/profile.image/i.test(message)) return { image: message };
-        if (/display.name/i.test(message)) return { name: message };
-        return null;
+        return refusalOf(error, { profile_image_url: 'image', display_name: 'name' } as const);
       },
     });
   return (
@@ -300,12 +298,11 @@ function InviteForm({ team, onSent }: { team: ServerTeam; onSent: () => void }) 
         onSent();
       },
       refusal: (error) => {
-        const code = (error as { code?: string }).code;
-        if (code === 'REDIRECT_URL_NOT_WHITELISTED') return { page: errorText(error, undefined) };
-        if (code === 'SCHEMA_ERROR' && /email/i.test(errorText(error, undefined))) {
-          return { email: errorText(error, undefined) };
-        }
-        return null;
+        return refusalOf(
+          error,
+          { email: 'email', callback_url: 'page' } as const,
+          { REDIRECT_URL_NOT_WHITELISTED: 'page' } as const,
+        );
       },
     });
   return (
