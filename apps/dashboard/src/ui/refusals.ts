@@ -12,7 +12,7 @@
 import { errorText } from '@latchkey/react';
 
 /** The values a `SCHEMA_ERROR` names: each one's path and what is wrong with it. */
-export function schemaIssues(error: unknown): { path: string[]; problem: string }[] {
+function schemaIssues(error: unknown): { path: string[]; problem: string }[] {
   if ((error as { code?: unknown } | null)?.code !== 'SCHEMA_ERROR') return [];
   const message = String((error as { message?: unknown }).message ?? '');
   // The message may open with words of its own before the first path.
