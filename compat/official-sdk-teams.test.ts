@@ -150,7 +150,7 @@ describe('the official server and admin SDKs and teams', () => {
     const server = serverApp();
     const creator = await server.createUser({ primaryEmail: newEmail() });
     const team = await server.createTeam({ displayName: 'Server Team', creatorUserId: creator.id });
-    expect(team).toMatchObject({ displayName: 'Server Team', serverMetadata: {} });
+    expect(team).toMatchObject({ displayName: 'Server Team', serverMetadata: null });
     expect(team.createdAt).toBeInstanceOf(Date);
     const empty = await server.createTeam({ displayName: 'Empty Team' });
     expect(await empty.listUsers()).toEqual([]);

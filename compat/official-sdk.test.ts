@@ -145,8 +145,8 @@ describe('sign-up', () => {
       passkeyAuthEnabled: false,
       isMultiFactorRequired: false,
       oauthProviders: [],
-      clientMetadata: {},
-      clientReadOnlyMetadata: {},
+      clientMetadata: null,
+      clientReadOnlyMetadata: null,
       selectedTeam: null,
     });
     expect(user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -439,8 +439,8 @@ describe('StackServerApp (secret server key)', () => {
     expect(serverUser).toMatchObject({
       id: user.id,
       primaryEmail: email,
-      serverMetadata: {},
-      clientReadOnlyMetadata: {},
+      serverMetadata: null,
+      clientReadOnlyMetadata: null,
     });
     expect(serverUser?.lastActiveAt).toBeInstanceOf(Date);
     expect(env.net.trail()).toEqual(['GET /users/me']);
@@ -542,7 +542,7 @@ describe('StackServerApp (secret server key)', () => {
 
     const serverUser = await server.getUser(user.id);
     if (!serverUser) throw new Error('the server app did not find the user');
-    expect(serverUser).toMatchObject({ id: user.id, serverMetadata: {}, primaryEmail: user.primaryEmail });
+    expect(serverUser).toMatchObject({ id: user.id, serverMetadata: null, primaryEmail: user.primaryEmail });
     expect(env.net.trail()).toEqual([`GET /users/${user.id}`]);
     expect(env.net.requests[0]?.headers).toMatchObject({ 'x-stack-access-type': 'server' });
 

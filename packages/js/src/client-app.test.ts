@@ -310,7 +310,7 @@ describe('ClientApp when the service misbehaves', () => {
     expect(error).toBeInstanceOf(MalformedAnswerError);
     expect(error.message).toBe("The service's answer to GET /users/me is malformed: client_metadata is missing");
     expect(app.getSnapshot('user')).toBeUndefined();
-    await expect(app.getUser()).resolves.toMatchObject({ clientMetadata: {} }); // the next answer is fine
+    await expect(app.getUser()).resolves.toMatchObject({ clientMetadata: null }); // the next answer is fine
   });
 
   it('throws RateLimitedError with the retry time when the service keeps answering 429', async () => {

@@ -317,7 +317,7 @@ describe('ServerApp.getUser of a request', () => {
     ];
     for (const tokenStore of sources) {
       const user = await app.getUser({ tokenStore });
-      expect(user).toMatchObject({ id: userId, serverMetadata: {} });
+      expect(user).toMatchObject({ id: userId, serverMetadata: null });
     }
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(5).fill('GET /api/v1/users/me'));
     expect(requests[0]?.headers).toMatchObject({

@@ -15,7 +15,9 @@ export interface TeamData {
   id: string;
   displayName: string;
   profileImageUrl: string | null;
+  /** Any JSON value its members may change; `null` until set. */
   clientMetadata: Json;
+  /** Any JSON value server code sets and the client reads; `null` until set. */
   clientReadOnlyMetadata: Json;
 }
 
@@ -30,6 +32,7 @@ export interface TeamData {
  */
 export interface ServerTeamData extends TeamData {
   createdAt: Date;
+  /** Any JSON value only server code sees; `null` until set. */
   serverMetadata: Json;
 }
 

@@ -36,7 +36,7 @@ describe('the signed-in user’s teams', { timeout: 30_000 }, () => {
     );
 
     const team = await user.createTeam({ displayName: 'Acme' });
-    expect(team).toMatchObject({ displayName: 'Acme', profileImageUrl: null, clientMetadata: {} });
+    expect(team).toMatchObject({ displayName: 'Acme', profileImageUrl: null, clientMetadata: null });
     expect(heard.at(-1)).toEqual(['Acme']);
     await team.update({ displayName: 'Acme Inc.', clientMetadata: { plan: 'pro' } });
     expect(heard.at(-1)).toEqual(['Acme Inc.']);
@@ -121,7 +121,7 @@ describe('server and admin teams', { timeout: 30_000 }, () => {
     const creator = await serverApp.createUser({ primaryEmail: newCredentials().email, displayName: 'Grace' });
     const member = await serverApp.createUser({ primaryEmail: newCredentials().email });
     const team = await serverApp.createTeam({ displayName: 'Server Team', creatorUserId: creator.id });
-    expect(team).toMatchObject({ displayName: 'Server Team', serverMetadata: {}, createdAt: expect.any(Date) });
+    expect(team).toMatchObject({ displayName: 'Server Team', serverMetadata: null, createdAt: expect.any(Date) });
 
     const updated = await team.update({ serverMetadata: { plan: 'enterprise' }, clientReadOnlyMetadata: { r: 1 } });
     expect(updated).toMatchObject({ serverMetadata: { plan: 'enterprise' }, clientReadOnlyMetadata: { r: 1 } });

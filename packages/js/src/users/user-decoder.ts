@@ -34,7 +34,9 @@ export interface UserData {
   primaryEmailVerified: boolean;
   profileImageUrl: string | null;
   signedUpAt: Date;
+  /** Any JSON value the user may change; `null` until set. */
   clientMetadata: Json;
+  /** Any JSON value server code sets and the client reads; `null` until set. */
   clientReadOnlyMetadata: Json;
   hasPassword: boolean;
   emailAuthEnabled: boolean;
@@ -58,6 +60,7 @@ export interface UserData {
 export interface ServerUserData extends UserData {
   selectedTeam: ServerTeamData | null;
   lastActiveAt: Date;
+  /** Any JSON value only server code sees; `null` until set. */
   serverMetadata: Json;
   /** Whether the primary e-mail may be used to sign in (password, magic link). */
   primaryEmailAuthEnabled: boolean;

@@ -116,6 +116,32 @@ describeEachBackend('storage contract', (backend) => {
     }
   });
 
+  it('starts the metadata of a user or team inserted without it as JSON null', async () => {
+    const project = await createProject(storage, { displayName: 'P' });
+    const db = dbOf(storage);
+    const userId = randomUUID();
+    const teamId = randomUUID();
+    await sql`insert into users (id, project_id, signed_up_at, last_active_at) values (${userId}, ${project.id}, now(), now())`.execute(
+      db,
+    );
+    await sql`insert into teams (id, project_id, display_name, created_at) values (${teamId}, ${project.id}, 'T', now())`.execute(
+      db,
+    );
+    for (const table of ['users', 'teams'] as const) {
+      const id = table === 'users' ? userId : teamId;
+      const row = await db
+        .selectFrom(table)
+        .select(['client_metadata', 'client_read_only_metadata', 'server_metadata'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ client_metadata: null, client_read_only_metadata: null, server_metadata: null });
+      const kinds = await sql<{
+        kind: string;
+      }>`select jsonb_typeof(client_metadata) as kind from ${sql.table(table)} where id = ${id}`.execute(db);
+      expect(kinds.rows).toEqual([{ kind: 'null' }]);
+    }
+  });
+
   it('keeps timestamps to the millisecond', async () => {
     const project = await createProject(storage, { displayName: 'P', now: 1_700_000_000_123 });
     expect((await findProject(dbOf(storage), project.id))?.createdAt.getTime()).toBe(1_700_000_000_123);

@@ -87,7 +87,7 @@ describeEachBackend('team storage contract', (backend) => {
     const projectId = await projectWithDefinitions(db());
     const team = await insertTeam(db(), { projectId, displayName: 'Before', now });
     const updated = await updateTeam(db(), projectId, team.id, { display_name: 'After', server_metadata: { a: [1] } });
-    expect(updated).toMatchObject({ display_name: 'After', server_metadata: { a: [1] }, client_metadata: {} });
+    expect(updated).toMatchObject({ display_name: 'After', server_metadata: { a: [1] }, client_metadata: null });
     expect(await updateTeam(db(), projectId, team.id, {})).toEqual(updated);
     expect(await deleteTeam(db(), projectId, team.id)).toBe(true);
     expect(await deleteTeam(db(), projectId, team.id)).toBe(false);

@@ -66,9 +66,9 @@ export async function insertTeam(trx: Db, team: NewTeam): Promise<TeamRow> {
       project_id: team.projectId,
       display_name: team.displayName,
       profile_image_url: team.profileImageUrl ?? null,
-      client_metadata: json(team.clientMetadata ?? {}),
-      client_read_only_metadata: json(team.clientReadOnlyMetadata ?? {}),
-      server_metadata: json(team.serverMetadata ?? {}),
+      client_metadata: json(team.clientMetadata ?? null),
+      client_read_only_metadata: json(team.clientReadOnlyMetadata ?? null),
+      server_metadata: json(team.serverMetadata ?? null),
       created_at: new Date(team.now),
     })
     .returningAll()

@@ -60,8 +60,8 @@ describe('a team made by a signed-in user', () => {
       id: expect.any(String),
       display_name: "Alice's Team",
       profile_image_url: null,
-      client_metadata: {},
-      client_read_only_metadata: {},
+      client_metadata: null,
+      client_read_only_metadata: null,
     });
     const mine = ok(await call(service, 'GET', '/teams?user_id=me', { headers: as(alice) }));
     expect(mine).toEqual({ items: [team], is_paginated: false });
@@ -87,7 +87,34 @@ describe('a team made by a signed-in user', () => {
 
   it('is shown to server code with its creation time and server metadata', async () => {
     const seen = ok(await call(service, 'GET', `/teams/${team.id}`, { headers: server() }));
-    expect(seen).toMatchObject({ id: team.id, server_metadata: {}, created_at_millis: expect.any(Number) });
+    expect(seen).toMatchObject({ id: team.id, server_metadata: null, created_at_millis: expect.any(Number) });
+  });
+
+  it('has null metadata until set; {} set is kept, and null sets it back', async () => {
+    const fresh = await createTeam(alice, 'Fresh');
+    // `toMatchObject` takes null for `{}`: compare the metadata fields whole.
+    const metadataOf = (body: Record<string, unknown>) => ({
+      client: body.client_metadata,
+      readOnly: body.client_read_only_metadata,
+      server: body.server_metadata,
+    });
+    const seen = async () => metadataOf(ok(await call(service, 'GET', `/teams/${fresh.id}`, { headers: server() })));
+    expect(metadataOf(fresh)).toEqual({ client: null, readOnly: null, server: undefined });
+    expect(await seen()).toEqual({ client: null, readOnly: null, server: null });
+    const set = async (json: object) =>
+      metadataOf(ok(await call(service, 'PATCH', `/teams/${fresh.id}`, { headers: server(), json })));
+    expect(await set({ client_metadata: {}, client_read_only_metadata: {}, server_metadata: {} })).toEqual({
+      client: {},
+      readOnly: {},
+      server: {},
+    });
+    expect(await seen()).toEqual({ client: {}, readOnly: {}, server: {} });
+    expect(await set({ client_metadata: null, client_read_only_metadata: null, server_metadata: null })).toEqual({
+      client: null,
+      readOnly: null,
+      server: null,
+    });
+    expect(await seen()).toEqual({ client: null, readOnly: null, server: null });
   });
 
   it('is renamed by her, and its client metadata changes', async () => {
@@ -166,7 +193,7 @@ describe('creating teams', () => {
         await call(service, 'POST', '/users', { headers: server(), json: { display_name: 'Erin' } }),
         201,
       );
-      expect(created.selected_team).toMatchObject({ display_name: "Erin's Team", server_metadata: {} });
+      expect(created.selected_team).toMatchObject({ display_name: "Erin's Team", server_metadata: null });
     } finally {
       await service.setProjectConfig({ create_team_on_sign_up: false });
     }
@@ -287,7 +314,7 @@ describe('members', () => {
       profile_image_url: null,
     });
     const full = ok(await call(service, 'GET', `/team-member-profiles?team_id=${team}`, { headers: server() }));
-    expect(full.items[1].user).toMatchObject({ id: bob.user_id, primary_email: bob.email, server_metadata: {} });
+    expect(full.items[1].user).toMatchObject({ id: bob.user_id, primary_email: bob.email, server_metadata: null });
   });
 
   it('change their own team profile, which overrides their name in that team only', async () => {
@@ -332,7 +359,7 @@ describe('members', () => {
     expect(selected.selected_team).toMatchObject({ id: team, display_name: 'Acme' });
     expect(selected.selected_team).not.toHaveProperty('server_metadata');
     const serverView = ok(await call(service, 'GET', `/users/${bob.user_id}`, { headers: server() }));
-    expect(serverView.selected_team).toMatchObject({ id: team, server_metadata: {} });
+    expect(serverView.selected_team).toMatchObject({ id: team, server_metadata: null });
 
     ok(await call(service, 'DELETE', `/team-memberships/${team}/me`, { headers: as(bob), json: {} }));
     const after = ok(await call(service, 'GET', '/users/me', { headers: as(bob) }));

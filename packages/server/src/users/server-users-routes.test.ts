@@ -71,6 +71,27 @@ describe('POST /users', () => {
     expect((await signIn(email.toUpperCase(), goodPassword)).status).toBe(200);
   });
 
+  it('creates a user whose metadata is null unless given, and keeps an explicit {} or null', async () => {
+    const bare = await createUser({ display_name: 'Bare' });
+    expect(bare.status).toBe(201);
+    expect(bare.body).toMatchObject({ client_metadata: null, client_read_only_metadata: null, server_metadata: null });
+    const given = await createUser({ client_metadata: {}, client_read_only_metadata: null, server_metadata: {} });
+    expect(given.status).toBe(201);
+    // (`toMatchObject` takes null for `{}`: compare the three fields whole.)
+    const { client_metadata, client_read_only_metadata, server_metadata } = given.body;
+    expect({ client_metadata, client_read_only_metadata, server_metadata }).toEqual({
+      client_metadata: {},
+      client_read_only_metadata: null,
+      server_metadata: {},
+    });
+    const listed = await call(service, 'GET', `/users/${bare.body.id}`, { headers: server() });
+    expect(listed.body).toMatchObject({
+      client_metadata: null,
+      client_read_only_metadata: null,
+      server_metadata: null,
+    });
+  });
+
   it('creates a user without a password whose e-mail is not for signing in, by default', async () => {
     const email = newEmail('bulk');
     const answer = await createUser({ primary_email: email, display_name: 'Bulk' });
@@ -165,7 +186,7 @@ describe('GET /users/:userId', () => {
     const user = await signUp(service);
     const answer = await call(service, 'GET', `/users/${user.user_id.toUpperCase()}`, { headers: server() });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ id: user.user_id, primary_email: user.email, server_metadata: {} });
+    expect(answer.body).toMatchObject({ id: user.user_id, primary_email: user.email, server_metadata: null });
   });
 
   it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1'%20or%20'1'='1", '%25', 'x'.repeat(100)])(

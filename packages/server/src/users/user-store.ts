@@ -41,7 +41,7 @@ export async function findUserByAuthEmail(db: Db, projectId: string, email: stri
   return row ?? null;
 }
 
-/** A new user's fields; the rest start empty (no name, no image, `{}` metadata, not verified). */
+/** A new user's fields; the rest start empty (no name, no image, null metadata, not verified). */
 export interface NewUser {
   projectId: string;
   now: number;
@@ -74,9 +74,9 @@ export function insertUserRow(db: Db, user: NewUser): Promise<UserRow> {
       primary_email_auth_enabled: user.primaryEmailAuthEnabled ?? false,
       profile_image_url: user.profileImageUrl ?? null,
       password_hash: user.passwordHash ?? null,
-      client_metadata: json(user.clientMetadata ?? {}),
-      client_read_only_metadata: json(user.clientReadOnlyMetadata ?? {}),
-      server_metadata: json(user.serverMetadata ?? {}),
+      client_metadata: json(user.clientMetadata ?? null),
+      client_read_only_metadata: json(user.clientReadOnlyMetadata ?? null),
+      server_metadata: json(user.serverMetadata ?? null),
       signed_up_at: now,
       last_active_at: now,
       selected_team_id: null,

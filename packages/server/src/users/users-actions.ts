@@ -115,9 +115,9 @@ export async function createUser(
         passwordHash: passwordHash ?? null,
         displayName: input.display_name ?? null,
         profileImageUrl: input.profile_image_url ?? null,
-        clientMetadata: input.client_metadata ?? {},
-        clientReadOnlyMetadata: input.client_read_only_metadata ?? {},
-        serverMetadata: input.server_metadata ?? {},
+        clientMetadata: input.client_metadata ?? null,
+        clientReadOnlyMetadata: input.client_read_only_metadata ?? null,
+        serverMetadata: input.server_metadata ?? null,
         otpAuthEnabled: input.otp_auth_enabled ?? false,
         passkeyAuthEnabled: input.passkey_auth_enabled ?? false,
       });

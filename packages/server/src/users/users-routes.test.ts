@@ -47,7 +47,7 @@ describe('GET /users/me', () => {
       auth_with_email: true,
       requires_totp_mfa: false,
       oauth_providers: [],
-      client_metadata: {},
+      client_metadata: null,
     });
   });
 
@@ -55,7 +55,7 @@ describe('GET /users/me', () => {
     const user = await signUp(service);
     const answer = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user, accessType) });
     expect(Object.keys(answer.body).sort()).toEqual(serverKeys);
-    expect(answer.body).toMatchObject({ primary_email_auth_enabled: true, server_metadata: {} });
+    expect(answer.body).toMatchObject({ primary_email_auth_enabled: true, server_metadata: null });
   });
 
   it('answers CANNOT_GET_OWN_USER_WITHOUT_USER without an access token', async () => {
@@ -96,6 +96,26 @@ describe('PATCH /users/me', () => {
       });
       expect(answer.body.client_metadata).toEqual(value);
     }
+  });
+
+  it('answers metadata never written as null in every view; {} set is kept, and null sets it back', async () => {
+    const user = await signUp(service);
+    // `toMatchObject` takes null for `{}`: compare the metadata fields whole.
+    const metadataOf = async (accessType: 'client' | 'server') => {
+      const { body } = await call(service, 'GET', '/users/me', { headers: userHeaders(service, user, accessType) });
+      return { client: body.client_metadata, readOnly: body.client_read_only_metadata, server: body.server_metadata };
+    };
+    expect(await metadataOf('client')).toEqual({ client: null, readOnly: null, server: undefined });
+    expect(await metadataOf('server')).toEqual({ client: null, readOnly: null, server: null });
+    const set = (json: object) =>
+      call(service, 'PATCH', '/users/me', { headers: userHeaders(service, user, 'server'), json });
+    expect((await set({ client_metadata: {}, client_read_only_metadata: {}, server_metadata: {} })).status).toBe(200);
+    expect(await metadataOf('server')).toEqual({ client: {}, readOnly: {}, server: {} });
+    expect(await metadataOf('client')).toEqual({ client: {}, readOnly: {}, server: undefined });
+    expect((await set({ client_metadata: null, client_read_only_metadata: null, server_metadata: null })).status).toBe(
+      200,
+    );
+    expect(await metadataOf('server')).toEqual({ client: null, readOnly: null, server: null });
   });
 
   it('clears nullable fields with null and accepts an empty patch', async () => {

@@ -203,6 +203,10 @@ describe('webhook delivery', () => {
     const shown = await ok(call(service, 'GET', `/users/${user.id}`, server(service)));
     expect(userBody).toEqual({ type: 'user.created', timestamp: expect.any(String), data: shown });
     expect(teamBody.data).toEqual(await ok(call(service, 'GET', `/teams/${team.id}`, server(service))));
+    // Metadata never written is null in the payloads as in the answers.
+    const unset = { client_metadata: null, client_read_only_metadata: null, server_metadata: null };
+    expect(userBody.data).toMatchObject(unset);
+    expect(teamBody.data).toMatchObject(unset);
   });
 
   it('retries a failed delivery with the same webhook-id and body, and keeps later messages waiting behind it', async () => {
