@@ -11,7 +11,13 @@
 import { type AccessType, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
-import { authenticate, authenticateIfNamed, projectAuthErrors, requireAccessType, requireUserId } from '../access/request-auth.js';
+import {
+  authenticate,
+  authenticateIfNamed,
+  projectAuthErrors,
+  requireAccessType,
+  requireUserId,
+} from '../access/request-auth.js';
 import { validate } from '../common/validate.js';
 import type { Deps } from '../deps.js';
 import { asRouteHandler } from '../events/action-guard.js';

@@ -34,7 +34,9 @@ describe('GET /api/v1', () => {
     }
     const user = await signUp(service);
     const signedIn = await call(service, 'GET', '', { headers: userHeaders(service, user) });
-    expect(signedIn.text).toBe(`${welcome}Authentication: Client\n  Project: ${service.projectId}\n  User: ${user.email}`);
+    expect(signedIn.text).toBe(
+      `${welcome}Authentication: Client\n  Project: ${service.projectId}\n  User: ${user.email}`,
+    );
   });
 
   it('answers the known errors of bad keys, an access type without a project, and a query', async () => {
@@ -47,7 +49,12 @@ describe('GET /api/v1', () => {
     const noServerKey = { ...authHeaders(service, 'server'), [h.secretServerKey]: '' };
     expectKnownError(await call(service, 'GET', '', { headers: noServerKey }), 'SERVER_AUTHENTICATION_REQUIRED', 401);
     const keyWithoutType = { [h.publishableClientKey]: service.keys.publishableClientKey };
-    expectKnownError(await call(service, 'GET', '', { headers: keyWithoutType }), 'PROJECT_KEY_WITHOUT_ACCESS_TYPE', 400, false);
+    expectKnownError(
+      await call(service, 'GET', '', { headers: keyWithoutType }),
+      'PROJECT_KEY_WITHOUT_ACCESS_TYPE',
+      400,
+      false,
+    );
     expectKnownError(await call(service, 'GET', '?extra=param'), 'SCHEMA_ERROR', 400, false);
   });
 });

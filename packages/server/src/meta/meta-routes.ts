@@ -5,11 +5,11 @@
  * document and its reference page, both built from the route declarations.
  */
 import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import type { RequestAuth } from '../http/env.js';
 import { openApiDocument } from '../http/openapi.js';
 import { referencePage, referencePageHeaders } from '../http/reference-page.js';
-import type { RequestAuth } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
-import type { Deps } from '../deps.js';
 import { findUser } from '../users/user-store.js';
 import { serviceVersion } from '../version.js';
 import { webhookMessages } from '../webhooks/webhook-events.js';

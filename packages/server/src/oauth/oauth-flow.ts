@@ -283,7 +283,9 @@ const authorize = defineRoute({
         redirectUri: `${origin}/api/v1/auth/oauth/callback/${provider.id}`,
         extraScopes: scopes,
       });
-      return redirect(providerUrl.href, [cookie(deps, request, innerCookieName(flow.code), browserSecret, cookieMaxAgeSeconds)]);
+      return redirect(providerUrl.href, [
+        cookie(deps, request, innerCookieName(flow.code), browserSecret, cookieMaxAgeSeconds),
+      ]);
     } catch (error) {
       if (isKnownError(error)) return fail(error);
       throw error;

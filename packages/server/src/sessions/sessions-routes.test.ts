@@ -163,7 +163,9 @@ describe('POST /auth/sessions/current/refresh', () => {
   });
 
   it('needs project authentication', async () => {
-    const answer = await call(service, 'POST', '/auth/sessions/current/refresh', { headers: { [h.refreshToken]: 'x' } });
+    const answer = await call(service, 'POST', '/auth/sessions/current/refresh', {
+      headers: { [h.refreshToken]: 'x' },
+    });
     expectKnownError(answer, 'ACCESS_TYPE_REQUIRED', 400, false);
   });
 });
