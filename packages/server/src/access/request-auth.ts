@@ -128,6 +128,21 @@ export async function authenticate(
   return { accessType, project, userId, sessionId, actorId: accessType === 'client' ? userId : keySetId };
 }
 
+/**
+ * The caller of a route open to anyone (`access: 'optional'`): null when the
+ * request names no access type, key or admin token (a user access token alone
+ * names no project), else authenticated as any route authenticates it.
+ */
+export async function authenticateIfNamed(
+  request: Request,
+  deps: RequestAuthNeeds,
+  options: AuthOptions = {},
+): Promise<RequestAuth | null> {
+  const named = [headers.accessType, headers.adminAccessToken, ...Object.values(keyHeaders)];
+  if (!named.some((name) => request.headers.get(name))) return null;
+  return authenticate(request, deps, options);
+}
+
 /** The project of a webhook token and who asked for it, or the INVALID_ADMIN_ACCESS_TOKEN error an admin token would get. */
 async function checkWebhookToken(
   token: string,

@@ -37,8 +37,8 @@ export const codeLifetimeMs: Record<CodePurpose, number> = {
   password_reset: 60 * minute,
   magic_link: 10 * minute,
   team_invitation: 7 * 24 * 60 * minute,
-  // The service's state at the provider: the person may take a while there (an hour, as the app's verifier cookie).
-  oauth_flow: 60 * minute,
+  // The service's state at the provider, and its browser cookie: 10 minutes there, as the original backend gives.
+  oauth_flow: 10 * minute,
   // The code handed to the app's callback page, which exchanges it at once.
   oauth_authorization_code: 2 * minute,
   // A WebAuthn ceremony's challenge: the browser's prompt, then the answer.

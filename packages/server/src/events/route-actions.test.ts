@@ -340,6 +340,14 @@ const exercises: Record<string, Exercise> = {
     run: async () => post('/auth/sessions', { user_id: await newUser() }, server()),
     records: 'session.created',
   },
+  // A refresh a minute after the last use writes the session's use (the token endpoint's refresh, not rotated).
+  'POST /auth/sessions/current/refresh': {
+    run: async () => {
+      const user = await signUp(service);
+      service.clock.advance(2 * 60_000);
+      return call(service, 'POST', '/auth/sessions/current/refresh', { headers: userHeaders(service, user) });
+    },
+  },
   'DELETE /auth/sessions/current': {
     run: async () =>
       call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, await signUp(service)) }),

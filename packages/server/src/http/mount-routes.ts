@@ -11,7 +11,13 @@
 import { type AccessType, isKnownError, KnownError, type KnownErrorCode } from '@latchkey/protocol';
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
-import { authenticate, projectAuthErrors, requireAccessType, requireUserId } from '../access/request-auth.js';
+import {
+  authenticate,
+  authenticateIfNamed,
+  projectAuthErrors,
+  requireAccessType,
+  requireUserId,
+} from '../access/request-auth.js';
 import { validate } from '../common/validate.js';
 import type { Deps } from '../deps.js';
 import { asRouteHandler } from '../events/action-guard.js';
@@ -25,7 +31,10 @@ import { type AnswerSpec, isFormBody, isSchema, isViewSet, pickByAccess, type Ro
 /** Errors any route of this shape may answer besides its declared ones. */
 export function implicitErrors(route: Route): KnownErrorCode[] {
   const errors: KnownErrorCode[] = [];
-  if (route.access !== 'none') errors.push(...projectAuthErrors(route.access));
+  if (route.access === 'optional') {
+    // Anonymous when nothing names a project: never ACCESS_TYPE_REQUIRED.
+    errors.push(...projectAuthErrors('client').filter((code) => code !== 'ACCESS_TYPE_REQUIRED'));
+  } else if (route.access !== 'none') errors.push(...projectAuthErrors(route.access));
   if (route.user) errors.push('CANNOT_GET_OWN_USER_WITHOUT_USER');
   if (route.method !== 'GET' || route.query || route.params) errors.push('SCHEMA_ERROR');
   if (route.method !== 'GET') errors.push('BODY_PARSING_ERROR');
@@ -63,7 +72,10 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly Route[], deps: D
 async function serve(route: Route, c: Context<AppEnv>, deps: Deps, cookie: RefreshCookie | null): Promise<Response> {
   const request = c.req.raw;
   let auth: RequestAuth | null = null;
-  if (route.access !== 'none') {
+  if (route.access === 'optional') {
+    auth = await authenticateIfNamed(request, deps);
+    if (auth) cookie?.bind(auth.project);
+  } else if (route.access !== 'none') {
     auth = await authenticate(request, deps, { webhookToken: opensToWebhookToken(route) });
     requireAccessType(auth, route.access);
     cookie?.bind(auth.project);

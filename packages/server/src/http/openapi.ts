@@ -97,6 +97,13 @@ function security(access: AccessType, user: boolean): Record<string, string[]>[]
   return accepted.flatMap((type) => keys[type].map((key) => ({ ...base, [key]: [] })));
 }
 
+/** None for `none`; for `optional`, none or a client's (`{}` first: anonymous callers are let in). */
+function securityOf(route: Route): Record<string, string[]>[] {
+  if (route.access === 'none') return [];
+  if (route.access === 'optional') return [{}, ...security('client', false)];
+  return security(route.access, route.user === true);
+}
+
 function answerContent(spec: AnswerSpec, schemas: SchemaSet): Record<string, unknown> {
   if (spec === 'text') return { 'text/plain': { schema: { type: 'string' } } };
   if (isSchema(spec)) return { 'application/json': { schema: schemas.convert(spec, 'output') } };
@@ -269,7 +276,7 @@ export function openApiDocument(
       'x-latchkey-user-required': route.user === true,
       'x-latchkey-errors': [...new Set(errors)],
       'x-latchkey-route-errors': [...new Set(route.errors)],
-      security: route.access === 'none' ? [] : security(route.access, route.user === true),
+      security: securityOf(route),
       parameters: parameters(route, schemas),
       responses: {
         [String(route.status ?? 200)]: { description: 'Success.', content: answerContent(route.answer, schemas) },

@@ -18,8 +18,13 @@ export { defineViews, type RenderContext, type ViewSet } from './views.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** Who may call a route: at least this access type, or `none` (no project authentication: JWKS, token endpoint). */
-export type RouteAccess = AccessType | 'none';
+/**
+ * Who may call a route: at least this access type; `none` (no project
+ * authentication: JWKS, token endpoint); or `optional`: anyone, authenticated
+ * as at least a client when the request names an access type, a key or an
+ * admin token (the API root, which says what it saw).
+ */
+export type RouteAccess = AccessType | 'none' | 'optional';
 
 /** One schema for every caller, or one per access type (a caller gets its own, else the nearest below it). */
 export type ByAccess<S> = S | { readonly client?: S; readonly server?: S; readonly admin?: S };
@@ -54,8 +59,8 @@ type ResultOf<A> = A extends ViewSet<infer T> ? T : A extends z.ZodType ? z.inpu
 /** What a handler receives: the request, who is calling and the validated inputs. */
 interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
   request: Request;
-  /** The caller (project, access type, user); `null` on routes with access `none`. */
-  auth: X extends 'none' ? null : RequestAuth;
+  /** The caller (project, access type, user); `null` on routes with access `none`, and on `optional` ones for an anonymous caller. */
+  auth: X extends 'none' ? null : X extends 'optional' ? RequestAuth | null : RequestAuth;
   /** The signed-in user's id; declared `user: true` routes always have one. */
   userId: U extends true ? string : string | null;
   body: BodyOf<B>;

@@ -1,4 +1,4 @@
-/** `POST /check-feature-support`, and a sweep of junk bodies over every route: never a 5xx, always a known error. */
+/** `GET /api/v1` (the API root), `POST /check-feature-support`, and a sweep of junk bodies over every route: never a 5xx, always a known error. */
 import { detailsProblem, headers as h, isKnownErrorCode } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../routes.js';
@@ -11,6 +11,53 @@ beforeAll(async () => {
   service = await startTestService();
 });
 afterAll(() => service?.close());
+
+describe('GET /api/v1', () => {
+  const welcome = 'Welcome to the Latchkey API endpoint! Please refer to the documentation at /api/v1/docs.\n\n';
+
+  it('names no authentication when the request carries none', async () => {
+    const answer = await call(service, 'GET', '');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(answer.text).toBe(`${welcome}Authentication: None`);
+  });
+
+  it('names the access type, the project and the user', async () => {
+    for (const [type, name] of [
+      ['client', 'Client'],
+      ['server', 'Server'],
+      ['admin', 'Admin'],
+    ] as const) {
+      const answer = await call(service, 'GET', '', { headers: authHeaders(service, type) });
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(`${welcome}Authentication: ${name}\n  Project: ${service.projectId}\n  User: None`);
+    }
+    const user = await signUp(service);
+    const signedIn = await call(service, 'GET', '', { headers: userHeaders(service, user) });
+    expect(signedIn.text).toBe(
+      `${welcome}Authentication: Client\n  Project: ${service.projectId}\n  User: ${user.email}`,
+    );
+  });
+
+  it('answers the known errors of bad keys, an access type without a project, and a query', async () => {
+    const noProject = { [h.accessType]: 'client' };
+    const answer = await call(service, 'GET', '', { headers: noProject });
+    expectKnownError(answer, 'ACCESS_TYPE_WITHOUT_PROJECT_ID', 400, false);
+    expect(answer.body.details).toEqual({ request_type: 'client' });
+    const badClient = { ...authHeaders(service), [h.publishableClientKey]: 'publish-key' };
+    expectKnownError(await call(service, 'GET', '', { headers: badClient }), 'INVALID_PUBLISHABLE_CLIENT_KEY', 401);
+    const noServerKey = { ...authHeaders(service, 'server'), [h.secretServerKey]: '' };
+    expectKnownError(await call(service, 'GET', '', { headers: noServerKey }), 'SERVER_AUTHENTICATION_REQUIRED', 401);
+    const keyWithoutType = { [h.publishableClientKey]: service.keys.publishableClientKey };
+    expectKnownError(
+      await call(service, 'GET', '', { headers: keyWithoutType }),
+      'PROJECT_KEY_WITHOUT_ACCESS_TYPE',
+      400,
+      false,
+    );
+    expectKnownError(await call(service, 'GET', '?extra=param'), 'SCHEMA_ERROR', 400, false);
+  });
+});
 
 describe('POST /check-feature-support', () => {
   it('answers 200 text to what the SDK sends', async () => {
@@ -28,13 +75,19 @@ describe('POST /check-feature-support', () => {
     }
   });
 
-  it('needs project authentication and an object body', async () => {
+  it('answers without an access type, and checks the keys a request does send', async () => {
+    const anonymous = await call(service, 'POST', '/check-feature-support', { json: { name: 'x' } });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const badKey = { ...authHeaders(service), [h.publishableClientKey]: 'not-a-key' };
     expectKnownError(
-      await call(service, 'POST', '/check-feature-support', { json: {} }),
-      'ACCESS_TYPE_REQUIRED',
-      400,
-      false,
+      await call(service, 'POST', '/check-feature-support', { headers: badKey, json: {} }),
+      'INVALID_PUBLISHABLE_CLIENT_KEY',
+      401,
     );
+  });
+
+  it('needs an object body', async () => {
     const answer = await call(service, 'POST', '/check-feature-support', { headers: authHeaders(service), json: [1] });
     expectKnownError(answer, 'SCHEMA_ERROR', 400);
   });
@@ -75,7 +128,7 @@ describe('junk bodies on every route', () => {
   const routes = apiRoutes
     .filter((route) => route.method !== 'GET')
     .flatMap((route) => {
-      const access = route.access === 'none' ? 'client' : route.access;
+      const access = route.access === 'none' || route.access === 'optional' ? 'client' : route.access;
       const path = route.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
       const types: AccessType[] = access === 'client' ? ['client', 'server'] : [access];
       return types.map((type) => [route.method, path, type] as const);

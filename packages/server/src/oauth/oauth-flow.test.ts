@@ -41,6 +41,13 @@ describe('the cookie binding a flow to its browser', () => {
     expect(cookie).toMatch(/; HttpOnly(;|$)/);
   });
 
+  it('lives 10 minutes, as the flow, on the service’s OAuth routes only', async () => {
+    const cookie = await flowCookie('https://auth.example.test');
+    expect(cookie).toMatch(/^stack-oauth-inner-[0-9a-z]{45}=[^;]+; /);
+    expect(cookie).toMatch(/; Max-Age=600(;|$)/);
+    expect(cookie).toMatch(/; Path=\/api\/v1\/auth\/oauth(;|$)/);
+  });
+
   it('stays SameSite=Lax on plain http (development), where browsers refuse SameSite=None without Secure', async () => {
     const cookie = await flowCookie('http://localhost:8102');
     expect(cookie).toMatch(/; SameSite=Lax(;|$)/);

@@ -4,7 +4,7 @@
  * 1. The app navigates to `GET /auth/oauth/authorize/{provider}` with its
  *    client credentials, its callback URL, its state and its PKCE challenge
  *    (the outer flow). The service checks them, stores the outer flow as a
- *    single-use code (purpose `oauth_flow`, an hour) whose value is the state
+ *    single-use code (purpose `oauth_flow`, 10 minutes) whose value is the state
  *    it sends to the provider (the inner flow, with its own PKCE verifier and
  *    nonce), binds it to this browser with an HttpOnly cookie, and redirects
  *    to the provider.
@@ -41,7 +41,7 @@ import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import { checkUserAccessToken, type RequestAuthNeeds } from '../access/request-auth.js';
 import { findCodeByLookup } from '../codes/code-store.js';
-import { otpLength } from '../codes/codes.js';
+import { codeLifetimeMs, otpLength } from '../codes/codes.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { type ActionContext, actorOf } from '../events/recorder.js';
 import type { ClientInfo } from '../http/env.js';
@@ -79,7 +79,15 @@ function innerCookieName(innerState: string): string {
   return `stack-oauth-inner-${innerState}`;
 }
 
+/**
+ * Where the flow's cookie is sent: the service's OAuth routes only. The
+ * original backend's is site-wide (`/`); no client reads it (HttpOnly), and
+ * no other route needs it.
+ */
 const cookiePath = '/api/v1/auth/oauth';
+
+/** The flow's cookie lives as long as the flow: 10 minutes, as the original backend's. */
+const cookieMaxAgeSeconds = codeLifetimeMs.oauth_flow / 1000;
 
 /** The origin the service is reached at: the configured public URL, else the request's. */
 export function publicOrigin(deps: OAuthFlowNeeds, request: Request): string {
@@ -275,7 +283,9 @@ const authorize = defineRoute({
         redirectUri: `${origin}/api/v1/auth/oauth/callback/${provider.id}`,
         extraScopes: scopes,
       });
-      return redirect(providerUrl.href, [cookie(deps, request, innerCookieName(flow.code), browserSecret, 3600)]);
+      return redirect(providerUrl.href, [
+        cookie(deps, request, innerCookieName(flow.code), browserSecret, cookieMaxAgeSeconds),
+      ]);
     } catch (error) {
       if (isKnownError(error)) return fail(error);
       throw error;

@@ -29,6 +29,7 @@ import { activityWrites, countryOf } from '../metrics/activity.js';
 import { issueAttempt, secondFactorDue, secondFactorRequired } from '../mfa/mfa-attempts.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { type Db, type Write, writeTogether } from '../storage/db.js';
+import { type RefreshNeeds, type RefreshRequest, refreshSession } from './refresh-rotation.js';
 import { createSession } from './session-store.js';
 
 /** What ending a sign-in needs of the service. */
@@ -352,4 +353,23 @@ export async function codeExchangeAnswer(
     after_callback_redirect_url: afterCallbackRedirectUrl,
     afterCallbackRedirectUrl,
   };
+}
+
+/**
+ * A refresh (`refreshSession`: found, rotated when the client rotates) and
+ * its new access token, as the token endpoint answers it, with the refresh
+ * token the client must keep from then on when it rotated. The one refresh
+ * of the token endpoint and of `POST /auth/sessions/current/refresh`.
+ *
+ * @example
+ * const refreshed = await refreshAnswer(deps, { projectId, refreshToken, rotates: false, now, country, client });
+ */
+export async function refreshAnswer(
+  deps: RefreshNeeds & Pick<SignInDeps, 'accessTokens'>,
+  request: RefreshRequest,
+): Promise<TokenEndpointAnswer & { refresh_token?: string }> {
+  const refreshed = await refreshSession(deps, request);
+  const session = { projectId: request.projectId, userId: refreshed.session.user_id, sessionId: refreshed.session.id };
+  const access = await tokenEndpointAnswer(deps, session);
+  return refreshed.refreshToken === null ? access : { ...access, refresh_token: refreshed.refreshToken };
 }

@@ -1,4 +1,7 @@
-/** `POST /auth/sessions` (server) and `DELETE /auth/sessions/current` (sign-out) over HTTP. */
+/**
+ * `POST /auth/sessions` (server), `POST /auth/sessions/current/refresh` and
+ * `DELETE /auth/sessions/current` (sign-out) over HTTP.
+ */
 import { headers as h } from '@latchkey/protocol';
 import { describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
@@ -122,6 +125,48 @@ describe('POST /auth/sessions', () => {
       json: { user_id: stranger.user_id },
     });
     expectKnownError(answer, 'USER_ID_DOES_NOT_EXIST', 400);
+  });
+});
+
+describe('POST /auth/sessions/current/refresh', () => {
+  const refreshCurrent = (extra: Record<string, string>) =>
+    call(service, 'POST', '/auth/sessions/current/refresh', { headers: { ...authHeaders(service), ...extra } });
+
+  it("answers a new access token for the refresh token's session, which stays the same", async () => {
+    const user = await signUp(service);
+    const answer = await refreshCurrent({ [h.refreshToken]: user.refresh_token });
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.body)).toEqual(['access_token']);
+    const me = await call(service, 'GET', '/users/me', { headers: userHeaders(service, answer.body) });
+    expect(me.body.id).toBe(user.user_id);
+    // Not rotated: the refresh token keeps working, here and at the token endpoint.
+    expect((await refreshCurrent({ [h.refreshToken]: user.refresh_token })).status).toBe(200);
+    expect((await refresh(user.refresh_token)).status).toBe(200);
+  });
+
+  it.each([
+    ['no refresh token', () => ({})],
+    ['an invalid refresh token', () => ({ [h.refreshToken]: 'something-invalid' })],
+  ])('answers REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED for %s', async (_name, extra) => {
+    expectKnownError(await refreshCurrent(extra()), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
+  });
+
+  it('refuses a signed-out session, and one of another project', async () => {
+    const user = await signUp(service);
+    await call(service, 'DELETE', '/auth/sessions/current', { headers: userHeaders(service, user), json: {} });
+    const ended = await refreshCurrent({ [h.refreshToken]: user.refresh_token });
+    expectKnownError(ended, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
+    const other = await service.createOtherProject();
+    const stranger = await signUp({ ...service, projectId: other.projectId, keys: other.keys });
+    const foreign = await refreshCurrent({ [h.refreshToken]: stranger.refresh_token });
+    expectKnownError(foreign, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
+  });
+
+  it('needs project authentication', async () => {
+    const answer = await call(service, 'POST', '/auth/sessions/current/refresh', {
+      headers: { [h.refreshToken]: 'x' },
+    });
+    expectKnownError(answer, 'ACCESS_TYPE_REQUIRED', 400, false);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Sessions over the API: creation by server code (`POST /auth/sessions`),
- * sign-out (`DELETE /auth/sessions/current`, refresh token from the header,
+ * a new access token for the refresh token of the request
+ * (`POST /auth/sessions/current/refresh`), sign-out (`DELETE /auth/sessions/current`, refresh token from the header,
  * or from the cookie in the refresh-token cookie mode), and a user's list.
  */
 import { constants, KnownError } from '@latchkey/protocol';
@@ -9,9 +10,10 @@ import { millis, successAnswer } from '../common/schemas.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { countryOf } from '../metrics/activity.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findUser } from '../users/user-store.js';
-import { completeSignIn, sessionTokensAnswer } from './complete-sign-in.js';
+import { completeSignIn, refreshAnswer, sessionTokensAnswer } from './complete-sign-in.js';
 import { listUserSessions } from './session-store.js';
 import { revokeSession, signOutSession } from './sessions-actions.js';
 
@@ -47,6 +49,30 @@ const createSessionRoute = defineRoute({
       user: { userId: user.id, isNewUser: false },
       answer: 'session',
     });
+  },
+});
+
+const refreshCurrent = defineRoute({
+  method: 'POST',
+  path: '/auth/sessions/current/refresh',
+  tag: 'sessions',
+  summary:
+    'A new access token for the session of the refresh token sent in `x-stack-refresh-token` (or, in the cookie mode, held in the cookie); the refresh token stays the same.',
+  access: 'client',
+  answer: z.strictObject({ access_token: z.string() }).meta({ id: 'RefreshedAccessToken' }),
+  errors: ['REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'],
+  handler: async ({ auth, refreshToken, request, client, deps }) => {
+    if (!refreshToken) throw new KnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    // The token endpoint's refresh, without rotation: this answer has no place for a new refresh token.
+    const refreshed = await refreshAnswer(deps, {
+      projectId: auth.project.id,
+      refreshToken,
+      rotates: false,
+      now: deps.clock.now(),
+      country: countryOf(request, deps.countryHeader),
+      client,
+    });
+    return { access_token: refreshed.access_token };
   },
 });
 
@@ -138,4 +164,4 @@ const revokeSessionRoute = defineRoute({
   },
 });
 
-export const sessionRoutes: Route[] = [createSessionRoute, signOut, listSessions, revokeSessionRoute];
+export const sessionRoutes: Route[] = [createSessionRoute, refreshCurrent, signOut, listSessions, revokeSessionRoute];

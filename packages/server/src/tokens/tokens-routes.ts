@@ -22,8 +22,7 @@ import { secondFactorErrors } from '../mfa/mfa-attempts.js';
 import { linkData } from '../oauth/oauth-actions.js';
 import { completeLink, pkceMatches } from '../oauth/oauth-flow.js';
 import { findProject } from '../projects/projects.js';
-import { codeExchangeAnswer, completeSignIn, tokenEndpointAnswer } from '../sessions/complete-sign-in.js';
-import { refreshSession } from '../sessions/refresh-rotation.js';
+import { codeExchangeAnswer, completeSignIn, refreshAnswer } from '../sessions/complete-sign-in.js';
 import type { Db } from '../storage/db.js';
 import { authenticateOAuthClient } from './oauth-client.js';
 
@@ -190,10 +189,7 @@ const issueToken = defineRoute({
     }
     // The cookie mode always rotates (the service writes the cookie); other clients when they say they store it.
     const rotates = refreshCookie !== null || form.get(refreshRotationField) === '1';
-    const refreshed = await refreshSession(deps, { projectId: clientId, refreshToken, rotates, now, country, client });
-    const session = { projectId: project.id, userId: refreshed.session.user_id, sessionId: refreshed.session.id };
-    const access = await tokenEndpointAnswer(deps, session);
-    return refreshed.refreshToken === null ? access : { ...access, refresh_token: refreshed.refreshToken };
+    return refreshAnswer(deps, { projectId: project.id, refreshToken, rotates, now, country, client });
   },
 });
 
