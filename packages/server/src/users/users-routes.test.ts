@@ -184,7 +184,6 @@ describe('PATCH /users/me', () => {
     ['a javascript: image URL', { profile_image_url: 'javascript:alert(1)' }],
     ['a relative image URL', { profile_image_url: '/me.png' }],
     ['a non-image data URL', { profile_image_url: 'data:text/html;base64,PHNjcmlwdD4=' }],
-    ['an image link (a client sends the image itself)', { profile_image_url: 'https://cdn.example.com/alice.png' }],
     ['an SVG data URL', { profile_image_url: 'data:image/svg+xml;base64,PHN2Zz4=' }],
     ['a data URL that is not base64', { profile_image_url: 'data:image/png;base64,not!base64' }],
     ['bare base64 without the data URL', { profile_image_url: 'iVBORw0KGgo=' }],
@@ -235,6 +234,16 @@ describe('PATCH /users/me', () => {
     });
     expect(answer.body).toMatchObject({ client_metadata: value, display_name: '🔑' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('accepts an http(s) image link from a client (the reference takes only data URLs)', async () => {
+    const user = await signUp(service);
+    const url = 'https://cdn.example.com/alice.png';
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user),
+      json: { profile_image_url: url },
+    });
+    expect(answer.body.profile_image_url).toBe(url);
   });
 
   it.each(['png', 'jpg', 'jpeg', 'gif', 'bmp', 'webp'])('accepts a base64 %s data URL', async (format) => {

@@ -22,10 +22,19 @@ import { serverUserSchema, serverUserView, userViews } from './user-views.js';
 import { checkSelectedTeam, listUsers, userWriteErrors } from './users.js';
 import { createUser, deleteUser, updateOwnUser, updateUser } from './users-actions.js';
 
+/**
+ * A profile image the user sets themself: a base64 data URL in a format a
+ * client may send (as for teams), or an http(s) link, which the reference
+ * refuses but our account settings offer as an image address.
+ */
+const ownImageUrl = imageUrl.refine((value) => !value.startsWith('data:') || clientImageUrl.safeParse(value).success, {
+  message: 'must be an http(s) URL or a base64 image data URL (png, jpg, jpeg, gif, bmp or webp)',
+});
+
 const clientPatch = z.strictObject({
   display_name: z.string().max(256).nullable().optional(),
   client_metadata: metadata.optional(),
-  profile_image_url: clientImageUrl.nullable().optional(),
+  profile_image_url: ownImageUrl.nullable().optional(),
   selected_team_id: z.string().min(1).max(100).nullable().optional(),
   otp_auth_enabled: z.boolean().optional(),
   passkey_auth_enabled: z.boolean().optional(),
