@@ -219,7 +219,9 @@ describe('PATCH /projects/current', () => {
         config: { allow_localhost: true, domains: [{ domain: 'http://127.0.0.1:3000', handler_path: '/handler' }] },
       });
       expect(on.body).not.toHaveProperty('production_mode_errors');
-      const http = await patch({ config: { domains: [{ domain: 'http://app.example.com', handler_path: '/handler' }] } });
+      const http = await patch({
+        config: { domains: [{ domain: 'http://app.example.com', handler_path: '/handler' }] },
+      });
       expect(http.status, http.text).toBe(200);
       expect(http.body.is_production_mode).toBe(true);
       const off = await patch({

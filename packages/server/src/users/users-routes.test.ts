@@ -134,7 +134,10 @@ describe('PATCH /users/me', () => {
       server_metadata: { stripe: 'cus_2' },
       profile_image_url: 'https://cdn.example.com/alice.png',
     };
-    const answer = await call(service, 'PATCH', '/users/me', { headers: userHeaders(service, user, 'server'), json: changes });
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user, 'server'),
+      json: changes,
+    });
     expect(answer.status).toBe(200);
     const { password: _, ...visible } = changes;
     expect(answer.body).toMatchObject({ ...visible, has_password: true });
@@ -163,7 +166,10 @@ describe('PATCH /users/me', () => {
     ['an unknown field', { nickname: 'al' }],
   ])('refuses server access %s with SCHEMA_ERROR', async (_name, body) => {
     const user = await signUp(service);
-    const answer = await call(service, 'PATCH', '/users/me', { headers: userHeaders(service, user, 'server'), json: body });
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user, 'server'),
+      json: body,
+    });
     expectKnownError(answer, 'SCHEMA_ERROR', 400);
   });
 

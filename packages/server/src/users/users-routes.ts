@@ -142,7 +142,6 @@ const deleteCurrentUser = defineRoute({
   },
 });
 
-
 const userList = paginatedList(serverUserSchema, 'UserList');
 
 const listUsersRoute = defineRoute({
