@@ -6,7 +6,6 @@
  * it shares with `ServerApp`, and a project owner's session on the
  * `internal` project (owned projects, admin access tokens).
  */
-import { isKnownError } from '@latchkey/protocol';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AdminApp } from './admin-app.js';
 import { ProjectOwnerApp } from './project-owner-app.js';
