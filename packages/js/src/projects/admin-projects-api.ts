@@ -69,7 +69,7 @@ export interface ProjectConfigUpdate {
 export interface ProjectUpdate {
   displayName?: string;
   description?: string | null;
-  /** Refused while a production-mode check fails (see `productionModeErrors`). */
+  /** Taken even while a production-mode check fails; `productionModeErrors` lists what does. */
   isProductionMode?: boolean;
   config?: ProjectConfigUpdate;
 }

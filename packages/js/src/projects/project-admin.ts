@@ -1,7 +1,7 @@
 /**
  * The project module of `AdminApp`: read, update and delete the project it
  * administers, each answer with the production-mode problems of spec §5
- * (the same checks the service refuses production mode with).
+ * (advice: the service takes production mode as asked, as the reference does).
  */
 import { type ProductionModeError, productionModeErrors } from '@latchkey/protocol';
 import type { AdminScope, AudienceScope } from '../internal/audience.js';
@@ -21,7 +21,7 @@ import { deleteProject, fetchAdminProject, type ProjectUpdate, updateProject } f
  * ```
  */
 export interface AdminProject extends AdminProjectData {
-  /** The problems that keep the project out of production mode (spec §5); empty when it may switch. */
+  /** The production-mode checks of spec §5 that fail (advice; the service does not refuse production mode); empty when all pass. */
   productionModeErrors: ProductionModeError[];
 }
 

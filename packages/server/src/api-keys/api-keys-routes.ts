@@ -68,10 +68,7 @@ const createApiKeySetRoute = defineRoute({
   answer: apiKeySetFirstViewSchema,
   errors: [],
   handler: async (input) => {
-    const { body, deps } = input;
-    if (body.expires_at_millis !== undefined && body.expires_at_millis <= deps.clock.now()) {
-      throw new KnownError('SCHEMA_ERROR', { message: 'body.expires_at_millis: must be in the future' });
-    }
+    const { body } = input;
     const created = await createApiKeySet(requestContext(input), {
       description: body.description ?? '',
       ...(body.expires_at_millis !== undefined ? { expiresAtMillis: body.expires_at_millis } : {}),

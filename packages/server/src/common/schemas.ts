@@ -27,22 +27,42 @@ export const metadata = z
  */
 export const email = z.string().trim().pipe(z.email().max(254));
 
-/** A profile image: an http(s) URL up to 2048 characters, or a base64 image data URL. */
+/** Longest profile image value (as the reference's schema; the body limit refuses far shorter ones first). */
+const maxImageUrlLength = 1_000_000;
+
+/** A base64 image data URL in one of the formats the reference takes from a client. */
+const base64Image = /^data:image\/(png|jpg|jpeg|gif|bmp|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * A profile image written with server access: an http(s) URL, or a base64
+ * image data URL. Other schemes (`javascript:`, `data:text/html`, `ftp:`) are
+ * refused, since dashboards and apps put the value in an `<img>`.
+ */
 export const imageUrl = z
   .string()
-  .max(65_536)
+  .max(maxImageUrlLength)
   .refine(
     (value) => {
       if (/^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+=*$/i.test(value)) return true;
       try {
         const { protocol } = new URL(value);
-        return value.length <= 2048 && (protocol === 'https:' || protocol === 'http:');
+        return protocol === 'https:' || protocol === 'http:';
       } catch {
         return false;
       }
     },
-    { message: 'must be an http(s) URL (up to 2048 characters) or a base64 image data URL' },
+    { message: 'must be an http(s) URL or a base64 image data URL' },
   );
+
+/**
+ * A profile image a client writes (its own user, its teams): only a base64
+ * image data URL (png, jpg, jpeg, gif, bmp or webp), never a link the
+ * picture would be fetched from.
+ */
+export const clientImageUrl = z
+  .string()
+  .max(maxImageUrlLength)
+  .regex(base64Image, { message: 'must be a base64 image data URL (png, jpg, jpeg, gif, bmp or webp)' });
 
 /** An absolute http(s) URL a flow sends the user back to (checked against the trusted domains by the route). */
 export const callbackUrl = z.url().max(2048);

@@ -237,6 +237,103 @@ describe('PATCH /email-templates/{type}', () => {
     expect(saved.body.content).toEqual(content);
     await reset('magic_link');
   });
+
+  it("accepts the builder document the reference's dashboard saves: font family, nulls, padding, button colours", async () => {
+    const pad = { top: 8, bottom: 16, right: 24, left: 24 };
+    const content = {
+      root: {
+        type: 'EmailLayout',
+        data: {
+          backdropColor: '#F5F5F5',
+          canvasColor: '#FFFFFF',
+          textColor: '#262626',
+          fontFamily: 'BOOK_SERIF',
+          childrenIds: ['block_head', 'block_text', 'block_go', 'block_rule', 'block_box'],
+        },
+      },
+      block_head: {
+        type: 'Heading',
+        data: {
+          props: { text: 'Reset your password at {{ projectDisplayName }}', level: 'h3' },
+          style: {
+            color: '#000000',
+            backgroundColor: null,
+            fontFamily: null,
+            fontWeight: 'bold',
+            textAlign: 'center',
+            padding: pad,
+          },
+        },
+      },
+      block_text: {
+        type: 'Text',
+        data: {
+          style: {
+            color: '#474849',
+            backgroundColor: null,
+            fontSize: 14,
+            fontFamily: 'MONOSPACE',
+            fontWeight: 'normal',
+            textAlign: 'center',
+            padding: pad,
+          },
+          props: { text: 'Hi {{ userDisplayName }}, follow the button.' },
+        },
+      },
+      block_go: {
+        type: 'Button',
+        data: {
+          style: {
+            backgroundColor: null,
+            fontSize: 14,
+            fontFamily: null,
+            fontWeight: 'bold',
+            textAlign: 'center',
+            padding: pad,
+          },
+          props: {
+            buttonBackgroundColor: '#F0F0F0',
+            buttonStyle: 'rounded',
+            buttonTextColor: '#000000',
+            fullWidth: false,
+            size: 'medium',
+            text: 'Reset my password',
+            url: '{{ passwordResetLink }}',
+          },
+        },
+      },
+      block_rule: {
+        type: 'Divider',
+        data: { props: { lineColor: '#EEEEEE', lineHeight: 1 }, style: { padding: pad, backgroundColor: null } },
+      },
+      block_box: {
+        type: 'Container',
+        data: {
+          props: { childrenIds: [] },
+          style: { backgroundColor: '#FAFAFA', borderColor: '#DDDDDD', borderRadius: 4, padding: pad },
+        },
+      },
+    };
+    const saved = await patch('password_reset', { content });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.content).toEqual(content);
+    const shown = await preview('password_reset');
+    expect(shown.status, shown.text).toBe(200);
+    expect(shown.body.html).toContain('Palatino Linotype');
+    expect(shown.body.html).toContain('Courier New');
+    expect(shown.body.html).toContain('#F0F0F0');
+    expect(shown.body.html).toContain('8px 24px 16px 24px');
+    await reset('password_reset');
+  });
+
+  it.each([
+    ['a font family the builder does not offer', { fontFamily: 'COMIC_SANS' }],
+    ['padding missing a side', { padding: { top: 1, bottom: 1, left: 1 } }],
+    ['a font weight other than bold or normal', { fontWeight: 'heavy' }],
+  ])('refuses %s with SCHEMA_ERROR', async (_, style) => {
+    const content = doc(['a'], { a: { type: 'Text', data: { props: { text: 'x' }, style } } });
+    expectKnownError(await patch('password_reset', { content }), 'SCHEMA_ERROR', 400);
+  });
 });
 
 describe('DELETE /email-templates/{type}', () => {

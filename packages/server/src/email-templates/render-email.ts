@@ -32,6 +32,7 @@ import type { Db } from '../storage/db.js';
 import { defaultColors, defaultTemplate, type TemplateSource } from './default-templates.js';
 import { findStoredTemplate, type StoredTemplate } from './email-template-store.js';
 import {
+  type fontFamilies,
   splitPlaceholders,
   type TemplateBlock,
   type TemplateDocument,
@@ -256,6 +257,42 @@ const fontFamily =
   "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Helvetica, Arial, sans-serif";
 const headingSizes = { h1: 24, h2: 20, h3: 17 } as const;
 
+/** The CSS font stack of each of the builder's font families. */
+const fontStacks: Record<(typeof fontFamilies)[number], string> = {
+  MODERN_SANS: fontFamily,
+  BOOK_SANS: "Optima, Candara, 'Noto Sans', source-sans-pro, sans-serif",
+  ORGANIC_SANS: "Seravek, 'Gill Sans Nova', Ubuntu, Calibri, 'DejaVu Sans', source-sans-pro, sans-serif",
+  GEOMETRIC_SANS: "Avenir, 'Avenir Next LT Pro', Montserrat, Corbel, 'URW Gothic', source-sans-pro, sans-serif",
+  HEAVY_SANS:
+    "Bahnschrift, 'DIN Alternate', 'Franklin Gothic Medium', 'Nimbus Sans Narrow', sans-serif-condensed, sans-serif",
+  ROUNDED_SANS:
+    "ui-rounded, 'Hiragino Maru Gothic ProN', Quicksand, Comfortaa, Manjari, 'Arial Rounded MT Bold', Calibri, source-sans-pro, sans-serif",
+  MODERN_SERIF: "Charter, 'Bitstream Charter', 'Sitka Text', Cambria, serif",
+  BOOK_SERIF: "'Iowan Old Style', 'Palatino Linotype', 'URW Palladio L', P052, serif",
+  MONOSPACE: "'Nimbus Mono PS', 'Courier New', 'Cutive Mono', monospace",
+};
+
+type BlockStyle = {
+  color?: string | null;
+  backgroundColor?: string | null;
+  fontFamily?: (typeof fontFamilies)[number] | null;
+  fontWeight?: 'bold' | 'normal' | null;
+  padding?: { top: number; right: number; bottom: number; left: number } | null;
+};
+
+/** The CSS of a block's optional builder styles (null and unset leave the default). */
+function builderStyle(style: BlockStyle | null | undefined) {
+  if (!style) return {};
+  const { padding } = style;
+  return {
+    ...(style.color ? { color: style.color } : {}),
+    ...(style.backgroundColor ? { backgroundColor: style.backgroundColor } : {}),
+    ...(style.fontFamily ? { fontFamily: fontStacks[style.fontFamily] } : {}),
+    ...(style.fontWeight ? { fontWeight: style.fontWeight === 'bold' ? 700 : 400 } : {}),
+    ...(padding ? { padding: `${padding.top}px ${padding.right}px ${padding.bottom}px ${padding.left}px` } : {}),
+  };
+}
+
 function emailElement(
   email: ReactEmail,
   document: TemplateDocument,
@@ -276,7 +313,7 @@ function emailElement(
       {
         style: {
           backgroundColor: layout.backdropColor ?? defaultColors.backdrop,
-          fontFamily,
+          fontFamily: layout.fontFamily ? fontStacks[layout.fontFamily] : fontFamily,
           margin: 0,
           padding: '24px 0',
         },
@@ -320,8 +357,15 @@ function blockElement(
       const parts = splitPlaceholders(block.data.props.text);
       if (!complete(parts, values)) return null;
       const level = block.data.props.level ?? 'h2';
-      const style = { margin: '0 0 16px', fontSize: `${headingSizes[level]}px`, lineHeight: 1.3, fontWeight: 700 };
-      return h(Heading, { key, as: level, style: { ...style, ...block.data.style } }, ...inline(email, parts, values));
+      const style = {
+        margin: '0 0 16px',
+        fontSize: `${headingSizes[level]}px`,
+        lineHeight: 1.3,
+        fontWeight: 700,
+        textAlign: block.data.style?.textAlign ?? undefined,
+        ...builderStyle(block.data.style),
+      };
+      return h(Heading, { key, as: level, style }, ...inline(email, parts, values));
     }
     case 'Text': {
       const parts = splitPlaceholders(block.data.props.text);
@@ -331,8 +375,8 @@ function blockElement(
         margin: '0 0 16px',
         fontSize: `${fontSize}px`,
         lineHeight: `${Math.round(fontSize * 1.5)}px`,
-        textAlign: block.data.style?.textAlign,
-        color: block.data.style?.color,
+        textAlign: block.data.style?.textAlign ?? undefined,
+        ...builderStyle(block.data.style),
       };
       return h(Text, { key, style }, ...inline(email, parts, values));
     }
@@ -357,24 +401,45 @@ function blockElement(
       const label = splitPlaceholders(block.data.props.text);
       const target = linkOf(block.data.props.url, values);
       if (!complete(label, values) || !target) return null;
+      const { props } = block.data;
+      const blockStyle = block.data.style;
+      const pill = props.buttonStyle === 'pill' ? '64px' : props.buttonStyle === 'rectangle' ? '0' : '6px';
       const style = {
-        display: 'inline-block',
+        display: props.fullWidth ? 'block' : 'inline-block',
         padding: '12px 24px',
-        borderRadius: '6px',
-        fontSize: '16px',
-        fontWeight: 600,
+        borderRadius: pill,
+        fontSize: `${blockStyle?.fontSize ?? 16}px`,
+        fontWeight: blockStyle?.fontWeight === 'normal' ? 400 : 600,
+        ...(blockStyle?.fontFamily ? { fontFamily: fontStacks[blockStyle.fontFamily] } : {}),
         textDecoration: 'none',
-        backgroundColor: block.data.style?.backgroundColor ?? defaultColors.button,
-        color: block.data.style?.color ?? defaultColors.buttonText,
+        backgroundColor: props.buttonBackgroundColor ?? blockStyle?.backgroundColor ?? defaultColors.button,
+        color: props.buttonTextColor ?? blockStyle?.color ?? defaultColors.buttonText,
       };
+      const padding = blockStyle?.padding;
       return h(
         Section,
-        { key, style: { margin: '8px 0 24px', textAlign: block.data.style?.textAlign ?? 'left' } },
+        {
+          key,
+          style: {
+            margin: '8px 0 24px',
+            textAlign: blockStyle?.textAlign ?? 'left',
+            ...(padding
+              ? { padding: `${padding.top}px ${padding.right}px ${padding.bottom}px ${padding.left}px` }
+              : {}),
+          },
+        },
         h(Button, { href: target, style }, fill(label, values)),
       );
     }
     case 'Divider':
-      return h(Hr, { key, style: { margin: '24px 0', borderColor: block.data.style?.color ?? defaultColors.rule } });
+      return h(Hr, {
+        key,
+        style: {
+          margin: '24px 0',
+          borderColor: block.data.props?.lineColor ?? block.data.style?.color ?? defaultColors.rule,
+          ...(block.data.props?.lineHeight ? { borderTopWidth: `${block.data.props.lineHeight}px` } : {}),
+        },
+      });
     case 'Spacer':
       return h(
         Section,
@@ -390,7 +455,10 @@ function blockElement(
             margin: '0 0 16px',
             padding: '16px',
             borderRadius: '6px',
-            backgroundColor: block.data.style?.backgroundColor,
+            backgroundColor: block.data.style?.backgroundColor ?? undefined,
+            ...(block.data.style?.borderColor ? { border: `1px solid ${block.data.style.borderColor}` } : {}),
+            ...(block.data.style?.borderRadius != null ? { borderRadius: `${block.data.style.borderRadius}px` } : {}),
+            ...builderStyle({ padding: block.data.style?.padding }),
           },
         },
         ...blockElements(email, document, block.data.props.childrenIds, values),

@@ -44,11 +44,39 @@ const line = (max: number) =>
     .refine((value) => !/[\r\n]/.test(value), { message: 'must be one line' });
 const childrenIds = z.array(z.string().regex(blockId, { message: 'must be a block id' })).max(maxBlocks);
 
+/*
+ * Fields of the e-mail builder's documents (what the reference's dashboard
+ * saves, and its built-in templates hold): colours and styles that may be
+ * null (left to the default), a font family by name, padding.
+ */
+const color = hexColor.nullable().optional();
+const align = textAlign.nullable().optional();
+/** The builder's font families, by name (rendered as CSS font stacks). */
+export const fontFamilies = [
+  'MODERN_SANS',
+  'BOOK_SANS',
+  'ORGANIC_SANS',
+  'GEOMETRIC_SANS',
+  'HEAVY_SANS',
+  'ROUNDED_SANS',
+  'MODERN_SERIF',
+  'BOOK_SERIF',
+  'MONOSPACE',
+] as const;
+const fontFamily = z.enum(fontFamilies).nullable().optional();
+const fontWeight = z.enum(['bold', 'normal']).nullable().optional();
+const side = z.number().int().min(0).max(128);
+const padding = z.strictObject({ top: side, bottom: side, right: side, left: side }).nullable().optional();
+const fontSize = z.number().int().min(10).max(32).nullable().optional();
+
 const heading = z.strictObject({
   type: z.literal('Heading'),
   data: z.strictObject({
-    props: z.strictObject({ text: line(500), level: z.enum(['h1', 'h2', 'h3']).optional() }),
-    style: z.strictObject({ textAlign: textAlign.optional(), color: hexColor.optional() }).optional(),
+    props: z.strictObject({ text: line(500), level: z.enum(['h1', 'h2', 'h3']).nullable().optional() }),
+    style: z
+      .strictObject({ textAlign: align, color, backgroundColor: color, fontFamily, fontWeight, padding })
+      .nullable()
+      .optional(),
   }),
 });
 
@@ -57,11 +85,8 @@ const text = z.strictObject({
   data: z.strictObject({
     props: z.strictObject({ text: z.string().max(5000) }),
     style: z
-      .strictObject({
-        textAlign: textAlign.optional(),
-        color: hexColor.optional(),
-        fontSize: z.number().int().min(10).max(32).optional(),
-      })
+      .strictObject({ textAlign: align, color, backgroundColor: color, fontSize, fontFamily, fontWeight, padding })
+      .nullable()
       .optional(),
   }),
 });
@@ -69,13 +94,19 @@ const text = z.strictObject({
 const button = z.strictObject({
   type: z.literal('Button'),
   data: z.strictObject({
-    props: z.strictObject({ text: line(200).min(1), url: z.string().max(200) }),
+    props: z.strictObject({
+      text: line(200).min(1),
+      url: z.string().max(200),
+      buttonBackgroundColor: color,
+      buttonTextColor: color,
+      buttonStyle: z.enum(['rectangle', 'pill', 'rounded']).nullable().optional(),
+      size: z.enum(['x-small', 'small', 'medium', 'large']).nullable().optional(),
+      fullWidth: z.boolean().nullable().optional(),
+    }),
+    /** `backgroundColor` and `color` are the button's own where `buttonBackgroundColor` and `buttonTextColor` are unset. */
     style: z
-      .strictObject({
-        textAlign: textAlign.optional(),
-        backgroundColor: hexColor.optional(),
-        color: hexColor.optional(),
-      })
+      .strictObject({ textAlign: align, backgroundColor: color, color, fontSize, fontFamily, fontWeight, padding })
+      .nullable()
       .optional(),
   }),
 });
@@ -91,8 +122,12 @@ const code = z.strictObject({
 const divider = z.strictObject({
   type: z.literal('Divider'),
   data: z.strictObject({
-    props: z.strictObject({}).optional(),
-    style: z.strictObject({ color: hexColor.optional() }).optional(),
+    props: z
+      .strictObject({ lineColor: color, lineHeight: z.number().int().min(1).max(16).nullable().optional() })
+      .nullable()
+      .optional(),
+    /** `color` is the line's where `props.lineColor` is unset. */
+    style: z.strictObject({ color, backgroundColor: color, padding }).nullable().optional(),
   }),
 });
 
@@ -105,7 +140,15 @@ const container = z.strictObject({
   type: z.literal('Container'),
   data: z.strictObject({
     props: z.strictObject({ childrenIds }),
-    style: z.strictObject({ backgroundColor: hexColor.optional() }).optional(),
+    style: z
+      .strictObject({
+        backgroundColor: color,
+        borderColor: color,
+        borderRadius: z.number().int().min(0).max(64).nullable().optional(),
+        padding,
+      })
+      .nullable()
+      .optional(),
   }),
 });
 
@@ -117,9 +160,10 @@ const layout = z.strictObject({
     childrenIds,
     /** The line mail clients show after the subject in the inbox; may hold placeholders. */
     previewText: line(200).optional(),
-    backdropColor: hexColor.optional(),
-    canvasColor: hexColor.optional(),
-    textColor: hexColor.optional(),
+    backdropColor: color,
+    canvasColor: color,
+    textColor: color,
+    fontFamily,
   }),
 });
 

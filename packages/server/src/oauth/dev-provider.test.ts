@@ -119,21 +119,17 @@ describe('the development stand-in', () => {
     expect(landing(scoped.url).params.get('errorCode')).toBe('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
   });
 
-  it('keeps a project with an enabled shared provider out of production mode, saying why', async () => {
-    const other = await service.createOtherProject({
-      allow_localhost: false,
-      domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }],
-      oauth_providers: [{ id: 'google', type: 'shared', enabled: true }],
-    });
-    const headers = {
-      ...authHeaders(service, 'admin'),
-      'x-stack-project-id': other.projectId,
-      'x-stack-publishable-client-key': other.keys.publishableClientKey,
-      'x-stack-secret-server-key': other.keys.secretServerKey,
-      'x-stack-super-secret-admin-key': other.keys.superSecretAdminKey,
-    };
-    const answer = await call(service, 'PATCH', '/projects/current', { headers, json: { is_production_mode: true } });
-    expectKnownError(answer, 'SCHEMA_ERROR', 400);
-    expect(answer.body.error).toMatch(/google uses shared development keys/);
+  it('is refused to a project in production mode, which the project may be with a shared provider enabled', async () => {
+    const headers = authHeaders(service, 'admin');
+    const on = await call(service, 'PATCH', '/projects/current', { headers, json: { is_production_mode: true } });
+    expect(on.status, on.text).toBe(200);
+    try {
+      const refused = await new TestBrowser().go(authorizeUrl(service, 'github').url);
+      expect(landing(refused.url).params.get('errorCode')).toBe('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+    } finally {
+      await call(service, 'PATCH', '/projects/current', { headers, json: { is_production_mode: false } });
+    }
+    const offered = await openStandIn();
+    expect(offered.end.response?.status).toBe(200);
   });
 });

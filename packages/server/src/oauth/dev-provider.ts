@@ -2,9 +2,9 @@
  * The development stand-in for `shared` providers: with no internet and no
  * provider app, "Continue with GitHub" still runs the whole code flow, against
  * a page this service serves that says what it is and lets the person pick or
- * type a name and an e-mail. Production mode refuses `shared` providers
- * (`productionModeErrors`), so the stand-in never signs anyone into a
- * production project.
+ * type a name and an e-mail. A production project's `shared` providers are
+ * refused when a flow starts (`providerClient`), so the stand-in never signs
+ * anyone into a production project.
  *
  * It keeps nothing: its authorization code is the chosen profile sealed with
  * the master secret (with the PKCE challenge, the callback URL and a

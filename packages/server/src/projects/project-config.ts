@@ -159,7 +159,8 @@ export const projectConfigSchema = z.strictObject({
         handler_path: z.string().startsWith('/').max(1024),
       }),
     )
-    .max(100),
+    .max(100)
+    .refine((list) => new Set(list.map((d) => d.domain)).size === list.length, { message: 'names a domain twice' }),
   email_config: emailConfig,
   team_creator_default_permissions: permissionList,
   team_member_default_permissions: permissionList,

@@ -64,7 +64,13 @@ describe('POST /internal/projects', () => {
     expect(await countRows(service, 'api_key_sets', answer.body.id)).toBe(0);
   });
 
-  it('takes every admin update field, seals secrets, and applies the production-mode checks', async () => {
+  it('creates a project in production mode though it allows localhost, as the reference does', async () => {
+    const answer = await create({ display_name: 'Early', is_production_mode: true, config: { allow_localhost: true } });
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body).toMatchObject({ is_production_mode: true, config: { allow_localhost: true } });
+  });
+
+  it('takes every admin update field and seals secrets', async () => {
     const answer = await create({
       display_name: 'Full',
       description: 'In production from the start',
@@ -93,7 +99,6 @@ describe('POST /internal/projects', () => {
     ['an empty display name', { display_name: '' }],
     ['an unknown key', { display_name: 'x', id: 'chosen-id' }],
     ['an unknown config key', { display_name: 'x', config: { nope: true } }],
-    ['production mode that fails the checks', { display_name: 'x', is_production_mode: true }],
     [
       'a standard provider without credentials',
       { display_name: 'x', config: { oauth_providers: [{ id: 'github', enabled: true, type: 'standard' }] } },

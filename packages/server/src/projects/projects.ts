@@ -1,6 +1,6 @@
 /** Projects: records, creation, changes, deletion and ownership. */
 import { randomUUID } from 'node:crypto';
-import { internalProjectId, KnownError, productionModeErrors } from '@latchkey/protocol';
+import { internalProjectId, KnownError } from '@latchkey/protocol';
 import { validate } from '../common/validate.js';
 import type { Sealer } from '../crypto/encryption.js';
 import { type Db, inTransaction } from '../storage/db.js';
@@ -71,20 +71,6 @@ function sealed(patch: ProjectConfigPatch, projectId: string, sealer: Sealer | n
 }
 
 /**
- * Refuses a project in production mode whose config fails the checks of
- * spec §5, listing every problem (SCHEMA_ERROR: the request asks for a state
- * the project may not be in).
- */
-function checkProductionMode(projectId: string, config: ProjectConfig): void {
-  const problems = productionModeErrors(config, projectId);
-  if (problems.length === 0) return;
-  const list = problems.map((problem) => problem.message).join('; ');
-  throw new KnownError('SCHEMA_ERROR', {
-    message: `is_production_mode: the project cannot run in production mode until this is fixed: ${list}`,
-  });
-}
-
-/**
  * Creates a project's row, in the caller's transaction (an action's, which
  * adds its first permission definitions: `projects-actions.ts`); its signing
  * key is created when first needed. With `ifAbsent`, an existing id gives null.
@@ -99,7 +85,6 @@ export async function insertNewProject(
   const patch = sealed(validate(projectConfigPatchSchema, options.config ?? {}, 'config'), id, sealer);
   const config = mergeConfig(defaultProjectConfig, patch);
   const isProductionMode = options.isProductionMode ?? false;
-  if (isProductionMode) checkProductionMode(id, config);
   const row = await insertProject(
     db,
     {
@@ -126,9 +111,11 @@ export interface ProjectUpdate {
 /**
  * Applies `update` to the project: the config patch is merged into the stored
  * config (lists replace, omitted secrets are kept: `mergeConfig`), new secrets
- * are sealed. A project that is, or is being switched into, production mode
- * must pass the production-mode checks whenever the update touches them.
- * Throws SCHEMA_ERROR, or PROJECT_NOT_FOUND for an unknown project.
+ * are sealed. Production mode is taken as asked, as the reference takes it:
+ * its checks are advice (`productionModeErrors`, which the SDK's admin
+ * project and the dashboard show), while a production project never uses
+ * shared OAuth keys (`providerClient`). Throws SCHEMA_ERROR, or
+ * PROJECT_NOT_FOUND for an unknown project.
  */
 export async function updateProject(
   db: Db,
@@ -142,13 +129,6 @@ export async function updateProject(
   const row = await changeProject(db, projectId, (stored) => {
     const current = parseStoredConfig(projectId, stored.config);
     const config = patch ? mergeConfig(current, patch) : current;
-    const isProductionMode = update.is_production_mode ?? stored.is_production_mode;
-    const touched =
-      update.is_production_mode !== undefined ||
-      patch?.allow_localhost !== undefined ||
-      patch?.domains !== undefined ||
-      patch?.oauth_providers !== undefined;
-    if (isProductionMode && touched) checkProductionMode(projectId, config);
     return {
       ...(update.display_name !== undefined ? { display_name: update.display_name } : {}),
       ...(update.description !== undefined ? { description: update.description } : {}),

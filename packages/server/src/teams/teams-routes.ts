@@ -20,7 +20,7 @@
  */
 import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
-import { idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
+import { clientImageUrl, idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import { requestContext } from '../events/recorder.js';
 import type { RequestAuth } from '../http/env.js';
 import { defineRoute, defineViews, type Route } from '../http/route.js';
@@ -43,17 +43,13 @@ import { addMember, createTeam, deleteTeam, removeMember, updateMemberProfile, u
 const { updateTeam: mayUpdate, deleteTeam: mayDelete, readMembers, removeMembers } = systemTeamPermissions;
 
 const displayName = z.string().trim().min(1).max(256);
-/** A picture a client sends for a team must be an image itself (a data URL), not a link to elsewhere. */
-const clientImage = imageUrl.refine((value) => value.startsWith('data:image/'), {
-  message: 'must be a base64 image data URL',
-});
 
 const teamParams = z.object({ teamId: idRef });
 const memberParams = z.object({ teamId: idRef, userId: idRef });
 
 const clientTeamFields = {
   display_name: displayName.optional(),
-  profile_image_url: clientImage.nullable().optional(),
+  profile_image_url: clientImageUrl.nullable().optional(),
   client_metadata: metadata.optional(),
 };
 const serverTeamFields = {

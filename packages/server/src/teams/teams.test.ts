@@ -133,6 +133,7 @@ describe('a team made by a signed-in user', () => {
       { server_metadata: { x: 1 } },
       { client_read_only_metadata: { x: 1 } },
       { profile_image_url: 'https://evil.example/pixel.png' },
+      { profile_image_url: 'data:image/svg+xml;base64,PHN2Zz4=' },
       { display_name: 'x'.repeat(257) },
       { display_name: '   ' },
       { display_name: 42 },

@@ -73,7 +73,7 @@ describe('PATCH /users/me', () => {
     const changes = {
       display_name: 'Alice',
       client_metadata: { theme: 'dark', n: 1, list: ['a', 1, null], text: 'plain "string"' },
-      profile_image_url: 'https://cdn.example.com/alice.png',
+      profile_image_url: 'data:image/webp;base64,UklGRg==',
       otp_auth_enabled: true,
       passkey_auth_enabled: true,
       selected_team_id: null,
@@ -145,6 +145,54 @@ describe('PATCH /users/me', () => {
     expect(client.body).not.toHaveProperty('server_metadata');
   });
 
+  it('lets server access change what PATCH /users/{id} changes: e-mail, password, server metadata, image link', async () => {
+    const user = await signUp(service);
+    const changes = {
+      primary_email: `moved-${user.user_id}@example.com`,
+      primary_email_verified: true,
+      password: 'a-new-server-password',
+      server_metadata: { stripe: 'cus_2' },
+      profile_image_url: 'https://cdn.example.com/alice.png',
+    };
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user, 'server'),
+      json: changes,
+    });
+    expect(answer.status).toBe(200);
+    const { password: _, ...visible } = changes;
+    expect(answer.body).toMatchObject({ ...visible, has_password: true });
+    const signIn = await call(service, 'POST', '/auth/password/sign-in', {
+      headers: authHeaders(service),
+      json: { email: changes.primary_email, password: changes.password },
+    });
+    expect(signIn.status).toBe(200);
+  });
+
+  it('refuses server access an address another user signs in with: USER_EMAIL_ALREADY_EXISTS', async () => {
+    const other = await signUp(service);
+    const user = await signUp(service);
+    const before = await snapshot(service);
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user, 'server'),
+      json: { primary_email: other.email.toUpperCase() },
+    });
+    expectKnownError(answer, 'USER_EMAIL_ALREADY_EXISTS', 409);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it.each([
+    ['a javascript: image URL', { profile_image_url: 'javascript:alert(1)' }],
+    ['an ftp image URL', { profile_image_url: 'ftp://example.com/me.png' }],
+    ['an unknown field', { nickname: 'al' }],
+  ])('refuses server access %s with SCHEMA_ERROR', async (_name, body) => {
+    const user = await signUp(service);
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user, 'server'),
+      json: body,
+    });
+    expectKnownError(answer, 'SCHEMA_ERROR', 400);
+  });
+
   it.each([
     ['client_read_only_metadata from a client', { client_read_only_metadata: { plan: 'free' } }],
     ['server_metadata from a client', { server_metadata: { x: 1 } }],
@@ -162,6 +210,9 @@ describe('PATCH /users/me', () => {
     ['a javascript: image URL', { profile_image_url: 'javascript:alert(1)' }],
     ['a relative image URL', { profile_image_url: '/me.png' }],
     ['a non-image data URL', { profile_image_url: 'data:text/html;base64,PHNjcmlwdD4=' }],
+    ['an SVG data URL', { profile_image_url: 'data:image/svg+xml;base64,PHN2Zz4=' }],
+    ['a data URL that is not base64', { profile_image_url: 'data:image/png;base64,not!base64' }],
+    ['bare base64 without the data URL', { profile_image_url: 'iVBORw0KGgo=' }],
     ['oversized metadata', { client_metadata: { blob: 'x'.repeat(17_000) } }],
     ['metadata nested 70 levels deep', { client_metadata: JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) }],
     ['a TOTP secret shorter than 10 bytes', { totp_secret_base64: 'xcrfsRo4g5j/' }],
@@ -211,9 +262,19 @@ describe('PATCH /users/me', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('accepts a base64 image data URL', async () => {
+  it('accepts an http(s) image link from a client (the reference takes only data URLs)', async () => {
     const user = await signUp(service);
-    const url = `data:image/png;base64,${Buffer.from('png bytes').toString('base64')}`;
+    const url = 'https://cdn.example.com/alice.png';
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user),
+      json: { profile_image_url: url },
+    });
+    expect(answer.body.profile_image_url).toBe(url);
+  });
+
+  it.each(['png', 'jpg', 'jpeg', 'gif', 'bmp', 'webp'])('accepts a base64 %s data URL', async (format) => {
+    const user = await signUp(service);
+    const url = `data:image/${format};base64,${Buffer.from('image bytes').toString('base64')}`;
     const answer = await call(service, 'PATCH', '/users/me', {
       headers: userHeaders(service, user),
       json: { profile_image_url: url },

@@ -1,14 +1,14 @@
 /**
  * The signed-in user: `GET`, `PATCH` and `DELETE /users/me` (wire-protocol
  * §14.2). Client access sees and edits the client view; server and admin
- * access see the server view and may also write the read-only and server
- * metadata. A client may delete its user only when the project enables
+ * access see the server view and change the user as `PATCH /users/{id}` does
+ * (e-mail, password, read-only and server metadata). A client may delete its user only when the project enables
  * `client_user_deletion_enabled`; otherwise the answer is
  * INSUFFICIENT_ACCESS_TYPE (only server and admin access may then delete).
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { email, idRef, imageUrl, metadata, paginatedList, successAnswer } from '../common/schemas.js';
+import { clientImageUrl, email, idRef, imageUrl, metadata, paginatedList, successAnswer } from '../common/schemas.js';
 import { requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { totpSecretChange } from '../mfa/mfa-actions.js';
@@ -22,20 +22,46 @@ import { serverUserSchema, serverUserView, userViews } from './user-views.js';
 import { checkSelectedTeam, listUsers, userWriteErrors } from './users.js';
 import { createUser, deleteUser, updateOwnUser, updateUser } from './users-actions.js';
 
+/**
+ * A profile image the user sets themself: a base64 data URL in a format a
+ * client may send (as for teams), or an http(s) link, which the reference
+ * refuses but our account settings offer as an image address.
+ */
+const ownImageUrl = imageUrl.refine((value) => !value.startsWith('data:') || clientImageUrl.safeParse(value).success, {
+  message: 'must be an http(s) URL or a base64 image data URL (png, jpg, jpeg, gif, bmp or webp)',
+});
+
 const clientPatch = z.strictObject({
   display_name: z.string().max(256).nullable().optional(),
   client_metadata: metadata.optional(),
-  profile_image_url: imageUrl.nullable().optional(),
+  profile_image_url: ownImageUrl.nullable().optional(),
   selected_team_id: z.string().min(1).max(100).nullable().optional(),
   otp_auth_enabled: z.boolean().optional(),
   passkey_auth_enabled: z.boolean().optional(),
   totp_secret_base64: totpSecretBase64.optional(),
 });
 
-const serverPatch = clientPatch.extend({
+const serverUserBody = {
+  primary_email: email.nullable().optional(),
+  primary_email_verified: z.boolean().optional(),
+  primary_email_auth_enabled: z.boolean().optional(),
+  password: z.string().nullable().optional(),
+  password_hash: importedPasswordHash.optional(),
+  display_name: z.string().max(256).nullable().optional(),
+  profile_image_url: imageUrl.nullable().optional(),
+  client_metadata: metadata.optional(),
   client_read_only_metadata: metadata.optional(),
   server_metadata: metadata.optional(),
-});
+  otp_auth_enabled: z.boolean().optional(),
+  passkey_auth_enabled: z.boolean().optional(),
+  totp_secret_base64: clientPatch.shape.totp_secret_base64,
+};
+
+/** The body of `POST /users` (also what `createUser` of the package's operations takes). */
+export const createUserBody = z.strictObject(serverUserBody);
+
+/** What server access may change of a user, by id or as `me`. */
+const serverUserPatch = z.strictObject({ ...serverUserBody, selected_team_id: clientPatch.shape.selected_team_id });
 
 /** The signed-in user's row; a token whose user is gone reads as no user. */
 function ownUser<T extends UserRow>(row: T | null): T {
@@ -62,24 +88,32 @@ const updateCurrentUser = defineRoute({
   path: '/users/me',
   tag: 'users',
   summary:
-    'Changes fields of the signed-in user; server access may also write read-only and server metadata. A client sets or clears `totp_secret_base64` only within 10 minutes of signing in.',
+    'Changes fields of the signed-in user; server access changes any field `PATCH /users/{id}` does. A client sets or clears `totp_secret_base64` only within 10 minutes of signing in.',
   access: 'client',
   user: true,
-  body: { client: clientPatch, server: serverPatch },
+  body: { client: clientPatch, server: serverUserPatch },
   answer: userViews,
-  errors: [...selectionErrors, 'USER_AUTHENTICATION_REQUIRED'],
+  errors: [...selectionErrors, 'USER_AUTHENTICATION_REQUIRED', ...userWriteErrors],
   handler: async (input) => {
     const { auth, userId, body, deps } = input;
     const { totp_secret_base64: totp, ...changes } = body;
     if (totp !== undefined) await requireRecentSignIn(deps.db, auth, userId, deps.clock.now());
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, userId, teamId);
-    const by = auth.accessType === 'client' ? 'user' : 'server';
-    const row = await updateOwnUser(
-      requestContext(input),
-      withTeam(changes, teamId),
-      totpSecretChange(deps.configSealer, totp, by),
-    );
+    const row =
+      auth.accessType === 'client'
+        ? await updateOwnUser(
+            requestContext(input),
+            withTeam(changes, teamId),
+            totpSecretChange(deps.configSealer, totp, 'user'),
+          )
+        : await updateUser(
+            requestContext(input),
+            userId,
+            withTeam(changes, teamId),
+            deps.passwords,
+            totpSecretChange(deps.configSealer, totp, 'server'),
+          );
     return ownUser(await attachSelectedTeam(deps.db, row));
   },
 });
@@ -107,25 +141,6 @@ const deleteCurrentUser = defineRoute({
     return { success: true as const };
   },
 });
-
-const serverUserBody = {
-  primary_email: email.nullable().optional(),
-  primary_email_verified: z.boolean().optional(),
-  primary_email_auth_enabled: z.boolean().optional(),
-  password: z.string().nullable().optional(),
-  password_hash: importedPasswordHash.optional(),
-  display_name: z.string().max(256).nullable().optional(),
-  profile_image_url: imageUrl.nullable().optional(),
-  client_metadata: metadata.optional(),
-  client_read_only_metadata: metadata.optional(),
-  server_metadata: metadata.optional(),
-  otp_auth_enabled: z.boolean().optional(),
-  passkey_auth_enabled: z.boolean().optional(),
-  totp_secret_base64: clientPatch.shape.totp_secret_base64,
-};
-
-/** The body of `POST /users` (also what `createUser` of the package's operations takes). */
-export const createUserBody = z.strictObject(serverUserBody);
 
 const userList = paginatedList(serverUserSchema, 'UserList');
 
@@ -220,7 +235,7 @@ const updateUserRoute = defineRoute({
   summary: 'Changes any field a server may set; a new password signs the user out everywhere.',
   access: 'server',
   params: userParams,
-  body: z.strictObject({ ...serverUserBody, selected_team_id: clientPatch.shape.selected_team_id }),
+  body: serverUserPatch,
   answer: userViews,
   errors: ['USER_NOT_FOUND', ...selectionErrors, ...userWriteErrors],
   handler: async (input) => {

@@ -55,7 +55,7 @@ function ProductionChecklist() {
       description={
         project.isProductionMode
           ? 'The project runs in production mode.'
-          : 'The project runs in development mode. Production mode needs every check below to pass.'
+          : 'The project runs in development mode. Before production, every check below should pass.'
       }
       actions={
         project.isProductionMode ? <Badge tone="success">Production</Badge> : <Badge tone="warning">Development</Badge>

@@ -1,5 +1,5 @@
 /**
- * What keeps a project out of production mode, each problem with a link to
+ * The production-mode checks a project fails, each problem with a link to
  * the page that fixes it (the overview's checklist, and the settings page
  * beside the production-mode switch).
  */
@@ -17,7 +17,7 @@ function fixLabel(path: string): string {
 
 export function ProductionProblems({ problems }: { problems: readonly ProductionModeError[] }) {
   return (
-    <ul className="ld-checklist" aria-label="What keeps the project out of production mode">
+    <ul className="ld-checklist" aria-label="Production-mode checks that fail">
       {problems.map((problem) => (
         <li key={problem.message}>
           <span>{problem.message}</span>

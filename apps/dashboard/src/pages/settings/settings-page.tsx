@@ -1,6 +1,6 @@
 /**
- * Project settings: the name and description, production mode (the service
- * refuses it while a check fails, and its answer is shown), the project id
+ * Project settings: the name and description, production mode (taken as
+ * asked, with the checks that fail listed beside it), the project id
  * to copy, and deleting the project once its name is typed.
  */
 import { adminProjectQuery, ownedProjectsQuery } from '@latchkey/js/admin';
@@ -95,14 +95,14 @@ function ProductionMode() {
       <SettingSwitch
         label="Production mode"
         hint={
-          problems.length > 0 && !project.isProductionMode
-            ? `${problems.length === 1 ? 'One check fails' : `${problems.length} checks fail`}; the service refuses production mode until they pass:`
+          problems.length > 0
+            ? `${problems.length === 1 ? 'One check fails' : `${problems.length} checks fail`}; fix ${problems.length === 1 ? 'it' : 'them'} before real users sign in:`
             : undefined
         }
         checked={project.isProductionMode}
         save={(isProductionMode) => adminApp.updateProject({ isProductionMode })}
       />
-      {problems.length > 0 && !project.isProductionMode ? <ProductionProblems problems={problems} /> : null}
+      {problems.length > 0 ? <ProductionProblems problems={problems} /> : null}
     </Section>
   );
 }
