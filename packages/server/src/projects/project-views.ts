@@ -39,7 +39,7 @@ export const adminProjectSchema = z
   .object({
     id: z.string(),
     display_name: z.string(),
-    description: z.string().nullable(),
+    description: z.string(),
     created_at_millis: millis,
     user_count: z.number().int().nonnegative(),
     is_production_mode: z.boolean(),

@@ -49,7 +49,7 @@ describe('GET /projects/current', () => {
     expect(answer.body).toMatchObject({
       id: service.projectId,
       display_name: 'Test project',
-      description: null,
+      description: '',
       user_count: 2,
       is_production_mode: false,
     });
@@ -105,6 +105,16 @@ describe('PATCH /projects/current', () => {
     const client = await call(service, 'GET', '/projects/current', { headers: authHeaders(service) });
     expect(client.body).toMatchObject({ display_name: 'Renamed', config: { sign_up_enabled: false } });
     await patch({ display_name: 'Test project', description: null, config: { sign_up_enabled: true } });
+  });
+
+  it('keeps the description when the body leaves it out, and a null description reads back empty, never null', async () => {
+    await patch({ description: 'Kept' });
+    expect((await patch({ display_name: 'Test project' })).body.description).toBe('Kept');
+    const cleared = await patch({ description: null });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body.description).toBe('');
+    const read = await call(service, 'GET', '/projects/current', { headers: admin() });
+    expect(read.body.description).toBe('');
   });
 
   it("accepts the official SDK's update body (recorded request 203) and replaces lists wholesale", async () => {
