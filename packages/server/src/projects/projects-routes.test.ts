@@ -68,6 +68,28 @@ describe('GET /projects/current', () => {
     expect(client.body.config.enabled_oauth_providers).toEqual([{ id: 'github' }]);
   });
 
+  it('lists the providers by id whatever order they were configured in, in both views', async () => {
+    await service.setProjectConfig({
+      oauth_providers: [
+        { id: 'spotify', enabled: true, type: 'shared' },
+        { id: 'discord', enabled: false, type: 'shared' },
+        { id: 'github', enabled: true, type: 'shared' },
+        { id: 'apple', enabled: true, type: 'shared' },
+      ],
+    });
+    const client = await call(service, 'GET', '/projects/current', { headers: authHeaders(service) });
+    const adminView = await call(service, 'GET', '/projects/current', { headers: authHeaders(service, 'admin') });
+    await service.setProjectConfig({ oauth_providers: [] });
+    expect(client.body.config.enabled_oauth_providers).toEqual([{ id: 'apple' }, { id: 'github' }, { id: 'spotify' }]);
+    expect(adminView.body.config.enabled_oauth_providers).toEqual([{ id: 'apple' }, { id: 'github' }, { id: 'spotify' }]);
+    expect(adminView.body.config.oauth_providers.map((p: { id: string }) => p.id)).toEqual([
+      'apple',
+      'discord',
+      'github',
+      'spotify',
+    ]);
+  });
+
   it('shows config changes at once', async () => {
     await service.setProjectConfig({ sign_up_enabled: false });
     const answer = await call(service, 'GET', '/projects/current', { headers: authHeaders(service) });
