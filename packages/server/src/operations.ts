@@ -195,7 +195,7 @@ export async function createApiKeySet(
 }
 
 /**
- * A project's key sets, oldest first, as `GET /internal/api-keys` shows them:
+ * A project's key sets, newest first, as `GET /internal/api-keys` shows them:
  * each key as its last four characters.
  *
  * @example
