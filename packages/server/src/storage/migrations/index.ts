@@ -17,6 +17,7 @@ import refreshRotation from './0012-refresh-rotation.js';
 import passkeys from './0013-passkeys.js';
 import mfa from './0014-mfa.js';
 import webhooks from './0015-webhooks.js';
+import permissionDescriptions from './0016-permission-descriptions.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   { id: '0013-passkeys', sql: passkeys },
   { id: '0014-mfa', sql: mfa },
   { id: '0015-webhooks', sql: webhooks },
+  { id: '0016-permission-descriptions', sql: permissionDescriptions },
 ];
