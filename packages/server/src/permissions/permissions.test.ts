@@ -80,7 +80,9 @@ describe('definitions', () => {
   });
 
   it("carry Stack's descriptions", async () => {
-    const described = Object.fromEntries((await definitions()).map((definition) => [definition.id, definition.description]));
+    const described = Object.fromEntries(
+      (await definitions()).map((definition) => [definition.id, definition.description]),
+    );
     expect(described).toEqual({
       $delete_team: 'Delete the team',
       $invite_members: 'Invite other users to the team',

@@ -81,7 +81,11 @@ describe('GET /projects/current', () => {
     const adminView = await call(service, 'GET', '/projects/current', { headers: authHeaders(service, 'admin') });
     await service.setProjectConfig({ oauth_providers: [] });
     expect(client.body.config.enabled_oauth_providers).toEqual([{ id: 'apple' }, { id: 'github' }, { id: 'spotify' }]);
-    expect(adminView.body.config.enabled_oauth_providers).toEqual([{ id: 'apple' }, { id: 'github' }, { id: 'spotify' }]);
+    expect(adminView.body.config.enabled_oauth_providers).toEqual([
+      { id: 'apple' },
+      { id: 'github' },
+      { id: 'spotify' },
+    ]);
     expect(adminView.body.config.oauth_providers.map((p: { id: string }) => p.id)).toEqual([
       'apple',
       'discord',
