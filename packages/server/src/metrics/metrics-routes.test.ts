@@ -4,8 +4,11 @@
  * on days the test chooses with the service clock; the trusted country header
  * counted only when the service is told to trust it.
  */
+import { randomUUID } from 'node:crypto';
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertPasskey } from '../passkeys/passkey-store.js';
+import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, expectKnownError, goodPassword, newEmail, refreshGrant } from '../test-support/api.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import { startTestService, type TestService } from '../testing/index.js';
@@ -157,6 +160,52 @@ describe('GET /internal/metrics', () => {
     ]);
     expect(body.users_by_country).toEqual({ AQ: 2, CH: 1 });
     expect(Object.keys(body.users_by_country)).toEqual(['AQ', 'CH']); // most users first
+  });
+
+  it('counts a connected account under its provider, and each passkey of a user who signs in with passkeys', async () => {
+    const [gil, hal] = [await otpSignIn(newEmail('otp')), await otpSignIn(newEmail('otp'))];
+    const db = dbOf(magic.storage);
+    const now = magic.clock.now();
+    const account = (userId: string, providerId: string) => ({
+      project_id: magic.projectId,
+      provider_id: providerId,
+      account_id: randomUUID(),
+      user_id: userId,
+      email: null,
+      access_token_sealed: null,
+      refresh_token_sealed: null,
+      access_token_expires_at: null,
+      created_at: new Date(now),
+      updated_at: new Date(now),
+    });
+    await db
+      .insertInto('oauth_accounts')
+      .values([account(gil.user_id, 'github'), account(hal.user_id, 'github'), account(gil.user_id, 'google')])
+      .execute();
+    for (const userId of [gil.user_id, gil.user_id, hal.user_id]) {
+      await insertPasskey(db, {
+        projectId: magic.projectId,
+        userId,
+        credentialId: randomUUID(),
+        publicKey: 'key',
+        counter: 0,
+        transports: [],
+        name: 'Key',
+        aaguid: '00000000-0000-0000-0000-000000000000',
+        backedUp: false,
+        now,
+      });
+    }
+    // hal's passkey does not count: passkey sign-in is off for him.
+    await db.updateTable('users').set({ passkey_auth_enabled: true }).where('id', '=', gil.user_id).execute();
+
+    expect((await metrics(magic)).login_methods).toEqual([
+      { method: 'otp', count: 5 },
+      { method: 'github', count: 2 },
+      { method: 'passkey', count: 2 },
+      { method: 'google', count: 1 },
+      { method: 'password', count: 1 },
+    ]);
   });
 
   it('keeps at most five users in each recent list, newest first', async () => {
