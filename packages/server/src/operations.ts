@@ -398,7 +398,8 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
 export interface ProjectSummary {
   id: string;
   display_name: string;
-  description: string | null;
+  /** Empty when the project has none. */
+  description: string;
   created_at_millis: number;
   is_production_mode: boolean;
 }
