@@ -57,40 +57,6 @@ describeEachBackend('storage contract', (backend) => {
     expect(rows.map((r) => r.id)).toEqual(migrations.map((m) => m.id));
   });
 
-  it("describes an older project's untouched permission definitions as Stack does, keeping a rewritten one", async () => {
-    const project = await createProject(storage, { displayName: 'Before 0016', now });
-    const db = dbOf(storage);
-    const described = async () =>
-      Object.fromEntries(
-        (
-          await db
-            .selectFrom('team_permission_definitions')
-            .select(['id', 'description'])
-            .where('project_id', '=', project.id)
-            .execute()
-        ).map((row) => [row.id, row.description]),
-      );
-    const current = await described();
-    const before: Record<string, string> = {
-      $update_team: "Update the team's name and picture",
-      $read_members: "See the team's members",
-      $invite_members: 'Invite people to the team',
-      admin: 'Team administrator',
-      member: 'Rewritten by its administrator',
-    };
-    for (const [id, description] of Object.entries(before)) {
-      await db
-        .updateTable('team_permission_definitions')
-        .set({ description })
-        .where('project_id', '=', project.id)
-        .where('id', '=', id)
-        .execute();
-    }
-    const migration = migrations.find((m) => m.id === '0016-permission-descriptions')!;
-    for (const statement of splitStatements(migration.sql)) await sql.raw(statement).execute(db);
-    expect(await described()).toEqual({ ...current, member: 'Rewritten by its administrator' });
-  });
-
   it('refuses to run when an applied migration was edited', async () => {
     const edited = [{ id: '0001-initial', sql: 'select 1' }];
     await expect(migrate(dbOf(storage), storage.schema, edited)).rejects.toThrow(/changed after it was applied/);
