@@ -47,7 +47,7 @@ describe('StackAdminApp (super secret admin key)', () => {
     expect(project).toMatchObject({
       id: env.svc.projectId,
       displayName: 'Test project',
-      description: null,
+      description: '',
       isProductionMode: false,
       config: { signUpEnabled: true, allowLocalhost: true, domains: [], oauthProviders: [] },
     });

@@ -53,7 +53,7 @@ describe('AdminApp project', () => {
     expect(project).toMatchObject({
       id: service().projectId,
       displayName: 'Test project',
-      description: null,
+      description: '',
       isProductionMode: false,
       config: { allowLocalhost: true, signUpEnabled: true, domains: [], emailConfig: { type: 'shared' } },
     });

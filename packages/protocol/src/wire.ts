@@ -128,7 +128,8 @@ export interface AdminProjectConfigWire extends ClientProjectConfigWire {
 export interface AdminProjectWire {
   id: string;
   display_name: string;
-  description: string | null;
+  /** Empty when the project has none. */
+  description: string;
   created_at_millis: number;
   user_count: number;
   is_production_mode: boolean;

@@ -195,7 +195,7 @@ export async function createApiKeySet(
 }
 
 /**
- * A project's key sets, oldest first, as `GET /internal/api-keys` shows them:
+ * A project's key sets, newest first, as `GET /internal/api-keys` shows them:
  * each key as its last four characters.
  *
  * @example
@@ -398,7 +398,8 @@ export async function rotateSecret(storage: Storage, oldSecret: string, newSecre
 export interface ProjectSummary {
   id: string;
   display_name: string;
-  description: string | null;
+  /** Empty when the project has none. */
+  description: string;
   created_at_millis: number;
   is_production_mode: boolean;
 }

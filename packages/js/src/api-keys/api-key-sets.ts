@@ -46,7 +46,7 @@ export interface ApiKeySet<K = ObfuscatedKey> extends ApiKeySetData<K> {
 export interface ApiKeySets {
   /** Creates a key set with the kinds of key asked for; the answer is the only time they are shown in full. */
   createApiKeySet(options: CreateApiKeySetOptions): Promise<ApiKeySet<string>>;
-  /** The project's key sets, oldest first, each key as its last four characters. */
+  /** The project's key sets, newest first, each key as its last four characters. */
   listApiKeySets(): Promise<ApiKeySet[]>;
   /** One key set; `null` when the project has none with this id. */
   getApiKeySet(id: string): Promise<ApiKeySet | null>;
@@ -72,7 +72,7 @@ async function allKeySets(scope: AudienceScope): Promise<ApiKeySet[]> {
 }
 
 /**
- * The project's API key sets, oldest first, as a query of `AdminApp`; creating or revoking one re-reads it.
+ * The project's API key sets, newest first, as a query of `AdminApp`; creating or revoking one re-reads it.
  *
  * @example
  * ```ts

@@ -62,14 +62,14 @@ export async function findKeySet(db: Db, projectId: string, keySetId: string): P
   return row ?? null;
 }
 
-/** The project's key sets, oldest first. */
+/** The project's key sets, newest first (Stack's order), ties by id descending. */
 export function listKeySets(db: Db, projectId: string): Promise<ApiKeySetRow[]> {
   return db
     .selectFrom('api_key_sets')
     .selectAll()
     .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
     .execute();
 }
 

@@ -154,7 +154,8 @@ describe('POST /internal/api-keys', () => {
 });
 
 describe('GET /internal/api-keys and GET /internal/api-keys/:id', () => {
-  it('lists every set of the project, oldest first, each key as its last four', async () => {
+  it('lists every set of the project, newest first, each key as its last four', async () => {
+    service.clock.advance(1); // strictly newer than every set created so far
     const created = await create({
       description: 'listed',
       has_publishable_client_key: true,
@@ -177,7 +178,8 @@ describe('GET /internal/api-keys and GET /internal/api-keys/:id', () => {
     expect(list.text).not.toContain(created.secret_server_key);
     expect(list.text).not.toContain(service.keys.superSecretAdminKey);
     const createdAt = list.body.items.map((entry: { created_at_millis: number }) => entry.created_at_millis);
-    expect(createdAt).toEqual([...createdAt].sort((x, y) => x - y));
+    expect(createdAt).toEqual([...createdAt].sort((x, y) => y - x));
+    expect(ids[0]).toBe(created.id);
     const read = await call(service, 'GET', `/internal/api-keys/${created.id.toUpperCase()}`, { headers: admin() });
     expect(read.body).toEqual(item);
   });

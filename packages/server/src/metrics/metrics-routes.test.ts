@@ -4,9 +4,13 @@
  * on days the test chooses with the service clock; the trusted country header
  * counted only when the service is told to trust it.
  */
+import { randomUUID } from 'node:crypto';
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertPasskey } from '../passkeys/passkey-store.js';
+import { dbOf } from '../storage/open-storage.js';
 import { authHeaders, call, expectKnownError, goodPassword, newEmail, refreshGrant } from '../test-support/api.js';
+import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 const day = 24 * 3600 * 1000;
@@ -14,11 +18,31 @@ const today = Date.parse('2031-03-15T12:00:00Z');
 
 let service: TestService;
 let untrusting: TestService;
+let magic: TestService;
 
 beforeAll(async () => {
-  [service, untrusting] = await Promise.all([startTestService({ countryHeader: 'CF-IPCountry' }), startTestService()]);
+  [service, untrusting, magic] = await Promise.all([
+    startTestService({ countryHeader: 'CF-IPCountry' }),
+    startTestService(),
+    startTestService({ countryHeader: 'CF-IPCountry', projectConfig: { magic_link_enabled: true } }),
+  ]);
 });
-afterAll(() => Promise.all([service?.close(), untrusting?.close()]));
+afterAll(() => Promise.all([service?.close(), untrusting?.close(), magic?.close()]));
+
+/** Signs `email` in (up) on `magic` with the code of a sign-in mail, from `country` when given. */
+async function otpSignIn(email: string, country?: string): Promise<{ user_id: string; access_token: string }> {
+  magic.clock.advance(60_000);
+  const headers = { ...authHeaders(magic), ...(country !== undefined ? { 'cf-ipcountry': country } : {}) };
+  const sent = await call(magic, 'POST', '/auth/otp/send-sign-in-code', {
+    headers,
+    json: { email, callback_url: 'http://localhost:3000/handler/magic-link-callback' },
+  });
+  expect(sent.status, sent.text).toBe(200);
+  const code = codeFromMail(await lastMailTo(magic, email));
+  const answer = await call(magic, 'POST', '/auth/otp/sign-in', { headers, json: { code } });
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body;
+}
 
 async function signUpOn(
   target: TestService,
@@ -67,7 +91,7 @@ describe('GET /internal/metrics', () => {
       users_by_country: {},
       recently_registered: [],
       recently_active: [],
-      login_methods: [{ method: 'password', count: 0 }],
+      login_methods: [],
     });
   });
 
@@ -110,6 +134,78 @@ describe('GET /internal/metrics', () => {
     expect(body.recently_active.slice(1, 3).map((user: { id: string }) => user.id)).toEqual([cy.user_id, bob.user_id]);
     expect(body.login_methods).toEqual([{ method: 'password', count: 5 }]);
     expect(JSON.stringify(body)).not.toMatch(/\$argon2/);
+  });
+
+  it("counts each user's sign-in methods, code sign-in included, and each user in the last country they came from", async () => {
+    const [ann, ben, cat, dan] = [newEmail('otp'), newEmail('otp'), newEmail('otp'), newEmail('otp')];
+    await otpSignIn(ann, 'AQ');
+    await otpSignIn(ben, 'CH');
+    await otpSignIn(ben, 'AQ'); // moved: counted where last seen
+    await otpSignIn(cat, 'CH');
+    await otpSignIn(cat); // no header: still counted where last seen
+    const doomed = await otpSignIn(dan, 'FR');
+    const withPassword = await call(magic, 'POST', '/auth/password/sign-up', {
+      headers: authHeaders(magic),
+      json: { email: newEmail('pw'), password: goodPassword },
+    });
+    expect(withPassword.status, withPassword.text).toBe(200);
+    const removed = await call(magic, 'DELETE', `/users/${doomed.user_id}`, { headers: authHeaders(magic, 'server') });
+    expect(removed.status, removed.text).toBe(200);
+
+    const body = await metrics(magic);
+    expect(body.total_users).toBe(4);
+    expect(body.login_methods).toEqual([
+      { method: 'otp', count: 3 },
+      { method: 'password', count: 1 },
+    ]);
+    expect(body.users_by_country).toEqual({ AQ: 2, CH: 1 });
+    expect(Object.keys(body.users_by_country)).toEqual(['AQ', 'CH']); // most users first
+  });
+
+  it('counts a connected account under its provider, and each passkey of a user who signs in with passkeys', async () => {
+    const [gil, hal] = [await otpSignIn(newEmail('otp')), await otpSignIn(newEmail('otp'))];
+    const db = dbOf(magic.storage);
+    const now = magic.clock.now();
+    const account = (userId: string, providerId: string) => ({
+      project_id: magic.projectId,
+      provider_id: providerId,
+      account_id: randomUUID(),
+      user_id: userId,
+      email: null,
+      access_token_sealed: null,
+      refresh_token_sealed: null,
+      access_token_expires_at: null,
+      created_at: new Date(now),
+      updated_at: new Date(now),
+    });
+    await db
+      .insertInto('oauth_accounts')
+      .values([account(gil.user_id, 'github'), account(hal.user_id, 'github'), account(gil.user_id, 'google')])
+      .execute();
+    for (const userId of [gil.user_id, gil.user_id, hal.user_id]) {
+      await insertPasskey(db, {
+        projectId: magic.projectId,
+        userId,
+        credentialId: randomUUID(),
+        publicKey: 'key',
+        counter: 0,
+        transports: [],
+        name: 'Key',
+        aaguid: '00000000-0000-0000-0000-000000000000',
+        backedUp: false,
+        now,
+      });
+    }
+    // hal's passkey does not count: passkey sign-in is off for him.
+    await db.updateTable('users').set({ passkey_auth_enabled: true }).where('id', '=', gil.user_id).execute();
+
+    expect((await metrics(magic)).login_methods).toEqual([
+      { method: 'otp', count: 5 },
+      { method: 'github', count: 2 },
+      { method: 'passkey', count: 2 },
+      { method: 'google', count: 1 },
+      { method: 'password', count: 1 },
+    ]);
   });
 
   it('keeps at most five users in each recent list, newest first', async () => {

@@ -46,7 +46,7 @@ export async function countActiveUsersByDay(db: Db, projectId: string, from: str
   return rows.map((row) => ({ date: row.date, count: Number(row.count) }));
 }
 
-/** Users per country code they last signed in from; users with none are not counted. */
+/** Users per country code they last signed in from, most users first (as Stack orders them); users with none are not counted. */
 export async function countUsersByCountry(db: Db, projectId: string): Promise<Record<string, number>> {
   const rows = await db
     .selectFrom('users')
@@ -54,21 +54,57 @@ export async function countUsersByCountry(db: Db, projectId: string): Promise<Re
     .where('project_id', '=', projectId)
     .where('country_code', 'is not', null)
     .groupBy('country_code')
+    .orderBy(sql`count(*)`, 'desc')
+    .orderBy('country_code')
     .execute();
   const counts: Record<string, number> = {};
   for (const row of rows) counts[row.country_code!] = Number(row.count);
   return counts;
 }
 
-/** Users by sign-in method: today, those with a password. */
+/**
+ * The sign-in methods the project's users hold, counted as Stack counts them:
+ * one per method of each user (`password`, `otp` for a user who signed in
+ * with a code or link, `passkey` per registered passkey, and per connected
+ * provider account its provider id), most held first; a method nobody holds
+ * is absent, so a project without users answers `[]`.
+ */
 export async function countUsersByLoginMethod(db: Db, projectId: string): Promise<{ method: string; count: number }[]> {
-  const row = await db
+  const count = sql<string | number>`count(*)`.as('count');
+  const rows = await db
     .selectFrom('users')
-    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .select([sql<string>`'password'::text`.as('method'), count])
     .where('project_id', '=', projectId)
     .where('password_hash', 'is not', null)
-    .executeTakeFirstOrThrow();
-  return [{ method: 'password', count: Number(row.count) }];
+    .unionAll(
+      db
+        .selectFrom('users')
+        .select([sql<string>`'otp'::text`.as('method'), count])
+        .where('project_id', '=', projectId)
+        .where('otp_auth_enabled', '=', true),
+    )
+    .unionAll(
+      db
+        .selectFrom('passkeys')
+        .innerJoin('users', (join) =>
+          join.onRef('users.project_id', '=', 'passkeys.project_id').onRef('users.id', '=', 'passkeys.user_id'),
+        )
+        .select([sql<string>`'passkey'::text`.as('method'), count])
+        .where('passkeys.project_id', '=', projectId)
+        .where('users.passkey_auth_enabled', '=', true),
+    )
+    .unionAll(
+      db
+        .selectFrom('oauth_accounts')
+        .select([sql<string>`provider_id::text`.as('method'), count])
+        .where('project_id', '=', projectId)
+        .groupBy('provider_id'),
+    )
+    .execute();
+  return rows
+    .map((row) => ({ method: row.method, count: Number(row.count) }))
+    .filter((row) => row.count > 0)
+    .sort((a, b) => b.count - a.count || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
 }
 
 /** The `limit` users who signed up last, newest first. */

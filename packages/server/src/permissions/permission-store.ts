@@ -20,17 +20,21 @@ export function isSystemPermissionId(id: string): boolean {
   return (systemPermissionIds as readonly string[]).includes(id);
 }
 
-/** The definitions a new project has: the system permissions, `admin` (all of them) and `member`. */
+/**
+ * The definitions a new project has: the system permissions, `admin` (all of
+ * them) and `member`, described as Stack describes them (migration 0017 brings
+ * older projects' untouched descriptions to these).
+ */
 const initialDefinitions: readonly { id: string; description: string; contains: readonly string[] }[] = [
-  { id: systemTeamPermissions.updateTeam, description: "Update the team's name and picture", contains: [] },
+  { id: systemTeamPermissions.updateTeam, description: 'Update the team information', contains: [] },
   { id: systemTeamPermissions.deleteTeam, description: 'Delete the team', contains: [] },
-  { id: systemTeamPermissions.readMembers, description: "See the team's members", contains: [] },
-  { id: systemTeamPermissions.removeMembers, description: 'Remove members from the team', contains: [] },
-  { id: systemTeamPermissions.inviteMembers, description: 'Invite people to the team', contains: [] },
-  { id: 'admin', description: 'Team administrator', contains: systemPermissionIds },
+  { id: systemTeamPermissions.readMembers, description: 'Read and list the other members of the team', contains: [] },
+  { id: systemTeamPermissions.removeMembers, description: 'Remove other members from the team', contains: [] },
+  { id: systemTeamPermissions.inviteMembers, description: 'Invite other users to the team', contains: [] },
+  { id: 'admin', description: 'Default permission for team creators', contains: systemPermissionIds },
   {
     id: 'member',
-    description: 'Team member',
+    description: 'Default permission for team members',
     contains: [systemTeamPermissions.readMembers, systemTeamPermissions.inviteMembers],
   },
 ];

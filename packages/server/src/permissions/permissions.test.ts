@@ -79,6 +79,21 @@ describe('definitions', () => {
     ]);
   });
 
+  it("carry Stack's descriptions", async () => {
+    const described = Object.fromEntries(
+      (await definitions()).map((definition) => [definition.id, definition.description]),
+    );
+    expect(described).toEqual({
+      $delete_team: 'Delete the team',
+      $invite_members: 'Invite other users to the team',
+      $read_members: 'Read and list the other members of the team',
+      $remove_members: 'Remove other members from the team',
+      $update_team: 'Update the team information',
+      admin: 'Default permission for team creators',
+      member: 'Default permission for team members',
+    });
+  });
+
   it('are created with a description and what they contain', async () => {
     const created = ok(await define('billing_manager', ['$read_members'], 'Manage billing'), 201);
     expect(created).toEqual({

@@ -39,7 +39,7 @@ export const adminProjectSchema = z
   .object({
     id: z.string(),
     display_name: z.string(),
-    description: z.string().nullable(),
+    description: z.string(),
     created_at_millis: millis,
     user_count: z.number().int().nonnegative(),
     is_production_mode: z.boolean(),
@@ -48,9 +48,14 @@ export const adminProjectSchema = z
   .strict()
   .meta({ id: 'AdminProject', description: 'A project as its administrators see it, secrets included.' });
 
-/** The enabled providers; a generic OpenID Connect provider carries its `display_name` for the button. */
+/** The providers ordered by id (code-unit order), as Stack answers them whatever order they were stored in. */
+function providersById<T extends { id: string }>(providers: readonly T[]): T[] {
+  return [...providers].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The enabled providers by id; a generic OpenID Connect provider carries its `display_name` for the button. */
 function enabledOAuthProviders(config: ProjectConfig): { id: string; display_name?: string }[] {
-  return config.oauth_providers
+  return providersById(config.oauth_providers)
     .filter((p) => p.enabled)
     .map((p) => (p.display_name ? { id: p.id, display_name: p.display_name } : { id: p.id }));
 }
@@ -83,7 +88,12 @@ export async function adminProjectView(project: ProjectRecord, { deps }: RenderC
     created_at_millis: project.createdAt.getTime(),
     user_count: await countUsers(deps.db, project.id),
     is_production_mode: project.isProductionMode,
-    config: { id: project.id, ...config, enabled_oauth_providers: enabledOAuthProviders(config) },
+    config: {
+      id: project.id,
+      ...config,
+      oauth_providers: providersById(config.oauth_providers),
+      enabled_oauth_providers: enabledOAuthProviders(config),
+    },
   };
 }
 

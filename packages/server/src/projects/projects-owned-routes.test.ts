@@ -45,7 +45,7 @@ describe('POST /internal/projects', () => {
     expect(answer.status, answer.text).toBe(201);
     expect(answer.body).toMatchObject({
       display_name: 'Created From Dashboard',
-      description: null,
+      description: '',
       user_count: 0,
       is_production_mode: false,
       config: { credential_enabled: true, magic_link_enabled: false, allow_localhost: true, domains: [] },
@@ -124,7 +124,11 @@ describe('GET /internal/projects', () => {
     expect(mine.status).toBe(200);
     expect(mine.body.is_paginated).toBe(false);
     expect(mine.body.items.length).toBeGreaterThanOrEqual(3);
-    expect(mine.body.items[0]).toMatchObject({ display_name: 'Created From Dashboard', user_count: 0 });
+    expect(mine.body.items[0]).toMatchObject({
+      display_name: 'Created From Dashboard',
+      description: '',
+      user_count: 0,
+    });
     const created = mine.body.items.map((project: { created_at_millis: number }) => project.created_at_millis);
     expect(created).toEqual([...created].sort((x, y) => x - y));
     expect((await list(stranger)).body).toEqual({ items: [], is_paginated: false });

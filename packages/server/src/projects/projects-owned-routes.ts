@@ -70,7 +70,7 @@ const createOwned = defineRoute({
       requestContext(input),
       {
         displayName: body.display_name,
-        description: body.description ?? null,
+        description: body.description ?? '',
         isProductionMode: body.is_production_mode ?? false,
         config,
       },

@@ -49,7 +49,7 @@ describe('GET /projects/current', () => {
     expect(answer.body).toMatchObject({
       id: service.projectId,
       display_name: 'Test project',
-      description: null,
+      description: '',
       user_count: 2,
       is_production_mode: false,
     });
@@ -66,6 +66,32 @@ describe('GET /projects/current', () => {
     });
     const client = await call(service, 'GET', '/projects/current', { headers: authHeaders(service) });
     expect(client.body.config.enabled_oauth_providers).toEqual([{ id: 'github' }]);
+  });
+
+  it('lists the providers by id whatever order they were configured in, in both views', async () => {
+    await service.setProjectConfig({
+      oauth_providers: [
+        { id: 'spotify', enabled: true, type: 'shared' },
+        { id: 'discord', enabled: false, type: 'shared' },
+        { id: 'github', enabled: true, type: 'shared' },
+        { id: 'apple', enabled: true, type: 'shared' },
+      ],
+    });
+    const client = await call(service, 'GET', '/projects/current', { headers: authHeaders(service) });
+    const adminView = await call(service, 'GET', '/projects/current', { headers: authHeaders(service, 'admin') });
+    await service.setProjectConfig({ oauth_providers: [] });
+    expect(client.body.config.enabled_oauth_providers).toEqual([{ id: 'apple' }, { id: 'github' }, { id: 'spotify' }]);
+    expect(adminView.body.config.enabled_oauth_providers).toEqual([
+      { id: 'apple' },
+      { id: 'github' },
+      { id: 'spotify' },
+    ]);
+    expect(adminView.body.config.oauth_providers.map((p: { id: string }) => p.id)).toEqual([
+      'apple',
+      'discord',
+      'github',
+      'spotify',
+    ]);
   });
 
   it('shows config changes at once', async () => {
@@ -105,6 +131,16 @@ describe('PATCH /projects/current', () => {
     const client = await call(service, 'GET', '/projects/current', { headers: authHeaders(service) });
     expect(client.body).toMatchObject({ display_name: 'Renamed', config: { sign_up_enabled: false } });
     await patch({ display_name: 'Test project', description: null, config: { sign_up_enabled: true } });
+  });
+
+  it('keeps the description when the body leaves it out, and a null description reads back empty, never null', async () => {
+    await patch({ description: 'Kept' });
+    expect((await patch({ display_name: 'Test project' })).body.description).toBe('Kept');
+    const cleared = await patch({ description: null });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body.description).toBe('');
+    const read = await call(service, 'GET', '/projects/current', { headers: admin() });
+    expect(read.body.description).toBe('');
   });
 
   it("accepts the official SDK's update body (recorded request 203) and replaces lists wholesale", async () => {

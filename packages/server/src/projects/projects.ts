@@ -22,7 +22,8 @@ import { changeProject, deleteProjectRow, findProjectRow, insertProject, listPro
 export interface ProjectRecord {
   id: string;
   displayName: string;
-  description: string | null;
+  /** Empty when the project has none (never null on the wire, as in Stack). */
+  description: string;
   createdAt: Date;
   isProductionMode: boolean;
   config: ProjectConfig;
@@ -32,7 +33,7 @@ function toRecord(row: ProjectRow): ProjectRecord {
   return {
     id: row.id,
     displayName: row.display_name,
-    description: row.description,
+    description: row.description ?? '',
     createdAt: row.created_at,
     isProductionMode: row.is_production_mode,
     config: parseStoredConfig(row.id, row.config),
@@ -90,7 +91,7 @@ export async function insertNewProject(
     {
       id,
       displayName: options.displayName,
-      description: options.description ?? null,
+      description: options.description ?? '',
       createdAt: new Date(options.now ?? Date.now()),
       isProductionMode,
       config,
@@ -131,7 +132,8 @@ export async function updateProject(
     const config = patch ? mergeConfig(current, patch) : current;
     return {
       ...(update.display_name !== undefined ? { display_name: update.display_name } : {}),
-      ...(update.description !== undefined ? { description: update.description } : {}),
+      // null clears the description, as Stack stores it: empty.
+      ...(update.description !== undefined ? { description: update.description ?? '' } : {}),
       ...(update.is_production_mode !== undefined ? { is_production_mode: update.is_production_mode } : {}),
       ...(patch ? { config } : {}),
     };

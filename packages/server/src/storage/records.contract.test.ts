@@ -140,7 +140,7 @@ describeEachBackend('service storage contract', (backend) => {
     expect(await countOwnedProjects(db(), owner.id)).toBe(0);
   });
 
-  it('keeps API key sets by hash: unique, listed oldest first, revoked once, valid until expiry', async () => {
+  it('keeps API key sets by hash: unique, listed newest first, revoked once, valid until expiry', async () => {
     const projectId = await projectRow(db());
     const keys = (tag: string) => ({
       publishableClientKey: { hash: sha256Hex(`pck-${tag}`), lastFour: 'abcd' },
@@ -161,7 +161,7 @@ describeEachBackend('service storage contract', (backend) => {
     const expired = await set('expired', now - 2, now - 1);
     expect(first).toMatchObject({ super_secret_admin_key_hash: null, publishable_client_key_last_four: 'abcd' });
     await expect(set('first', now)).rejects.toSatisfy((e) => isUniqueViolation(e));
-    expect((await listKeySets(db(), projectId)).map((s) => s.id)).toEqual([expired.id, first.id, second.id]);
+    expect((await listKeySets(db(), projectId)).map((s) => s.id)).toEqual([second.id, first.id, expired.id]);
     expect((await findKeySet(db(), projectId, first.id.toUpperCase()))?.description).toBe('first');
     expect(await findKeySet(db(), projectId, 'nope')).toBeNull();
     expect((await findValidKeyHashes(db(), projectId, 'secretServerKey', now)).sort()).toEqual(

@@ -236,7 +236,12 @@ export async function updateMemberProfile(
   return result.numUpdatedRows > 0n;
 }
 
-/** The team every new user gets when the project has `create_team_on_sign_up` on, named after them. */
-export function personalTeamName(displayName: string | null): string {
-  return displayName ? `${displayName}'s Team` : 'Personal Team';
+/**
+ * The name of the team every new user gets when the project has
+ * `create_team_on_sign_up` on, as Stack names it: after their display name,
+ * else their primary e-mail, else "Personal Team".
+ */
+export function personalTeamName(user: { display_name: string | null; primary_email: string | null }): string {
+  const name = user.display_name || user.primary_email;
+  return name ? `${name}'s Team` : 'Personal Team';
 }

@@ -11,6 +11,7 @@ import {
   authHeaders,
   call,
   expectKnownError,
+  newEmail,
   signUp,
   snapshot,
   userHeaders,
@@ -188,13 +189,18 @@ describe('creating teams', () => {
     try {
       const dave = await signUp(service);
       const user = ok(await call(service, 'GET', '/users/me', { headers: as(dave) }));
-      expect(user.selected_team).toMatchObject({ display_name: 'Personal Team' });
+      expect(user.selected_team).toMatchObject({ display_name: `${user.primary_email}'s Team` });
       expect(await held(user.selected_team_id, dave.user_id)).toEqual(['admin']);
       const created = ok(
-        await call(service, 'POST', '/users', { headers: server(), json: { display_name: 'Erin' } }),
+        await call(service, 'POST', '/users', {
+          headers: server(),
+          json: { display_name: 'Erin', primary_email: newEmail('erin') },
+        }),
         201,
       );
       expect(created.selected_team).toMatchObject({ display_name: "Erin's Team", server_metadata: null });
+      const nameless = ok(await call(service, 'POST', '/users', { headers: server(), json: {} }), 201);
+      expect(nameless.selected_team).toMatchObject({ display_name: 'Personal Team' });
     } finally {
       await service.setProjectConfig({ create_team_on_sign_up: false });
     }

@@ -69,7 +69,7 @@ async function addUserIn(db: Db, user: NewUser): Promise<UserRow> {
   if (!config?.create_team_on_sign_up) return row;
   const team = await insertTeam(db, {
     projectId: row.project_id,
-    displayName: personalTeamName(row.display_name),
+    displayName: personalTeamName(row),
     now: user.now,
   });
   await joinTeam(db, {

@@ -18,6 +18,7 @@ import passkeys from './0013-passkeys.js';
 import mfa from './0014-mfa.js';
 import webhooks from './0015-webhooks.js';
 import metadataNullUntilSet from './0016-metadata-null-until-set.js';
+import permissionDescriptions from './0017-permission-descriptions.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   { id: '0014-mfa', sql: mfa },
   { id: '0015-webhooks', sql: webhooks },
   { id: '0016-metadata-null-until-set', sql: metadataNullUntilSet },
+  { id: '0017-permission-descriptions', sql: permissionDescriptions },
 ];
