@@ -513,8 +513,12 @@ describe('e-mail verification', () => {
     });
     await refused(() => verify(foreign.code), 'VERIFICATION_CODE_NOT_FOUND', 404);
     // Not codes at all.
-    for (const bad of ['', 'short', 'u'.repeat(45), 42, null]) {
+    for (const bad of ['', 'short', 'a'.repeat(46), 42, null]) {
       await refused(() => verify(bad), 'SCHEMA_ERROR', 400);
+    }
+    // Of the right length, an unknown code is not found whatever its characters.
+    for (const unknown of ['u'.repeat(45), 'invalid-attempt-code-123123123123123123123123']) {
+      await refused(() => verify(unknown), 'VERIFICATION_CODE_NOT_FOUND', 404);
     }
 
     // Once the address changes, the code mailed to the old one verifies nothing.

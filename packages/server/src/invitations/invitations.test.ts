@@ -225,13 +225,14 @@ describe('accepting', () => {
     expectKnownError(await accept(await invitee(expiring), lateCode), 'VERIFICATION_CODE_EXPIRED', 400);
   });
 
-  it('refuses malformed codes and needs a signed-in user', async () => {
-    for (const code of ['short', 'u'.repeat(45), 42]) {
-      const answer = await call(service, 'POST', '/team-invitations/accept/details', {
-        headers: authHeaders(service),
-        json: { code },
-      });
-      expectKnownError(answer, 'SCHEMA_ERROR', 400);
+  it('refuses malformed codes, answers an unknown one of 45 characters not found, and needs a signed-in user', async () => {
+    const details = (code: unknown) =>
+      call(service, 'POST', '/team-invitations/accept/details', { headers: authHeaders(service), json: { code } });
+    for (const code of ['short', 'a'.repeat(46), 42]) {
+      expectKnownError(await details(code), 'SCHEMA_ERROR', 400);
+    }
+    for (const code of ['u'.repeat(45), `${'-'.repeat(40)}abcde`]) {
+      expectKnownError(await details(code), 'VERIFICATION_CODE_NOT_FOUND', 404);
     }
     const signedOut = await call(service, 'POST', '/team-invitations/accept', {
       headers: authHeaders(service),
