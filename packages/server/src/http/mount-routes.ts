@@ -26,7 +26,7 @@ import { type AnswerSpec, isFormBody, isSchema, isViewSet, pickByAccess, type Ro
 export function implicitErrors(route: Route): KnownErrorCode[] {
   const errors: KnownErrorCode[] = [];
   if (route.access !== 'none') errors.push(...projectAuthErrors(route.access));
-  if (route.user) errors.push('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  if (route.user) errors.push(route.signedOutError ?? 'CANNOT_GET_OWN_USER_WITHOUT_USER');
   if (route.method !== 'GET' || route.query || route.params) errors.push('SCHEMA_ERROR');
   if (route.method !== 'GET') errors.push('BODY_PARSING_ERROR');
   return errors;
@@ -70,7 +70,7 @@ async function serve(route: Route, c: Context<AppEnv>, deps: Deps, cookie: Refre
   }
   const sent = sentRefreshToken(request);
   const refreshToken = cookie && auth ? cookie.refreshToken(sent) : sent;
-  const userId = route.user && auth ? requireUserId(auth) : (auth?.userId ?? null);
+  const userId = route.user && auth ? requireUserId(auth, route.signedOutError) : (auth?.userId ?? null);
   const params = route.params ? validate(route.params, storable(c.req.param(), 'params'), 'params') : {};
   const query = route.query
     ? validate(route.query, storable(firstValues(new URL(request.url).searchParams), 'query'), 'query')

@@ -79,6 +79,9 @@ interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
   deps: Deps;
 }
 
+/** The known error of a signed-out call of a `user: true` route. */
+export type SignedOutError = 'CANNOT_GET_OWN_USER_WITHOUT_USER' | 'USER_AUTHENTICATION_REQUIRED';
+
 /** A route declaration (see `defineRoute`). */
 export interface RouteDefinition<
   X extends RouteAccess = RouteAccess,
@@ -96,8 +99,14 @@ export interface RouteDefinition<
   /** The feature it belongs to (the OpenAPI tag). */
   tag: string;
   access: X;
-  /** A signed-in user is required (CANNOT_GET_OWN_USER_WITHOUT_USER otherwise). */
+  /** A signed-in user is required (CANNOT_GET_OWN_USER_WITHOUT_USER otherwise, or `signedOutError`). */
   user?: U;
+  /**
+   * How a `user: true` route refuses a signed-out call: CANNOT_GET_OWN_USER_WITHOUT_USER
+   * (default: the route acts on the caller's own user, `me`), or USER_AUTHENTICATION_REQUIRED
+   * (401) where the original backend asks for a user without naming one (`/internal/projects`).
+   */
+  signedOutError?: SignedOutError;
   /** Default: no body (none, or `{}`). */
   body?: B;
   /** Query parameters; unknown ones are ignored. */

@@ -29,7 +29,7 @@ import type { TeamRow } from '../storage/schema.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { attachSelectedTeams, findUser } from '../users/user-store.js';
 import { serverUserSchema, serverUserView, type UserWithTeam } from '../users/user-views.js';
-import { existingTeam, requireOn } from './team-access.js';
+import { existingTeam, requireClientUser, requireOn } from './team-access.js';
 import {
   findMembership,
   listMemberProfiles,
@@ -123,11 +123,12 @@ const createTeamRoute = defineRoute({
   body: { client: clientCreate, server: serverCreate },
   answer: teamViews,
   status: 201,
-  errors: [...userRefErrors],
+  errors: [...userRefErrors, 'USER_AUTHENTICATION_REQUIRED'],
   handler: async (input) => {
     const { auth, body, deps } = input;
     const { creator_user_id: given, ...fields } = body as z.output<typeof serverCreate>;
     const client = auth.accessType === 'client';
+    requireClientUser(auth);
     if (client && !auth.project.config.client_team_creation_enabled) throw insufficientForClient();
     // A client's team is always its own: without a creator it would have no member at all.
     const creatorRef = given ?? (client ? 'me' : undefined);
@@ -144,8 +145,9 @@ const getTeamRoute = defineRoute({
   access: 'client',
   params: teamParams,
   answer: teamViews,
-  errors: ['TEAM_NOT_FOUND'],
+  errors: ['TEAM_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED'],
   handler: async ({ auth, params, deps }) => {
+    requireClientUser(auth);
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     if (auth.accessType === 'client') {
       const member = auth.userId && (await findMembership(deps.db, auth.project.id, team.id, auth.userId));
@@ -164,9 +166,10 @@ const updateTeamRoute = defineRoute({
   params: teamParams,
   body: { client: z.strictObject(clientTeamFields), server: z.strictObject(serverTeamFields) },
   answer: teamViews,
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
+    requireClientUser(auth);
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     await requireOn(deps.db, auth, team, mayUpdate);
     const updated = await updateTeam(requestContext(input), team.id, body);
@@ -184,9 +187,10 @@ const deleteTeamRoute = defineRoute({
   access: 'client',
   params: teamParams,
   answer: successAnswer,
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
   handler: async (input) => {
     const { auth, params, deps } = input;
+    requireClientUser(auth);
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     await requireOn(deps.db, auth, team, mayDelete);
     if (!(await deleteTeam(requestContext(input), team.id))) {

@@ -239,6 +239,23 @@ describe("another team's data", () => {
     expect(await snapshot(service)).toEqual(before);
   });
 
+  it('asks a signed-out client to sign in (USER_AUTHENTICATION_REQUIRED) before looking the team up', async () => {
+    const before = await snapshot(service);
+    const signedOut = authHeaders(service);
+    for (const id of [teamB, '00000000-0000-4000-8000-000000000000']) {
+      for (const [method, json] of [['GET'], ['PATCH', { display_name: 'Mine now' }], ['DELETE']] as const) {
+        const answer = await call(service, method, `/teams/${id}`, { headers: signedOut, json });
+        expectKnownError(answer, 'USER_AUTHENTICATION_REQUIRED', 401);
+      }
+    }
+    const created = await call(service, 'POST', '/teams', {
+      headers: signedOut,
+      json: { display_name: 'New Team', creator_user_id: alice.user_id },
+    });
+    expectKnownError(created, 'USER_AUTHENTICATION_REQUIRED', 401);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
   it('answers TEAM_NOT_FOUND for a team that does not exist or an id that is not one', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1' OR '1'='1"]) {
       const path = `/teams/${encodeURIComponent(id)}`;
