@@ -68,6 +68,20 @@ async function refused(request: () => Promise<Answer>, code: Parameters<typeof e
   return answer;
 }
 
+/** Like `refused`, for a plain status error (wire-protocol §4.2): text, no known-error header. */
+async function refusedPlain(request: () => Promise<Answer>, status: number, text: string) {
+  const before = await snapshot(service);
+  const answer = await request();
+  // The SDK's headers ask for the status override: 200, the status in `x-stack-actual-status`.
+  expect([answer.status, answer.headers.get(h.actualStatus)]).toEqual([200, String(status)]);
+  expect(answer.text).toBe(text);
+  expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  expect(answer.headers.get('x-stack-known-error')).toBeNull();
+  expect(await snapshot(service)).toEqual(before);
+}
+const notFound = 'Contact channel not found';
+const ownOnly = (verb: string) => `Client can only ${verb} contact channels for their own user.`;
+
 /** A signed-up user's channels, primary first. */
 async function channelsOf(tokens: Tokens) {
   const answer = await list('me', client(tokens));
@@ -184,20 +198,21 @@ describe('contact channels as a client (me)', () => {
     const stranger = await signUp(service);
     const [strangerChannel] = await channelsOf(stranger);
     // Another user, by id: only server access may.
-    await refused(() => list(stranger.user_id, client(user)), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    await refused(
+    await refusedPlain(() => list(stranger.user_id, client(user)), 403, ownOnly('list'));
+    await refusedPlain(
       () => create({ user_id: stranger.user_id, value: newEmail(), type: 'email', used_for_auth: false }, client(user)),
-      'INSUFFICIENT_ACCESS_TYPE',
-      401,
+      403,
+      ownOnly('create'),
     );
-    await refused(() => remove(stranger.user_id, strangerChannel!.id, client(user)), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    // Another user's channel under `me`: not the user's address.
-    await refused(
-      () => patch('me', strangerChannel!.id, { is_primary: true }, client(user)),
-      'EMAIL_NOT_ASSOCIATED_WITH_USER',
-      400,
+    await refusedPlain(
+      () => patch(stranger.user_id, strangerChannel!.id, { is_primary: true }, client(user)),
+      403,
+      ownOnly('update'),
     );
-    await refused(() => remove('me', strangerChannel!.id, client(user)), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
+    await refusedPlain(() => remove(stranger.user_id, strangerChannel!.id, client(user)), 403, ownOnly('delete'));
+    // Another user's channel under `me`: not found.
+    await refusedPlain(() => patch('me', strangerChannel!.id, { is_primary: true }, client(user)), 400, notFound);
+    await refusedPlain(() => remove('me', strangerChannel!.id, client(user)), 400, notFound);
     // A client cannot verify an address by saying so.
     await refused(
       () =>
@@ -216,6 +231,13 @@ describe('contact channels as a client (me)', () => {
       'CANNOT_GET_OWN_USER_WITHOUT_USER',
       400,
     );
+    // Naming a user by id, signed out, is the same: there is no own user to compare with.
+    await refused(() => list(stranger.user_id, authHeaders(service)), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    await refused(
+      () => remove(stranger.user_id, strangerChannel!.id, authHeaders(service)),
+      'CANNOT_GET_OWN_USER_WITHOUT_USER',
+      400,
+    );
   });
 
   it('refuses malformed input with known errors, changing nothing', async () => {
@@ -231,16 +253,8 @@ describe('contact channels as a client (me)', () => {
       await refused(() => create(body, client(user)), 'SCHEMA_ERROR', 400);
     }
     await refused(() => patch('me', channel.id, { value: '' }, client(user)), 'SCHEMA_ERROR', 400);
-    await refused(
-      () => patch('me', 'not-a-uuid', { is_primary: true }, client(user)),
-      'EMAIL_NOT_ASSOCIATED_WITH_USER',
-      400,
-    );
-    await refused(
-      () => remove('me', '00000000-0000-4000-8000-000000000000', client(user)),
-      'EMAIL_NOT_ASSOCIATED_WITH_USER',
-      400,
-    );
+    await refusedPlain(() => patch('me', 'not-a-uuid', { is_primary: true }, client(user)), 400, notFound);
+    await refusedPlain(() => remove('me', '00000000-0000-4000-8000-000000000000', client(user)), 400, notFound);
     await refused(() => remove('me', 'x'.repeat(101), client(user)), 'SCHEMA_ERROR', 400);
     await refused(() => list('x'.repeat(101), server()), 'SCHEMA_ERROR', 400);
     await refused(() => call(service, 'GET', '/contact-channels', { headers: client(user) }), 'SCHEMA_ERROR', 400);
@@ -289,7 +303,7 @@ describe('contact channels as server code', () => {
       404,
     );
     // The channel of one user named under another.
-    await refused(() => remove(stranger.user_id, channel!.id, server()), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
+    await refusedPlain(() => remove(stranger.user_id, channel!.id, server()), 400, notFound);
     // Another project's server key sees neither the user nor the channel.
     const otherServer = {
       ...server(),
@@ -363,17 +377,17 @@ describe('uniqueness of addresses', () => {
     expect((await signIn(owner.email)).body.user_id).toBe(owner.user_id);
   });
 
-  it('the same address twice on one user is USER_EMAIL_ALREADY_EXISTS', async () => {
+  it('the same address twice on one user: a plain 400 when added, USER_EMAIL_ALREADY_EXISTS when changed to', async () => {
     const { user, value, channel } = await withSecondary();
-    await refused(
+    await refusedPlain(
       () => create({ user_id: 'me', value: value.toUpperCase(), type: 'email', used_for_auth: false }, client(user)),
-      'USER_EMAIL_ALREADY_EXISTS',
-      409,
+      400,
+      'Contact channel already exists',
     );
-    await refused(
+    await refusedPlain(
       () => create({ user_id: 'me', value: user.email, type: 'email', used_for_auth: true }, client(user)),
-      'USER_EMAIL_ALREADY_EXISTS',
-      409,
+      400,
+      'Contact channel already exists',
     );
     await refused(() => patch('me', channel.id, { value: user.email }, client(user)), 'USER_EMAIL_ALREADY_EXISTS', 409);
     // The same address with another case is the same channel: allowed, and still verified.
@@ -451,6 +465,11 @@ describe('e-mail verification', () => {
     ]);
     expect(await me(user)).toMatchObject({ primary_email_verified: false });
     await refused(() => sendChannelCode('me', channel.id, client(user)), 'EMAIL_ALREADY_VERIFIED', 409);
+    await refusedPlain(
+      () => sendChannelCode('me', '00000000-0000-4000-8000-000000000000', client(user)),
+      404,
+      'Contact channel not found',
+    );
     // Server code sends for any user's channel.
     const [primary] = channels;
     expect((await sendChannelCode(user.user_id, primary!.id, server())).status).toBe(200);
