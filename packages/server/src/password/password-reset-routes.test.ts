@@ -12,6 +12,7 @@ import {
   authHeaders,
   call,
   expectKnownError,
+  expectStatusRefusal,
   goodPassword,
   newEmail,
   refreshGrant,
@@ -399,7 +400,7 @@ describe('POST /auth/password/set', () => {
     expect((await refreshGrant(service, user.refresh_token)).status).toBe(200);
 
     const before = await snapshot(service);
-    expectKnownError(await setPassword(user, { password: 'second-password' }), 'PASSWORD_CONFIRMATION_MISMATCH', 400);
+    expectStatusRefusal(await setPassword(user, { password: 'second-password' }), 400, 'User already has a password set.');
     expect(await snapshot(service)).toEqual(before);
   });
 
@@ -407,7 +408,7 @@ describe('POST /auth/password/set', () => {
     const user = await signUp(service);
     const nopass = await userWithoutPassword();
     const before = await snapshot(service);
-    expectKnownError(await setPassword(user, { password: 'another-password' }), 'PASSWORD_CONFIRMATION_MISMATCH', 400);
+    expectStatusRefusal(await setPassword(user, { password: 'another-password' }), 400, 'User already has a password set.');
     expectKnownError(await setPassword(nopass, { password: 'short' }), 'PASSWORD_TOO_SHORT', 400);
     expectKnownError(await setPassword(nopass, { password: 'y'.repeat(71) }), 'PASSWORD_TOO_LONG', 400);
     expectKnownError(await setPassword(nopass, {}), 'SCHEMA_ERROR', 400);
