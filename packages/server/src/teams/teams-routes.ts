@@ -10,9 +10,10 @@
  *   non-member holds no permission), as on the original backend;
  * - an unknown or malformed team id is TEAM_NOT_FOUND before any permission
  *   is asked;
- * - listing teams other than its own, or creating teams while the project has
- *   `client_team_creation_enabled` off, is INSUFFICIENT_ACCESS_TYPE: server
- *   access may do it, the client may not;
+ * - as on the original backend, with its plain 403s (wire-protocol §4.2):
+ *   listing teams other than its own (or all), creating a team for another
+ *   user, or creating one while the project has `client_team_creation_enabled`
+ *   off; a signed-out client acting on a team is USER_AUTHENTICATION_REQUIRED;
  * - a client may change only its own team profile and may leave any team; it
  *   removes others with `$remove_members`.
  * A member profile's empty name or picture shows the user's own (the profile
@@ -24,9 +25,10 @@ import { idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import { requestContext } from '../events/recorder.js';
 import type { RequestAuth } from '../http/env.js';
 import { defineRoute, defineViews, type Route } from '../http/route.js';
+import { StatusRefusal } from '../http/responses.js';
 import type { Db } from '../storage/db.js';
 import type { TeamRow } from '../storage/schema.js';
-import { resolveUser, userRefErrors } from '../users/user-ref.js';
+import { namesOwnUser, requireOwnList, resolveUser, userRefErrors } from '../users/user-ref.js';
 import { attachSelectedTeams, findUser } from '../users/user-store.js';
 import { serverUserSchema, serverUserView, type UserWithTeam } from '../users/user-views.js';
 import { existingTeam, requireClientUser, requireOn } from './team-access.js';
@@ -105,10 +107,12 @@ const listTeamsRoute = defineRoute({
   answer: teamListViews,
   errors: [...userRefErrors],
   handler: async ({ auth, query, deps }) => {
-    if (query.user_id === undefined) {
-      if (auth.accessType === 'client') throw insufficientForClient();
-      return listTeams(deps.db, auth.project.id, null);
-    }
+    requireOwnList(
+      auth,
+      query.user_id,
+      'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user',
+    );
+    if (query.user_id === undefined) return listTeams(deps.db, auth.project.id, null);
     const user = await resolveUser(deps.db, auth, query.user_id);
     return listTeams(deps.db, auth.project.id, user.id);
   },
@@ -129,7 +133,15 @@ const createTeamRoute = defineRoute({
     const { creator_user_id: given, ...fields } = body as z.output<typeof serverCreate>;
     const client = auth.accessType === 'client';
     requireClientUser(auth);
-    if (client && !auth.project.config.client_team_creation_enabled) throw insufficientForClient();
+    if (client && !auth.project.config.client_team_creation_enabled) {
+      throw new StatusRefusal(403, 'Client team creation is disabled for this project');
+    }
+    if (client && given !== undefined && !namesOwnUser(auth, given)) {
+      throw new StatusRefusal(
+        403,
+        "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.",
+      );
+    }
     // A client's team is always its own: without a creator it would have no member at all.
     const creatorRef = given ?? (client ? 'me' : undefined);
     const creator = creatorRef === undefined ? null : await resolveUser(deps.db, auth, creatorRef);

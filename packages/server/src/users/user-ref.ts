@@ -41,3 +41,20 @@ export async function resolveUser(db: Db, auth: RequestAuth, ref: string, others
   if (!user) throw new KnownError(own ? 'CANNOT_GET_OWN_USER_WITHOUT_USER' : 'USER_NOT_FOUND');
   return user;
 }
+
+/** Whether `ref` (`me` or an id) names the signed-in user of the request. */
+export function namesOwnUser(auth: RequestAuth, ref: string | undefined): boolean {
+  return ref === 'me' || (auth.userId !== null && ref?.toLowerCase() === auth.userId);
+}
+
+/**
+ * A client's list that must be of its own user (`user_id`), refused as the
+ * original backend does: CANNOT_GET_OWN_USER_WITHOUT_USER when signed out, a
+ * plain 403 `message` when `user_id` is missing or names someone else. Server
+ * and admin access pass.
+ */
+export function requireOwnList(auth: RequestAuth, ref: string | undefined, message: string): void {
+  if (auth.accessType !== 'client') return;
+  if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  if (!namesOwnUser(auth, ref)) throw new StatusRefusal(403, message);
+}
