@@ -11,8 +11,8 @@
  */
 import { KnownError } from '@latchkey/protocol';
 import { useCode } from '../codes/codes.js';
-import { StatusRefusal } from '../http/responses.js';
 import { type ActionContext, act, record } from '../events/recorder.js';
+import { StatusRefusal } from '../http/responses.js';
 import type { Db } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
 import { authEmailIndex, type ContactChannelRow, isUniqueViolation, userEmailIndex } from '../storage/schema.js';

@@ -68,9 +68,9 @@ import {
 import { contactChannelSchema, contactChannelView, shownUsedForAuth } from './contact-channel-views.js';
 import {
   addChannel,
+  channelNotFound,
   checkAddressFree,
   collisionErrors,
-  channelNotFound,
   removeChannel,
   sendVerificationCode,
   updateChannel,
@@ -262,11 +262,7 @@ const sendChannelVerification = defineRoute({
   params: channelParams,
   body: z.strictObject({ callback_url: callbackUrl }),
   answer: successAnswer,
-  errors: [
-    ...userRefErrors,
-    'EMAIL_ALREADY_VERIFIED',
-    'REDIRECT_URL_NOT_WHITELISTED',
-  ],
+  errors: [...userRefErrors, 'EMAIL_ALREADY_VERIFIED', 'REDIRECT_URL_NOT_WHITELISTED'],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
     const { user, channel } = await namedChannel(deps.db, auth, params, 'verify');

@@ -65,7 +65,12 @@ const sendInvitationRoute = defineRoute({
   access: 'client',
   body: z.strictObject({ email, team_id: idRef, callback_url: callbackUrl }),
   answer: z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'InvitationSent' }),
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'REDIRECT_URL_NOT_WHITELISTED', 'USER_AUTHENTICATION_REQUIRED'],
+  errors: [
+    'TEAM_NOT_FOUND',
+    'TEAM_PERMISSION_REQUIRED',
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'USER_AUTHENTICATION_REQUIRED',
+  ],
   handler: async (input) => {
     const { auth, body, client, deps } = input;
     const { project } = auth;

@@ -40,9 +40,9 @@ import { encodeKnownError, isKnownError, KnownError, type KnownErrorCode } from 
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import { checkUserAccessToken, type RequestAuthNeeds } from '../access/request-auth.js';
-import { callbackUrl } from '../common/schemas.js';
 import { findCodeByLookup } from '../codes/code-store.js';
 import { otpLength } from '../codes/codes.js';
+import { callbackUrl } from '../common/schemas.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { type ActionContext, actorOf } from '../events/recorder.js';
 import type { ClientInfo } from '../http/env.js';

@@ -400,7 +400,11 @@ describe('POST /auth/password/set', () => {
     expect((await refreshGrant(service, user.refresh_token)).status).toBe(200);
 
     const before = await snapshot(service);
-    expectStatusRefusal(await setPassword(user, { password: 'second-password' }), 400, 'User already has a password set.');
+    expectStatusRefusal(
+      await setPassword(user, { password: 'second-password' }),
+      400,
+      'User already has a password set.',
+    );
     expect(await snapshot(service)).toEqual(before);
   });
 
@@ -408,7 +412,11 @@ describe('POST /auth/password/set', () => {
     const user = await signUp(service);
     const nopass = await userWithoutPassword();
     const before = await snapshot(service);
-    expectStatusRefusal(await setPassword(user, { password: 'another-password' }), 400, 'User already has a password set.');
+    expectStatusRefusal(
+      await setPassword(user, { password: 'another-password' }),
+      400,
+      'User already has a password set.',
+    );
     expectKnownError(await setPassword(nopass, { password: 'short' }), 'PASSWORD_TOO_SHORT', 400);
     expectKnownError(await setPassword(nopass, { password: 'y'.repeat(71) }), 'PASSWORD_TOO_LONG', 400);
     expectKnownError(await setPassword(nopass, {}), 'SCHEMA_ERROR', 400);

@@ -190,11 +190,7 @@ const setPassword = defineRoute({
   user: true,
   body: z.strictObject({ password: z.string() }),
   answer: successAnswer,
-  errors: [
-    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
-    'PASSWORD_TOO_SHORT',
-    'PASSWORD_TOO_LONG',
-  ],
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
   handler: async (input) => {
     const { auth, userId, body, deps } = input;
     requirePasswordAuth(auth.project);

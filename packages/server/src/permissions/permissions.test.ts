@@ -245,9 +245,14 @@ describe('held permissions', () => {
       'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user';
     const noUser = await call(service, 'GET', `/team-permissions?team_id=${team}`, { headers });
     expectStatusRefusal(noUser, 403, ownOnly);
-    const otherUser = await call(service, 'GET', `/team-permissions?team_id=${team}&user_id=${(await signUp(service)).user_id}`, {
-      headers,
-    });
+    const otherUser = await call(
+      service,
+      'GET',
+      `/team-permissions?team_id=${team}&user_id=${(await signUp(service)).user_id}`,
+      {
+        headers,
+      },
+    );
     expectStatusRefusal(otherUser, 403, ownOnly);
     const signedOut = await call(service, 'GET', `/team-permissions?team_id=${team}&user_id=${member.user_id}`, {
       headers: authHeaders(service),

@@ -31,7 +31,8 @@ export async function authenticateOAuthClient(
   if (!project) throw refused();
   const keys = clientSecret === '' ? [] : await deps.authCache.keys(clientId, 'publishableClientKey');
   if (matchesValidKey(keys, clientSecret, deps.clock.now()) === null) {
-    if (wrongSecret === 'publishable-key') throw new KnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: clientId });
+    if (wrongSecret === 'publishable-key')
+      throw new KnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: clientId });
     throw refused();
   }
   return project;
