@@ -121,6 +121,7 @@ const listChannels = defineRoute({
     .object({ items: z.array(contactChannelSchema), is_paginated: z.literal(false) })
     .meta({ id: 'ContactChannelList' }),
   errors: userRefErrors,
+  refusals: [403],
   handler: async ({ auth, query, deps }) => {
     const user = await resolveUser(deps.db, auth, query.user_id, ownOnly('list'));
     const rows = await listContactChannels(deps.db, auth.project.id, user.id);
@@ -147,6 +148,7 @@ const createChannel = defineRoute({
   answer: contactChannelSchema,
   status: 201,
   errors: [...userRefErrors, ...collisionErrors],
+  refusals: [400, 403],
   handler: async (input) => {
     const { auth, body, deps } = input;
     const user = await resolveUser(deps.db, auth, body.user_id, ownOnly('create'));
@@ -183,6 +185,7 @@ const updateChannelRoute = defineRoute({
   body: { client: clientPatch, server: clientPatch.extend({ is_verified: z.boolean().optional() }) },
   answer: contactChannelSchema,
   errors: [...userRefErrors, ...collisionErrors],
+  refusals: [400, 403],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
     const { user, channel } = await namedChannel(deps.db, auth, params, 'update');
@@ -231,6 +234,7 @@ const deleteChannel = defineRoute({
   params: channelParams,
   answer: successAnswer,
   errors: [...userRefErrors],
+  refusals: [400, 403],
   handler: async (input) => {
     const { user, channel } = await namedChannel(input.deps.db, input.auth, input.params, 'delete');
     await removeChannel(requestContext(input), user.id, channel.id);
@@ -263,6 +267,7 @@ const sendChannelVerification = defineRoute({
   body: z.strictObject({ callback_url: callbackUrl }),
   answer: successAnswer,
   errors: [...userRefErrors, 'EMAIL_ALREADY_VERIFIED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  refusals: [404],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
     const { user, channel } = await namedChannel(deps.db, auth, params, 'verify');

@@ -19,7 +19,7 @@ import { opensToWebhookToken } from '../webhooks/webhook-token.js';
 import { emptyBody, readForm, readJson, textProblem } from './body.js';
 import type { AppEnv, RequestAuth } from './env.js';
 import { type RefreshCookie, refreshCookieOf, sentRefreshToken } from './refresh-cookie.js';
-import { jsonResponse, knownErrorResponse, textResponse } from './responses.js';
+import { jsonResponse, knownErrorResponse, StatusRefusal, textResponse } from './responses.js';
 import { type AnswerSpec, isFormBody, isSchema, isViewSet, pickByAccess, type Route, type ViewSet } from './route.js';
 
 /** Errors any route of this shape may answer besides its declared ones. */
@@ -48,6 +48,9 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly Route[], deps: D
       } catch (error) {
         if (allowed && isKnownError(error) && !allowed.has(error.code)) {
           throw new Error(`${route.method} ${route.path} answered ${error.code}, which it does not declare`);
+        }
+        if (allowed && error instanceof StatusRefusal && !route.refusals?.includes(error.status)) {
+          throw new Error(`${route.method} ${route.path} answered a plain ${error.status}, which it does not declare`);
         }
         // The service refused the cookie's refresh token, or its name came twice: the cookie goes with the refusal.
         if (cookie && isKnownError(error) && cookie.clearsWith(error)) {

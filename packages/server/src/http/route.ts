@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { ClientInfo, RequestAuth } from './env.js';
 import type { RefreshCookie } from './refresh-cookie.js';
+import type { RefusalStatus } from './responses.js';
 import type { ViewSet } from './views.js';
 
 export { defineViews, type RenderContext, type ViewSet } from './views.js';
@@ -118,6 +119,8 @@ export interface RouteDefinition<
   status?: number;
   /** The known errors of this route beyond those of authentication and validation (`implicitErrors`). */
   errors: readonly KnownErrorCode[];
+  /** The statuses of the plain status errors it answers where the original backend does (`StatusRefusal`). */
+  refusals?: readonly RefusalStatus[];
   /** It ends the session of the request's refresh token (sign-out): in the cookie mode its answer clears the cookie. */
   endsSession?: boolean;
   handler(input: RouteInput<X, U, B, Q, P>): Promise<ResultOf<A> | Response>;

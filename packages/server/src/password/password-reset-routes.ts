@@ -191,6 +191,7 @@ const setPassword = defineRoute({
   body: z.strictObject({ password: z.string() }),
   answer: successAnswer,
   errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
+  refusals: [400],
   handler: async (input) => {
     const { auth, userId, body, deps } = input;
     requirePasswordAuth(auth.project);

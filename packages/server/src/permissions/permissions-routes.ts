@@ -73,6 +73,7 @@ const listPermissionsRoute = defineRoute({
   }),
   answer: listOf(permissionSchema).meta({ id: 'TeamPermissionList' }),
   errors: ['TEAM_NOT_FOUND', ...userRefErrors],
+  refusals: [403],
   handler: async ({ auth, query, deps }) => {
     const projectId = auth.project.id;
     requireOwnList(

@@ -106,6 +106,7 @@ const listTeamsRoute = defineRoute({
   query: z.object({ user_id: idRef.optional() }),
   answer: teamListViews,
   errors: [...userRefErrors],
+  refusals: [403],
   handler: async ({ auth, query, deps }) => {
     requireOwnList(
       auth,
@@ -128,6 +129,7 @@ const createTeamRoute = defineRoute({
   answer: teamViews,
   status: 201,
   errors: [...userRefErrors, 'USER_AUTHENTICATION_REQUIRED'],
+  refusals: [403],
   handler: async (input) => {
     const { auth, body, deps } = input;
     const { creator_user_id: given, ...fields } = body as z.output<typeof serverCreate>;
