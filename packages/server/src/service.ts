@@ -23,7 +23,7 @@ import {
   refreshCookieSettings,
 } from './http/refresh-cookie.js';
 import { defaultLogger, finishResponse } from './http/request-log.js';
-import { knownErrorResponse, rateLimitedResponse, textResponse } from './http/responses.js';
+import { knownErrorResponse, rateLimitedResponse, StatusRefusal, textResponse } from './http/responses.js';
 import { mountMailbox } from './mail/mailbox.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
 import { outboxSealer, withOutboxSealer } from './mail/sealed-mail.js';
@@ -387,6 +387,10 @@ export function createService(options: ServiceOptions): Service {
     if (isKnownError(error)) {
       record.errorCode = error.code;
       return knownErrorResponse(error);
+    }
+    if (error instanceof StatusRefusal) {
+      record.errorCode = `STATUS_${error.status}`;
+      return textResponse(error.status, error.message);
     }
     if (error instanceof RateLimitExceeded) {
       record.errorCode = 'RATE_LIMITED';

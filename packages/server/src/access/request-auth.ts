@@ -188,8 +188,11 @@ export function projectAuthErrors(minimum: AccessType): KnownErrorCode[] {
   ];
 }
 
-/** The signed-in user of the request, or CANNOT_GET_OWN_USER_WITHOUT_USER. */
-export function requireUserId(auth: RequestAuth): string {
-  if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+/** The signed-in user of the request, or `signedOut` (default CANNOT_GET_OWN_USER_WITHOUT_USER). */
+export function requireUserId(
+  auth: RequestAuth,
+  signedOut: 'CANNOT_GET_OWN_USER_WITHOUT_USER' | 'USER_AUTHENTICATION_REQUIRED' = 'CANNOT_GET_OWN_USER_WITHOUT_USER',
+): string {
+  if (!auth.userId) throw new KnownError(signedOut);
   return auth.userId;
 }

@@ -12,6 +12,7 @@
 import { KnownError } from '@latchkey/protocol';
 import { useCode } from '../codes/codes.js';
 import { type ActionContext, act, record } from '../events/recorder.js';
+import { StatusRefusal } from '../http/responses.js';
 import type { Db } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
 import { authEmailIndex, type ContactChannelRow, isUniqueViolation, userEmailIndex } from '../storage/schema.js';
@@ -29,10 +30,13 @@ import {
 import { shownUsedForAuth } from './contact-channel-views.js';
 import { queueVerificationMail, type VerificationMail, verificationSubject } from './verification.js';
 
-export const notAssociated = () => new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
+/** A channel the user does not have (or no longer has): a plain status error, as the original backend. */
+export const channelNotFound = (status: 400 | 404 = 400) => new StatusRefusal(status, 'Contact channel not found');
 const usedBySomeoneElse = () =>
   new KnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email' });
 const alreadyHas = () => new KnownError('USER_EMAIL_ALREADY_EXISTS');
+/** Adding an address the user has on a channel already: a plain 400, as the original backend. */
+const channelExists = () => new StatusRefusal(400, 'Contact channel already exists');
 
 /** The errors of a write that may collide with another channel. */
 export const collisionErrors = [
@@ -54,7 +58,7 @@ export async function checkAddressFree(
   channelId: string | null,
 ): Promise<void> {
   const own = await findUserChannelByValue(db, projectId, userId, value);
-  if (own && own.id !== channelId) throw alreadyHas();
+  if (own && own.id !== channelId) throw channelId === null ? channelExists() : alreadyHas();
   if (!usedForAuth) return;
   const auth = await findAuthChannel(db, projectId, value);
   if (auth && auth.user_id !== userId) throw usedBySomeoneElse();
@@ -73,6 +77,12 @@ function collision(error: unknown): never {
   if (isUniqueViolation(error, authEmailIndex)) throw usedBySomeoneElse();
   if (isUniqueViolation(error, userEmailIndex)) throw alreadyHas();
   throw error;
+}
+
+/** `collision` for a new channel: the user's own address twice is the plain 400 of `checkAddressFree`. */
+function addCollision(error: unknown): never {
+  if (isUniqueViolation(error, userEmailIndex)) throw channelExists();
+  return collision(error);
 }
 
 /** A channel to add to a user, as stored. */
@@ -97,10 +107,10 @@ export function addChannel(ctx: ActionContext, userId: string, channel: NewChann
       data: { channel_id: row.id, used_for_auth: shownUsedForAuth(row), verified: row.is_verified },
     });
     return row;
-  }).catch(collision);
+  }).catch(addCollision);
 }
 
-/** Changes the user's channel `before` (as read before the change); EMAIL_NOT_ASSOCIATED_WITH_USER when it is gone. */
+/** Changes the user's channel `before` (as read before the change); a plain 400 `Contact channel not found` when it is gone. */
 export function updateChannel(
   ctx: ActionContext,
   before: ContactChannelRow,
@@ -111,7 +121,7 @@ export function updateChannel(
   return act(ctx, async (tx) => {
     await lockUser(tx.db, projectId, userId);
     const after = await updateContactChannel(tx.db, projectId, userId, before.id, changes);
-    if (!after) throw notAssociated();
+    if (!after) throw channelNotFound();
     await mirrorPrimaryChannel(tx.db, projectId, userId);
     const fields = changedFields(before, after);
     if (fields.length > 0) {
@@ -135,12 +145,12 @@ function changedFields(before: ContactChannelRow, after: ContactChannelRow): str
   );
 }
 
-/** Removes the user's channel; EMAIL_NOT_ASSOCIATED_WITH_USER when it is gone. */
+/** Removes the user's channel; a plain 400 `Contact channel not found` when it is gone. */
 export function removeChannel(ctx: ActionContext, userId: string, channelId: string): Promise<void> {
   const { projectId } = ctx;
   return act(ctx, async (tx) => {
     await lockUser(tx.db, projectId, userId);
-    if (!(await deleteContactChannel(tx.db, projectId, userId, channelId))) throw notAssociated();
+    if (!(await deleteContactChannel(tx.db, projectId, userId, channelId))) throw channelNotFound();
     await mirrorPrimaryChannel(tx.db, projectId, userId);
     await record(tx, 'contact_channel.removed', { userId, data: { channel_id: channelId } });
   });

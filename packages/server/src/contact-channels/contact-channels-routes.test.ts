@@ -13,6 +13,7 @@ import {
   authHeaders,
   call,
   expectKnownError,
+  expectStatusRefusal,
   goodPassword,
   newEmail,
   signUp,
@@ -67,6 +68,15 @@ async function refused(request: () => Promise<Answer>, code: Parameters<typeof e
   expect(await snapshot(service)).toEqual(before);
   return answer;
 }
+
+/** Like `refused`, for a plain status error (wire-protocol §4.2): text, no known-error header. */
+async function refusedPlain(request: () => Promise<Answer>, status: number, text: string) {
+  const before = await snapshot(service);
+  expectStatusRefusal(await request(), status, text);
+  expect(await snapshot(service)).toEqual(before);
+}
+const notFound = 'Contact channel not found';
+const ownOnly = (verb: string) => `Client can only ${verb} contact channels for their own user.`;
 
 /** A signed-up user's channels, primary first. */
 async function channelsOf(tokens: Tokens) {
@@ -184,20 +194,21 @@ describe('contact channels as a client (me)', () => {
     const stranger = await signUp(service);
     const [strangerChannel] = await channelsOf(stranger);
     // Another user, by id: only server access may.
-    await refused(() => list(stranger.user_id, client(user)), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    await refused(
+    await refusedPlain(() => list(stranger.user_id, client(user)), 403, ownOnly('list'));
+    await refusedPlain(
       () => create({ user_id: stranger.user_id, value: newEmail(), type: 'email', used_for_auth: false }, client(user)),
-      'INSUFFICIENT_ACCESS_TYPE',
-      401,
+      403,
+      ownOnly('create'),
     );
-    await refused(() => remove(stranger.user_id, strangerChannel!.id, client(user)), 'INSUFFICIENT_ACCESS_TYPE', 401);
-    // Another user's channel under `me`: not the user's address.
-    await refused(
-      () => patch('me', strangerChannel!.id, { is_primary: true }, client(user)),
-      'EMAIL_NOT_ASSOCIATED_WITH_USER',
-      400,
+    await refusedPlain(
+      () => patch(stranger.user_id, strangerChannel!.id, { is_primary: true }, client(user)),
+      403,
+      ownOnly('update'),
     );
-    await refused(() => remove('me', strangerChannel!.id, client(user)), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
+    await refusedPlain(() => remove(stranger.user_id, strangerChannel!.id, client(user)), 403, ownOnly('delete'));
+    // Another user's channel under `me`: not found.
+    await refusedPlain(() => patch('me', strangerChannel!.id, { is_primary: true }, client(user)), 400, notFound);
+    await refusedPlain(() => remove('me', strangerChannel!.id, client(user)), 400, notFound);
     // A client cannot verify an address by saying so.
     await refused(
       () =>
@@ -216,6 +227,13 @@ describe('contact channels as a client (me)', () => {
       'CANNOT_GET_OWN_USER_WITHOUT_USER',
       400,
     );
+    // Naming a user by id, signed out, is the same: there is no own user to compare with.
+    await refused(() => list(stranger.user_id, authHeaders(service)), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    await refused(
+      () => remove(stranger.user_id, strangerChannel!.id, authHeaders(service)),
+      'CANNOT_GET_OWN_USER_WITHOUT_USER',
+      400,
+    );
   });
 
   it('refuses malformed input with known errors, changing nothing', async () => {
@@ -231,16 +249,8 @@ describe('contact channels as a client (me)', () => {
       await refused(() => create(body, client(user)), 'SCHEMA_ERROR', 400);
     }
     await refused(() => patch('me', channel.id, { value: '' }, client(user)), 'SCHEMA_ERROR', 400);
-    await refused(
-      () => patch('me', 'not-a-uuid', { is_primary: true }, client(user)),
-      'EMAIL_NOT_ASSOCIATED_WITH_USER',
-      400,
-    );
-    await refused(
-      () => remove('me', '00000000-0000-4000-8000-000000000000', client(user)),
-      'EMAIL_NOT_ASSOCIATED_WITH_USER',
-      400,
-    );
+    await refusedPlain(() => patch('me', 'not-a-uuid', { is_primary: true }, client(user)), 400, notFound);
+    await refusedPlain(() => remove('me', '00000000-0000-4000-8000-000000000000', client(user)), 400, notFound);
     await refused(() => remove('me', 'x'.repeat(101), client(user)), 'SCHEMA_ERROR', 400);
     await refused(() => list('x'.repeat(101), server()), 'SCHEMA_ERROR', 400);
     await refused(() => call(service, 'GET', '/contact-channels', { headers: client(user) }), 'SCHEMA_ERROR', 400);
@@ -289,7 +299,7 @@ describe('contact channels as server code', () => {
       404,
     );
     // The channel of one user named under another.
-    await refused(() => remove(stranger.user_id, channel!.id, server()), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
+    await refusedPlain(() => remove(stranger.user_id, channel!.id, server()), 400, notFound);
     // Another project's server key sees neither the user nor the channel.
     const otherServer = {
       ...server(),
@@ -363,17 +373,17 @@ describe('uniqueness of addresses', () => {
     expect((await signIn(owner.email)).body.user_id).toBe(owner.user_id);
   });
 
-  it('the same address twice on one user is USER_EMAIL_ALREADY_EXISTS', async () => {
+  it('the same address twice on one user: a plain 400 when added, USER_EMAIL_ALREADY_EXISTS when changed to', async () => {
     const { user, value, channel } = await withSecondary();
-    await refused(
+    await refusedPlain(
       () => create({ user_id: 'me', value: value.toUpperCase(), type: 'email', used_for_auth: false }, client(user)),
-      'USER_EMAIL_ALREADY_EXISTS',
-      409,
+      400,
+      'Contact channel already exists',
     );
-    await refused(
+    await refusedPlain(
       () => create({ user_id: 'me', value: user.email, type: 'email', used_for_auth: true }, client(user)),
-      'USER_EMAIL_ALREADY_EXISTS',
-      409,
+      400,
+      'Contact channel already exists',
     );
     await refused(() => patch('me', channel.id, { value: user.email }, client(user)), 'USER_EMAIL_ALREADY_EXISTS', 409);
     // The same address with another case is the same channel: allowed, and still verified.
@@ -451,6 +461,11 @@ describe('e-mail verification', () => {
     ]);
     expect(await me(user)).toMatchObject({ primary_email_verified: false });
     await refused(() => sendChannelCode('me', channel.id, client(user)), 'EMAIL_ALREADY_VERIFIED', 409);
+    await refusedPlain(
+      () => sendChannelCode('me', '00000000-0000-4000-8000-000000000000', client(user)),
+      404,
+      'Contact channel not found',
+    );
     // Server code sends for any user's channel.
     const [primary] = channels;
     expect((await sendChannelCode(user.user_id, primary!.id, server())).status).toBe(200);
@@ -513,8 +528,12 @@ describe('e-mail verification', () => {
     });
     await refused(() => verify(foreign.code), 'VERIFICATION_CODE_NOT_FOUND', 404);
     // Not codes at all.
-    for (const bad of ['', 'short', 'u'.repeat(45), 42, null]) {
+    for (const bad of ['', 'short', 'a'.repeat(46), 42, null]) {
       await refused(() => verify(bad), 'SCHEMA_ERROR', 400);
+    }
+    // Of the right length, an unknown code is not found whatever its characters.
+    for (const unknown of ['u'.repeat(45), 'invalid-attempt-code-123123123123123123123123']) {
+      await refused(() => verify(unknown), 'VERIFICATION_CODE_NOT_FOUND', 404);
     }
 
     // Once the address changes, the code mailed to the old one verifies nothing.

@@ -7,12 +7,14 @@
  * show the primary channel.
  *
  * Decisions where the protocol leaves room:
- * - A channel id that is malformed, of another user or of another project is
- *   EMAIL_NOT_ASSOCIATED_WITH_USER ("This e-mail address does not belong to
- *   the user."): the catalogue has no channel-not-found code, and this one
- *   says exactly that.
- * - Adding an address the user already has is USER_EMAIL_ALREADY_EXISTS
- *   (409): the address exists on this user; the "someone else" error would be false.
+ * - As the original backend, with plain status errors (wire-protocol §4.2): a
+ *   channel id that is malformed, of another user or of another project is a
+ *   400 `Contact channel not found` (404 when mailing its code); adding an
+ *   address the user already has is a 400 `Contact channel already exists`;
+ *   a client naming another user is a 403 `Client can only ... for their own user.`
+ * - Changing a channel to an address the user has on another is
+ *   USER_EMAIL_ALREADY_EXISTS (409): the address exists on this user; the
+ *   "someone else" error would be false.
  * - A client-created channel is never verified; a changed address is
  *   unverified again unless server access sets `is_verified` in the same call.
  * - An address is a sign-in address only once its mailbox is proven, when a
@@ -66,9 +68,9 @@ import {
 import { contactChannelSchema, contactChannelView, shownUsedForAuth } from './contact-channel-views.js';
 import {
   addChannel,
+  channelNotFound,
   checkAddressFree,
   collisionErrors,
-  notAssociated,
   removeChannel,
   sendVerificationCode,
   updateChannel,
@@ -84,11 +86,23 @@ const unverifiedPrimary = () =>
     message: 'An unverified e-mail address cannot be made primary: verify it first.',
   });
 
-/** The channel `params` name, of a user the caller may act on. */
-async function namedChannel(db: Db, auth: RequestAuth, params: z.output<typeof channelParams>) {
-  const user = await resolveUser(db, auth, params.userId);
+/** What a client naming another user's channels is told (a plain 403, as the original backend). */
+const ownOnly = (verb: string) => `Client can only ${verb} contact channels for their own user.`;
+
+/**
+ * The channel `params` name, of a user the caller may act on; a channel the
+ * user does not have is refused as the original backend does: a plain 400
+ * `Contact channel not found` (a plain 404 when mailing its code).
+ */
+async function namedChannel(
+  db: Db,
+  auth: RequestAuth,
+  params: z.output<typeof channelParams>,
+  verb: 'update' | 'delete' | 'verify',
+) {
+  const user = await resolveUser(db, auth, params.userId, verb === 'verify' ? undefined : ownOnly(verb));
   const channel = await findContactChannel(db, auth.project.id, user.id, params.channelId);
-  if (!channel) throw notAssociated();
+  if (!channel) throw channelNotFound(verb === 'verify' ? 404 : 400);
   return { user, channel };
 }
 
@@ -107,8 +121,9 @@ const listChannels = defineRoute({
     .object({ items: z.array(contactChannelSchema), is_paginated: z.literal(false) })
     .meta({ id: 'ContactChannelList' }),
   errors: userRefErrors,
+  refusals: [403],
   handler: async ({ auth, query, deps }) => {
-    const user = await resolveUser(deps.db, auth, query.user_id);
+    const user = await resolveUser(deps.db, auth, query.user_id, ownOnly('list'));
     const rows = await listContactChannels(deps.db, auth.project.id, user.id);
     return { items: rows.map(contactChannelView), is_paginated: false as const };
   },
@@ -133,9 +148,10 @@ const createChannel = defineRoute({
   answer: contactChannelSchema,
   status: 201,
   errors: [...userRefErrors, ...collisionErrors],
+  refusals: [400, 403],
   handler: async (input) => {
     const { auth, body, deps } = input;
-    const user = await resolveUser(deps.db, auth, body.user_id);
+    const user = await resolveUser(deps.db, auth, body.user_id, ownOnly('create'));
     const isVerified = 'is_verified' in body ? (body.is_verified ?? false) : false;
     const isPrimary = body.is_primary ?? false;
     const unproven = auth.accessType === 'client' && !isVerified;
@@ -168,10 +184,11 @@ const updateChannelRoute = defineRoute({
   params: channelParams,
   body: { client: clientPatch, server: clientPatch.extend({ is_verified: z.boolean().optional() }) },
   answer: contactChannelSchema,
-  errors: [...userRefErrors, 'EMAIL_NOT_ASSOCIATED_WITH_USER', ...collisionErrors],
+  errors: [...userRefErrors, ...collisionErrors],
+  refusals: [400, 403],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
-    const { user, channel } = await namedChannel(deps.db, auth, params);
+    const { user, channel } = await namedChannel(deps.db, auth, params, 'update');
     const changes = channelChanges(auth, channel, body);
     const value = body.value ?? channel.value;
     const wantsAuth = body.used_for_auth ?? shownUsedForAuth(channel);
@@ -216,9 +233,10 @@ const deleteChannel = defineRoute({
   access: 'client',
   params: channelParams,
   answer: successAnswer,
-  errors: [...userRefErrors, 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
+  errors: [...userRefErrors],
+  refusals: [400, 403],
   handler: async (input) => {
-    const { user, channel } = await namedChannel(input.deps.db, input.auth, input.params);
+    const { user, channel } = await namedChannel(input.deps.db, input.auth, input.params, 'delete');
     await removeChannel(requestContext(input), user.id, channel.id);
     return { success: true as const };
   },
@@ -248,15 +266,11 @@ const sendChannelVerification = defineRoute({
   params: channelParams,
   body: z.strictObject({ callback_url: callbackUrl }),
   answer: successAnswer,
-  errors: [
-    ...userRefErrors,
-    'EMAIL_NOT_ASSOCIATED_WITH_USER',
-    'EMAIL_ALREADY_VERIFIED',
-    'REDIRECT_URL_NOT_WHITELISTED',
-  ],
+  errors: [...userRefErrors, 'EMAIL_ALREADY_VERIFIED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  refusals: [404],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
-    const { user, channel } = await namedChannel(deps.db, auth, params);
+    const { user, channel } = await namedChannel(deps.db, auth, params, 'verify');
     if (channel.is_verified) throw new KnownError('EMAIL_ALREADY_VERIFIED');
     requireTrusted(body.callback_url, auth.project);
     await sendVerification(requestContext(input), deps, auth.project, channel, user.display_name, body.callback_url);

@@ -25,7 +25,7 @@ import { opensToWebhookToken } from '../webhooks/webhook-token.js';
 import { emptyBody, readForm, readJson, textProblem } from './body.js';
 import type { AppEnv, RequestAuth } from './env.js';
 import { type RefreshCookie, refreshCookieOf, sentRefreshToken } from './refresh-cookie.js';
-import { jsonResponse, knownErrorResponse, textResponse } from './responses.js';
+import { jsonResponse, knownErrorResponse, StatusRefusal, textResponse } from './responses.js';
 import { type AnswerSpec, isFormBody, isSchema, isViewSet, pickByAccess, type Route, type ViewSet } from './route.js';
 
 /** Errors any route of this shape may answer besides its declared ones. */
@@ -35,7 +35,7 @@ export function implicitErrors(route: Route): KnownErrorCode[] {
     // Anonymous when nothing names a project: never ACCESS_TYPE_REQUIRED.
     errors.push(...projectAuthErrors('client').filter((code) => code !== 'ACCESS_TYPE_REQUIRED'));
   } else if (route.access !== 'none') errors.push(...projectAuthErrors(route.access));
-  if (route.user) errors.push('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  if (route.user) errors.push(route.signedOutError ?? 'CANNOT_GET_OWN_USER_WITHOUT_USER');
   if (route.method !== 'GET' || route.query || route.params) errors.push('SCHEMA_ERROR');
   if (route.method !== 'GET') errors.push('BODY_PARSING_ERROR');
   return errors;
@@ -57,6 +57,9 @@ export function mountRoutes(api: Hono<AppEnv>, routes: readonly Route[], deps: D
       } catch (error) {
         if (allowed && isKnownError(error) && !allowed.has(error.code)) {
           throw new Error(`${route.method} ${route.path} answered ${error.code}, which it does not declare`);
+        }
+        if (allowed && error instanceof StatusRefusal && !route.refusals?.includes(error.status)) {
+          throw new Error(`${route.method} ${route.path} answered a plain ${error.status}, which it does not declare`);
         }
         // The service refused the cookie's refresh token, or its name came twice: the cookie goes with the refusal.
         if (cookie && isKnownError(error) && cookie.clearsWith(error)) {
@@ -82,7 +85,7 @@ async function serve(route: Route, c: Context<AppEnv>, deps: Deps, cookie: Refre
   }
   const sent = sentRefreshToken(request);
   const refreshToken = cookie && auth ? cookie.refreshToken(sent) : sent;
-  const userId = route.user && auth ? requireUserId(auth) : (auth?.userId ?? null);
+  const userId = route.user && auth ? requireUserId(auth, route.signedOutError) : (auth?.userId ?? null);
   const params = route.params ? validate(route.params, storable(c.req.param(), 'params'), 'params') : {};
   const query = route.query
     ? validate(route.query, storable(firstValues(new URL(request.url).searchParams), 'query'), 'query')

@@ -92,6 +92,14 @@ describe('GET /api/v1/openapi.json', () => {
     );
   });
 
+  it('lists the plain status errors a route declares beside its known errors of the same status', () => {
+    const create = document.paths['/contact-channels'].post;
+    expect(Object.keys(create.responses['400'].content).sort()).toEqual(['application/json', 'text/plain']);
+    expect(create.responses['403'].content).toEqual({ 'text/plain': { schema: { type: 'string' } } });
+    const signUp = document.paths['/auth/password/sign-up'].post;
+    expect(Object.keys(signUp.responses['400'].content)).toEqual(['application/json']);
+  });
+
   it('describes every webhook message the service sends, with its signed headers and body schema', () => {
     expect(Object.keys(document.webhooks)).toEqual(
       expect.arrayContaining(['user.created', 'team_membership.deleted', 'webhook.test']),

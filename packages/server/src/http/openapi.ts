@@ -195,6 +195,22 @@ function errorResponses(codes: readonly KnownErrorCode[]): Record<string, unknow
   return responses;
 }
 
+/** Adds the plain status errors (`text/plain`, wire-protocol §4.2) a route declares to its error responses. */
+function withRefusals(responses: Record<string, unknown>, statuses: readonly number[]): Record<string, unknown> {
+  const plain = { 'text/plain': { schema: { type: 'string' } } };
+  for (const status of new Set(statuses)) {
+    const known = responses[String(status)] as { description: string; content: object } | undefined;
+    responses[String(status)] = known
+      ? {
+          ...known,
+          description: `${known.description} Or a plain status error.`,
+          content: { ...known.content, ...plain },
+        }
+      : { description: 'A plain status error (text).', content: plain };
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
 /** `PATCH /users/:userId` → `patchUsersUserId`: unique, since method and path are. */
 function operationId(route: Route): string {
   const words = route.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
@@ -280,7 +296,7 @@ export function openApiDocument(
       parameters: parameters(route, schemas),
       responses: {
         [String(route.status ?? 200)]: { description: 'Success.', content: answerContent(route.answer, schemas) },
-        ...errorResponses(errors),
+        ...withRefusals(errorResponses(errors), route.refusals ?? []),
       },
     };
     const body = requestBody(route, schemas);

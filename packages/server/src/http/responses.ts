@@ -13,6 +13,26 @@ export function knownErrorResponse(error: KnownError): Response {
   });
 }
 
+/** The statuses of plain status errors (`StatusRefusal`). */
+export type RefusalStatus = 400 | 403 | 404;
+
+/**
+ * A refusal the original backend answers as a plain status error, not a known
+ * error: `text/plain` with the message as body and no `x-stack-known-error`
+ * (wire-protocol §4.2). Only where the original backend does exactly that,
+ * e.g. a duplicate contact channel; everything else is a known error. A
+ * route declares the statuses it answers so (`refusals`).
+ */
+export class StatusRefusal extends Error {
+  constructor(
+    readonly status: RefusalStatus,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StatusRefusal';
+  }
+}
+
 /** A plain-text answer (unknown routes, internal errors; wire-protocol §4.2). */
 export function textResponse(status: number, text: string): Response {
   return new Response(text, { status, headers: { 'content-type': textType } });

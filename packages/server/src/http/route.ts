@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { ClientInfo, RequestAuth } from './env.js';
 import type { RefreshCookie } from './refresh-cookie.js';
+import type { RefusalStatus } from './responses.js';
 import type { ViewSet } from './views.js';
 
 export { defineViews, type RenderContext, type ViewSet } from './views.js';
@@ -84,6 +85,9 @@ interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
   deps: Deps;
 }
 
+/** The known error of a signed-out call of a `user: true` route. */
+export type SignedOutError = 'CANNOT_GET_OWN_USER_WITHOUT_USER' | 'USER_AUTHENTICATION_REQUIRED';
+
 /** A route declaration (see `defineRoute`). */
 export interface RouteDefinition<
   X extends RouteAccess = RouteAccess,
@@ -101,8 +105,14 @@ export interface RouteDefinition<
   /** The feature it belongs to (the OpenAPI tag). */
   tag: string;
   access: X;
-  /** A signed-in user is required (CANNOT_GET_OWN_USER_WITHOUT_USER otherwise). */
+  /** A signed-in user is required (CANNOT_GET_OWN_USER_WITHOUT_USER otherwise, or `signedOutError`). */
   user?: U;
+  /**
+   * How a `user: true` route refuses a signed-out call: CANNOT_GET_OWN_USER_WITHOUT_USER
+   * (default: the route acts on the caller's own user, `me`), or USER_AUTHENTICATION_REQUIRED
+   * (401) where the original backend asks for a user without naming one (`/internal/projects`).
+   */
+  signedOutError?: SignedOutError;
   /** Default: no body (none, or `{}`). */
   body?: B;
   /** Query parameters; unknown ones are ignored. */
@@ -114,6 +124,8 @@ export interface RouteDefinition<
   status?: number;
   /** The known errors of this route beyond those of authentication and validation (`implicitErrors`). */
   errors: readonly KnownErrorCode[];
+  /** The statuses of the plain status errors it answers where the original backend does (`StatusRefusal`). */
+  refusals?: readonly RefusalStatus[];
   /** It ends the session of the request's refresh token (sign-out): in the cookie mode its answer clears the cookie. */
   endsSession?: boolean;
   handler(input: RouteInput<X, U, B, Q, P>): Promise<ResultOf<A> | Response>;

@@ -44,7 +44,7 @@ import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitInvitations, limitMailSend } from '../rate-limit/rate-limit.js';
 import type { Db } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
-import { existingTeam, requireOn } from '../teams/team-access.js';
+import { existingTeam, requireClientUser, requireOn } from '../teams/team-access.js';
 import { findTeam } from '../teams/team-store.js';
 import { findUser } from '../users/user-store.js';
 import { listPendingInvitations } from './invitation-store.js';
@@ -65,10 +65,16 @@ const sendInvitationRoute = defineRoute({
   access: 'client',
   body: z.strictObject({ email, team_id: idRef, callback_url: callbackUrl }),
   answer: z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'InvitationSent' }),
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  errors: [
+    'TEAM_NOT_FOUND',
+    'TEAM_PERMISSION_REQUIRED',
+    'REDIRECT_URL_NOT_WHITELISTED',
+    'USER_AUTHENTICATION_REQUIRED',
+  ],
   handler: async (input) => {
     const { auth, body, client, deps } = input;
     const { project } = auth;
+    requireClientUser(auth);
     const team = await existingTeam(deps.db, project.id, body.team_id);
     await requireOn(deps.db, auth, team, inviteMembers);
     if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
@@ -171,11 +177,22 @@ const checkInvitation = checkCodeRoute({
   errors: ['TEAM_NOT_FOUND'],
 });
 
-/** The invitation a client sent the code of, checked under the client's limit on guesses. */
-async function checkedInvitation(ctx: ActionContext, deps: Deps, project: ProjectRecord, code: string) {
+/**
+ * The invitation a client sent the code of, checked under the client's limit
+ * on guesses. With `needsUser`, a signed-out caller is refused once the code
+ * is found good (USER_AUTHENTICATION_REQUIRED, as the original backend).
+ */
+async function checkedInvitation(
+  ctx: ActionContext,
+  deps: Deps,
+  project: ProjectRecord,
+  code: string,
+  needsUser = false,
+) {
   const now = deps.clock.now();
   const lookup = { purpose: 'team_invitation' as const, code, now, clientIp: ctx.client.ip };
   const row = await checkClientCode(deps, project, lookup, ctx);
+  if (needsUser && ctx.userId === null) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
   return { row, now, ...(await invitationSubject(deps.db, project.id, row)) };
 }
 
@@ -204,15 +221,15 @@ const accept = defineRoute({
   summary:
     "Joins the team with the project's member permissions; the signed-in user must have the invited address, verified.",
   access: 'client',
-  user: true,
   body: z.strictObject({ code: verificationCode }),
   answer: z.object({}).strict().meta({ id: 'Empty' }),
-  errors: [...codeErrors, 'TEAM_NOT_FOUND', 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
+  errors: [...codeErrors, 'USER_AUTHENTICATION_REQUIRED', 'TEAM_NOT_FOUND', 'EMAIL_NOT_ASSOCIATED_WITH_USER'],
   handler: async (input) => {
-    const { auth, userId, body, deps } = input;
+    const { auth, body, deps } = input;
     const { project } = auth;
     const ctx = requestContext(input);
-    const { row, team, email: invited } = await checkedInvitation(ctx, deps, project, body.code);
+    const { row, team, email: invited } = await checkedInvitation(ctx, deps, project, body.code, true);
+    const userId = ctx.userId!;
     if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))?.is_verified) {
       throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
     }

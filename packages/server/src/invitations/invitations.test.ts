@@ -143,6 +143,11 @@ describe('accepting', () => {
       }),
     );
     expect(details).toEqual({ team_id: team, team_display_name: 'Acme', recipient_email: email });
+    // Accepting signed out: the code is good, but a user must sign in first; the code stays usable.
+    const before = await snapshot(service);
+    const signedOut = await call(service, 'POST', '/team-invitations/accept', { headers: anonymous, json: { code } });
+    expectKnownError(signedOut, 'USER_AUTHENTICATION_REQUIRED', 401);
+    expect(await snapshot(service)).toEqual(before);
 
     const carol = await invitee(email);
     expect(ok(await accept(carol, code))).toEqual({});
@@ -225,18 +230,25 @@ describe('accepting', () => {
     expectKnownError(await accept(await invitee(expiring), lateCode), 'VERIFICATION_CODE_EXPIRED', 400);
   });
 
-  it('refuses malformed codes and needs a signed-in user', async () => {
-    for (const code of ['short', 'u'.repeat(45), 42]) {
-      const answer = await call(service, 'POST', '/team-invitations/accept/details', {
-        headers: authHeaders(service),
-        json: { code },
-      });
-      expectKnownError(answer, 'SCHEMA_ERROR', 400);
+  it('refuses malformed codes, answers an unknown one of 45 characters not found, and needs a signed-in user', async () => {
+    const details = (code: unknown) =>
+      call(service, 'POST', '/team-invitations/accept/details', { headers: authHeaders(service), json: { code } });
+    for (const code of ['short', 'a'.repeat(46), 42]) {
+      expectKnownError(await details(code), 'SCHEMA_ERROR', 400);
     }
+    for (const code of ['u'.repeat(45), `${'-'.repeat(40)}abcde`]) {
+      expectKnownError(await details(code), 'VERIFICATION_CODE_NOT_FOUND', 404);
+    }
+    // Signed out, the code is checked first: an unknown one is not found.
     const signedOut = await call(service, 'POST', '/team-invitations/accept', {
       headers: authHeaders(service),
       json: { code: 'a'.repeat(45) },
     });
-    expectKnownError(signedOut, 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    expectKnownError(signedOut, 'VERIFICATION_CODE_NOT_FOUND', 404);
+    const sent = await call(service, 'POST', '/team-invitations/send-code', {
+      headers: authHeaders(service),
+      json: { email: newEmail('x'), team_id: team, callback_url: 'http://localhost:3000/handler/team-invitation' },
+    });
+    expectKnownError(sent, 'USER_AUTHENTICATION_REQUIRED', 401);
   });
 });

@@ -167,7 +167,12 @@ describeEachBackend('signing in with a second factor', ({ databaseUrl }) => {
       'VERIFICATION_CODE_NOT_FOUND',
       404,
     );
-    expectKnownError(await mfaSignIn(service, 'i'.repeat(45), totpAt(secret, now())), 'SCHEMA_ERROR', 400);
+    expectKnownError(
+      await mfaSignIn(service, 'i'.repeat(45), totpAt(secret, now())),
+      'VERIFICATION_CODE_NOT_FOUND',
+      404,
+    );
+    expectKnownError(await mfaSignIn(service, 'i'.repeat(44), totpAt(secret, now())), 'SCHEMA_ERROR', 400);
     // Only the first attempt code's session was opened.
     expect(await sessionCount(service, who.userId)).toBe(1);
   });

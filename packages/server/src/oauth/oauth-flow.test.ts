@@ -55,6 +55,45 @@ describe('the cookie binding a flow to its browser', () => {
   });
 });
 
+describe('the authorize request refused before any redirect', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({
+      projectConfig: { oauth_providers: [{ id: 'github', type: 'shared', enabled: true }] },
+    });
+  });
+  afterAll(() => service?.close());
+
+  async function authorize(change: Record<string, string>) {
+    const url = new URL(authorizeUrl(service, 'github').url);
+    for (const [key, value] of Object.entries(change)) url.searchParams.set(key, value);
+    const answer = await service.fetch(url);
+    return { status: answer.status, code: answer.headers.get(h.knownError), body: await answer.json() };
+  }
+
+  it('an unknown client id: INVALID_OAUTH_CLIENT_ID_OR_SECRET (400) naming it', async () => {
+    const answer = await authorize({ client_id: 'some-invalid-client-id' });
+    expect(answer).toMatchObject({ status: 400, code: 'INVALID_OAUTH_CLIENT_ID_OR_SECRET' });
+    expect(answer.body.details).toEqual({ client_id: 'some-invalid-client-id' });
+  });
+
+  it("a secret that is not the project's publishable key: INVALID_PUBLISHABLE_CLIENT_KEY (401) naming the project", async () => {
+    for (const secret of ['some-invalid-client-secret', service.keys.secretServerKey]) {
+      const answer = await authorize({ client_secret: secret });
+      expect(answer).toMatchObject({ status: 401, code: 'INVALID_PUBLISHABLE_CLIENT_KEY' });
+      expect(answer.body.details).toEqual({ project_id: service.projectId });
+    }
+  });
+
+  it('a redirect URI that is no URL: SCHEMA_ERROR (400) on the query', async () => {
+    for (const key of ['redirect_uri', 'error_redirect_url', 'error_redirect_uri']) {
+      const answer = await authorize({ [key]: 'this is an invalid URL string' });
+      expect(answer, key).toMatchObject({ status: 400, code: 'SCHEMA_ERROR' });
+      expect(answer.body.error, key).toContain(key);
+    }
+  });
+});
+
 describeEachBackend('linking a provider to a signed-in session', ({ databaseUrl }) => {
   let service: TestService;
   beforeAll(async () => {

@@ -42,6 +42,7 @@ import { z } from 'zod';
 import { checkUserAccessToken, type RequestAuthNeeds } from '../access/request-auth.js';
 import { findCodeByLookup } from '../codes/code-store.js';
 import { codeLifetimeMs, otpLength } from '../codes/codes.js';
+import { callbackUrl } from '../common/schemas.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { type ActionContext, actorOf } from '../events/recorder.js';
 import type { ClientInfo } from '../http/env.js';
@@ -162,7 +163,7 @@ const base64url43 = /^[A-Za-z0-9_-]{43}$/;
 const authorizeQuery = z.object({
   client_id: z.string().max(256),
   client_secret: z.string().max(256),
-  redirect_uri: z.string().max(2048),
+  redirect_uri: callbackUrl,
   state: z.string().min(1).max(512),
   code_challenge: z.string().max(256),
   code_challenge_method: z.string().max(32),
@@ -172,8 +173,8 @@ const authorizeQuery = z.object({
   type: z.enum(['authenticate', 'link']).default('authenticate'),
   token: z.string().max(8192).optional(),
   provider_scope: z.string().max(1024).optional(),
-  error_redirect_url: z.string().max(2048).optional(),
-  error_redirect_uri: z.string().max(2048).optional(),
+  error_redirect_url: callbackUrl.optional(),
+  error_redirect_uri: callbackUrl.optional(),
   after_callback_redirect_url: z.string().max(2048).optional(),
 });
 
@@ -219,13 +220,14 @@ const authorize = defineRoute({
   answer: 'text',
   errors: [
     'INVALID_OAUTH_CLIENT_ID_OR_SECRET',
+    'INVALID_PUBLISHABLE_CLIENT_KEY',
     'REDIRECT_URL_NOT_WHITELISTED',
     'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
     'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS',
     'INVALID_SCOPE',
   ],
   handler: async ({ request, client: browser, params, query, deps }) => {
-    const project = await authenticateOAuthClient(deps, query.client_id, query.client_secret);
+    const project = await authenticateOAuthClient(deps, query.client_id, query.client_secret, 'publishable-key');
     const errorUrl = query.error_redirect_url ?? query.error_redirect_uri;
     for (const url of [query.redirect_uri, errorUrl, query.after_callback_redirect_url]) {
       if (url !== undefined && !isTrustedUrl(url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');

@@ -223,16 +223,16 @@ describe('the flow refuses', () => {
 
   it('bad client credentials, untrusted URLs and a missing PKCE challenge, answered without a redirect', async () => {
     const browser = new TestBrowser();
-    const cases: [Parameters<typeof authorizeUrl>[2], string][] = [
-      [{ clientSecret: 'pck_wrong' }, 'INVALID_OAUTH_CLIENT_ID_OR_SECRET'],
-      [{ redirectUri: 'https://evil.example/callback' }, 'REDIRECT_URL_NOT_WHITELISTED'],
-      [{ errorRedirectUrl: 'https://evil.example/error' }, 'REDIRECT_URL_NOT_WHITELISTED'],
-      [{ afterCallbackRedirectUrl: 'https://evil.example/' }, 'REDIRECT_URL_NOT_WHITELISTED'],
-      [{ omit: ['code_challenge'] }, 'SCHEMA_ERROR'],
+    const cases: [Parameters<typeof authorizeUrl>[2], string, number][] = [
+      [{ clientSecret: 'pck_wrong' }, 'INVALID_PUBLISHABLE_CLIENT_KEY', 401],
+      [{ redirectUri: 'https://evil.example/callback' }, 'REDIRECT_URL_NOT_WHITELISTED', 400],
+      [{ errorRedirectUrl: 'https://evil.example/error' }, 'REDIRECT_URL_NOT_WHITELISTED', 400],
+      [{ afterCallbackRedirectUrl: 'https://evil.example/' }, 'REDIRECT_URL_NOT_WHITELISTED', 400],
+      [{ omit: ['code_challenge'] }, 'SCHEMA_ERROR', 400],
     ];
-    for (const [options, code] of cases) {
+    for (const [options, code, status] of cases) {
       const end = await browser.go(authorizeUrl(service, 'corp', options).url);
-      expect(end.response?.status, code).toBe(400);
+      expect(end.response?.status, code).toBe(status);
       expect((await end.response!.json()).code).toBe(code);
     }
   });

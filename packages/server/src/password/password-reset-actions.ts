@@ -12,6 +12,7 @@ import { expireOutstandingCodes } from '../codes/code-store.js';
 import { useCode } from '../codes/codes.js';
 import { settleProof } from '../contact-channels/mailbox-proof.js';
 import { type ActionContext, act, record, sessionsEnded } from '../events/recorder.js';
+import { StatusRefusal } from '../http/responses.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { deleteUserSessionsExcept } from '../sessions/session-store.js';
 import type { Db } from '../storage/db.js';
@@ -126,7 +127,7 @@ export function changePassword(ctx: ActionContext, passwordHash: string, keepSes
 
 /**
  * Gives the context's user a first password, ending their reset and sign-in
- * codes; PASSWORD_CONFIRMATION_MISMATCH when they have one (`requireNoPassword`).
+ * codes; a plain 400 when they have one (`requireNoPassword`).
  */
 export function setPassword(ctx: ActionContext, passwordHash: string): Promise<void> {
   const userId = ownUser(ctx);
@@ -140,19 +141,13 @@ export function setPassword(ctx: ActionContext, passwordHash: string): Promise<v
 }
 
 /**
- * Refuses a user who has a password already: PASSWORD_CONFIRMATION_MISMATCH,
- * the catalogue's error for "this change needs the current password".
+ * Refuses a user who has a password already as the original backend does: a
+ * plain 400 `User already has a password set.` (wire-protocol §4.2).
  */
 export async function requireNoPassword(db: Db, projectId: string, userId: string): Promise<void> {
   const user = await findUser(db, projectId, userId);
   if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-  if (user.password_hash !== null) {
-    throw new KnownError(
-      'PASSWORD_CONFIRMATION_MISMATCH',
-      undefined,
-      'The user already has a password; changing it needs the current one (POST /auth/password/update).',
-    );
-  }
+  if (user.password_hash !== null) throw new StatusRefusal(400, 'User already has a password set.');
 }
 
 function ownUser(ctx: ActionContext): string {

@@ -24,8 +24,8 @@
  *   without it, no session can be told to be the caller's and all end (the
  *   caller's access token keeps working until it expires).
  * - `set` is for a user without a password only; one who has a password is
- *   refused with PASSWORD_CONFIRMATION_MISMATCH, the catalogue's error for
- *   "this change needs the current password" (use `update`).
+ *   refused as the original backend does, with a plain 400 `User already has
+ *   a password set.` (wire-protocol §4.2; use `update`).
  *
  * Passwords are hashed before any transaction; codes are checked on the
  * database (a wrong guess counts) and used in the transaction that acts on them.
@@ -185,17 +185,13 @@ const setPassword = defineRoute({
   path: '/auth/password/set',
   tag: 'password',
   summary:
-    'Gives the signed-in user a password when they have none (a user with one gets PASSWORD_CONFIRMATION_MISMATCH: change it with the old one).',
+    'Gives the signed-in user a password when they have none (a user with one gets a plain 400: change it with the old one).',
   access: 'client',
   user: true,
   body: z.strictObject({ password: z.string() }),
   answer: successAnswer,
-  errors: [
-    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
-    'PASSWORD_TOO_SHORT',
-    'PASSWORD_TOO_LONG',
-    'PASSWORD_CONFIRMATION_MISMATCH',
-  ],
+  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
+  refusals: [400],
   handler: async (input) => {
     const { auth, userId, body, deps } = input;
     requirePasswordAuth(auth.project);

@@ -25,7 +25,7 @@ import { defineRoute, type Route } from '../http/route.js';
 import type { Db } from '../storage/db.js';
 import { existingTeam } from '../teams/team-access.js';
 import { findMembership, findTeam } from '../teams/team-store.js';
-import { resolveUser, userRefErrors } from '../users/user-ref.js';
+import { requireOwnList, resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findDefinition, heldPermissions, listDefinitions } from './definition-store.js';
 import { heldPermissionIds } from './permission-store.js';
 import {
@@ -73,16 +73,16 @@ const listPermissionsRoute = defineRoute({
   }),
   answer: listOf(permissionSchema).meta({ id: 'TeamPermissionList' }),
   errors: ['TEAM_NOT_FOUND', ...userRefErrors],
+  refusals: [403],
   handler: async ({ auth, query, deps }) => {
     const projectId = auth.project.id;
-    if (auth.accessType === 'client') {
-      if (query.user_id === undefined) {
-        throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
-          actual_access_type: 'client',
-          allowed_access_types: ['server', 'admin'],
-        });
-      }
-      if (query.team_id === undefined) throw schemaError('query.team_id: required with client access');
+    requireOwnList(
+      auth,
+      query.user_id,
+      'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user',
+    );
+    if (auth.accessType === 'client' && query.team_id === undefined) {
+      throw schemaError('query.team_id: required with client access');
     }
     // The team and the user are looked up side by side (two pooled connections on PostgreSQL).
     const [team, user] = await Promise.all([

@@ -10,6 +10,7 @@ import {
   authHeaders,
   call,
   expectKnownError,
+  expectStatusRefusal,
   signUp,
   snapshot,
   userHeaders,
@@ -255,8 +256,23 @@ describe('held permissions', () => {
     const headers = userHeaders(service, member);
     const noTeam = await call(service, 'GET', '/team-permissions?user_id=me', { headers });
     expectKnownError(noTeam, 'SCHEMA_ERROR', 400);
+    const ownOnly =
+      'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user';
     const noUser = await call(service, 'GET', `/team-permissions?team_id=${team}`, { headers });
-    expectKnownError(noUser, 'INSUFFICIENT_ACCESS_TYPE', 401);
+    expectStatusRefusal(noUser, 403, ownOnly);
+    const otherUser = await call(
+      service,
+      'GET',
+      `/team-permissions?team_id=${team}&user_id=${(await signUp(service)).user_id}`,
+      {
+        headers,
+      },
+    );
+    expectStatusRefusal(otherUser, 403, ownOnly);
+    const signedOut = await call(service, 'GET', `/team-permissions?team_id=${team}&user_id=${member.user_id}`, {
+      headers: authHeaders(service),
+    });
+    expectKnownError(signedOut, 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
     const unknownTeam = await call(service, 'GET', '/team-permissions?team_id=nope&user_id=me', { headers });
     expectKnownError(unknownTeam, 'TEAM_NOT_FOUND', 404);
   });

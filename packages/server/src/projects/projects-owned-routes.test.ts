@@ -170,12 +170,15 @@ describe('refusals', () => {
   it.each([
     ['GET', undefined],
     ['POST', { display_name: 'No user' }],
-  ] as const)('%s needs a signed-in user', async (method, json) => {
-    const before = await projectCount();
-    const answer = await call(service, method, '/internal/projects', { headers: authHeaders(internal), json });
-    expectKnownError(answer, 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
-    expect(await projectCount()).toBe(before);
-  });
+  ] as const)(
+    '%s needs a signed-in user: USER_AUTHENTICATION_REQUIRED (401), as the original backend',
+    async (method, json) => {
+      const before = await projectCount();
+      const answer = await call(service, method, '/internal/projects', { headers: authHeaders(internal), json });
+      expectKnownError(answer, 'USER_AUTHENTICATION_REQUIRED', 401);
+      expect(await projectCount()).toBe(before);
+    },
+  );
 
   it("refuses another user's or project's token", async () => {
     const user = await signUp(service);

@@ -42,6 +42,7 @@ const listOwned = defineRoute({
   summary: 'The projects the signed-in dashboard user owns, in the admin view (internal project only).',
   access: 'client',
   user: true,
+  signedOutError: 'USER_AUTHENTICATION_REQUIRED',
   answer: ownedProjectListViews,
   errors: ['EXPECTED_INTERNAL_PROJECT'],
   handler: async ({ auth, userId, deps }) => {
@@ -57,6 +58,7 @@ const createOwned = defineRoute({
   summary: 'Creates a project owned by the signed-in dashboard user, with no key set (internal project only).',
   access: 'client',
   user: true,
+  signedOutError: 'USER_AUTHENTICATION_REQUIRED',
   body: projectUpdateBody.extend({ display_name: z.string().min(1).max(256) }),
   answer: ownedProjectViews,
   status: 201,

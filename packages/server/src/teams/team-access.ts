@@ -16,6 +16,15 @@ export async function existingTeam(db: Db, projectId: string, teamId: string): P
   return team;
 }
 
+/**
+ * Refuses a signed-out client on a route that acts as its user without naming
+ * one (creating, reading, changing or deleting a team): USER_AUTHENTICATION_REQUIRED
+ * (401), before the team is looked up, as the original backend. Server and admin access pass.
+ */
+export function requireClientUser(auth: RequestAuth): void {
+  if (auth.accessType === 'client' && !auth.userId) throw new KnownError('USER_AUTHENTICATION_REQUIRED');
+}
+
 /** A client's permission check in `team` (TEAM_PERMISSION_REQUIRED); server and admin access pass. */
 export function requireOn(db: Db, auth: RequestAuth, team: TeamRow, permission: SystemTeamPermission): Promise<void> {
   return requireTeamPermission(

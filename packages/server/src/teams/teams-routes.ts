@@ -10,9 +10,10 @@
  *   non-member holds no permission), as on the original backend;
  * - an unknown or malformed team id is TEAM_NOT_FOUND before any permission
  *   is asked;
- * - listing teams other than its own, or creating teams while the project has
- *   `client_team_creation_enabled` off, is INSUFFICIENT_ACCESS_TYPE: server
- *   access may do it, the client may not;
+ * - as on the original backend, with its plain 403s (wire-protocol §4.2):
+ *   listing teams other than its own (or all), creating a team for another
+ *   user, or creating one while the project has `client_team_creation_enabled`
+ *   off; a signed-out client acting on a team is USER_AUTHENTICATION_REQUIRED;
  * - a client may change only its own team profile and may leave any team; it
  *   removes others with `$remove_members`.
  * A member profile's empty name or picture shows the user's own (the profile
@@ -23,13 +24,14 @@ import { z } from 'zod';
 import { clientImageUrl, idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import { requestContext } from '../events/recorder.js';
 import type { RequestAuth } from '../http/env.js';
+import { StatusRefusal } from '../http/responses.js';
 import { defineRoute, defineViews, type Route } from '../http/route.js';
 import type { Db } from '../storage/db.js';
 import type { TeamRow } from '../storage/schema.js';
-import { resolveUser, userRefErrors } from '../users/user-ref.js';
+import { namesOwnUser, requireOwnList, resolveUser, userRefErrors } from '../users/user-ref.js';
 import { attachSelectedTeams, findUser } from '../users/user-store.js';
 import { serverUserSchema, serverUserView, type UserWithTeam } from '../users/user-views.js';
-import { existingTeam, requireOn } from './team-access.js';
+import { existingTeam, requireClientUser, requireOn } from './team-access.js';
 import {
   findMembership,
   listMemberProfiles,
@@ -100,11 +102,14 @@ const listTeamsRoute = defineRoute({
   query: z.object({ user_id: idRef.optional() }),
   answer: teamListViews,
   errors: [...userRefErrors],
+  refusals: [403],
   handler: async ({ auth, query, deps }) => {
-    if (query.user_id === undefined) {
-      if (auth.accessType === 'client') throw insufficientForClient();
-      return listTeams(deps.db, auth.project.id, null);
-    }
+    requireOwnList(
+      auth,
+      query.user_id,
+      'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user',
+    );
+    if (query.user_id === undefined) return listTeams(deps.db, auth.project.id, null);
     const user = await resolveUser(deps.db, auth, query.user_id);
     return listTeams(deps.db, auth.project.id, user.id);
   },
@@ -119,12 +124,22 @@ const createTeamRoute = defineRoute({
   body: { client: clientCreate, server: serverCreate },
   answer: teamViews,
   status: 201,
-  errors: [...userRefErrors],
+  errors: [...userRefErrors, 'USER_AUTHENTICATION_REQUIRED'],
+  refusals: [403],
   handler: async (input) => {
     const { auth, body, deps } = input;
     const { creator_user_id: given, ...fields } = body as z.output<typeof serverCreate>;
     const client = auth.accessType === 'client';
-    if (client && !auth.project.config.client_team_creation_enabled) throw insufficientForClient();
+    requireClientUser(auth);
+    if (client && !auth.project.config.client_team_creation_enabled) {
+      throw new StatusRefusal(403, 'Client team creation is disabled for this project');
+    }
+    if (client && given !== undefined && !namesOwnUser(auth, given)) {
+      throw new StatusRefusal(
+        403,
+        "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.",
+      );
+    }
     // A client's team is always its own: without a creator it would have no member at all.
     const creatorRef = given ?? (client ? 'me' : undefined);
     const creator = creatorRef === undefined ? null : await resolveUser(deps.db, auth, creatorRef);
@@ -140,8 +155,9 @@ const getTeamRoute = defineRoute({
   access: 'client',
   params: teamParams,
   answer: teamViews,
-  errors: ['TEAM_NOT_FOUND'],
+  errors: ['TEAM_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED'],
   handler: async ({ auth, params, deps }) => {
+    requireClientUser(auth);
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     if (auth.accessType === 'client') {
       const member = auth.userId && (await findMembership(deps.db, auth.project.id, team.id, auth.userId));
@@ -160,9 +176,10 @@ const updateTeamRoute = defineRoute({
   params: teamParams,
   body: { client: z.strictObject(clientTeamFields), server: z.strictObject(serverTeamFields) },
   answer: teamViews,
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
+    requireClientUser(auth);
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     await requireOn(deps.db, auth, team, mayUpdate);
     const updated = await updateTeam(requestContext(input), team.id, body);
@@ -180,9 +197,10 @@ const deleteTeamRoute = defineRoute({
   access: 'client',
   params: teamParams,
   answer: successAnswer,
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
+  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
   handler: async (input) => {
     const { auth, params, deps } = input;
+    requireClientUser(auth);
     const team = await existingTeam(deps.db, auth.project.id, params.teamId);
     await requireOn(deps.db, auth, team, mayDelete);
     if (!(await deleteTeam(requestContext(input), team.id))) {

@@ -11,6 +11,7 @@ import {
   authHeaders,
   call,
   expectKnownError,
+  expectStatusRefusal,
   newEmail,
   signUp,
   snapshot,
@@ -159,7 +160,7 @@ describe('creating teams', () => {
     try {
       const before = await snapshot(service);
       const answer = await call(service, 'POST', '/teams', { headers: as(bob), json: { display_name: 'No' } });
-      expectKnownError(answer, 'INSUFFICIENT_ACCESS_TYPE', 401);
+      expectStatusRefusal(answer, 403, 'Client team creation is disabled for this project');
       expect(await snapshot(service)).toEqual(before);
       const made = ok(
         await call(service, 'POST', '/teams', {
@@ -181,7 +182,11 @@ describe('creating teams', () => {
       headers: as(bob),
       json: { display_name: 'For Carol', creator_user_id: carol.user_id },
     });
-    expectKnownError(answer, 'INSUFFICIENT_ACCESS_TYPE', 401);
+    expectStatusRefusal(
+      answer,
+      403,
+      "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.",
+    );
   });
 
   it('gives every new user a team of their own when the project asks for it', async () => {
@@ -238,8 +243,6 @@ describe("another team's data", () => {
         ['GET', `/teams/${teamB}`, undefined, 'TEAM_NOT_FOUND'],
         ['PATCH', `/teams/${teamB}`, { display_name: 'Mine now' }, 'TEAM_PERMISSION_REQUIRED'],
         ['DELETE', `/teams/${teamB}`, undefined, 'TEAM_PERMISSION_REQUIRED'],
-        ['GET', `/teams?user_id=${alice.user_id}`, undefined, 'INSUFFICIENT_ACCESS_TYPE'],
-        ['GET', '/teams', undefined, 'INSUFFICIENT_ACCESS_TYPE'],
         ['POST', `/team-memberships/${teamB}/me`, {}, 'INSUFFICIENT_ACCESS_TYPE'],
         ['DELETE', `/team-memberships/${teamB}/${alice.user_id}`, {}, 'TEAM_PERMISSION_REQUIRED'],
         ['DELETE', `/team-memberships/${teamB}/me`, {}, 'TEAM_MEMBERSHIP_NOT_FOUND'],
@@ -248,7 +251,6 @@ describe("another team's data", () => {
         ['GET', `/team-member-profiles/${teamB}/me`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
         ['PATCH', `/team-member-profiles/${teamB}/${alice.user_id}`, { display_name: 'x' }, 'INSUFFICIENT_ACCESS_TYPE'],
         ['PATCH', `/team-member-profiles/${teamB}/me`, { display_name: 'x' }, 'TEAM_MEMBERSHIP_NOT_FOUND'],
-        ['GET', `/team-permissions?team_id=${teamB}&user_id=${alice.user_id}`, undefined, 'INSUFFICIENT_ACCESS_TYPE'],
         ['POST', `/team-permissions/${teamB}/me/admin`, {}, 'INSUFFICIENT_ACCESS_TYPE'],
         ['DELETE', `/team-permissions/${teamB}/${alice.user_id}/admin`, {}, 'INSUFFICIENT_ACCESS_TYPE'],
         [
@@ -265,11 +267,41 @@ describe("another team's data", () => {
         const answer = await call(service, method, path, { headers: as(person), json });
         expect(`${method} ${path}: ${answer.headers.get('x-stack-known-error')}`).toBe(`${method} ${path}: ${code}`);
       }
+      // Lists of someone else's teams or permissions: the original backend's plain 403.
+      const lists: [string, string][] = [
+        [`/teams?user_id=${alice.user_id}`, 'teams'],
+        ['/teams', 'teams'],
+        [`/team-permissions?team_id=${teamB}&user_id=${alice.user_id}`, 'permissions'],
+      ];
+      for (const [path, what] of lists) {
+        expectStatusRefusal(
+          await call(service, 'GET', path, { headers: as(person) }),
+          403,
+          `Client can only list ${what} for their own user. user_id must be either "me" or the ID of the current user`,
+        );
+      }
       const nothing = ok(
         await call(service, 'GET', `/team-permissions?team_id=${teamB}&user_id=me`, { headers: as(person) }),
       );
       expect(nothing.items).toEqual([]);
     }
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('asks a signed-out client to sign in (USER_AUTHENTICATION_REQUIRED) before looking the team up', async () => {
+    const before = await snapshot(service);
+    const signedOut = authHeaders(service);
+    for (const id of [teamB, '00000000-0000-4000-8000-000000000000']) {
+      for (const [method, json] of [['GET'], ['PATCH', { display_name: 'Mine now' }], ['DELETE']] as const) {
+        const answer = await call(service, method, `/teams/${id}`, { headers: signedOut, json });
+        expectKnownError(answer, 'USER_AUTHENTICATION_REQUIRED', 401);
+      }
+    }
+    const created = await call(service, 'POST', '/teams', {
+      headers: signedOut,
+      json: { display_name: 'New Team', creator_user_id: alice.user_id },
+    });
+    expectKnownError(created, 'USER_AUTHENTICATION_REQUIRED', 401);
     expect(await snapshot(service)).toEqual(before);
   });
 

@@ -94,6 +94,19 @@ export function expectKnownError(answer: Answer, code: KnownErrorCode, status: n
   }
 }
 
+/**
+ * Asserts a plain status error (wire-protocol §4.2): the text as body, no
+ * known-error header, the status as `expectKnownError` reads it.
+ */
+export function expectStatusRefusal(answer: Answer, status: number, text: string, overridden = true): void {
+  expect(answer.text).toBe(text);
+  expect(answer.headers.get(h.knownError)).toBeNull();
+  expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  expect([answer.status, answer.headers.get(h.actualStatus)]).toEqual(
+    overridden ? [200, String(status)] : [status, null],
+  );
+}
+
 let counter = 0;
 
 /** A fresh e-mail address. */
