@@ -135,8 +135,13 @@ describe('dashboard: sign-in methods', () => {
     const table = page.getByRole('table', { name: 'OAuth providers' });
     await table.getByRole('cell', { name: 'GitLab', exact: true }).waitFor();
     const providers = (await stack.admin.getProject()).config.oauthProviders;
-    expect(providers.map((provider) => provider.id)).toEqual(['github', 'google', 'gitlab']);
-    expect(providers[2]).toMatchObject({ id: 'gitlab', type: 'standard', enabled: true, clientId: 'gitlab-client' });
+    // The service lists providers by id, as Stack's does.
+    expect(providers.map((provider) => provider.id)).toEqual(['github', 'gitlab', 'google']);
+    expect(providers.find((provider) => provider.id === 'gitlab')).toMatchObject({
+      type: 'standard',
+      enabled: true,
+      clientId: 'gitlab-client',
+    });
   });
 
   it('edits a provider: turned off, its stored secret kept', async () => {
@@ -172,8 +177,8 @@ describe('dashboard: sign-in methods', () => {
       .getByRole('table', { name: 'OAuth providers' })
       .getByRole('cell', { name: /^Corp SSO/ })
       .waitFor();
-    expect((await stack.admin.getProject()).config.oauthProviders.at(-1)).toMatchObject({
-      id: 'corp-sso',
+    const providers = (await stack.admin.getProject()).config.oauthProviders;
+    expect(providers.find((provider) => provider.id === 'corp-sso')).toMatchObject({
       type: 'standard',
       issuer: 'https://sso.example.com/realms/staff',
       displayName: 'Corp SSO',
