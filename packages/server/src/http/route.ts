@@ -86,7 +86,7 @@ interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
 }
 
 /** The known error of a signed-out call of a `user: true` route. */
-export type SignedOutError = 'CANNOT_GET_OWN_USER_WITHOUT_USER' | 'USER_AUTHENTICATION_REQUIRED';
+type SignedOutError = 'CANNOT_GET_OWN_USER_WITHOUT_USER' | 'USER_AUTHENTICATION_REQUIRED';
 
 /** A route declaration (see `defineRoute`). */
 export interface RouteDefinition<

@@ -323,7 +323,7 @@ function issueAccessToken(
  * @example
  * const access = await tokenEndpointAnswer(deps, { projectId, userId: session.user_id, sessionId: session.id });
  */
-export async function tokenEndpointAnswer(
+async function tokenEndpointAnswer(
   deps: Pick<SignInDeps, 'accessTokens'>,
   session: { projectId: string; userId: string; sessionId: string },
 ): Promise<TokenEndpointAnswer> {
