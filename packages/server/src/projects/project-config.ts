@@ -7,7 +7,7 @@
  * extension) holds the project's limits on guessing (`rate-limit/limit-settings.ts`); `mfa_required`
  * (an extension) asks every sign-in for a TOTP second factor (`mfa/`).
  */
-import { type AdminProjectConfigWire, KnownError } from '@latchkey/protocol';
+import { type AdminProjectConfigWire, KnownError, oauthProviderPresets } from '@latchkey/protocol';
 import { z } from 'zod';
 import { describeIssues } from '../common/validate.js';
 import { defaultRateLimits, rateLimitSettings } from '../rate-limit/limit-settings.js';
@@ -40,19 +40,8 @@ export const defaultProjectConfig: ProjectConfig = {
   mfa_required: false,
 };
 
-const oauthProviderIds = [
-  'google',
-  'github',
-  'microsoft',
-  'spotify',
-  'facebook',
-  'discord',
-  'gitlab',
-  'bitbucket',
-  'linkedin',
-  'apple',
-  'x',
-] as const;
+/** The preset ids, as the protocol lists them (`oauthProviderPresets`). */
+const oauthProviderIds = oauthProviderPresets;
 
 /** Ids of the presets, plus the slug an operator gives a generic OpenID Connect provider. */
 const providerId = z
