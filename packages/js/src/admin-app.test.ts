@@ -240,12 +240,12 @@ describe('AdminApp metrics and users', () => {
     const created = await app.createUser({ primaryEmail: newCredentials().email, displayName: 'Recent' });
     const metrics = await app.getMetrics();
     expect(metrics.totalUsers).toBeGreaterThanOrEqual(1);
-    expect(metrics.dailyUsers).toHaveLength(30);
+    expect(metrics.dailyUsers).toHaveLength(31);
     expect(metrics.dailyUsers.at(-1)).toEqual({
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       activity: expect.any(Number),
     });
-    expect(metrics.dailyActiveUsers).toHaveLength(30);
+    expect(metrics.dailyActiveUsers).toHaveLength(31);
     expect(metrics.usersByCountry).toEqual(expect.any(Object));
     expect(metrics.loginMethods).toEqual(expect.any(Array));
     const recent = metrics.recentlyRegistered.find((user) => user.id === created.id);

@@ -21,7 +21,7 @@ import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
 import { outboxSealer, resealContent } from './mail/sealed-mail.js';
 import { resealTotpSecrets } from './mfa/mfa-store.js';
 import { resealAccountTokens } from './oauth/oauth-account-store.js';
-import { PasswordHasher } from './password/passwords.js';
+import { checkPasswordRequirements, PasswordHasher } from './password/passwords.js';
 import {
   type BootstrapOptions,
   bootstrapDatabase,
@@ -430,7 +430,12 @@ export async function listProjects(storage: Storage): Promise<ProjectSummary[]> 
  * const owner = await createOwner(storage, { email: 'ops@example.com', password });
  * await addProjectOwner(storage, projectId, owner.id);
  */
-export function createOwner(storage: Storage, input: { email: string; password: string }): Promise<ServerUserWire> {
+export async function createOwner(
+  storage: Storage,
+  input: { email: string; password: string },
+): Promise<ServerUserWire> {
+  // A dashboard owner's password follows the rules of a password its user chooses.
+  checkPasswordRequirements(input.password);
   return createUser(storage, internalProjectId, {
     primary_email: input.email,
     primary_email_auth_enabled: true,
@@ -478,9 +483,9 @@ export async function listUsers(
 }
 
 /**
- * Creates a user of a project (fields and rules as `POST /users`), answering
- * its server view. Refusals are known errors (USER_EMAIL_ALREADY_EXISTS,
- * PASSWORD_TOO_SHORT, SCHEMA_ERROR...).
+ * Creates a user of a project (fields and rules as `POST /users`: a password
+ * has no minimum length), answering its server view. Refusals are known
+ * errors (USER_EMAIL_ALREADY_EXISTS, PASSWORD_TOO_LONG, SCHEMA_ERROR...).
  *
  * @example
  * await createUser(storage, projectId, { primary_email: 'ada@example.com', password: 'correct-horse-1', primary_email_auth_enabled: true });

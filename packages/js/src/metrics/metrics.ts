@@ -54,7 +54,7 @@ export interface Metrics<U = ServerUser> {
  * ```
  */
 export interface ProjectMetrics {
-  /** The project's user metrics (totals, the last 30 days, countries, recent users). */
+  /** The project's user metrics (totals, today and the 30 days before, countries, recent users). */
   getMetrics(): Promise<Metrics>;
 }
 

@@ -79,12 +79,12 @@ const at = (series: { date: string; activity: number }[], daysAgo: number) =>
   series.find((entry) => entry.date === new Date(today - daysAgo * day).toISOString().slice(0, 10))?.activity;
 
 describe('GET /internal/metrics', () => {
-  it('answers zeros for a project without users: 30 days each, ending today', async () => {
+  it('answers zeros for a project without users: today and the 30 days before, as the original backend', async () => {
     const body = await metrics(untrusting);
     expect(body.total_users).toBe(0);
-    expect(body.daily_users).toHaveLength(30);
-    expect(body.daily_users[0].date).toBe('2031-02-14');
-    expect(body.daily_users[29].date).toBe('2031-03-15');
+    expect(body.daily_users).toHaveLength(31);
+    expect(body.daily_users[0].date).toBe('2031-02-13');
+    expect(body.daily_users[30].date).toBe('2031-03-15');
     expect(body.daily_users.every((entry: { activity: number }) => entry.activity === 0)).toBe(true);
     expect(body.daily_active_users).toEqual(body.daily_users);
     expect(body).toMatchObject({

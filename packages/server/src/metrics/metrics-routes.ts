@@ -1,6 +1,6 @@
 /**
  * `GET /internal/metrics` (wire-protocol §15.9), admin access: the project's
- * user count, sign-ups and active users per day over the last 30 days (UTC,
+ * user count, sign-ups and active users per day, today and the 30 days before (UTC,
  * every day present, today last, by the service clock), users per country,
  * the users who signed up and were active last, and users per sign-in method.
  * Every figure is an aggregate the database computes.
@@ -20,8 +20,8 @@ import {
   findRecentlyRegistered,
 } from './metrics-store.js';
 
-/** Days in each daily series, today included. */
-const metricsDays = 30;
+/** Days in each daily series: today and the 30 days before it, as the original backend. */
+const metricsDays = 31;
 /** Users in each of the "recently" lists. */
 const recentUsersListed = 5;
 
@@ -51,7 +51,7 @@ const getMetrics = defineRoute({
   path: '/internal/metrics',
   tag: 'metrics',
   summary:
-    "The project's user metrics: totals, the last 30 days (UTC) of sign-ups and active users, countries, recent users.",
+    "The project's user metrics: totals, today and the 30 days before (UTC) of sign-ups and active users, countries, recent users.",
   access: 'admin',
   answer: metricsAnswer,
   errors: [],

@@ -156,18 +156,24 @@ describe('disconnecting', () => {
     expect(flagged.body.passkey_auth_enabled).toBe(true);
     expectKnownError(await disconnect(), 'SCHEMA_ERROR', 400);
 
-    const started = await call(service, 'POST', '/auth/passkey/initiate-passkey-registration', {
-      headers: userHeaders(service, only),
-      json: {},
-    });
-    const credential = new SoftwareAuthenticator().register(started.body.options_json, {
-      origin: 'http://localhost:3000',
-    });
-    const registered = await call(service, 'POST', '/auth/passkey/register', {
-      headers: userHeaders(service, only),
-      json: { credential, code: started.body.code },
-    });
-    expect(registered.status, registered.text).toBe(200);
+    // Registering needs passkeys on in the project; then they are turned off again.
+    await service.setProjectConfig({ passkey_enabled: true });
+    try {
+      const started = await call(service, 'POST', '/auth/passkey/initiate-passkey-registration', {
+        headers: userHeaders(service, only),
+        json: {},
+      });
+      const credential = new SoftwareAuthenticator().register(started.body.options_json, {
+        origin: 'http://localhost:3000',
+      });
+      const registered = await call(service, 'POST', '/auth/passkey/register', {
+        headers: userHeaders(service, only),
+        json: { credential, code: started.body.code },
+      });
+      expect(registered.status, registered.text).toBe(200);
+    } finally {
+      await service.setProjectConfig({ passkey_enabled: false });
+    }
     // With passkey sign-in off in the project the passkey signs nobody in.
     expectKnownError(await disconnect(), 'SCHEMA_ERROR', 400);
     await service.setProjectConfig({ passkey_enabled: true });

@@ -113,6 +113,31 @@ describeEachBackend('passkeys', (backend) => {
       });
       expect(options_json.excludeCredentials).toEqual([]);
       expect(options_json.challenge).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      expect(options_json.timeout).toBe(60_000);
+      expect(options_json).not.toHaveProperty('hints');
+    });
+
+    it('is refused, both calls, while the project has passkeys off', async () => {
+      const user = await signUp(service);
+      const { options_json, code } = await startRegistration(user);
+      await service.setProjectConfig({ passkey_enabled: false });
+      try {
+        const before = await state();
+        expectKnownError(
+          await post('/auth/passkey/initiate-passkey-registration', {}, userHeaders(service, user)),
+          'PASSKEY_AUTHENTICATION_NOT_ENABLED',
+          400,
+        );
+        const credential = new SoftwareAuthenticator().register(options_json, localhost);
+        expectKnownError(
+          await post('/auth/passkey/register', { credential, code }, userHeaders(service, user)),
+          'PASSKEY_AUTHENTICATION_NOT_ENABLED',
+          400,
+        );
+        expect(await state()).toEqual(before);
+      } finally {
+        await service.setProjectConfig({ passkey_enabled: true });
+      }
     });
 
     it('keeps the passkey, turns passkey sign-in on for the user and excludes the passkey next time', async () => {

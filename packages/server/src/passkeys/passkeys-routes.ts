@@ -17,11 +17,10 @@
  *   other would be thrown at the page.
  * - A challenge is answered once: a response that fails verification uses its
  *   code up as well, so the ceremony starts again.
- * - Passkey sign-in needs the project's `passkey_enabled`
- *   (PASSKEY_AUTHENTICATION_NOT_ENABLED) and the user's `passkey_auth_enabled`,
- *   which a user may turn off (`PATCH /users/me`) without losing the passkeys.
- *   Registering does not need `passkey_enabled`: a project can let users
- *   prepare passkeys before it turns passkey sign-in on.
+ * - Every ceremony needs the project's `passkey_enabled`
+ *   (PASSKEY_AUTHENTICATION_NOT_ENABLED), registering too, as the original
+ *   backend; signing in also needs the user's `passkey_auth_enabled`, which a
+ *   user may turn off (`PATCH /users/me`) without losing the passkeys.
  * - A passkey id that is malformed, of another user or of another project is
  *   PASSKEY_NOT_FOUND (an extension code, like the routes).
  */
@@ -167,6 +166,11 @@ function whenUsedMeanwhile(failure: (message: string) => KnownError) {
   };
 }
 
+/** PASSKEY_AUTHENTICATION_NOT_ENABLED unless the project has passkeys on (every ceremony, registering too). */
+function requirePasskeys(project: ProjectRecord): void {
+  if (!project.config.passkey_enabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');
+}
+
 const initiateRegistration = defineRoute({
   method: 'POST',
   path: '/auth/passkey/initiate-passkey-registration',
@@ -176,10 +180,11 @@ const initiateRegistration = defineRoute({
   access: 'client',
   user: true,
   answer: ceremonyAnswer('PasskeyRegistrationStarted'),
-  errors: [],
+  errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED'],
   handler: async (input) => {
     const { auth, userId, deps } = input;
     const { project } = auth;
+    requirePasskeys(project);
     const user = await findUser(deps.db, project.id, userId);
     if (!user) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
     const existing = await listUserPasskeys(deps.db, project.id, userId);
@@ -219,10 +224,11 @@ const register = defineRoute({
   answer: z
     .object({ user_handle: z.string().meta({ description: "The bytes of the user's id, base64url." }) })
     .meta({ id: 'PasskeyRegistered' }),
-  errors: ['PASSKEY_REGISTRATION_FAILED'],
+  errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED', 'PASSKEY_REGISTRATION_FAILED'],
   handler: async (input) => {
     const { auth, body, userId, client, deps } = input;
     const { project } = auth;
+    requirePasskeys(project);
     const ctx = requestContext(input);
     const ceremony = { project, clientIp: client.ip, ctx };
     const row = await ceremonyCode(deps, ceremony, 'passkey_registration', body.code, registrationFailed);
@@ -244,10 +250,6 @@ const register = defineRoute({
   },
 });
 
-function requirePasskeySignIn(project: ProjectRecord): void {
-  if (!project.config.passkey_enabled) throw new KnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');
-}
-
 const initiateAuthentication = defineRoute({
   method: 'POST',
   path: '/auth/passkey/initiate-passkey-authentication',
@@ -259,7 +261,7 @@ const initiateAuthentication = defineRoute({
   errors: ['PASSKEY_AUTHENTICATION_NOT_ENABLED'],
   handler: async (input) => {
     const { auth, client, deps } = input;
-    requirePasskeySignIn(auth.project);
+    requirePasskeys(auth.project);
     // Anyone may start one, and each stores a challenge: limited per client address (429 beyond).
     await limitPasskeyChallenges(deps.counters, auth.project, client.ip, deps.clock.now());
     const options = await authenticationOptions();
@@ -300,7 +302,7 @@ const signIn = defineRoute({
   handler: async (input) => {
     const { auth, body, client, deps } = input;
     const { project } = auth;
-    requirePasskeySignIn(project);
+    requirePasskeys(project);
     const ctx = requestContext(input);
     const ceremony = { project, clientIp: client.ip, ctx };
     const row = await ceremonyCode(deps, ceremony, 'passkey_authentication', body.code, authenticationFailed);

@@ -34,8 +34,8 @@ import { isTrustedUrl } from '../projects/trusted-urls.js';
 /** The RP id the options carry; the SDK puts the page's hostname in its place. */
 export const placeholderRpId = 'THIS_VALUE_WILL_BE_REPLACED.example.com';
 
-/** How long the browser's prompt may take (the challenge's code lives longer: five minutes). */
-const ceremonyTimeoutMs = 120_000;
+/** How long the browser's prompt may take, as the original backend (the challenge's code lives longer: five minutes). */
+const ceremonyTimeoutMs = 60_000;
 
 /** A WebAuthn check that failed, with the sentence the caller gets in `details.message`. */
 export class WebAuthnRefusal extends Error {}
@@ -57,8 +57,10 @@ export interface RegistrationSubject {
 }
 
 /** Options for `navigator.credentials.create()`: a discoverable credential for the user. */
-export function registrationOptions(subject: RegistrationSubject): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  return generateRegistrationOptions({
+export async function registrationOptions(
+  subject: RegistrationSubject,
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { hints, ...options } = await generateRegistrationOptions({
     rpName: subject.projectName,
     rpID: placeholderRpId,
     userID: isoUint8Array.fromUTF8String(subject.userId),
@@ -69,6 +71,8 @@ export function registrationOptions(subject: RegistrationSubject): Promise<Publi
     excludeCredentials: subject.existingCredentialIds.map((id) => ({ id })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   });
+  // No hints are given: the original backend's options have no empty `hints` list either.
+  return hints?.length ? { ...options, hints } : options;
 }
 
 /** Options for `navigator.credentials.get()`: any discoverable credential of the site (none listed). */

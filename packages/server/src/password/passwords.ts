@@ -38,10 +38,13 @@ const saltLength = 16;
 /**
  * PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG, counted in Unicode code points.
  * Call it before `hashPassword`, so an over-long password costs no hashing.
+ * A password server code sets (`'server'`) has no minimum, as with the
+ * original backend: the app's own rules decide; the maximum still bounds the
+ * hashing.
  */
-export function checkPasswordRequirements(password: string): void {
+export function checkPasswordRequirements(password: string, setBy: 'user' | 'server' = 'user'): void {
   const length = [...password].length;
-  if (length < constants.passwordMinLength) {
+  if (setBy === 'user' && length < constants.passwordMinLength) {
     throw new KnownError('PASSWORD_TOO_SHORT', { min_length: constants.passwordMinLength });
   }
   if (length > constants.passwordMaxLength) {

@@ -10,6 +10,7 @@
 import { type AdminProjectConfigWire, KnownError, oauthProviderPresets } from '@latchkey/protocol';
 import { z } from 'zod';
 import { describeIssues } from '../common/validate.js';
+import { StatusRefusal } from '../http/responses.js';
 import { defaultRateLimits, rateLimitSettings } from '../rate-limit/limit-settings.js';
 
 /** The stored configuration (the admin config of wire-protocol §15.6 less its derived keys). */
@@ -122,7 +123,8 @@ const standardEmail = z.strictObject({
   username: z.string().max(1024),
   password: z.string().max(4096),
   sender_name: z.string().max(256),
-  sender_email: z.email(),
+  // Any address the WHATWG rule of HTML forms accepts, as the original backend's (`test@email.com2` too).
+  sender_email: z.email({ pattern: z.regexes.html5Email }),
 });
 
 const emailConfig = z.discriminatedUnion('type', [sharedEmail, standardEmail]);
@@ -148,8 +150,7 @@ export const projectConfigSchema = z.strictObject({
         handler_path: z.string().startsWith('/').max(1024),
       }),
     )
-    .max(100)
-    .refine((list) => new Set(list.map((d) => d.domain)).size === list.length, { message: 'names a domain twice' }),
+    .max(100),
   email_config: emailConfig,
   team_creator_default_permissions: permissionList,
   team_member_default_permissions: permissionList,
@@ -233,5 +234,8 @@ export function mergeConfig(stored: ProjectConfig, patch: ProjectConfigPatch): P
   if (!result.success) {
     throw new KnownError('SCHEMA_ERROR', { message: describeIssues(result.error, 'config') });
   }
+  // A domain named twice is the original backend's plain-text refusal, after the schema's checks.
+  const domains = result.data.domains.map((d) => d.domain);
+  if (new Set(domains).size !== domains.length) throw new StatusRefusal(400, 'Duplicated domain found');
   return result.data;
 }

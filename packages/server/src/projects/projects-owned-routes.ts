@@ -63,6 +63,8 @@ const createOwned = defineRoute({
   answer: ownedProjectViews,
   status: 201,
   errors: ['EXPECTED_INTERNAL_PROJECT', 'PROJECT_LIMIT_REACHED'],
+  // A domain named twice (`mergeConfig`).
+  refusals: [400],
   handler: async (input) => {
     const { auth, body, deps } = input;
     requireInternal(auth.project.id);

@@ -7,7 +7,7 @@ import { headers as h, internalProjectId } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKeySet } from '../operations.js';
 import { dbOf } from '../storage/open-storage.js';
-import { authHeaders, call, countRows, expectKnownError, signUp } from '../test-support/api.js';
+import { authHeaders, call, countRows, expectKnownError, expectStatusRefusal, signUp } from '../test-support/api.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 
 let service: TestService;
@@ -282,17 +282,6 @@ describe('PATCH /projects/current', () => {
       'a handler path without a slash',
       { config: { domains: [{ domain: 'https://a.example.com', handler_path: 'h' }] } },
     ],
-    [
-      'a domain named twice, though with other handler paths',
-      {
-        config: {
-          domains: [
-            { domain: 'https://twice.example.com', handler_path: '/handler' },
-            { domain: 'https://twice.example.com', handler_path: '/handler2' },
-          ],
-        },
-      },
-    ],
     ['an unknown OAuth provider', { config: { oauth_providers: [{ id: 'myspace', enabled: true, type: 'shared' }] } }],
     [
       'a provider named twice',
@@ -315,6 +304,40 @@ describe('PATCH /projects/current', () => {
     const before = await projectRow();
     expectKnownError(await patch(body), 'SCHEMA_ERROR', 400);
     expect(await projectRow()).toEqual(before);
+  });
+
+  it("refuses a domain named twice, though with other handler paths, with the original backend's plain text", async () => {
+    const before = await projectRow();
+    const twice = await patch({
+      config: {
+        domains: [
+          { domain: 'https://twice.example.com', handler_path: '/handler' },
+          { domain: 'https://twice.example.com', handler_path: '/handler2' },
+        ],
+      },
+    });
+    expectStatusRefusal(twice, 400, 'Duplicated domain found');
+    expect(await projectRow()).toEqual(before);
+  });
+
+  it('takes any sender address the HTML form rule accepts, as the original backend', async () => {
+    const smtp = {
+      type: 'standard',
+      host: 'smtp.example.com',
+      port: 587,
+      username: 'u',
+      password: 'p',
+      sender_name: 'S',
+    };
+    const answer = await patch({ config: { email_config: { ...smtp, sender_email: 'test@email.com2' } } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.config.email_config.sender_email).toBe('test@email.com2');
+    expectKnownError(
+      await patch({ config: { email_config: { ...smtp, sender_email: 'a b@example.com' } } }),
+      'SCHEMA_ERROR',
+      400,
+    );
+    await patch({ config: { email_config: { type: 'shared' } } });
   });
 
   it('refuses a NUL and keeps other hostile text as text', async () => {

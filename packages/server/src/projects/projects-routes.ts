@@ -45,6 +45,8 @@ const updateCurrentProject = defineRoute({
   body: projectUpdateBody,
   answer: projectViews,
   errors: ['PERMISSION_NOT_FOUND'],
+  // A domain named twice (`mergeConfig`).
+  refusals: [400],
   handler: async (input) => {
     const { auth, body, deps } = input;
     const config = body.config ?? {};

@@ -42,7 +42,7 @@ export function schemaError(message: string): KnownError<'SCHEMA_ERROR'> {
   return new KnownError('SCHEMA_ERROR', { message });
 }
 
-/** The stored hash for a password or an imported hash; undefined when neither is given. */
+/** The stored hash for a password server code sets (no minimum length) or an imported hash; undefined when neither is given. */
 export async function passwordHashOf(
   input: { password?: string | null; password_hash?: string },
   passwords: PasswordHasher,
@@ -53,7 +53,7 @@ export async function passwordHashOf(
   if (input.password_hash !== undefined) return input.password_hash;
   if (input.password === null) return null;
   if (input.password === undefined) return undefined;
-  checkPasswordRequirements(input.password);
+  checkPasswordRequirements(input.password, 'server');
   return passwords.hash(input.password);
 }
 
