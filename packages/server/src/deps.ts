@@ -52,6 +52,8 @@ export interface Deps extends RequestAuthNeeds, RefreshNeeds, RefreshCookieNeeds
   strict: boolean;
   /** A developer's machine (`ServiceOptions.development`): new owned projects allow localhost. */
   development: boolean;
+  /** Shared mail lands in the dev mailbox (`devMailbox` without `smtpUrl`): nothing sent with the shared config leaves the machine. */
+  sharedMailStaysLocal: boolean;
   /** Most projects one owner may own through `POST /internal/projects`. */
   maxProjectsPerOwner: number;
   /** How the service reaches hosts that projects name (SMTP servers, OpenID issuers): `net/outbound-guard.ts`. */

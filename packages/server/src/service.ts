@@ -341,6 +341,7 @@ export function createService(options: ServiceOptions): Service {
     strict: options.strict ?? false,
     development,
     allowDevelopmentProvider: options.allowDevelopmentProvider ?? development,
+    sharedMailStaysLocal: (options.devMailbox ?? false) && !options.smtpUrl,
     maxProjectsPerOwner: options.maxProjectsPerOwner ?? defaultMaxProjectsPerOwner,
     outbound,
     logger,

@@ -7,7 +7,7 @@
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
-import { authHeaders, call, expectKnownError, newEmail } from '../test-support/api.js';
+import { authHeaders, call, expectKnownError, expectStatusRefusal, newEmail } from '../test-support/api.js';
 import { otherProjectForSuite, testServiceForSuite } from '../test-support/backends.js';
 import { lastMailTo } from '../test-support/mail.js';
 import { defaultTemplate } from './default-templates.js';
@@ -412,5 +412,53 @@ describe('who may use the templates', () => {
       expect(answer.body.error).toContain('params.type');
     }
     expect(await rows()).toEqual(before);
+  });
+});
+
+describe('edits under the shared e-mail config, where shared mail leaves the machine', () => {
+  // The operator's SMTP server sends shared mail (nothing is sent here: no flow runs).
+  const sending = testServiceForSuite({ smtpUrl: 'smtp://127.0.0.1:9' });
+  const sendingAdmin = () => authHeaders(sending, 'admin');
+  const refusal =
+    'Cannot update email templates in shared email config. Set up a custom email config to update email templates.';
+
+  it('refuses an edit as plain text, whatever the body, and keeps the default', async () => {
+    for (const json of [{ subject: 'Custom reset', content: {} }, { subject: 'Custom reset' }]) {
+      const response = await call(sending, 'PATCH', '/email-templates/password_reset', {
+        headers: sendingAdmin(),
+        json,
+      });
+      expectStatusRefusal(response, 400, refusal);
+    }
+    const after = await call(sending, 'GET', '/email-templates/password_reset', { headers: sendingAdmin() });
+    expect(after.body.is_default).toBe(true);
+  });
+
+  it('still refuses a client first, and allows the edit once the project sends through its own server', async () => {
+    const asClient = await call(sending, 'PATCH', '/email-templates/password_reset', {
+      headers: authHeaders(sending, 'client'),
+      json: { subject: 'x' },
+    });
+    expectKnownError(asClient, 'INSUFFICIENT_ACCESS_TYPE', 401);
+    const own = {
+      type: 'standard',
+      host: 'smtp.example.com',
+      port: 587,
+      username: 'mailer',
+      password: 'a-password',
+      sender_name: 'Example',
+      sender_email: 'noreply@example.com',
+    };
+    const config = await call(sending, 'PATCH', '/projects/current', {
+      headers: sendingAdmin(),
+      json: { config: { email_config: own } },
+    });
+    expect(config.status, config.text).toBe(200);
+    const edited = await call(sending, 'PATCH', '/email-templates/password_reset', {
+      headers: sendingAdmin(),
+      json: { subject: 'Custom reset' },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body.subject).toBe('Custom reset');
   });
 });

@@ -11,7 +11,10 @@
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { jsonValue, successAnswer } from '../common/schemas.js';
+import type { Deps } from '../deps.js';
 import { requestContext } from '../events/recorder.js';
+import type { RequestAuth } from '../http/env.js';
+import { StatusRefusal } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { JsonValue } from '../storage/schema.js';
 import { defaultTemplate, type TemplateSource } from './default-templates.js';
@@ -98,6 +101,20 @@ const getEmailTemplate = defineRoute({
     templateView(params.type, await findStoredTemplate(deps.db, auth.project.id, params.type)),
 });
 
+/**
+ * Under the shared e-mail config a project's mail goes out through the operator's server, under the operator's
+ * name: edits are refused there (as the original backend refuses them, whatever the body) unless that mail lands
+ * in the dev mailbox and so never leaves the machine.
+ */
+function editableTemplates({ auth, deps }: { auth: RequestAuth; deps: Deps }): void {
+  if (auth.project.config.email_config.type === 'shared' && !deps.sharedMailStaysLocal) {
+    throw new StatusRefusal(
+      400,
+      'Cannot update email templates in shared email config. Set up a custom email config to update email templates.',
+    );
+  }
+}
+
 const updateEmailTemplate = defineRoute({
   method: 'PATCH',
   path: '/email-templates/:type',
@@ -106,10 +123,12 @@ const updateEmailTemplate = defineRoute({
     'Saves a subject and/or body document for the type (the other part is kept). Placeholders must name variables of ' +
     "the type; a button's URL must be a link variable. An empty layout sends the default body.",
   access: 'admin',
+  precondition: editableTemplates,
   params: typeParams,
   body: editBody,
   answer: templateSchema,
   errors: [],
+  refusals: [400],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
     const stored = await findStoredTemplate(deps.db, auth.project.id, params.type);

@@ -86,6 +86,7 @@ async function serve(route: Route, c: Context<AppEnv>, deps: Deps, cookie: Refre
   const sent = sentRefreshToken(request);
   const refreshToken = cookie && auth ? cookie.refreshToken(sent) : sent;
   const userId = route.user && auth ? requireUserId(auth, route.signedOutError) : (auth?.userId ?? null);
+  if (auth) route.precondition?.({ auth, deps });
   const params = route.params ? validate(route.params, storable(c.req.param(), 'params'), 'params') : {};
   const query = route.query
     ? validate(route.query, storable(firstValues(new URL(request.url).searchParams), 'query'), 'query')

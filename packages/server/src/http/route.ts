@@ -113,6 +113,11 @@ export interface RouteDefinition<
    * (401) where the original backend asks for a user without naming one (`/internal/projects`).
    */
   signedOutError?: SignedOutError;
+  /**
+   * A refusal that holds whatever was sent: checked once the caller is authenticated, before params, query and
+   * body are read (the original backend refuses some calls before it looks at their input).
+   */
+  precondition?(input: { auth: RequestAuth; deps: Deps }): void;
   /** Default: no body (none, or `{}`). */
   body?: B;
   /** Query parameters; unknown ones are ignored. */

@@ -25,7 +25,11 @@ export default function Page(_props: PageProps) {
       <Section
         id="templates"
         title="Templates"
-        description="The mails the sign-in flows send. Edit one to change its subject and body."
+        description={
+          "The mails the sign-in flows send. Edit one to change its subject and body. Under the service's shared " +
+          'sender, edits are allowed only where that mail lands in the dev mailbox: set up your own SMTP server ' +
+          'to edit them in production.'
+        }
       >
         <Boundary onRetry={() => adminApp.invalidate(emailTemplatesQuery)}>
           <TemplatesList />
