@@ -164,8 +164,8 @@ describe('contact channels as a client (me)', () => {
     expect(created.body.is_primary).toBe(true);
     const channels = await channelsOf(user);
     expect(channels.filter((c) => c.is_primary).map((c) => c.value)).toEqual([third]);
-    // The primary cannot sign in (not used for auth): the user says so.
-    expect(await me(user)).toMatchObject({ primary_email: third, auth_with_email: false });
+    // The user still signs in with an e-mail and a password, whichever address is primary.
+    expect(await me(user)).toMatchObject({ primary_email: third, auth_with_email: true });
 
     // Removing the primary leaves the user without one; nothing is promoted behind their back.
     expect((await remove('me', created.body.id, client(user))).status).toBe(200);
@@ -173,7 +173,7 @@ describe('contact channels as a client (me)', () => {
     expect(await me(user)).toMatchObject({
       primary_email: null,
       primary_email_verified: false,
-      auth_with_email: false,
+      auth_with_email: true,
     });
     // Making the first address primary again restores it (server code: the client may not, it is unverified).
     expectKnownError(await patch('me', first!.id, { is_primary: true }, client(user)), 'SCHEMA_ERROR', 400);
@@ -329,7 +329,8 @@ describe('contact channels as server code', () => {
     const [only] = await channelsOf(tokens);
     expect(await me(tokens)).toMatchObject({ auth_with_email: true, has_password: false });
     expect((await remove('me', only!.id, client(tokens))).body).toEqual({ success: true });
-    expect(await me(tokens)).toMatchObject({ primary_email: null, auth_with_email: false });
+    // Their codes stay enabled (as the original backend): a new sign-in address would work with them again.
+    expect(await me(tokens)).toMatchObject({ primary_email: null, auth_with_email: true, otp_auth_enabled: true });
     expect(await channelsOf(tokens)).toEqual([]);
   });
 });
