@@ -24,6 +24,14 @@ async function signedUp() {
   return { ...test, credentials };
 }
 
+/** A user made by server code whose address is verified: the only kind an e-mailed code signs in. */
+async function verifiedUser() {
+  const { email } = newCredentials();
+  const { app } = createTestServerApp(service());
+  const user = await app.createUser({ primaryEmail: email, primaryEmailVerified: true, primaryEmailAuthEnabled: true });
+  return { email, userId: user.id };
+}
+
 describe('forgot password', { timeout: 30_000 }, () => {
   it('mails a reset link; its code checks, resets once, and the new password signs in instead of the old', async () => {
     const { app, credentials } = await signedUp();
@@ -111,11 +119,10 @@ describe('magic link', { timeout: 30_000 }, () => {
   });
 
   it('signs an existing user in by the link’s code, as that user', async () => {
-    const { app: first, credentials } = await signedUp();
-    const userId = (await first.getUser({ or: 'throw' })).id;
+    const { email, userId } = await verifiedUser();
     const { app, navigate } = createTestApp(service());
-    await app.sendMagicLinkEmail(credentials.email, { callbackUrl: magicLinkPage });
-    const code = linkFromMail(await lastMailTo(service(), credentials.email)).searchParams.get('code')!;
+    await app.sendMagicLinkEmail(email, { callbackUrl: magicLinkPage });
+    const code = linkFromMail(await lastMailTo(service(), email)).searchParams.get('code')!;
     await expect(app.signInWithMagicLink(code, { noRedirect: true })).resolves.toEqual({ userId, newUser: false });
     expect(navigate).not.toHaveBeenCalled();
     expect(app.getSnapshot('user')).toBeUndefined(); // reloaded on the next read
@@ -171,7 +178,8 @@ describe('the signed-in user’s password', { timeout: 30_000 }, () => {
 
 describe('ServerApp e-mail flows', { timeout: 30_000 }, () => {
   it('mails a reset link and a magic link to the callback it must be given', async () => {
-    const { credentials } = await signedUp();
+    const { email } = await verifiedUser();
+    const credentials = { email };
     const { app, calls } = createTestServerApp(service());
     await app.sendForgotPasswordEmail(credentials.email, { callbackUrl: resetPage });
     expect((await lastMailTo(service(), credentials.email)).kind).toBe('password_reset');

@@ -316,6 +316,11 @@ describeEachBackend('audit log', ({ databaseUrl }) => {
   it('records a wrong e-mailed sign-in code as a failed sign-in (wrong_code)', async () => {
     await service.setProjectConfig({ magic_link_enabled: true });
     const user = await signUp(service);
+    // Codes sign in only by a verified address.
+    await call(service, 'PATCH', `/users/${user.user_id}`, {
+      headers: authHeaders(service, 'server'),
+      json: { primary_email_verified: true },
+    });
     const sent = await call(service, 'POST', '/auth/otp/send-sign-in-code', {
       headers: authHeaders(service),
       json: { email: user.email, callback_url: 'http://localhost:3000/handler/magic-link-callback' },

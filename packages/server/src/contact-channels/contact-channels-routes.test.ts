@@ -164,8 +164,8 @@ describe('contact channels as a client (me)', () => {
     expect(created.body.is_primary).toBe(true);
     const channels = await channelsOf(user);
     expect(channels.filter((c) => c.is_primary).map((c) => c.value)).toEqual([third]);
-    // The primary cannot sign in (not used for auth): the user says so.
-    expect(await me(user)).toMatchObject({ primary_email: third, auth_with_email: false });
+    // The user still signs in with an e-mail and a password, whichever address is primary.
+    expect(await me(user)).toMatchObject({ primary_email: third, auth_with_email: true });
 
     // Removing the primary leaves the user without one; nothing is promoted behind their back.
     expect((await remove('me', created.body.id, client(user))).status).toBe(200);
@@ -173,7 +173,7 @@ describe('contact channels as a client (me)', () => {
     expect(await me(user)).toMatchObject({
       primary_email: null,
       primary_email_verified: false,
-      auth_with_email: false,
+      auth_with_email: true,
     });
     // Making the first address primary again restores it (server code: the client may not, it is unverified).
     expectKnownError(await patch('me', first!.id, { is_primary: true }, client(user)), 'SCHEMA_ERROR', 400);
@@ -329,7 +329,8 @@ describe('contact channels as server code', () => {
     const [only] = await channelsOf(tokens);
     expect(await me(tokens)).toMatchObject({ auth_with_email: true, has_password: false });
     expect((await remove('me', only!.id, client(tokens))).body).toEqual({ success: true });
-    expect(await me(tokens)).toMatchObject({ primary_email: null, auth_with_email: false });
+    // Their codes stay enabled (as the original backend): a new sign-in address would work with them again.
+    expect(await me(tokens)).toMatchObject({ primary_email: null, auth_with_email: true, otp_auth_enabled: true });
     expect(await channelsOf(tokens)).toEqual([]);
   });
 });
@@ -466,8 +467,21 @@ describe('e-mail verification', () => {
       404,
       'Contact channel not found',
     );
-    // Server code sends for any user's channel.
+    // A client mails codes for its own channels only, as the original backend answers: signed out, a known
+    // error; signed in as someone else, a plain 400.
     const [primary] = channels;
+    await refused(
+      () => sendChannelCode(user.user_id, primary!.id, authHeaders(service)),
+      'CANNOT_GET_OWN_USER_WITHOUT_USER',
+      400,
+    );
+    const stranger = await signUp(service);
+    await refusedPlain(
+      () => sendChannelCode(user.user_id, primary!.id, client(stranger)),
+      400,
+      'Can only send verification code for your own user',
+    );
+    // Server code sends for any user's channel.
     expect((await sendChannelCode(user.user_id, primary!.id, server())).status).toBe(200);
     expect(await mailsTo(service, user.email)).toHaveLength(1);
   });
@@ -477,7 +491,8 @@ describe('e-mail verification', () => {
     const wrong = await refused(() => sendPrimaryCode(value, client(user)), 'EMAIL_IS_NOT_PRIMARY_EMAIL', 400);
     expect(wrong.body.details).toEqual({ email: value, primary_email: user.email });
     await refused(() => sendPrimaryCode(user.email, client(user), untrusted), 'REDIRECT_URL_NOT_WHITELISTED', 400);
-    await refused(() => sendPrimaryCode(user.email, authHeaders(service)), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    // Signed out: the deprecated route validates the signed-in user with the request, as the original backend.
+    await refused(() => sendPrimaryCode(user.email, authHeaders(service)), 'SCHEMA_ERROR', 400);
     expect((await sendPrimaryCode(user.email.toUpperCase(), client(user))).body).toEqual({ success: true });
     await verify(codeFromMail(await lastMailTo(service, user.email)));
     expect(await me(user)).toMatchObject({ primary_email_verified: true });

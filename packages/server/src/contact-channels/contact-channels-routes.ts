@@ -12,6 +12,9 @@
  *   400 `Contact channel not found` (404 when mailing its code); adding an
  *   address the user already has is a 400 `Contact channel already exists`;
  *   a client naming another user is a 403 `Client can only ... for their own user.`
+ *   (a 400 `Can only send verification code for your own user` when mailing a
+ *   code), and CANNOT_GET_OWN_USER_WITHOUT_USER when signed out; the
+ *   deprecated primary-address route answers a signed-out call SCHEMA_ERROR.
  * - Changing a channel to an address the user has on another is
  *   USER_EMAIL_ALREADY_EXISTS (409): the address exists on this user; the
  *   "someone else" error would be false.
@@ -51,6 +54,7 @@ import { callbackUrl, email, successAnswer } from '../common/schemas.js';
 import type { Deps } from '../deps.js';
 import { type ActionContext, requestContext } from '../events/recorder.js';
 import type { RequestAuth } from '../http/env.js';
+import { StatusRefusal } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
@@ -88,6 +92,8 @@ const unverifiedPrimary = () =>
 
 /** What a client naming another user's channels is told (a plain 403, as the original backend). */
 const ownOnly = (verb: string) => `Client can only ${verb} contact channels for their own user.`;
+/** What a client mailing a code to another user's channel is told (a plain 400, as the original backend). */
+const ownCodeOnly = () => new StatusRefusal(400, 'Can only send verification code for your own user');
 
 /**
  * The channel `params` name, of a user the caller may act on; a channel the
@@ -100,7 +106,7 @@ async function namedChannel(
   params: z.output<typeof channelParams>,
   verb: 'update' | 'delete' | 'verify',
 ) {
-  const user = await resolveUser(db, auth, params.userId, verb === 'verify' ? undefined : ownOnly(verb));
+  const user = await resolveUser(db, auth, params.userId, verb === 'verify' ? ownCodeOnly() : ownOnly(verb));
   const channel = await findContactChannel(db, auth.project.id, user.id, params.channelId);
   if (!channel) throw channelNotFound(verb === 'verify' ? 404 : 400);
   return { user, channel };
@@ -267,7 +273,7 @@ const sendChannelVerification = defineRoute({
   body: z.strictObject({ callback_url: callbackUrl }),
   answer: successAnswer,
   errors: [...userRefErrors, 'EMAIL_ALREADY_VERIFIED', 'REDIRECT_URL_NOT_WHITELISTED'],
-  refusals: [404],
+  refusals: [400, 404],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
     const { user, channel } = await namedChannel(deps.db, auth, params, 'verify');
@@ -285,9 +291,15 @@ const sendPrimaryVerification = defineRoute({
   summary: "Mails a verification link to the signed-in user's primary e-mail, which `email` must name.",
   access: 'client',
   user: true,
+  signedOutError: 'SCHEMA_ERROR',
   body: z.strictObject({ email, callback_url: callbackUrl }),
   answer: successAnswer,
-  errors: ['EMAIL_IS_NOT_PRIMARY_EMAIL', 'EMAIL_ALREADY_VERIFIED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  errors: [
+    'CANNOT_GET_OWN_USER_WITHOUT_USER',
+    'EMAIL_IS_NOT_PRIMARY_EMAIL',
+    'EMAIL_ALREADY_VERIFIED',
+    'REDIRECT_URL_NOT_WHITELISTED',
+  ],
   handler: async (input) => {
     const { auth, userId, body, deps } = input;
     const user = await findUser(deps.db, auth.project.id, userId);

@@ -1,8 +1,10 @@
 /**
  * What a mailbox proof does to an address someone else merely claims.
  *
- * Code sign-in, password reset and a provider sign-up with an e-mail the
- * provider verified all prove that the person reads the mailbox. When an
+ * A password reset and a provider sign-up with an e-mail the provider
+ * verified both prove that the person reads the mailbox. (Code sign-in
+ * refuses such an address instead, as the original backend does:
+ * `otp/otp-routes.ts`.) When an
  * account signs in with that address without ever having proven it, whoever
  * made that account may be someone else waiting for her (pre-hijacking): he
  * signed up with her address and a password, then gave the account ways in of
@@ -99,14 +101,14 @@ function except(proof: MailboxProof): { exceptId?: string } {
 }
 
 /**
- * `settleProof` for sign-in code that is not made of actions yet (code and
- * provider sign-in): an action joining the caller's transaction `db`, acting
+ * `settleProof` for sign-in code that is not made of actions yet (provider
+ * sign-in): an action joining the caller's transaction `db`, acting
  * as `source` says. Its events are written in that transaction and its notices
  * sent through the database when it commits; this instance's feed is not told
  * directly, as the commit is the caller's.
  *
  * @example
- * const owner = await settleProvenAddress(trx, { projectId, address, now, source, codeId: row.id });
+ * const owner = await settleProvenAddress(trx, { projectId, address: email, now, source });
  */
 export function settleProvenAddress(db: Db, proof: MailboxProof & { source: AuditSource }): Promise<UserRow | null> {
   const { source, ...facts } = proof;

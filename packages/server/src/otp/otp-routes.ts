@@ -8,28 +8,22 @@
  * that e-mail, or creates them (the e-mail their verified primary sign-in
  * address) when sign-up is enabled.
  *
- * Enumeration: the send call answers the same for every address and mails a
- * code in every case, also when sign-up is disabled and nobody signs in with
- * the address. Only the person who reads that mailbox learns, at sign-in, that
- * sign-up is closed (SIGN_UP_NOT_ENABLED); refusing at the send call would
- * tell anybody which addresses have accounts in a closed project, where no
- * other route tells it (sign-up is refused before any lookup, sign-in gives
- * one error for both cases).
+ * Who a code may sign in, as the original backend decides it, at the send
+ * call and again at sign-in (the address may have changed in between):
+ * - the user whose verified sign-in address it is: their codes are enabled
+ *   (`otp_auth_enabled`) as they sign in, if they were not;
+ * - nobody, when a user signs in with the address without having proven it
+ *   (a password sign-up not verified yet): USER_EMAIL_ALREADY_EXISTS (409), and
+ *   no mail. An address nobody proved never hands over an account, and the
+ *   code cannot make a second account on an address someone signs in with;
+ * - a new user, when nobody signs in with the address and sign-up is enabled
+ *   (SIGN_UP_NOT_ENABLED otherwise, no mail).
+ * Like the original backend, the send call's answer tells whether an address
+ * has an account in a project closed to sign-up, or an unproven one; each ask
+ * counts against the mail limits, which bound how fast anybody can ask.
  *
- * The catalogue has no "magic link not enabled" code (the original backend
- * answers a plain 403); the closest known error is
- * OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, "this sign-in method is not enabled",
- * sent with a message naming the magic link. A 400, not UNSUPPORTED_ERROR's 500:
- * it is the caller's mistake, not a fault of the service.
- *
- * Signing in by code proves the mailbox, so the address becomes verified and
- * the user's `otp_auth_enabled` is set. An address another account signs in
- * with without having proven it is settled first (`mailbox-proof.ts`): the
- * account becomes hers when the address is all there is to it, otherwise the
- * address is detached from it and she signs in to a new account of her own.
- * Stack's reference instead refuses to mail a code to such an address
- * (USER_EMAIL_ALREADY_EXISTS); that would tell anybody which addresses have
- * accounts and leave her locked out of her own address.
+ * With magic links disabled both routes answer a plain 403 with the original
+ * backend's text.
  *
  * A wrong typed code is recorded as `sign_in.failed` (`wrong_code`).
  */
@@ -39,27 +33,45 @@ import { z } from 'zod';
 import { checkClientCode, mailCode } from '../codes/code-mail.js';
 import { codeErrors, useCode, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email } from '../common/schemas.js';
-import { settleProvenAddress } from '../contact-channels/mailbox-proof.js';
+import { findAuthChannel } from '../contact-channels/contact-channel-store.js';
 import { act, requestContext } from '../events/recorder.js';
+import { StatusRefusal } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { secondFactorErrors } from '../mfa/mfa-attempts.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitMailSend } from '../rate-limit/rate-limit.js';
 import { completeSignIn, refuseSignIn, signInAnswer } from '../sessions/complete-sign-in.js';
-import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
-import { findUserByAuthEmail, updateUser } from '../users/user-store.js';
+import type { Db } from '../storage/db.js';
+import { authEmailIndex, isUniqueViolation, type UserRow } from '../storage/schema.js';
+import { findUser, updateUser } from '../users/user-store.js';
 import { addUser } from '../users/users-actions.js';
 
+/** Magic links off: a plain 403 with the original backend's text (the catalogue has no code for it). */
 function requireMagicLink(project: ProjectRecord): void {
   if (!project.config.magic_link_enabled) {
-    throw new KnownError(
-      'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
-      undefined,
-      'Signing in with an e-mailed code (magic link) is not enabled for this project.',
-    );
+    throw new StatusRefusal(403, 'Magic link is not enabled for this project');
   }
 }
+
+/**
+ * The user a code for `address` signs in: the owner of its verified sign-in
+ * channel, or null when nobody signs in with it (a new user, when sign-up is
+ * enabled: SIGN_UP_NOT_ENABLED otherwise). USER_EMAIL_ALREADY_EXISTS when a
+ * user signs in with it without having proven it.
+ */
+async function codeOwner(db: Db, project: ProjectRecord, address: string): Promise<UserRow | null> {
+  const channel = await findAuthChannel(db, project.id, address);
+  const owner = channel && (await findUser(db, project.id, channel.user_id));
+  if (!channel || !owner) {
+    if (!project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+    return null;
+  }
+  if (!channel.is_verified) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
+  return owner;
+}
+
+const ownerErrors = ['SIGN_UP_NOT_ENABLED', 'USER_EMAIL_ALREADY_EXISTS'] as const;
 
 const sendSignInCode = defineRoute({
   method: 'POST',
@@ -74,15 +86,17 @@ const sendSignInCode = defineRoute({
       nonce: z.string().meta({ description: 'The last 39 characters of the code; the mail shows the first 6.' }),
     })
     .meta({ id: 'SignInCodeSent' }),
-  errors: ['OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'REDIRECT_URL_NOT_WHITELISTED'],
+  errors: [...ownerErrors, 'REDIRECT_URL_NOT_WHITELISTED'],
+  refusals: [403],
   handler: async (input) => {
     const { auth, body, client, deps } = input;
     const { project } = auth;
     requireMagicLink(project);
-    if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     const now = deps.clock.now();
+    // Counted before the address is looked at: the refusals below tell whether it has an account.
     await limitMailSend(deps.counters, project, { kind: 'magic_link', email: body.email, ip: client.ip, now });
-    const user = await findUserByAuthEmail(deps.db, project.id, body.email);
+    const user = await codeOwner(deps.db, project, body.email);
+    if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     // A code sent is no event: an action that records nothing.
     const issued = await act(requestContext(input), (tx) =>
       mailCode(tx.db, {
@@ -111,7 +125,8 @@ const signInWithCode = defineRoute({
   access: 'client',
   body: z.strictObject({ code: verificationCode }),
   answer: signInAnswer,
-  errors: ['OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 'SIGN_UP_NOT_ENABLED', ...codeErrors, ...secondFactorErrors],
+  errors: [...ownerErrors, ...codeErrors, ...secondFactorErrors],
+  refusals: [403],
   handler: async (input) => {
     const { auth, body, client, deps } = input;
     const { project } = auth;
@@ -141,16 +156,9 @@ const signInWithCode = defineRoute({
         method: 'otp',
         user: async (trx) => {
           const now = deps.clock.now();
-          const source = { auth, client, deps };
-          const existing = await settleProvenAddress(trx, {
-            projectId: project.id,
-            address,
-            now,
-            source,
-            codeId: row.id,
-          });
-          // A refused sign-up rolls back: the code and any claim on the address stay as they were.
-          if (!existing && !project.config.sign_up_enabled) throw new KnownError('SIGN_UP_NOT_ENABLED');
+          // Decided again: the address may have changed hands since the code was mailed.
+          // A refusal rolls back: the code stays as it was.
+          const existing = await codeOwner(trx, project, address);
           await useCode(trx, row, now);
           if (existing && !existing.otp_auth_enabled) {
             await updateUser(trx, project.id, existing.id, { otp_auth_enabled: true });

@@ -22,15 +22,21 @@ export const userRefErrors = [
  * says why not. With `othersForbidden` (the routes where the original backend
  * answers so: contact channels, the team list), a client naming anyone but
  * itself is refused as there: CANNOT_GET_OWN_USER_WITHOUT_USER when signed
- * out, else a plain 403 with that message; otherwise INSUFFICIENT_ACCESS_TYPE.
+ * out, else a plain 403 with that message (or that refusal itself, for
+ * another status); otherwise INSUFFICIENT_ACCESS_TYPE.
  */
-export async function resolveUser(db: Db, auth: RequestAuth, ref: string, othersForbidden?: string): Promise<UserRow> {
+export async function resolveUser(
+  db: Db,
+  auth: RequestAuth,
+  ref: string,
+  othersForbidden?: string | StatusRefusal,
+): Promise<UserRow> {
   const own = ref === 'me' || (auth.userId !== null && ref.toLowerCase() === auth.userId);
   if (ref === 'me' && !auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
   if (!own && auth.accessType === 'client') {
     if (othersForbidden !== undefined) {
       if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-      throw new StatusRefusal(403, othersForbidden);
+      throw typeof othersForbidden === 'string' ? new StatusRefusal(403, othersForbidden) : othersForbidden;
     }
     throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
       actual_access_type: 'client',

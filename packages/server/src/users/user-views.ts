@@ -62,7 +62,8 @@ function clientUserView(row: UserWithTeam): ClientUserWire & z.infer<typeof clie
     client_metadata: row.client_metadata as Json,
     client_read_only_metadata: row.client_read_only_metadata as Json,
     oauth_providers: row.oauth_providers,
-    auth_with_email: row.primary_email_auth_enabled && (hasPassword || row.otp_auth_enabled),
+    // As the original backend: the user has an e-mail way in (a password or codes), whatever their channels.
+    auth_with_email: hasPassword || row.otp_auth_enabled,
     requires_totp_mfa: row.requires_totp_mfa,
   };
 }
