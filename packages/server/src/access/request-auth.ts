@@ -188,11 +188,17 @@ export function projectAuthErrors(minimum: AccessType): KnownErrorCode[] {
   ];
 }
 
+/** The known error of a signed-out call of a route that needs a user (`signedOutError` of a route). */
+export type SignedOutError = 'CANNOT_GET_OWN_USER_WITHOUT_USER' | 'USER_AUTHENTICATION_REQUIRED' | 'SCHEMA_ERROR';
+
 /** The signed-in user of the request, or `signedOut` (default CANNOT_GET_OWN_USER_WITHOUT_USER). */
 export function requireUserId(
   auth: RequestAuth,
-  signedOut: 'CANNOT_GET_OWN_USER_WITHOUT_USER' | 'USER_AUTHENTICATION_REQUIRED' = 'CANNOT_GET_OWN_USER_WITHOUT_USER',
+  signedOut: SignedOutError = 'CANNOT_GET_OWN_USER_WITHOUT_USER',
 ): string {
-  if (!auth.userId) throw new KnownError(signedOut);
-  return auth.userId;
+  if (auth.userId) return auth.userId;
+  if (signedOut === 'SCHEMA_ERROR') {
+    throw new KnownError('SCHEMA_ERROR', { message: 'auth.user: this endpoint needs a signed-in user' });
+  }
+  throw new KnownError(signedOut);
 }

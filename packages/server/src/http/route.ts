@@ -9,6 +9,7 @@
  */
 import type { AccessType, KnownErrorCode } from '@latchkey/protocol';
 import { z } from 'zod';
+import type { SignedOutError } from '../access/request-auth.js';
 import type { Deps } from '../deps.js';
 import type { ClientInfo, RequestAuth } from './env.js';
 import type { RefreshCookie } from './refresh-cookie.js';
@@ -85,9 +86,6 @@ interface RouteInput<X extends RouteAccess, U extends boolean, B, Q, P> {
   deps: Deps;
 }
 
-/** The known error of a signed-out call of a `user: true` route. */
-type SignedOutError = 'CANNOT_GET_OWN_USER_WITHOUT_USER' | 'USER_AUTHENTICATION_REQUIRED';
-
 /** A route declaration (see `defineRoute`). */
 export interface RouteDefinition<
   X extends RouteAccess = RouteAccess,
@@ -110,7 +108,8 @@ export interface RouteDefinition<
   /**
    * How a `user: true` route refuses a signed-out call: CANNOT_GET_OWN_USER_WITHOUT_USER
    * (default: the route acts on the caller's own user, `me`), or USER_AUTHENTICATION_REQUIRED
-   * (401) where the original backend asks for a user without naming one (`/internal/projects`).
+   * (401) where the original backend asks for a user without naming one (`/internal/projects`), or
+   * SCHEMA_ERROR (400) where its request schema requires one (`/auth/password/set` and `update`).
    */
   signedOutError?: SignedOutError;
   /** Default: no body (none, or `{}`). */
