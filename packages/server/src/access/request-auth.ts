@@ -188,7 +188,7 @@ export function projectAuthErrors(minimum: AccessType): KnownErrorCode[] {
   ];
 }
 
-/** The known error of a signed-out call of a route that needs a user (`signedOutError` of a route). */
+/** The known error of a request that needs a signed-in user and has none. */
 export type SignedOutError = 'CANNOT_GET_OWN_USER_WITHOUT_USER' | 'USER_AUTHENTICATION_REQUIRED' | 'SCHEMA_ERROR';
 
 /** The signed-in user of the request, or `signedOut` (default CANNOT_GET_OWN_USER_WITHOUT_USER). */
@@ -197,8 +197,7 @@ export function requireUserId(
   signedOut: SignedOutError = 'CANNOT_GET_OWN_USER_WITHOUT_USER',
 ): string {
   if (auth.userId) return auth.userId;
-  if (signedOut === 'SCHEMA_ERROR') {
-    throw new KnownError('SCHEMA_ERROR', { message: 'auth.user: this endpoint needs a signed-in user' });
-  }
+  if (signedOut === 'SCHEMA_ERROR')
+    throw new KnownError('SCHEMA_ERROR', { message: 'auth.user: a signed-in user is required' });
   throw new KnownError(signedOut);
 }

@@ -107,9 +107,10 @@ export interface RouteDefinition<
   user?: U;
   /**
    * How a `user: true` route refuses a signed-out call: CANNOT_GET_OWN_USER_WITHOUT_USER
-   * (default: the route acts on the caller's own user, `me`), or USER_AUTHENTICATION_REQUIRED
-   * (401) where the original backend asks for a user without naming one (`/internal/projects`), or
-   * SCHEMA_ERROR (400) where its request schema requires one (`/auth/password/set` and `update`).
+   * (default: the route acts on the caller's own user, `me`), USER_AUTHENTICATION_REQUIRED
+   * (401) where the original backend asks for a user without naming one (`/internal/projects`),
+   * or SCHEMA_ERROR where it validates the signed-in user as part of the request
+   * (the deprecated `/contact-channels/send-verification-code`).
    */
   signedOutError?: SignedOutError;
   /** Default: no body (none, or `{}`). */
