@@ -43,25 +43,12 @@ function schemaError(message: string): KnownError<'SCHEMA_ERROR'> {
   return new KnownError('SCHEMA_ERROR', { message });
 }
 
-/**
- * Refuses a primary e-mail state the original backend refuses (with its plain
- * 400s): signing in with, or a verified, e-mail the user has not.
- */
-export function checkPrimaryEmail(email: string | null | undefined, authEnabled: boolean, verified: boolean): void {
-  if (email) return;
-  if (authEnabled) throw new StatusRefusal(400, 'primary_email_auth_enabled cannot be true without primary_email');
-  if (verified) throw new StatusRefusal(400, 'primary_email_verified cannot be true without primary_email');
-}
-
-/**
- * The stored hash for a password or an imported hash; undefined when neither
- * is given. Both given, or a hash that may not be imported, are the original
- * backend's plain 400s.
- */
+/** The stored hash for a password or an imported hash; undefined when neither is given. */
 export async function passwordHashOf(
   input: { password?: string | null; password_hash?: string },
   passwords: PasswordHasher,
 ) {
+  // Both given (even a null password), or a hash that may not be imported: the original backend's plain 400s.
   if (input.password !== undefined && input.password_hash !== undefined) {
     throw new StatusRefusal(400, 'Cannot set both password and password_hash at the same time.');
   }
@@ -88,6 +75,16 @@ export async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
     if (isUniqueViolation(error, authEmailIndex)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
     throw error;
   }
+}
+
+/**
+ * Refuses a primary e-mail state the original backend refuses (with its plain
+ * 400s): signing in with, or a verified, e-mail the user has not.
+ */
+export function checkPrimaryEmail(email: string | null | undefined, authEnabled: boolean, verified: boolean): void {
+  if (email) return;
+  if (authEnabled) throw new StatusRefusal(400, 'primary_email_auth_enabled cannot be true without primary_email');
+  if (verified) throw new StatusRefusal(400, 'primary_email_verified cannot be true without primary_email');
 }
 
 /** A page of users (with their selected teams) and the cursor of the next one (null at the end). */
