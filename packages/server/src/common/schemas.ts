@@ -27,8 +27,19 @@ export const metadata = z
  */
 export const email = z.string().trim().pipe(z.email().max(254));
 
+/**
+ * An e-mail address server code stores on a user: the HTML form rule (as the
+ * reference's schema), which also takes addresses the sign-in rule refuses,
+ * such as a host without a top-level domain, so users brought from elsewhere
+ * keep theirs. ASCII only, as `email`.
+ */
+export const storedEmail = z
+  .string()
+  .trim()
+  .pipe(z.email({ pattern: z.regexes.html5Email }).max(254));
+
 /** Longest profile image value (as the reference's schema; the body limit refuses far shorter ones first). */
-const maxImageUrlLength = 1_000_000;
+export const maxImageUrlLength = 1_000_000;
 
 /** A base64 image data URL in one of the formats the reference takes from a client. */
 const base64Image = /^data:image\/(png|jpg|jpeg|gif|bmp|webp);base64,[A-Za-z0-9+/]+={0,2}$/;

@@ -122,6 +122,7 @@ const resetPassword = defineRoute({
   body: z.strictObject({ code: verificationCode, password: z.string() }),
   answer: successAnswer,
   errors: [
+    'CANNOT_GET_OWN_USER_WITHOUT_USER',
     'PASSWORD_AUTHENTICATION_NOT_ENABLED',
     'PASSWORD_TOO_SHORT',
     'PASSWORD_TOO_LONG',
@@ -151,9 +152,12 @@ const updatePassword = defineRoute({
     "Changes the signed-in user's password (the old one required) and signs out their other sessions; the session of `x-stack-refresh-token` is kept.",
   access: 'client',
   user: true,
+  // The original backend's request schema requires the user: signed out is its SCHEMA_ERROR.
+  signedOutError: 'SCHEMA_ERROR',
   body: z.strictObject({ old_password: z.string(), new_password: z.string() }),
   answer: successAnswer,
   errors: [
+    'CANNOT_GET_OWN_USER_WITHOUT_USER',
     'PASSWORD_AUTHENTICATION_NOT_ENABLED',
     'PASSWORD_TOO_SHORT',
     'PASSWORD_TOO_LONG',
@@ -188,9 +192,16 @@ const setPassword = defineRoute({
     'Gives the signed-in user a password when they have none (a user with one gets a plain 400: change it with the old one).',
   access: 'client',
   user: true,
+  // The original backend's request schema requires the user: signed out is its SCHEMA_ERROR.
+  signedOutError: 'SCHEMA_ERROR',
   body: z.strictObject({ password: z.string() }),
   answer: successAnswer,
-  errors: ['PASSWORD_AUTHENTICATION_NOT_ENABLED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'],
+  errors: [
+    'CANNOT_GET_OWN_USER_WITHOUT_USER',
+    'PASSWORD_AUTHENTICATION_NOT_ENABLED',
+    'PASSWORD_TOO_SHORT',
+    'PASSWORD_TOO_LONG',
+  ],
   refusals: [400],
   handler: async (input) => {
     const { auth, userId, body, deps } = input;

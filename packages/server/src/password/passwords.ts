@@ -25,7 +25,6 @@ import {
   type Version,
 } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
-import { z } from 'zod';
 
 // The binding's enums are ambient `const enum`s, which isolated modules cannot read: their values, spelled out.
 const argon2id = 2 as Algorithm;
@@ -215,8 +214,12 @@ const bcryptPattern = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
 const argon2idPattern =
   /^\$argon2id\$v=19\$([mtp]=\d{1,7},[mtp]=\d{1,7},[mtp]=\d{1,7})\$[A-Za-z0-9+/]{11,64}\$[A-Za-z0-9+/]{16,128}$/;
 
-/** Cost bounds of importable hashes: bcrypt cost 4–14; argon2id at most 64 MiB, 10 passes, 8 lanes. */
-function importable(hash: string): boolean {
+/**
+ * A password hash that may be imported: a bcrypt hash ($2a$, $2b$ or $2y$,
+ * cost 4 to 14) or an argon2id PHC string of at most 64 MiB, 10 passes and
+ * 8 lanes, so that verifying it stays affordable.
+ */
+export function isImportablePasswordHash(hash: string): boolean {
   const bcryptCost = bcryptPattern.exec(hash)?.[1];
   if (bcryptCost) return Number(bcryptCost) >= 4 && Number(bcryptCost) <= 14;
   const argon = argon2idPattern.exec(hash);
@@ -227,9 +230,3 @@ function importable(hash: string): boolean {
   const [memory, passes, lanes] = [params.get('m')!, params.get('t')!, params.get('p')!];
   return memory >= 1024 && memory <= 65_536 && passes >= 1 && passes <= 10 && lanes >= 1 && lanes <= 8;
 }
-
-/** A password hash to import: a bcrypt hash or an argon2id PHC string within the cost bounds. */
-export const importedPasswordHash = z.string().max(512).refine(importable, {
-  message:
-    'must be a bcrypt hash ($2a$, $2b$ or $2y$, cost 4 to 14) or an argon2id PHC string (at most 64 MiB, 10 passes, 8 lanes)',
-});

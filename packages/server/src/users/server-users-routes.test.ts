@@ -13,6 +13,7 @@ import {
   call,
   countRows,
   expectKnownError,
+  expectStatusRefusal,
   goodPassword,
   newEmail,
   refreshGrant,
@@ -113,15 +114,59 @@ describe('POST /users', () => {
     expect(await countRows(service, 'users')).toBe(before);
   });
 
+  it('takes an address the sign-in rule refuses (no top-level domain), as the reference does', async () => {
+    const answer = await createUser({ primary_email: 'imported_user@mailhost' });
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body).toMatchObject({
+      primary_email: 'imported_user@mailhost',
+      primary_email_verified: false,
+      primary_email_auth_enabled: false,
+    });
+    expectKnownError(await createUser({ primary_email: 'two@at@signs' }), 'SCHEMA_ERROR', 400);
+  });
+
+  it('stores an empty display name as none', async () => {
+    const answer = await createUser({ display_name: '' });
+    expect(answer.status).toBe(201);
+    expect(answer.body.display_name).toBeNull();
+  });
+
+  const badHash = "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.";
   it.each([
-    ['an e-mail sign-in without an e-mail', { primary_email_auth_enabled: true }],
-    ['both password and password_hash', { password: goodPassword, password_hash: bcrypt.hashSync('x', 4) }],
-    ['a password hash in no known format', { password_hash: 'md5:5f4dcc3b5aa765d61d8327deb882cf99' }],
-    ['a bcrypt hash of cost 15 (too slow to verify)', { password_hash: `$2b$15$${'a'.repeat(53)}` }],
+    [
+      'an e-mail sign-in without an e-mail',
+      { primary_email_auth_enabled: true },
+      'primary_email_auth_enabled cannot be true without primary_email',
+    ],
+    [
+      'a verified e-mail without an e-mail',
+      { primary_email_verified: true },
+      'primary_email_verified cannot be true without primary_email',
+    ],
+    [
+      'both password and password_hash',
+      { password: goodPassword, password_hash: bcrypt.hashSync('x', 4) },
+      'Cannot set both password and password_hash at the same time.',
+    ],
+    [
+      'password null and a password_hash',
+      { password: null, password_hash: bcrypt.hashSync('x', 4) },
+      'Cannot set both password and password_hash at the same time.',
+    ],
+    ['a password hash in no known format', { password_hash: 'md5:5f4dcc3b5aa765d61d8327deb882cf99' }, badHash],
+    ['a bcrypt hash of cost 15 (too slow to verify)', { password_hash: `$2b$15$${'a'.repeat(53)}` }, badHash],
     [
       'an argon2id hash of 1 GiB',
       { password_hash: `$argon2id$v=19$m=1048576,t=2,p=1$${'a'.repeat(22)}$${'b'.repeat(43)}` },
+      badHash,
     ],
+  ])("refuses %s with the reference's plain 400 and creates nothing", async (_, json, text) => {
+    const before = await countRows(service, 'users');
+    expectStatusRefusal(await createUser(json), 400, text);
+    expect(await countRows(service, 'users')).toBe(before);
+  });
+
+  it.each([
     ['an unknown field', { primary_email: newEmail(), is_admin: true }],
     ['a numeric display name', { display_name: 42 }],
     ['metadata over 16 KiB', { server_metadata: { big: 'x'.repeat(17_000) } }],
@@ -247,6 +292,7 @@ describe('PATCH /users/:userId', () => {
     });
   });
 
+  // The reference keeps a verified e-mail verified when it changes: a deliberate difference (docs).
   it('makes a new e-mail unverified unless told otherwise, and keeps sign-in e-mails unique', async () => {
     const user = await signUp(service);
     const other = await signUp(service);
@@ -267,6 +313,49 @@ describe('PATCH /users/:userId', () => {
       json: { primary_email: other.email.toUpperCase() },
     });
     expectKnownError(clash, 'USER_EMAIL_ALREADY_EXISTS', 409);
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('removes the e-mail with null, ending signing in with it, even while it was the sign-in e-mail', async () => {
+    const user = await signUp(service);
+    await call(service, 'PATCH', `/users/${user.user_id}`, {
+      headers: server(),
+      json: { primary_email_verified: true },
+    });
+    const answer = await call(service, 'PATCH', `/users/${user.user_id}`, {
+      headers: server(),
+      json: { primary_email: null },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({
+      primary_email: null,
+      primary_email_verified: false,
+      primary_email_auth_enabled: false,
+    });
+    const channels = await call(service, 'GET', `/contact-channels?user_id=${user.user_id}`, { headers: server() });
+    expect(channels.body.items).toEqual([]);
+    expectKnownError(await signIn(user.email, user.password), 'EMAIL_PASSWORD_MISMATCH', 400);
+    // The address is free again for another user to sign in with.
+    const again = await createUser({ primary_email: user.email, primary_email_auth_enabled: true });
+    expect(again.status, again.text).toBe(201);
+  });
+
+  it('refuses null with e-mail sign-in or a verified e-mail asked in the same change, changing nothing', async () => {
+    const user = await signUp(service);
+    const before = await snapshot(service);
+    for (const [json, text] of [
+      [
+        { primary_email: null, primary_email_auth_enabled: true },
+        'primary_email_auth_enabled cannot be true without primary_email',
+      ],
+      [
+        { primary_email: null, primary_email_verified: true },
+        'primary_email_verified cannot be true without primary_email',
+      ],
+    ] as const) {
+      const answer = await call(service, 'PATCH', `/users/${user.user_id}`, { headers: server(), json });
+      expectStatusRefusal(answer, 400, text);
+    }
     expect(await snapshot(service)).toEqual(before);
   });
 

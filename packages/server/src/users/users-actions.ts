@@ -33,9 +33,9 @@ import {
 } from './user-store.js';
 import {
   type CreateUserInput,
+  checkPrimaryEmail,
   passwordHashOf,
   type ServerUserChanges,
-  schemaError,
   selectionRace,
   uniqueEmail,
 } from './users.js';
@@ -101,7 +101,7 @@ export async function createUser(
   also?: AlsoChange,
 ): Promise<UserRow> {
   const authEnabled = input.primary_email_auth_enabled ?? false;
-  if (authEnabled && !input.primary_email) throw schemaError('body.primary_email: required to sign in with it');
+  checkPrimaryEmail(input.primary_email, authEnabled, input.primary_email_verified ?? false);
   const passwordHash = await passwordHashOf(input, passwords);
   // A taken sign-in e-mail is refused by the unique index as the channel is inserted (no query before).
   return uniqueEmail(() =>
@@ -129,8 +129,8 @@ export async function createUser(
 
 /**
  * Changes a user as server code may. A new e-mail is unverified unless the
- * change says otherwise; a password set or removed here signs the user out of
- * every session. Null when there is no such user. A selected team the user
+ * change says otherwise; removing the e-mail (`null`) ends signing in with it;
+ * a password set or removed here signs the user out of every session. Null when there is no such user. A selected team the user
  * left meanwhile is TEAM_MEMBERSHIP_NOT_FOUND (`checkSelectedTeam` first).
  */
 export async function updateUser(
@@ -148,9 +148,15 @@ export async function updateUser(
   if (passwordHash !== undefined) set.password_hash = passwordHash;
   const emailChanged = fields.primary_email !== undefined && fields.primary_email !== current.primary_email;
   if (emailChanged && fields.primary_email_verified === undefined) set.primary_email_verified = false;
+  if (fields.primary_email === null) {
+    // Removing the e-mail ends signing in with it (as the original backend, which deletes the channel).
+    checkPrimaryEmail(null, fields.primary_email_auth_enabled ?? false, fields.primary_email_verified ?? false);
+    set.primary_email_auth_enabled = false;
+    set.primary_email_verified = false;
+  }
   const email = fields.primary_email === undefined ? current.primary_email : fields.primary_email;
-  const authEnabled = fields.primary_email_auth_enabled ?? current.primary_email_auth_enabled;
-  if (authEnabled && !email) throw schemaError('body.primary_email: required to sign in with it');
+  const authEnabled = set.primary_email_auth_enabled ?? current.primary_email_auth_enabled;
+  checkPrimaryEmail(email, authEnabled, set.primary_email_verified ?? current.primary_email_verified);
   if (authEnabled && email && (emailChanged || !current.primary_email_auth_enabled)) {
     const holder = await findUserByAuthEmail(ctx.db, ctx.projectId, email);
     if (holder && holder.id !== current.id) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');

@@ -2,7 +2,16 @@
 import { headers as h } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
-import { authHeaders, call, countRows, expectKnownError, signUp, snapshot, userHeaders } from '../test-support/api.js';
+import {
+  authHeaders,
+  call,
+  countRows,
+  expectKnownError,
+  expectStatusRefusal,
+  signUp,
+  snapshot,
+  userHeaders,
+} from '../test-support/api.js';
 import { startTestService, type TestService } from '../testing/index.js';
 
 let service: TestService;
@@ -207,11 +216,8 @@ describe('PATCH /users/me', () => {
     ['a numeric display name', { display_name: 5 }],
     ['an over-long display name', { display_name: 'x'.repeat(257) }],
     ['a boolean as string', { otp_auth_enabled: 'true' }],
-    ['a javascript: image URL', { profile_image_url: 'javascript:alert(1)' }],
     ['a relative image URL', { profile_image_url: '/me.png' }],
-    ['a non-image data URL', { profile_image_url: 'data:text/html;base64,PHNjcmlwdD4=' }],
-    ['an SVG data URL', { profile_image_url: 'data:image/svg+xml;base64,PHN2Zz4=' }],
-    ['a data URL that is not base64', { profile_image_url: 'data:image/png;base64,not!base64' }],
+    ['an empty image URL', { profile_image_url: '' }],
     ['bare base64 without the data URL', { profile_image_url: 'iVBORw0KGgo=' }],
     ['oversized metadata', { client_metadata: { blob: 'x'.repeat(17_000) } }],
     ['metadata nested 70 levels deep', { client_metadata: JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) }],
@@ -224,6 +230,34 @@ describe('PATCH /users/me', () => {
     const answer = await call(service, 'PATCH', '/users/me', { headers: userHeaders(service, user), json: body });
     expectKnownError(answer, 'SCHEMA_ERROR', 400);
     expect(await snapshot(service)).toEqual(before);
+  });
+
+  it.each([
+    ['a javascript: image URL', 'javascript:alert(1)'],
+    ['an ftp image URL', 'ftp://example.com/me.png'],
+    ['a non-image data URL', 'data:text/html;base64,PHNjcmlwdD4='],
+    ['an SVG data URL', 'data:image/svg+xml;base64,PHN2Zz4='],
+    ['a data URL of an unknown image type', 'data:image/not-valid;base64,dGVzdA=='],
+    ['a data URL that is not base64', 'data:image/png;base64,not!base64'],
+  ])("refuses a client's %s with the reference's plain 400 and changes nothing", async (_name, url) => {
+    const user = await signUp(service);
+    const before = await snapshot(service);
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user),
+      json: { profile_image_url: url },
+    });
+    expectStatusRefusal(answer, 400, 'Invalid profile image URL');
+    expect(await snapshot(service)).toEqual(before);
+  });
+
+  it('stores an empty display name as none', async () => {
+    const user = await signUp(service);
+    const answer = await call(service, 'PATCH', '/users/me', {
+      headers: userHeaders(service, user),
+      json: { display_name: '' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.display_name).toBeNull();
   });
 
   it.each([
@@ -314,8 +348,7 @@ describe('DELETE /users/me', () => {
     const user = await signUp(service);
     const before = await snapshot(service);
     const answer = await call(service, 'DELETE', '/users/me', { headers: userHeaders(service, user) });
-    expectKnownError(answer, 'INSUFFICIENT_ACCESS_TYPE', 401);
-    expect(answer.body.details).toEqual({ actual_access_type: 'client', allowed_access_types: ['server', 'admin'] });
+    expectStatusRefusal(answer, 400, 'Client user deletion is not enabled for this project');
     expect(await snapshot(service)).toEqual(before);
   });
 

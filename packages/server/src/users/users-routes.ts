@@ -3,18 +3,30 @@
  * §14.2). Client access sees and edits the client view; server and admin
  * access see the server view and change the user as `PATCH /users/{id}` does
  * (e-mail, password, read-only and server metadata). A client may delete its user only when the project enables
- * `client_user_deletion_enabled`; otherwise the answer is
- * INSUFFICIENT_ACCESS_TYPE (only server and admin access may then delete).
+ * `client_user_deletion_enabled`; otherwise the answer is the original
+ * backend's plain 400 (only server and admin access may then delete).
+ * Refusals the original backend answers as plain text (a client's profile
+ * image that is no image, both a password and a hash, an unknown hash format,
+ * e-mail sign-in without an e-mail) are plain 400s here too.
  */
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
-import { clientImageUrl, email, idRef, imageUrl, metadata, paginatedList, successAnswer } from '../common/schemas.js';
+import {
+  clientImageUrl,
+  idRef,
+  imageUrl,
+  maxImageUrlLength,
+  metadata,
+  paginatedList,
+  storedEmail,
+  successAnswer,
+} from '../common/schemas.js';
 import { requestContext } from '../events/recorder.js';
+import { StatusRefusal } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { totpSecretChange } from '../mfa/mfa-actions.js';
 import { requireRecentSignIn } from '../mfa/recent-sign-in.js';
 import { totpSecretBase64 } from '../mfa/totp.js';
-import { importedPasswordHash } from '../password/passwords.js';
 import type { UserRow } from '../storage/schema.js';
 import { findTeam } from '../teams/team-store.js';
 import { attachSelectedTeam, findUser } from './user-store.js';
@@ -27,14 +39,36 @@ import { createUser, deleteUser, updateOwnUser, updateUser } from './users-actio
  * client may send (as for teams), or an http(s) link, which the reference
  * refuses but our account settings offer as an image address.
  */
-const ownImageUrl = imageUrl.refine((value) => !value.startsWith('data:') || clientImageUrl.safeParse(value).success, {
-  message: 'must be an http(s) URL or a base64 image data URL (png, jpg, jpeg, gif, bmp or webp)',
-});
+const isOwnImageUrl = (value: string) =>
+  value.startsWith('data:') ? clientImageUrl.safeParse(value).success : imageUrl.safeParse(value).success;
+
+/**
+ * What a client may send as its profile image: any URL (SCHEMA_ERROR
+ * otherwise); one that is no image it may set (`isOwnImageUrl`) is the
+ * original backend's plain 400 (`ownImageRefusal`).
+ */
+const ownImageUrlField = z
+  .string()
+  .max(maxImageUrlLength)
+  .refine((value) => URL.canParse(value), { message: 'must be a URL' });
+
+/** A client's profile image that is a URL but no image it may set, refused as the original backend does. */
+function checkOwnImageUrl(value: string | null | undefined): void {
+  if (typeof value === 'string' && !isOwnImageUrl(value)) throw new StatusRefusal(400, 'Invalid profile image URL');
+}
+
+/** A display name; an empty one is stored as none (`null`), as the original backend does. */
+const displayName = z
+  .string()
+  .max(256)
+  .nullable()
+  .optional()
+  .transform((value) => (value === '' ? null : value));
 
 const clientPatch = z.strictObject({
-  display_name: z.string().max(256).nullable().optional(),
+  display_name: displayName,
   client_metadata: metadata.optional(),
-  profile_image_url: ownImageUrl.nullable().optional(),
+  profile_image_url: ownImageUrlField.nullable().optional(),
   selected_team_id: z.string().min(1).max(100).nullable().optional(),
   otp_auth_enabled: z.boolean().optional(),
   passkey_auth_enabled: z.boolean().optional(),
@@ -42,12 +76,12 @@ const clientPatch = z.strictObject({
 });
 
 const serverUserBody = {
-  primary_email: email.nullable().optional(),
+  primary_email: storedEmail.nullable().optional(),
   primary_email_verified: z.boolean().optional(),
   primary_email_auth_enabled: z.boolean().optional(),
   password: z.string().nullable().optional(),
-  password_hash: importedPasswordHash.optional(),
-  display_name: z.string().max(256).nullable().optional(),
+  password_hash: z.string().max(512).optional(),
+  display_name: displayName,
   profile_image_url: imageUrl.nullable().optional(),
   client_metadata: metadata.optional(),
   client_read_only_metadata: metadata.optional(),
@@ -94,9 +128,11 @@ const updateCurrentUser = defineRoute({
   body: { client: clientPatch, server: serverUserPatch },
   answer: userViews,
   errors: [...selectionErrors, 'USER_AUTHENTICATION_REQUIRED', ...userWriteErrors],
+  refusals: [400],
   handler: async (input) => {
     const { auth, userId, body, deps } = input;
     const { totp_secret_base64: totp, ...changes } = body;
+    if (auth.accessType === 'client') checkOwnImageUrl(changes.profile_image_url);
     if (totp !== undefined) await requireRecentSignIn(deps.db, auth, userId, deps.clock.now());
     const teamId = normalTeamId(changes.selected_team_id);
     await checkSelectedTeam(deps.db, auth.project.id, userId, teamId);
@@ -126,14 +162,12 @@ const deleteCurrentUser = defineRoute({
   access: 'client',
   user: true,
   answer: successAnswer,
-  errors: ['INSUFFICIENT_ACCESS_TYPE'],
+  errors: [],
+  refusals: [400],
   handler: async (input) => {
     const { auth, userId } = input;
     if (auth.accessType === 'client' && !auth.project.config.client_user_deletion_enabled) {
-      throw new KnownError('INSUFFICIENT_ACCESS_TYPE', {
-        actual_access_type: 'client',
-        allowed_access_types: ['server', 'admin'],
-      });
+      throw new StatusRefusal(400, 'Client user deletion is not enabled for this project');
     }
     if (!(await deleteUser(requestContext(input), userId))) {
       throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
@@ -189,6 +223,7 @@ const createUserRoute = defineRoute({
   answer: userViews,
   status: 201,
   errors: userWriteErrors,
+  refusals: [400],
   handler: async (input) => {
     const { totp_secret_base64: totp, ...fields } = input.body;
     const { configSealer, passwords } = input.deps;
@@ -238,6 +273,7 @@ const updateUserRoute = defineRoute({
   body: serverUserPatch,
   answer: userViews,
   errors: ['USER_NOT_FOUND', ...selectionErrors, ...userWriteErrors],
+  refusals: [400],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
     const { totp_secret_base64: totp, ...changes } = body;

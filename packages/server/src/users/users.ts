@@ -5,7 +5,8 @@
  */
 import { type Json, KnownError } from '@latchkey/protocol';
 import { isUuid } from '../common/ids.js';
-import { checkPasswordRequirements, type PasswordHasher } from '../password/passwords.js';
+import { StatusRefusal } from '../http/responses.js';
+import { checkPasswordRequirements, isImportablePasswordHash, type PasswordHasher } from '../password/passwords.js';
 import type { Db } from '../storage/db.js';
 import { authEmailIndex, isUniqueViolation } from '../storage/schema.js';
 import { findMembership, findTeam } from '../teams/team-store.js';
@@ -38,7 +39,7 @@ export type ServerUserChanges = Omit<UserChanges, 'password_hash'> & {
 /** The known errors of creating or changing a user. */
 export const userWriteErrors = ['USER_EMAIL_ALREADY_EXISTS', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'] as const;
 
-export function schemaError(message: string): KnownError<'SCHEMA_ERROR'> {
+function schemaError(message: string): KnownError<'SCHEMA_ERROR'> {
   return new KnownError('SCHEMA_ERROR', { message });
 }
 
@@ -47,10 +48,19 @@ export async function passwordHashOf(
   input: { password?: string | null; password_hash?: string },
   passwords: PasswordHasher,
 ) {
-  if (input.password != null && input.password_hash !== undefined) {
-    throw schemaError('body: give password or password_hash, not both');
+  // Both given (even a null password), or a hash that may not be imported: the original backend's plain 400s.
+  if (input.password !== undefined && input.password_hash !== undefined) {
+    throw new StatusRefusal(400, 'Cannot set both password and password_hash at the same time.');
   }
-  if (input.password_hash !== undefined) return input.password_hash;
+  if (input.password_hash !== undefined) {
+    if (!isImportablePasswordHash(input.password_hash)) {
+      throw new StatusRefusal(
+        400,
+        "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.",
+      );
+    }
+    return input.password_hash;
+  }
   if (input.password === null) return null;
   if (input.password === undefined) return undefined;
   checkPasswordRequirements(input.password, 'server');
@@ -65,6 +75,16 @@ export async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
     if (isUniqueViolation(error, authEmailIndex)) throw new KnownError('USER_EMAIL_ALREADY_EXISTS');
     throw error;
   }
+}
+
+/**
+ * Refuses a primary e-mail state the original backend refuses (with its plain
+ * 400s): signing in with, or a verified, e-mail the user has not.
+ */
+export function checkPrimaryEmail(email: string | null | undefined, authEnabled: boolean, verified: boolean): void {
+  if (email) return;
+  if (authEnabled) throw new StatusRefusal(400, 'primary_email_auth_enabled cannot be true without primary_email');
+  if (verified) throw new StatusRefusal(400, 'primary_email_verified cannot be true without primary_email');
 }
 
 /** A page of users (with their selected teams) and the cursor of the next one (null at the end). */
