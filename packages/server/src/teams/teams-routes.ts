@@ -326,7 +326,7 @@ const listProfilesRoute = defineRoute({
   path: '/team-member-profiles',
   tag: 'teams',
   summary:
-    "Team member profiles: a team's (a client needs `$read_members`), or a user's own (`user_id=me`) in each team.",
+    "Team member profiles of a team, or of a user (`me` or an id) in each team; a client names a team it is in, and needs `$read_members` for others' profiles.",
   access: 'client',
   query: z.object({ team_id: idRef.optional(), user_id: idRef.optional() }),
   answer: profileListViews,
