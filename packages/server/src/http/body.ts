@@ -126,7 +126,7 @@ function mediaType(request: Request): string {
 
 /**
  * Reads a JSON body and validates it. An empty body reads as `undefined`, so
- * routes that accept no body (DELETE, decision d) use an optional schema.
+ * routes that accept no body (decision d) use an optional schema.
  */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S, limit: number): Promise<z.infer<S>> {
   const text = await readBodyText(request, limit);
@@ -147,8 +147,14 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
   return validate(schema, value);
 }
 
-/** The body of a DELETE: none, or `{}` (decision d). */
+/** The body of a route that declares none: none, or `{}` (decision d). */
 export const emptyBody = z.strictObject({}).optional();
+
+/**
+ * The body of a DELETE that declares none: none, or any JSON, read (so it must
+ * parse) and then ignored, as every DELETE of the original backend ignores it.
+ */
+export const ignoredBody = z.unknown().transform(() => undefined);
 
 /** Reads an `application/x-www-form-urlencoded` body (the OAuth token endpoint). */
 export async function readForm(request: Request, limit: number): Promise<URLSearchParams> {

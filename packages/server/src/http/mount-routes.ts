@@ -22,7 +22,7 @@ import { validate } from '../common/validate.js';
 import type { Deps } from '../deps.js';
 import { asRouteHandler } from '../events/action-guard.js';
 import { opensToWebhookToken } from '../webhooks/webhook-token.js';
-import { emptyBody, readForm, readJson, textProblem } from './body.js';
+import { emptyBody, ignoredBody, readForm, readJson, textProblem } from './body.js';
 import type { AppEnv, RequestAuth } from './env.js';
 import { type RefreshCookie, refreshCookieOf, sentRefreshToken } from './refresh-cookie.js';
 import { jsonResponse, knownErrorResponse, StatusRefusal, textResponse } from './responses.js';
@@ -121,9 +121,10 @@ function storable(values: Record<string, string>, root: string): Record<string, 
 async function readBody(route: Route, request: Request, accessType: AccessType, deps: Deps): Promise<unknown> {
   if (route.method === 'GET') return undefined;
   if (isFormBody(route.body)) return readForm(request, deps.bodyLimitBytes);
-  const schema = route.body === undefined ? emptyBody : pickByAccess(route.body, accessType, isSchema);
+  const none = route.method === 'DELETE' ? ignoredBody : emptyBody;
+  const schema = route.body === undefined ? none : pickByAccess(route.body, accessType, isSchema);
   // A body declared only for higher access types: lower ones may send none.
-  return readJson(request, schema ?? emptyBody, deps.bodyLimitBytes);
+  return readJson(request, schema ?? none, deps.bodyLimitBytes);
 }
 
 async function answer(

@@ -44,7 +44,7 @@ import { isTrustedUrl } from '../projects/trusted-urls.js';
 import { limitInvitations, limitMailSend } from '../rate-limit/rate-limit.js';
 import type { Db } from '../storage/db.js';
 import type { VerificationCodeRow } from '../storage/schema.js';
-import { existingTeam, requireClientUser, requireOn } from '../teams/team-access.js';
+import { requireClientUser, teamAccessErrors, teamFor } from '../teams/team-access.js';
 import { findTeam } from '../teams/team-store.js';
 import { findUser } from '../users/user-store.js';
 import { listPendingInvitations } from './invitation-store.js';
@@ -65,18 +65,12 @@ const sendInvitationRoute = defineRoute({
   access: 'client',
   body: z.strictObject({ email, team_id: idRef, callback_url: callbackUrl }),
   answer: z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'InvitationSent' }),
-  errors: [
-    'TEAM_NOT_FOUND',
-    'TEAM_PERMISSION_REQUIRED',
-    'REDIRECT_URL_NOT_WHITELISTED',
-    'USER_AUTHENTICATION_REQUIRED',
-  ],
+  errors: [...teamAccessErrors, 'REDIRECT_URL_NOT_WHITELISTED', 'USER_AUTHENTICATION_REQUIRED'],
   handler: async (input) => {
     const { auth, body, client, deps } = input;
     const { project } = auth;
     requireClientUser(auth);
-    const team = await existingTeam(deps.db, project.id, body.team_id);
-    await requireOn(deps.db, auth, team, inviteMembers);
+    const team = await teamFor(deps.db, auth, body.team_id, inviteMembers);
     if (!isTrustedUrl(body.callback_url, project.config)) throw new KnownError('REDIRECT_URL_NOT_WHITELISTED');
     const now = deps.clock.now();
     const inviterId = auth.accessType === 'client' ? auth.userId : null;
@@ -126,11 +120,9 @@ const listInvitations = defineRoute({
   answer: z
     .object({ items: z.array(invitationSchema), is_paginated: z.literal(false) })
     .meta({ id: 'TeamInvitationList' }),
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED'],
+  errors: teamAccessErrors,
   handler: async ({ auth, query, deps }) => {
-    const team = await existingTeam(deps.db, auth.project.id, query.team_id);
-    await requireOn(deps.db, auth, team, readMembers);
-    await requireOn(deps.db, auth, team, inviteMembers);
+    const team = await teamFor(deps.db, auth, query.team_id, readMembers, inviteMembers);
     const items = await listPendingInvitations(deps.db, auth.project.id, team.id, deps.clock.now());
     return { items, is_paginated: false as const };
   },
@@ -146,11 +138,10 @@ const revoke = defineRoute({
   params: z.object({ invitationId: idRef }),
   query: z.object({ team_id: idRef }),
   answer: successAnswer,
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'VERIFICATION_CODE_NOT_FOUND'],
+  errors: [...teamAccessErrors, 'VERIFICATION_CODE_NOT_FOUND'],
   handler: async (input) => {
     const { auth, params, query, deps } = input;
-    const team = await existingTeam(deps.db, auth.project.id, query.team_id);
-    await requireOn(deps.db, auth, team, removeMembers);
+    const team = await teamFor(deps.db, auth, query.team_id, removeMembers);
     if (!z.uuid().safeParse(params.invitationId).success) throw new KnownError('VERIFICATION_CODE_NOT_FOUND');
     await revokeInvitation(requestContext(input), team.id, params.invitationId.toLowerCase());
     return { success: true as const };

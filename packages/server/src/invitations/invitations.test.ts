@@ -114,7 +114,9 @@ describe('sending an invitation', () => {
     });
     expectKnownError(untrusted, 'REDIRECT_URL_NOT_WHITELISTED', 400);
     expectKnownError(await invite('not an address'), 'SCHEMA_ERROR', 400);
-    expectKnownError(await invite(email, as(alice), '00000000-0000-4000-8000-000000000000'), 'TEAM_NOT_FOUND', 404);
+    const unknownTeam = '00000000-0000-4000-8000-000000000000';
+    expectKnownError(await invite(email, as(alice), unknownTeam), 'TEAM_MEMBERSHIP_NOT_FOUND', 404);
+    expectKnownError(await invite(email, server(), unknownTeam), 'TEAM_NOT_FOUND', 404);
     const extra = await call(service, 'POST', '/team-invitations/send-code', {
       headers: as(alice),
       json: { email, team_id: team, callback_url: callback, role: 'owner' },

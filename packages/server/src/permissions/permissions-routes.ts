@@ -2,9 +2,10 @@
  * Team permissions and their definitions (wire-protocol §14.4, §15.4).
  *
  * Decisions where the protocol leaves room:
- * - `recursive` defaults to true (spec §9); a client must name itself
- *   (`user_id=me`) and a team, and a team it is not in holds nothing for it
- *   (an empty list).
+ * - `recursive` defaults to false, as on the original backend: the list
+ *   names the permissions granted directly (the SDK always sends it). A
+ *   client must name itself (`user_id=me`) and a team, and a team it is not
+ *   in holds nothing for it (an empty list).
  * - Granting a permission already held answers as the first grant did;
  *   revoking one not granted directly is TEAM_PERMISSION_NOT_FOUND.
  * - A definition id already taken, a change that would close a cycle, and
@@ -63,13 +64,13 @@ const listPermissionsRoute = defineRoute({
   path: '/team-permissions',
   tag: 'permissions',
   summary:
-    'The permissions users hold in teams; `recursive` (default true) adds every permission they contain. A client lists its own in one team.',
+    'The permissions granted to users in teams; `recursive=true` adds every permission they contain. A client lists its own in one team.',
   access: 'client',
   query: z.object({
     team_id: idRef.optional(),
     user_id: idRef.optional(),
     permission_id: anyPermissionId.optional(),
-    recursive: z.enum(['true', 'false']).default('true'),
+    recursive: z.enum(['true', 'false']).default('false'),
   }),
   answer: listOf(permissionSchema).meta({ id: 'TeamPermissionList' }),
   errors: ['TEAM_NOT_FOUND', ...userRefErrors],

@@ -192,11 +192,36 @@ describe('held permissions', () => {
     );
     expect(await held(team, userId, false)).toEqual(['admin', 'd_top']);
     const filtered = ok(
-      await call(service, 'GET', `/team-permissions?team_id=${team}&user_id=${userId}&permission_id=c1`, {
-        headers: server(),
-      }),
+      await call(
+        service,
+        'GET',
+        `/team-permissions?team_id=${team}&user_id=${userId}&permission_id=c1&recursive=true`,
+        {
+          headers: server(),
+        },
+      ),
     );
     expect(filtered.items).toEqual([{ id: 'c1', user_id: userId, team_id: team }]);
+  });
+
+  it('are listed as granted directly unless `recursive=true` asks for what they contain, as the original backend', async () => {
+    const list = async (query: string) =>
+      ok(
+        await call(service, 'GET', `/team-permissions?team_id=${team}&user_id=${userId}${query}`, {
+          headers: server(),
+        }),
+      );
+    const direct = await list('');
+    expect(direct).toEqual({
+      items: [
+        { id: 'admin', user_id: userId, team_id: team },
+        { id: 'd_top', user_id: userId, team_id: team },
+      ],
+      is_paginated: false,
+    });
+    expect(await list('&recursive=false')).toEqual(direct);
+    expect((await list('&permission_id=c1')).items).toEqual([]);
+    expect((await list('&recursive=true')).items).toHaveLength(14);
   });
 
   it('are granted once, revoked when granted directly, and refused for unknown ids and non-members', async () => {
@@ -240,7 +265,7 @@ describe('held permissions', () => {
     );
     expect(listed.items).toHaveLength(2);
     const everywhere = ok(
-      await call(service, 'GET', '/team-permissions?permission_id=$read_members', { headers: server() }),
+      await call(service, 'GET', '/team-permissions?permission_id=$read_members&recursive=true', { headers: server() }),
     );
     expect(everywhere.items).toEqual(
       expect.arrayContaining([

@@ -49,7 +49,14 @@ export function bootstrapDatabase(
       {
         id: internalProjectId,
         displayName: 'Latchkey internal',
-        config: { allow_localhost: true, sign_up_enabled: signUp ?? false },
+        // As the original backend's internal project, its teams grant nothing by default: a
+        // member holds only the permissions server code grants.
+        config: {
+          allow_localhost: true,
+          sign_up_enabled: signUp ?? false,
+          team_creator_default_permissions: [],
+          team_member_default_permissions: [],
+        },
       },
       null,
       { ifAbsent: true },

@@ -1,26 +1,29 @@
 /**
  * Teams, memberships and member profiles (wire-protocol §14.3, §15.2, §15.3).
  *
- * Server and admin access act on any team of the project. A client acts as its
- * user, and each action asks the user's permissions in the team
- * (`requireTeamPermission`), so no id a client sends reaches another team's
- * data:
- * - a team the client is not a member of reads as TEAM_NOT_FOUND (`GET
- *   /teams/:id`), and every action on it is TEAM_PERMISSION_REQUIRED (a
- *   non-member holds no permission), as on the original backend;
- * - an unknown or malformed team id is TEAM_NOT_FOUND before any permission
- *   is asked;
- * - as on the original backend, with its plain 403s (wire-protocol §4.2):
+ * Server and admin access act on any team of the project (TEAM_NOT_FOUND for
+ * one that does not exist). A client acts as its user, and each action asks,
+ * as the original backend, first that the user is a member of the team, then
+ * for the permissions it needs there (`teamFor`), so no id a client sends
+ * reaches another team's data:
+ * - a team the client is not a member of, or one that does not exist, is
+ *   TEAM_MEMBERSHIP_NOT_FOUND for every action; a member without the
+ *   permission an action needs is TEAM_PERMISSION_REQUIRED;
+ * - as on the original backend, with its plain refusals (wire-protocol §4.2):
  *   listing teams other than its own (or all), creating a team for another
  *   user, or creating one while the project has `client_team_creation_enabled`
- *   off; a signed-out client acting on a team is USER_AUTHENTICATION_REQUIRED;
+ *   off (403); listing member profiles without a team (400); changing another
+ *   member's profile (403); a signed-out client acting on a team is
+ *   USER_AUTHENTICATION_REQUIRED;
  * - a client may change only its own team profile and may leave any team; it
- *   removes others with `$remove_members`.
+ *   removes others with `$remove_members` and sees them with `$read_members`.
  * A member profile's empty name or picture shows the user's own (the profile
- * overrides them for that team only).
+ * overrides them for that team only). A team's name may be empty, as on the
+ * original backend.
  */
 import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
+import { isUuid } from '../common/ids.js';
 import { clientImageUrl, idRef, imageUrl, metadata, successAnswer } from '../common/schemas.js';
 import { requestContext } from '../events/recorder.js';
 import type { RequestAuth } from '../http/env.js';
@@ -31,7 +34,7 @@ import type { TeamRow } from '../storage/schema.js';
 import { namesOwnUser, requireOwnList, resolveUser, userRefErrors } from '../users/user-ref.js';
 import { attachSelectedTeams, findUser } from '../users/user-store.js';
 import { serverUserSchema, serverUserView, type UserWithTeam } from '../users/user-views.js';
-import { existingTeam, requireClientUser, requireOn } from './team-access.js';
+import { existingTeam, requireClientUser, teamAccessErrors, teamFor } from './team-access.js';
 import {
   findMembership,
   listMemberProfiles,
@@ -44,7 +47,7 @@ import { addMember, createTeam, deleteTeam, removeMember, updateMemberProfile, u
 
 const { updateTeam: mayUpdate, deleteTeam: mayDelete, readMembers, removeMembers } = systemTeamPermissions;
 
-const displayName = z.string().trim().min(1).max(256);
+const displayName = z.string().trim().max(256);
 
 const teamParams = z.object({ teamId: idRef });
 const memberParams = z.object({ teamId: idRef, userId: idRef });
@@ -86,12 +89,6 @@ const teamListViews = defineViews<TeamRow[]>({
 });
 
 const listOf = <T>(items: T[]) => ({ items, is_paginated: false as const });
-
-const insufficientForClient = () =>
-  new KnownError('INSUFFICIENT_ACCESS_TYPE', {
-    actual_access_type: 'client',
-    allowed_access_types: ['server', 'admin'],
-  });
 
 const listTeamsRoute = defineRoute({
   method: 'GET',
@@ -155,15 +152,10 @@ const getTeamRoute = defineRoute({
   access: 'client',
   params: teamParams,
   answer: teamViews,
-  errors: ['TEAM_NOT_FOUND', 'USER_AUTHENTICATION_REQUIRED'],
+  errors: [...teamAccessErrors, 'USER_AUTHENTICATION_REQUIRED'],
   handler: async ({ auth, params, deps }) => {
     requireClientUser(auth);
-    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
-    if (auth.accessType === 'client') {
-      const member = auth.userId && (await findMembership(deps.db, auth.project.id, team.id, auth.userId));
-      if (!member) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
-    }
-    return team;
+    return teamFor(deps.db, auth, params.teamId);
   },
 });
 
@@ -176,12 +168,11 @@ const updateTeamRoute = defineRoute({
   params: teamParams,
   body: { client: z.strictObject(clientTeamFields), server: z.strictObject(serverTeamFields) },
   answer: teamViews,
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
+  errors: [...teamAccessErrors, 'USER_AUTHENTICATION_REQUIRED'],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
     requireClientUser(auth);
-    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
-    await requireOn(deps.db, auth, team, mayUpdate);
+    const team = await teamFor(deps.db, auth, params.teamId, mayUpdate);
     const updated = await updateTeam(requestContext(input), team.id, body);
     if (!updated) throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
     return updated;
@@ -197,12 +188,11 @@ const deleteTeamRoute = defineRoute({
   access: 'client',
   params: teamParams,
   answer: successAnswer,
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_AUTHENTICATION_REQUIRED'],
+  errors: [...teamAccessErrors, 'USER_AUTHENTICATION_REQUIRED'],
   handler: async (input) => {
     const { auth, params, deps } = input;
     requireClientUser(auth);
-    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
-    await requireOn(deps.db, auth, team, mayDelete);
+    const team = await teamFor(deps.db, auth, params.teamId, mayDelete);
     if (!(await deleteTeam(requestContext(input), team.id))) {
       throw new KnownError('TEAM_NOT_FOUND', { team_id: params.teamId });
     }
@@ -241,36 +231,41 @@ const removeMemberRoute = defineRoute({
   access: 'client',
   params: memberParams,
   answer: successAnswer,
-  errors: ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', 'USER_NOT_FOUND'],
+  errors: [...teamAccessErrors, 'USER_NOT_FOUND'],
   handler: async (input) => {
     const { auth, params, deps } = input;
-    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
-    const userId = await memberId(deps.db, auth, params.userId);
-    if (userId !== auth.userId) await requireOn(deps.db, auth, team, removeMembers);
-    if (userId === null || !(await removeMember(requestContext(input), team.id, userId))) {
-      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: params.userId });
+    const userId = namedUserId(auth, params.userId);
+    const client = auth.accessType === 'client';
+    if (client && userId !== auth.userId) await teamFor(deps.db, auth, params.teamId, removeMembers);
+    const member = await existingMembership(deps.db, auth.project.id, params.teamId, userId);
+    if (!(await removeMember(requestContext(input), member.team_id, member.user_id))) {
+      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: params.teamId, user_id: userId });
     }
     return { success: true as const };
   },
 });
 
 /**
- * The user a member route names: `me` (or the caller's own id) is the
- * caller; server access may name any user of the project (USER_NOT_FOUND);
- * a client naming someone else gets the id as sent, and a permission check
- * decides. Null for an id that cannot be a user.
+ * The user a member route names: `me` (or the caller's own id) is the caller
+ * (CANNOT_GET_OWN_USER_WITHOUT_USER signed out); any other ref as sent, for
+ * `existingMembership` (after the permission checks) to find.
  */
-async function memberId(db: Db, auth: RequestAuth, userRef: string): Promise<string | null> {
-  if (userRef === 'me' || (auth.userId !== null && userRef.toLowerCase() === auth.userId)) {
-    if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-    return auth.userId;
-  }
-  if (auth.accessType !== 'client') {
-    const user = await findUser(db, auth.project.id, userRef);
-    if (!user) throw new KnownError('USER_NOT_FOUND');
-    return user.id;
-  }
-  return z.uuid().safeParse(userRef).success ? userRef.toLowerCase() : null;
+function namedUserId(auth: RequestAuth, userRef: string): string {
+  if (!namesOwnUser(auth, userRef)) return userRef.toLowerCase();
+  if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  return auth.userId;
+}
+
+/**
+ * The membership of a user in a team, as the original backend looks it up:
+ * USER_NOT_FOUND for a user the project does not have, then
+ * TEAM_MEMBERSHIP_NOT_FOUND (also for a team that does not exist).
+ */
+async function existingMembership(db: Db, projectId: string, teamId: string, userId: string) {
+  if (!(await findUser(db, projectId, userId))) throw new KnownError('USER_NOT_FOUND');
+  const member = await findMembership(db, projectId, teamId, userId);
+  if (!member) throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: teamId, user_id: userId });
+  return member;
 }
 
 const clientProfileSchema = z
@@ -331,40 +326,39 @@ const listProfilesRoute = defineRoute({
   path: '/team-member-profiles',
   tag: 'teams',
   summary:
-    "Team member profiles: a team's (a client needs `$read_members`), or a user's own (`user_id=me`) in each team.",
+    "Team member profiles of a team, or of a user (`me` or an id) in each team; a client names a team it is in, and needs `$read_members` for others' profiles.",
   access: 'client',
   query: z.object({ team_id: idRef.optional(), user_id: idRef.optional() }),
   answer: profileListViews,
-  errors: ['TEAM_NOT_FOUND', 'TEAM_PERMISSION_REQUIRED', ...userRefErrors],
+  errors: [...teamAccessErrors, ...userRefErrors],
+  refusals: [400],
   handler: async ({ auth, query, deps }) => {
     const projectId = auth.project.id;
+    if (auth.accessType === 'client') {
+      if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+      if (query.team_id === undefined) throw new StatusRefusal(400, 'team_id is required for access type client');
+      const userId = query.user_id === undefined ? undefined : namedUserId(auth, query.user_id);
+      const team = await teamFor(deps.db, auth, query.team_id, ...(userId === auth.userId ? [] : [readMembers]));
+      if (userId !== undefined && !isUuid(userId)) return [];
+      return profiles(deps.db, projectId, { teamId: team.id, userId });
+    }
     const team = query.team_id === undefined ? null : await existingTeam(deps.db, projectId, query.team_id);
     const user = query.user_id === undefined ? null : await resolveUser(deps.db, auth, query.user_id);
-    if (auth.accessType === 'client' && !user) {
-      if (!team) throw insufficientForClient();
-      await requireOn(deps.db, auth, team, readMembers);
-    }
     return profiles(deps.db, projectId, { teamId: team?.id, userId: user?.id });
   },
 });
 
 /** The profile a route names; a client reads others' only with `$read_members`. */
 async function memberProfile(db: Db, auth: RequestAuth, teamRef: string, userRef: string): Promise<ProfileWithTeam> {
-  const team = await existingTeam(db, auth.project.id, teamRef);
-  const userId = await memberId(db, auth, userRef);
-  if (userId !== auth.userId) await requireOn(db, auth, team, readMembers);
-  const [profile] = userId ? await profiles(db, auth.project.id, { teamId: team.id, userId }) : [];
-  if (!profile) throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: userRef });
+  const userId = namedUserId(auth, userRef);
+  if (auth.accessType === 'client' && userId !== auth.userId) await teamFor(db, auth, teamRef, readMembers);
+  const member = await existingMembership(db, auth.project.id, teamRef, userId);
+  const [profile] = await profiles(db, auth.project.id, { teamId: member.team_id, userId: member.user_id });
+  if (!profile) throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: teamRef, user_id: userId });
   return profile;
 }
 
-const profileErrors = [
-  'TEAM_NOT_FOUND',
-  'TEAM_MEMBERSHIP_NOT_FOUND',
-  'TEAM_PERMISSION_REQUIRED',
-  'USER_NOT_FOUND',
-  'CANNOT_GET_OWN_USER_WITHOUT_USER',
-] as const;
+const profileErrors = [...teamAccessErrors, 'USER_NOT_FOUND'] as const;
 
 const getProfileRoute = defineRoute({
   method: 'GET',
@@ -392,17 +386,20 @@ const updateProfileRoute = defineRoute({
   params: memberParams,
   body: profilePatch,
   answer: profileViews,
-  errors: [...profileErrors, 'INSUFFICIENT_ACCESS_TYPE'],
+  errors: profileErrors,
+  refusals: [403],
   handler: async (input) => {
     const { auth, params, body, deps } = input;
-    const team = await existingTeam(deps.db, auth.project.id, params.teamId);
-    const userId = await memberId(deps.db, auth, params.userId);
-    if (auth.accessType === 'client' && userId !== auth.userId) throw insufficientForClient();
-    const changes = { ...body, ...(body.display_name === '' ? { display_name: null } : {}) };
-    if (!userId || !(await updateMemberProfile(requestContext(input), team.id, userId, changes))) {
-      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: params.userId });
+    const userId = namedUserId(auth, params.userId);
+    if (auth.accessType === 'client' && userId !== auth.userId) {
+      throw new StatusRefusal(403, "Cannot update another user's profile");
     }
-    return memberProfile(deps.db, auth, team.id, userId);
+    const member = await existingMembership(deps.db, auth.project.id, params.teamId, userId);
+    const changes = { ...body, ...(body.display_name === '' ? { display_name: null } : {}) };
+    if (!(await updateMemberProfile(requestContext(input), member.team_id, userId, changes))) {
+      throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: params.teamId, user_id: userId });
+    }
+    return memberProfile(deps.db, auth, member.team_id, userId);
   },
 });
 

@@ -3,7 +3,9 @@
  * (wire-protocol §14.3): what each access type may do, what a member without
  * a permission and a stranger are refused, what deletions take with them.
  */
+import { internalProjectId } from '@latchkey/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKeySet } from '../operations.js';
 import { dbOf } from '../storage/open-storage.js';
 import {
   type AccessType,
@@ -17,7 +19,7 @@ import {
   snapshot,
   userHeaders,
 } from '../test-support/api.js';
-import { startTestService, type TestService } from '../testing/index.js';
+import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
 
 let service: TestService;
 type Person = Awaited<ReturnType<typeof signUp>>;
@@ -137,7 +139,6 @@ describe('a team made by a signed-in user', () => {
       { profile_image_url: 'https://evil.example/pixel.png' },
       { profile_image_url: 'data:image/svg+xml;base64,PHN2Zz4=' },
       { display_name: 'x'.repeat(257) },
-      { display_name: '   ' },
       { display_name: 42 },
       { unknown: true },
     ]) {
@@ -150,6 +151,16 @@ describe('a team made by a signed-in user', () => {
     const image = 'data:image/png;base64,iVBORw0KGgo=';
     expect(await snapshot(service)).toEqual(before);
     ok(await call(service, 'PATCH', `/teams/${team.id}`, { headers: as(alice), json: { profile_image_url: image } }));
+  });
+
+  it('may be given an empty name, as on the original backend', async () => {
+    const unnamed = await createTeam(alice, '');
+    expect(unnamed.display_name).toBe('');
+    const renamed = ok(
+      await call(service, 'PATCH', `/teams/${unnamed.id}`, { headers: as(alice), json: { display_name: '  ' } }),
+    );
+    expect(renamed).toMatchObject({ id: unnamed.id, display_name: '' });
+    ok(await call(service, 'DELETE', `/teams/${unnamed.id}`, { headers: as(alice), json: { display_name: 'x' } }));
   });
 });
 
@@ -239,17 +250,18 @@ describe("another team's data", () => {
   it('is out of reach of a member of another team and of a user in no team, and nothing changes', async () => {
     const before = await snapshot(service);
     for (const person of [memberElsewhere, outsider]) {
+      // Membership is asked first, as on the original backend: TEAM_MEMBERSHIP_NOT_FOUND, whatever the action.
       const attempts: [string, string, unknown, string][] = [
-        ['GET', `/teams/${teamB}`, undefined, 'TEAM_NOT_FOUND'],
-        ['PATCH', `/teams/${teamB}`, { display_name: 'Mine now' }, 'TEAM_PERMISSION_REQUIRED'],
-        ['DELETE', `/teams/${teamB}`, undefined, 'TEAM_PERMISSION_REQUIRED'],
+        ['GET', `/teams/${teamB}`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
+        ['PATCH', `/teams/${teamB}`, { display_name: 'Mine now' }, 'TEAM_MEMBERSHIP_NOT_FOUND'],
+        ['DELETE', `/teams/${teamB}`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
         ['POST', `/team-memberships/${teamB}/me`, {}, 'INSUFFICIENT_ACCESS_TYPE'],
-        ['DELETE', `/team-memberships/${teamB}/${alice.user_id}`, {}, 'TEAM_PERMISSION_REQUIRED'],
+        ['DELETE', `/team-memberships/${teamB}/${alice.user_id}`, {}, 'TEAM_MEMBERSHIP_NOT_FOUND'],
         ['DELETE', `/team-memberships/${teamB}/me`, {}, 'TEAM_MEMBERSHIP_NOT_FOUND'],
-        ['GET', `/team-member-profiles?team_id=${teamB}`, undefined, 'TEAM_PERMISSION_REQUIRED'],
-        ['GET', `/team-member-profiles/${teamB}/${alice.user_id}`, undefined, 'TEAM_PERMISSION_REQUIRED'],
+        ['GET', `/team-member-profiles?team_id=${teamB}`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
+        ['GET', `/team-member-profiles?team_id=${teamB}&user_id=me`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
+        ['GET', `/team-member-profiles/${teamB}/${alice.user_id}`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
         ['GET', `/team-member-profiles/${teamB}/me`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
-        ['PATCH', `/team-member-profiles/${teamB}/${alice.user_id}`, { display_name: 'x' }, 'INSUFFICIENT_ACCESS_TYPE'],
         ['PATCH', `/team-member-profiles/${teamB}/me`, { display_name: 'x' }, 'TEAM_MEMBERSHIP_NOT_FOUND'],
         ['POST', `/team-permissions/${teamB}/me/admin`, {}, 'INSUFFICIENT_ACCESS_TYPE'],
         ['DELETE', `/team-permissions/${teamB}/${alice.user_id}/admin`, {}, 'INSUFFICIENT_ACCESS_TYPE'],
@@ -257,16 +269,33 @@ describe("another team's data", () => {
           'POST',
           '/team-invitations/send-code',
           { email: 'me@example.com', team_id: teamB, callback_url: 'http://localhost:3000/x' },
-          'TEAM_PERMISSION_REQUIRED',
+          'TEAM_MEMBERSHIP_NOT_FOUND',
         ],
-        ['GET', `/team-invitations?team_id=${teamB}`, undefined, 'TEAM_PERMISSION_REQUIRED'],
-        ['DELETE', `/team-invitations/${invitationId}?team_id=${teamB}`, undefined, 'TEAM_PERMISSION_REQUIRED'],
+        ['GET', `/team-invitations?team_id=${teamB}`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
+        ['DELETE', `/team-invitations/${invitationId}?team_id=${teamB}`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
         ['PATCH', '/users/me', { selected_team_id: teamB }, 'TEAM_MEMBERSHIP_NOT_FOUND'],
       ];
       for (const [method, path, json, code] of attempts) {
         const answer = await call(service, method, path, { headers: as(person), json });
         expect(`${method} ${path}: ${answer.headers.get('x-stack-known-error')}`).toBe(`${method} ${path}: ${code}`);
+        if (code === 'TEAM_MEMBERSHIP_NOT_FOUND' && path.startsWith('/team')) {
+          expect(answer.body.details).toEqual({ team_id: teamB, user_id: person.user_id });
+        }
       }
+      // The original backend's plain refusals: another member's profile, and member profiles without a team.
+      expectStatusRefusal(
+        await call(service, 'PATCH', `/team-member-profiles/${teamB}/${alice.user_id}`, {
+          headers: as(person),
+          json: { display_name: 'x' },
+        }),
+        403,
+        "Cannot update another user's profile",
+      );
+      expectStatusRefusal(
+        await call(service, 'GET', '/team-member-profiles?user_id=me', { headers: as(person) }),
+        400,
+        'team_id is required for access type client',
+      );
       // Lists of someone else's teams or permissions: the original backend's plain 403.
       const lists: [string, string][] = [
         [`/teams?user_id=${alice.user_id}`, 'teams'],
@@ -305,10 +334,16 @@ describe("another team's data", () => {
     expect(await snapshot(service)).toEqual(before);
   });
 
-  it('answers TEAM_NOT_FOUND for a team that does not exist or an id that is not one', async () => {
+  it('answers a team that does not exist, or an id that is not one, TEAM_MEMBERSHIP_NOT_FOUND to a client and TEAM_NOT_FOUND to server code', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1' OR '1'='1"]) {
       const path = `/teams/${encodeURIComponent(id)}`;
-      expectKnownError(await call(service, 'PATCH', path, { headers: as(alice), json: {} }), 'TEAM_NOT_FOUND', 404);
+      for (const method of ['GET', 'PATCH', 'DELETE']) {
+        const answer = await call(service, method, path, {
+          headers: as(alice),
+          json: method === 'GET' ? undefined : {},
+        });
+        expectKnownError(answer, 'TEAM_MEMBERSHIP_NOT_FOUND', 404);
+      }
       expectKnownError(await call(service, 'GET', path, { headers: server() }), 'TEAM_NOT_FOUND', 404);
     }
   });
@@ -370,7 +405,7 @@ describe('members', () => {
       headers: as(bob),
       json: { display_name: 'Not Alice' },
     });
-    expectKnownError(other, 'INSUFFICIENT_ACCESS_TYPE', 401);
+    expectStatusRefusal(other, 403, "Cannot update another user's profile");
   });
 
   it('without a permission cannot rename, delete or remove; the admin can remove them', async () => {
@@ -514,5 +549,37 @@ describe('listing users by team', () => {
       headers: server(),
     });
     expectKnownError(unknown, 'TEAM_NOT_FOUND', 404);
+  });
+});
+
+describe('teams of the internal project', () => {
+  it('grant their creators and members nothing, as on the original backend; server code grants what they hold', async () => {
+    const keys = (await createApiKeySet(service.storage, internalProjectId)) as TestKeys;
+    const internal: TestService = { ...service, projectId: internalProjectId, keys };
+    const serverHeaders = authHeaders(internal, 'server');
+    const [owner, joiner] = [await signUp(internal), await signUp(internal)];
+    const team = ok(
+      await call(internal, 'POST', '/teams', {
+        headers: serverHeaders,
+        json: { display_name: 'Ops', creator_user_id: owner.user_id },
+      }),
+      201,
+    );
+    ok(await call(internal, 'POST', `/team-memberships/${team.id}/${joiner.user_id}`, { headers: serverHeaders }), 201);
+    for (const person of [owner, joiner]) {
+      const path = `/team-permissions?team_id=${team.id}&user_id=${person.user_id}&recursive=true`;
+      expect(ok(await call(internal, 'GET', path, { headers: serverHeaders })).items).toEqual([]);
+    }
+    const rename = () =>
+      call(internal, 'PATCH', `/teams/${team.id}`, {
+        headers: userHeaders(internal, owner),
+        json: { display_name: 'Mine' },
+      });
+    const refused = await rename();
+    expectKnownError(refused, 'TEAM_PERMISSION_REQUIRED', 401);
+    expect(refused.body.details).toEqual({ team_id: team.id, user_id: owner.user_id, permission_id: '$update_team' });
+    const grant = `/team-permissions/${team.id}/${owner.user_id}/$update_team`;
+    ok(await call(internal, 'POST', grant, { headers: serverHeaders, json: {} }), 201);
+    expect(ok(await rename()).display_name).toBe('Mine');
   });
 });
