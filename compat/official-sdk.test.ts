@@ -404,12 +404,10 @@ describe('account deletion', () => {
     const { app, email, user } = await signedUp();
     env.net.reset();
 
+    // Stack's backend answers this with a plain-text 400, which the SDK throws as an error of that text.
     const refused = await rejection(user.delete());
-    expect(codeOf(refused)).toBe('INSUFFICIENT_ACCESS_TYPE');
-    expect((refused as { details?: unknown }).details).toEqual({
-      actual_access_type: 'client',
-      allowed_access_types: ['server', 'admin'],
-    });
+    expect(codeOf(refused)).toBeUndefined();
+    expect(String((refused as Error).message)).toContain('Client user deletion is not enabled for this project');
 
     await env.svc.setProjectConfig({ client_user_deletion_enabled: true });
     try {

@@ -131,7 +131,7 @@ describe('junk bodies on every route', () => {
       const access = route.access === 'none' || route.access === 'optional' ? 'client' : route.access;
       const path = route.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
       const types: AccessType[] = access === 'client' ? ['client', 'server'] : [access];
-      return types.map((type) => [route.method, path, type] as const);
+      return types.map((type) => [route.method, path, type, route.refusals ?? []] as const);
     });
   const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
   const junk = [
@@ -154,10 +154,10 @@ describe('junk bodies on every route', () => {
 
   it('covers the routes that read a body', () => {
     expect(routes.length).toBeGreaterThan(15);
-    expect(routes).toContainEqual(['POST', '/users', 'server']);
+    expect(routes).toContainEqual(['POST', '/users', 'server', [400]]);
   });
 
-  it.each(routes)('%s %s (%s access)', async (method, path, accessType) => {
+  it.each(routes)('%s %s (%s access)', async (method, path, accessType, refusals) => {
     const user = await signUp(service);
     for (const body of junk) {
       for (const contentType of ['application/json', 'application/x-www-form-urlencoded']) {
@@ -171,6 +171,11 @@ describe('junk bodies on every route', () => {
           const code = answer.headers.get(h.knownError);
           if (path === '/auth/oauth/token' && !code) {
             expect(typeof answer.body.error).toBe('string');
+            continue;
+          }
+          // A DELETE ignores its body (as the original backend's do): it may reach a plain refusal the route declares.
+          if (!code && refusals.includes(status as never)) {
+            expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
             continue;
           }
           expect(isKnownErrorCode(code)).toBe(true);
