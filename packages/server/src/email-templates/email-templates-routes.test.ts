@@ -415,7 +415,7 @@ describe('who may use the templates', () => {
   });
 });
 
-describe('edits under the shared e-mail config, where shared mail leaves the machine', () => {
+describe('templates under the shared e-mail config, where shared mail leaves the machine', () => {
   // The operator's SMTP server sends shared mail (nothing is sent here: no flow runs).
   const sending = testServiceForSuite({ smtpUrl: 'smtp://127.0.0.1:9' });
   const sendingAdmin = () => authHeaders(sending, 'admin');
@@ -460,5 +460,27 @@ describe('edits under the shared e-mail config, where shared mail leaves the mac
     });
     expect(edited.status, edited.text).toBe(200);
     expect(edited.body.subject).toBe('Custom reset');
+
+    // Back to the shared sender while an edited template exists: refused, the own server kept.
+    const back = await call(sending, 'PATCH', '/projects/current', {
+      headers: sendingAdmin(),
+      json: { config: { email_config: { type: 'shared' } } },
+    });
+    expectStatusRefusal(
+      back,
+      400,
+      'Cannot change email service type to shared when custom templates are defined. Disable custom templates ' +
+        'first, before changing the email service type.',
+    );
+    const project = await call(sending, 'GET', '/projects/current', { headers: sendingAdmin() });
+    expect(project.body.config.email_config.type).toBe('standard');
+    // Once the template is reset, the switch goes through.
+    await call(sending, 'DELETE', '/email-templates/password_reset', { headers: sendingAdmin() });
+    const again = await call(sending, 'PATCH', '/projects/current', {
+      headers: sendingAdmin(),
+      json: { config: { email_config: { type: 'shared' } } },
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.config.email_config).toEqual({ type: 'shared' });
   });
 });

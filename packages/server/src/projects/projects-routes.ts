@@ -8,7 +8,9 @@
 import { KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
 import { successAnswer } from '../common/schemas.js';
+import { listStoredTemplates } from '../email-templates/email-template-store.js';
 import { requestContext } from '../events/recorder.js';
+import { StatusRefusal } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { findDefinition } from '../permissions/definition-store.js';
 import { projectConfigPatchSchema } from './project-config.js';
@@ -45,7 +47,7 @@ const updateCurrentProject = defineRoute({
   body: projectUpdateBody,
   answer: projectViews,
   errors: ['PERMISSION_NOT_FOUND'],
-  // A domain named twice (`mergeConfig`).
+  // A domain named twice (`mergeConfig`); the shared sender while edited templates exist.
   refusals: [400],
   handler: async (input) => {
     const { auth, body, deps } = input;
@@ -58,6 +60,19 @@ const updateCurrentProject = defineRoute({
       if (!(await findDefinition(deps.db, auth.project.id, id))) {
         throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: id });
       }
+    }
+    // Edited templates would go out through the operator's server, which edits there are refused for
+    // (`email-templates-routes.ts`), unless shared mail stays in the dev mailbox.
+    if (
+      config.email_config?.type === 'shared' &&
+      !deps.sharedMailStaysLocal &&
+      (await listStoredTemplates(deps.db, auth.project.id)).size > 0
+    ) {
+      throw new StatusRefusal(
+        400,
+        'Cannot change email service type to shared when custom templates are defined. Disable custom templates ' +
+          'first, before changing the email service type.',
+      );
     }
     return updateProject(requestContext(input), body, deps.configSealer);
   },
