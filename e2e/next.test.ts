@@ -4,10 +4,13 @@
  * over HTTP (its clock under the test's control), in Debian's Chromium.
  * Sign-up on the handler page, the server's HTML of a protected page, the
  * proxy's redirect to sign-in and back, an expired access token refreshed by
- * the proxy, and sign-out through a server action.
+ * the proxy, and sign-out through a server action; on the current major
+ * (`proxy.ts`) and the previous one (`middleware.ts`, on the edge runtime).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClientApp } from '@latchkey/js';
 import { cookieNames } from '@latchkey/protocol';
@@ -16,52 +19,95 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/stack.js';
 
-const demoDir = fileURLToPath(new URL('../apps/next-demo/', import.meta.url));
-const nextBin = fileURLToPath(new URL('../node_modules/next/dist/bin/next', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+const demoDir = join(repoRoot, 'apps/next-demo');
 const password = 'correct-horse-battery-1';
 
 let service: TestService;
 let browser: Browser;
-let next: ChildProcess;
 let demoUrl: string;
 
 beforeAll(async () => {
   service = await startTestService();
-  await run(nextBin, ['build'], {});
-  const port = await freePort();
-  next = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: demoDir,
-    env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: '1',
-      LATCHKEY_API_URL: service.url,
-      LATCHKEY_PROJECT_ID: service.projectId,
-      LATCHKEY_PUBLISHABLE_CLIENT_KEY: service.keys.publishableClientKey,
-      LATCHKEY_SECRET_SERVER_KEY: service.keys.secretServerKey,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await outputLine(next, /ready/i);
-  demoUrl = `http://127.0.0.1:${port}`;
   browser = await launchChromium();
-}, 240_000);
+});
 
 afterAll(async () => {
   await browser?.close();
-  if (next && next.exitCode === null) {
-    next.kill('SIGTERM');
-    await new Promise((resolve) => next.once('exit', resolve));
-  }
   await service?.close();
 });
 
-/** Runs the Next CLI in the demo's folder to its end; rejects with its output when it fails. */
-function run(bin: string, args: string[], env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: demoDir,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** A major of Next and the folder its build of the demo runs in. */
+interface NextMajor {
+  name: string;
+  /** Makes the folder ready and returns it (the demo itself, or a copy of it for another major). */
+  prepare(): string;
+}
+
+const next16: NextMajor = { name: 'Next 16 (proxy.ts)', prepare: () => demoDir };
+
+/**
+ * The previous major, from the `next15` alias (`npm:next@15`): the demo's app folder copied beside
+ * Next 15 (hard links of `node_modules/next15` as its `node_modules/next`, since Next requires itself
+ * by name), with `proxy.ts` as the `middleware.ts` Next 15 reads (its edge runtime), and the JSX
+ * setting Next 15 wants.
+ */
+const next15: NextMajor = {
+  name: 'Next 15 (middleware.ts on the edge runtime)',
+  prepare() {
+    const dir = join(demoDir, '.next-15-app');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'node_modules'), { recursive: true });
+    cpSync(join(demoDir, 'app'), join(dir, 'app'), { recursive: true });
+    cpSync(join(demoDir, 'next.config.mjs'), join(dir, 'next.config.mjs'));
+    const proxy = readFileSync(join(demoDir, 'proxy.ts'), 'utf8');
+    writeFileSync(join(dir, 'middleware.ts'), proxy.replace('export const proxy =', 'export const middleware ='));
+    const tsconfig = readFileSync(join(demoDir, 'tsconfig.json'), 'utf8');
+    writeFileSync(join(dir, 'tsconfig.json'), tsconfig.replace('"jsx": "react-jsx"', '"jsx": "preserve"'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'next-demo-15', private: true, type: 'module' }));
+    const linked = spawnSync('cp', ['-al', join(repoRoot, 'node_modules/next15'), join(dir, 'node_modules/next')]);
+    if (linked.status !== 0) throw new Error(`cp -al node_modules/next15 failed: ${linked.stderr}`);
+    return dir;
+  },
+};
+
+/** Builds the demo with `major` (`next build`), serves it (`next start`), and stops it after the suite. */
+function servedDemo(major: NextMajor) {
+  let next: ChildProcess | undefined;
+  beforeAll(async () => {
+    const dir = major.prepare();
+    const bin = join(dir, 'node_modules/next/dist/bin/next');
+    const nextBin = existsSync(bin) ? bin : join(repoRoot, 'node_modules/next/dist/bin/next');
+    const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LATCHKEY_REPO_ROOT: repoRoot };
+    await run(nextBin, ['build'], dir, env);
+    const port = await freePort();
+    next = spawn(process.execPath, [nextBin, 'start', '-p', String(port)], {
+      cwd: dir,
+      env: {
+        ...env,
+        LATCHKEY_API_URL: service.url,
+        LATCHKEY_PROJECT_ID: service.projectId,
+        LATCHKEY_PUBLISHABLE_CLIENT_KEY: service.keys.publishableClientKey,
+        LATCHKEY_SECRET_SERVER_KEY: service.keys.secretServerKey,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await outputLine(next, /ready/i);
+    // `localhost`, not 127.0.0.1: Next 15's URLs name every loopback address `localhost`, redirects too.
+    demoUrl = `http://localhost:${port}`;
+  }, 240_000);
+  afterAll(async () => {
+    if (next && next.exitCode === null) {
+      const exited = new Promise((resolve) => next?.once('exit', resolve));
+      next.kill('SIGTERM');
+      await exited;
+    }
   });
+}
+
+/** Runs the Next CLI in `cwd` to its end; rejects with its output when it fails. */
+function run(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;
@@ -94,7 +140,7 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, () => {
       const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });
@@ -132,7 +178,9 @@ async function signUpOnHandlerPage(page: Page, email: string) {
   await page.getByRole('button', { name: /sign up|create account/i }).click();
 }
 
-describe('@latchkey/next on Next 16 (next build, next start, proxy.ts)', () => {
+describe.each([next16, next15])('@latchkey/next on $name: next build, next start', (major) => {
+  servedDemo(major);
+
   it('signs up on the handler page; the protected page’s server HTML already shows the user', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
