@@ -198,6 +198,9 @@ describe.each([next16, next15])('@latchkey/next on $name: next build, next start
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain(`Signed in as <!-- -->${email}`);
+    // The provider handed the server's user to @latchkey/react: the header's user button, not a sign-in link.
+    expect(html).toContain(`aria-label="Account menu for ${email}"`);
+    expect(html).not.toContain('href="/handler/sign-in"');
     await context.close();
   });
 

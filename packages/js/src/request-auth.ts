@@ -21,6 +21,7 @@
 import { createCore } from './internal/core.js';
 import { noCredentials } from './internal/http/credentials.js';
 import { createAccessTokenVerifier } from './internal/session/access-token-verifier.js';
+import { sessionCookieValues } from './internal/session/cookie-store.js';
 import { createRefresher } from './internal/session/refresh-request.js';
 import { requestTokens } from './internal/session/request-tokens.js';
 import { systemClock } from './internal/timers.js';
@@ -143,8 +144,22 @@ function signedIn(
  * (unencoded: the framework's cookie API encodes it) and lifetime; an empty
  * value with `maxAgeSeconds: 0` deletes it. Set each with `path=/` and
  * `SameSite=Lax`, and `Secure` on https, as the browser SDK does.
- * `sessionCookies(projectId, tokens)` lists the cookies that store `tokens`
- * as the browser SDK's cookie store does, or delete them (`null`).
+ *
+ * @example
+ * ```ts
+ * const cookie: SessionCookie = { name: 'stack-access', value: '["r","a"]', maxAgeSeconds: 86400 };
+ * ```
+ */
+export interface SessionCookie {
+  name: string;
+  value: string;
+  maxAgeSeconds: number;
+}
+
+/**
+ * The cookies that store `tokens` as the browser SDK's cookie store does
+ * (the refresh token in `stack-refresh-<projectId>`, the pair in
+ * `stack-access`), or delete them (`null`); the legacy cookie is deleted.
  *
  * @example
  * ```ts
@@ -153,4 +168,8 @@ function signedIn(
  * }
  * ```
  */
-export { type SessionCookie, sessionCookies } from './internal/session/cookie-store.js';
+export function sessionCookies(projectId: string, tokens: SessionTokens | null): SessionCookie[] {
+  return sessionCookieValues(projectId, tokens).map(([name, value, maxAgeSeconds]) =>
+    value ? { name, value, maxAgeSeconds } : { name, value: '', maxAgeSeconds: 0 },
+  );
+}

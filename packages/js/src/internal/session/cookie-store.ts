@@ -97,31 +97,24 @@ export function readCookieTokens(doc: CookieDocument, projectId: string): Stored
 
 /** Writes (or deletes) the cookies for `tokens` and deletes the legacy cookie. */
 function writeCookieTokens(doc: CookieDocument, projectId: string, tokens: StoredTokens): void {
-  for (const { name, value, maxAgeSeconds } of sessionCookies(projectId, tokens)) {
+  for (const [name, value, maxAgeSeconds] of sessionCookieValues(projectId, tokens)) {
     setCookie(doc, name, value, maxAgeSeconds);
   }
 }
 
-/** A cookie of the session: its name, its value (unencoded), its lifetime; `''` and 0 delete it. */
-export interface SessionCookie {
-  name: string;
-  value: string;
-  maxAgeSeconds: number;
-}
-
 /**
- * The cookies that hold `tokens` (`null`: none, so each is deleted): the
- * refresh token, the `[refresh, access]` pair, and the legacy cookie deleted.
+ * The cookies that hold `tokens` (`null`: none) as `[name, value, max-age s]`,
+ * a `null` value deleting the cookie: the refresh token, the
+ * `[refresh, access]` pair, and the legacy cookie deleted. Server code writes
+ * the same (`request-auth.ts`).
  */
-export function sessionCookies(projectId: string, tokens: StoredTokens | null): SessionCookie[] {
-  const refreshToken = tokens?.refreshToken ?? null;
+export function sessionCookieValues(projectId: string, tokens: StoredTokens | null): [string, string | null, number][] {
+  const refreshToken = tokens?.refreshToken || null;
   const pair = refreshToken && tokens?.accessToken ? JSON.stringify([refreshToken, tokens.accessToken]) : null;
-  const cookie = (name: string, value: string | null, maxAgeSeconds: number): SessionCookie =>
-    value ? { name, value, maxAgeSeconds } : { name, value: '', maxAgeSeconds: 0 };
   return [
-    cookie(cookieNames.refreshToken(projectId), refreshToken, refreshTokenCookieMaxAgeSeconds),
-    cookie(cookieNames.accessToken, pair, accessTokenCookieMaxAgeSeconds),
-    cookie(cookieNames.legacyRefreshToken, null, 0),
+    [cookieNames.refreshToken(projectId), refreshToken, refreshTokenCookieMaxAgeSeconds],
+    [cookieNames.accessToken, pair, accessTokenCookieMaxAgeSeconds],
+    [cookieNames.legacyRefreshToken, null, 0],
   ];
 }
 
