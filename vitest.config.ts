@@ -40,6 +40,11 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
+      // @latchkey/next: the middleware against the real service in-process, and its edge bundle.
+      {
+        extends: true,
+        test: { name: 'next', include: ['packages/next/src/**/*.test.{ts,tsx}'], testTimeout: 20_000 },
+      },
       {
         extends: true,
         test: { name: 'cli', include: ['packages/cli/src/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },

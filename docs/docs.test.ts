@@ -173,5 +173,8 @@ const sampleCompilerOptions: ts.CompilerOptions = {
   skipLibCheck: true,
   noEmit: true,
   types: ['node'],
+  // A Next.js app (bundler resolution) imports Next's subpaths without an extension; Next has no exports map.
+  baseUrl: root,
+  paths: { 'next/*': ['node_modules/next/*.d.ts'] },
   typeRoots: [join(root, 'node_modules', '@types')],
 };

@@ -1,10 +1,12 @@
 // `npm start`: builds what changed (scripts/build.mjs), then runs the service on the
 // embedded database plus the demo app. `npm start -- --help` lists the settings.
+// `npm run start:next` (`--next`) runs the Next.js demo (apps/next-demo) instead: `next build`, then `next start`.
 //
 // The service runs as a child process (`latchkey dev --json`); its JSON line tells the demo where the API is and which keys
 // to use. Ctrl-C stops everything.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -16,7 +18,8 @@ embedded database and the demo app.
 
 Options (each also has an environment variable; the option wins):
   -p, --port <n>        service port (LATCHKEY_PORT, default 8102; 0 picks a free port)
-      --demo-port <n>   demo port (DEMO_PORT, default 5173; 0 picks a free port)
+      --demo-port <n>   demo port (DEMO_PORT, default 5173, 3000 with --next; 0 picks a free port)
+      --next            the Next.js App Router demo (apps/next-demo) instead of the Vite one
       --data-dir <dir>  data directory of the embedded database and the dev project's keys
                         (LATCHKEY_DATA_DIR, default .latchkey at the repository root)
   -h, --help            show this help
@@ -30,7 +33,7 @@ Example: npm start -- --port 9000 --demo-port 9001
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliBin = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url));
-const { servicePort, demoPort, dataDir } = readSettings(process.argv.slice(2));
+const { servicePort, demoPort, dataDir, next } = readSettings(process.argv.slice(2));
 
 const stoppers = []; // run in reverse order on shutdown
 let stopping = false;
@@ -67,13 +70,14 @@ async function main() {
     ...(service.dashboardUrl ? [['dashboard', service.dashboardUrl]] : []),
   ];
 
-  const { serveDemo } = await import('../apps/demo/serve.mjs');
+  const { serveDemo } = next ? { serveDemo: serveNextDemo } : await import('../apps/demo/serve.mjs');
   const demo = await serveDemo({
     port: demoPort,
     config: {
       apiUrl: service.apiUrl,
       projectId: service.projectId,
       publishableClientKey: service.publishableClientKey,
+      ...(next ? { secretServerKey: service.secretServerKey } : {}),
     },
   });
   stoppers.push(() => demo.close());
@@ -84,6 +88,61 @@ async function main() {
       `Development project (data in ${service.dataDir}):\n\n${formatRows(devKeyRows(service))}${ownerBlock(service)}\n` +
       `${devKeysNotice(service.dataDir)}Press Ctrl-C to stop.\n`,
   );
+}
+
+/**
+ * The Next.js demo on `port`: `next build` (Next keeps its own cache), then `next start` with the
+ * service's settings in the environment; resolves when it is ready.
+ */
+async function serveNextDemo({ port, config }) {
+  const nextBin = fileURLToPath(new URL('../node_modules/next/dist/bin/next', import.meta.url));
+  const cwd = fileURLToPath(new URL('../apps/next-demo/', import.meta.url));
+  const env = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: '1',
+    LATCHKEY_API_URL: config.apiUrl,
+    LATCHKEY_PROJECT_ID: config.projectId,
+    LATCHKEY_PUBLISHABLE_CLIENT_KEY: config.publishableClientKey,
+    LATCHKEY_SECRET_SERVER_KEY: config.secretServerKey,
+  };
+  process.stderr.write('npm run start:next: building the Next.js demo (next build)...\n');
+  const built = spawnSync(process.execPath, [nextBin, 'build'], { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0)
+    throw new Error(`next build failed (exit ${built.status ?? built.signal}); its message is above.`);
+  const portToUse = port === 0 ? await freePort() : port;
+  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(portToUse)], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  await new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      output += chunk;
+      if (/ready/i.test(output)) resolve();
+    });
+    exited.then((code) => reject(new Error(`next start stopped (exit ${code}):\n${output}`)));
+  });
+  child.stdout.resume();
+  return {
+    url: `http://localhost:${portToUse}`,
+    async close() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** Spawns `latchkey dev --json` and resolves with its JSON line. */
@@ -151,6 +210,7 @@ function readSettings(args) {
         port: { type: 'string', short: 'p' },
         'demo-port': { type: 'string' },
         'data-dir': { type: 'string' },
+        next: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -164,7 +224,8 @@ function readSettings(args) {
   }
   return {
     servicePort: port(values.port, '--port', process.env.LATCHKEY_PORT, 'LATCHKEY_PORT', 8102),
-    demoPort: port(values['demo-port'], '--demo-port', process.env.DEMO_PORT, 'DEMO_PORT', 5173),
+    demoPort: port(values['demo-port'], '--demo-port', process.env.DEMO_PORT, 'DEMO_PORT', values.next ? 3000 : 5173),
+    next: values.next === true,
     dataDir: resolve(values['data-dir'] || process.env.LATCHKEY_DATA_DIR || `${root}.latchkey`),
   };
 }

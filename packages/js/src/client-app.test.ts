@@ -8,8 +8,10 @@ import { clientMessages, isKnownError, KnownError } from '@latchkey/protocol';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ClientApp, type ClientAppOptions } from './client-app.js';
 import { MalformedAnswerError, RateLimitedError } from './errors.js';
+import { ServerApp } from './server-app.js';
 import { jsonAnswer, plainErrorAnswer, recordedAnswers, without } from './test-support/answers.js';
 import { createTestApp, newCredentials, type TestApp, useTestService } from './test-support/service.js';
+import { clientUserData } from './users/user-decoder.js';
 
 /** Access-token lifetime the service issues (wire-protocol.md §5.1). */
 const accessTokenLifetimeMs = 600_000;
@@ -339,5 +341,35 @@ describe('ClientApp when the service misbehaves', () => {
     await vi.runAllTimersAsync();
     await expect(project).resolves.toMatchObject({ id: service().projectId });
     expect(calls()).toHaveLength(4);
+  });
+});
+
+describe('ClientApp initialUser (the user a server rendered the page with)', () => {
+  it('starts with the server’s user, client fields only, and asks the service for nothing to show it', async () => {
+    const signedIn = setup();
+    const credentials = { ...newCredentials(), noRedirect: true };
+    await signedIn.app.signUpWithCredential(credentials);
+    const tokens = await (await signedIn.app.getUser({ or: 'throw' })).getTokens();
+    const serverApp = new ServerApp({
+      projectId: service().projectId,
+      baseUrl: service().url,
+      secretServerKey: service().keys.secretServerKey,
+      publishableClientKey: service().keys.publishableClientKey,
+      fetch: (url, init) => service().fetch(new Request(url, init)),
+      clock: service().clock,
+    });
+    const seen = await serverApp.getUser({ tokenStore: tokens, or: 'throw' });
+    await seen.update({ serverMetadata: { plan: 'pro' } });
+    const initialUser = clientUserData((await serverApp.getUser(seen.id))!);
+    expect(initialUser).not.toHaveProperty('serverMetadata');
+    expect(initialUser).not.toHaveProperty('update');
+
+    const page = setup({ tokenStore: tokens, initialUser });
+    expect(page.app.getSnapshot('user')).toMatchObject({ id: seen.id, primaryEmail: credentials.email });
+    await expect(page.app.getUser()).resolves.toMatchObject({ id: seen.id });
+    expect(page.calls()).toEqual([]);
+
+    const nobody = setup({ initialUser: null });
+    expect(nobody.app.getSnapshot('user')).toBeNull();
   });
 });

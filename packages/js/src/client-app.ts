@@ -20,7 +20,13 @@ import { requireOption } from './internal/require-options.js';
 import type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.js';
 import { type TeamInvitationCodes, teamInvitationCodes } from './teams/invitation-codes.js';
 import type { HandlerUrls } from './urls.js';
-import { type CurrentUserAccess, createClientScope, currentUserAccess } from './users/current-user.js';
+import {
+  type CurrentUserAccess,
+  createClientScope,
+  currentUserAccess,
+  primeCurrentUser,
+} from './users/current-user.js';
+import type { UserData } from './users/user-decoder.js';
 
 /**
  * Options of `new ClientApp(...)`.
@@ -56,6 +62,13 @@ export interface ClientAppOptions {
   timers?: Timers;
   /** How to change page; defaults to `window.location.assign`. */
   navigate?: (url: string) => void;
+  /**
+   * The signed-in user as server code saw it when it rendered the page
+   * (`clientUserData(user)`, or `null` for nobody): the first render shows
+   * it without a request, as the server's HTML did. Server-side rendering
+   * frameworks pass it (`@latchkey/next` does).
+   */
+  initialUser?: UserData | null;
 }
 
 /**
@@ -102,6 +115,7 @@ function mountClientApp(options: ClientAppOptions): ClientAppModules {
   const { publishableClientKey, tokenStore } = options;
   const core = createCore(options, { tokenStore, publishableClientKey });
   const scope = createClientScope(core, { ...options, fetch: options.fetch ?? globalFetch });
+  if (options.initialUser !== undefined) primeCurrentUser(scope, options.initialUser);
   return {
     projectId: options.projectId,
     ...credentialAuth(scope),

@@ -110,6 +110,6 @@ export {
   type SignOutOptions,
   type UserTokens,
 } from './users/current-user.js';
-export type { OAuthProviderLink, UserData } from './users/user-decoder.js';
+export { clientUserData, type OAuthProviderLink, type UserData } from './users/user-decoder.js';
 export type { UserUpdate } from './users/users-api.js';
 export { sdkVersion } from './version.js';

@@ -55,8 +55,10 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * SDK's code index and their sentences to the one wording table the pages
  * show errors from (+103 B): 26.86 kB. Admin-only codes could leave the
  * browser's tables if they keep growing (see the js bundle test).
+ * Next.js support (the SDK's `initialUser` and session-cookie list, and the
+ * handler's `pathname` for server rendering) added ~60 B: 26.92 kB.
  */
-const budgetBytes = 26_890;
+const budgetBytes = 26_930;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the

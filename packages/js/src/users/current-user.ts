@@ -185,6 +185,11 @@ export function createClientScope(core: Core<Session>, oauth: OAuthClient): Clie
   return scope;
 }
 
+/** Stores the user a server saw (`ClientAppOptions.initialUser`) as the `'user'` data, so nothing loads it first. */
+export function primeCurrentUser(scope: ClientScope, user: UserData | null): void {
+  scope.data.set(currentUserQuery, user && createCurrentUser(user, scope));
+}
+
 /** The signed-in user of `scope` with `user`'s data: the data, then each capability's slice. */
 function createCurrentUser(user: UserData, scope: ClientScope): CurrentUser {
   return {

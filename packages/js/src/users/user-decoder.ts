@@ -111,3 +111,42 @@ export function readServerUser(user: Fields<ServerUserWire>): ServerUserData {
 export function decodeServerUser(body: unknown): ServerUserData {
   return readFields(body, readServerUser);
 }
+
+/**
+ * The client view of `user` as plain data: the fields a client may see, with
+ * the server's fields and any methods left out. What server code hands to a
+ * page it renders (`ClientAppOptions.initialUser`), so no server metadata
+ * reaches the browser.
+ *
+ * @example
+ * ```ts
+ * const user = await serverApp.getUser({ tokenStore: request });
+ * const initialUser = user && clientUserData(user); // safe to serialise into the page
+ * ```
+ */
+export function clientUserData(user: UserData): UserData {
+  const team = user.selectedTeam;
+  return {
+    id: user.id,
+    displayName: user.displayName,
+    primaryEmail: user.primaryEmail,
+    primaryEmailVerified: user.primaryEmailVerified,
+    profileImageUrl: user.profileImageUrl,
+    signedUpAt: user.signedUpAt,
+    clientMetadata: user.clientMetadata,
+    clientReadOnlyMetadata: user.clientReadOnlyMetadata,
+    hasPassword: user.hasPassword,
+    emailAuthEnabled: user.emailAuthEnabled,
+    otpAuthEnabled: user.otpAuthEnabled,
+    oauthProviders: user.oauthProviders.map(({ id, accountId, email }) => ({ id, accountId, email })),
+    passkeyAuthEnabled: user.passkeyAuthEnabled,
+    isMultiFactorRequired: user.isMultiFactorRequired,
+    selectedTeam: team && {
+      id: team.id,
+      displayName: team.displayName,
+      profileImageUrl: team.profileImageUrl,
+      clientMetadata: team.clientMetadata,
+      clientReadOnlyMetadata: team.clientReadOnlyMetadata,
+    },
+  };
+}

@@ -2,7 +2,9 @@ import { KnownError } from '@latchkey/protocol';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { englishLabels } from '../labels.js';
 import { LatchkeyProvider } from '../provider.js';
 import {
   type Answer,
@@ -193,5 +195,21 @@ describe('handlerPageOf', () => {
     expect(handlerPageOf('/handler', '/handler')).toBe('');
     expect(handlerPageOf('/handlers/sign-in', '/handler')).toBeNull();
     expect(handlerPageOf('/x/handler/sign-up', 'https://app.example/x/handler')).toBe('sign-up');
+  });
+});
+
+describe('Handler rendered on a server', () => {
+  it('renders the page its pathname names, not the window’s location (server-side rendering has none)', () => {
+    visit('/');
+    const html = (pathname?: string) =>
+      renderToString(
+        <LatchkeyProvider app={app().app} projectName="Acme">
+          <Handler pathname={pathname} />
+        </LatchkeyProvider>,
+      );
+    const notFound = englishLabels.notFoundTitle;
+    expect(html('/handler/sign-out')).not.toContain(notFound);
+    expect(html('/handler/no-such-page')).toContain(notFound);
+    expect(html()).toContain(notFound); // no pathname: the server knows no page
   });
 });

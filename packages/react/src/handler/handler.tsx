@@ -31,6 +31,12 @@ export interface HandlerProps extends LatchkeyTranslation {
   app?: ClientApp;
   /** Base path of the pages; defaults to `app.urls.handler` (`/handler`). */
   basePath?: string;
+  /**
+   * The request's path, for rendering on a server (which has no
+   * `window.location`): the page it names is the one in the server's HTML.
+   * In the browser the location is read as ever.
+   */
+  pathname?: string;
 }
 
 /**
@@ -50,9 +56,9 @@ export interface HandlerProps extends LatchkeyTranslation {
  * <Handler app={app} basePath="/auth" />
  * ```
  */
-export function Handler({ app, basePath, labels, messages }: HandlerProps) {
+export function Handler({ app, basePath, pathname, labels, messages }: HandlerProps) {
   const context = useOptionalLatchkeyContext();
-  const page = <HandlerPage basePath={basePath} labels={labels} messages={messages} />;
+  const page = <HandlerPage basePath={basePath} pathname={pathname} labels={labels} messages={messages} />;
   if (app && app !== context?.app) {
     return (
       <LatchkeyProvider app={app} theme={context?.theme} projectName={context?.projectName}>
@@ -64,10 +70,10 @@ export function Handler({ app, basePath, labels, messages }: HandlerProps) {
   return page;
 }
 
-function HandlerPage({ basePath, labels, messages }: Omit<HandlerProps, 'app'>): ReactNode {
+function HandlerPage({ basePath, pathname: serverPath, labels, messages }: Omit<HandlerProps, 'app'>): ReactNode {
   const context = useOptionalLatchkeyContext();
   const text = useText({ labels, messages });
-  const pathname = useLocationPath();
+  const pathname = useLocationPath(serverPath);
   return (
     <TextContext.Provider value={text}>{pageAt(pathname, basePath ?? context?.app.urls.handler)}</TextContext.Provider>
   );

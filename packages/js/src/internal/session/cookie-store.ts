@@ -97,11 +97,25 @@ export function readCookieTokens(doc: CookieDocument, projectId: string): Stored
 
 /** Writes (or deletes) the cookies for `tokens` and deletes the legacy cookie. */
 function writeCookieTokens(doc: CookieDocument, projectId: string, tokens: StoredTokens): void {
-  const { refreshToken, accessToken } = tokens;
-  setCookie(doc, cookieNames.refreshToken(projectId), refreshToken, refreshTokenCookieMaxAgeSeconds);
-  const pair = refreshToken && accessToken ? JSON.stringify([refreshToken, accessToken]) : null;
-  setCookie(doc, cookieNames.accessToken, pair, accessTokenCookieMaxAgeSeconds);
-  deleteCookie(doc, cookieNames.legacyRefreshToken);
+  for (const [name, value, maxAgeSeconds] of sessionCookieValues(projectId, tokens)) {
+    setCookie(doc, name, value, maxAgeSeconds);
+  }
+}
+
+/**
+ * The cookies that hold `tokens` (`null`: none) as `[name, value, max-age s]`,
+ * a `null` value deleting the cookie: the refresh token, the
+ * `[refresh, access]` pair, and the legacy cookie deleted. Server code writes
+ * the same (`request-auth.ts`).
+ */
+export function sessionCookieValues(projectId: string, tokens: StoredTokens | null): [string, string | null, number][] {
+  const refreshToken = tokens?.refreshToken || null;
+  const pair = refreshToken && tokens?.accessToken ? JSON.stringify([refreshToken, tokens.accessToken]) : null;
+  return [
+    [cookieNames.refreshToken(projectId), refreshToken, refreshTokenCookieMaxAgeSeconds],
+    [cookieNames.accessToken, pair, accessTokenCookieMaxAgeSeconds],
+    [cookieNames.legacyRefreshToken, null, 0],
+  ];
 }
 
 /** `name -> value` of a `document.cookie` string, both decoded; the first occurrence of a name wins. */
