@@ -219,6 +219,14 @@ describe.each([next16, next15])('@latchkey/next on $name: next build, next start
     await context.close();
   });
 
+  it('getUser({ or: "redirect" }) in a page the proxy does not protect comes back to the path asked for', async () => {
+    const response = await fetch(`${demoUrl}/dashboard?tab=2`, { redirect: 'manual' });
+    expect(response.status).toBe(307);
+    expect(response.headers.get('location')).toMatch(
+      /\/handler\/sign-in\?after_auth_return_to=%2Fdashboard%3Ftab%3D2$/,
+    );
+  });
+
   it('refreshes an expired access token in the proxy: new cookies set, the page renders the user', async () => {
     const email = newEmail();
     // Tokens issued 20 minutes ago by the service's clock: by real time the access token has expired.

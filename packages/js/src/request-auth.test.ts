@@ -60,14 +60,20 @@ describe('createRequestAuth', () => {
     if (result.status !== 'signed-in') return;
     expect(result.tokens.refreshToken).toBe(tokens.refreshToken);
     expect(result.tokens.accessToken).not.toBe(tokens.accessToken);
+    expect(result.cookies).toEqual(sessionCookies(service().projectId, result.tokens));
     expect(calls()).toContain('POST /auth/oauth/token');
   });
 
   it('signs out a refused session (ended) and a request with nothing (not ended)', async () => {
     const { auth } = requestAuth();
     const refused = await auth.authenticate({ cookie: `${cookieNames.refreshToken(service().projectId)}=nope` });
-    expect(refused).toEqual({ status: 'signed-out', ended: true });
-    await expect(auth.authenticate({ cookie: 'theme=dark' })).resolves.toEqual({ status: 'signed-out', ended: false });
+    // The cookies to delete come with it: those the browser SDK's cookie store writes.
+    expect(refused).toEqual({ status: 'signed-out', ended: true, cookies: sessionCookies(service().projectId, null) });
+    await expect(auth.authenticate({ cookie: 'theme=dark' })).resolves.toEqual({
+      status: 'signed-out',
+      ended: false,
+      cookies: [],
+    });
   });
 
   it('refuses a forged access token', async () => {
@@ -75,7 +81,7 @@ describe('createRequestAuth', () => {
     const [header, payload] = tokens.accessToken!.split('.');
     const { auth } = requestAuth();
     const forged = { accessToken: `${header}.${payload}.${'A'.repeat(86)}`, refreshToken: null };
-    await expect(auth.authenticate(forged)).resolves.toEqual({ status: 'signed-out', ended: false });
+    await expect(auth.authenticate(forged)).resolves.toEqual({ status: 'signed-out', ended: false, cookies: [] });
   });
 });
 

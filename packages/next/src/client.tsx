@@ -16,15 +16,20 @@ export interface ClientProviderProps extends Omit<LatchkeyProviderProps, 'app'> 
   urls?: Partial<HandlerUrls>;
   /** The user the server saw (client view only), or `null`. */
   initialUser: UserData | null;
+  /** The browser's token store: the readable cookies (default), or the service's HttpOnly cookie on this origin. */
+  tokenStore?: 'cookie' | 'httponly-cookie';
   children?: ReactNode;
 }
 
 /** One app per page in the browser (kept across client-side navigations); one per render on the server. */
 let browserApp: ClientApp | null = null;
 
-export function ClientProvider({ config, urls, initialUser, children, ...props }: ClientProviderProps) {
+export function ClientProvider({ config, urls, initialUser, tokenStore, children, ...props }: ClientProviderProps) {
   const [app] = useState(() => {
-    const make = () => new ClientApp({ ...config, urls, tokenStore: 'cookie', initialUser });
+    // The HttpOnly cookie mode talks to the service through this origin (where the service's cookie lives).
+    const local = tokenStore === 'httponly-cookie' && typeof window !== 'undefined';
+    const baseUrl = local ? window.location.origin : config.baseUrl;
+    const make = () => new ClientApp({ ...config, baseUrl, urls, tokenStore: tokenStore ?? 'cookie', initialUser });
     if (typeof window === 'undefined') return make();
     browserApp ??= make();
     return browserApp;

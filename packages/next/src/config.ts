@@ -3,6 +3,8 @@
  * at each call, so `next start` takes them at run time, not at build time).
  */
 
+import { cookieNames } from '@latchkey/protocol';
+
 /**
  * The service and the project: what the browser may know too.
  *
@@ -25,6 +27,21 @@ const variables = {
   projectId: 'LATCHKEY_PROJECT_ID',
   publishableClientKey: 'LATCHKEY_PUBLISHABLE_CLIENT_KEY',
 } as const satisfies Record<keyof LatchkeyConfig, string>;
+
+/**
+ * The request header by which the middleware hands the render the request's
+ * path and query (`getUser({ or: 'redirect' })` comes back to it).
+ */
+export const pathHeader = 'x-latchkey-path';
+
+/**
+ * Whether a cookie of this name tells that the browser is on https: the
+ * browser SDK's marker, or a `__Host-` cookie (the service's refresh cookie),
+ * which browsers only keep from https.
+ */
+export function isHttpsCookie(name: string): boolean {
+  return name === cookieNames.isHttps || name.startsWith('__Host-');
+}
 
 /** The secret server key's variable: read by server code only. */
 export const secretServerKeyVariable = 'LATCHKEY_SECRET_SERVER_KEY';

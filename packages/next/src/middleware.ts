@@ -5,7 +5,10 @@
  * a signed-in one passes once the access token is verified locally against
  * the project's JWKS (cached: no call to the service while the token is
  * valid); an expired access token is refreshed and the new cookies are set
- * on the response and handed to this request's render. Web APIs only (no
+ * on the response and handed to this request's render, with the request's
+ * path (where `getUser({ or: 'redirect' })` returns to). In the refresh-token
+ * cookie mode (the service on the app's origin) it reads the service's
+ * HttpOnly cookie and keeps the access token in an HttpOnly one. Web APIs only (no
  * `node:` modules, no secret key), so it runs on the edge runtime as well.
  *
  * @example
@@ -18,10 +21,10 @@
  * ```
  */
 import type { FetchFunction } from '@latchkey/js';
-import { createRequestAuth, type RequestAuth, type SessionCookie, sessionCookies } from '@latchkey/js/request-auth';
-import { afterAuthReturnToParam, cookieNames } from '@latchkey/protocol';
+import { createRequestAuth, type RequestAuth, type SessionCookie } from '@latchkey/js/request-auth';
+import { afterAuthReturnToParam } from '@latchkey/protocol';
 import { type NextRequest, NextResponse } from 'next/server.js';
-import { configKey, type LatchkeyConfig, readConfig } from './config.js';
+import { configKey, isHttpsCookie, type LatchkeyConfig, pathHeader, readConfig } from './config.js';
 
 /**
  * Options of `latchkeyMiddleware`.
@@ -72,20 +75,25 @@ export function latchkeyMiddleware(
     const auth = authFor(config);
     const guarded = isProtected(request.nextUrl.pathname);
     const tokens = auth.readTokens(request);
-    if (!tokens.accessToken && !tokens.refreshToken)
-      return guarded ? toSignIn(request, signInUrl) : NextResponse.next();
-    const result = await auth.authenticate(tokens);
-    if (result.status === 'signed-in' && !result.refreshed) return NextResponse.next();
-    const cookies = sessionCookies(config.projectId, result.status === 'signed-in' ? result.tokens : null);
-    if (result.status === 'signed-out') {
-      const response = guarded ? toSignIn(request, signInUrl) : NextResponse.next();
-      return result.ended ? withCookies(response, cookies, isHttps(request)) : response;
+    if (!tokens.accessToken && !tokens.refreshToken) return guarded ? toSignIn(request, signInUrl) : pass(request, []);
+    const result = await auth.authenticate(request);
+    if (result.status === 'signed-out' && guarded) {
+      return withCookies(toSignIn(request, signInUrl), result.cookies, isHttps(request));
     }
     // This request's render reads the refreshed session too, not only the browser's next request.
-    const headers = new Headers(request.headers);
-    headers.set('cookie', cookieHeader(request, cookies));
-    return withCookies(NextResponse.next({ request: { headers } }), cookies, isHttps(request));
+    return withCookies(pass(request, result.cookies), result.cookies, isHttps(request));
   };
+}
+
+/**
+ * On to the page, whose render gets the request's path (`getUser({ or:
+ * 'redirect' })` comes back to it) and the request's cookies with `cookies` set or removed.
+ */
+function pass(request: NextRequest, cookies: SessionCookie[]): NextResponse {
+  const headers = new Headers(request.headers);
+  headers.set(pathHeader, `${request.nextUrl.pathname}${request.nextUrl.search}`);
+  if (cookies.length > 0) headers.set('cookie', cookieHeader(request, cookies));
+  return NextResponse.next({ request: { headers } });
 }
 
 /** Whether a path is protected; the sign-in page never is (no redirect loop). */
@@ -113,8 +121,8 @@ function toSignIn(request: NextRequest, signInUrl: string): NextResponse {
 
 /** `response` setting (or deleting) `cookies` as the browser SDK's cookie store does. */
 function withCookies(response: NextResponse, cookies: SessionCookie[], secure: boolean): NextResponse {
-  for (const { name, value, maxAgeSeconds } of cookies) {
-    response.cookies.set(name, value, { maxAge: maxAgeSeconds, path: '/', sameSite: 'lax', secure });
+  for (const { name, value, maxAgeSeconds, httpOnly } of cookies) {
+    response.cookies.set(name, value, { maxAge: maxAgeSeconds, path: '/', sameSite: 'lax', secure, httpOnly });
   }
   return response;
 }
@@ -129,6 +137,8 @@ function cookieHeader(request: NextRequest, cookies: SessionCookie[]): string {
   return [...jar].map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('; ');
 }
 
+/** Whether the browser is on https: the URL says so, or a cookie only https sets (behind a proxy that ends TLS). */
 function isHttps(request: NextRequest): boolean {
-  return request.nextUrl.protocol === 'https:' || request.cookies.has(cookieNames.isHttps);
+  const { protocol } = request.nextUrl;
+  return protocol === 'https:' || request.cookies.getAll().some(({ name }) => isHttpsCookie(name));
 }

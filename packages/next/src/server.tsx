@@ -22,15 +22,29 @@
  * ```
  */
 import { ClientApp, clientUserData, type HandlerUrls, KnownError } from '@latchkey/js';
-import { createRequestAuth, type RequestAuth, type SessionCookie, sessionCookies } from '@latchkey/js/request-auth';
+import {
+  createRequestAuth,
+  type RequestAuth,
+  type SessionCookie,
+  serviceSessionCookies,
+  sessionCookies,
+} from '@latchkey/js/request-auth';
 import { ServerApp } from '@latchkey/js/server';
-import { afterAuthReturnToParam, cookieNames } from '@latchkey/protocol';
+import { afterAuthReturnToParam, refreshCookieName } from '@latchkey/protocol';
 import type { LatchkeyProviderProps } from '@latchkey/react';
-import { cookies } from 'next/headers.js';
+import { cookies, headers } from 'next/headers.js';
 import { redirect } from 'next/navigation.js';
 import { cache, type ReactNode } from 'react';
 import { ClientHandler, ClientProvider } from './client.js';
-import { configKey, type LatchkeyConfig, readConfig, readVariable, secretServerKeyVariable } from './config.js';
+import {
+  configKey,
+  isHttpsCookie,
+  type LatchkeyConfig,
+  pathHeader,
+  readConfig,
+  readVariable,
+  secretServerKeyVariable,
+} from './config.js';
 
 export type { LatchkeyConfig } from './config.js';
 
@@ -48,7 +62,10 @@ type ServerUser = NonNullable<Awaited<ReturnType<ServerApp['getUser']>>>;
  */
 export interface GetUserOptions {
   or?: 'return-null' | 'redirect' | 'throw';
-  /** With `or: 'redirect'`: the page to come back to after signing in. */
+  /**
+   * With `or: 'redirect'`: the page to come back to after signing in; by
+   * default the page asked for, as the middleware passes it (none without the middleware).
+   */
   returnTo?: string;
 }
 
@@ -76,9 +93,9 @@ type CookieStore = Awaited<ReturnType<typeof cookies>>;
 
 /** Sets `list` on the response (`cookies().set` throws where Next does not allow it: a server component's render). */
 function writeCookies(store: CookieStore, list: SessionCookie[]): void {
-  const secure = store.has(cookieNames.isHttps);
-  for (const { name, value, maxAgeSeconds } of list) {
-    store.set(name, value, { maxAge: maxAgeSeconds, path: '/', sameSite: 'lax', secure });
+  const secure = store.getAll().some(({ name }) => isHttpsCookie(name));
+  for (const { name, value, maxAgeSeconds, httpOnly } of list) {
+    store.set(name, value, { maxAge: maxAgeSeconds, path: '/', sameSite: 'lax', secure, httpOnly });
   }
 }
 
@@ -90,6 +107,13 @@ function tryWriteCookies(store: CookieStore, list: SessionCookie[]): void {
     // A server component: the middleware or the browser stores the refreshed session instead.
   }
 }
+
+/**
+ * The session of a request's cookies, checked once per request however many
+ * components ask (a server component cannot store a refreshed token, so
+ * without this each would refresh again; concurrent ones share a refresh in `RequestAuth` too).
+ */
+const authenticated = cache((cookie: string) => latchkey().auth.authenticate({ cookie }));
 
 /** The user of these tokens, read once per request however many components ask. */
 const userOfTokens = cache(async (accessToken: string, refreshToken: string | null): Promise<ServerUser | null> => {
@@ -111,20 +135,22 @@ export async function getUser(options: GetUserOptions & { or: 'redirect' | 'thro
 export async function getUser(options?: GetUserOptions): Promise<ServerUser | null>;
 export async function getUser(options: GetUserOptions = {}): Promise<ServerUser | null> {
   const store = await cookies(); // first: it makes the page dynamic, so a build never needs the config
-  const { config, auth } = latchkey();
-  const result = await auth.authenticate({ cookie: store.toString() });
-  if (result.status === 'signed-out' && result.ended) tryWriteCookies(store, sessionCookies(config.projectId, null));
-  if (result.status === 'signed-in' && result.refreshed) {
-    tryWriteCookies(store, sessionCookies(config.projectId, result.tokens));
-  }
+  const result = await authenticated(store.toString());
+  if (result.cookies.length > 0) tryWriteCookies(store, result.cookies);
   const user =
     result.status === 'signed-in' && result.tokens.accessToken
       ? await userOfTokens(result.tokens.accessToken, result.tokens.refreshToken)
       : null;
   if (user || !options.or || options.or === 'return-null') return user;
   if (options.or === 'throw') throw new KnownError('USER_AUTHENTICATION_REQUIRED', undefined, notSignedIn);
-  const query = options.returnTo ? `?${new URLSearchParams({ [afterAuthReturnToParam]: options.returnTo })}` : '';
+  const returnTo = options.returnTo ?? localPath((await headers()).get(pathHeader));
+  const query = returnTo ? `?${new URLSearchParams({ [afterAuthReturnToParam]: returnTo })}` : '';
   redirect(`/handler/sign-in${query}`);
+}
+
+/** `path` when it is a path of this site (not `//host`, which a browser reads as another site), else null. */
+function localPath(path: string | null): string | null {
+  return path?.startsWith('/') && !/^\/[/\\]/.test(path) ? path : null;
 }
 
 const notSignedIn = "The request has no signed-in user, but getUser was called with { or: 'throw' }";
@@ -157,6 +183,11 @@ export async function signOut(): Promise<void> {
     await user?.signOut({ noRedirect: true });
   }
   writeCookies(store, sessionCookies(config.projectId, null));
+  // The refresh-token cookie mode: the access cookie, the service's cookie and the browser SDK's handle.
+  const serviceCookie = [`__Host-${refreshCookieName(config.projectId)}`, refreshCookieName(config.projectId)].find(
+    (name) => store.has(name),
+  );
+  if (serviceCookie) writeCookies(store, await serviceSessionCookies(config.projectId, null, serviceCookie));
 }
 
 /**
@@ -170,6 +201,13 @@ export async function signOut(): Promise<void> {
  */
 export interface NextLatchkeyProviderProps extends Omit<LatchkeyProviderProps, 'app'> {
   urls?: Partial<HandlerUrls>;
+  /**
+   * Where the browser keeps the session: `'cookie'` (default; the browser
+   * SDK's readable cookies), or `'httponly-cookie'`, the refresh-token cookie
+   * mode, with the service reachable under this app's origin (`/api/v1`) and
+   * its cookie at `Path=/` (see the Next.js guide): no script sees the refresh token.
+   */
+  tokenStore?: 'cookie' | 'httponly-cookie';
   children?: ReactNode;
 }
 

@@ -3,22 +3,48 @@
  * the `x-stack-auth` JSON header (`{"accessToken", "refreshToken"}`, what
  * `user.getAuthHeaders()` produces) wins; otherwise the cookies the browser
  * token store writes, read by the same rules (the access token counts only
- * when stored with the current refresh token); otherwise an access token
- * alone as `Authorization: Bearer <token>` (API clients).
+ * when stored with the current refresh token); otherwise the refresh token
+ * of the service's HttpOnly cookie (the refresh-token cookie mode, with the
+ * service on the app's origin: `service-cookie-session.ts`); otherwise an
+ * access token alone as `Authorization: Bearer <token>` (API clients).
  */
 import { headers } from '@latchkey/protocol';
 import type { HeadersLike, RequestLike, RequestTokenStore } from '../../server-types.js';
 import { readCookieTokens } from './cookie-store.js';
+import { serviceRefreshToken } from './service-cookie-session.js';
 import type { StoredTokens } from './stored-tokens.js';
 
 /** The tokens of `source`: a request, its headers, or tokens given as they are. */
 export function requestTokens(source: RequestTokenStore, projectId: string): StoredTokens {
-  if (isTokens(source)) return { accessToken: source.accessToken ?? null, refreshToken: source.refreshToken ?? null };
+  return requestSession(source, projectId).tokens;
+}
+
+/**
+ * The tokens of `source` and, when they came from the service's cookie, the
+ * request's `cookie` header (where the access token bound to it is:
+ * `boundAccessToken`) and the cookie's name; the tokens then have no access token yet.
+ */
+export function requestSession(
+  source: RequestTokenStore,
+  projectId: string,
+): { tokens: StoredTokens; serviceCookie: { header: string; name: string } | null } {
+  if (isTokens(source)) {
+    return {
+      tokens: { accessToken: source.accessToken ?? null, refreshToken: source.refreshToken ?? null },
+      serviceCookie: null,
+    };
+  }
   const header = headerReader(isRequest(source) ? source.headers : source);
-  const tokens = authHeaderTokens(header(headers.authJson)) ?? cookieTokens(header('cookie'), projectId);
-  if (tokens.accessToken || tokens.refreshToken) return tokens;
+  const cookie = header('cookie');
+  const tokens = authHeaderTokens(header(headers.authJson)) ?? cookieTokens(cookie, projectId);
+  if (tokens.accessToken || tokens.refreshToken) return { tokens, serviceCookie: null };
+  const fromService = cookie ? serviceRefreshToken(cookie, projectId) : null;
+  if (cookie && fromService) {
+    const serviceCookie = { header: cookie, name: fromService.name };
+    return { tokens: { accessToken: null, refreshToken: fromService.token }, serviceCookie };
+  }
   const bearer = header('authorization')?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  return { accessToken: bearer ?? null, refreshToken: null };
+  return { tokens: { accessToken: bearer ?? null, refreshToken: null }, serviceCookie: null };
 }
 
 /** The `x-stack-auth` header's tokens; `null` when absent or not the JSON object it should be. */
