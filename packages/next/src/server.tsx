@@ -25,11 +25,11 @@ import { ClientApp, clientUserData, type HandlerUrls, KnownError } from '@latchk
 import { createRequestAuth, type RequestAuth, type SessionCookie, sessionCookies } from '@latchkey/js/request-auth';
 import { ServerApp } from '@latchkey/js/server';
 import { afterAuthReturnToParam, cookieNames } from '@latchkey/protocol';
-import type { LatchkeyProviderProps } from '@latchkey/react';
+import { Handler, type LatchkeyProviderProps } from '@latchkey/react';
 import { cookies } from 'next/headers.js';
 import { redirect } from 'next/navigation.js';
 import { cache, type ReactNode } from 'react';
-import { ClientHandler, ClientProvider } from './client.js';
+import { ClientProvider } from './client.js';
 import { configKey, type LatchkeyConfig, readConfig, readVariable, secretServerKeyVariable } from './config.js';
 
 export type { LatchkeyConfig } from './config.js';
@@ -224,5 +224,5 @@ export interface HandlerPageProps {
  */
 export async function HandlerPage({ params }: HandlerPageProps) {
   const segments = Object.values(await params).flatMap((value) => value ?? []);
-  return <ClientHandler pathname={`/handler/${segments.map(encodeURIComponent).join('/')}`} />;
+  return <Handler pathname={`/handler/${segments.map(encodeURIComponent).join('/')}`} />;
 }
