@@ -3,7 +3,8 @@
  * package; an empty app outside the repository installs the tarballs (none of
  * ours from a registry, install scripts disabled) and uses them as the README
  * does: `npx latchkey dev --json`, the SDK against that service, `@latchkey/react`
- * and its stylesheet, and the type declarations through TypeScript. A package
+ * and its stylesheet, `@latchkey/next`'s server and middleware entries beside
+ * the `next` it names as a peer, and the type declarations through TypeScript. A package
  * that works only inside the workspace fails here before it can be published.
  *
  * Needs the built packages (`npm run build`; `npm test` builds first).
@@ -25,6 +26,7 @@ const workspaces = [
   'packages/react',
   'packages/server',
   'packages/cli',
+  'packages/next',
   'apps/dashboard',
 ];
 const ours = (name: string) => name === 'latchkey' || name.startsWith('@latchkey/');
@@ -75,6 +77,7 @@ beforeAll(async () => {
   expect(packed.map((p) => p.name).sort()).toEqual([
     '@latchkey/dashboard',
     '@latchkey/js',
+    '@latchkey/next',
     '@latchkey/protocol',
     '@latchkey/react',
     '@latchkey/server',
@@ -86,11 +89,15 @@ beforeAll(async () => {
     join(repoRoot, 'packages/react/package.json'),
   );
   const pick = (name: string) => reactManifest.devDependencies[name]!;
+  // The Next release the demo is built with (the current major).
+  const nextVersion = readJson<{ devDependencies: Record<string, string> }>(
+    join(repoRoot, 'apps/next-demo/package.json'),
+  ).devDependencies.next!;
   await writeJson(join(app, 'package.json'), {
     name: 'pack-install-app',
     private: true,
     type: 'module',
-    dependencies: { ...dependencies, react: pick('react'), 'react-dom': pick('react-dom') },
+    dependencies: { ...dependencies, react: pick('react'), 'react-dom': pick('react-dom'), next: nextVersion },
     devDependencies: { '@types/react': pick('@types/react'), '@types/node': '^20.19.0' },
     // Our packages depend on each other by version range: these tarballs satisfy them, never a registry.
     overrides: Object.fromEntries(packed.map((p) => [p.name, `$${p.name}`])),
@@ -188,6 +195,22 @@ describe('packed packages installed into an empty app', () => {
     expect(answer.stylesBytes).toBeGreaterThan(1000);
   });
 
+  it('import @latchkey/next beside next: the server and middleware entries load, and the middleware redirects', async () => {
+    await writeFile(join(app, 'next.mjs'), nextScript);
+    const answer = JSON.parse(await run('node', ['next.mjs'], app));
+    expect(answer.server).toEqual(expect.arrayContaining(['getUser', 'signOut', 'LatchkeyProvider', 'HandlerPage']));
+    expect(answer.middleware).toEqual(['latchkeyMiddleware']);
+    expect(answer.files).toEqual([
+      expect.stringMatching(/node_modules\/@latchkey\/next\/dist\/server\.js$/),
+      expect.stringMatching(/node_modules\/@latchkey\/next\/dist\/middleware\.js$/),
+    ]);
+    // A signed-out visit to a protected route, as the proxy answers it (no cookies: no call to the service).
+    expect(answer.redirect).toEqual({
+      status: 307,
+      location: 'http://localhost/handler/sign-in?after_auth_return_to=%2Faccount',
+    });
+  });
+
   it('give TypeScript the declarations of every entry (NodeNext, declarations checked too)', async () => {
     await writeFile(join(app, 'entries.ts'), typesSource);
     await writeJson(join(app, 'tsconfig.json'), {
@@ -204,6 +227,27 @@ describe('packed packages installed into an empty app', () => {
     });
     const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
     await expect(run(process.execPath, [tsc, '-p', app], app)).resolves.toBe('');
+  });
+
+  it('give a Next app’s TypeScript the declarations of @latchkey/next (create-next-app’s settings)', async () => {
+    await writeFile(join(app, 'next-entries.ts'), nextTypesSource);
+    await writeJson(join(app, 'tsconfig.next.json'), {
+      compilerOptions: {
+        target: 'ES2017',
+        lib: ['dom', 'dom.iterable', 'esnext'],
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        jsx: 'react-jsx',
+        strict: true,
+        noEmit: true,
+        esModuleInterop: true,
+        isolatedModules: true,
+        skipLibCheck: true,
+      },
+      files: ['next-entries.ts'],
+    });
+    const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+    await expect(run(process.execPath, [tsc, '-p', 'tsconfig.next.json'], app)).resolves.toBe('');
   });
 });
 
@@ -239,6 +283,23 @@ const styles = fileURLToPath(import.meta.resolve('@latchkey/react/styles.css'));
 console.log(JSON.stringify({ exports: Object.keys(react), styles, stylesBytes: statSync(styles).size }));
 `;
 
+/** `@latchkey/next`'s two entries as an app's server code and `proxy.ts` import them, outside Next. */
+const nextScript = `
+import { fileURLToPath } from 'node:url';
+import { NextRequest } from 'next/server.js';
+
+const server = await import('@latchkey/next/server');
+const middleware = await import('@latchkey/next/middleware');
+const files = ['@latchkey/next/server', '@latchkey/next/middleware'].map((entry) => fileURLToPath(import.meta.resolve(entry)));
+const proxy = middleware.latchkeyMiddleware({
+  protect: ['/account'],
+  config: { baseUrl: 'http://127.0.0.1:9', projectId: 'project', publishableClientKey: 'pck' },
+});
+const response = await proxy(new NextRequest('http://localhost/account'));
+const redirect = { status: response.status, location: response.headers.get('location') };
+console.log(JSON.stringify({ server: Object.keys(server), middleware: Object.keys(middleware), files, redirect }));
+`;
+
 const typesSource = `
 import { ClientApp } from '@latchkey/js';
 import { AdminApp, ServerApp } from '@latchkey/js/server';
@@ -247,6 +308,26 @@ import { Handler, LatchkeyProvider, useUser } from '@latchkey/react';
 import { createService } from '@latchkey/server';
 
 export const entries = [ClientApp, AdminApp, ServerApp, KnownError, Handler, LatchkeyProvider, useUser, createService];
+`;
+
+/**
+ * `@latchkey/next` as a Next app's code uses it. Checked with the settings `create-next-app` writes
+ * (`skipLibCheck` among them: Next's own declarations need its build's types); the expected error
+ * proves the declarations resolved (had they fallen back to \`any\`, it would be unused and fail).
+ */
+const nextTypesSource = `
+import { latchkeyMiddleware } from '@latchkey/next/middleware';
+import { getUser, HandlerPage, LatchkeyProvider, signOut } from '@latchkey/next/server';
+import type { NextRequest, NextResponse } from 'next/server';
+
+export async function email(): Promise<string | null> {
+  const user = await getUser({ or: 'redirect', returnTo: '/account' });
+  return user.primaryEmail;
+}
+export const proxy: (request: NextRequest) => Promise<NextResponse> = latchkeyMiddleware({ protect: ['/account'] });
+// @ts-expect-error: the routes to protect are paths, patterns or a function of the path
+latchkeyMiddleware({ protect: 42 });
+export const parts = [HandlerPage, LatchkeyProvider, signOut];
 `;
 
 /** Every path an `exports` map points at, whatever the nesting of its conditions. */

@@ -1,9 +1,12 @@
-'use client';
-import { UserButton, useUser } from '@latchkey/react';
+import { getUser } from '@latchkey/next/server';
+import { UserButton } from '@latchkey/react';
 
-/** The site's header: the user button when signed in (already in the server's HTML), else a sign-in link. */
-export function Header() {
-  const user = useUser();
+/**
+ * The site's header, a server component: it asks `getUser()` who is signed in and renders
+ * `@latchkey/react`'s `UserButton` (a client component) straight from the package, else a sign-in link.
+ */
+export async function Header() {
+  const user = await getUser();
   return (
     <header style={{ display: 'flex', gap: '1rem', alignItems: 'center', padding: '1rem' }}>
       <a href="/">Home</a>

@@ -2,11 +2,11 @@
 /**
  * The client side of `@latchkey/next`: the browser's `ClientApp` (cookie
  * token store) started with the user the server rendered, put in
- * `@latchkey/react`'s provider; and the handler pages. Rendered by the server
- * components of `server.tsx`, never imported by the app.
+ * `@latchkey/react`'s provider. Rendered by `server.tsx`'s `LatchkeyProvider`,
+ * never imported by the app.
  */
 import { ClientApp, type HandlerUrls, type UserData } from '@latchkey/js';
-import { Handler, LatchkeyProvider, type LatchkeyProviderProps } from '@latchkey/react';
+import { LatchkeyProvider, type LatchkeyProviderProps } from '@latchkey/react';
 import { type ReactNode, useState } from 'react';
 import type { LatchkeyConfig } from './config.js';
 
@@ -39,9 +39,4 @@ export function ClientProvider({ config, urls, initialUser, tokenStore, children
       {children}
     </LatchkeyProvider>
   );
-}
-
-/** The handler pages, the one the request's path names already in the server's HTML. */
-export function ClientHandler({ pathname }: { pathname: string }) {
-  return <Handler pathname={pathname} />;
 }

@@ -31,11 +31,11 @@ import {
 } from '@latchkey/js/request-auth';
 import { ServerApp } from '@latchkey/js/server';
 import { afterAuthReturnToParam, refreshCookieName } from '@latchkey/protocol';
-import type { LatchkeyProviderProps } from '@latchkey/react';
+import { Handler, type LatchkeyProviderProps } from '@latchkey/react';
 import { cookies, headers } from 'next/headers.js';
 import { redirect } from 'next/navigation.js';
 import { cache, type ReactNode } from 'react';
-import { ClientHandler, ClientProvider } from './client.js';
+import { ClientProvider } from './client.js';
 import {
   configKey,
   isHttpsCookie,
@@ -262,5 +262,5 @@ export interface HandlerPageProps {
  */
 export async function HandlerPage({ params }: HandlerPageProps) {
   const segments = Object.values(await params).flatMap((value) => value ?? []);
-  return <ClientHandler pathname={`/handler/${segments.map(encodeURIComponent).join('/')}`} />;
+  return <Handler pathname={`/handler/${segments.map(encodeURIComponent).join('/')}`} />;
 }

@@ -6,6 +6,12 @@
  * word they show is in `englishLabels` and the known-error wording, both
  * replaceable (`labels`, `messages`). Styles: `@latchkey/react/styles.css`.
  *
+ * React Server Components: every module that exports a component or hook
+ * starts with `'use client'`, so a server component imports them from this
+ * entry and renders them; the words (`englishLabels`, `formMessages`) and the
+ * plain helpers (`errorText`, `normalizeCode`, `providerName`) stay usable by
+ * server code too.
+ *
  * @example
  * ```tsx
  * import { Handler, LatchkeyProvider, UserButton, useUser } from '@latchkey/react';
@@ -59,8 +65,9 @@ export { SignOut, type SignOutProps } from './handler/sign-out.js';
 export { errorText } from './internal/error-text.js';
 export { type AppDataState, type UseQueryOptions, useQuery } from './internal/use-app-data.js';
 export { englishLabels, type LatchkeyLabels, type LatchkeyTranslation } from './labels.js';
-export { CodeInput, type CodeInputProps, normalizeCode } from './magic-link/code-input.js';
+export { CodeInput, type CodeInputProps } from './magic-link/code-input.js';
 export { MagicLinkCallback, type MagicLinkCallbackProps } from './magic-link/magic-link-callback.js';
+export { normalizeCode } from './magic-link/normalize-code.js';
 export { type FormMessageCode, formMessages, type LatchkeyMessages } from './messages.js';
 export { OAuthButtons, type OAuthButtonsProps } from './oauth/oauth-buttons.js';
 export { OAuthCallback, type OAuthCallbackProps } from './oauth/oauth-callback.js';

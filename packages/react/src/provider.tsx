@@ -1,3 +1,4 @@
+'use client';
 /**
  * `LatchkeyProvider` puts a `ClientApp`, the look of the components and their
  * words (`labels`, `messages`) in React context; `useApp` reads the app back.

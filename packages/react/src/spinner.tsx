@@ -1,3 +1,4 @@
+'use client';
 /** `Spinner`: the small rotating ring Latchkey components show while they wait. */
 import { forwardRef, type HTMLAttributes } from 'react';
 import { cx } from './internal/root-props.js';

@@ -1,3 +1,4 @@
+'use client';
 /**
  * `useUser`: the signed-in user, as a thin use of the query hook
  * (`currentUserQuery`, by its name `'user'`, on the provider's `ClientApp`); loading,

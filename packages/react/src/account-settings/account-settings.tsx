@@ -1,3 +1,4 @@
+'use client';
 /**
  * `AccountSettings`: the signed-in user's account page. A navigation of
  * sections beside the chosen one; the sections are a list

@@ -1,3 +1,4 @@
+'use client';
 /** `AuthCard`: the centred card every Latchkey page sits in, for pages of your own too. */
 import { forwardRef, type HTMLAttributes, type ReactNode, useId } from 'react';
 import { Icon } from '../internal/icon.js';

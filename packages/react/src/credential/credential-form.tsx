@@ -1,3 +1,4 @@
+'use client';
 /**
  * The credential form as compound parts: `CredentialForm` holds the state and
  * calls the SDK; `FormError`, `EmailField`, `PasswordField` and `SubmitButton`

@@ -1,3 +1,4 @@
+'use client';
 /** `SignIn` and `SignUp`: the credential pages, each a card around a `CredentialForm`. */
 import type { MultiFactorAttempt } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';

@@ -1,3 +1,4 @@
+'use client';
 /**
  * `PasswordInput`: a password input with a show/hide toggle. The visibility
  * works controlled (`visible` + `onVisibleChange`) or uncontrolled

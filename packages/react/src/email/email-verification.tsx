@@ -1,3 +1,4 @@
+'use client';
 /** `EmailVerification`: the page an e-mail verification link opens (`?code=`). */
 import { forwardRef, type HTMLAttributes } from 'react';
 import { useText, wordsOf } from '../internal/text.js';

@@ -1,3 +1,4 @@
+'use client';
 /** `ForgotPassword`: asks for an e-mail and sends a password-reset link to it. */
 import { forwardRef, type HTMLAttributes, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';

@@ -1,3 +1,4 @@
+'use client';
 /** `PasswordReset`: the page a password-reset link opens (`?code=`): a new password, twice. */
 import { constants } from '@latchkey/protocol';
 import { forwardRef, type HTMLAttributes, useState } from 'react';

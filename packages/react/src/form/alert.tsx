@@ -1,3 +1,4 @@
+'use client';
 /**
  * The one alert region of the kit, and the outcome of an action (a success
  * in a `role="status"` region, an error in the alert region). Regions are

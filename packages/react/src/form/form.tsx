@@ -1,3 +1,4 @@
+'use client';
 /**
  * The form primitive: `Form` (the root, over one `useFormAction` state),
  * `FormField` (a labelled control whose error comes from that state),

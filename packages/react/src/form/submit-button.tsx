@@ -1,3 +1,4 @@
+'use client';
 /** The one submit button of the kit. */
 import { type ButtonHTMLAttributes, forwardRef, type ReactNode } from 'react';
 import { cx } from '../internal/root-props.js';

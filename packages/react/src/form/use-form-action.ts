@@ -1,3 +1,4 @@
+'use client';
 /**
  * `useFormAction`: the one state every form of the kit runs on. It runs one
  * SDK call at a time, remembers what is pending (for the submit button), the

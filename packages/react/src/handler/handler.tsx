@@ -1,3 +1,4 @@
+'use client';
 /** `Handler`: serves the Latchkey pages under the handler base path, with no router. */
 import type { ClientApp } from '@latchkey/js';
 import type { ReactNode } from 'react';

@@ -1,3 +1,4 @@
+'use client';
 /** `SignOut`: signs the user out on arrival, then goes to the after-sign-out page. */
 import { forwardRef, type HTMLAttributes, useEffect, useRef, useState } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';

@@ -1,3 +1,4 @@
+'use client';
 /**
  * `useQuery(query, options)`: any query of any audience (`@latchkey/js`
  * queries: `teamMembersQuery(team)`, `currentUserQuery`, and on the server

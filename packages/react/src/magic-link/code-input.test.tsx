@@ -3,7 +3,8 @@ import { userEvent } from '@testing-library/user-event';
 import { createRef, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../test-support/axe.js';
-import { CodeInput, normalizeCode } from './code-input.js';
+import { CodeInput } from './code-input.js';
+import { normalizeCode } from './normalize-code.js';
 
 afterEach(cleanup);
 

@@ -1,3 +1,4 @@
+'use client';
 /** `MagicLinkCallback`: the page a sign-in link opens (`?code=`); signs in with it, then redirects. */
 import { multiFactorAttempt } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes } from 'react';

@@ -12,7 +12,8 @@ import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
 import { knownErrorCodeOf } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
-import { CodeInput, digitsOnly } from '../magic-link/code-input.js';
+import { CodeInput } from '../magic-link/code-input.js';
+import { digitsOnly } from '../magic-link/normalize-code.js';
 import { Spinner } from '../spinner.js';
 import { mfaLabels } from './mfa-labels.js';
 

@@ -1,3 +1,4 @@
+'use client';
 /** `OAuthButtons`: "Continue with <provider>" for each OAuth provider the project enables. */
 import type { EnabledOAuthProvider } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, useState } from 'react';

@@ -1,3 +1,4 @@
+'use client';
 /** `OAuthCallback`: the page the service sends the browser back to after the provider (`?code=&state=`). */
 import { multiFactorAttempt } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, type ReactNode, useState } from 'react';

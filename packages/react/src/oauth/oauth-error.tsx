@@ -1,3 +1,4 @@
+'use client';
 /** `OAuthError`: the app's error page (`urls.error`), where the service sends a failed OAuth flow. */
 import { forwardRef, type HTMLAttributes } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';

@@ -1,3 +1,4 @@
+'use client';
 /**
  * `useConnectedAccount(providerId, options?)`: the signed-in user's account
  * at a provider, or `null`: `connectedAccountQuery` on the provider's

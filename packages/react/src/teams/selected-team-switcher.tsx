@@ -1,3 +1,4 @@
+'use client';
 /**
  * `SelectedTeamSwitcher`: the signed-in user's selected team, and a list to
  * switch it. A native select, so keyboards, screen readers and phones get

@@ -1,3 +1,4 @@
+'use client';
 /**
  * `TeamInvitation`: the page a team-invitation link opens (`?code=`). It
  * names the team and the address the invitation was sent to; a signed-out

@@ -1,3 +1,4 @@
+'use client';
 /**
  * `useTeams()` and `useTeam(id)`: the signed-in user's teams (`[]` signed
  * out), kept current as they change anywhere in the app: `teamsQuery` (by

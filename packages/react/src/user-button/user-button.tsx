@@ -1,3 +1,4 @@
+'use client';
 import { type ForwardedRef, forwardRef, type HTMLAttributes, Suspense, useId, useState } from 'react';
 import { Avatar } from '../internal/avatar.js';
 import { errorText } from '../internal/error-text.js';
