@@ -24,8 +24,11 @@ export {
   createOwner,
   createProject,
   createUser,
+  exportUsers,
   findDevProject,
   findOwner,
+  type ImportUsersOptions,
+  importUsers,
   issueDevKeys,
   listApiKeySets,
   listProjects,
@@ -48,3 +51,5 @@ export { type ConnectionInfo, createService, type Service, type ServiceOptions }
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';
 export { SecretMismatchError } from './tokens/signing-keys.js';
 export type { CreateUserInput } from './users/users.js';
+export type { ImportRecord } from './import/import-records.js';
+export type { ImportCounts, ImportItem, ImportNotice } from './import/import-users.js';

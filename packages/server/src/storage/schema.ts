@@ -65,7 +65,9 @@ interface UsersTable {
   /** ISO 3166 alpha-2 code of the country the user last signed in from (trusted header), or null. */
   country_code: Generated<string | null>;
   /** The connected provider accounts as the user view shows them, kept by `oauth/oauth-account-store.ts`. */
-  oauth_providers: ColumnType<{ id: string; account_id: string; email: string | null }[], never, string>;
+  oauth_providers: ColumnType<{ id: string; account_id: string; email: string | null }[], string | undefined, string>;
+  /** The user's id in the system they were imported from (`import/`), unique in the project; null otherwise. */
+  external_id: Generated<string | null>;
 }
 
 interface SessionsTable {
@@ -192,6 +194,8 @@ interface TeamsTable {
   client_read_only_metadata: JsonColumn<JsonValue>;
   server_metadata: JsonColumn<JsonValue>;
   created_at: Date;
+  /** The team's id in the system it was imported from, unique in the project; null otherwise. */
+  external_id: Generated<string | null>;
 }
 
 /** A user's membership of a team, and their profile in it (null fields fall back to the user's). */
