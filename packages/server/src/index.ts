@@ -16,6 +16,8 @@ export type { Clock } from './common/clock.js';
 export { secretWeakness } from './crypto/secret-strength.js';
 export type { DashboardConfig, DashboardOptions } from './dashboard/dashboard.js';
 export type { RefreshTokenCookieOptions } from './http/refresh-cookie.js';
+export type { ImportRecord } from './import/import-records.js';
+export type { ImportCounts, ImportItem, ImportNotice } from './import/import-users.js';
 export type { MailboxMessage } from './mail/mailbox.js';
 export {
   addProjectOwner,
@@ -51,5 +53,3 @@ export { type ConnectionInfo, createService, type Service, type ServiceOptions }
 export { openStorage, type Storage, type StorageOptions } from './storage/open-storage.js';
 export { SecretMismatchError } from './tokens/signing-keys.js';
 export type { CreateUserInput } from './users/users.js';
-export type { ImportRecord } from './import/import-records.js';
-export type { ImportCounts, ImportItem, ImportNotice } from './import/import-users.js';

@@ -40,7 +40,10 @@ export async function runExport(args: string[], context: CliContext): Promise<nu
     if (values['include-secrets'] && !secret) {
       throw new CliError('--include-secrets needs the master secret: set LATCHKEY_SECRET');
     }
-    const stdout = context.stdout as { write(text: string): unknown; once?: (event: 'drain', f: () => void) => unknown };
+    const stdout = context.stdout as {
+      write(text: string): unknown;
+      once?: (event: 'drain', f: () => void) => unknown;
+    };
     let chunk = '';
     let users = 0;
     const flush = async () => {

@@ -3,8 +3,8 @@ import { access, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ImportCounts, ImportItem, ImportNotice } from '@latchkey/server';
-import { sourceNamed, sources } from '../import/sources.js';
 import { parseLatchkeyLines } from '../import/sources/latchkey.js';
+import { sourceNamed, sources } from '../import/sources.js';
 import { fingerprint, readState, removeState, statePath, writeState } from '../import/state.js';
 import { isProblem, lineOf, type SourceItem } from '../import/types.js';
 import { parseCommandLine } from '../internal/args.js';
@@ -96,7 +96,9 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
     const text = values.from === 'latchkey' ? null : await readFile(file, 'utf8');
     const raw: AsyncIterable<SourceItem> =
       text === null
-        ? parseLatchkeyLines(createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY }))
+        ? parseLatchkeyLines(
+            createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY }),
+          )
         : parse(text);
 
     async function* records(): AsyncIterable<ImportItem> {
@@ -178,7 +180,13 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
       out(
         `${verb} ${report.users_imported} users and ${report.teams_imported} teams in ${report.seconds}s` +
           ` (${report.users_existing} users and ${report.teams_existing} teams were there already);` +
-          ` skipped ${report.skipped}${report.skipped > 0 ? ` (${Object.entries(skippedByReason).map(([reason, n]) => `${reason.replace(/_/g, ' ')}: ${n}`).join(', ')})` : ''};` +
+          ` skipped ${report.skipped}${
+            report.skipped > 0
+              ? ` (${Object.entries(skippedByReason)
+                  .map(([reason, n]) => `${reason.replace(/_/g, ' ')}: ${n}`)
+                  .join(', ')})`
+              : ''
+          };` +
           ` ${report.warnings} warnings.\n`,
       );
     }
@@ -186,7 +194,9 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
   } catch (error) {
     if (error instanceof CliError) throw error;
     const state = statePath(file);
-    context.stderr.write(`latchkey: the import stopped; what it wrote is kept, and --resume continues (state in ${state})\n`);
+    context.stderr.write(
+      `latchkey: the import stopped; what it wrote is kept, and --resume continues (state in ${state})\n`,
+    );
     throw error;
   } finally {
     await local.close();
@@ -198,4 +208,3 @@ function duration(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   return `${minutes}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
 }
-

@@ -20,7 +20,8 @@ export async function openProject(local: LocalStorage, project: string | undefin
     );
   }
   const known = await local.server.listProjects(local.storage);
-  if (!known.some((summary) => summary.id === projectId)) throw new CliError(`no project "${projectId}" in ${local.where}`);
+  if (!known.some((summary) => summary.id === projectId))
+    throw new CliError(`no project "${projectId}" in ${local.where}`);
   return projectId;
 }
 

@@ -146,7 +146,10 @@ export function checkUser(record: ImportUserRecord): CheckedUser {
 
   const hash = record.password_hash;
   if (hash !== null && (hash.length > maxHashLength || !isImportablePasswordHash(hash))) {
-    throw new Refusal('unsupported_hash', 'password hash of an unsupported kind, or with cost parameters out of bounds');
+    throw new Refusal(
+      'unsupported_hash',
+      'password hash of an unsupported kind, or with cost parameters out of bounds',
+    );
   }
 
   const providers = new Set<string>();

