@@ -17,7 +17,7 @@ import { createSealer, type Sealer } from './crypto/encryption.js';
 import { secretWeakness } from './crypto/secret-strength.js';
 import { ensureDashboardKey } from './dashboard/dashboard-key.js';
 import { type ActionContext, operatorContext } from './events/recorder.js';
-import { exportRecords } from './import/export-store.js';
+import { exportRecords } from './import/export-users.js';
 import type { ImportRecord } from './import/import-records.js';
 import { type ImportCounts, type ImportItem, type ImportNotice, importRecords } from './import/import-users.js';
 import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';

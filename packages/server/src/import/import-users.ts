@@ -17,10 +17,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isUuid } from '../common/ids.js';
+import { findTakenAuthAddresses } from '../contact-channels/contact-channel-store.js';
 import type { Sealer } from '../crypto/encryption.js';
 import { totpSealContext } from '../mfa/mfa-store.js';
+import { findTakenAccounts } from '../oauth/oauth-account-store.js';
+import { listPermissionIds } from '../permissions/definition-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { isUniqueViolation, json } from '../storage/schema.js';
+import { findTakenTeamIds, findTeamsByExternalId } from '../teams/team-store.js';
+import { findTakenUserIds, findUsersByExternalId } from '../users/user-store.js';
+import { type BatchRows, insertBatch } from './import-batch.js';
 import {
   type CheckedUser,
   checkTeam,
@@ -30,16 +36,6 @@ import {
   Refusal,
   type SkipReason,
 } from './import-records.js';
-import {
-  type BatchRows,
-  findTakenAccounts,
-  findTakenAuthAddresses,
-  findTakenIds,
-  findTeamsByExternalId,
-  findUsersByExternalId,
-  insertBatch,
-  listPermissionIds,
-} from './import-store.js';
 
 /** A record and the line (or row) of the input it came from. */
 export interface ImportItem {
@@ -239,7 +235,7 @@ class ImportRun {
       teams.map((team) => team.record.id),
     );
     const wanted = teams.map((team) => team.record.id.toLowerCase()).filter(isUuid);
-    const taken = await findTakenIds(this.db, 'teams', wanted);
+    const taken = await findTakenTeamIds(this.db, wanted);
     let planned = 0;
     for (const { line, record } of teams) {
       const known = existing.get(record.id) ?? this.teamIds.get(record.id);
@@ -286,7 +282,7 @@ class ImportRun {
         projectId,
         records.map((record) => record.id),
       ),
-      findTakenIds(this.db, 'users', records.map((record) => record.id.toLowerCase()).filter(isUuid)),
+      findTakenUserIds(this.db, records.map((record) => record.id.toLowerCase()).filter(isUuid)),
       findTakenAuthAddresses(this.db, projectId, authAddresses),
       findTakenAccounts(this.db, projectId, accountIds),
       findTeamsByExternalId(this.db, projectId, missingTeams),

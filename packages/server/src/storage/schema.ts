@@ -3,7 +3,7 @@
  * written as JSON text (see `json()`), because the `pg` driver would turn a JS
  * array parameter into a PostgreSQL array rather than JSON.
  */
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** A JSON value as stored in a `jsonb` column. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -462,3 +462,6 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 export const authEmailIndex = 'contact_channels_auth_idx';
 /** The unique index that allows an address once per user, case-insensitively. */
 export const userEmailIndex = 'contact_channels_value_idx';
+
+/** A row to insert into `table`, as Kysely types it (for bulk writes built outside the stores). */
+export type NewRow<T extends keyof Database> = Insertable<Database[T]>;

@@ -4,12 +4,27 @@
  * Password hashes go out as stored (PHC or MCF strings); TOTP secrets, sealed
  * at rest, only when the caller passes the sealer that opens them.
  */
+import { listChannelsOfUsers } from '../contact-channels/contact-channel-store.js';
 import type { Sealer } from '../crypto/encryption.js';
-import { totpSealContext } from '../mfa/mfa-store.js';
+import { listActiveTotpSecrets, totpSealContext } from '../mfa/mfa-store.js';
+import { listAccountsOfUsers } from '../oauth/oauth-account-store.js';
+import { listGrantsOfUsers } from '../permissions/permission-store.js';
 import type { Db } from '../storage/db.js';
+import { listMembershipsOfUsers, listProjectTeams } from '../teams/team-store.js';
+import { listUsersById } from '../users/user-store.js';
 import { base32Text, type ImportRecord, type ImportUserRecord } from './import-records.js';
 
 const pageSize = 1_000;
+
+function byUser<T extends { user_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.user_id);
+    if (list) list.push(row);
+    else map.set(row.user_id, [row]);
+  }
+  return map;
+}
 
 /** The project's teams, then its users, in id order. */
 export async function* exportRecords(
@@ -17,8 +32,7 @@ export async function* exportRecords(
   projectId: string,
   options: { totpSealer: Sealer | null },
 ): AsyncIterable<ImportRecord> {
-  const teams = await db.selectFrom('teams').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
-  for (const team of teams) {
+  for (const team of await listProjectTeams(db, projectId)) {
     yield {
       type: 'team',
       id: team.id,
@@ -32,61 +46,21 @@ export async function* exportRecords(
   }
   let after: string | null = null;
   for (;;) {
-    let query = db.selectFrom('users').selectAll().where('project_id', '=', projectId);
-    if (after !== null) query = query.where('id', '>', after);
-    const users = await query.orderBy('id').limit(pageSize).execute();
+    const users = await listUsersById(db, projectId, after, pageSize);
     if (users.length === 0) return;
     after = users[users.length - 1]!.id;
     const ids = users.map((user) => user.id);
-    const [channels, accounts, members, permissions, mfa] = await Promise.all([
-      db
-        .selectFrom('contact_channels')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('user_id', 'in', ids)
-        .orderBy('created_at')
-        .execute(),
-      db
-        .selectFrom('oauth_accounts')
-        .select(['user_id', 'provider_id', 'account_id', 'email'])
-        .where('project_id', '=', projectId)
-        .where('user_id', 'in', ids)
-        .orderBy('created_at')
-        .execute(),
-      db
-        .selectFrom('team_members')
-        .select(['user_id', 'team_id'])
-        .where('project_id', '=', projectId)
-        .where('user_id', 'in', ids)
-        .orderBy('team_id')
-        .execute(),
-      db
-        .selectFrom('team_member_permissions')
-        .select(['user_id', 'team_id', 'permission_id'])
-        .where('project_id', '=', projectId)
-        .where('user_id', 'in', ids)
-        .orderBy('permission_id')
-        .execute(),
-      options.totpSealer
-        ? db
-            .selectFrom('user_mfa')
-            .select(['user_id', 'totp_secret_sealed'])
-            .where('project_id', '=', projectId)
-            .where('user_id', 'in', ids)
-            .where('totp_secret_sealed', 'is not', null)
-            .execute()
-        : Promise.resolve([]),
+    const [channels, accounts, members, grants, secrets] = await Promise.all([
+      listChannelsOfUsers(db, projectId, ids),
+      listAccountsOfUsers(db, projectId, ids),
+      listMembershipsOfUsers(db, projectId, ids),
+      listGrantsOfUsers(db, projectId, ids),
+      options.totpSealer ? listActiveTotpSecrets(db, projectId, ids) : Promise.resolve(new Map<string, string>()),
     ]);
-    const by = <T extends { user_id: string }>(rows: T[]) => {
-      const map = new Map<string, T[]>();
-      for (const row of rows) map.set(row.user_id, [...(map.get(row.user_id) ?? []), row]);
-      return map;
-    };
-    const channelsOf = by(channels);
-    const accountsOf = by(accounts);
-    const membersOf = by(members);
-    const permissionsOf = by(permissions);
-    const secrets = new Map(mfa.map((row) => [row.user_id, row.totp_secret_sealed]));
+    const channelsOf = byUser(channels);
+    const accountsOf = byUser(accounts);
+    const membersOf = byUser(members);
+    const grantsOf = byUser(grants);
     for (const user of users) {
       const sealed = secrets.get(user.id);
       const record: ImportUserRecord = {
@@ -123,7 +97,7 @@ export async function* exportRecords(
             : null,
         teams: (membersOf.get(user.id) ?? []).map((member) => ({
           team_id: member.team_id,
-          permissions: (permissionsOf.get(user.id) ?? [])
+          permissions: (grantsOf.get(user.id) ?? [])
             .filter((grant) => grant.team_id === member.team_id)
             .map((grant) => grant.permission_id),
         })),
