@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { runDev } from './commands/dev.js';
+import { runExport } from './commands/export.js';
+import { runImport } from './commands/import.js';
 import { runKeys } from './commands/keys.js';
 import { runMigrate } from './commands/migrate.js';
 import { runOwners } from './commands/owners.js';
@@ -21,6 +23,8 @@ Commands:
   projects  list projects, create one with its keys
   keys      list, create and revoke a project's API keys
   users     list and create a project's users
+  import    import users from another system's export (or a latchkey export)
+  export    write a project's users and teams in the generic format
   webhooks  list and create a project's webhook endpoints, see and replay deliveries
   rotate-secret
             move a database to a new master secret
@@ -38,6 +42,8 @@ const commands: Record<string, (args: string[], context: CliContext) => Promise<
   projects: runProjects,
   keys: runKeys,
   users: runUsers,
+  import: runImport,
+  export: runExport,
   webhooks: runWebhooks,
   'rotate-secret': runRotateSecret,
 };

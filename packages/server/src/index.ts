@@ -16,6 +16,8 @@ export type { Clock } from './common/clock.js';
 export { secretWeakness } from './crypto/secret-strength.js';
 export type { DashboardConfig, DashboardOptions } from './dashboard/dashboard.js';
 export type { RefreshTokenCookieOptions } from './http/refresh-cookie.js';
+export type { ImportRecord } from './import/import-records.js';
+export type { ImportCounts, ImportItem, ImportNotice } from './import/import-users.js';
 export type { MailboxMessage } from './mail/mailbox.js';
 export {
   addProjectOwner,
@@ -24,8 +26,11 @@ export {
   createOwner,
   createProject,
   createUser,
+  exportUsers,
   findDevProject,
   findOwner,
+  type ImportUsersOptions,
+  importUsers,
   issueDevKeys,
   listApiKeySets,
   listProjects,

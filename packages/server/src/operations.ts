@@ -17,6 +17,9 @@ import { createSealer, type Sealer } from './crypto/encryption.js';
 import { secretWeakness } from './crypto/secret-strength.js';
 import { ensureDashboardKey } from './dashboard/dashboard-key.js';
 import { type ActionContext, operatorContext } from './events/recorder.js';
+import { exportRecords } from './import/export-users.js';
+import type { ImportRecord } from './import/import-records.js';
+import { type ImportCounts, type ImportItem, type ImportNotice, importRecords } from './import/import-users.js';
 import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
 import { outboxSealer, resealContent } from './mail/sealed-mail.js';
 import { resealTotpSecrets } from './mfa/mfa-store.js';
@@ -499,4 +502,60 @@ export async function createUser(storage: Storage, projectId: string, input: Cre
 /** The context of an action the operator runs on `storage` in `projectId`. */
 function operator(storage: Storage, projectId: string, clock?: Clock): ActionContext {
   return operatorContext(dbOf(storage), changeFeedOf(storage), projectId, clock);
+}
+
+/** What `importUsers` takes besides the records. */
+export interface ImportUsersOptions extends SecretOption {
+  /** Check every record against the project, write nothing. */
+  dryRun?: boolean;
+  /** Records per transaction (default 500). */
+  batchSize?: number;
+  /** Each record skipped (with its reason) or imported with a warning. */
+  onNotice?: (notice: ImportNotice) => void;
+  /** The counts after each batch is committed: `last_line` is where a resumed run starts after. */
+  onBatch?: (counts: ImportCounts) => void;
+}
+
+/**
+ * Imports users and teams of the generic format into a project, a batch per
+ * transaction (see `import/import-users.ts`): password hashes stored as given
+ * and re-hashed at the first sign-in, source ids kept as external ids (a
+ * record whose external id exists is left alone, so a run may be repeated or
+ * resumed). TOTP secrets need the service `secret` to be sealed. Answers the counts.
+ *
+ * @example
+ * const counts = await importUsers(storage, projectId, records, { secret, onNotice: (n) => console.log(n) });
+ */
+export async function importUsers(
+  storage: Storage,
+  projectId: string,
+  items: AsyncIterable<ImportItem>,
+  options: ImportUsersOptions = {},
+): Promise<ImportCounts> {
+  const project = await findProject(dbOf(storage), projectId);
+  if (!project) throw new Error(`no project ${projectId}`);
+  return importRecords(dbOf(storage), items, {
+    projectId,
+    totpSealer: sealerFor(options),
+    ...(options.dryRun !== undefined ? { dryRun: options.dryRun } : {}),
+    ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    ...(options.onBatch ? { onBatch: options.onBatch } : {}),
+  });
+}
+
+/**
+ * A project's teams, then its users, as records of the generic format
+ * `importUsers` reads back (password hashes included). TOTP secrets are
+ * opened and exported only when `includeSecrets` and the service `secret` are given.
+ *
+ * @example
+ * for await (const record of exportUsers(storage, projectId)) process.stdout.write(`${JSON.stringify(record)}\n`);
+ */
+export function exportUsers(
+  storage: Storage,
+  projectId: string,
+  options: SecretOption & { includeSecrets?: boolean } = {},
+): AsyncIterable<ImportRecord> {
+  return exportRecords(dbOf(storage), projectId, { totpSealer: options.includeSecrets ? sealerFor(options) : null });
 }

@@ -13,9 +13,9 @@
  *   (`users/users-actions.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type UpdateObject } from 'kysely';
+import { type Insertable, sql, type UpdateObject } from 'kysely';
 import { isUuid } from '../common/ids.js';
-import type { Db } from '../storage/db.js';
+import { type Db, insertChunks } from '../storage/db.js';
 import type { ContactChannelRow, Database } from '../storage/schema.js';
 
 /** A user's channels, primary first, then oldest first. */
@@ -279,4 +279,46 @@ export async function countOtherChannels(db: Db, projectId: string, userId: stri
     .where('id', '!=', exceptId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** Imported users' channels, many a statement (`import/`); the primary ones are mirrored in their user rows. */
+export async function insertChannelRows(
+  db: Db,
+  rows: readonly Insertable<Database['contact_channels']>[],
+): Promise<void> {
+  for (const chunk of insertChunks(rows)) await db.insertInto('contact_channels').values(chunk).execute();
+}
+
+/** Of the lower-cased addresses, those someone of the project signs in with. */
+export async function findTakenAuthAddresses(
+  db: Db,
+  projectId: string,
+  lowered: readonly string[],
+): Promise<Set<string>> {
+  if (lowered.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('contact_channels')
+    .select(sql<string>`lower(value)`.as('address'))
+    .where('project_id', '=', projectId)
+    .where('type', '=', 'email')
+    .where('used_for_auth', '=', true)
+    .where(sql<string>`lower(value)`, 'in', lowered)
+    .execute();
+  return new Set(rows.map((row) => row.address));
+}
+
+/** The channels of the users, oldest first (the export). */
+export function listChannelsOfUsers(
+  db: Db,
+  projectId: string,
+  userIds: readonly string[],
+): Promise<ContactChannelRow[]> {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('contact_channels')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', 'in', userIds)
+    .orderBy('created_at')
+    .execute();
 }

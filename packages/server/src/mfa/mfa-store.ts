@@ -3,9 +3,10 @@
  * Secrets arrive sealed and codes hashed; `users.requires_totp_mfa` is
  * written in the same statement group as the active secret.
  */
+import type { Insertable } from 'kysely';
 import type { Sealer } from '../crypto/encryption.js';
-import type { Db } from '../storage/db.js';
-import type { UserMfaRow } from '../storage/schema.js';
+import { type Db, insertChunks } from '../storage/db.js';
+import type { Database, UserMfaRow } from '../storage/schema.js';
 
 /** Who: a user of a project. */
 export interface UserKey {
@@ -169,4 +170,26 @@ export async function resealTotpSecrets(db: Db, from: Sealer, to: Sealer): Promi
       .execute();
   }
   return rows.length;
+}
+
+/** Imported users' TOTP rows (their secrets sealed), many a statement (`import/`). */
+export async function insertMfaRows(db: Db, rows: readonly Insertable<Database['user_mfa']>[]): Promise<void> {
+  for (const chunk of insertChunks(rows)) await db.insertInto('user_mfa').values(chunk).execute();
+}
+
+/** The users' sealed active TOTP secrets (the export). */
+export async function listActiveTotpSecrets(
+  db: Db,
+  projectId: string,
+  userIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('user_mfa')
+    .select(['user_id', 'totp_secret_sealed'])
+    .where('project_id', '=', projectId)
+    .where('user_id', 'in', userIds)
+    .where('totp_secret_sealed', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.user_id, row.totp_secret_sealed!]));
 }

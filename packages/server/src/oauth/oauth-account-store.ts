@@ -6,9 +6,10 @@
  * two cannot disagree. Provider tokens are sealed, bound to the project,
  * provider and account, before they are stored.
  */
+import type { Insertable } from 'kysely';
 import type { Sealer } from '../crypto/encryption.js';
-import type { Db } from '../storage/db.js';
-import type { OAuthAccountRow } from '../storage/schema.js';
+import { type Db, insertChunks } from '../storage/db.js';
+import type { Database, OAuthAccountRow } from '../storage/schema.js';
 import type { ProviderTokens } from './providers.js';
 
 /** The account a provider's subject is connected as, or null. */
@@ -179,4 +180,44 @@ export async function resealAccountTokens(db: Db, from: Sealer, to: Sealer): Pro
       .execute();
   }
   return rows.length;
+}
+
+/** Imported users' provider accounts (no tokens), many a statement (`import/`). */
+export async function insertAccountRows(
+  db: Db,
+  rows: readonly Insertable<Database['oauth_accounts']>[],
+): Promise<void> {
+  for (const chunk of insertChunks(rows)) await db.insertInto('oauth_accounts').values(chunk).execute();
+}
+
+/** Of the provider account ids, the accounts (`provider\naccount`) connected to someone of the project. */
+export async function findTakenAccounts(
+  db: Db,
+  projectId: string,
+  accountIds: readonly string[],
+): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('oauth_accounts')
+    .select(['provider_id', 'account_id'])
+    .where('project_id', '=', projectId)
+    .where('account_id', 'in', accountIds)
+    .execute();
+  return new Set(rows.map((row) => `${row.provider_id}\n${row.account_id}`));
+}
+
+/** The users' accounts, oldest first (the export). */
+export function listAccountsOfUsers(
+  db: Db,
+  projectId: string,
+  userIds: readonly string[],
+): Promise<{ user_id: string; provider_id: string; account_id: string; email: string | null }[]> {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('oauth_accounts')
+    .select(['user_id', 'provider_id', 'account_id', 'email'])
+    .where('project_id', '=', projectId)
+    .where('user_id', 'in', userIds)
+    .orderBy('created_at')
+    .execute();
 }

@@ -172,3 +172,13 @@ export async function heldPermissions(
     LIMIT ${maxHeldListed}`.execute(db);
   return rows.map((row) => ({ id: row.id, user_id: row.user_id, team_id: row.team_id }));
 }
+
+/** The permission ids the project defines. */
+export async function listPermissionIds(db: Db, projectId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('team_permission_definitions')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}

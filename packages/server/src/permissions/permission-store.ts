@@ -9,8 +9,9 @@
  * but the queries use UNION, which stops on a cycle anyway.
  */
 import { KnownError, type SystemTeamPermission, systemTeamPermissions } from '@latchkey/protocol';
-import { sql } from 'kysely';
-import type { Db } from '../storage/db.js';
+import { type Insertable, sql } from 'kysely';
+import { type Db, insertChunks } from '../storage/db.js';
+import type { Database } from '../storage/schema.js';
 
 /** The five system permission ids. */
 export const systemPermissionIds: readonly SystemTeamPermission[] = Object.values(systemTeamPermissions);
@@ -181,4 +182,28 @@ export function defaultPermissionIds(
 ): string[] {
   const list = role === 'creator' ? config.team_creator_default_permissions : config.team_member_default_permissions;
   return list.map((permission) => permission.id);
+}
+
+/** Imported members' grants, many a statement (`import/`). */
+export async function insertGrantRows(
+  db: Db,
+  rows: readonly Insertable<Database['team_member_permissions']>[],
+): Promise<void> {
+  for (const chunk of insertChunks(rows)) await db.insertInto('team_member_permissions').values(chunk).execute();
+}
+
+/** The users' direct grants (the export). */
+export function listGrantsOfUsers(
+  db: Db,
+  projectId: string,
+  userIds: readonly string[],
+): Promise<{ user_id: string; team_id: string; permission_id: string }[]> {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('team_member_permissions')
+    .select(['user_id', 'team_id', 'permission_id'])
+    .where('project_id', '=', projectId)
+    .where('user_id', 'in', userIds)
+    .orderBy('permission_id')
+    .execute();
 }

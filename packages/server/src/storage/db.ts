@@ -96,3 +96,16 @@ export function carried<T>(db: Db, key: symbol): T | undefined {
   }
   return undefined;
 }
+
+/**
+ * `rows` in slices small enough for one multi-row INSERT each (PostgreSQL
+ * takes at most 65,535 parameters a statement), for stores' bulk writes.
+ */
+export function insertChunks<T extends object>(rows: readonly T[]): T[][] {
+  if (rows.length === 0) return [];
+  const perRow = Math.max(1, Object.keys(rows[0]!).length);
+  const size = Math.max(1, Math.floor(60_000 / perRow));
+  const chunks: T[][] = [];
+  for (let start = 0; start < rows.length; start += size) chunks.push(rows.slice(start, start + size));
+  return chunks;
+}

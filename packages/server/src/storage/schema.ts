@@ -3,7 +3,7 @@
  * written as JSON text (see `json()`), because the `pg` driver would turn a JS
  * array parameter into a PostgreSQL array rather than JSON.
  */
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** A JSON value as stored in a `jsonb` column. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -65,7 +65,9 @@ interface UsersTable {
   /** ISO 3166 alpha-2 code of the country the user last signed in from (trusted header), or null. */
   country_code: Generated<string | null>;
   /** The connected provider accounts as the user view shows them, kept by `oauth/oauth-account-store.ts`. */
-  oauth_providers: ColumnType<{ id: string; account_id: string; email: string | null }[], never, string>;
+  oauth_providers: ColumnType<{ id: string; account_id: string; email: string | null }[], string | undefined, string>;
+  /** The user's id in the system they were imported from (`import/`), unique in the project; null otherwise. */
+  external_id: Generated<string | null>;
 }
 
 interface SessionsTable {
@@ -192,6 +194,8 @@ interface TeamsTable {
   client_read_only_metadata: JsonColumn<JsonValue>;
   server_metadata: JsonColumn<JsonValue>;
   created_at: Date;
+  /** The team's id in the system it was imported from, unique in the project; null otherwise. */
+  external_id: Generated<string | null>;
 }
 
 /** A user's membership of a team, and their profile in it (null fields fall back to the user's). */
@@ -458,3 +462,6 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 export const authEmailIndex = 'contact_channels_auth_idx';
 /** The unique index that allows an address once per user, case-insensitively. */
 export const userEmailIndex = 'contact_channels_value_idx';
+
+/** A row to insert into `table`, as Kysely types it (for bulk writes built outside the stores). */
+export type NewRow<T extends keyof Database> = Insertable<Database[T]>;

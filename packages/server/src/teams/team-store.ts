@@ -5,9 +5,11 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import { isUuid } from '../common/ids.js';
-import type { Db } from '../storage/db.js';
+import { type Db, insertChunks } from '../storage/db.js';
 import {
+  type Database,
   type JsonValue,
   json,
   type TeamMemberRow,
@@ -244,4 +246,58 @@ export async function updateMemberProfile(
 export function personalTeamName(user: { display_name: string | null; primary_email: string | null }): string {
   const name = user.display_name || user.primary_email;
   return name ? `${name}'s Team` : 'Personal Team';
+}
+
+/** Imported teams' rows, many a statement (`import/`). */
+export async function insertTeamRows(db: Db, rows: readonly Insertable<Database['teams']>[]): Promise<void> {
+  for (const chunk of insertChunks(rows)) await db.insertInto('teams').values(chunk).execute();
+}
+
+/** Imported memberships (what they grant is `permission-store.ts`'s), many a statement. */
+export async function insertMemberRows(db: Db, rows: readonly Insertable<Database['team_members']>[]): Promise<void> {
+  for (const chunk of insertChunks(rows)) await db.insertInto('team_members').values(chunk).execute();
+}
+
+/** Of `externalIds`, those of teams of the project, with the team's id. */
+export async function findTeamsByExternalId(
+  db: Db,
+  projectId: string,
+  externalIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (externalIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('teams')
+    .select(['id', 'external_id'])
+    .where('project_id', '=', projectId)
+    .where('external_id', 'in', externalIds)
+    .execute();
+  return new Map(rows.map((row) => [row.external_id!, row.id]));
+}
+
+/** Of the (lower-case) UUIDs, those a team of any project has already. */
+export async function findTakenTeamIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('teams').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Every team of the project, in id order (the export). */
+export function listProjectTeams(db: Db, projectId: string): Promise<TeamRow[]> {
+  return db.selectFrom('teams').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+}
+
+/** The users' memberships (the export). */
+export function listMembershipsOfUsers(
+  db: Db,
+  projectId: string,
+  userIds: readonly string[],
+): Promise<{ user_id: string; team_id: string }[]> {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('team_members')
+    .select(['user_id', 'team_id'])
+    .where('project_id', '=', projectId)
+    .where('user_id', 'in', userIds)
+    .orderBy('team_id')
+    .execute();
 }

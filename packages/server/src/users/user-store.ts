@@ -7,11 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Json } from '@latchkey/protocol';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import type { ProjectConfig } from '../projects/project-config.js';
-import type { Db } from '../storage/db.js';
-import { json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
+import { type Db, insertChunks } from '../storage/db.js';
+import { type Database, json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
 export async function findUser(db: Db, projectId: string, userId: string): Promise<UserRow | null> {
@@ -336,4 +336,39 @@ export async function attachSelectedTeam(
   row: UserRow | null,
 ): Promise<(UserRow & { selected_team: TeamRow | null }) | null> {
   return row && (await attachSelectedTeams(db, [row]))[0]!;
+}
+
+/** Imported users' rows, many a statement (`import/`): their channels and the rest are the other stores'. */
+export async function insertUserRows(db: Db, rows: readonly Insertable<Database['users']>[]): Promise<void> {
+  for (const chunk of insertChunks(rows)) await db.insertInto('users').values(chunk).execute();
+}
+
+/** Of `externalIds`, those of users of the project, with the user's id. */
+export async function findUsersByExternalId(
+  db: Db,
+  projectId: string,
+  externalIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (externalIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'external_id'])
+    .where('project_id', '=', projectId)
+    .where('external_id', 'in', externalIds)
+    .execute();
+  return new Map(rows.map((row) => [row.external_id!, row.id]));
+}
+
+/** Of the (lower-case) UUIDs, those a user of any project has already. */
+export async function findTakenUserIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('users').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** A page of the project's users in id order, after `afterId` (the export). */
+export function listUsersById(db: Db, projectId: string, afterId: string | null, limit: number): Promise<UserRow[]> {
+  let query = db.selectFrom('users').selectAll().where('project_id', '=', projectId);
+  if (afterId !== null) query = query.where('id', '>', afterId);
+  return query.orderBy('id').limit(limit).execute();
 }

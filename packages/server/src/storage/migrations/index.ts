@@ -19,6 +19,7 @@ import mfa from './0014-mfa.js';
 import webhooks from './0015-webhooks.js';
 import metadataNullUntilSet from './0016-metadata-null-until-set.js';
 import permissionDescriptions from './0017-permission-descriptions.js';
+import externalIds from './0018-external-ids.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -45,4 +46,5 @@ export const migrations: readonly Migration[] = [
   { id: '0015-webhooks', sql: webhooks },
   { id: '0016-metadata-null-until-set', sql: metadataNullUntilSet },
   { id: '0017-permission-descriptions', sql: permissionDescriptions },
+  { id: '0018-external-ids', sql: externalIds },
 ];

@@ -1,0 +1,108 @@
+/**
+ * The export: a project's teams, then its users, as records of the generic
+ * format the import reads (`import-records.ts`), a page of users at a time.
+ * Password hashes go out as stored (PHC or MCF strings); TOTP secrets, sealed
+ * at rest, only when the caller passes the sealer that opens them.
+ */
+import { listChannelsOfUsers } from '../contact-channels/contact-channel-store.js';
+import type { Sealer } from '../crypto/encryption.js';
+import { listActiveTotpSecrets, totpSealContext } from '../mfa/mfa-store.js';
+import { listAccountsOfUsers } from '../oauth/oauth-account-store.js';
+import { listGrantsOfUsers } from '../permissions/permission-store.js';
+import type { Db } from '../storage/db.js';
+import { listMembershipsOfUsers, listProjectTeams } from '../teams/team-store.js';
+import { listUsersById } from '../users/user-store.js';
+import { base32Text, type ImportRecord, type ImportUserRecord } from './import-records.js';
+
+const pageSize = 1_000;
+
+function byUser<T extends { user_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.user_id);
+    if (list) list.push(row);
+    else map.set(row.user_id, [row]);
+  }
+  return map;
+}
+
+/** The project's teams, then its users, in id order. */
+export async function* exportRecords(
+  db: Db,
+  projectId: string,
+  options: { totpSealer: Sealer | null },
+): AsyncIterable<ImportRecord> {
+  for (const team of await listProjectTeams(db, projectId)) {
+    yield {
+      type: 'team',
+      id: team.id,
+      display_name: team.display_name,
+      profile_image_url: team.profile_image_url,
+      client_metadata: team.client_metadata,
+      client_read_only_metadata: team.client_read_only_metadata,
+      server_metadata: team.server_metadata,
+      created_at_millis: team.created_at.getTime(),
+    };
+  }
+  let after: string | null = null;
+  for (;;) {
+    const users = await listUsersById(db, projectId, after, pageSize);
+    if (users.length === 0) return;
+    after = users[users.length - 1]!.id;
+    const ids = users.map((user) => user.id);
+    const [channels, accounts, members, grants, secrets] = await Promise.all([
+      listChannelsOfUsers(db, projectId, ids),
+      listAccountsOfUsers(db, projectId, ids),
+      listMembershipsOfUsers(db, projectId, ids),
+      listGrantsOfUsers(db, projectId, ids),
+      options.totpSealer ? listActiveTotpSecrets(db, projectId, ids) : Promise.resolve(new Map<string, string>()),
+    ]);
+    const channelsOf = byUser(channels);
+    const accountsOf = byUser(accounts);
+    const membersOf = byUser(members);
+    const grantsOf = byUser(grants);
+    for (const user of users) {
+      const sealed = secrets.get(user.id);
+      const record: ImportUserRecord = {
+        type: 'user',
+        id: user.id,
+        emails: (channelsOf.get(user.id) ?? [])
+          .sort((a, b) => Number(b.is_primary) - Number(a.is_primary))
+          .map((channel) => ({
+            address: channel.value,
+            verified: channel.is_verified,
+            primary: channel.is_primary,
+            used_for_auth: channel.used_for_auth,
+          })),
+        display_name: user.display_name,
+        profile_image_url: user.profile_image_url,
+        password_hash: user.password_hash,
+        client_metadata: user.client_metadata,
+        client_read_only_metadata: user.client_read_only_metadata,
+        server_metadata: user.server_metadata,
+        signed_up_at_millis: user.signed_up_at.getTime(),
+        oauth: (accountsOf.get(user.id) ?? []).map((account) => ({
+          provider: account.provider_id,
+          account_id: account.account_id,
+          email: account.email,
+        })),
+        totp_secret_base32:
+          sealed && options.totpSealer
+            ? base32Text(
+                Buffer.from(
+                  options.totpSealer.open(sealed, totpSealContext({ projectId, userId: user.id }, 'active')),
+                  'base64',
+                ),
+              )
+            : null,
+        teams: (membersOf.get(user.id) ?? []).map((member) => ({
+          team_id: member.team_id,
+          permissions: (grantsOf.get(user.id) ?? [])
+            .filter((grant) => grant.team_id === member.team_id)
+            .map((grant) => grant.permission_id),
+        })),
+      };
+      yield record;
+    }
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * The records an import takes (the generic `latchkey-users` format: see
+ * docs/guides/import-export.md) and the checks each passes before anything is
+ * written: an address the service stores, a password hash it verifies at an
+ * affordable cost, fields within the sizes the API allows. A record that fails
+ * is refused whole, with the reason; one that passes with a loss (a second
+ * primary address, a provider named twice) carries a warning.
+ */
+import { imageUrl, metadata, storedEmail } from '../common/schemas.js';
+import { isImportablePasswordHash } from '../password/passwords.js';
+
+interface ImportEmail {
+  address: string;
+  verified: boolean;
+  primary: boolean;
+  used_for_auth: boolean;
+}
+
+export interface ImportTeamRecord {
+  type: 'team';
+  id: string;
+  display_name: string;
+  profile_image_url: string | null;
+  client_metadata: unknown;
+  client_read_only_metadata: unknown;
+  server_metadata: unknown;
+  created_at_millis: number | null;
+}
+
+export interface ImportUserRecord {
+  type: 'user';
+  id: string;
+  emails: ImportEmail[];
+  display_name: string | null;
+  profile_image_url: string | null;
+  password_hash: string | null;
+  client_metadata: unknown;
+  client_read_only_metadata: unknown;
+  server_metadata: unknown;
+  signed_up_at_millis: number | null;
+  oauth: { provider: string; account_id: string; email: string | null }[];
+  totp_secret_base32: string | null;
+  teams: { team_id: string; permissions: string[] }[];
+}
+
+export type ImportRecord = ImportTeamRecord | ImportUserRecord;
+
+/** Why a record was not imported. */
+export type SkipReason =
+  | 'malformed'
+  | 'invalid_address'
+  | 'duplicate_email'
+  | 'duplicate_oauth_account'
+  | 'unsupported_hash'
+  | 'oversized_field'
+  | 'invalid_field';
+
+export class Refusal extends Error {
+  constructor(
+    readonly reason: SkipReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const maxIdLength = 256;
+const maxNameLength = 256;
+const maxHashLength = 512;
+const maxProviderLength = 100;
+const maxAccountIdLength = 512;
+const maxTeamsPerUser = 1_000;
+const maxAddressesPerUser = 100;
+
+/** A user's checked fields, ready to write. */
+export interface CheckedUser {
+  record: ImportUserRecord;
+  /** Addresses, the primary first, each once (lower-cased key). */
+  emails: ImportEmail[];
+  oauth: { provider: string; account_id: string; email: string | null }[];
+  totpSecretBase64: string | null;
+  warnings: string[];
+}
+
+function checkCommon(record: {
+  id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  client_metadata: unknown;
+  client_read_only_metadata: unknown;
+  server_metadata: unknown;
+}): void {
+  if (record.id.length > maxIdLength) throw new Refusal('oversized_field', `id longer than ${maxIdLength} characters`);
+  if (record.display_name !== null && record.display_name.length > maxNameLength) {
+    throw new Refusal('oversized_field', `display_name longer than ${maxNameLength} characters`);
+  }
+  if (record.profile_image_url !== null) {
+    const check = imageUrl.safeParse(record.profile_image_url);
+    if (!check.success) {
+      const long = record.profile_image_url.length > 1_000_000;
+      throw new Refusal(
+        long ? 'oversized_field' : 'invalid_field',
+        long ? 'profile_image_url too long' : 'profile_image_url must be an http(s) URL or a base64 image data URL',
+      );
+    }
+  }
+  for (const key of ['client_metadata', 'client_read_only_metadata', 'server_metadata'] as const) {
+    const value = record[key];
+    if (value === null || value === undefined) continue;
+    if (!metadata.safeParse(value).success) throw new Refusal('oversized_field', `${key} larger than 16384 bytes`);
+  }
+}
+
+/** Checks a team record; throws a `Refusal`. */
+export function checkTeam(record: ImportTeamRecord): void {
+  checkCommon(record);
+  if (record.display_name.trim() === '') throw new Refusal('invalid_field', 'display_name is empty');
+}
+
+/** Checks a user record; throws a `Refusal`, or answers what to write with its warnings. */
+export function checkUser(record: ImportUserRecord): CheckedUser {
+  checkCommon(record);
+  const warnings: string[] = [];
+  if (record.emails.length > maxAddressesPerUser) {
+    throw new Refusal('oversized_field', `more than ${maxAddressesPerUser} e-mail addresses`);
+  }
+  const seen = new Set<string>();
+  const emails: ImportEmail[] = [];
+  for (const email of record.emails) {
+    const parsed = storedEmail.safeParse(email.address);
+    if (!parsed.success) throw new Refusal('invalid_address', `invalid e-mail address "${email.address}"`);
+    const key = parsed.data.toLowerCase();
+    if (seen.has(key)) {
+      warnings.push(`address ${parsed.data} listed twice: kept once`);
+      continue;
+    }
+    seen.add(key);
+    emails.push({ ...email, address: parsed.data });
+  }
+  const primaries = emails.filter((email) => email.primary);
+  if (primaries.length > 1) warnings.push('more than one primary address: the first is primary');
+  const primary = primaries[0] ?? emails[0];
+  const ordered = primary
+    ? [{ ...primary, primary: true }, ...emails.filter((e) => e !== primary).map((e) => ({ ...e, primary: false }))]
+    : [];
+
+  const hash = record.password_hash;
+  if (hash !== null && (hash.length > maxHashLength || !isImportablePasswordHash(hash))) {
+    throw new Refusal(
+      'unsupported_hash',
+      'password hash of an unsupported kind, or with cost parameters out of bounds',
+    );
+  }
+
+  const providers = new Set<string>();
+  const oauth: CheckedUser['oauth'] = [];
+  for (const account of record.oauth) {
+    if (account.provider.length > maxProviderLength || account.account_id.length > maxAccountIdLength) {
+      throw new Refusal('oversized_field', 'oauth provider or account id too long');
+    }
+    if (providers.has(account.provider)) {
+      warnings.push(`a second ${account.provider} account: only the first is kept`);
+      continue;
+    }
+    providers.add(account.provider);
+    oauth.push(account);
+  }
+
+  let totpSecretBase64: string | null = null;
+  if (record.totp_secret_base32 !== null) {
+    const bytes = base32Bytes(record.totp_secret_base32);
+    if (!bytes || bytes.length < 10 || bytes.length > 64) {
+      throw new Refusal('invalid_field', 'totp_secret_base32 is not a base32 secret of 10 to 64 bytes');
+    }
+    totpSecretBase64 = bytes.toString('base64');
+  }
+  if (record.teams.length > maxTeamsPerUser) throw new Refusal('oversized_field', 'member of too many teams');
+  return { record, emails: ordered, oauth, totpSecretBase64, warnings };
+}
+
+/** RFC 4648 base32 (case and padding ignored, spaces allowed as authenticator apps show them), or null. */
+function base32Bytes(text: string): Buffer | null {
+  const clean = text.replace(/[\s=]/g, '').toUpperCase();
+  if (!/^[A-Z2-7]*$/.test(clean)) return null;
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const char of clean) {
+    value = (value << 5) | alphabet.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+/** RFC 4648 base32 of the bytes, unpadded (what authenticator apps take). */
+export function base32Text(bytes: Buffer): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  return out;
+}
