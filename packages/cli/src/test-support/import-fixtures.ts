@@ -23,7 +23,7 @@ export interface FixtureUser {
 }
 
 /** bcrypt at cost 10, as Clerk, Auth0 and Supabase (GoTrue) store passwords. */
-export function bcryptHash(password: string): string {
+function bcryptHash(password: string): string {
   return bcrypt.hashSync(password, 10);
 }
 
@@ -39,7 +39,12 @@ export async function firebaseScrypt(
   config: { signerKey: string; saltSeparator: string; rounds: number; memCost: number },
 ): Promise<string> {
   const salt = Buffer.concat([Buffer.from(saltB64, 'base64'), Buffer.from(config.saltSeparator, 'base64')]);
-  const key = await scrypt(password, salt, 32, { N: 2 ** config.memCost, r: config.rounds, p: 1, maxmem: 64 * 1024 * 1024 });
+  const key = await scrypt(password, salt, 32, {
+    N: 2 ** config.memCost,
+    r: config.rounds,
+    p: 1,
+    maxmem: 64 * 1024 * 1024,
+  });
   const cipher = createCipheriv('aes-256-ctr', key, Buffer.alloc(16));
   return Buffer.concat([cipher.update(Buffer.from(config.signerKey, 'base64')), cipher.final()]).toString('base64');
 }
@@ -49,7 +54,7 @@ export async function firebaseScrypt(
  * scrypt(NFKC password, the salt's hex text, N = 16384, r = 16, p = 1, 64
  * bytes), stored as `salt:key` in hex.
  */
-export async function betterAuthHash(password: string): Promise<string> {
+async function betterAuthHash(password: string): Promise<string> {
   const salt = randomBytes(16).toString('hex');
   const key = await scrypt(password.normalize('NFKC'), salt, 64, { N: 16384, r: 16, p: 1, maxmem: 128 * 1024 * 1024 });
   return `${salt}:${key.toString('hex')}`;
@@ -100,7 +105,21 @@ export function clerkCsv(users: FixtureUser[]): string {
     bcryptHash(u.password),
     'bcrypt',
   ]);
-  rows.push(['user_2clerknopw', 'No', 'Password', '', 'nopw@clerk.test', '', '', 'nopw@clerk.test', '', '', '', '', '']);
+  rows.push([
+    'user_2clerknopw',
+    'No',
+    'Password',
+    '',
+    'nopw@clerk.test',
+    '',
+    '',
+    'nopw@clerk.test',
+    '',
+    '',
+    '',
+    '',
+    '',
+  ]);
   return csv(header, rows);
 }
 
@@ -118,7 +137,9 @@ export function auth0Files(users: FixtureUser[]): { users: string; passwordHashe
         name: `Auth0 User ${i}`,
         picture: `https://example.com/${i}.png`,
         created_at: '2023-04-05T06:07:08.000Z',
-        identities: [{ connection: 'Username-Password-Authentication', provider: 'auth0', user_id: oid, isSocial: false }],
+        identities: [
+          { connection: 'Username-Password-Authentication', provider: 'auth0', user_id: oid, isSocial: false },
+        ],
         user_metadata: { theme: 'dark' },
         app_metadata: { plan: 'pro' },
       }),

@@ -108,7 +108,11 @@ export async function* parseAuth0(input: string, options: Auth0Options = {}): As
       const accountId = text(identity.user_id);
       if (!provider || !accountId) continue;
       const profile = asObject(identity.profileData);
-      addOAuth(oauth, { provider: providerId(provider), account_id: accountId, email: text(profile?.email) ?? text(o.email) });
+      addOAuth(oauth, {
+        provider: providerId(provider),
+        account_id: accountId,
+        email: text(profile?.email) ?? text(o.email),
+      });
     }
     const dbId = databaseId(userId, identities);
     const hash = dbId === null ? undefined : hashes.get(dbId);

@@ -62,7 +62,7 @@ export async function* parseBetterAuth(input: string, options: BetterAuthOptions
       continue;
     }
     if (badPasswords.has(id)) {
-      yield { line, problem: 'the user\'s credential account has an unsupported password hash' };
+      yield { line, problem: "the user's credential account has an unsupported password hash" };
       continue;
     }
     const emails: ReturnType<typeof user>['emails'] = [];

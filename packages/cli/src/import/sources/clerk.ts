@@ -5,7 +5,12 @@ import { addEmail, fullName, isBcrypt, user } from './record.js';
 /** A list cell of Clerk's CSV: addresses separated by `|`, `,` or `;`. */
 function list(cell: string | undefined): string[] {
   const t = text(cell);
-  return t === null ? [] : t.split(/[|,;]/).map((s) => s.trim()).filter(Boolean);
+  return t === null
+    ? []
+    : t
+        .split(/[|,;]/)
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 /**
@@ -38,7 +43,8 @@ export async function* parseClerk(input: string): AsyncIterable<SourceItem> {
     if (digest) {
       const hasher = text(r.password_hasher)?.toLowerCase() ?? 'bcrypt';
       if (hasher === 'bcrypt' && isBcrypt(digest)) passwordHash = digest;
-      else if ((hasher === 'argon2id' || hasher === 'argon2i') && digest.startsWith(`$${hasher}$`)) passwordHash = digest;
+      else if ((hasher === 'argon2id' || hasher === 'argon2i') && digest.startsWith(`$${hasher}$`))
+        passwordHash = digest;
       else {
         yield { line, problem: `unsupported password hasher "${hasher}" (bcrypt and argon2 digests are imported)` };
         continue;

@@ -32,7 +32,8 @@ export function parseFirebaseHashConfig(input: string): FirebaseHashConfig {
   try {
     for (const [k, v] of Object.entries(JSON.parse(input) as Record<string, unknown>)) values[k] = String(v);
   } catch {
-    for (const match of input.matchAll(/([a-z_0-9]+)\s*[:=]\s*"?([A-Za-z0-9+/=_-]+)"?/gi)) values[match[1]!] = match[2]!;
+    for (const match of input.matchAll(/([a-z_0-9]+)\s*[:=]\s*"?([A-Za-z0-9+/=_-]+)"?/gi))
+      values[match[1]!] = match[2]!;
   }
   const pick = (...names: string[]) => names.map((n) => values[n]).find((v) => v !== undefined);
   const algorithm = pick('algorithm', 'hash_algo');
@@ -49,8 +50,9 @@ export function parseFirebaseHashConfig(input: string): FirebaseHashConfig {
 }
 
 /** Refuses parameters Firebase never uses, so no hostile cost reaches the store. */
-export function checkHashConfig(config: FirebaseHashConfig): FirebaseHashConfig {
-  if (!config.signerKey || !base64.test(config.signerKey)) throw new UnreadableInput('the Firebase signer key must be base64');
+function checkHashConfig(config: FirebaseHashConfig): FirebaseHashConfig {
+  if (!config.signerKey || !base64.test(config.signerKey))
+    throw new UnreadableInput('the Firebase signer key must be base64');
   if (!base64.test(config.saltSeparator)) throw new UnreadableInput('the Firebase salt separator must be base64');
   if (!Number.isInteger(config.rounds) || config.rounds < 1 || config.rounds > 8) {
     throw new UnreadableInput('the Firebase rounds must be an integer from 1 to 8');
@@ -62,7 +64,7 @@ export function checkHashConfig(config: FirebaseHashConfig): FirebaseHashConfig 
 }
 
 /** The `$firebase-scrypt$...` string of a user's hash and salt under the project's parameters. */
-export function firebaseHash(config: FirebaseHashConfig, salt: string, hash: string): string {
+function firebaseHash(config: FirebaseHashConfig, salt: string, hash: string): string {
   return (
     `$firebase-scrypt$rounds=${config.rounds},mem_cost=${config.memCost},` +
     `signer_key=${config.signerKey},salt_separator=${config.saltSeparator}$${salt}$${hash}`
@@ -77,7 +79,8 @@ export function firebaseHash(config: FirebaseHashConfig, salt: string, hash: str
  */
 export async function* parseFirebase(input: string, options: FirebaseOptions = {}): AsyncIterable<SourceItem> {
   const document = parseJsonDocument(input);
-  if (!Array.isArray(asObject(document)?.users)) throw new UnreadableInput('expected the auth:export JSON: { "users": [...] }');
+  if (!Array.isArray(asObject(document)?.users))
+    throw new UnreadableInput('expected the auth:export JSON: { "users": [...] }');
   const config = options.hashConfig && checkHashConfig(options.hashConfig);
   for (const { line, value } of jsonArrayElements(input, document, 'users')) {
     const u = asObject(value);

@@ -184,7 +184,7 @@ export function jsonArrayElements(text: string, document: unknown, ...path: stri
  * The records of a JSON Lines file (blank lines skipped); a line that is not
  * JSON is yielded as a problem.
  */
-export function* jsonLines(text: string): Generator<Located<unknown> | { line: number; problem: string }> {
+function* jsonLines(text: string): Generator<Located<unknown> | { line: number; problem: string }> {
   const lines = stripBom(text).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.trim();
@@ -207,7 +207,9 @@ export function looksLikeJson(text: string): boolean {
  * Either JSON Lines (one object a line) or a JSON array document: JSON Lines
  * when the text starts with `{` and its first line is a whole object.
  */
-export function jsonRecords(text: string): Generator<Located<unknown> | { line: number; problem: string }> | Located<unknown>[] {
+export function jsonRecords(
+  text: string,
+): Generator<Located<unknown> | { line: number; problem: string }> | Located<unknown>[] {
   const body = stripBom(text).trimStart();
   if (body.startsWith('{')) {
     const firstLine = body.slice(0, body.indexOf('\n') === -1 ? undefined : body.indexOf('\n'));

@@ -139,7 +139,9 @@ describe('Supabase auth.users and auth.identities', () => {
     const json = [
       '{',
       '  "users": [',
-      '    {"id": "u1", "email": "u1@x.test", "encrypted_password": "$2a$10$' + 'a'.repeat(53) + '", "email_confirmed_at": null},',
+      '    {"id": "u1", "email": "u1@x.test", "encrypted_password": "$2a$10$' +
+        'a'.repeat(53) +
+        '", "email_confirmed_at": null},',
       '    {"id": "u2", "email": "u2@x.test", "encrypted_password": "plain"},',
       '    {"id": "u3", "email": "u3@x.test", "deleted_at": "2024-01-01"},',
       '    7',
@@ -195,8 +197,14 @@ describe('Firebase auth:export', () => {
   });
 
   it('reads the console hash_config block and refuses absurd parameters', () => {
-    const block = 'hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: c2lnbmVy,\n  base64_salt_separator: Bw==,\n  rounds: 8,\n  mem_cost: 14,\n}';
-    expect(parseFirebaseHashConfig(block)).toEqual({ signerKey: 'c2lnbmVy', saltSeparator: 'Bw==', rounds: 8, memCost: 14 });
+    const block =
+      'hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: c2lnbmVy,\n  base64_salt_separator: Bw==,\n  rounds: 8,\n  mem_cost: 14,\n}';
+    expect(parseFirebaseHashConfig(block)).toEqual({
+      signerKey: 'c2lnbmVy',
+      saltSeparator: 'Bw==',
+      rounds: 8,
+      memCost: 14,
+    });
     expect(() => parseFirebaseHashConfig(block.replace('mem_cost: 14', 'mem_cost: 40'))).toThrow(UnreadableInput);
   });
 
@@ -204,7 +212,9 @@ describe('Firebase auth:export', () => {
     const { json } = await firebaseExport(people.slice(0, 1));
     const { users, problems } = await collect(parseFirebase(json));
     expect(users).toEqual([]);
-    expect(problems).toEqual([{ line: 3, problem: 'the user has a password but no Firebase hash parameters were given' }]);
+    expect(problems).toEqual([
+      { line: 3, problem: 'the user has a password but no Firebase hash parameters were given' },
+    ]);
     await expect(collect(parseFirebase('{"users": ['))).rejects.toThrow(UnreadableInput);
   });
 });
@@ -225,7 +235,8 @@ describe('Better Auth user and account tables', () => {
   });
 
   it('reads snake_case CSV tables and reports a malformed password by the account line', async () => {
-    const user = 'id,name,email,email_verified,created_at\nu1,One,one@x.test,true,2025-01-01T00:00:00Z\nu2,Two,two@x.test,false,\n';
+    const user =
+      'id,name,email,email_verified,created_at\nu1,One,one@x.test,true,2025-01-01T00:00:00Z\nu2,Two,two@x.test,false,\n';
     const account = `id,account_id,provider_id,user_id,password\na1,u1,credential,u1,${'ab'.repeat(16)}:${'cd'.repeat(64)}\na2,u2,credential,u2,notahash\n`;
     const { users, problems } = await collect(parseBetterAuth(user, { accounts: account }));
     expect(users.map((u) => u.id)).toEqual(['u1']);
@@ -242,7 +253,11 @@ describe('Stack Auth REST API shapes', () => {
     const { users, teams, problems } = await collect(parseStack(stackJson(people)));
     expect(problems).toEqual([]);
     expect(teams).toEqual([
-      expect.objectContaining({ type: 'team', id: '7e1d0000-0000-4000-8000-000000000001', display_name: 'Fixture Team' }),
+      expect.objectContaining({
+        type: 'team',
+        id: '7e1d0000-0000-4000-8000-000000000001',
+        display_name: 'Fixture Team',
+      }),
     ]);
     expect(users[0]).toMatchObject({
       display_name: 'Stack 0',
@@ -267,7 +282,7 @@ describe('Stack Auth REST API shapes', () => {
       ']}',
     ].join('\n');
     const { users, problems } = await collect(parseStack(json));
-    expect(users[0]!.totp_secret_base32).toBe("JBSWY3DPEHPK3PXP");
+    expect(users[0]!.totp_secret_base32).toBe('JBSWY3DPEHPK3PXP');
     expect(problems).toEqual([{ line: 3, problem: 'the user has no id' }]);
   });
 });

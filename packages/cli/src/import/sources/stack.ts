@@ -96,7 +96,10 @@ export async function* parseStack(input: string): AsyncIterable<SourceItem> {
       const userId = text(m?.user_id);
       const teamId = text(m?.team_id);
       if (!userId || !teamId) {
-        yield { line, problem: `the ${key === 'team_memberships' ? 'membership' : 'permission'} has no user_id or team_id` };
+        yield {
+          line,
+          problem: `the ${key === 'team_memberships' ? 'membership' : 'permission'} has no user_id or team_id`,
+        };
         continue;
       }
       const permission = key === 'team_permissions' ? text(m?.id) : null;

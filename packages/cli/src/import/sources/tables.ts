@@ -1,4 +1,11 @@
-import { csvRows, jsonArrayElements, type Located, looksLikeJson, parseJsonDocument, UnreadableInput } from './input.js';
+import {
+  csvRows,
+  jsonArrayElements,
+  type Located,
+  looksLikeJson,
+  parseJsonDocument,
+  UnreadableInput,
+} from './input.js';
 
 type Row = Located<Record<string, unknown>> | { line: number; problem: string };
 
@@ -21,7 +28,8 @@ export function* tableRows(input: string, keys: string[]): Generator<Row> {
     elements = jsonArrayElements(input, document, key);
   }
   for (const { line, value } of elements) {
-    if (value && typeof value === 'object' && !Array.isArray(value)) yield { line, value: value as Record<string, unknown> };
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      yield { line, value: value as Record<string, unknown> };
     else yield { line, problem: 'the row is not a JSON object' };
   }
 }
