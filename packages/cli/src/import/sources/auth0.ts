@@ -1,15 +1,7 @@
 import { type SourceItem, withLine } from '../types.js';
 import { asObject, bool, jsonRecords, millis, text } from './input.js';
+import type { SourceOptions } from './options.js';
 import { addEmail, addOAuth, isBcrypt, providerId, user } from './record.js';
-
-export interface Auth0Options {
-  /**
-   * Auth0's password-hash export (NDJSON from a support request: `_id.$oid`,
-   * optional `alt_id`, `email`, `email_verified`, `passwordHash` bcrypt), joined
-   * to the bulk export's users by id.
-   */
-  passwordHashes?: string;
-}
 
 interface HashLine {
   id: string;
@@ -63,10 +55,11 @@ function databaseId(userId: string, identities: Record<string, unknown>[]): stri
  * NDJSON, or the same records as a JSON array): `user_id`, `email`,
  * `email_verified`, `name`, `picture`, `created_at`, `identities` (social ones
  * become OAuth accounts), `user_metadata`, `app_metadata`. Passwords come from
- * the separate password-hash export (`options.passwordHashes`); that export's
+ * the separate password-hash export (`options.passwordHashes`: NDJSON of
+ * `_id.$oid`, optional `alt_id`, `email`, `email_verified`, `passwordHash`); that export's
  * lines may also be the main input on their own.
  */
-export async function* parseAuth0(input: string, options: Auth0Options = {}): AsyncIterable<SourceItem> {
+export async function* parseAuth0(input: string, options: SourceOptions = {}): AsyncIterable<SourceItem> {
   const hashes = hashesById(options.passwordHashes);
   for (const item of jsonRecords(input)) {
     if ('problem' in item) {

@@ -1,12 +1,8 @@
 import { type ImportOAuthAccount, type SourceItem, withLine } from '../types.js';
 import { bool, millis, text } from './input.js';
+import type { SourceOptions } from './options.js';
 import { addEmail, addOAuth, user } from './record.js';
 import { column, sideTable, tableRows } from './tables.js';
-
-export interface BetterAuthOptions {
-  /** The `account` table (CSV or JSON), when it is not in the main JSON file. */
-  accounts?: string;
-}
 
 const hex = /^[0-9a-f]+$/i;
 
@@ -17,7 +13,7 @@ const hex = /^[0-9a-f]+$/i;
  * hex; Better Auth's default scrypt) becomes `$better-auth-scrypt$salt$key`;
  * other accounts (`providerId`, `accountId`) become OAuth accounts.
  */
-export async function* parseBetterAuth(input: string, options: BetterAuthOptions = {}): AsyncIterable<SourceItem> {
+export async function* parseBetterAuth(input: string, options: SourceOptions = {}): AsyncIterable<SourceItem> {
   const passwords = new Map<string, string>();
   const oauthByUser = new Map<string, ImportOAuthAccount[]>();
   const badPasswords = new Set<string>();

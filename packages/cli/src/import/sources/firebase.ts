@@ -1,23 +1,19 @@
 import { type SourceItem, withLine } from '../types.js';
 import { asObject, bool, jsonArrayElements, millis, parseJsonDocument, text, UnreadableInput } from './input.js';
+import type { SourceOptions } from './options.js';
 import { addEmail, addOAuth, providerId, user } from './record.js';
 
 /**
  * A Firebase project's password hash parameters, as the console shows them
  * (Authentication → Users → ⋮ → Password hash parameters).
  */
-export interface FirebaseHashConfig {
+interface FirebaseHashConfig {
   /** `base64_signer_key`. */
   signerKey: string;
   /** `base64_salt_separator`. */
   saltSeparator: string;
   rounds: number;
   memCost: number;
-}
-
-export interface FirebaseOptions {
-  /** Needed when any user has a password. */
-  hashConfig?: FirebaseHashConfig;
 }
 
 const base64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -77,11 +73,11 @@ function firebaseHash(config: FirebaseHashConfig, salt: string, hash: string): s
  * project's modified scrypt), `displayName`, `photoUrl`, `createdAt` (ms),
  * `customAttributes` (JSON text) and `providerUserInfo` (OAuth accounts).
  */
-export async function* parseFirebase(input: string, options: FirebaseOptions = {}): AsyncIterable<SourceItem> {
+export async function* parseFirebase(input: string, options: SourceOptions = {}): AsyncIterable<SourceItem> {
   const document = parseJsonDocument(input);
   if (!Array.isArray(asObject(document)?.users))
     throw new UnreadableInput('expected the auth:export JSON: { "users": [...] }');
-  const config = options.hashConfig && checkHashConfig(options.hashConfig);
+  const config = options.hashConfig === undefined ? undefined : parseFirebaseHashConfig(options.hashConfig);
   for (const { line, value } of jsonArrayElements(input, document, 'users')) {
     const u = asObject(value);
     if (!u) {

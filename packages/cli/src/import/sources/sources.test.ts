@@ -178,7 +178,7 @@ describe('Firebase auth:export', () => {
 
   it('carries the hash, salt and project parameters in one $firebase-scrypt$ string', async () => {
     const { json, config } = await firebaseExport(people);
-    const { users, problems } = await collect(parseFirebase(json, { hashConfig: config }));
+    const { users, problems } = await collect(parseFirebase(json, { hashConfig: JSON.stringify(config) }));
     expect(problems).toEqual([]);
     const exported = JSON.parse(json).users[0];
     expect(users[0]).toMatchObject({

@@ -1,12 +1,8 @@
 import { type ImportOAuthAccount, type SourceItem, withLine } from '../types.js';
 import { asObject, bool, millis, text } from './input.js';
+import type { SourceOptions } from './options.js';
 import { addEmail, addOAuth, isBcrypt, providerId, user } from './record.js';
 import { sideTable, tableRows } from './tables.js';
-
-export interface SupabaseOptions {
-  /** The `auth.identities` table (CSV or JSON), when it is not in the main JSON file. */
-  identities?: string;
-}
 
 /** An OAuth identity of `auth.identities`; `email` and `phone` identities are not OAuth. */
 function identity(row: Record<string, unknown>): { userId: string; account: ImportOAuthAccount } | null {
@@ -32,7 +28,7 @@ function identity(row: Record<string, unknown>): { userId: string; account: Impo
  * `raw_user_meta_data` becomes client metadata (users can write it there) and
  * `raw_app_meta_data` read-only client metadata.
  */
-export async function* parseSupabase(input: string, options: SupabaseOptions = {}): AsyncIterable<SourceItem> {
+export async function* parseSupabase(input: string, options: SourceOptions = {}): AsyncIterable<SourceItem> {
   const oauthByUser = new Map<string, ImportOAuthAccount[]>();
   const addIdentity = (row: Record<string, unknown>) => {
     const found = identity(row);
