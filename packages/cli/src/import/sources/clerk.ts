@@ -1,5 +1,5 @@
 import { type SourceItem, withLine } from '../types.js';
-import { csvRows, text } from './input.js';
+import { csvRows, millis, text } from './input.js';
 import { addEmail, fullName, isBcrypt, user } from './record.js';
 
 /** A list cell of Clerk's CSV: addresses separated by `|`, `,` or `;`. */
@@ -17,7 +17,9 @@ function list(cell: string | undefined): string[] {
  * Clerk's CSV user export (Dashboard → Settings → User exports): `id`,
  * `first_name`, `last_name`, `username`, `primary_email_address`,
  * `verified_email_addresses`, `unverified_email_addresses`, phone columns,
- * `totp_secret` (base32), `password_digest` and `password_hasher`.
+ * `totp_secret` (base32), `password_digest` and `password_hasher`; `external_id`
+ * and `created_at` where the export has them. The username and external id are
+ * kept in server metadata (`clerk_username`, `clerk_external_id`).
  */
 export async function* parseClerk(input: string): AsyncIterable<SourceItem> {
   for (const row of csvRows(input)) {
@@ -51,6 +53,10 @@ export async function* parseClerk(input: string): AsyncIterable<SourceItem> {
       }
     }
     const username = text(r.username);
+    const externalId = text(r.external_id);
+    const serverMetadata: Record<string, string> = {};
+    if (username) serverMetadata.clerk_username = username;
+    if (externalId) serverMetadata.clerk_external_id = externalId;
     yield withLine(
       user({
         id,
@@ -58,8 +64,8 @@ export async function* parseClerk(input: string): AsyncIterable<SourceItem> {
         display_name: fullName(text(r.first_name), text(r.last_name)) ?? username,
         profile_image_url: text(r.image_url),
         password_hash: passwordHash,
-        server_metadata: username ? { clerk_username: username } : null,
-        signed_up_at_millis: null,
+        server_metadata: Object.keys(serverMetadata).length > 0 ? serverMetadata : null,
+        signed_up_at_millis: millis(r.created_at),
         totp_secret_base32: text(r.totp_secret)?.replace(/\s+/g, '').toUpperCase() ?? null,
       }),
       line,

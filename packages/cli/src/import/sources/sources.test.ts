@@ -73,6 +73,17 @@ describe('Clerk CSV', () => {
     ]);
     expect(lineOf(users[1]!)).toBe(5);
   });
+
+  it('keeps the username and external id in server metadata, and the sign-up date where exported', async () => {
+    const input =
+      'id,username,external_id,created_at,primary_email_address\r\nuser_x,ada,legacy-7,2024-05-06T07:08:09Z,ada@x.test\r\n';
+    const { users } = await collect(parseClerk(input));
+    expect(users[0]).toMatchObject({
+      display_name: 'ada',
+      server_metadata: { clerk_username: 'ada', clerk_external_id: 'legacy-7' },
+      signed_up_at_millis: Date.parse('2024-05-06T07:08:09Z'),
+    });
+  });
 });
 
 describe('Auth0 bulk export', () => {
