@@ -4,6 +4,7 @@
  * quoted fields may span lines), JSON Lines, and JSON documents (an array of
  * records, or an object of such arrays).
  */
+import { CliError } from '../../internal/errors.js';
 
 /** A record of the input and the 1-based line it starts on. */
 export interface Located<T> {
@@ -11,8 +12,10 @@ export interface Located<T> {
   value: T;
 }
 
-/** The input as a whole cannot be read: the run is refused. */
-export class UnreadableInput extends Error {}
+/** The input as a whole cannot be read: the run is refused (one line, exit code 1). */
+export class UnreadableInput extends CliError {
+  override name = 'UnreadableInput';
+}
 
 /** Leaves out a UTF-8 byte order mark, which spreadsheet exports often start with. */
 function stripBom(text: string): string {
