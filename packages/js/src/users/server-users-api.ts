@@ -27,7 +27,10 @@ export interface ServerUserUpdate extends UserUpdate {
   primaryEmailAuthEnabled?: boolean;
   /** A new password (checked against the project's rules); ends the user's sessions. */
   password?: string | null;
-  /** An imported bcrypt (`$2a$`, `$2b$`, `$2y$`) or argon2id (`$argon2id$`) hash instead of a password. */
+  /**
+   * An imported hash instead of a password: bcrypt (`$2a$`, `$2b$`, `$2y$`), argon2id or argon2i PHC, scrypt or
+   * PBKDF2-SHA256 PHC, `$firebase-scrypt$…` or `$better-auth-scrypt$…` (formats and cost bounds: the users guide).
+   */
   passwordHash?: string;
   otpAuthEnabled?: boolean;
   passkeyAuthEnabled?: boolean;

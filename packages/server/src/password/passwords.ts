@@ -9,10 +9,12 @@
  * (`m=…,p=…,t=…`) verify here, and ours (`m=…,t=…,p=…`) verify there.
  *
  * Hashes imported from elsewhere (`password_hash` on `POST /users`) may be
- * bcrypt (`$2a$`, `$2b$`, `$2y$`) or argon2id PHC strings with other
- * parameters; both verify, within cost bounds that keep a hostile hash from
- * making a sign-in expensive, and are replaced by a hash of the current
- * parameters at the first successful sign-in (`needsRehash`).
+ * bcrypt (`$2a$`, `$2b$`, `$2y$`), argon2id or argon2i PHC strings with other
+ * parameters, or one of the derived-key kinds of `imported-hashes.ts` (scrypt
+ * and PBKDF2-SHA256 PHC, Firebase's modified scrypt, Better Auth's scrypt);
+ * all verify, within cost bounds that keep a hostile hash from making a
+ * sign-in expensive, and are replaced by a hash of the current parameters at
+ * the first successful sign-in (`needsRehash`).
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -25,6 +27,7 @@ import {
   type Version,
 } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
+import { parseDerivedKeyHash, verifyDerivedKey } from './imported-hashes.js';
 
 // The binding's enums are ambient `const enum`s, which isolated modules cannot read: their values, spelled out.
 const argon2id = 2 as Algorithm;
@@ -133,7 +136,10 @@ export class PasswordHasher {
     try {
       // bcrypt reads at most 72 bytes: a longer password must not match on its first 72.
       if (bcryptPattern.test(hash)) return Buffer.byteLength(password) <= 72 && (await bcrypt.compare(password, hash));
-      return await this.#inSlot(() => argon2Verify(hash, password), suspect);
+      if (hash.startsWith('$argon2')) return await this.#inSlot(() => argon2Verify(hash, password), suspect);
+      // Parsed again at each check, bounds included: a stored hash past them never runs.
+      const derived = parseDerivedKeyHash(hash);
+      return derived !== null && (await this.#inSlot(() => verifyDerivedKey(derived, password), suspect));
     } catch {
       return false;
     }
@@ -211,22 +217,26 @@ export function needsRehash(hash: string): boolean {
 }
 
 const bcryptPattern = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
-const argon2idPattern =
-  /^\$argon2id\$v=19\$([mtp]=\d{1,7},[mtp]=\d{1,7},[mtp]=\d{1,7})\$[A-Za-z0-9+/]{11,64}\$[A-Za-z0-9+/]{16,128}$/;
+/** argon2id or argon2i, version 19 or 16 (argon2-cffi before 16.0 wrote none: 16). */
+const argon2Pattern =
+  /^\$argon2(?:id|i)\$(?:v=(?:16|19)\$)?([mtp]=\d{1,7},[mtp]=\d{1,7},[mtp]=\d{1,7})\$[A-Za-z0-9+/]{11,64}\$[A-Za-z0-9+/]{16,128}$/;
 
 /**
  * A password hash that may be imported: a bcrypt hash ($2a$, $2b$ or $2y$,
- * cost 4 to 14) or an argon2id PHC string of at most 64 MiB, 10 passes and
- * 8 lanes, so that verifying it stays affordable.
+ * cost 4 to 14), an argon2id or argon2i PHC string of at most 64 MiB, 10
+ * passes and 8 lanes (and at least argon2's own 8 KiB a lane), or a scrypt,
+ * PBKDF2-SHA256, Firebase scrypt or Better Auth scrypt hash within the bounds
+ * of `imported-hashes.ts`, so that verifying it stays affordable.
  */
 export function isImportablePasswordHash(hash: string): boolean {
   const bcryptCost = bcryptPattern.exec(hash)?.[1];
   if (bcryptCost) return Number(bcryptCost) >= 4 && Number(bcryptCost) <= 14;
-  const argon = argon2idPattern.exec(hash);
+  if (!hash.startsWith('$argon2')) return parseDerivedKeyHash(hash) !== null;
+  const argon = argon2Pattern.exec(hash);
   if (!argon) return false;
   // Parameters in any order (libraries differ), each once.
   const params = new Map(argon[1]!.split(',').map((pair) => [pair[0]!, Number(pair.slice(2))] as const));
   if (params.size !== 3) return false;
   const [memory, passes, lanes] = [params.get('m')!, params.get('t')!, params.get('p')!];
-  return memory >= 1024 && memory <= 65_536 && passes >= 1 && passes <= 10 && lanes >= 1 && lanes <= 8;
+  return lanes >= 1 && lanes <= 8 && memory >= 8 * lanes && memory <= 65_536 && passes >= 1 && passes <= 10;
 }

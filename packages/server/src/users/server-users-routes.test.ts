@@ -22,6 +22,15 @@ import {
   userHeaders,
 } from '../test-support/api.js';
 import { testServiceForSuite } from '../test-support/backends.js';
+import {
+  betterAuthHash,
+  betterAuthScrypt,
+  firebaseHashConfig,
+  firebaseScrypt,
+  firebaseUserHash,
+  passlibScrypt,
+  pbkdf2Sha256,
+} from '../test-support/imported-hashes.js';
 
 const service = testServiceForSuite();
 
@@ -160,6 +169,28 @@ describe('POST /users', () => {
       { password_hash: `$argon2id$v=19$m=1048576,t=2,p=1$${'a'.repeat(22)}$${'b'.repeat(43)}` },
       badHash,
     ],
+    ['a scrypt hash of 1 GiB', { password_hash: `$scrypt$ln=20,r=8,p=1$${'a'.repeat(22)}$${'b'.repeat(43)}` }, badHash],
+    [
+      'a PBKDF2-SHA256 hash of 10 million iterations',
+      { password_hash: `$pbkdf2-sha256$i=10000000$${'a'.repeat(22)}$${'b'.repeat(43)}` },
+      badHash,
+    ],
+    [
+      'a Firebase scrypt hash of mem_cost 24',
+      {
+        password_hash: firebaseScrypt(
+          { ...firebaseHashConfig(), memCost: 24 },
+          { salt: 'c2FsdHNhbHQ=', passwordHash: `${'B'.repeat(86)}==` },
+        ),
+      },
+      badHash,
+    ],
+    [
+      'a Better Auth hash as Better Auth stores it (salt:key, not carried)',
+      { password_hash: `${'ab'.repeat(16)}:${'cd'.repeat(64)}` },
+      badHash,
+    ],
+    ['a malformed scrypt hash', { password_hash: `$scrypt$ln=14,r=8$${'a'.repeat(22)}$${'b'.repeat(43)}` }, badHash],
   ])("refuses %s with the reference's plain 400 and creates nothing", async (_, json, text) => {
     const before = await countRows(service, 'users');
     expectStatusRefusal(await createUser(json), 400, text);
@@ -228,6 +259,64 @@ describe('imported password hashes', () => {
     expect(created.status).toBe(201);
     expect((await signIn(email, 'imported-pass-3')).status).toBe(200);
     expect(await storedHash(created.body.id)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+});
+
+describe('imported password hashes of other products', () => {
+  const firebase = firebaseHashConfig();
+  it.each([
+    [
+      'an argon2i hash',
+      () => argon2Hash('moved-pass-1', { algorithm: 1, memoryCost: 4096, timeCost: 3 }),
+      'moved-pass-1',
+    ],
+    ['a scrypt PHC hash (passlib)', () => passlibScrypt('moved-pass-2'), 'moved-pass-2'],
+    ['a PBKDF2-SHA256 hash (passlib)', () => pbkdf2Sha256('moved-pass-3', 29_000, 'passlib'), 'moved-pass-3'],
+    ['a PBKDF2-SHA256 PHC hash', () => pbkdf2Sha256('moved-pass-4', 600_000, 'phc'), 'moved-pass-4'],
+    [
+      'a Firebase scrypt hash',
+      () => firebaseScrypt(firebase, firebaseUserHash('moved-pass-5', firebase)),
+      'moved-pass-5',
+    ],
+    ['a Better Auth scrypt hash', () => betterAuthScrypt(betterAuthHash('moved-pass-6')), 'moved-pass-6'],
+  ])('signs in with %s, refuses a wrong password, then keeps argon2id', async (_, makeHash, password) => {
+    const email = newEmail('moved');
+    const hash = await makeHash();
+    const created = await createUser({ primary_email: email, primary_email_auth_enabled: true, password_hash: hash });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.has_password).toBe(true);
+    expectKnownError(await signIn(email, `${password}-not`), 'EMAIL_PASSWORD_MISMATCH', 400);
+    expect(await storedHash(created.body.id)).toBe(hash);
+    expect((await signIn(email, password)).status).toBe(200);
+    const upgraded = await storedHash(created.body.id);
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect((await signIn(email, password)).status).toBe(200);
+    expectKnownError(await signIn(email, `${password}-not`), 'EMAIL_PASSWORD_MISMATCH', 400);
+    expect(await storedHash(created.body.id)).toBe(upgraded);
+  });
+
+  it('takes one on PATCH /users/:userId, and refuses an absurd one there, changing nothing', async () => {
+    const user = await signUp(service);
+    const hash = firebaseScrypt(firebase, firebaseUserHash('moved-pass-7', firebase));
+    const answer = await call(service, 'PATCH', `/users/${user.user_id}`, {
+      headers: server(),
+      json: { password_hash: hash },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    expectKnownError(await signIn(user.email, user.password), 'EMAIL_PASSWORD_MISMATCH', 400);
+    expect((await signIn(user.email, 'moved-pass-7')).status).toBe(200);
+    expect(await storedHash(user.user_id)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const before = await snapshot(service);
+    const absurd = await call(service, 'PATCH', `/users/${user.user_id}`, {
+      headers: server(),
+      json: { password_hash: `$scrypt$ln=16,r=8,p=64$${'a'.repeat(22)}$${'b'.repeat(43)}` },
+    });
+    expectStatusRefusal(
+      absurd,
+      400,
+      "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.",
+    );
+    expect(await snapshot(service)).toEqual(before);
   });
 });
 
