@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { ImportCounts, ImportItem, ImportNotice } from '@latchkey/server';
 import { parseLatchkeyLines } from '../import/sources/latchkey.js';
 import type { SourceOptions } from '../import/sources/options.js';
@@ -119,12 +118,7 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
       });
     }
     const text = values.from === 'latchkey' ? null : await readFile(file, 'utf8');
-    const raw: AsyncIterable<SourceItem> =
-      text === null
-        ? parseLatchkeyLines(
-            createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY }),
-          )
-        : parse(text, options);
+    const raw: AsyncIterable<SourceItem> = text === null ? parseLatchkeyLines(readLines(file)) : parse(text, options);
 
     async function* records(): AsyncIterable<ImportItem> {
       let ordinal = 0;
@@ -226,6 +220,20 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
   } finally {
     await local.close();
   }
+}
+
+/**
+ * The file's lines, read as they are asked for (`readline` would drop the
+ * lines it reads while the import is still opening the project).
+ */
+async function* readLines(file: string): AsyncIterable<string> {
+  let rest = '';
+  for await (const chunk of createReadStream(file, 'utf8') as AsyncIterable<string>) {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop() ?? '';
+    for (const part of parts) yield part.endsWith('\r') ? part.slice(0, -1) : part;
+  }
+  if (rest !== '') yield rest;
 }
 
 function duration(seconds: number): string {

@@ -105,8 +105,12 @@ export async function importRecords(
   await run.start();
   for await (const item of items) await run.add(item);
   await run.flush();
+  await run.drain();
   return run.counts;
 }
+
+/** Batches written at once (each on its own connection; PGlite runs them one after another). */
+const maxWriting = 4;
 
 class ImportRun {
   readonly counts: ImportCounts = {
@@ -135,6 +139,8 @@ class ImportRun {
   private teams: PendingTeam[] = [];
   private users: PendingUser[] = [];
   private lastLine = 0;
+  /** Batches being written, oldest first. */
+  private writing: Promise<void>[] = [];
 
   constructor(
     private readonly db: Db,
@@ -180,22 +186,42 @@ class ImportRun {
     this.options.onNotice?.({ line, kind: 'warning', message });
   }
 
-  /** Writes (or, in a dry run, checks against the database) the records gathered so far. */
+  /**
+   * Checks the records gathered so far against the database and starts
+   * writing them (nothing, in a dry run). Up to `maxWriting` batches are
+   * written at once on their own connections while the next is read and
+   * checked; they are counted, and `onBatch` told, in input order. A batch
+   * with teams is waited for before the next, whose members may join them.
+   */
   async flush(): Promise<void> {
     const teams = this.teams;
     const users = this.users;
+    const lastLine = this.lastLine;
     this.teams = [];
     this.users = [];
-    if (teams.length > 0 || users.length > 0) {
-      const rows = emptyRows();
-      const plannedTeams = await this.planTeams(teams, rows);
-      const plannedUsers = await this.planUsers(users, rows);
-      if (!this.options.dryRun) await this.write(rows, plannedUsers);
+    const rows = emptyRows();
+    const plannedTeams = await this.planTeams(teams, rows);
+    const plannedUsers = await this.planUsers(users, rows);
+    const written =
+      this.options.dryRun || (teams.length === 0 && users.length === 0)
+        ? Promise.resolve()
+        : this.write(rows, plannedUsers);
+    const previous = this.writing.at(-1) ?? Promise.resolve();
+    const done = Promise.all([previous, written]).then(() => {
       this.counts.teams_imported += plannedTeams;
       for (const user of plannedUsers) this.note(user);
-    }
-    this.counts.last_line = this.lastLine;
-    this.options.onBatch?.({ ...this.counts, skipped_by_reason: { ...this.counts.skipped_by_reason } });
+      this.counts.last_line = lastLine;
+      this.options.onBatch?.({ ...this.counts, skipped_by_reason: { ...this.counts.skipped_by_reason } });
+    });
+    done.catch(() => {}); // awaited in turn below; marked handled so a failure waits for its turn
+    this.writing.push(done);
+    if (plannedTeams > 0) await this.drain();
+    while (this.writing.length >= maxWriting) await this.writing.shift();
+  }
+
+  /** Waits for every batch being written. */
+  async drain(): Promise<void> {
+    while (this.writing.length > 0) await this.writing.shift();
   }
 
   private note(user: PlannedUser): void {
