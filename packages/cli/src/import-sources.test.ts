@@ -197,7 +197,7 @@ describe.skipIf(!postgresUp)('latchkey import from each source, then sign-in wit
     120_000,
   );
 
-  it('reports a malformed row by its line and imports the rest', async () => {
+  it('reports a malformed row and an unsupported hasher by their lines and imports the rest', async () => {
     const users = people('clerk-bad');
     const lines = clerkCsv(users)
       .replaceAll('user_2clerk', 'user_2bad')
@@ -205,7 +205,12 @@ describe.skipIf(!postgresUp)('latchkey import from each source, then sign-in wit
       .replaceAll('@example.org', '@bad.example.org')
       .trimEnd()
       .split('\n');
-    lines.splice(2, 0, 'user_broken,only-two-fields');
+    lines.splice(
+      2,
+      0,
+      'user_broken,only-two-fields',
+      'user_2badpbkdf,P,B,,pb@bad.test,,pb@bad.test,,,,,pbkdf2$abc,pbkdf2_sha1',
+    );
     const run = await importFile('clerk', file('clerk-bad.csv', `${lines.join('\n')}\n`));
     expect(run.code, run.stderr).toBe(0);
     const notices = run.stdout
@@ -215,7 +220,12 @@ describe.skipIf(!postgresUp)('latchkey import from each source, then sign-in wit
     expect(notices).toContainEqual(
       expect.objectContaining({ type: 'skipped', line: 3, message: 'the row has 2 fields where the header has 13' }),
     );
-    expect(report(run.stdout)).toMatchObject({ users_imported: users.length + 1, skipped: 1 });
+    expect(notices).toContainEqual(expect.objectContaining({ type: 'skipped', line: 4, reason: 'unsupported_hash' }));
+    expect(report(run.stdout)).toMatchObject({
+      users_imported: users.length + 1,
+      skipped: 2,
+      skipped_by_reason: { malformed: 1, unsupported_hash: 1 },
+    });
     expect(await signIn(users[1]!.email, users[1]!.password)).toBe(200);
   }, 120_000);
 

@@ -126,7 +126,11 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
         ordinal++;
         if (isProblem(item)) {
           if (item.line !== 0 && item.line <= resumeAfter) continue;
-          const reason = item.problem.startsWith('oversized') ? 'oversized_field' : 'malformed';
+          const reason = item.problem.startsWith('oversized')
+            ? 'oversized_field'
+            : item.problem.startsWith('unsupported hash')
+              ? 'unsupported_hash'
+              : 'malformed';
           problems[reason] = (problems[reason] ?? 0) + 1;
           problemCount++;
           notice({ line: item.line, kind: 'skipped', reason, message: item.problem });

@@ -19,7 +19,7 @@ function hashLine(value: unknown): HashLine | string {
   if (!id) return 'the line has no _id';
   const hash = text(o.passwordHash);
   if (!hash) return 'the line has no passwordHash';
-  if (!isBcrypt(hash)) return 'the passwordHash is not a bcrypt hash';
+  if (!isBcrypt(hash)) return 'unsupported hash: the passwordHash is not bcrypt';
   const identifier = Array.isArray(o.identifiers)
     ? (o.identifiers as unknown[]).map(asObject).find((i) => i?.type === 'email')
     : undefined;

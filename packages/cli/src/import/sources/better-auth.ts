@@ -35,7 +35,6 @@ export async function* parseBetterAuth(input: string, options: SourceOptions = {
       if (!password) continue;
       const [salt, key, extra] = password.split(':');
       if (extra !== undefined || !salt || !key || !hex.test(salt) || !hex.test(key) || key.length !== 128) {
-        yield { line: row.line, problem: 'account: the credential password is not Better Auth scrypt (salt:key hex)' };
         badPasswords.add(userId);
         continue;
       }
@@ -58,7 +57,10 @@ export async function* parseBetterAuth(input: string, options: SourceOptions = {
       continue;
     }
     if (badPasswords.has(id)) {
-      yield { line, problem: "the user's credential account has an unsupported password hash" };
+      yield {
+        line,
+        problem: "unsupported hash: the credential account's password is not Better Auth scrypt (salt:key in hex)",
+      };
       continue;
     }
     const emails: ReturnType<typeof user>['emails'] = [];

@@ -48,7 +48,10 @@ export async function* parseClerk(input: string): AsyncIterable<SourceItem> {
       else if ((hasher === 'argon2id' || hasher === 'argon2i') && digest.startsWith(`$${hasher}$`))
         passwordHash = digest;
       else {
-        yield { line, problem: `unsupported password hasher "${hasher}" (bcrypt and argon2 digests are imported)` };
+        yield {
+          line,
+          problem: `unsupported hash: password_hasher "${hasher}" (bcrypt and argon2 digests are imported)`,
+        };
         continue;
       }
     }

@@ -94,11 +94,15 @@ export async function* parseFirebase(input: string, options: SourceOptions = {})
     if (hash) {
       const salt = text(u.salt) ?? '';
       if (!base64.test(hash) || !base64.test(salt)) {
-        yield { line, problem: 'passwordHash or salt is not base64' };
+        yield { line, problem: 'unsupported hash: passwordHash or salt is not base64' };
         continue;
       }
       if (!config) {
-        yield { line, problem: 'the user has a password but no Firebase hash parameters were given' };
+        yield {
+          line,
+          problem:
+            'unsupported hash: the user has a password but no Firebase hash parameters were given (--hash-config)',
+        };
         continue;
       }
       passwordHash = firebaseHash(config, salt, hash);

@@ -69,7 +69,7 @@ describe('Clerk CSV', () => {
     expect(users.map((u) => u.id)).toEqual(['user_a', 'user_d']);
     expect(problems).toEqual([
       { line: 3, problem: 'the row has 2 fields where the header has 5' },
-      { line: 4, problem: expect.stringContaining('unsupported password hasher "pbkdf2_sha1"') },
+      { line: 4, problem: expect.stringContaining('unsupported hash: password_hasher "pbkdf2_sha1"') },
     ]);
     expect(lineOf(users[1]!)).toBe(5);
   });
@@ -118,7 +118,7 @@ describe('Auth0 bulk export', () => {
     expect(users[1]!.emails[0]!.address).toBe('grace@example.com');
     expect(problems).toEqual([
       { line: 3, problem: 'the line is not valid JSON' },
-      { line: 4, problem: 'the passwordHash is not a bcrypt hash' },
+      { line: 4, problem: 'unsupported hash: the passwordHash is not bcrypt' },
     ]);
   });
 });
@@ -169,7 +169,7 @@ describe('Supabase auth.users and auth.identities', () => {
     });
     expect(lineOf(users[0]!)).toBe(3);
     expect(problems).toEqual([
-      { line: 4, problem: 'encrypted_password is not a bcrypt hash' },
+      { line: 4, problem: 'unsupported hash: encrypted_password is not bcrypt' },
       { line: 5, problem: 'the user is deleted (deleted_at is set)' },
       { line: 6, problem: 'the row is not a JSON object' },
     ]);
@@ -224,7 +224,10 @@ describe('Firebase auth:export', () => {
     const { users, problems } = await collect(parseFirebase(json));
     expect(users).toEqual([]);
     expect(problems).toEqual([
-      { line: 3, problem: 'the user has a password but no Firebase hash parameters were given' },
+      {
+        line: 3,
+        problem: 'unsupported hash: the user has a password but no Firebase hash parameters were given (--hash-config)',
+      },
     ]);
     await expect(collect(parseFirebase('{"users": ['))).rejects.toThrow(UnreadableInput);
   });
@@ -253,8 +256,10 @@ describe('Better Auth user and account tables', () => {
     expect(users.map((u) => u.id)).toEqual(['u1']);
     expect(users[0]!.password_hash).toBe(`$better-auth-scrypt$${'ab'.repeat(16)}$${'cd'.repeat(64)}`);
     expect(problems).toEqual([
-      { line: 3, problem: 'account: the credential password is not Better Auth scrypt (salt:key hex)' },
-      { line: 3, problem: "the user's credential account has an unsupported password hash" },
+      {
+        line: 3,
+        problem: "unsupported hash: the credential account's password is not Better Auth scrypt (salt:key in hex)",
+      },
     ]);
   });
 });

@@ -64,7 +64,7 @@ export async function* parseSupabase(input: string, options: SourceOptions = {})
     const encrypted = text(r.encrypted_password);
     if (encrypted) {
       if (!isBcrypt(encrypted)) {
-        yield { line, problem: 'encrypted_password is not a bcrypt hash' };
+        yield { line, problem: 'unsupported hash: encrypted_password is not bcrypt' };
         continue;
       }
       passwordHash = encrypted;
