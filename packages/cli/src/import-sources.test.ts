@@ -2,7 +2,8 @@
  * `latchkey import --from <source>` end to end, as a team moving from another
  * product runs it: each source's export (generated with known passwords,
  * hashed as that product hashes; test-support/import-fixtures.ts) imported
- * with the built CLI into a running test service's PostgreSQL schema, then
+ * with the built CLI into a running test service's PostgreSQL schema (and
+ * into the data directory of a stopped `latchkey dev`, PGlite), then
  * every user signs in over HTTP with their old password, and `latchkey
  * export` shows their stored hash is argon2id afterwards.
  */
@@ -12,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isPostgresReachable, startTestService, type TestService, testPostgresUrl } from '@latchkey/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runToEnd, stopAll } from './test-support/cli-process.js';
+import type { DevInfo } from './internal/format.js';
+import { ensureBuilt, runCli, runToEnd, stopAll } from './test-support/cli-process.js';
 import {
   auth0Files,
   betterAuthJson,
@@ -40,8 +42,9 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+let files = 0;
 function file(name: string, content: string): string {
-  const path = join(scratch, name);
+  const path = join(scratch, `${++files}-${name}`);
   writeFileSync(path, content);
   return path;
 }
@@ -59,13 +62,28 @@ async function importFile(source: string, path: string, extra: string[] = []) {
   return runToEnd([...args, ...extra, '--json'], env);
 }
 
-function post(path: string, json: unknown) {
-  return fetch(`${service.apiUrl}${path}`, {
+/** Where users sign in: the test service on PostgreSQL, or `latchkey dev` on a data directory. */
+interface Target {
+  apiUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+  now(): number;
+}
+
+const serviceTarget = (): Target => ({
+  apiUrl: service.apiUrl,
+  projectId: service.projectId,
+  publishableClientKey: service.keys.publishableClientKey,
+  now: () => service.clock.now(),
+});
+
+function post(target: Target, path: string, json: unknown) {
+  return fetch(`${target.apiUrl}${path}`, {
     method: 'POST',
     headers: {
-      'x-stack-project-id': service.projectId,
+      'x-stack-project-id': target.projectId,
       'x-stack-access-type': 'client',
-      'x-stack-publishable-client-key': service.keys.publishableClientKey,
+      'x-stack-publishable-client-key': target.publishableClientKey,
       'content-type': 'application/json',
     },
     body: JSON.stringify(json),
@@ -89,15 +107,15 @@ function totp(base32: string, at: number): string {
  * A password sign-in: the HTTP status, completing the second step with the
  * TOTP code when the user has an imported TOTP secret and the service asks for it.
  */
-async function signIn(email: string, password: string, totpSecret?: string): Promise<number> {
-  const response = await post('/auth/password/sign-in', { email, password });
+async function signIn(email: string, password: string, totpSecret?: string, target = serviceTarget()): Promise<number> {
+  const response = await post(target, '/auth/password/sign-in', { email, password });
   const body = (await response.json()) as { details?: { attempt_code?: string } };
   if (response.headers.get('x-stack-known-error') !== 'MULTI_FACTOR_AUTHENTICATION_REQUIRED') return response.status;
   if (!totpSecret) return response.status;
-  const second = await post('/auth/mfa/sign-in', {
+  const second = await post(target, '/auth/mfa/sign-in', {
     code: body.details?.attempt_code,
     type: 'totp',
-    totp: totp(totpSecret, service.clock.now()),
+    totp: totp(totpSecret, target.now()),
   });
   await second.body?.cancel();
   return second.status;
@@ -234,4 +252,31 @@ describe.skipIf(!postgresUp)('latchkey import from each source, then sign-in wit
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('the file is not valid JSON');
   }, 60_000);
+});
+
+describe('on the data directory of a stopped latchkey dev (PGlite)', () => {
+  it('imports every source, then every password user signs in over HTTP with the old password', async () => {
+    const dataDir = join(scratch, 'pglite');
+    const first = runCli(['dev', '--json', '--port', '0', '--data-dir', dataDir]);
+    await first.firstLine();
+    await first.stop();
+
+    const everyone: (FixtureUser & { source: string })[] = [];
+    for (const [source, make] of sources) {
+      const users = people(`${source}.pglite`);
+      const { main, extra, expected } = await make(users);
+      const run = await runToEnd(['import', '--from', source, main, ...extra, '--data-dir', dataDir, '--json']);
+      expect(run.code, run.stderr + run.stdout).toBe(0);
+      expect(report(run.stdout), source).toMatchObject({ users_imported: expected, skipped: 0 });
+      everyone.push(...users.map((u) => ({ ...u, source })));
+    }
+
+    const dev = runCli(['dev', '--json', '--port', '0', '--data-dir', dataDir]);
+    const info = JSON.parse((await dev.firstLine()).line) as DevInfo;
+    const target: Target = { ...info, apiUrl: `${info.apiUrl}/api/v1`, now: () => Date.now() };
+    for (const user of everyone) {
+      const secret = user.source === 'clerk' && user.email.startsWith('ada.') ? 'JBSWY3DPEHPK3PXP' : undefined;
+      expect(await signIn(user.email, user.password, secret, target), `${user.source}: ${user.email}`).toBe(200);
+    }
+  }, 300_000);
 });
