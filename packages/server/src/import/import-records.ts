@@ -9,7 +9,7 @@
 import { imageUrl, metadata, storedEmail } from '../common/schemas.js';
 import { isImportablePasswordHash } from '../password/passwords.js';
 
-export interface ImportEmail {
+interface ImportEmail {
   address: string;
   verified: boolean;
   primary: boolean;

@@ -50,7 +50,7 @@ function* splitLines(text: string): Iterable<string> {
 }
 
 /** A record, or the problem with the line as a sentence. */
-export function parseRecord(text: string): ImportRecord | string {
+function parseRecord(text: string): ImportRecord | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
