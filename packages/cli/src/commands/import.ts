@@ -3,6 +3,7 @@ import { access, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ImportCounts, ImportItem, ImportNotice } from '@latchkey/server';
 import { parseLatchkeyLines } from '../import/sources/latchkey.js';
+import type { SourceOptions } from '../import/sources/options.js';
 import { sourceNamed, sources } from '../import/sources.js';
 import { fingerprint, readState, removeState, statePath, writeState } from '../import/state.js';
 import { isProblem, lineOf, type SourceItem } from '../import/types.js';
@@ -25,6 +26,10 @@ passwords; the first sign-in re-hashes them. See docs/guides/import-export.md.
       --dry-run          check every record against the project, write nothing
       --resume           continue an interrupted run of the same file after the
                          last batch it wrote (a run again skips what exists anyway)
+      --identities <file>       supabase: the auth.identities table (CSV or JSON)
+      --accounts <file>         better-auth: the account table (CSV or JSON)
+      --password-hashes <file>  auth0: the password-hash export (NDJSON)
+      --hash-config <file>      firebase: the project's password hash parameters
 ${localHelp.replace('print JSON instead of text', 'progress and the report as JSON lines')}  LATCHKEY_SECRET        master secret, to seal TOTP secrets (with --data-dir:
                          else the directory's secret file)
   -h, --help             show this help
@@ -36,6 +41,18 @@ const flags = {
   project: { type: 'string' },
   'dry-run': { type: 'boolean' },
   resume: { type: 'boolean' },
+  identities: { type: 'string' },
+  accounts: { type: 'string' },
+  'password-hashes': { type: 'string' },
+  'hash-config': { type: 'string' },
+} as const;
+
+/** The side files a source reads besides its main file, by flag. */
+const sideFiles = {
+  identities: 'identities',
+  accounts: 'accounts',
+  'password-hashes': 'passwordHashes',
+  'hash-config': 'hashConfig',
 } as const;
 
 type SkipCounts = Record<string, number>;
@@ -92,8 +109,16 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
       }
     };
 
+    const options: SourceOptions = {};
+    for (const [flag, key] of Object.entries(sideFiles)) {
+      const side = values[flag as keyof typeof sideFiles];
+      if (side === undefined) continue;
+      options[key] = await readFile(resolve(context.cwd, side), 'utf8').catch((error: unknown) => {
+        throw new CliError(`cannot read ${side}: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
     const text = values.from === 'latchkey' ? null : await readFile(file, 'utf8');
-    const raw: AsyncIterable<SourceItem> = text === null ? parseLatchkeyLines(readLines(file)) : parse(text);
+    const raw: AsyncIterable<SourceItem> = text === null ? parseLatchkeyLines(readLines(file)) : parse(text, options);
 
     async function* records(): AsyncIterable<ImportItem> {
       let ordinal = 0;
@@ -101,7 +126,11 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
         ordinal++;
         if (isProblem(item)) {
           if (item.line !== 0 && item.line <= resumeAfter) continue;
-          const reason = item.problem.startsWith('oversized') ? 'oversized_field' : 'malformed';
+          const reason = item.problem.startsWith('oversized')
+            ? 'oversized_field'
+            : item.problem.startsWith('unsupported hash')
+              ? 'unsupported_hash'
+              : 'malformed';
           problems[reason] = (problems[reason] ?? 0) + 1;
           problemCount++;
           notice({ line: item.line, kind: 'skipped', reason, message: item.problem });

@@ -5,6 +5,8 @@
  * See docs/guides/import-export.md.
  */
 
+import type { SourceOptions } from './sources/options.js';
+
 /** An e-mail address of a user. */
 export interface ImportEmail {
   address: string;
@@ -82,8 +84,11 @@ export interface ImportProblem {
  */
 export type SourceItem = ImportRecord | ImportProblem;
 
-/** A source's parser: the whole export file as text in, records and problems out. */
-export type SourceParser = (text: string) => AsyncIterable<SourceItem>;
+/**
+ * A source's parser: the whole export file as text in, records and problems
+ * out; `options` holds the side files some sources read (`--identities`...).
+ */
+export type SourceParser = (text: string, options?: SourceOptions) => AsyncIterable<SourceItem>;
 
 const lines = new WeakMap<ImportRecord, number>();
 
