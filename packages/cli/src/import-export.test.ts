@@ -5,7 +5,7 @@
  * unreadable file refuses the run; the export reads back into a second data
  * directory, where every user signs in over HTTP with the old password.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
@@ -44,7 +44,7 @@ writeFileSync(
     JSON.stringify({ type: 'team', id: 't1', display_name: 'Imported team' }),
     user('u1', 'one@import.test'),
     '{not json',
-    user('u2', 'two@import.test', { password_hash: '$2b$31$' + 'a'.repeat(53) }),
+    user('u2', 'two@import.test', { password_hash: `$2b$31$${'a'.repeat(53)}` }),
     user('u3', 'three@import.test', { favourite_colour: 'blue' }),
     user('u4', 'ONE@import.test'),
     user('u5', 'five@import.test'),
@@ -94,6 +94,55 @@ describe('latchkey import and export', () => {
       teams_existing: 1,
     });
   }, 60_000);
+
+  it('an import killed midway continues with --resume, and nobody is there twice', async () => {
+    const resumeDir = join(scratch, 'resume');
+    await devOnce(resumeDir);
+    const count = 1_500;
+    const big = join(scratch, 'many.jsonl');
+    const lines = Array.from({ length: count }, (_, n) => user(`r${n}`, `r${n}@resume.test`, { teams: [] }));
+    writeFileSync(big, `${lines.join('\n')}\n`);
+    const first = runCli(['import', '--from', 'latchkey', big, '--data-dir', resumeDir, '--json']);
+    // Two batches committed (the state file is written after each): then the process dies without a word.
+    await first.waitForStdout('"type":"progress"');
+    const afterFirst = first.stdout().length;
+    await new Promise<void>((resolve, reject) => {
+      const check = () => (first.stdout().indexOf('"type":"progress"', afterFirst) >= 0 ? resolve() : undefined);
+      first.child.stdout!.on('data', check);
+      void first.exited.then(() => reject(new Error(`the import ended before it was killed: ${first.stdout()}`)));
+      check();
+    });
+    await first.stop('SIGKILL');
+    expect(existsSync(`${big}.latchkey-import.json`)).toBe(true);
+
+    const resumed = await runToEnd([
+      'import',
+      '--from',
+      'latchkey',
+      big,
+      '--data-dir',
+      resumeDir,
+      '--resume',
+      '--json',
+    ]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).not.toContain('no interrupted run');
+    const report = JSON.parse(resumed.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
+    expect(report.users_imported).toBeGreaterThan(0);
+    expect(report.users_imported).toBeLessThan(count);
+    expect(report.skipped).toBe(0);
+    expect(existsSync(`${big}.latchkey-import.json`)).toBe(false);
+
+    const exported = await runToEnd(['export', '--data-dir', resumeDir]);
+    const ids = exported.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; emails?: { address: string }[] })
+      .filter((record) => record.type === 'user')
+      .map((record) => record.emails![0]!.address);
+    expect(ids.length).toBe(count);
+    expect(new Set(ids).size).toBe(count);
+  }, 180_000);
 
   it('refuses a file it cannot read', async () => {
     const missing = await runToEnd(['import', '--from', 'latchkey', join(scratch, 'nope.jsonl'), '--data-dir', from]);
