@@ -12,7 +12,7 @@ import {
   type OidcUpstream,
   startUpstreamFor,
   type upstreamProvider,
-} from '../packages/server/src/test-support/oidc-upstream.js';
+} from '../packages/server/src/testing/oidc-upstream.js';
 import { type Stack, startStack } from './support/stack.js';
 
 let stack: Stack;

@@ -15,8 +15,8 @@ import { createApiKeySet } from './operations.js';
 import { insertProjectOwner } from './projects/project-owner-store.js';
 import { dbOf } from './storage/open-storage.js';
 import { type Answer, authHeaders, call, newEmail } from './test-support/api.js';
-import { TestBrowser } from './test-support/oauth-browser.js';
 import { startTestService, type TestKeys, type TestService } from './testing/index.js';
+import { TestBrowser } from './testing/oauth-browser.js';
 
 interface Line {
   seq: number;

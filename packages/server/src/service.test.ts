@@ -9,9 +9,9 @@ import { startServer } from './server.js';
 import { createService } from './service.js';
 import { openPGlite } from './storage/open-storage.js';
 import { authHeaders, call, signUp, userHeaders } from './test-support/api.js';
-import { authorizeUrl } from './test-support/oauth-browser.js';
-import { startOidcUpstream, upstreamProvider } from './test-support/oidc-upstream.js';
 import { startTestService } from './testing/index.js';
+import { authorizeUrl } from './testing/oauth-browser.js';
+import { startOidcUpstream, upstreamProvider } from './testing/oidc-upstream.js';
 import { testSeed } from './testing/seed-cache.js';
 
 describe('createService', () => {

@@ -189,6 +189,8 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
       dry_run: dryRun,
       users_imported: counts.users_imported,
       users_existing: counts.users_existing,
+      permissions_imported: counts.permissions_imported,
+      permissions_existing: counts.permissions_existing,
       teams_imported: counts.teams_imported,
       teams_existing: counts.teams_existing,
       skipped: counts.skipped + problemCount,

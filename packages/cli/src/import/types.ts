@@ -32,6 +32,19 @@ export interface ImportMembership {
   permissions: string[];
 }
 
+/**
+ * A custom team permission definition; permissions come before the teams and
+ * users that grant them, and each after those it contains. A project that has
+ * the id already keeps its own.
+ */
+export interface ImportPermission {
+  type: 'permission';
+  id: string;
+  description: string | null;
+  /** Ids of the permissions this one contains (system ones, or defined before it). */
+  contained_permission_ids: string[];
+}
+
 export interface ImportTeam {
   type: 'team';
   /** The team's id in the source (kept as its external id). */
@@ -67,8 +80,8 @@ export interface ImportUser {
   teams: ImportMembership[];
 }
 
-/** One record of the generic format. Teams come before the users that name them. */
-export type ImportRecord = ImportTeam | ImportUser;
+/** One record of the generic format. Permissions come first, then teams before the users that name them. */
+export type ImportRecord = ImportPermission | ImportTeam | ImportUser;
 
 /** A part of the input a parser could not read: reported with its place, skipped. */
 export interface ImportProblem {

@@ -22,9 +22,9 @@ import {
 import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
-import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
-import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../testing/oauth-browser.js';
+import { type OidcUpstream, startUpstreamFor } from '../testing/oidc-upstream.js';
 
 type Tokens = { access_token: string; refresh_token?: string; user_id?: string };
 

@@ -16,11 +16,11 @@ import { type Answer, authHeaders, call, goodPassword, newEmail, signUp, userHea
 import { type AuditEvent, auditEvents } from '../test-support/audit.js';
 import { codeFromMail, lastMailTo } from '../test-support/mail.js';
 import { totpAt } from '../test-support/mfa.js';
-import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
-import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
 import { addWebhookEndpoint } from '../test-support/webhooks.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
+import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../testing/oauth-browser.js';
+import { type OidcUpstream, startUpstreamFor } from '../testing/oidc-upstream.js';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 import { routesNotYetActions } from './action-guard.js';
 

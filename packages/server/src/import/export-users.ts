@@ -1,5 +1,5 @@
 /**
- * The export: a project's teams, then its users, as records of the generic
+ * The export: a project's custom permission definitions, its teams, then its users, as records of the generic
  * format the import reads (`import-records.ts`), a page of users at a time.
  * Password hashes go out as stored (PHC or MCF strings); TOTP secrets, sealed
  * at rest, only when the caller passes the sealer that opens them.
@@ -8,7 +8,8 @@ import { listChannelsOfUsers } from '../contact-channels/contact-channel-store.j
 import type { Sealer } from '../crypto/encryption.js';
 import { listActiveTotpSecrets, totpSealContext } from '../mfa/mfa-store.js';
 import { listAccountsOfUsers } from '../oauth/oauth-account-store.js';
-import { listGrantsOfUsers } from '../permissions/permission-store.js';
+import { type DefinitionView, listDefinitions } from '../permissions/definition-store.js';
+import { isSystemPermissionId, listGrantsOfUsers } from '../permissions/permission-store.js';
 import type { Db } from '../storage/db.js';
 import { listMembershipsOfUsers, listProjectTeams } from '../teams/team-store.js';
 import { listUsersById } from '../users/user-store.js';
@@ -26,12 +27,42 @@ function byUser<T extends { user_id: string }>(rows: readonly T[]): Map<string, 
   return map;
 }
 
-/** The project's teams, then its users, in id order. */
+/**
+ * The custom definitions (system ones every project has), each after those it
+ * contains, so an import can create them in order.
+ */
+function definitionsInOrder(definitions: readonly DefinitionView[]): DefinitionView[] {
+  const byId = new Map(definitions.map((definition) => [definition.id, definition]));
+  const ordered: DefinitionView[] = [];
+  const placed = new Set<string>();
+  const place = (definition: DefinitionView) => {
+    if (placed.has(definition.id)) return;
+    placed.add(definition.id); // before its contents: the graph has no cycles, this only guards
+    for (const id of definition.contained_permission_ids) {
+      const contained = byId.get(id);
+      if (contained) place(contained);
+    }
+    ordered.push(definition);
+  };
+  for (const definition of definitions) place(definition);
+  return ordered;
+}
+
+/** The project's custom permission definitions, its teams, then its users, in id order. */
 export async function* exportRecords(
   db: Db,
   projectId: string,
   options: { totpSealer: Sealer | null },
 ): AsyncIterable<ImportRecord> {
+  const custom = (await listDefinitions(db, projectId)).filter((definition) => !isSystemPermissionId(definition.id));
+  for (const definition of definitionsInOrder(custom)) {
+    yield {
+      type: 'permission',
+      id: definition.id,
+      description: definition.description ?? null,
+      contained_permission_ids: definition.contained_permission_ids,
+    };
+  }
   for (const team of await listProjectTeams(db, projectId)) {
     yield {
       type: 'team',

@@ -1,11 +1,12 @@
 /**
  * A batch of the import as rows by table, and its writing through each
- * table's store, teams first and each user's row before what refers to it,
+ * table's store, permission definitions and teams first and each user's row before what refers to it,
  * in the caller's transaction.
  */
 import { insertChannelRows } from '../contact-channels/contact-channel-store.js';
 import { insertMfaRows } from '../mfa/mfa-store.js';
 import { insertAccountRows } from '../oauth/oauth-account-store.js';
+import { insertDefinitionRows } from '../permissions/definition-store.js';
 import { insertGrantRows } from '../permissions/permission-store.js';
 import type { Db } from '../storage/db.js';
 import type { NewRow } from '../storage/schema.js';
@@ -14,6 +15,8 @@ import { insertUserRows } from '../users/user-store.js';
 
 /** The rows of one batch, by table. */
 export interface BatchRows {
+  definitions: NewRow<'team_permission_definitions'>[];
+  inclusions: NewRow<'team_permission_inclusions'>[];
   teams: NewRow<'teams'>[];
   users: NewRow<'users'>[];
   channels: NewRow<'contact_channels'>[];
@@ -25,6 +28,7 @@ export interface BatchRows {
 
 /** Writes the batch (in the caller's transaction). */
 export async function insertBatch(db: Db, rows: BatchRows): Promise<void> {
+  await insertDefinitionRows(db, rows.definitions, rows.inclusions);
   await insertTeamRows(db, rows.teams);
   await insertUserRows(db, rows.users);
   await insertChannelRows(db, rows.channels);

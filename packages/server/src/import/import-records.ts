@@ -16,6 +16,14 @@ interface ImportEmail {
   used_for_auth: boolean;
 }
 
+/** A custom team permission definition; it may contain those the project has or the input defined before it. */
+export interface ImportPermissionRecord {
+  type: 'permission';
+  id: string;
+  description: string | null;
+  contained_permission_ids: string[];
+}
+
 export interface ImportTeamRecord {
   type: 'team';
   id: string;
@@ -43,7 +51,7 @@ export interface ImportUserRecord {
   teams: { team_id: string; permissions: string[] }[];
 }
 
-export type ImportRecord = ImportTeamRecord | ImportUserRecord;
+export type ImportRecord = ImportPermissionRecord | ImportTeamRecord | ImportUserRecord;
 
 /** Why a record was not imported. */
 export type SkipReason =
@@ -108,6 +116,28 @@ function checkCommon(record: {
     const value = record[key];
     if (value === null || value === undefined) continue;
     if (!metadata.safeParse(value).success) throw new Refusal('oversized_field', `${key} larger than 16384 bytes`);
+  }
+}
+
+/** A custom permission id, as the permission routes take it (wire-protocol §14.4). */
+const customPermissionId = /^[a-z0-9_:]{1,100}$/;
+const maxDescriptionLength = 1_000;
+const maxContained = 100;
+
+/** Checks a permission definition; throws a `Refusal`. */
+export function checkPermission(record: ImportPermissionRecord): void {
+  if (record.id.length > 100) throw new Refusal('oversized_field', 'permission id longer than 100 characters');
+  if (!customPermissionId.test(record.id)) {
+    throw new Refusal('invalid_field', 'permission id may hold only lowercase letters, digits, "_" and ":"');
+  }
+  if (record.description !== null && record.description.length > maxDescriptionLength) {
+    throw new Refusal('oversized_field', `description longer than ${maxDescriptionLength} characters`);
+  }
+  if (record.contained_permission_ids.length > maxContained) {
+    throw new Refusal('oversized_field', `contains more than ${maxContained} permissions`);
+  }
+  if (record.contained_permission_ids.some((id) => id.length > 100)) {
+    throw new Refusal('oversized_field', 'a contained permission id longer than 100 characters');
   }
 }
 

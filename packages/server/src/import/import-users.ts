@@ -29,8 +29,10 @@ import { findTakenUserIds, findUsersByExternalId } from '../users/user-store.js'
 import { type BatchRows, insertBatch } from './import-batch.js';
 import {
   type CheckedUser,
+  checkPermission,
   checkTeam,
   checkUser,
+  type ImportPermissionRecord,
   type ImportRecord,
   type ImportTeamRecord,
   Refusal,
@@ -57,6 +59,9 @@ export interface ImportCounts {
   read: number;
   users_imported: number;
   users_existing: number;
+  /** Custom permission definitions created; those the project had are kept as they are and counted as existing. */
+  permissions_imported: number;
+  permissions_existing: number;
   teams_imported: number;
   teams_existing: number;
   skipped: number;
@@ -113,6 +118,8 @@ class ImportRun {
     read: 0,
     users_imported: 0,
     users_existing: 0,
+    permissions_imported: 0,
+    permissions_existing: 0,
     teams_imported: 0,
     teams_existing: 0,
     skipped: 0,
@@ -132,6 +139,7 @@ class ImportRun {
     addresses: new Set<string>(),
     accounts: new Set<string>(),
   };
+  private permissions: { line: number; record: ImportPermissionRecord }[] = [];
   private teams: PendingTeam[] = [];
   private users: PendingUser[] = [];
   private lastLine = 0;
@@ -154,7 +162,10 @@ class ImportRun {
     this.counts.read++;
     this.lastLine = item.line;
     try {
-      if (item.record.type === 'team') {
+      if (item.record.type === 'permission') {
+        checkPermission(item.record);
+        this.permissions.push({ line: item.line, record: item.record });
+      } else if (item.record.type === 'team') {
         checkTeam(item.record);
         this.teams.push({ line: item.line, record: item.record });
       } else {
@@ -168,7 +179,7 @@ class ImportRun {
       if (!(error instanceof Refusal)) throw error;
       this.skip(item.line, error.reason, error.message);
     }
-    if (this.teams.length + this.users.length >= this.batchSize) await this.flush();
+    if (this.permissions.length + this.teams.length + this.users.length >= this.batchSize) await this.flush();
   }
 
   private skip(line: number, reason: SkipReason, message: string): void {
@@ -190,20 +201,24 @@ class ImportRun {
    * with teams is waited for before the next, whose members may join them.
    */
   async flush(): Promise<void> {
+    const permissions = this.permissions;
     const teams = this.teams;
     const users = this.users;
     const lastLine = this.lastLine;
+    this.permissions = [];
     this.teams = [];
     this.users = [];
     const rows = emptyRows();
+    const plannedPermissions = this.planPermissions(permissions, rows);
     const plannedTeams = await this.planTeams(teams, rows);
     const plannedUsers = await this.planUsers(users, rows);
     const written =
-      this.options.dryRun || (teams.length === 0 && users.length === 0)
+      this.options.dryRun || (rows.definitions.length === 0 && teams.length === 0 && users.length === 0)
         ? Promise.resolve()
         : this.write(rows, plannedUsers);
     const previous = this.writing.at(-1) ?? Promise.resolve();
     const done = Promise.all([previous, written]).then(() => {
+      this.counts.permissions_imported += plannedPermissions;
       this.counts.teams_imported += plannedTeams;
       for (const user of plannedUsers) this.note(user);
       this.counts.last_line = lastLine;
@@ -211,7 +226,7 @@ class ImportRun {
     });
     done.catch(() => {}); // awaited in turn below; marked handled so a failure waits for its turn
     this.writing.push(done);
-    if (plannedTeams > 0) await this.drain();
+    if (plannedTeams > 0 || plannedPermissions > 0) await this.drain();
     while (this.writing.length >= maxWriting) await this.writing.shift();
   }
 
@@ -224,6 +239,38 @@ class ImportRun {
     if (user.refused) return;
     this.counts.users_imported++;
     for (const warning of user.warnings) this.warn(user.line, warning);
+  }
+
+  /**
+   * Definitions the project lacks are planned; one it has is kept as it is.
+   * A definition may contain only permissions the project has or the input
+   * defined before it (which also keeps the containment graph free of cycles).
+   */
+  private planPermissions(permissions: { line: number; record: ImportPermissionRecord }[], rows: BatchRows): number {
+    let planned = 0;
+    for (const { line, record } of permissions) {
+      if (this.permissionIds.has(record.id)) {
+        this.counts.permissions_existing++;
+        continue;
+      }
+      rows.definitions.push({
+        project_id: this.options.projectId,
+        id: record.id,
+        description: record.description,
+        is_system: false,
+        created_at: new Date(this.now),
+      });
+      for (const contained of new Set(record.contained_permission_ids)) {
+        if (!this.permissionIds.has(contained)) {
+          this.warn(line, `contained permission ${contained} is not defined before ${record.id}: left out`);
+          continue;
+        }
+        rows.inclusions.push({ project_id: this.options.projectId, permission_id: record.id, contained_id: contained });
+      }
+      this.permissionIds.add(record.id);
+      planned++;
+    }
+    return planned;
   }
 
   private async planTeams(teams: PendingTeam[], rows: BatchRows): Promise<number> {
@@ -430,7 +477,7 @@ class ImportRun {
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
-    const teamsOnly = { ...emptyRows(), teams: rows.teams };
+    const teamsOnly = { ...emptyRows(), definitions: rows.definitions, inclusions: rows.inclusions, teams: rows.teams };
     await inTransaction(this.db, (trx) => insertBatch(trx, teamsOnly));
     for (const user of users) {
       try {
@@ -457,7 +504,17 @@ interface PlannedUser {
 }
 
 function emptyRows(): BatchRows {
-  return { teams: [], users: [], channels: [], accounts: [], mfa: [], members: [], permissions: [] };
+  return {
+    definitions: [],
+    inclusions: [],
+    teams: [],
+    users: [],
+    channels: [],
+    accounts: [],
+    mfa: [],
+    members: [],
+    permissions: [],
+  };
 }
 
 function appendRows(to: BatchRows, from: BatchRows): void {

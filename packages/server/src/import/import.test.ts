@@ -66,6 +66,13 @@ async function storedHash(service: TestService, address: string): Promise<string
   return row.password_hash;
 }
 
+/** The project's permission definitions, as the admin API lists them. */
+async function definitions(service: TestService) {
+  const answer = await call(service, 'GET', '/team-permission-definitions', { headers: authHeaders(service, 'admin') });
+  expect(answer.status).toBe(200);
+  return answer.body.items as { id: string; description?: string; contained_permission_ids: string[] }[];
+}
+
 async function teamsOf(service: TestService) {
   const rows = await dbOf(service.storage)
     .selectFrom('team_members as m')
@@ -182,7 +189,42 @@ describeEachBackend('import and export', (backend) => {
     expect(await countRows(service, 'users')).toBe(before);
   });
 
-  it('an export imported into a fresh service signs every user in, in the same teams', async () => {
+  it('creates the custom permissions it lacks, before the users granted them; one the project has is kept', async () => {
+    const records: ImportRecord[] = [
+      { type: 'permission', id: 'member', description: 'Not this one', contained_permission_ids: [] },
+      {
+        type: 'permission',
+        id: 'billing:read',
+        description: 'Reads invoices',
+        contained_permission_ids: ['$read_members'],
+      },
+      {
+        type: 'permission',
+        id: 'billing:manage',
+        description: null,
+        contained_permission_ids: ['billing:read', 'undefined_one'],
+      },
+      { type: 'permission', id: 'Bad Id', description: null, contained_permission_ids: [] },
+      user('u_billing', 'billing@import.test', { teams: [{ team_id: 'team_1', permissions: ['billing:manage'] }] }),
+    ];
+    const before = await definitions(service);
+    const { counts, notices } = await run(service, records);
+    expect(counts).toMatchObject({ permissions_imported: 2, permissions_existing: 1, users_imported: 1, skipped: 1 });
+    expect(notices.map((n) => [n.line, n.kind, n.reason ?? null])).toEqual([
+      [3, 'warning', null],
+      [4, 'skipped', 'invalid_field'],
+    ]);
+    expect(notices[0]!.message).toContain('undefined_one');
+    const after = await definitions(service);
+    expect(after.find((d) => d.id === 'member')).toEqual(before.find((d) => d.id === 'member'));
+    expect(after.filter((d) => d.id.startsWith('billing:'))).toEqual([
+      { id: 'billing:manage', contained_permission_ids: ['billing:read'] },
+      { id: 'billing:read', description: 'Reads invoices', contained_permission_ids: ['$read_members'] },
+    ]);
+    expect(await teamsOf(service)).toContain('Team one/billing@import.test/billing:manage');
+  });
+
+  it('an export imported into a fresh service signs every user in, in the same teams with the same permissions', async () => {
     const exported: ImportRecord[] = [];
     for await (const record of exportUsers(service.storage, service.projectId, {
       includeSecrets: true,
@@ -203,6 +245,11 @@ describeEachBackend('import and export', (backend) => {
       const answer = await passwordSignIn(source, { email: record.emails[0]!.address, password: goodPassword });
       expect(answer.status, answer.text).toBe(200);
     }
+    const permissionIds = exported.filter((record) => record.type === 'permission').map((record) => record.id);
+    expect([...permissionIds].sort()).toEqual(['admin', 'billing:manage', 'billing:read', 'member']);
+    // Each definition comes after those it contains.
+    expect(permissionIds.indexOf('billing:read')).toBeLessThan(permissionIds.indexOf('billing:manage'));
+    expect(await definitions(source)).toEqual(await definitions(service));
     expect(await teamsOf(source)).toEqual(await teamsOf(service));
     const ids = users.map((record) => record.id).sort();
     const copied = await dbOf(source.storage)

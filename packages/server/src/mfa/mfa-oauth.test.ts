@@ -9,9 +9,9 @@ import { authHeaders, call, userHeaders } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
 import { mfaSignIn, newSecret, sessionCount, totpAt } from '../test-support/mfa.js';
-import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
-import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../testing/oauth-browser.js';
+import { type OidcUpstream, startUpstreamFor } from '../testing/oidc-upstream.js';
 
 describeEachBackend('an OAuth sign-in with a second factor', ({ databaseUrl }) => {
   let service: TestService;

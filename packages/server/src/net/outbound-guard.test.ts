@@ -9,10 +9,10 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, newEmail } from '../test-support/api.js';
-import { appCallbackUrl, authorizeUrl, landing, TestBrowser } from '../test-support/oauth-browser.js';
-import { type OidcUpstream, startUpstreamFor } from '../test-support/oidc-upstream.js';
 import { type SmtpPeer, startSmtpPeer } from '../test-support/smtp-peer.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { appCallbackUrl, authorizeUrl, landing, TestBrowser } from '../testing/oauth-browser.js';
+import { type OidcUpstream, startUpstreamFor } from '../testing/oidc-upstream.js';
 import { isPublicAddress } from './outbound-guard.js';
 
 describe('isPublicAddress', () => {

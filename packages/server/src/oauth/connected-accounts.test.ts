@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
-import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
-import { type OidcUpstream, startUpstreamFor, type upstreamProvider } from '../test-support/oidc-upstream.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../testing/oauth-browser.js';
+import { type OidcUpstream, startUpstreamFor, type upstreamProvider } from '../testing/oidc-upstream.js';
 import { SoftwareAuthenticator } from '../testing/software-authenticator.js';
 
 let service: TestService;

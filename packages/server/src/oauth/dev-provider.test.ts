@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, call, expectKnownError, signUp, userHeaders } from '../test-support/api.js';
-import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../testing/oauth-browser.js';
 
 let service: TestService;
 

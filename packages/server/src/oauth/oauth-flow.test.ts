@@ -10,8 +10,8 @@ import { authHeaders, call, goodPassword, refreshGrant, signUp, userHeaders, wit
 import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
 import { toldLocally } from '../test-support/feed.js';
-import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { startTestService, type TestService } from '../testing/index.js';
+import { appCallbackUrl, authorizeUrl, exchangeCode, landing, TestBrowser } from '../testing/oauth-browser.js';
 
 describe('the cookie binding a flow to its browser', () => {
   let service: TestService;

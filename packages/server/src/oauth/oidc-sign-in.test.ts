@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbOf } from '../storage/open-storage.js';
 import { call, signUp, snapshot, userHeaders } from '../test-support/api.js';
 import { auditEvents, auditTrail } from '../test-support/audit.js';
+import { startTestService, type TestService } from '../testing/index.js';
 import {
   appCallbackUrl,
   appErrorUrl,
@@ -19,9 +20,8 @@ import {
   exchangeCode,
   landing,
   TestBrowser,
-} from '../test-support/oauth-browser.js';
-import { type OidcUpstream, startUpstreamFor, type upstreamProvider } from '../test-support/oidc-upstream.js';
-import { startTestService, type TestService } from '../testing/index.js';
+} from '../testing/oauth-browser.js';
+import { type OidcUpstream, startUpstreamFor, type upstreamProvider } from '../testing/oidc-upstream.js';
 
 let service: TestService;
 let upstream: OidcUpstream;

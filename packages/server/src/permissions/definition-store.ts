@@ -5,8 +5,8 @@
  * themselves are `permission-store.ts`'s.
  */
 import { sql } from 'kysely';
-import type { Db } from '../storage/db.js';
-import type { PermissionDefinitionRow } from '../storage/schema.js';
+import { type Db, insertChunks } from '../storage/db.js';
+import type { NewRow, PermissionDefinitionRow } from '../storage/schema.js';
 
 /** The definition, or null. */
 export async function findDefinition(db: Db, projectId: string, id: string): Promise<PermissionDefinitionRow | null> {
@@ -65,6 +65,20 @@ export async function insertDefinition(
     .insertInto('team_permission_definitions')
     .values({ project_id: projectId, id, description, is_system: false, created_at: new Date(now) })
     .execute();
+}
+
+/** Inserts definitions, then what they contain (an import's batch, in the caller's transaction). */
+export async function insertDefinitionRows(
+  db: Db,
+  definitions: readonly NewRow<'team_permission_definitions'>[],
+  inclusions: readonly NewRow<'team_permission_inclusions'>[],
+): Promise<void> {
+  for (const chunk of insertChunks(definitions)) {
+    await db.insertInto('team_permission_definitions').values(chunk).execute();
+  }
+  for (const chunk of insertChunks(inclusions)) {
+    await db.insertInto('team_permission_inclusions').values(chunk).execute();
+  }
 }
 
 /** Serializes the definition writes of a project (released at commit): two changes cannot together close a cycle. */

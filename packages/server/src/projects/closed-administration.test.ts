@@ -14,8 +14,8 @@ import { bootstrap, createApiKeySet, createOwner } from '../operations.js';
 import { authHeaders, call, expectKnownError, goodPassword, newEmail, userHeaders } from '../test-support/api.js';
 import { auditEvents } from '../test-support/audit.js';
 import { describeEachBackend } from '../test-support/backends.js';
-import { authorizeUrl, landing, TestBrowser } from '../test-support/oauth-browser.js';
 import { startTestService, type TestKeys, type TestService } from '../testing/index.js';
+import { authorizeUrl, landing, TestBrowser } from '../testing/oauth-browser.js';
 
 /** The same service seen as the internal project (the dashboard's), with a key set of it. */
 async function asInternal(service: TestService): Promise<TestService> {

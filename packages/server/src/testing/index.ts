@@ -32,6 +32,22 @@ import { testSeed } from './seed-cache.js';
 
 export { dropSchema } from '../storage/open-storage.js';
 export type { TestClock } from './clock.js';
+export {
+  type AppFlow,
+  appCallbackUrl,
+  appErrorUrl,
+  authorizeUrl,
+  exchangeCode,
+  landing,
+  TestBrowser,
+} from './oauth-browser.js';
+export {
+  type OidcUpstream,
+  type OidcUpstreamOptions,
+  startOidcUpstream,
+  startUpstreamFor,
+  upstreamProvider,
+} from './oidc-upstream.js';
 export { isPostgresReachable, testPostgresUrl } from './postgres.js';
 export { type HeldCredential, type Page, SoftwareAuthenticator } from './software-authenticator.js';
 

@@ -9,6 +9,7 @@ import type {
   ImportEmail,
   ImportMembership,
   ImportOAuthAccount,
+  ImportPermission,
   ImportRecord,
   ImportTeam,
   ImportUser,
@@ -59,9 +60,10 @@ function parseRecord(text: string): ImportRecord | string {
   }
   if (!isObject(value)) return 'malformed line: not a JSON object';
   try {
+    if (value.type === 'permission') return readPermission(value);
     if (value.type === 'team') return readTeam(value);
     if (value.type === 'user') return readUser(value);
-    return `malformed line: "type" must be "team" or "user"`;
+    return `malformed line: "type" must be "permission", "team" or "user"`;
   } catch (error) {
     if (error instanceof ShapeError) return `malformed line: ${error.message}`;
     throw error;
@@ -120,6 +122,20 @@ function list(value: Json, key: string): unknown[] {
 
 function metadata(value: Json, key: string): unknown {
   return value[key] ?? null;
+}
+
+function readPermission(value: Json): ImportPermission {
+  only(value, ['type', 'id', 'description', 'contained_permission_ids'], '');
+  const contained = list(value, 'contained_permission_ids');
+  if (!contained.every((id) => typeof id === 'string' && id !== '')) {
+    throw new ShapeError('"contained_permission_ids" must be a list of permission ids');
+  }
+  return {
+    type: 'permission',
+    id: string(value, 'id'),
+    description: optionalString(value, 'description'),
+    contained_permission_ids: contained as string[],
+  };
 }
 
 const teamFields = [

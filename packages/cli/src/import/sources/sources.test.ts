@@ -14,6 +14,7 @@ import { parseBetterAuth } from './better-auth.js';
 import { parseClerk } from './clerk.js';
 import { parseFirebase, parseFirebaseHashConfig } from './firebase.js';
 import { UnreadableInput } from './input.js';
+import { parseLatchkey } from './latchkey.js';
 import { parseStack } from './stack.js';
 import { parseSupabase } from './supabase.js';
 
@@ -29,7 +30,7 @@ async function collect(items: AsyncIterable<SourceItem>) {
   for await (const item of items) {
     if ('problem' in item) problems.push(item);
     else if (item.type === 'user') users.push(item);
-    else teams.push(item);
+    else if (item.type === 'team') teams.push(item);
   }
   return { users, teams, problems };
 }
@@ -300,5 +301,31 @@ describe('Stack Auth REST API shapes', () => {
     const { users, problems } = await collect(parseStack(json));
     expect(users[0]!.totp_secret_base32).toBe('JBSWY3DPEHPK3PXP');
     expect(problems).toEqual([{ line: 3, problem: 'the user has no id' }]);
+  });
+});
+
+describe('the generic format: permission records', () => {
+  it('reads a permission definition, and refuses one with an unknown field by its line', async () => {
+    const input = [
+      '{"type":"permission","id":"billing:read","description":"Reads invoices","contained_permission_ids":["$read_members"]}',
+      '{"type":"permission","id":"billing:manage"}',
+      '{"type":"permission","id":"x","colour":"blue"}',
+      '{"type":"permission","id":"y","contained_permission_ids":[1]}',
+    ].join('\n');
+    const items = [];
+    for await (const item of parseLatchkey(input)) items.push(item);
+    expect(items.slice(0, 2)).toEqual([
+      {
+        type: 'permission',
+        id: 'billing:read',
+        description: 'Reads invoices',
+        contained_permission_ids: ['$read_members'],
+      },
+      { type: 'permission', id: 'billing:manage', description: null, contained_permission_ids: [] },
+    ]);
+    expect(items.slice(2)).toEqual([
+      { line: 3, problem: 'malformed line: unknown field "colour"' },
+      { line: 4, problem: 'malformed line: "contained_permission_ids" must be a list of permission ids' },
+    ]);
   });
 });

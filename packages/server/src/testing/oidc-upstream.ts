@@ -8,11 +8,15 @@
  *   next authorization, `nextLogin({ deny: true })` makes the person decline.
  * - `interactive: true` (Chromium): oidc-provider's own development login and
  *   consent pages, where any login name is accepted.
+ *
+ * Exported from `@latchkey/server/testing`; `oidc-provider` (a development
+ * dependency of the server) is loaded only when an upstream starts, so a test
+ * that starts one needs it installed.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider from 'oidc-provider';
+import type Provider from 'oidc-provider';
 
 /** An account of the upstream: its subject and the claims it releases. */
 interface UpstreamAccount {
@@ -57,7 +61,8 @@ export async function startOidcUpstream(options: OidcUpstreamOptions): Promise<O
 
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'upstream-test-key', alg: 'RS256', use: 'sig' };
-  const provider = new Provider(issuer, {
+  const { default: OidcProvider } = await import('oidc-provider');
+  const provider = new OidcProvider(issuer, {
     jwks: { keys: [signingKey] },
     clients: [
       {
