@@ -152,7 +152,7 @@ export function refreshGrant(
 /** Rows of `table` in the test project (every table has `project_id`). */
 export async function countRows(
   service: TestService,
-  table: 'users' | 'sessions' | 'api_key_sets' | 'signing_keys' | 'webhook_endpoints',
+  table: 'users' | 'sessions' | 'api_key_sets' | 'signing_keys' | 'webhook_endpoints' | 'contact_channels',
   projectId = service.projectId,
 ): Promise<number> {
   const row = await dbOf(service.storage)
