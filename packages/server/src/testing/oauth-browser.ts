@@ -5,7 +5,13 @@
  * the flow: the authorize URL with its PKCE pair, and the code exchange.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { TestService } from '../testing/index.js';
+
+/** What the browser needs of a test service: where it answers, and the project's id and publishable key. */
+export interface OAuthTestProject {
+  apiUrl: string;
+  projectId: string;
+  keys: { publishableClientKey: string };
+}
 
 /** The app's pages in the tests (allowed by `allow_localhost`). */
 export const appCallbackUrl = 'http://localhost:3000/handler/oauth-callback';
@@ -64,7 +70,7 @@ export interface AppFlow {
 
 /** The authorize URL the SDK would navigate to (wire-protocol §9.1). */
 export function authorizeUrl(
-  service: Pick<TestService, 'apiUrl' | 'projectId' | 'keys'>,
+  service: OAuthTestProject,
   providerId: string,
   options: {
     type?: 'authenticate' | 'link';
@@ -103,7 +109,7 @@ export function authorizeUrl(
 
 /** `POST /auth/oauth/token` with an authorization code, as the SDK sends it (vector 105). */
 export async function exchangeCode(
-  service: Pick<TestService, 'apiUrl' | 'projectId' | 'keys'>,
+  service: OAuthTestProject,
   fields: { code: string; verifier: string; redirectUri?: string },
 ): Promise<{ status: number; body: Record<string, unknown> & { code?: string; error?: string } }> {
   const body = new URLSearchParams({
