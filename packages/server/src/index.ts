@@ -16,12 +16,14 @@ export type { Clock } from './common/clock.js';
 export { secretWeakness } from './crypto/secret-strength.js';
 export type { DashboardConfig, DashboardOptions } from './dashboard/dashboard.js';
 export type { RefreshTokenCookieOptions } from './http/refresh-cookie.js';
-export type { ImportRecord } from './import/import-records.js';
+export type { ImportRecord, SkipReason } from './import/import-records.js';
 export type { ImportCounts, ImportItem, ImportNotice } from './import/import-users.js';
 export type { MailboxMessage } from './mail/mailbox.js';
 export {
   addProjectOwner,
   bootstrap,
+  type CheckedImportRecord,
+  checkImportRecord,
   createApiKeySet,
   createOwner,
   createProject,

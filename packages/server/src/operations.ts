@@ -18,7 +18,7 @@ import { secretWeakness } from './crypto/secret-strength.js';
 import { ensureDashboardKey } from './dashboard/dashboard-key.js';
 import { type ActionContext, operatorContext } from './events/recorder.js';
 import { exportRecords } from './import/export-users.js';
-import type { ImportRecord } from './import/import-records.js';
+import { checkTeam, checkUser, type ImportRecord, Refusal, type SkipReason } from './import/import-records.js';
 import { type ImportCounts, type ImportItem, type ImportNotice, importRecords } from './import/import-users.js';
 import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
 import { outboxSealer, resealContent } from './mail/sealed-mail.js';
@@ -558,4 +558,40 @@ export function exportUsers(
   options: SecretOption & { includeSecrets?: boolean } = {},
 ): AsyncIterable<ImportRecord> {
   return exportRecords(dbOf(storage), projectId, { totpSealer: options.includeSecrets ? sealerFor(options) : null });
+}
+
+/** A record as `checkImportRecord` finds it: refused with the reason, or what to write. */
+export type CheckedImportRecord =
+  | { refused: { reason: SkipReason; message: string } }
+  | {
+      refused: null;
+      /** A user's addresses, the primary first, each once. */
+      emails: { address: string; verified: boolean; primary: boolean; used_for_auth: boolean }[];
+      /** A user's TOTP secret as the API takes it (`totp_secret_base64`). */
+      totpSecretBase64: string | null;
+      warnings: string[];
+    };
+
+/**
+ * The checks `importUsers` runs on each record before writing it (addresses,
+ * hash kind and cost, sizes), for writers that import through the HTTP API
+ * (`latchkey import --api-url`), so both refuse the same records alike.
+ */
+export function checkImportRecord(record: ImportRecord): CheckedImportRecord {
+  try {
+    if (record.type === 'team') {
+      checkTeam(record);
+      return { refused: null, emails: [], totpSecretBase64: null, warnings: [] };
+    }
+    const checked = checkUser(record);
+    return {
+      refused: null,
+      emails: checked.emails,
+      totpSecretBase64: checked.totpSecretBase64,
+      warnings: checked.warnings,
+    };
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    return { refused: { reason: error.reason, message: error.message } };
+  }
 }

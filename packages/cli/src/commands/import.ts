@@ -2,27 +2,31 @@ import { createReadStream } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ImportCounts, ImportItem, ImportNotice } from '@latchkey/server';
+import { importOverHttp } from '../import/over-http.js';
 import { parseLatchkeyLines } from '../import/sources/latchkey.js';
 import type { SourceOptions } from '../import/sources/options.js';
 import { sourceNamed, sources } from '../import/sources.js';
 import { fingerprint, readState, removeState, statePath, writeState } from '../import/state.js';
 import { isProblem, lineOf, type SourceItem } from '../import/types.js';
+import { httpAdmin } from '../internal/admin-target.js';
 import { parseCommandLine } from '../internal/args.js';
 import type { CliContext } from '../internal/context.js';
 import { CliError, UsageError } from '../internal/errors.js';
 import { localFlags, localHelp, openLocal } from '../internal/local-target.js';
 import { openProject, secretOf } from '../internal/project-storage.js';
+import { loadServer } from '../internal/service.js';
 
 const importUsage = `Usage: latchkey import --from <source> <file> [options]
 
 Imports users (with their password hashes, e-mail addresses, OAuth accounts,
 TOTP secrets, teams and memberships) from another system's export file, in
-batches, straight into the database. Imported users sign in with their old
-passwords; the first sign-in re-hashes them. See docs/guides/import-export.md.
+batches, straight into the database, or through a running service's admin
+API with --api-url. Imported users sign in with their old passwords; the
+first sign-in re-hashes them. See docs/guides/import-export.md.
 
       --from <source>    ${Object.keys(sources).join(', ')}
       --project <id>     the project (default with --data-dir: the development
-                         project; required with DATABASE_URL)
+                         project; required with DATABASE_URL and --api-url)
       --dry-run          check every record against the project, write nothing
       --resume           continue an interrupted run of the same file after the
                          last batch it wrote (a run again skips what exists anyway)
@@ -30,7 +34,14 @@ passwords; the first sign-in re-hashes them. See docs/guides/import-export.md.
       --accounts <file>         better-auth: the account table (CSV or JSON)
       --password-hashes <file>  auth0: the password-hash export (NDJSON)
       --hash-config <file>      firebase: the project's password hash parameters
-${localHelp.replace('print JSON instead of text', 'progress and the report as JSON lines')}  LATCHKEY_SECRET        master secret, to seal TOTP secrets (with --data-dir:
+${localHelp.replace('print JSON instead of text', 'progress and the report as JSON lines').replace(
+  '      --json',
+  `      --api-url <url>    a running service instead, through its admin API
+                         (OAuth accounts and source ids need the database)
+      --admin-key <key>  with --api-url: the project's super secret admin key
+                         (or set LATCHKEY_ADMIN_KEY, which stays out of ps)
+      --json`,
+)}  LATCHKEY_SECRET        master secret, to seal TOTP secrets (with --data-dir:
                          else the directory's secret file)
   -h, --help             show this help
 `;
@@ -45,6 +56,8 @@ const flags = {
   accounts: { type: 'string' },
   'password-hashes': { type: 'string' },
   'hash-config': { type: 'string' },
+  'api-url': { type: 'string' },
+  'admin-key': { type: 'string' },
 } as const;
 
 /** The side files a source reads besides its main file, by flag. */
@@ -79,10 +92,18 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
     throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   });
 
-  const local = await openLocal('import', values, context);
+  if (values['api-url'] !== undefined) {
+    if (values['data-dir'] !== undefined)
+      throw new UsageError('pass either --data-dir or --api-url, not both', 'import');
+    if (values.schema !== undefined) throw new UsageError('--schema goes with DATABASE_URL, not --api-url', 'import');
+  } else if (values['admin-key'] !== undefined) {
+    throw new UsageError('--admin-key goes with --api-url', 'import');
+  }
+  const remote = values['api-url'] !== undefined ? httpAdmin('import', values, context) : null;
+  const local = remote ? null : await openLocal('import', values, context);
   try {
-    const projectId = await openProject(local, values.project);
-    const secret = await secretOf(local, context);
+    const projectId = local ? await openProject(local, values.project) : remote!.projectId;
+    const secret = local ? await secretOf(local, context) : undefined;
     const saved = values.resume ? await readState(file) : null;
     const resumeAfter =
       saved && saved.sha256 === sha256 && saved.project === projectId && saved.source === values.from
@@ -164,19 +185,28 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
       }
     };
     let saving = Promise.resolve();
-    const counts = await local.server.importUsers(local.storage, projectId, records(), {
-      dryRun,
-      ...(secret ? { secret } : {}),
-      onNotice: notice,
-      onBatch(counts) {
-        onBatch(counts);
-        if (!dryRun) {
-          saving = saving.then(() =>
-            writeState(file, { sha256, project: projectId, source: values.from!, last_line: counts.last_line }),
-          );
-        }
-      },
-    });
+    const afterBatch = (counts: ImportCounts) => {
+      onBatch(counts);
+      if (!dryRun) {
+        saving = saving.then(() =>
+          writeState(file, { sha256, project: projectId, source: values.from!, last_line: counts.last_line }),
+        );
+      }
+    };
+    // One run, two writers: the database (in batches) or the service's admin API.
+    const counts = local
+      ? await local.server.importUsers(local.storage, projectId, records(), {
+          dryRun,
+          ...(secret ? { secret } : {}),
+          onNotice: notice,
+          onBatch: afterBatch,
+        })
+      : await importOverHttp(remote!.send, records(), {
+          dryRun,
+          check: (await loadServer()).checkImportRecord,
+          onNotice: notice,
+          onBatch: afterBatch,
+        });
     await saving;
     if (!dryRun) await removeState(file);
     if (tty) context.stderr.write('\n');
@@ -224,7 +254,7 @@ export async function runImport(args: string[], context: CliContext): Promise<nu
     );
     throw error;
   } finally {
-    await local.close();
+    await local?.close();
   }
 }
 

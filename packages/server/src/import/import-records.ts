@@ -61,7 +61,9 @@ export type SkipReason =
   | 'duplicate_oauth_account'
   | 'unsupported_hash'
   | 'oversized_field'
-  | 'invalid_field';
+  | 'invalid_field'
+  /** Over the HTTP API (`latchkey import --api-url`): OAuth accounts need a local import. */
+  | 'needs_local_import';
 
 export class Refusal extends Error {
   constructor(
