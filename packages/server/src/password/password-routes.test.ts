@@ -304,14 +304,18 @@ describe('POST /auth/password/sign-in', () => {
     };
     await time(user.email);
     await time(newEmail());
-    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    // The fastest of each: the work a request does, without the waits a busy machine adds to some of them.
+    const fastest = (values: number[]) => Math.min(...values);
+    // A user each, so that no account's failed sign-ins hold it back (which answers at once, with 429).
+    const users = [];
+    for (let i = 0; i < 7; i++) users.push(await signUp(service));
     const wrong: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      wrong.push(await time(user.email));
+    for (const other of users) {
+      wrong.push(await time(other.email));
       unknown.push(await time(newEmail()));
     }
-    const ratio = median(wrong) / median(unknown);
+    const ratio = fastest(wrong) / fastest(unknown);
     expect(ratio).toBeGreaterThan(1 / 3);
     expect(ratio).toBeLessThan(3);
   });
