@@ -94,6 +94,15 @@ function generic(): string {
   lines.push(
     JSON.stringify({ type: 'user', ...base, id: 'u6', emails: [email('ADA@example.com')], password_hash: null }),
   );
+  // A custom permission containing a system one and one the project does not have (left out, with a warning).
+  lines.push(
+    JSON.stringify({
+      type: 'permission',
+      id: 'billing_admin',
+      description: 'Manages the plan',
+      contained_permission_ids: ['$read_members', 'not_defined_here'],
+    }),
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -172,6 +181,7 @@ describe('latchkey import --api-url', () => {
       dry_run: false,
       users_imported: 2,
       teams_imported: 1,
+      permissions_imported: 1,
       skipped: 4,
       skipped_by_reason: { malformed: 1, unsupported_hash: 1, needs_local_import: 1, duplicate_email: 1 },
     });
@@ -218,6 +228,14 @@ describe('latchkey import --api-url', () => {
       ).items.map((grant) => grant.id);
     expect(await granted(ada.id)).toEqual(['admin']);
     expect(await granted(grace.id)).toEqual([]);
+    // The permission definition, with the contained permission the project has.
+    const definitions = await admin<{ items: { id: string; contained_permission_ids: string[] }[] }>(
+      '/team-permission-definitions',
+    );
+    expect(definitions.items.find((definition) => definition.id === 'billing_admin')).toMatchObject({
+      contained_permission_ids: ['$read_members'],
+    });
+    expect(out.filter((line) => line.type === 'warning').map((line) => line.line)).toEqual([8]);
 
     // The first sign-in re-hashed Ada's bcrypt hash to argon2id.
     for await (const record of exportUsers(service.storage, service.projectId)) {

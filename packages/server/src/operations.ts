@@ -18,7 +18,14 @@ import { secretWeakness } from './crypto/secret-strength.js';
 import { ensureDashboardKey } from './dashboard/dashboard-key.js';
 import { type ActionContext, operatorContext } from './events/recorder.js';
 import { exportRecords } from './import/export-users.js';
-import { checkTeam, checkUser, type ImportRecord, Refusal, type SkipReason } from './import/import-records.js';
+import {
+  checkPermission,
+  checkTeam,
+  checkUser,
+  type ImportRecord,
+  Refusal,
+  type SkipReason,
+} from './import/import-records.js';
 import { type ImportCounts, type ImportItem, type ImportNotice, importRecords } from './import/import-users.js';
 import { listSealedMails, updateSealedMail } from './mail/outbox-store.js';
 import { outboxSealer, resealContent } from './mail/sealed-mail.js';
@@ -579,8 +586,9 @@ export type CheckedImportRecord =
  */
 export function checkImportRecord(record: ImportRecord): CheckedImportRecord {
   try {
-    if (record.type === 'team') {
-      checkTeam(record);
+    if (record.type === 'team' || record.type === 'permission') {
+      if (record.type === 'team') checkTeam(record);
+      else checkPermission(record);
       return { refused: null, emails: [], totpSecretBase64: null, warnings: [] };
     }
     const checked = checkUser(record);

@@ -30,6 +30,7 @@ export interface OverHttpOptions {
 
 type ImportUser = Extract<ImportRecord, { type: 'user' }>;
 type ImportTeam = Extract<ImportRecord, { type: 'team' }>;
+type ImportPermission = Extract<ImportRecord, { type: 'permission' }>;
 
 interface WireUser {
   id: string;
@@ -53,6 +54,8 @@ export async function importOverHttp(
     users_existing: 0,
     teams_imported: 0,
     teams_existing: 0,
+    permissions_imported: 0,
+    permissions_existing: 0,
     skipped: 0,
     warnings: 0,
     skipped_by_reason: {},
@@ -219,14 +222,41 @@ export async function importOverHttp(
     }
   }
 
+  /** A permission definition the project lacks, with the contained ones it has (the others warned of). */
+  async function addPermission(line: number, record: ImportPermission): Promise<void> {
+    if (permissionIds.has(record.id)) {
+      counts.permissions_existing++;
+      return;
+    }
+    const contained = record.contained_permission_ids.filter((id) => {
+      if (permissionIds.has(id)) return true;
+      warn(line, `contained permission ${id} is not defined in the project: left out`);
+      return false;
+    });
+    if (options.dryRun) {
+      // Planned: later records may name it.
+      permissionIds.add(record.id);
+      counts.permissions_imported++;
+      return;
+    }
+    await send('POST', '/team-permission-definitions', {
+      id: record.id,
+      ...(record.description === null ? {} : { description: record.description }),
+      contained_permission_ids: contained,
+    });
+    permissionIds.add(record.id);
+    counts.permissions_imported++;
+  }
+
   let sinceBatch = 0;
   for await (const item of items) {
     counts.read++;
     const { record, line } = item;
-    if (record.type === 'team') {
+    if (record.type === 'team' || record.type === 'permission') {
       const checked = options.check(record);
       if (checked.refused) skip(line, checked.refused.reason, checked.refused.message);
-      else await addTeam(line, record);
+      else if (record.type === 'team') await addTeam(line, record);
+      else await addPermission(line, record);
     } else {
       await addUser(line, record);
     }
