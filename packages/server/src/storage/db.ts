@@ -109,3 +109,34 @@ export function insertChunks<T extends object>(rows: readonly T[]): T[][] {
   for (let start = 0; start < rows.length; start += size) chunks.push(rows.slice(start, start + size));
   return chunks;
 }
+
+/** The tables whose rows an import keys by the source's id (`external_id`, unique per project). */
+type ImportedTable = 'users' | 'teams';
+
+/**
+ * Of `externalIds`, those that rows of `table` of the project carry, with the
+ * row's id: what an import has written already (the users and teams stores
+ * call it for their own tables).
+ */
+export async function idsByExternalId(
+  db: Db,
+  table: ImportedTable,
+  projectId: string,
+  externalIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (externalIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom(table)
+    .select(['id', 'external_id'])
+    .where('project_id', '=', projectId)
+    .where('external_id', 'in', externalIds)
+    .execute();
+  return new Map(rows.map((row) => [row.external_id!, row.id]));
+}
+
+/** Of the (lower-case) UUIDs, those a row of `table` of any project has already. */
+export async function takenIds(db: Db, table: ImportedTable, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}

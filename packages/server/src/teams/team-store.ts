@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { isUuid } from '../common/ids.js';
-import { type Db, insertChunks } from '../storage/db.js';
+import { type Db, idsByExternalId, insertChunks, takenIds } from '../storage/db.js';
 import {
   type Database,
   type JsonValue,
@@ -259,26 +259,17 @@ export async function insertMemberRows(db: Db, rows: readonly Insertable<Databas
 }
 
 /** Of `externalIds`, those of teams of the project, with the team's id. */
-export async function findTeamsByExternalId(
+export function findTeamsByExternalId(
   db: Db,
   projectId: string,
   externalIds: readonly string[],
 ): Promise<Map<string, string>> {
-  if (externalIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('teams')
-    .select(['id', 'external_id'])
-    .where('project_id', '=', projectId)
-    .where('external_id', 'in', externalIds)
-    .execute();
-  return new Map(rows.map((row) => [row.external_id!, row.id]));
+  return idsByExternalId(db, 'teams', projectId, externalIds);
 }
 
 /** Of the (lower-case) UUIDs, those a team of any project has already. */
-export async function findTakenTeamIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('teams').select('id').where('id', 'in', ids).execute();
-  return new Set(rows.map((row) => row.id));
+export function findTakenTeamIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  return takenIds(db, 'teams', ids);
 }
 
 /** Every team of the project, in id order (the export). */

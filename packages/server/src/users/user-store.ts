@@ -10,7 +10,7 @@ import type { Json } from '@latchkey/protocol';
 import { type Insertable, sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import type { ProjectConfig } from '../projects/project-config.js';
-import { type Db, insertChunks } from '../storage/db.js';
+import { type Db, idsByExternalId, insertChunks, takenIds } from '../storage/db.js';
 import { type Database, json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
@@ -344,26 +344,17 @@ export async function insertUserRows(db: Db, rows: readonly Insertable<Database[
 }
 
 /** Of `externalIds`, those of users of the project, with the user's id. */
-export async function findUsersByExternalId(
+export function findUsersByExternalId(
   db: Db,
   projectId: string,
   externalIds: readonly string[],
 ): Promise<Map<string, string>> {
-  if (externalIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'external_id'])
-    .where('project_id', '=', projectId)
-    .where('external_id', 'in', externalIds)
-    .execute();
-  return new Map(rows.map((row) => [row.external_id!, row.id]));
+  return idsByExternalId(db, 'users', projectId, externalIds);
 }
 
 /** Of the (lower-case) UUIDs, those a user of any project has already. */
-export async function findTakenUserIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('users').select('id').where('id', 'in', ids).execute();
-  return new Set(rows.map((row) => row.id));
+export function findTakenUserIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  return takenIds(db, 'users', ids);
 }
 
 /** A page of the project's users in id order, after `afterId` (the export). */
