@@ -9,23 +9,33 @@
 import { imageUrl, metadata, storedEmail } from '../common/schemas.js';
 import { isImportablePasswordHash } from '../password/passwords.js';
 
+/** An e-mail address of a user. */
 interface ImportEmail {
   address: string;
   verified: boolean;
+  /** At most one address of a user is primary; with none, the first is. */
   primary: boolean;
+  /** Whether the address signs in (password and one-time codes). */
   used_for_auth: boolean;
 }
 
 /** A custom team permission definition; it may contain those the project has or the input defined before it. */
+/**
+ * A custom team permission definition; permissions come before the teams and
+ * users that grant them, and each after those it contains. A project that has
+ * the id already keeps its own.
+ */
 export interface ImportPermissionRecord {
   type: 'permission';
   id: string;
   description: string | null;
+  /** Ids of the permissions this one contains (system ones, or defined before it). */
   contained_permission_ids: string[];
 }
 
 export interface ImportTeamRecord {
   type: 'team';
+  /** The team's id in the source (kept as its external id). */
   id: string;
   display_name: string;
   profile_image_url: string | null;
@@ -37,17 +47,26 @@ export interface ImportTeamRecord {
 
 export interface ImportUserRecord {
   type: 'user';
+  /** The user's id in the source (kept as its external id; a re-run skips it). */
   id: string;
   emails: ImportEmail[];
   display_name: string | null;
   profile_image_url: string | null;
+  /**
+   * A PHC or MCF string (bcrypt, argon2id/argon2i, scrypt, PBKDF2-SHA256,
+   * `$firebase-scrypt$...`, `$better-auth-scrypt$...`), stored as given and
+   * verified at the first sign-in, which re-hashes it to argon2id. Null: no password.
+   */
   password_hash: string | null;
   client_metadata: unknown;
   client_read_only_metadata: unknown;
   server_metadata: unknown;
   signed_up_at_millis: number | null;
+  /** OAuth identities (provider id as the project configures it; `account_id` is `sub` for OpenID Connect). */
   oauth: { provider: string; account_id: string; email: string | null }[];
+  /** A TOTP secret (RFC 4648 base32) the user's authenticator app already holds. */
   totp_secret_base32: string | null;
+  /** Memberships: the team by its id in the source, and the permission ids given there. */
   teams: { team_id: string; permissions: string[] }[];
 }
 
