@@ -25,7 +25,7 @@ import { listPermissionIds } from '../permissions/definition-store.js';
 import { type Db, inTransaction } from '../storage/db.js';
 import { isUniqueViolation, json } from '../storage/schema.js';
 import { findTakenTeamIds, findTeamsByExternalId } from '../teams/team-store.js';
-import { findTakenUserIds, findUsersByExternalId } from '../users/user-store.js';
+import { findTakenUserIds, findUsersByExternalId, setBulkUserWrites } from '../users/user-store.js';
 import { type BatchRows, insertBatch } from './import-batch.js';
 import {
   type CheckedUser,
@@ -104,8 +104,14 @@ export async function importRecords(
 ): Promise<ImportCounts> {
   const run = new ImportRun(db, options);
   await run.start();
-  for await (const item of items) await run.add(item);
-  await run.flush();
+  const bulk = !options.dryRun && (await setBulkUserWrites(db, true));
+  try {
+    for await (const item of items) await run.add(item);
+    await run.flush();
+  } finally {
+    await run.settled();
+    if (bulk) await setBulkUserWrites(db, false);
+  }
   await run.drain();
   return run.counts;
 }
@@ -228,6 +234,11 @@ class ImportRun {
     this.writing.push(done);
     if (plannedTeams > 0 || plannedPermissions > 0) await this.drain();
     while (this.writing.length >= maxWriting) await this.writing.shift();
+  }
+
+  /** Waits for every batch being written to be written or to fail, leaving a failure for `drain` to throw. */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.writing);
   }
 
   /** Waits for every batch being written. */

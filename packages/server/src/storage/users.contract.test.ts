@@ -4,6 +4,7 @@
  * and the metrics read from them, on every backend.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import {
   countFailedAttempt,
@@ -26,6 +27,7 @@ import {
   updateContactChannel,
 } from '../contact-channels/contact-channel-store.js';
 import { createSealer } from '../crypto/encryption.js';
+import { importRecords } from '../import/import-users.js';
 import {
   activityDayInsert,
   countActiveUsersByDay,
@@ -53,6 +55,7 @@ import {
   listUserPage,
   markUserActive,
   mirrorPrimaryEmail,
+  setBulkUserWrites,
   userSeenUpdate,
   writeProviderLinks,
 } from '../users/user-store.js';
@@ -111,6 +114,46 @@ describeEachBackend('user storage contract', (backend) => {
     expect(await search('ann.smith@')).toEqual([ann.id]);
     expect(await search('0% b')).toEqual([percent.id]);
     expect(await search('zzz', ann.id)).toEqual([ann.id]);
+  });
+
+  it('finds users written in bulk mode at once and after it ends, which leaves the search indexes as they were', async () => {
+    const projectId = await projectRow(db());
+    const searchIndexOptions = async () =>
+      (
+        await sql<{ options: string[] | null }>`select reloptions as options from pg_class
+          where relname in ('users_email_search_idx', 'users_display_name_search_idx')
+          and relnamespace = current_schema()::regnamespace order by relname`.execute(db())
+      ).rows.map((row) => row.options);
+    const off = [['fastupdate=off'], ['fastupdate=off']];
+    expect(await searchIndexOptions()).toEqual(off);
+    expect(await setBulkUserWrites(db(), true)).toBe(true);
+    expect(await searchIndexOptions()).toEqual([['fastupdate=on'], ['fastupdate=on']]);
+    const bulk = await userRow(db(), projectId, { email: 'bulk.written@example.com', displayName: 'Bulk Written' });
+    const search = async (contains: string) =>
+      (
+        await listUserPage(db(), projectId, {
+          limit: 10,
+          desc: false,
+          search: { contains, id: null },
+          from: null,
+          teamId: null,
+        })
+      ).map((u) => u.id);
+    expect(await search('k.written@')).toEqual([bulk.id]);
+    expect(await setBulkUserWrites(db(), false)).toBe(true);
+    expect(await searchIndexOptions()).toEqual(off);
+    expect(await search('bulk written')).toEqual([bulk.id]);
+
+    // An import whose input breaks midway ends bulk mode all the same.
+    async function* breaking() {
+      yield {
+        line: 1,
+        record: { type: 'permission' as const, id: 'bulk_test', description: null, contained_permission_ids: [] },
+      };
+      throw new Error('the input broke');
+    }
+    await expect(importRecords(db(), breaking(), { projectId, totpSealer: null })).rejects.toThrow('the input broke');
+    expect(await searchIndexOptions()).toEqual(off);
   });
 
   it('marks a user active and notes a changed country only; false for a user who is gone', async () => {

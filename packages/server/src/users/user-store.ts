@@ -10,7 +10,7 @@ import type { Json } from '@latchkey/protocol';
 import { type Insertable, sql } from 'kysely';
 import { isUuid } from '../common/ids.js';
 import type { ProjectConfig } from '../projects/project-config.js';
-import { type Db, idsByExternalId, insertChunks, takenIds } from '../storage/db.js';
+import { type Db, idsByExternalId, insertChunks, inTransaction, takenIds } from '../storage/db.js';
 import { type Database, json, type TeamRow, type UserRow, withMetadataColumns } from '../storage/schema.js';
 
 /** The user of the project, or null (also for an id that is not a UUID). */
@@ -341,6 +341,37 @@ export async function attachSelectedTeam(
 /** Imported users' rows, many a statement (`import/`): their channels and the rest are the other stores'. */
 export async function insertUserRows(db: Db, rows: readonly Insertable<Database['users']>[]): Promise<void> {
   for (const chunk of insertChunks(rows)) await db.insertInto('users').values(chunk).execute();
+}
+
+/** The trigram indexes of user search (migration `0002-users-at-scale`), which take new rows one at a time. */
+const searchIndexes = ['users_email_search_idx', 'users_display_name_search_idx'] as const;
+
+/**
+ * Sets how the user-search indexes take new rows: one at a time (`false`,
+ * the usual: a search never scans a backlog), or into a pending list folded
+ * in later (`true`, for a bulk write such as an import: each row costs the
+ * two trigram indexes some 50 page updates one at a time, several times its
+ * other work). Switching back folds the list in. A search finds pending rows
+ * too, so an interrupted import leaves correct indexes, only slower to search
+ * until the next import's end or vacuum folds the list in. The switch waits
+ * at most a few seconds for the indexes' lock and is skipped, as an
+ * optimisation it is, when it cannot have it.
+ */
+export async function setBulkUserWrites(db: Db, bulk: boolean): Promise<boolean> {
+  try {
+    await inTransaction(db, async (trx) => {
+      await sql`set local lock_timeout = '5s'`.execute(trx);
+      for (const index of searchIndexes) {
+        await sql`alter index ${sql.id(index)} set (fastupdate = ${sql.raw(bulk ? 'on' : 'off')})`.execute(trx);
+      }
+    });
+  } catch {
+    return false;
+  }
+  if (!bulk) {
+    for (const index of searchIndexes) await sql`select gin_clean_pending_list(${index}::regclass)`.execute(db);
+  }
+  return true;
 }
 
 /** Of `externalIds`, those of users of the project, with the user's id. */
