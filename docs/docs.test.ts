@@ -2,7 +2,7 @@
  * The docs cannot rot: every fenced block of README.md and docs/**\/*.md is
  * checked (docs/README.md, "Code samples", explains the conventions).
  *
- * - `ts` and `tsx` blocks are type-checked, each as its own module, against
+ * - `ts`, `tsx` and `js` blocks are type-checked (JavaScript by its JSDoc), each as its own module, against
  *   the packages' sources (the `source` export condition) and the official
  *   `@stackframe/js` SDK, in one TypeScript program. The files are written to
  *   `docs/.samples/` (git-ignored), and left there when the check fails.
@@ -10,12 +10,17 @@
  * - `sh` blocks marked `<!-- run -->` run, page by page in order, in one bash
  *   with `set -euo pipefail`, against a fresh service per page (`startTestService()`):
  *   `API`, `PROJECT`, `PCK`, `SSK` and `SAK` hold its URL, project id and keys.
+ * - The Node guide's `server.mjs` (a block marked `<!-- file: server.mjs -->`)
+ *   runs as written, on the Node running the tests, against a real service.
  * - Every fence names its language; relative links reach their file and heading.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { startTestService } from '@latchkey/server/testing';
 import ts from 'typescript';
@@ -26,7 +31,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const samplesDir = join(root, 'docs', '.samples');
 const pages = documentationPages(root);
 const blocks = pages.flatMap((page) => codeBlocks(root, page));
-const languages = new Set(['ts', 'tsx', 'sh', 'json', 'text']);
+const languages = new Set(['ts', 'tsx', 'js', 'sh', 'json', 'text']);
 
 const where = (block: CodeBlock, line = block.line) => `${block.file}:${line}`;
 
@@ -42,7 +47,7 @@ describe('the code blocks of README.md and docs/', () => {
   });
 
   it('type-check: every ts and tsx block compiles against the packages', () => {
-    const failures = typeCheck(blocks.filter((block) => block.lang === 'ts' || block.lang === 'tsx'));
+    const failures = typeCheck(blocks.filter((block) => ['ts', 'tsx', 'js'].includes(block.lang)));
     expect(failures, failures.join('\n')).toEqual([]);
     rmSync(samplesDir, { recursive: true, force: true }); // kept only to read a failure in place
   }, 120_000);
@@ -111,6 +116,79 @@ describe('the sh blocks marked <!-- run -->', () => {
   );
 });
 
+describe('the Node guide', () => {
+  it('its server.mjs runs as written on this Node: 401 signed out, the user as JSON signed in', async () => {
+    const [block, ...more] = blocks.filter(
+      (b) => b.file === 'docs/getting-started/node-backend.md' && b.saveAs === 'server.mjs',
+    );
+    expect(block?.lang).toBe('js');
+    expect(more).toEqual([]);
+    const service = await startTestService({ databaseUrl: null });
+    // Inside the repository, so `@latchkey/js` resolves to the built workspace package, as from a reader's node_modules.
+    const dir = mkdtempSync(join(root, 'docs', '.node-guide-'));
+    writeFileSync(join(dir, 'server.mjs'), block!.code);
+    const server = spawn(process.execPath, ['server.mjs'], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        LATCHKEY_URL: service.url,
+        LATCHKEY_PROJECT_ID: service.projectId,
+        LATCHKEY_SECRET_SERVER_KEY: service.keys.secretServerKey,
+        LATCHKEY_PUBLISHABLE_KEY: service.keys.publishableClientKey,
+        PORT: String(await freePort()),
+      },
+    });
+    let stderr = '';
+    server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    try {
+      const listening = await firstLine(server.stdout, () => stderr);
+      const url = /listening on (http:\/\/localhost:\d+)/.exec(listening)?.[1];
+      expect(url, listening).toBeDefined();
+      const signUp = await fetch(`${service.url}/api/v1/auth/password/sign-up`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-stack-access-type': 'client',
+          'x-stack-project-id': service.projectId,
+          'x-stack-publishable-client-key': service.keys.publishableClientKey,
+        },
+        body: JSON.stringify({ email: 'node-guide@example.com', password: 'correct-horse-1' }),
+      });
+      expect(signUp.status).toBe(200);
+      const { access_token: accessToken } = (await signUp.json()) as { access_token: string };
+      const ask = (headers: Record<string, string>) => fetch(url!, { headers });
+      const signedOut = await ask({});
+      expect(signedOut.status).toBe(401);
+      const signedIn = await ask({ authorization: `Bearer ${accessToken}` });
+      expect(signedIn.status, stderr).toBe(200);
+      expect(await signedIn.json()).toMatchObject({ email: 'node-guide@example.com', plan: null });
+    } finally {
+      server.kill();
+      rmSync(dir, { recursive: true, force: true });
+      await service.close();
+    }
+  }, 60_000);
+});
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The first line a program writes to `stream` (it failed to start when the stream ends first). */
+async function firstLine(stream: Readable, log: () => string): Promise<string> {
+  let text = '';
+  for await (const chunk of stream.setEncoding('utf8')) {
+    text += chunk;
+    if (text.includes('\n')) return text.split('\n')[0]!;
+  }
+  throw new Error(`the program ended without a line: ${text}\n${log()}`);
+}
+
 /**
  * Runs `script` in bash in a fresh temporary directory, asynchronously: the
  * service answers from this process, so a blocking spawn would hang its curl calls.
@@ -170,6 +248,8 @@ const sampleCompilerOptions: ts.CompilerOptions = {
   strict: true,
   noUncheckedIndexedAccess: true,
   esModuleInterop: true,
+  allowJs: true,
+  checkJs: true,
   skipLibCheck: true,
   noEmit: true,
   types: ['node'],

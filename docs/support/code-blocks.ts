@@ -2,7 +2,8 @@
  * Finds the fenced code blocks of the Markdown pages the docs test checks,
  * with the hidden comment that may precede each (docs/README.md, "Code
  * samples"): `<!-- prelude: ... -->` (code the block needs but does not
- * show) or `<!-- run -->` (an `sh` block the test runs).
+ * show), `<!-- run -->` (an `sh` block the test runs) or `<!-- file: NAME -->`
+ * (a whole program the reader saves as NAME, which a test may run).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -22,6 +23,8 @@ export interface CodeBlock {
   preludeLine: number;
   /** True when a `<!-- run -->` comment sits right above the fence. */
   run: boolean;
+  /** The file name of a `<!-- file: NAME -->` comment right above the fence: the reader saves the block as it. */
+  saveAs: string | null;
 }
 
 /**
@@ -68,8 +71,11 @@ export function codeBlocks(root: string, file: string): CodeBlock[] {
 }
 
 /** The `<!-- ... -->` comment ending on the line right above the fence at `fenceIndex`, read as a directive. */
-function hiddenComment(lines: string[], fenceIndex: number): Pick<CodeBlock, 'prelude' | 'preludeLine' | 'run'> {
-  const none = { prelude: null, preludeLine: 0, run: false };
+function hiddenComment(
+  lines: string[],
+  fenceIndex: number,
+): Pick<CodeBlock, 'prelude' | 'preludeLine' | 'run' | 'saveAs'> {
+  const none = { prelude: null, preludeLine: 0, run: false, saveAs: null };
   const above = fenceIndex - 1;
   if (above < 0 || !lines[above]!.trimEnd().endsWith('-->')) return none;
   let first = above;
@@ -82,8 +88,10 @@ function hiddenComment(lines: string[], fenceIndex: number): Pick<CodeBlock, 'pr
     .replace(/-->\s*$/, '')
     .trim();
   if (text === 'run') return { ...none, run: true };
+  const saveAs = /^file:\s*(\S+)$/.exec(text);
+  if (saveAs) return { ...none, saveAs: saveAs[1]! };
   const prelude = /^prelude:\s*([\s\S]*)$/.exec(text);
-  return prelude ? { prelude: prelude[1]!, preludeLine: first + 1, run: false } : none;
+  return prelude ? { ...none, prelude: prelude[1]!, preludeLine: first + 1 } : none;
 }
 
 /**
