@@ -22,7 +22,7 @@ import type { Sealer } from '../crypto/encryption.js';
 import { totpSealContext } from '../mfa/mfa-store.js';
 import { findTakenAccounts } from '../oauth/oauth-account-store.js';
 import { listPermissionIds } from '../permissions/definition-store.js';
-import { type Db, inTransaction } from '../storage/db.js';
+import { analyzeTables, type Db, inTransaction } from '../storage/db.js';
 import { isUniqueViolation, json } from '../storage/schema.js';
 import { findTakenTeamIds, findTeamsByExternalId } from '../teams/team-store.js';
 import { findTakenUserIds, findUsersByExternalId, setBulkUserWrites } from '../users/user-store.js';
@@ -151,6 +151,8 @@ class ImportRun {
   private lastLine = 0;
   /** Batches being written, oldest first. */
   private writing: Promise<void>[] = [];
+  /** The users written when the tables that foreign keys point at are next sampled (`analyzeTables`). */
+  private nextAnalysis = 1_000;
 
   constructor(
     private readonly db: Db,
@@ -207,6 +209,11 @@ class ImportRun {
    * with teams is waited for before the next, whose members may join them.
    */
   async flush(): Promise<void> {
+    if (!this.options.dryRun && this.counts.users_imported >= this.nextAnalysis) {
+      // Each time the users written double, so that plans (foreign-key checks') fit the tables' size.
+      this.nextAnalysis = this.counts.users_imported * 2;
+      await analyzeTables(this.db, ['users', 'teams', 'team_members']);
+    }
     const permissions = this.permissions;
     const teams = this.teams;
     const users = this.users;
