@@ -287,8 +287,9 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
  */
 function useArrivedSignedIn(noRedirect: boolean | undefined): boolean {
   const app = useApp();
-  const user = useAppData('user', { suspend: false });
   const [arrived, setArrived] = useState<boolean | null>(null);
+  // Once decided, the page no longer asks for the user (a sign-in on it would load the user again for nothing).
+  const user = useAppData('user', { suspend: false, enabled: arrived === null });
   useEffect(() => {
     if (arrived === null && user.status !== 'loading') setArrived(user.status === 'ready' && user.data !== null);
   }, [arrived, user]);
