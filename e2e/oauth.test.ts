@@ -63,9 +63,9 @@ describe('OAuth in Chromium', () => {
     await page.getByRole('button', { name: 'Continue with GitHub' }).click();
     await page.getByRole('heading', { name: 'Sign in with GitHub' }).waitFor({ timeout: 15_000 });
     await page.getByText('Development stand-in').waitFor();
-    await page.getByRole('button', { name: /Ada Lovelace/ }).click();
+    await page.getByRole('button', { name: /Noor Haddad/ }).click();
     await page.getByTestId('user-email').waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('user-email').textContent()).toBe('ada@example.com');
+    expect(await page.getByTestId('user-email').textContent()).toBe('noor@stand-in.localhost');
     // The callback page took code and state out of the address bar.
     expect(new URL(page.url()).searchParams.has('code')).toBe(false);
     await context.close();

@@ -19,7 +19,7 @@ export interface MailboxMessage {
 }
 
 /** Every mail to `to`, newest first. */
-async function mailsTo(dev: DevInfo, to: string): Promise<MailboxMessage[]> {
+export async function mailsTo(dev: DevInfo, to: string): Promise<MailboxMessage[]> {
   const response = await fetch(`${dev.mailboxUrl}/api/messages?to=${encodeURIComponent(to)}`);
   if (!response.ok) throw new Error(`the mailbox answered ${response.status}`);
   return ((await response.json()) as { items: MailboxMessage[] }).items;

@@ -1,12 +1,15 @@
 /** The demo's shell: header with navigation and the user button, the routed page, and a footer. */
 import type { ClientApp } from '@latchkey/js';
 import { Handler, LatchkeyProvider, SelectedTeamSwitcher, Spinner, UserButton } from '@latchkey/react';
-import { type ReactNode, Suspense, useEffect } from 'react';
+import { type ReactNode, Suspense, useEffect, useId, useState } from 'react';
 import { Home } from './pages/home.js';
 import { NotFound } from './pages/not-found.js';
 import { Protected } from './pages/protected.js';
 import { Link, usePathname } from './router.js';
 import { useTheme } from './theme.js';
+
+/** The host app's name: the pages' titles say it ("Sign in to Latchkey demo"), beside its logo. */
+const appName = 'Latchkey demo';
 
 export function App({ app }: { app: ClientApp }) {
   const [theme, nextTheme] = useTheme();
@@ -14,21 +17,22 @@ export function App({ app }: { app: ClientApp }) {
   const isHandler = pathname === app.urls.handler || pathname.startsWith(`${app.urls.handler}/`);
 
   useEffect(() => {
-    document.title = `${titleOf(pathname, isHandler)} · Latchkey demo`;
+    document.title = `${titleOf(pathname, isHandler)} · ${appName}`;
   }, [pathname, isHandler]);
 
   return (
-    <LatchkeyProvider app={app} theme={theme}>
+    <LatchkeyProvider app={app} theme={theme} projectName={appName} logo={<Logo />}>
       <Shell
-        headerEnd={
+        pathname={pathname}
+        menuEnd={
           <>
             <Suspense fallback={null}>
               <SelectedTeamSwitcher />
             </Suspense>
             <ThemeToggle theme={theme} onChange={nextTheme} />
-            <UserButton />
           </>
         }
+        headerEnd={<UserButton />}
       >
         <Suspense fallback={<PageLoading />}>
           {isHandler ? (
@@ -56,16 +60,35 @@ function titleOf(pathname: string, isHandler: boolean): string {
   if (pathname.endsWith('/forgot-password')) return 'Forgot password';
   if (pathname.endsWith('/password-reset')) return 'Reset password';
   if (pathname.endsWith('/email-verification')) return 'Verify e-mail';
-  if (pathname.endsWith('/magic-link-callback')) return 'Signing in';
+  if (pathname.endsWith('/magic-link-callback') || pathname.endsWith('/oauth-callback')) return 'Signing in';
+  if (pathname.endsWith('/team-invitation')) return 'Team invitation';
+  if (pathname.endsWith('/account-settings')) return 'Account settings';
   return 'Account';
 }
 
 interface ShellProps {
+  pathname?: string;
+  /** In the header's menu, after the navigation (on a small screen the menu folds behind a button). */
+  menuEnd?: ReactNode;
+  /** At the header's end, always shown. */
   headerEnd?: ReactNode;
   children: ReactNode;
 }
 
-function Shell({ headerEnd, children }: ShellProps) {
+function Shell({ pathname, menuEnd, headerEnd, children }: ShellProps) {
+  const menuId = useId();
+  const [open, setOpen] = useState(false);
+  // Going to another page folds the menu again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the page changes
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
   return (
     <div className="demo-shell">
       <a className="demo-skip" href="#main">
@@ -77,10 +100,23 @@ function Shell({ headerEnd, children }: ShellProps) {
             <Logo />
             <span>Latchkey demo</span>
           </a>
-          <nav className="demo-nav" aria-label="Main">
-            <Link to="/">Home</Link>
-            <Link to="/protected">Protected</Link>
-          </nav>
+          <button
+            type="button"
+            className="demo-icon-button demo-menu-button"
+            aria-expanded={open}
+            aria-controls={menuId}
+            aria-label="Menu"
+            onClick={() => setOpen((was) => !was)}
+          >
+            <MenuIcon open={open} />
+          </button>
+          <div className="demo-menu" id={menuId} data-open={open || undefined}>
+            <nav className="demo-nav" aria-label="Main">
+              <Link to="/">Home</Link>
+              <Link to="/protected">Protected</Link>
+            </nav>
+            {menuEnd ? <div className="demo-menu-end">{menuEnd}</div> : null}
+          </div>
           <div className="demo-header-end">{headerEnd}</div>
         </div>
       </header>
@@ -127,6 +163,22 @@ function Logo() {
         <rect x="9" y="14.5" width="14" height="10" rx="2" />
         <path d="M12 14.5v-3a4 4 0 0 1 8 0v3" />
       </g>
+    </svg>
+  );
+}
+
+function MenuIcon({ open }: { open: boolean }) {
+  return (
+    <svg
+      aria-hidden="true"
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+    >
+      <path strokeLinecap="round" d={open ? 'M6 6l12 12M18 6L6 18' : 'M4 7h16M4 12h16M4 17h16'} />
     </svg>
   );
 }

@@ -57,8 +57,12 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * browser's tables if they keep growing (see the js bundle test).
  * Next.js support (the SDK's `initialUser` and session-cookie list, and the
  * handler's `pathname` for server rendering) added ~60 B: 26.92 kB.
+ * The sign-in edges (a signed-in visitor sent on, a failed provider sign-in
+ * said on the page it started from with the way to connect a taken e-mail,
+ * the invited address of an invitation's sign-up, the provider's logo, and
+ * their words) added ~1.06 kB: 27.99 kB.
  */
-const budgetBytes = 26_930;
+const budgetBytes = 28_000;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the
@@ -95,8 +99,9 @@ const budgetBytes = 26_930;
  * `errorText`): their code was in the entry already, their export names and
  * the wording helper's own export cost +91 B: 37.02 kB. A page that imports
  * only what it uses pays none of it (the sign-in page's budget is unchanged).
+ * The sign-in edges (see above) added ~0.86 kB: 37.89 kB.
  */
-const wholeEntryBudgetBytes = 37_045;
+const wholeEntryBudgetBytes = 37_900;
 
 /**
  * What a page loads before calling anything: each `import()` is left to load

@@ -33,9 +33,13 @@ const pseudo = pseudoLabels;
 /** The words a person can see or hear in the document. */
 function words(): string[] {
   const texts: string[] = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  // A line-break opportunity (`<wbr>`) splits no word: read the text as if it were not there.
+  const body = document.body.cloneNode(true) as HTMLElement;
+  for (const opportunity of body.querySelectorAll('wbr')) opportunity.remove();
+  body.normalize();
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) texts.push(walker.currentNode.textContent ?? '');
-  for (const element of document.body.querySelectorAll('*')) {
+  for (const element of body.querySelectorAll('*')) {
     for (const name of ['aria-label', 'placeholder', 'title', 'alt']) {
       const value = element.getAttribute(name);
       if (value) texts.push(value);
@@ -200,6 +204,13 @@ async function oauthScenes() {
       click('.lk-oauth-button'),
     );
   }
+  // A failed flow back on the page it started from, and somebody signed in opening sign-in.
+  for (const errorCode of ['OAUTH_PROVIDER_ACCESS_DENIED', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE']) {
+    visit(`/handler/sign-in?errorCode=${errorCode}`);
+    await scene(page(<SignIn />, { config: { enabled_oauth_providers } }, 'Acme'));
+  }
+  visit('/handler/sign-in');
+  await scene(page(<SignIn />, { signedIn: true }, 'Acme'));
   visit('/handler/oauth-callback?code=c&state=pending');
   const exchanging = service({ replies: { 'POST /auth/oauth/token': [pending] } });
   await returnFromProvider(exchanging);

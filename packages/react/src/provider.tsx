@@ -24,6 +24,7 @@ interface LatchkeyContextValue {
   app: ClientApp;
   theme: LatchkeyTheme;
   projectName: string | undefined;
+  logo: ReactNode;
 }
 
 const LatchkeyContext = createContext<LatchkeyContextValue | null>(null);
@@ -41,8 +42,16 @@ export interface LatchkeyProviderProps extends LatchkeyTranslation {
   app: ClientApp;
   /** Colour theme of Latchkey components (default `system`). */
   theme?: LatchkeyTheme;
-  /** Display name of the project, shown in page titles ("Sign in to Acme"). */
+  /**
+   * Your app's name, shown in page titles ("Sign in to Acme"); default: the project's display name as the
+   * service reports it.
+   */
   projectName?: string;
+  /**
+   * Your app's logo (an `<img>` or `<svg>` with its own accessible name or `alt=""`), shown at the top of the
+   * sign-in, sign-up and other pages that would show the default lock.
+   */
+  logo?: ReactNode;
   children?: ReactNode;
 }
 
@@ -55,7 +64,7 @@ export interface LatchkeyProviderProps extends LatchkeyTranslation {
  * ```tsx
  * const app = new ClientApp({ projectId, publishableClientKey, baseUrl, tokenStore: 'cookie' });
  * createRoot(el).render(
- *   <LatchkeyProvider app={app} theme="system" projectName="Acme" labels={{ signUpLink: 'Join Acme' }}>
+ *   <LatchkeyProvider app={app} theme="system" projectName="Acme" logo={<img src="/logo.svg" alt="" />} labels={{ signUpLink: 'Join Acme' }}>
  *     <App />
  *   </LatchkeyProvider>,
  * );
@@ -65,11 +74,12 @@ export function LatchkeyProvider({
   app,
   theme = 'system',
   projectName,
+  logo,
   labels,
   messages,
   children,
 }: LatchkeyProviderProps) {
-  const value = useMemo(() => ({ app, theme, projectName }), [app, theme, projectName]);
+  const value = useMemo(() => ({ app, theme, projectName, logo }), [app, theme, projectName, logo]);
   const text = useText({ labels, messages });
   return (
     <LatchkeyContext.Provider value={value}>
@@ -93,7 +103,7 @@ export function useApp(): ClientApp {
   return useLatchkeyContext().app;
 }
 
-/** Internal: the whole context (theme and project name included). */
+/** Internal: the whole context (theme, project name and logo included). */
 export function useLatchkeyContext(): LatchkeyContextValue {
   const value = useContext(LatchkeyContext);
   if (!value) throw new Error('Latchkey hooks and components must be used inside <LatchkeyProvider app={...}>.');

@@ -41,14 +41,18 @@ export interface OAuthSignIn {
    * only): goes to the provider through the service, which comes back to the
    * `oauth-callback` page (`callOAuthCallback`). The flow then ends on
    * `returnTo`, else the page's `after_auth_return_to`, else the
-   * after-sign-in (or after-sign-up) page. Outside a browser it throws.
+   * after-sign-in (or after-sign-up) page. A flow that fails (cancelled at
+   * the provider, refused by the account rules) ends on `errorReturnTo` with
+   * `errorCode` and `message` in its query, else on the app's `error` page;
+   * both must be on this origin (REDIRECT_URL_NOT_WHITELISTED otherwise).
+   * Outside a browser it throws.
    *
    * @example
    * ```ts
-   * await app.signInWithOAuth('github', { returnTo: '/dashboard' });
+   * await app.signInWithOAuth('github', { returnTo: '/dashboard', errorReturnTo: '/login' });
    * ```
    */
-  signInWithOAuth(providerId: string, options?: { returnTo?: string }): Promise<void>;
+  signInWithOAuth(providerId: string, options?: { returnTo?: string; errorReturnTo?: string }): Promise<void>;
   /**
    * Finishes an OAuth flow on the `oauth-callback` page: takes `code` and
    * `state` off the address bar, exchanges the code with the verifier kept
@@ -74,10 +78,12 @@ export function oauthSignIn(scope: ClientScope): OAuthSignIn {
     async signInWithOAuth(providerId, options = {}) {
       // A `returnTo` the caller gave must stay on this origin (REDIRECT_URL_NOT_WHITELISTED otherwise).
       const given = options.returnTo === undefined ? undefined : trustedUrl(options.returnTo);
+      const errorRedirectUrl = options.errorReturnTo === undefined ? undefined : trustedUrl(options.errorReturnTo);
       const flow: OAuthFlow = {
         providerId,
         type: 'authenticate',
         afterCallbackRedirectUrl: given ?? sameOriginUrl(pageReturnTo()),
+        ...(errorRedirectUrl ? { errorRedirectUrl } : {}),
       };
       await startOAuthFlow(scope.core, scope.oauth, flow, 'signInWithOAuth');
     },

@@ -264,7 +264,10 @@ export interface OAuthClient {
 export type OAuthFlow = Pick<
   AuthorizeRequest,
   'providerId' | 'type' | 'afterCallbackRedirectUrl' | 'token' | 'providerScopes'
->;
+> & {
+  /** Where a failed flow returns (absolute, on this origin); default: the app's `error` page. */
+  errorRedirectUrl?: string;
+};
 
 /**
  * The `redirect_uri` of the app: its `oauth-callback` page as an absolute URL
@@ -293,7 +296,7 @@ export const browserOnly = (call: string) => new Error(`${call}: OAuth runs in a
 
 /**
  * Starts a flow from the current page: builds the authorize URL for the
- * app's `oauth-callback` and `error` pages, keeps the verifier in its cookie
+ * app's `oauth-callback` page and its `error` page (or the flow's own), keeps the verifier in its cookie
  * (and where a sign-in asked to end, in one of its own), then leaves for the service. Outside a browser it throws a developer error
  * naming `call`.
  *
@@ -309,7 +312,7 @@ export async function startOAuthFlow(
   call: string,
 ): Promise<void> {
   const redirectUri = oauthRedirectUri(core.urls.oauthCallback);
-  const errorRedirectUrl = absolutePageUrl(core.urls.error);
+  const errorRedirectUrl = flow.errorRedirectUrl ?? absolutePageUrl(core.urls.error);
   if (typeof document === 'undefined' || !currentLocation() || !redirectUri || !errorRedirectUrl) {
     throw browserOnly(call);
   }

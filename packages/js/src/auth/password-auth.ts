@@ -33,8 +33,12 @@ export interface CredentialSignInOptions {
  * ```
  */
 export interface CredentialSignUpOptions extends CredentialSignInOptions {
-  /** Absolute URL of your e-mail verification page; defaults to `<origin><handler>/email-verification` in browsers. */
-  verificationCallbackUrl?: string;
+  /**
+   * Absolute URL of your e-mail verification page; defaults to `<origin><handler>/email-verification` in
+   * browsers. `null` sends no verification mail (the address is proven another way, e.g. by the invitation
+   * the person signs up from).
+   */
+  verificationCallbackUrl?: string | null;
 }
 
 /**
@@ -57,7 +61,9 @@ export function credentialAuth(scope: ClientScope): CredentialAuth {
   return {
     async signUpWithCredential(options) {
       const verificationCallbackUrl =
-        options.verificationCallbackUrl ?? absolutePageUrl(scope.core.urls.emailVerification);
+        options.verificationCallbackUrl === null
+          ? undefined
+          : (options.verificationCallbackUrl ?? absolutePageUrl(scope.core.urls.emailVerification));
       const request = { email: options.email, password: options.password, verificationCallbackUrl };
       const tokens = await signUpWithPassword(scope.sendSignIn, request);
       return completeSignIn(scope, { ...tokens, newUser: true }, options.noRedirect);

@@ -3,6 +3,7 @@
 import { forwardRef, type HTMLAttributes, type ReactNode, useId } from 'react';
 import { Icon } from '../internal/icon.js';
 import { useRootProps } from '../internal/root-props.js';
+import { useOptionalLatchkeyContext } from '../provider.js';
 
 /**
  * Props of `AuthCard`: its content, plus any `<div>` prop for the page
@@ -17,7 +18,7 @@ export interface AuthCardProps extends Omit<HTMLAttributes<HTMLDivElement>, 'tit
   /** The page's heading (an `<h1>`, which also names the card region). */
   title: ReactNode;
   subtitle?: ReactNode;
-  /** The picture above the title (default: a lock); `null` for none. */
+  /** The picture above the title (default: the provider's `logo`, else a lock); `null` for none. */
   icon?: ReactNode;
   /** Below a rule at the bottom of the card, e.g. a link to another page. */
   footer?: ReactNode;
@@ -41,12 +42,15 @@ export const AuthCard = forwardRef<HTMLDivElement, AuthCardProps>(function AuthC
 ) {
   const titleId = useId();
   const root = useRootProps('lk-page', className);
+  const logo = useOptionalLatchkeyContext()?.logo;
   const picture = icon === undefined ? <Icon name="lock" size={22} /> : icon;
   return (
     <div {...rest} {...root} ref={ref}>
       <section className="lk-card" aria-labelledby={titleId}>
         <header className="lk-card-header">
-          {picture ? (
+          {icon === undefined && logo ? (
+            <span className="lk-card-logo">{logo}</span>
+          ) : picture ? (
             <span className="lk-card-icon" aria-hidden="true">
               {picture}
             </span>

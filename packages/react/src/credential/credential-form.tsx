@@ -54,6 +54,11 @@ export interface CredentialFormOptions {
   onMultiFactor?: (attempt: MultiFactorAttempt) => void;
   /** A sending that did not go through: fields refused, credentials refused, or the request failed. */
   onFailure?: () => void;
+  /**
+   * An address proven another way (the invitation the person signs up from was mailed there): a sign-up
+   * with it sends no verification mail.
+   */
+  provenEmail?: string | null;
 }
 
 interface CredentialFormState {
@@ -121,6 +126,7 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
     onEmailChange,
     onMultiFactor,
     onFailure,
+    provenEmail,
     className,
     children,
     ...rest
@@ -138,6 +144,7 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
     onEmailChange,
     onMultiFactor,
     onFailure,
+    provenEmail,
   });
   return (
     <TextContext.Provider value={text}>
@@ -159,7 +166,7 @@ export const CredentialForm = forwardRef<HTMLFormElement, CredentialFormProps>(f
 
 /** The state of a credential form: its action, the two values, and the submission (checks, then the SDK call). */
 function useCredentialForm(options: CredentialFormOptions) {
-  const { kind, messages, noRedirect, onSuccess, onMultiFactor, onFailure } = options;
+  const { kind, messages, noRedirect, onSuccess, onMultiFactor, onFailure, provenEmail } = options;
   const app = useApp();
   const action = useFormAction(['email', 'password'] as const, messages);
   const [email, setEmailValue] = useControllableState(options.email, options.defaultEmail ?? '', options.onEmailChange);
@@ -171,7 +178,10 @@ function useCredentialForm(options: CredentialFormOptions) {
       work: async () => {
         try {
           if (kind === 'sign-in') await app.signInWithCredential(credentials);
-          else await app.signUpWithCredential(credentials);
+          else {
+            const proven = !!provenEmail && provenEmail.toLowerCase() === credentials.email.toLowerCase();
+            await app.signUpWithCredential({ ...credentials, ...(proven ? { verificationCallbackUrl: null } : {}) });
+          }
         } catch (error) {
           const attempt = onMultiFactor ? multiFactorAttempt(error) : null;
           // The page replaces the form with the second step.

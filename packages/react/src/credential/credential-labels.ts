@@ -28,6 +28,8 @@ export const credentialLabels = {
   /** Text before the sign-in link on the sign-up page. */
   signInPrompt: 'Already have an account?',
   signInLink: 'Sign in',
+  /** The sign-in and sign-up pages opened by somebody signed in, while they go on to where a sign-in ends. */
+  signedInRedirecting: 'You are signed in. Taking you on…',
   /** The sign-in page's link to the forgot-password page. */
   forgotPasswordLink: 'Forgot password?',
 };

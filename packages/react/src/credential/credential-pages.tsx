@@ -16,6 +16,7 @@ import { signInStepLabels } from '../mfa/sign-in-step-labels.js';
 import { OAuthButtons } from '../oauth/oauth-buttons.js';
 import { PasskeySignIn } from '../passkey/passkey-sign-in.js';
 import { useApp } from '../provider.js';
+import { useInvitedEmail } from '../teams/use-invited-email.js';
 import { CredentialForm, EmailField, FormError, PasswordField, SubmitButton } from './credential-form.js';
 import { credentialLabels } from './credential-labels.js';
 
@@ -112,6 +113,14 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
   const project = useAppData('project', { suspend: false });
   const methods = project.status === 'ready' ? project.data.config : undefined;
   const [email, setEmail] = useState('');
+  // Opened from a team invitation: its address is filled in, and signing up with it needs no verification mail.
+  const invitedEmail = useInvitedEmail(kind === 'sign-up' ? currentReturnTo() : null);
+  useEffect(() => {
+    if (invitedEmail) setEmail((typed) => typed || invitedEmail);
+  }, [invitedEmail]);
+  // Somebody already signed in has nothing to do here: on to where a sign-in ends. Decided once, at the first
+  // answer, so that signing in on this page (a passkey to set up next, say) is not cut short.
+  const signedIn = useArrivedSignedIn(noRedirect);
   // The way in chosen over the password form (`null`: the password form, when passwords are on).
   const [way, setWay] = useState<'code' | 'passkey' | null>(null);
   const magicLink = kind === 'sign-in' && methods?.magicLinkEnabled === true;
@@ -165,6 +174,15 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
     onSuccess,
     onMultiFactor: setAttempt,
   };
+  if (signedIn) {
+    return (
+      <TextContext.Provider value={text}>
+        <AuthCard {...rest} ref={ref} title={words.title(name)}>
+          <Checking>{all.signedInRedirecting}</Checking>
+        </AuthCard>
+      </TextContext.Provider>
+    );
+  }
   if (attempt) {
     return (
       <TextContext.Provider value={text}>
@@ -236,6 +254,7 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
               onEmailChange={setEmail}
               onMultiFactor={setAttempt}
               onFailure={otherMethodFailed}
+              provenEmail={invitedEmail}
             >
               <FormError />
               {/* With passkeys, the browser offers them in this field's autofill. */}
@@ -260,6 +279,26 @@ const CredentialPage = forwardRef<HTMLDivElement, PageSetup>(function Credential
     </TextContext.Provider>
   );
 });
+
+/**
+ * Whether the page was opened by somebody signed in, decided at the first answer about the user; such a
+ * visitor is sent where a sign-in ends (`after_auth_return_to`, else the after-sign-in page) unless
+ * `noRedirect`.
+ */
+function useArrivedSignedIn(noRedirect: boolean | undefined): boolean {
+  const app = useApp();
+  const [arrived, setArrived] = useState<boolean | null>(null);
+  // Once decided, the page no longer asks for the user (a sign-in on it would load the user again for nothing).
+  const user = useAppData('user', { suspend: false, enabled: arrived === null });
+  useEffect(() => {
+    if (arrived === null && user.status !== 'loading') setArrived(user.status === 'ready' && user.data !== null);
+  }, [arrived, user]);
+  const leave = arrived === true && !noRedirect;
+  useEffect(() => {
+    if (leave) void app.redirectToAfterSignIn();
+  }, [leave, app]);
+  return leave;
+}
 
 /** The words of one credential page, picked from the labels. */
 function pageWords(kind: 'sign-in' | 'sign-up', labels: Readonly<LabelsOf<typeof credentialLabels>>) {

@@ -62,7 +62,7 @@ export function Handler({ app, basePath, pathname, labels, messages }: HandlerPr
   const page = <HandlerPage basePath={basePath} pathname={pathname} labels={labels} messages={messages} />;
   if (app && app !== context?.app) {
     return (
-      <LatchkeyProvider app={app} theme={context?.theme} projectName={context?.projectName}>
+      <LatchkeyProvider app={app} theme={context?.theme} projectName={context?.projectName} logo={context?.logo}>
         {page}
       </LatchkeyProvider>
     );

@@ -182,7 +182,9 @@ describe('the forced set-up', () => {
     let confirms = 0;
     const service = serviceOf(() => secondFactor('MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED'), {
       'POST /auth/mfa/setup': () => jsonAnswer(recordedAnswers.totpEnrolment),
-      'GET /users/me': () => jsonAnswer(userAnswer()),
+      // Nobody is signed in until the set-up is confirmed (the sign-in page sends somebody signed in on).
+      'GET /users/me': () =>
+        confirms > 1 ? jsonAnswer(userAnswer()) : knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER'),
       'POST /auth/mfa/setup/confirm': () => {
         confirms += 1;
         return confirms === 1
@@ -228,10 +230,15 @@ describe('the forced set-up', () => {
 
   it('continues to the sign-in page’s after_auth_return_to once the codes are kept', async () => {
     visit('/handler/sign-in?after_auth_return_to=%2Fbilling%3Ftab%3Dcards');
+    let confirmed = false;
     const service = serviceOf(() => secondFactor('MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED'), {
       'POST /auth/mfa/setup': () => jsonAnswer(recordedAnswers.totpEnrolment),
-      'GET /users/me': () => jsonAnswer(userAnswer()),
-      'POST /auth/mfa/setup/confirm': () => jsonAnswer({ ...recordedAnswers.signUp, ...recordedAnswers.recoveryCodes }),
+      'GET /users/me': () =>
+        confirmed ? jsonAnswer(userAnswer()) : knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER'),
+      'POST /auth/mfa/setup/confirm': () => {
+        confirmed = true;
+        return jsonAnswer({ ...recordedAnswers.signUp, ...recordedAnswers.recoveryCodes });
+      },
     });
     const user = await signInWithPassword(service.app);
     const field = await screen.findByLabelText('Code from the app, to confirm', {}, { timeout: 5_000 });

@@ -1,6 +1,6 @@
 'use client';
 /** `OAuthError`: the app's error page (`urls.error`), where the service sends a failed OAuth flow. */
-import { forwardRef, type HTMLAttributes } from 'react';
+import { forwardRef, type HTMLAttributes, type ReactNode } from 'react';
 import { AuthCard } from '../auth-card/auth-card.js';
 import { Icon } from '../internal/icon.js';
 import { TextContext, useText, wordsOf } from '../internal/text.js';
@@ -37,7 +37,8 @@ const explained: Record<string, [keyof typeof oauthLabels, keyof typeof oauthLab
  * A finished card for a flow that failed: a title and an explanation for
  * the common codes (cancelled at the provider, an e-mail or provider account
  * that belongs to someone else, a flow that took too long, sign-up closed),
- * the service's message as plain text, the code, and buttons back to
+ * the service's message as plain text for other codes, the code (which
+ * breaks at its underscores on a narrow screen), and buttons back to
  * sign-in and home. Other props and the ref go to the page element.
  *
  * @example
@@ -56,7 +57,8 @@ export const OAuthError = forwardRef<HTMLDivElement, OAuthErrorProps>(function O
   const query = typeof window === 'undefined' ? new URLSearchParams() : new URLSearchParams(window.location.search);
   const code = errorCode === undefined ? query.get('errorCode') : errorCode;
   const said = message === undefined ? query.get('message') : message;
-  const [titleKey, textKey] = (code && explained[code]) || ['oauthErrorTitle', 'oauthErrorText'];
+  const known = code ? explained[code] : undefined;
+  const [titleKey, textKey] = known ?? ['oauthErrorTitle', 'oauthErrorText'];
   return (
     <TextContext.Provider value={text}>
       <AuthCard
@@ -66,8 +68,9 @@ export const OAuthError = forwardRef<HTMLDivElement, OAuthErrorProps>(function O
         title={words[titleKey] as string}
         subtitle={words[textKey] as string}
       >
-        {said ? <p className="lk-oauth-error-message">{said}</p> : null}
-        {code ? <p className="lk-oauth-error-code">{words.oauthErrorCode({ code })}</p> : null}
+        {/* A code the page explains is said once, in its words; another one's message follows the general text. */}
+        {said && !known ? <p className="lk-oauth-error-message">{said}</p> : null}
+        {code ? <p className="lk-oauth-error-code">{breakable(words.oauthErrorCode({ code }))}</p> : null}
         <div className="lk-actions">
           <a className="lk-button lk-button-primary lk-button-block" href={app.urls.signIn}>
             {words.backToSignIn}
@@ -80,3 +83,15 @@ export const OAuthError = forwardRef<HTMLDivElement, OAuthErrorProps>(function O
     </TextContext.Provider>
   );
 });
+
+/** `text` with a line-break opportunity after each underscore, so that a long code breaks between its words. */
+function breakable(text: string): ReactNode[] {
+  const nodes: ReactNode[] = [];
+  let at = 0;
+  for (const part of text.split(/(?<=_)/)) {
+    if (at > 0) nodes.push(<wbr key={at} />);
+    nodes.push(part);
+    at += part.length;
+  }
+  return nodes;
+}

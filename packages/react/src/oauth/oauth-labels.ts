@@ -29,6 +29,13 @@ export const oauthLabels = {
   oauthTimeoutText: 'The sign-in flow expired or was started in another browser. Please start again.',
   oauthSignUpClosedTitle: 'Sign-up is closed',
   oauthSignUpClosedText: 'This app does not accept new accounts. Sign in with an account you already have.',
+  /** On the page a provider sign-in started from, when it was cancelled (or refused) at the provider. */
+  oauthCancelledNotice: 'Signing in with the provider was cancelled, so nothing changed.',
+  /** On the page a provider sign-in started from, when the provider's e-mail is an existing account's; a link follows. */
+  oauthEmailInUseNotice:
+    'An account already signs in with this e-mail address: sign in to it the usual way, then connect the provider from your account settings.',
+  /** The link after `oauthEmailInUseNotice`: sign-in, then account settings' connected accounts. */
+  oauthEmailInUseSignIn: 'Sign in, then connect it',
   /** The error code under the message, for support. */
   oauthErrorCode: ({ code }: { code: string }) => `Error code: ${code}`,
 };

@@ -64,12 +64,18 @@ const passkeysAndCodes = { passkey_enabled: true, magic_link_enabled: true };
 
 /** The sign-up page (or `page`) on a project with `config` over the recorded one; a service that accepts the flow. */
 function renderPage(config: Record<string, boolean>, more: Answers = {}, page: 'sign-up' | 'sign-in' = 'sign-up') {
+  // Nobody is signed in until the code signs the new account in (the page sends somebody signed in on).
+  let signedIn = false;
   const service = answeringApp(
     {
       'GET /projects/current': () => jsonAnswer({ ...project, config: { ...project.config, ...config } }),
       'POST /auth/otp/send-sign-in-code': () => jsonAnswer({ nonce: 'n'.repeat(39) }),
-      'POST /auth/otp/sign-in': () => jsonAnswer({ ...recordedAnswers.signUp, is_new_user: true }),
-      'GET /users/me': () => jsonAnswer(userAnswer()),
+      'POST /auth/otp/sign-in': () => {
+        signedIn = true;
+        return jsonAnswer({ ...recordedAnswers.signUp, is_new_user: true });
+      },
+      'GET /users/me': () =>
+        signedIn ? jsonAnswer(userAnswer()) : knownErrorAnswer('CANNOT_GET_OWN_USER_WITHOUT_USER'),
       'POST /auth/passkey/initiate-passkey-registration': () => jsonAnswer(recordedAnswers.passkeyRegistrationStarted),
       'POST /auth/passkey/register': () => jsonAnswer({}),
       'GET /users/me/passkeys': () => jsonAnswer(recordedAnswers.passkeyList),

@@ -5,9 +5,11 @@
  * visitor signs in or up (and comes back here), a signed-in one joins. An
  * account without the invited address is told so, with a way to switch
  * accounts: the service lets only the invited address in, and only once it
- * is verified. An invitee whose primary address is the invited one but not
- * yet verified is asked to verify it (the link itself proves nothing: it may
- * have been forwarded), with a button that mails the verification link.
+ * is verified or all there is to the account (a fresh sign-up with it: the
+ * invitation, mailed there, then verifies it). An invitee whose primary
+ * address is the invited one, not yet verified, beside other ways in is
+ * asked to verify it (there the link proves nothing: it may have been
+ * forwarded), with a button that mails the verification link.
  */
 import { isKnownError } from '@latchkey/js';
 import { forwardRef, type HTMLAttributes, useState } from 'react';

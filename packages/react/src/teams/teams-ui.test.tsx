@@ -247,7 +247,19 @@ describe('the team-invitation page', () => {
     await until('teamInvitationSwitchAccount');
 
     const invited = await signedUp(grace);
-    // The invited address, not yet proven: the page asks to verify it, not to switch accounts.
+    // The invited address, not yet proven, beside another way in (a second address): there the link proves
+    // nothing, and the page asks to verify the address, not to switch accounts.
+    const second = await service.fetch('/api/v1/contact-channels', {
+      method: 'POST',
+      headers: serverHeaders(),
+      body: JSON.stringify({
+        user_id: invited.user.id,
+        type: 'email',
+        value: uniqueEmail('grace-work'),
+        used_for_auth: false,
+      }),
+    });
+    expect(second.status).toBe(201);
     show(invited.app, <TeamInvitation />, page);
     await until('teamInvitationAccept');
     await press('⟦teamInvitationAccept⟧');

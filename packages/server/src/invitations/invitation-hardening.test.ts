@@ -1,7 +1,8 @@
 /**
  * What a team invitation must not give away, on PGlite and PostgreSQL: a
  * leaked link does not let another account in by adding the invited address
- * unverified, and accepting never verifies an address; the mail is no
+ * unverified beside its own ways in, nor verify it, while a fresh sign-up with
+ * the invited address accepts and the invitation verifies it; the mail is no
  * phishing vehicle (a team name's URL is not a link, the subject does not
  * carry the name, the inviter is named) and inviting is rate-limited per
  * inviter and per team.
@@ -98,16 +99,37 @@ describeEachBackend('team invitations', ({ databaseUrl }) => {
     expect((await channels(mallory)).find((channel) => channel.value === invited)?.is_verified).toBe(false);
   });
 
-  it('an unverified sign-up address is refused until it is verified, and stays as it was', async () => {
+  it('a fresh sign-up with the invited address accepts, and the code mailed to it verifies the address', async () => {
     const email = newEmail('grace');
     ok(await invite(email));
     const code = codeFromMail(await lastMailTo(service, email));
     const grace = await signUp(service, email);
-    expectKnownError(await accept(grace, code), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
     expect((await channels(grace))[0]).toMatchObject({ value: email, is_verified: false });
-    await verify(grace);
     expect(ok(await accept(grace, code))).toEqual({});
     expect(await members()).toContain(grace.user_id);
+    expect(await channels(grace)).toEqual([expect.objectContaining({ value: email, is_verified: true })]);
+    const user = ok(await call(service, 'GET', '/users/me', { headers: as(grace) }));
+    expect(user.primary_email_verified).toBe(true);
+  });
+
+  it('an unverified invited address beside another one is refused until it is verified, and stays as it was', async () => {
+    const email = newEmail('hedy');
+    ok(await invite(email));
+    const code = codeFromMail(await lastMailTo(service, email));
+    const hedy = await signUp(service, email);
+    ok(
+      await call(service, 'POST', '/contact-channels', {
+        headers: as(hedy),
+        json: { user_id: 'me', type: 'email', value: newEmail('hedy-other'), used_for_auth: false },
+      }),
+      201,
+    );
+    const before = await snapshot(service);
+    expectKnownError(await accept(hedy, code), 'EMAIL_NOT_ASSOCIATED_WITH_USER', 400);
+    expect(await snapshot(service)).toEqual(before);
+    await verify(hedy);
+    expect(ok(await accept(hedy, code))).toEqual({});
+    expect(await members()).toContain(hedy.user_id);
   });
 
   it('phishing text in invitation mails: a URL in the team name is no link, stays out of the subject, and the inviter is named', async () => {

@@ -7,10 +7,17 @@
 import { KnownError } from '@latchkey/protocol';
 import { mailCode } from '../codes/code-mail.js';
 import { type IssuedCode, useCode } from '../codes/codes.js';
-import { findUserChannelByValue } from '../contact-channels/contact-channel-store.js';
+import {
+  countOtherChannels,
+  findUserChannelByValue,
+  markChannelVerified,
+} from '../contact-channels/contact-channel-store.js';
+import { mirrorPrimaryChannel } from '../contact-channels/contact-channels-actions.js';
 import { type ActionContext, act, record } from '../events/recorder.js';
+import { countUserAccounts } from '../oauth/oauth-account-store.js';
 import type { ProjectRecord } from '../projects/projects.js';
-import type { TeamRow, VerificationCodeRow } from '../storage/schema.js';
+import type { Db } from '../storage/db.js';
+import type { ContactChannelRow, TeamRow, VerificationCodeRow } from '../storage/schema.js';
 import { joinTeam } from '../teams/teams-actions.js';
 import { lockUser } from '../users/user-store.js';
 import { revokeInvitation as deleteInvitation, revokeInvitationsTo } from './invitation-store.js';
@@ -66,10 +73,36 @@ export function revokeInvitation(ctx: ActionContext, teamId: string, invitationI
 }
 
 /**
+ * The user's channel with the invited address when the invitation lets them
+ * in: verified, or unverified and all there is to the account (no other
+ * address, no provider), which the code mailed to it proves (a fresh sign-up
+ * with the invited address: no separate verification mail is needed). Null
+ * otherwise: an account that added the address beside its own ways in (a
+ * leaked link) proves nothing by holding the code.
+ *
+ * @example
+ * const channel = await invitedChannel(db, projectId, userId, 'grace@example.com');
+ */
+export async function invitedChannel(
+  db: Db,
+  projectId: string,
+  userId: string,
+  invited: string,
+): Promise<ContactChannelRow | null> {
+  const channel = await findUserChannelByValue(db, projectId, userId, invited);
+  if (!channel || channel.is_verified) return channel;
+  const otherWaysIn =
+    (await countOtherChannels(db, projectId, userId, channel.id)) > 0 ||
+    (await countUserAccounts(db, projectId, userId)) > 0;
+  return otherWaysIn ? null : channel;
+}
+
+/**
  * Uses the checked invitation code and makes the context's user a member of
- * its team, while they still have the invited address verified
- * (EMAIL_NOT_ASSOCIATED_WITH_USER otherwise); a member already only uses the
- * code. TEAM_NOT_FOUND when the team was deleted meanwhile.
+ * its team, while the invitation still lets them in (`invitedChannel`:
+ * EMAIL_NOT_ASSOCIATED_WITH_USER otherwise); an unverified address it lets
+ * in becomes verified (`contact_channel.verified`). A member already only
+ * uses the code. TEAM_NOT_FOUND when the team was deleted meanwhile.
  */
 export async function acceptInvitation(
   ctx: ActionContext,
@@ -87,8 +120,12 @@ export async function acceptInvitation(
       // The user's row: the lock every change to their channels takes.
       await lockUser(tx.db, project.id, userId);
       // Read again under the lock: the address may have been removed since the check.
-      const channel = await findUserChannelByValue(tx.db, project.id, userId, invited);
-      if (!channel?.is_verified) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
+      const channel = await invitedChannel(tx.db, project.id, userId, invited);
+      if (!channel) throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
+      if (await markChannelVerified(tx.db, channel)) {
+        await mirrorPrimaryChannel(tx.db, project.id, userId);
+        await record(tx, 'contact_channel.verified', { userId, data: { channel_id: channel.id } });
+      }
       await joinTeam(tx.db, { project, teamId: team.id, userId, role: 'member', now });
       await record(tx, 'team_invitation.accepted', { data: { team_id: team.id, invitation_id: code.id } });
     });

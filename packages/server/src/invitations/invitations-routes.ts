@@ -4,14 +4,14 @@
  * An invitation is a verification code (hashed, single use, 7 days,
  * attempt-limited) mailed as a link, bound to its team and to the address it
  * was sent to:
- * - Only a user who has the invited address as a VERIFIED contact channel may
- *   accept: a forwarded or leaked link does not let another account in, not
- *   even one that adds the invited address unverified. Others get
- *   EMAIL_NOT_ASSOCIATED_WITH_USER and the code stays usable for the right
- *   person, who verifies the address first (a fresh sign-up with it does so
- *   through its verification mail). Accepting proves nothing about the
- *   mailbox (whoever holds the link may not be its owner), so it verifies
- *   nothing.
+ * - Only a user who has the invited address may accept, and only when it is
+ *   verified or all there is to the account: a fresh sign-up with the invited
+ *   address accepts at once, and the code mailed to the address proves the
+ *   mailbox (the address becomes verified; no separate verification mail is
+ *   needed). A forwarded or leaked link does not let another account in, not
+ *   even one that adds the invited address unverified beside its own ways in:
+ *   it gets EMAIL_NOT_ASSOCIATED_WITH_USER, nothing is verified, and the code
+ *   stays usable for the right person.
  * - Accepting uses the code in the transaction that adds the membership: of
  *   two concurrent accepts one wins, the other is VERIFICATION_CODE_ALREADY_USED.
  *   A user already a member uses the code and nothing else changes.
@@ -35,7 +35,7 @@ import { z } from 'zod';
 import { checkClientCode, checkCodeRoute } from '../codes/code-mail.js';
 import { codeErrors, verificationCode } from '../codes/codes.js';
 import { callbackUrl, email, idRef, successAnswer } from '../common/schemas.js';
-import { findAuthChannel, findUserChannelByValue } from '../contact-channels/contact-channel-store.js';
+import { findAuthChannel } from '../contact-channels/contact-channel-store.js';
 import type { Deps } from '../deps.js';
 import { type ActionContext, requestContext } from '../events/recorder.js';
 import { defineRoute, type Route } from '../http/route.js';
@@ -48,7 +48,7 @@ import { requireClientUser, teamAccessErrors, teamFor } from '../teams/team-acce
 import { findTeam } from '../teams/team-store.js';
 import { findUser } from '../users/user-store.js';
 import { listPendingInvitations } from './invitation-store.js';
-import { acceptInvitation, revokeInvitation, sendInvitation } from './invitations-actions.js';
+import { acceptInvitation, invitedChannel, revokeInvitation, sendInvitation } from './invitations-actions.js';
 
 const { inviteMembers, readMembers, removeMembers } = systemTeamPermissions;
 
@@ -210,7 +210,7 @@ const accept = defineRoute({
   path: '/team-invitations/accept',
   tag: 'team-invitations',
   summary:
-    "Joins the team with the project's member permissions; the signed-in user must have the invited address, verified.",
+    "Joins the team with the project's member permissions; the signed-in user must have the invited address, verified or all there is to the account (then the invitation verifies it).",
   access: 'client',
   body: z.strictObject({ code: verificationCode }),
   answer: z.object({}).strict().meta({ id: 'Empty' }),
@@ -221,7 +221,7 @@ const accept = defineRoute({
     const ctx = requestContext(input);
     const { row, team, email: invited } = await checkedInvitation(ctx, deps, project, body.code, true);
     const userId = ctx.userId!;
-    if (!(await findUserChannelByValue(deps.db, project.id, userId, invited))?.is_verified) {
+    if (!(await invitedChannel(deps.db, project.id, userId, invited))) {
       throw new KnownError('EMAIL_NOT_ASSOCIATED_WITH_USER');
     }
     await acceptInvitation(ctx, project, row, team, invited);

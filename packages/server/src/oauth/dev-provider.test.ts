@@ -53,7 +53,11 @@ describe('the development stand-in', () => {
     expect(new URL(end.url).pathname).toBe('/api/v1/auth/oauth/dev-provider/github');
     expect(html).toContain('Development stand-in');
     expect(html).toContain('Sign in with GitHub');
-    expect(html).toContain('ada@example.com');
+    // Its people are nobody the docs' examples sign up (the README's is ada@example.com).
+    expect(html).toContain('noor@stand-in.localhost');
+    expect(html).not.toContain('@example.com');
+    // It follows the visitor's colour scheme.
+    expect(html).toContain('prefers-color-scheme:dark');
   });
 
   it('signs up a new user with the typed name and an unverified address, then signs the same user in', async () => {

@@ -92,10 +92,14 @@ const pageQuery = z.object({
   code_challenge: z.string().max(256),
 });
 
+/**
+ * The people offered with one click. Their addresses are under `stand-in.localhost`, a name no mailbox has and
+ * no example in the docs uses: an account made from the README's examples (`ada@example.com`) never meets one.
+ */
 const people = [
-  { name: 'Ada Lovelace', email: 'ada@example.com' },
-  { name: 'Alan Turing', email: 'alan@example.com' },
-  { name: 'Grace Hopper', email: 'grace@example.com' },
+  { name: 'Noor Haddad', email: 'noor@stand-in.localhost' },
+  { name: 'Kenji Sato', email: 'kenji@stand-in.localhost' },
+  { name: 'Ines Duarte', email: 'ines@stand-in.localhost' },
 ];
 
 function escapeHtml(value: string): string {
@@ -133,13 +137,16 @@ function page(providerId: string, query: z.infer<typeof pageQuery>): string {
     )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${provider} (development stand-in)</title><style>
-body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f4f4f5;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#18181b}
-main{width:min(420px,calc(100vw - 32px));background:#fff;border:1px solid #e4e4e7;border-radius:12px;padding:28px;box-shadow:0 1px 3px rgba(0,0,0,.06)}
-h1{font-size:20px;margin:0 0 4px}p{margin:0 0 16px;color:#52525b}.badge{display:inline-block;font-size:12px;font-weight:600;color:#92400e;background:#fef3c7;border-radius:999px;padding:2px 10px;margin-bottom:12px}
-.person{display:flex;flex-direction:column;align-items:flex-start;width:100%;text-align:left;border:1px solid #e4e4e7;background:#fff;border-radius:8px;padding:10px 14px;margin:0 0 8px;font:inherit;cursor:pointer}.person:hover{border-color:#a1a1aa}.person span{color:#71717a;font-size:13px}
-form{margin:0}label{display:block;font-size:13px;font-weight:600;margin:12px 0 4px}input[type=text],input[type=email]{box-sizing:border-box;width:100%;padding:8px 10px;border:1px solid #d4d4d8;border-radius:8px;font:inherit}
-.row{display:flex;gap:8px;margin-top:16px}.primary,.secondary{flex:1;padding:9px 12px;border-radius:8px;font:inherit;font-weight:600;cursor:pointer}.primary{background:#18181b;color:#fff;border:1px solid #18181b}.secondary{background:#fff;color:#18181b;border:1px solid #d4d4d8}
-hr{border:0;border-top:1px solid #e4e4e7;margin:20px 0}
+
+:root{color-scheme:light dark;--bg:#f4f4f5;--card:#fff;--line:#e4e4e7;--text:#18181b;--muted:#52525b;--faint:#71717a;--field:#d4d4d8;--hover:#a1a1aa;--badge-text:#92400e;--badge:#fef3c7;--primary:#18181b;--on-primary:#fff}
+@media (prefers-color-scheme:dark){:root{--bg:#09090b;--card:#18181b;--line:#3f3f46;--text:#fafafa;--muted:#a1a1aa;--faint:#a1a1aa;--field:#52525b;--hover:#71717a;--badge-text:#fde68a;--badge:#422006;--primary:#fafafa;--on-primary:#18181b}}
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:var(--bg);font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--text)}
+main{box-sizing:border-box;width:min(420px,calc(100vw - 32px));background:var(--card);border:1px solid var(--line);border-radius:12px;padding:28px;box-shadow:0 1px 3px rgba(0,0,0,.06)}
+h1{font-size:20px;margin:0 0 4px}p{margin:0 0 16px;color:var(--muted)}.badge{display:inline-block;font-size:12px;font-weight:600;color:var(--badge-text);background:var(--badge);border-radius:999px;padding:2px 10px;margin-bottom:12px}
+.person{display:flex;flex-direction:column;align-items:flex-start;width:100%;text-align:left;border:1px solid var(--line);background:var(--card);color:var(--text);border-radius:8px;padding:10px 14px;margin:0 0 8px;font:inherit;cursor:pointer;overflow-wrap:anywhere}.person:hover{border-color:var(--hover)}.person span{color:var(--faint);font-size:13px}
+form{margin:0}label{display:block;font-size:13px;font-weight:600;margin:12px 0 4px}input[type=text],input[type=email]{box-sizing:border-box;width:100%;padding:8px 10px;border:1px solid var(--field);border-radius:8px;font:inherit;background:var(--card);color:var(--text)}
+.row{display:flex;gap:8px;margin-top:16px}.primary,.secondary{flex:1;padding:9px 12px;border-radius:8px;font:inherit;font-weight:600;cursor:pointer}.primary{background:var(--primary);color:var(--on-primary);border:1px solid var(--primary)}.secondary{background:var(--card);color:var(--text);border:1px solid var(--field)}
+hr{border:0;border-top:1px solid var(--line);margin:20px 0}
 </style></head><body><main><span class="badge">Development stand-in</span><h1>Sign in with ${provider}</h1>
 <p>This page stands in for ${provider} while you develop: no ${provider} account is used and nothing leaves this machine. Pick a person, or type one. The e-mail is not verified.</p>
 ${choices}<hr><form method="post">${hidden}<label for="name">Name</label><input id="name" name="name" type="text" maxlength="100" autocomplete="off"><label for="email">E-mail</label><input id="email" name="email" type="email" maxlength="254" required autocomplete="off">
@@ -192,7 +199,7 @@ const choose = defineRoute({
       const email = (form.get('email') ?? '').trim();
       const name = (form.get('name') ?? '').trim().slice(0, 100);
       if (!z.email().max(254).safeParse(email).success) {
-        throw new KnownError('SCHEMA_ERROR', { message: 'Type an e-mail address, like ada@example.com.' });
+        throw new KnownError('SCHEMA_ERROR', { message: 'Type an e-mail address, like name@example.com.' });
       }
       const code: z.infer<typeof sealedCode> = {
         provider: params.providerId,
