@@ -132,6 +132,7 @@ function Switcher({ onChange, urlMap }: Pick<SelectedTeamSwitcherProps, 'onChang
       {open ? (
         <div
           {...menuProps}
+          role="dialog"
           className="lk-menu lk-team-switcher-popover"
           id={popoverId}
           aria-label={labels.teamSwitcherTitle}
