@@ -79,8 +79,6 @@ function Switcher({ onChange, urlMap }: Pick<SelectedTeamSwitcherProps, 'onChang
   const [busy, setBusy] = useState(false);
   const [creating, setCreating] = useState(false);
   const popoverId = useId();
-  const labelId = useId();
-  const nameId = useId();
   const createRef = useRef<HTMLDivElement>(null);
   const selected = user.selectedTeam;
   const canCreate = project.status === 'ready' && project.data.config.clientTeamCreationEnabled;
@@ -113,20 +111,14 @@ function Switcher({ onChange, urlMap }: Pick<SelectedTeamSwitcherProps, 'onChang
 
   return (
     <>
-      <span className="lk-team-switcher-label" id={labelId}>
-        {labels.teamSwitcherLabel}
-      </span>
       <button
         type="button"
         className="lk-team-switcher-trigger"
-        aria-labelledby={`${labelId} ${nameId}`}
         aria-controls={open ? popoverId : undefined}
         {...buttonProps}
       >
-        <TeamAvatar team={selected} />
-        <span className="lk-team-switcher-name" id={nameId}>
-          {selected?.displayName ?? labels.teamSwitcherNone}
-        </span>
+        <span className="lk-team-switcher-label">{labels.teamSwitcherLabel}</span> <TeamAvatar team={selected} />
+        <span className="lk-team-switcher-name">{selected?.displayName ?? labels.teamSwitcherNone}</span>
         <Icon name="chevron-down" size={14} className="lk-chevron" />
       </button>
       {open ? (
