@@ -108,6 +108,8 @@ function createTeamObject(data: TeamData, scope: ClientScope): Team {
   const { id } = data;
   const afterChange = () => scope.reloadWithUser(teamsQuery);
   const changed = () => scope.data.invalidate(teamKey(id));
+  const setPermission = (granted: boolean) => (userId: string, permissionId: string) =>
+    setTeamPermission(send, granted, id, userId, permissionId).then(changed);
   return {
     ...data,
     async update(update) {
@@ -132,26 +134,15 @@ function createTeamObject(data: TeamData, scope: ClientScope): Team {
       await removeTeamMember(send, id, userId);
       await changed();
     },
-    async grantPermission(userId, permissionId) {
-      await setTeamPermission(send, true, id, userId, permissionId);
-      await changed();
-    },
-    async revokePermission(userId, permissionId) {
-      await setTeamPermission(send, false, id, userId, permissionId);
-      await changed();
-    },
+    grantPermission: setPermission(true),
+    revokePermission: setPermission(false),
     listInvitations: () => loadInvitations(send, id, changed),
   };
 }
 
 async function loadMembers(send: Send, teamId: string): Promise<TeamUser[]> {
   const members = await listTeamMembers(send, teamId, () => undefined);
-  return members.map(({ userId, teamProfile, primaryEmail, permissionIds }) => ({
-    id: userId,
-    teamProfile,
-    primaryEmail,
-    permissionIds,
-  }));
+  return members.map(({ userId, user: _, ...member }) => ({ id: userId, ...member }));
 }
 
 async function loadInvitations(send: Send, teamId: string, afterRevoke?: () => Promise<void>) {
