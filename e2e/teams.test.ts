@@ -1,11 +1,15 @@
 /**
  * Teams as people use them, in real Chromium against the built `latchkey
- * dev` and demo: Ada creates a team in account settings and invites Grace by
- * e-mail; Grace, in her own browser, opens the link from the dev mailbox,
- * creates her account on the way (the invitation proves her address) and joins; Ada sees her among the members,
- * switches teams with the switcher in the header, and removes her; Grace's
- * account then shows no team.
+ * dev` and demo: Ada creates a team in account settings (it becomes her
+ * selected team) and invites Grace by e-mail; Grace, in her own browser,
+ * opens the link from the dev mailbox, creates her account on the way (the
+ * invitation proves her address) and joins (the team becomes hers selected); Ada sees her among the members by
+ * e-mail with her role, makes her an admin (Grace may then rename and delete
+ * the team) and takes it back; Ada creates and switches teams with the
+ * switcher in the header by keyboard alone, and removes Grace, whose account
+ * then shows no team. axe checks the Teams section and the open switcher.
  */
+import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkOf, waitForMail } from './support/mailbox.js';
@@ -21,6 +25,24 @@ afterAll(async () => {
 
 const password = 'correct-horse-battery';
 const newAddress = (name: string) => `${name}-${Date.now()}@example.com`;
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The serious and critical axe violations of the page, or of `selector` in it. */
+async function axeViolations(page: Page, selector?: string): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  const violations = (await page.evaluate(async (within) => {
+    const axe = (globalThis as unknown as { axe: { run(context?: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(within ?? document)).violations;
+  }, selector)) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** The header's team switcher button, named after the selected team. */
+const switcherOf = (page: Page, team: string) => page.getByRole('button', { name: `Team ${team}`, exact: true });
+const isFocused = (page: Page, team: string) => switcherOf(page, team).evaluate((el) => el === document.activeElement);
 
 async function fresh(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await stack.browser.newContext();
@@ -75,39 +97,90 @@ describe('teams in Chromium', () => {
     await other.page.getByRole('button', { name: 'Join team' }).click();
     await other.page.getByRole('heading', { level: 1, name: 'You joined Acme' }).waitFor({ timeout: 15_000 });
 
-    // Ada sees Grace among the members, no invitation pending, and makes a second team.
+    // The team Grace joined is her selected one.
+    await switcherOf(other.page, 'Acme').waitFor({ timeout: 15_000 });
+
+    // Ada sees Grace among the members by e-mail (she has no name) with her role, and no invitation pending.
     await teamsSettings(ada.page);
+    await ada.page.getByRole('heading', { level: 3, name: 'Managing Acme' }).waitFor();
     const members = ada.page.getByRole('list', { name: 'Members' });
     await expect.poll(() => members.getByRole('listitem').count(), { timeout: 15_000 }).toBe(2);
-    await ada.page.getByRole('button', { name: 'Remove Unnamed member' }).waitFor();
+    const graceRow = members.getByRole('listitem').filter({ hasText: grace });
+    await graceRow.getByText('member', { exact: true }).waitFor();
+    await members.getByRole('listitem').filter({ hasText: 'You' }).getByText('admin', { exact: true }).waitFor();
+    await ada.page.getByRole('button', { name: `Remove ${grace}` }).waitFor();
     await ada.page.getByText('No pending invitations.').waitFor();
-    await ada.page.getByLabel('Team name', { exact: true }).fill('Beta');
-    await ada.page.getByRole('button', { name: 'Create team' }).click();
-    await ada.page.getByText('Beta was created.').waitFor();
+    expect(await axeViolations(ada.page, '.lk-settings-section')).toEqual([]);
 
-    // The switcher in the header selects a team; the choice is the user's, so it survives a reload.
-    const switcher = ada.page.getByLabel('Team', { exact: true });
-    await expect.poll(async () => (await switcher.locator('option').allTextContents()).join('|')).toContain('Beta');
+    // Grace may not rename or delete Acme; Ada makes her an admin, and then she may; Ada takes it back.
+    await teamsSettings(other.page);
+    await other.page.getByRole('heading', { level: 3, name: 'Managing Acme' }).waitFor({ timeout: 15_000 });
+    await other.page.getByRole('list', { name: 'Members' }).waitFor();
+    expect(await other.page.getByRole('button', { name: 'Delete team' }).count()).toBe(0);
+    expect(await other.page.getByRole('button', { name: /^Grant/ }).count()).toBe(0);
+    await ada.page.getByLabel(`Role to grant to ${grace}`).selectOption('admin');
+    await ada.page.getByRole('button', { name: `Grant the chosen role to ${grace}` }).click();
+    await ada.page.getByText(`${grace} now has admin.`).waitFor();
+    await graceRow.getByText('admin', { exact: true }).waitFor();
+    await teamsSettings(other.page);
+    await other.page.getByRole('button', { name: 'Delete team' }).waitFor({ timeout: 15_000 });
+    await other.page.getByLabel('Name', { exact: true }).fill('Acme Corp');
+    await other.page.getByRole('button', { name: 'Save' }).first().click();
+    await other.page.getByText('The team is now called Acme Corp.').waitFor();
+    await ada.page.getByRole('button', { name: `Revoke admin from ${grace}` }).click();
+    await ada.page.getByText(`${grace} no longer has admin.`).waitFor();
+    await teamsSettings(other.page);
+    await other.page.getByRole('list', { name: 'Members' }).waitFor({ timeout: 15_000 });
+    expect(await other.page.getByRole('button', { name: 'Delete team' }).count()).toBe(0);
+
+    // The switcher by keyboard alone: open it, create Beta inline (then selected, the focus back on the button).
+    await ada.page.goto(`${stack.demoUrl}/`);
+    const acme = switcherOf(ada.page, 'Acme Corp');
+    await acme.waitFor({ timeout: 15_000 });
+    await acme.focus();
+    await ada.page.keyboard.press('Enter');
+    const popover = ada.page.getByRole('dialog', { name: 'Switch team' });
+    await popover.waitFor();
+    const current = popover.getByRole('button', { name: 'Acme Corp' });
+    expect(await current.getAttribute('aria-current')).toBe('true');
+    expect(await current.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await axeViolations(ada.page, '.lk-team-switcher')).toEqual([]);
+    await ada.page.keyboard.press('Tab');
+    await ada.page.keyboard.press('Enter');
+    await ada.page.keyboard.type('Beta');
+    await ada.page.keyboard.press('Enter');
+    await switcherOf(ada.page, 'Beta').waitFor({ timeout: 15_000 });
+    expect(await popover.count()).toBe(0);
+    await expect.poll(() => isFocused(ada.page, 'Beta')).toBe(true);
+
+    // Open on Beta (current), arrow up to Acme Corp, Enter chooses it; Escape closes and the focus returns.
+    await ada.page.keyboard.press('Enter');
+    await popover.waitFor();
+    expect(await popover.getByRole('button', { name: 'Beta' }).getAttribute('aria-current')).toBe('true');
+    await ada.page.keyboard.press('ArrowUp');
+    expect(await current.evaluate((el) => el === document.activeElement)).toBe(true);
     // The choice is saved by PATCH /users/me; a reload before it answers would cancel it.
     const saved = ada.page.waitForResponse(
       (response) => response.request().method() === 'PATCH' && new URL(response.url()).pathname.endsWith('/users/me'),
     );
-    await switcher.selectOption({ label: 'Beta' });
+    await ada.page.keyboard.press('Enter');
     expect((await saved).ok()).toBe(true);
+    await switcherOf(ada.page, 'Acme Corp').waitFor();
+    await expect.poll(() => isFocused(ada.page, 'Acme Corp')).toBe(true);
+    await ada.page.keyboard.press('ArrowDown');
+    await popover.waitFor();
+    await ada.page.keyboard.press('Escape');
+    await expect.poll(() => popover.count()).toBe(0);
+    await expect.poll(() => isFocused(ada.page, 'Acme Corp')).toBe(true);
+    // The choice is the user's, so it survives a reload.
     await ada.page.reload();
-    await expect
-      .poll(async () => ada.page.getByLabel('Team', { exact: true }).locator('option:checked').textContent(), {
-        timeout: 15_000,
-      })
-      .toBe('Beta');
-    await ada.page.getByLabel('Team', { exact: true }).selectOption({ label: 'Acme' });
-    await expect.poll(async () => switcher.locator('option:checked').textContent()).toBe('Acme');
+    await switcherOf(ada.page, 'Acme Corp').waitFor({ timeout: 15_000 });
 
-    // Ada removes Grace from Acme.
+    // Ada removes Grace from Acme Corp.
     await teamsSettings(ada.page);
-    await ada.page.getByRole('button', { name: 'Manage Acme' }).click();
-    await ada.page.getByRole('button', { name: 'Remove Unnamed member' }).click();
-    await ada.page.getByText('Unnamed member was removed from the team.').waitFor();
+    await ada.page.getByRole('button', { name: 'Manage Acme Corp' }).click();
+    await ada.page.getByRole('button', { name: `Remove ${grace}` }).click();
+    await ada.page.getByText(`${grace} was removed from the team.`).waitFor();
 
     await teamsSettings(other.page);
     await other.page.getByText('You are not in any team yet.').waitFor({ timeout: 15_000 });

@@ -405,6 +405,10 @@ export interface ClientTeamMemberProfileWire {
   user_id: string;
   display_name: string | null;
   profile_image_url: string | null;
+  /** Latchkey extension, for callers who may read the members: the member's primary e-mail. */
+  primary_email?: string | null;
+  /** Latchkey extension, for callers who may read the members: the permissions granted directly. */
+  permission_ids?: string[];
 }
 
 /** A member's profile as server code sees it: with the whole user. */

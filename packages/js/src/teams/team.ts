@@ -23,6 +23,7 @@ import {
   listTeams,
   removeTeamMember,
   revokeTeamInvitation,
+  setTeamPermission,
   type TeamInvitationData,
   type TeamMemberProfile,
   type TeamUpdate,
@@ -41,6 +42,10 @@ import {
 export interface TeamUser {
   id: string;
   teamProfile: TeamMemberProfile;
+  /** Latchkey extension: their primary e-mail address (`null` when they have none). */
+  primaryEmail: string | null;
+  /** Latchkey extension: the permissions granted to them in the team directly, their roles (`admin`, `member`…). */
+  permissionIds: string[];
 }
 
 /**
@@ -80,6 +85,13 @@ export interface Team extends TeamData {
   listUsers(): Promise<TeamUser[]>;
   /** Removes another member (needs `$remove_members`; to leave, use `user.leaveTeam`). */
   removeUser(userId: string): Promise<void>;
+  /**
+   * Latchkey extension: grants a member a permission (a role such as `admin`);
+   * needs `$remove_members` and the permission itself. Then re-reads the members.
+   */
+  grantPermission(userId: string, permissionId: string): Promise<void>;
+  /** Latchkey extension: revokes a permission granted to a member directly (needs what `grantPermission` needs). */
+  revokePermission(userId: string, permissionId: string): Promise<void>;
   /** The pending invitations (needs `$read_members` and `$invite_members`). */
   listInvitations(): Promise<TeamInvitation[]>;
 }
@@ -96,6 +108,8 @@ function createTeamObject(data: TeamData, scope: ClientScope): Team {
   const { id } = data;
   const afterChange = () => scope.reloadWithUser(teamsQuery);
   const changed = () => scope.data.invalidate(teamKey(id));
+  const setPermission = (granted: boolean) => (userId: string, permissionId: string) =>
+    setTeamPermission(send, granted, id, userId, permissionId).then(changed);
   return {
     ...data,
     async update(update) {
@@ -120,13 +134,15 @@ function createTeamObject(data: TeamData, scope: ClientScope): Team {
       await removeTeamMember(send, id, userId);
       await changed();
     },
+    grantPermission: setPermission(true),
+    revokePermission: setPermission(false),
     listInvitations: () => loadInvitations(send, id, changed),
   };
 }
 
 async function loadMembers(send: Send, teamId: string): Promise<TeamUser[]> {
   const members = await listTeamMembers(send, teamId, () => undefined);
-  return members.map((member) => ({ id: member.userId, teamProfile: member.teamProfile }));
+  return members.map(({ userId, user: _, ...member }) => ({ id: userId, ...member }));
 }
 
 async function loadInvitations(send: Send, teamId: string, afterRevoke?: () => Promise<void>) {

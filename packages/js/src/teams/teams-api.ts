@@ -92,6 +92,10 @@ export interface TeamPermission {
 export interface ProfileData<U = undefined> {
   userId: string;
   teamProfile: TeamMemberProfile;
+  /** Latchkey extension, for members who may read the members: the primary e-mail (`null`: none, or not shown). */
+  primaryEmail: string | null;
+  /** Latchkey extension, for members who may read the members: the permissions granted directly (`[]`: not shown). */
+  permissionIds: string[];
   /** The whole user (server access only). */
   user: U;
 }
@@ -163,6 +167,20 @@ function readProfile<U>(readUser: (profile: Fields<ClientTeamMemberProfileWire>)
       displayName: profile.stringOrNull('display_name'),
       profileImageUrl: profile.stringOrNull('profile_image_url'),
     },
+    primaryEmail:
+      profile.value<string | null | undefined>(
+        'primary_email',
+        (v) => v === null || typeof v === 'string',
+        'a string or null',
+        true,
+      ) ?? null,
+    permissionIds:
+      profile.value<string[] | undefined>(
+        'permission_ids',
+        (v) => Array.isArray(v) && v.every((id) => typeof id === 'string'),
+        'a list of strings',
+        true,
+      ) ?? [],
     user: readUser(profile),
   });
 }
@@ -212,7 +230,7 @@ export function listTeamPermissions(
   );
 }
 
-/** `POST` or `DELETE /team-permissions/{team}/{user}/{permission}` (server access). */
+/** `POST` or `DELETE /team-permissions/{team}/{user}/{permission}` (server access; a member's with `$remove_members`). */
 export function setTeamPermission(
   send: Send,
   granted: boolean,

@@ -1,25 +1,28 @@
 /**
- * The Teams section: the user's teams (one of them chosen to manage), a form
- * to create one when the project allows it, and for the chosen team what the
- * user's permissions there allow: rename (`$update_team`), the members
- * (`$read_members`) and removing them (`$remove_members`), inviting
- * (`$invite_members`), the pending invitations and revoking them, the user's
- * own name in the team, leaving, and deleting the team (`$delete_team`).
- * Actions the user may not take are not shown; the service checks them too.
+ * The Teams section: the user's teams (one of them chosen to manage), then
+ * the chosen team under its own heading with what the user's permissions
+ * there allow: rename (`$update_team`), the members (`$read_members`: their
+ * name, else e-mail, and roles), removing them and granting or revoking the
+ * roles the user holds (`$remove_members`), inviting (`$invite_members`), the
+ * pending invitations and revoking them, the user's own name in the team,
+ * leaving, and deleting the team (`$delete_team`); apart, after it, a form to
+ * create a team when the project allows it (the new team becomes the
+ * selected one). Actions the user may not take are not shown; the service
+ * checks them too.
  */
-import { type Team, teamInvitationsQuery, teamMembersQuery, teamPermissionsQuery } from '@latchkey/js';
+import { type Team, type TeamUser, teamInvitationsQuery, teamMembersQuery, teamPermissionsQuery } from '@latchkey/js';
 import { systemTeamPermissions } from '@latchkey/protocol';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
-import { Form, FormInputField } from '../form/form.js';
 import { BusyButton } from '../form/submit-button.js';
 import { type FormAction, type Outcome, useFormAction } from '../form/use-form-action.js';
-import { errorText, formMessage } from '../internal/error-text.js';
-import { useLabels, useMessages } from '../internal/text.js';
+import { useLabels } from '../internal/text.js';
 import { useAppData, useQuery } from '../internal/use-app-data.js';
 import { useApp } from '../provider.js';
+import { OneFieldForm } from '../teams/one-field-form.js';
+import { TeamAvatar } from '../teams/selected-team-switcher.js';
 import { teamLabels } from '../teams/team-labels.js';
-import { useTeams } from '../teams/use-teams.js';
+import { createSelectedTeam, useTeams } from '../teams/use-teams.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
 import { SettingsActions, SettingsBlock, SettingsRow, SettingsStatus } from './settings-parts.js';
@@ -49,9 +52,7 @@ export function TeamsSection() {
               <li key={team.id} className="lk-email-row lk-team-choice" aria-current={team.id === chosen?.id}>
                 <div className="lk-email-summary">
                   <span className="lk-email-identity">
-                    <span className="lk-avatar lk-team-avatar" aria-hidden="true">
-                      {team.displayName.slice(0, 1).toUpperCase()}
-                    </span>
+                    <TeamAvatar team={team} />
                     <span className="lk-email-address">{team.displayName}</span>
                     {team.id === user.selectedTeam?.id ? (
                       <span className="lk-badge lk-badge-primary">{labels.accountTeamSelected}</span>
@@ -71,22 +72,22 @@ export function TeamsSection() {
           </ul>
         )}
       </SettingsBlock>
+      <OutcomeNotice outcome={gone} />
+      {chosen ? (
+        <TeamPanel key={chosen.id} team={chosen} onGone={(text) => setGone({ kind: 'success', text })} />
+      ) : null}
       {canCreate ? (
         <SettingsBlock title={labels.accountTeamCreateTitle}>
           <OneFieldForm
             label={labels.accountTeamCreateLabel}
             submit={labels.accountTeamCreateSubmit}
             onSubmit={async (name) => {
-              const team = await user.createTeam({ displayName: name });
+              const team = await createSelectedTeam(user, name);
               setChosenId(team.id);
               return labels.accountTeamCreated({ team: team.displayName });
             }}
           />
         </SettingsBlock>
-      ) : null}
-      <OutcomeNotice outcome={gone} />
-      {chosen ? (
-        <TeamPanel key={chosen.id} team={chosen} onGone={(text) => setGone({ kind: 'success', text })} />
       ) : null}
     </>
   );
@@ -120,11 +121,41 @@ function useTeamState(team: Team) {
 function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => void }) {
   const labels = useLabels(accountSettingsLabels, teamLabels);
   const { state, failed, user } = useTeamState(team);
+  const headingId = useId();
+  return (
+    <section className="lk-team-panel" aria-labelledby={headingId}>
+      <h3 className="lk-team-panel-title" id={headingId}>
+        <TeamAvatar team={team} />
+        <span>{labels.accountTeamManaging({ team: team.displayName })}</span>
+      </h3>
+      {failed ? (
+        <p className="lk-error-text">{labels.accountTeamsLoadFailed}</p>
+      ) : state ? (
+        <TeamPanelBody team={team} state={state} user={user} onGone={onGone} />
+      ) : (
+        <SettingsStatus>{labels.accountTeamsLoading}</SettingsStatus>
+      )}
+    </section>
+  );
+}
+
+type TeamState = NonNullable<ReturnType<typeof useTeamState>['state']>;
+
+function TeamPanelBody({
+  team,
+  state,
+  user,
+  onGone,
+}: {
+  team: Team;
+  state: TeamState;
+  user: ReturnType<typeof useTeamState>['user'];
+  onGone: (text: string) => void;
+}) {
+  const labels = useLabels(accountSettingsLabels, teamLabels);
   // Row actions take their row away (a removed member, a revoked invitation): their outcome shows under the list.
   const memberAction = useFormAction();
   const invitationAction = useFormAction();
-  if (failed) return <p className="lk-error-text">{labels.accountTeamsLoadFailed}</p>;
-  if (!state) return <SettingsStatus>{labels.accountTeamsLoading}</SettingsStatus>;
   const { held, members, invitations } = state;
   const may = (permission: string) => held.has(permission);
   return (
@@ -158,29 +189,16 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
       {may(readMembers) ? (
         <SettingsBlock className="lk-settings-block-wide" title={labels.accountTeamMembersTitle}>
           <ul className="lk-email-list" aria-label={labels.accountTeamMembersTitle}>
-            {members.map((member) => {
-              const name = member.teamProfile.displayName ?? labels.accountTeamUnnamedMember;
-              return (
-                <Row
-                  key={member.id}
-                  label={name}
-                  badge={member.id === user.id ? labels.accountTeamYou : null}
-                  action={
-                    may(removeMembers) && member.id !== user.id
-                      ? {
-                          text: labels.accountTeamRemoveMember({ member: name }),
-                          run: async () => {
-                            await team.removeUser(member.id);
-                            return labels.accountTeamMemberRemoved({ member: name });
-                          },
-                        }
-                      : null
-                  }
-                  run={memberAction.run}
-                  busy={memberAction.busy}
-                />
-              );
-            })}
+            {members.map((member) => (
+              <MemberRow
+                key={member.id}
+                team={team}
+                member={member}
+                you={member.id === user.id}
+                held={held}
+                action={memberAction}
+              />
+            ))}
           </ul>
           <OutcomeNotice outcome={memberAction.outcome} />
         </SettingsBlock>
@@ -257,51 +275,122 @@ function TeamPanel({ team, onGone }: { team: Team; onGone: (text: string) => voi
   );
 }
 
-/** A labelled one-field form (a name or an address) with its outcome. */
-function OneFieldForm(props: {
-  label: string;
-  submit: string;
-  initial?: string;
-  email?: boolean;
-  optional?: boolean;
-  onSubmit: (value: string) => Promise<string>;
-}) {
+/** What a member is called: their team name, else their account name (the service fills it in), else e-mail. */
+function memberName(member: TeamUser, unnamed: string): string {
+  return member.teamProfile.displayName || member.primaryEmail || unnamed;
+}
+
+/** The system permissions after the roles, each group in id order. */
+const byRoleFirst = (a: string, b: string) =>
+  Number(a.startsWith('$')) - Number(b.startsWith('$')) || a.localeCompare(b);
+
+/**
+ * A member: their name, e-mail and roles (the permissions granted to them
+ * directly); with `$remove_members`, removing them, and granting or revoking
+ * the permissions the user holds themselves (the service's rule).
+ */
+function MemberRow(props: { team: Team; member: TeamUser; you: boolean; held: Set<string>; action: FormAction }) {
+  const { team, member, you, held, action } = props;
   const labels = useLabels(accountSettingsLabels, teamLabels);
-  const messages = useMessages();
-  const [value, setValue] = useState(props.initial ?? '');
-  const action = useFormAction(['value'] as const);
-  const onSubmit = async () => {
-    const given = value.trim();
-    const done = await action.submit({
-      check: () => ({
-        value:
-          given || props.optional
-            ? undefined
-            : props.email
-              ? formMessage('EMAIL_REQUIRED', messages)
-              : labels.accountTeamNameRequired,
-      }),
-      work: () => props.onSubmit(given),
-      // The service's refusal is about the one field: it shows there.
-      refusal: (error) => ({ value: errorText(error, messages) }),
-    });
-    if (done && props.initial === undefined) setValue('');
-  };
+  const name = memberName(member, labels.accountTeamUnnamedMember);
+  const manages = held.has(removeMembers);
+  const grantable = [...held].filter((id) => !member.permissionIds.includes(id)).sort(byRoleFirst);
+  const [chosen, setChosen] = useState('');
+  const toGrant = grantable.includes(chosen) ? chosen : (grantable[0] ?? '');
+  const roles = [...member.permissionIds].sort(byRoleFirst);
+  const rolesId = useId();
   return (
-    <Form state={action} onSubmit={onSubmit} className="lk-settings-form lk-settings-inline-form">
-      <FormInputField
-        field="value"
-        label={props.label}
-        value={value}
-        onValueChange={(next) => {
-          setValue(next);
-          if (action.outcome) action.setOutcome(null);
-        }}
-        {...(props.email ? {} : { input: 'input', className: 'lk-input', maxLength: 256, required: !props.optional })}
-      />
-      <BusyButton block={false}>{props.submit}</BusyButton>
-      <OutcomeNotice />
-    </Form>
+    <SettingsRow
+      name={name}
+      details={
+        <span className="lk-team-member-details">
+          {you ? <span className="lk-badge">{labels.accountTeamYou}</span> : null}
+          {member.primaryEmail && member.primaryEmail !== name ? (
+            <span className="lk-team-member-email">{member.primaryEmail}</span>
+          ) : null}
+          <span className="lk-team-member-roles" id={rolesId}>
+            <span className="lk-team-member-roles-label">{labels.accountTeamRoles}</span>
+            {roles.length === 0 ? <span className="lk-team-member-no-role">{labels.accountTeamNoRole}</span> : null}
+            {roles.map((role) => (
+              <span key={role} className="lk-badge lk-badge-primary lk-team-role">
+                {role}
+              </span>
+            ))}
+          </span>
+        </span>
+      }
+      busy={action.busy}
+      controls={
+        manages && !you ? (
+          <button
+            type="button"
+            className="lk-button lk-button-secondary lk-button-small"
+            disabled={action.busy}
+            onClick={() =>
+              void action.run(async () => {
+                await team.removeUser(member.id);
+                return labels.accountTeamMemberRemoved({ member: name });
+              })
+            }
+          >
+            {labels.accountTeamRemoveMember({ member: name })}
+          </button>
+        ) : null
+      }
+    >
+      {manages ? (
+        <div className="lk-team-member-role-controls">
+          {roles
+            .filter((role) => held.has(role))
+            .map((role) => (
+              <button
+                key={role}
+                type="button"
+                className="lk-button lk-button-secondary lk-button-small"
+                disabled={action.busy}
+                onClick={() =>
+                  void action.run(async () => {
+                    await team.revokePermission(member.id, role);
+                    return labels.accountTeamRoleRevoked({ member: name, role });
+                  })
+                }
+              >
+                {labels.accountTeamRevokeRole({ member: name, role })}
+              </button>
+            ))}
+          {grantable.length > 0 ? (
+            <span className="lk-team-member-grant">
+              <select
+                className="lk-input lk-team-role-select"
+                aria-label={labels.accountTeamGrantLabel({ member: name })}
+                value={toGrant}
+                onChange={(event) => setChosen(event.target.value)}
+              >
+                {grantable.map((id) => (
+                  <option key={id} value={id}>
+                    {id}
+                  </option>
+                ))}
+              </select>
+              <button
+                type="button"
+                className="lk-button lk-button-secondary lk-button-small"
+                aria-label={labels.accountTeamGrantTo({ member: name })}
+                disabled={action.busy}
+                onClick={() =>
+                  void action.run(async () => {
+                    await team.grantPermission(member.id, toGrant);
+                    return labels.accountTeamGranted({ member: name, role: toGrant });
+                  })
+                }
+              >
+                {labels.accountTeamGrant}
+              </button>
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </SettingsRow>
   );
 }
 

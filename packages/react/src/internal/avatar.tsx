@@ -1,18 +1,24 @@
 /** The user's picture, or their initials; a picture that fails to load falls back to the initials. */
 import type { CurrentUser } from '@latchkey/js';
 import { useState } from 'react';
+import { cx } from './root-props.js';
 
-/** A round avatar of `user`, decorative (the name is written beside it); `large` in account settings. */
+/**
+ * A round avatar of `user` (or a team: its name and picture), decorative (the
+ * name is written beside it); `large` in account settings.
+ */
 export function Avatar({
   user,
   large = false,
+  className: extra,
 }: {
   user: Pick<CurrentUser, 'displayName' | 'primaryEmail' | 'profileImageUrl'>;
   large?: boolean;
+  className?: string;
 }) {
   // Remembers which URL failed, so that a new picture is tried again.
   const [brokenUrl, setBrokenUrl] = useState<string | null>(null);
-  const className = large ? 'lk-avatar lk-avatar-large' : 'lk-avatar';
+  const className = cx('lk-avatar', large && 'lk-avatar-large', extra);
   const source = user.profileImageUrl;
   if (source && source !== brokenUrl) {
     return <img className={className} src={source} alt="" onError={() => setBrokenUrl(source)} />;

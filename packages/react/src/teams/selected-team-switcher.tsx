@@ -1,21 +1,26 @@
-'use client';
 /**
- * `SelectedTeamSwitcher`: the signed-in user's selected team, and a list to
- * switch it. A native select, so keyboards, screen readers and phones get
- * the control they know; the choice is stored on the user (every device
- * sees it). "Create a team…" appears when the project lets users create
- * teams and goes to the Teams section of account settings.
+ * `SelectedTeamSwitcher`: the signed-in user's selected team, and a popover
+ * to switch it. The button names the selected team (with its picture); the
+ * popover lists the user's teams as buttons, the selected one marked
+ * (`aria-current`), and, when the project lets users create teams, a form to
+ * create one there, which then becomes the selected team. Keyboard: Enter,
+ * Space or ArrowDown opens it on the selected team, arrows move between
+ * teams, Enter chooses, Tab reaches the create form, Escape closes; the focus
+ * returns to the button. The choice is stored on the user (every device sees it).
  */
 import type { Team } from '@latchkey/js';
-import { forwardRef, type HTMLAttributes, useId, useState } from 'react';
+import { forwardRef, type HTMLAttributes, useEffect, useId, useRef, useState } from 'react';
+import { Avatar } from '../internal/avatar.js';
+import { Icon } from '../internal/icon.js';
 import { useRootProps } from '../internal/root-props.js';
 import { TextContext, useLabels, useText } from '../internal/text.js';
 import { useAppData } from '../internal/use-app-data.js';
 import type { LatchkeyTranslation } from '../labels.js';
-import { useApp } from '../provider.js';
 import { useUser } from '../use-user.js';
+import { useMenu } from '../user-button/use-menu.js';
+import { OneFieldForm } from './one-field-form.js';
 import { teamLabels } from './team-labels.js';
-import { useTeams } from './use-teams.js';
+import { createSelectedTeam, useTeams } from './use-teams.js';
 
 /**
  * Props of `SelectedTeamSwitcher`.
@@ -33,8 +38,6 @@ export interface SelectedTeamSwitcherProps
   /** Where to go after choosing a team (e.g. the team's page); default: stay. */
   urlMap?: (team: Team) => string;
 }
-
-const createValue = '__create__';
 
 /**
  * The selected team and a list to switch it; nothing for a signed-out visitor.
@@ -61,28 +64,46 @@ export const SelectedTeamSwitcher = forwardRef<HTMLDivElement, SelectedTeamSwitc
   );
 });
 
+/** A team's picture, or its initial. */
+export function TeamAvatar({ team }: { team: Pick<Team, 'displayName' | 'profileImageUrl'> | null }) {
+  const shown = team ?? { displayName: '?', profileImageUrl: null };
+  return <Avatar user={{ ...shown, primaryEmail: null }} className="lk-team-avatar" />;
+}
+
 function Switcher({ onChange, urlMap }: Pick<SelectedTeamSwitcherProps, 'onChange' | 'urlMap'>) {
-  const app = useApp();
   const labels = useLabels(teamLabels);
   const user = useUser({ or: 'throw' });
   const teams = useTeams();
   const project = useAppData('project', { suspend: false });
+  const { open, close, buttonProps, menuProps } = useMenu({ popup: 'dialog', itemSelector: '.lk-team-switcher-item' });
   const [busy, setBusy] = useState(false);
-  const id = useId();
-  const selected = user.selectedTeam?.id ?? '';
+  const [creating, setCreating] = useState(false);
+  const popoverId = useId();
+  const createRef = useRef<HTMLDivElement>(null);
+  const selected = user.selectedTeam;
   const canCreate = project.status === 'ready' && project.data.config.clientTeamCreationEnabled;
 
-  const choose = async (value: string) => {
-    if (value === createValue) {
-      window.location.assign(`${app.urls.accountSettings}#teams`);
+  useEffect(() => {
+    if (!open) setCreating(false);
+  }, [open]);
+  useEffect(() => {
+    if (creating) createRef.current?.querySelector('input')?.focus();
+  }, [creating]);
+
+  const chosen = (team: Team) => {
+    onChange?.(team);
+    if (urlMap) window.location.assign(urlMap(team));
+  };
+  const choose = async (team: Team) => {
+    if (team.id === selected?.id) {
+      close(true);
       return;
     }
-    const team = teams.find((candidate) => candidate.id === value) ?? null;
     setBusy(true);
     try {
       await user.setSelectedTeam(team);
-      onChange?.(team);
-      if (team && urlMap) window.location.assign(urlMap(team));
+      close(true);
+      chosen(team);
     } finally {
       setBusy(false);
     }
@@ -90,28 +111,77 @@ function Switcher({ onChange, urlMap }: Pick<SelectedTeamSwitcherProps, 'onChang
 
   return (
     <>
-      <label className="lk-team-switcher-label" htmlFor={id}>
-        {labels.teamSwitcherLabel}
-      </label>
-      <span className="lk-avatar lk-team-avatar" aria-hidden="true">
-        {(user.selectedTeam?.displayName ?? '?').slice(0, 1).toUpperCase()}
-      </span>
-      <select
-        id={id}
-        className="lk-team-switcher-select"
-        value={selected}
-        disabled={busy}
-        aria-busy={busy || undefined}
-        onChange={(event) => void choose(event.target.value)}
+      <button
+        type="button"
+        className="lk-team-switcher-trigger"
+        aria-controls={open ? popoverId : undefined}
+        {...buttonProps}
       >
-        {selected === '' ? <option value="">{labels.teamSwitcherNone}</option> : null}
-        {teams.map((team) => (
-          <option key={team.id} value={team.id}>
-            {team.displayName}
-          </option>
-        ))}
-        {canCreate ? <option value={createValue}>{labels.teamSwitcherCreate}</option> : null}
-      </select>
+        <span className="lk-team-switcher-label">{labels.teamSwitcherLabel}</span> <TeamAvatar team={selected} />
+        <span className="lk-team-switcher-name">{selected?.displayName ?? labels.teamSwitcherNone}</span>
+        <Icon name="chevron-down" size={14} className="lk-chevron" />
+      </button>
+      {open ? (
+        <div
+          {...menuProps}
+          role="dialog"
+          className="lk-menu lk-team-switcher-popover"
+          id={popoverId}
+          aria-label={labels.teamSwitcherTitle}
+        >
+          {teams.length === 0 ? (
+            <p className="lk-team-switcher-empty">{labels.accountTeamsEmpty}</p>
+          ) : (
+            <ul
+              className="lk-team-switcher-list"
+              aria-label={labels.accountTeamsListTitle}
+              aria-busy={busy || undefined}
+            >
+              {teams.map((team) => {
+                const current = team.id === selected?.id;
+                return (
+                  <li key={team.id}>
+                    <button
+                      type="button"
+                      className="lk-menu-item lk-team-switcher-item"
+                      aria-current={current || undefined}
+                      disabled={busy}
+                      onClick={() => void choose(team)}
+                    >
+                      <TeamAvatar team={team} />
+                      <span className="lk-team-switcher-item-name">{team.displayName}</span>
+                      {current ? <Icon name="check" size={16} className="lk-menu-icon" /> : null}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          {canCreate ? (
+            <>
+              <hr className="lk-menu-separator" />
+              {creating ? (
+                <div ref={createRef} className="lk-team-switcher-create">
+                  <OneFieldForm
+                    label={labels.accountTeamCreateLabel}
+                    submit={labels.accountTeamCreateSubmit}
+                    onSubmit={async (name) => {
+                      const team = await createSelectedTeam(user, name);
+                      close(true);
+                      chosen(team);
+                      return labels.accountTeamCreated({ team: team.displayName });
+                    }}
+                  />
+                </div>
+              ) : (
+                <button type="button" className="lk-menu-item" onClick={() => setCreating(true)}>
+                  {labels.teamSwitcherCreate}
+                </button>
+              )}
+            </>
+          ) : null}
+        </div>
+      ) : null}
     </>
   );
 }

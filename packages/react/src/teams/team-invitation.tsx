@@ -82,6 +82,8 @@ export const TeamInvitation = forwardRef<HTMLDivElement, TeamInvitationProps>(fu
     action.run(async () => {
       try {
         await app.acceptTeamInvitation(link.code);
+        // The team just joined is the one the user came for: it becomes the selected one.
+        if (user && link.value) await user.setSelectedTeam(link.value.teamId);
         link.done();
       } catch (error) {
         if (link.spent(error)) return;

@@ -29,7 +29,18 @@ export const teamLabels = {
   accountTeamProfileDescription: 'Leave it empty to use your account name.',
   accountTeamProfileLabel: 'Display name in this team',
   accountTeamProfileSaved: 'Your name in this team was saved.',
+  /** The heading of the team being managed. */
+  accountTeamManaging: ({ team }: { team: string }) => `Managing ${team}`,
   accountTeamMembersTitle: 'Members',
+  /** A member's roles: the permissions granted to them directly. */
+  accountTeamRoles: 'Roles:',
+  accountTeamNoRole: 'none',
+  accountTeamGrantLabel: ({ member }: { member: string }) => `Role to grant to ${member}`,
+  accountTeamGrant: 'Grant',
+  accountTeamGrantTo: ({ member }: { member: string }) => `Grant the chosen role to ${member}`,
+  accountTeamGranted: ({ member, role }: { member: string; role: string }) => `${member} now has ${role}.`,
+  accountTeamRevokeRole: ({ member, role }: { member: string; role: string }) => `Revoke ${role} from ${member}`,
+  accountTeamRoleRevoked: ({ member, role }: { member: string; role: string }) => `${member} no longer has ${role}.`,
   accountTeamYou: 'You',
   accountTeamRemoveMember: ({ member }: { member: string }) => `Remove ${member}`,
   accountTeamMemberRemoved: ({ member }: { member: string }) => `${member} was removed from the team.`,
@@ -56,6 +67,8 @@ export const teamLabels = {
   accountTeamUnnamedMember: 'Unnamed member',
   /** The team switcher. */
   teamSwitcherLabel: 'Team',
+  /** The switcher's popover. */
+  teamSwitcherTitle: 'Switch team',
   teamSwitcherNone: 'No team',
   teamSwitcherCreate: 'Create a team…',
   /** The team-invitation page. */

@@ -141,7 +141,19 @@ describe('the Teams section', () => {
     // A change made elsewhere: the app is told, as a page told by its server would be.
     await ada.app.invalidate(teamMembersQuery(team));
     show(ada.app, <AccountSettings />);
+    await until('accountTeamManaging', 'Acme Inc');
     await until('accountTeamRemoveMember', 'Bob');
+    // Ada, an admin, makes Bob one too, which he then holds, and takes it back.
+    await until('accountTeamRoles');
+    await press('⟦accountTeamGrantTo:Bob⟧');
+    await until('accountTeamGranted', 'Bob');
+    expect(await bob.user.hasPermission(team, '$delete_team')).toBe(true);
+    await press('⟦accountTeamRevokeRole:Bob,admin⟧');
+    await until('accountTeamRoleRevoked', 'Bob');
+    expect(await bob.user.hasPermission(team, '$delete_team')).toBe(false);
+    expect(marker('accountTeamGrantLabel', 'Bob')).toBe(false);
+    expect(screen.getByLabelText('⟦accountTeamGrantLabel:Bob⟧')).toBeTruthy();
+    collect();
     await press('⟦accountTeamRemoveMember:Bob⟧');
     await until('accountTeamMemberRemoved', 'Bob');
     expect((await bob.app.load('teams')).length).toBe(0);
@@ -185,12 +197,32 @@ describe('the Teams section', () => {
     expect(marker('accountTeamRemoveMember')).toBe(false);
     expect(marker('accountTeamLeave')).toBe(true);
     expect(marker('accountTeamSelected')).toBe(false);
+    // Ada has no name: her e-mail stands for it, with her role.
+    await waitFor(() => expect(screen.getAllByText(ada.email).length).toBeGreaterThan(0));
+    expect(screen.getByText('admin')).toBeTruthy();
+    // A member with neither name nor e-mail, and no role.
+    const nobody = await (
+      await service.fetch('/api/v1/users', { method: 'POST', headers: serverHeaders(), body: '{}' })
+    ).json();
+    await service.fetch(`/api/v1/team-memberships/${team.id}/${nobody.id}`, {
+      method: 'POST',
+      headers: serverHeaders(),
+      body: '{}',
+    });
+    await service.fetch(`/api/v1/team-permissions/${team.id}/${nobody.id}/member`, {
+      method: 'DELETE',
+      headers: serverHeaders(),
+      body: '{}',
+    });
+    await bob.app.invalidate(teamMembersQuery(team));
+    show(bob.app, <AccountSettings />);
     await until('accountTeamUnnamedMember');
+    await until('accountTeamNoRole');
   }, 30_000);
 });
 
 describe('the team switcher', () => {
-  it('lists the user’s teams and stores the choice on the user', async () => {
+  it('lists the user’s teams in a popover, stores the choice on the user, and creates a team there', async () => {
     const ada = await signedUp();
     const one = await ada.user.createTeam({ displayName: 'One' });
     const two = await ada.user.createTeam({ displayName: 'Two' });
@@ -202,20 +234,28 @@ describe('the team switcher', () => {
       '/',
     );
     await until('teamSwitcherNone');
-    const select = screen.getByLabelText('⟦teamSwitcherLabel⟧') as HTMLSelectElement;
-    expect([...select.options].map((option) => option.textContent)).toEqual([
-      '⟦teamSwitcherNone⟧',
-      'One',
-      'Two',
-      '⟦teamSwitcherCreate⟧',
-    ]);
+    const trigger = () => screen.getByRole('button', { name: '⟦teamSwitcherLabel⟧ ⟦teamSwitcherNone⟧' });
+    expect(trigger().getAttribute('aria-haspopup')).toBe('dialog');
     await act(async () => {
-      fireEvent.change(select, { target: { value: two.id } });
+      fireEvent.click(trigger());
     });
-    await waitFor(() => expect((screen.getByLabelText('⟦teamSwitcherLabel⟧') as HTMLSelectElement).value).toBe(two.id));
+    const popover = screen.getByRole('dialog', { name: '⟦teamSwitcherTitle⟧' });
+    expect([...popover.querySelectorAll('li')].map((item) => item.textContent)).toEqual(['OOne', 'TTwo']);
+    collect();
+    expect(await axeViolations()).toEqual([]);
+    await press('Two');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect((await ada.app.getUser({ or: 'throw' })).selectedTeam?.id).toBe(two.id);
     expect(one.id).not.toBe(two.id);
-    expect(await axeViolations()).toEqual([]);
+    const reopened = screen.getByRole('button', { name: '⟦teamSwitcherLabel⟧ Two' });
+    await act(async () => {
+      fireEvent.click(reopened);
+    });
+    expect(screen.getByRole('button', { name: 'Two' }).getAttribute('aria-current')).toBe('true');
+    await press('⟦teamSwitcherCreate⟧');
+    await fill('accountTeamCreateLabel', 'Three');
+    await waitFor(() => expect(screen.getByRole('button', { name: '⟦teamSwitcherLabel⟧ Three' })).toBeTruthy());
+    expect((await ada.app.getUser({ or: 'throw' })).selectedTeam?.displayName).toBe('Three');
   }, 30_000);
 });
 
@@ -281,6 +321,8 @@ describe('the team-invitation page', () => {
     await until('teamInvitationJoinedTitle', 'Invites');
     await until('teamInvitationJoinedText');
     expect((await invited.app.load('teams')).map((joined) => joined.displayName)).toEqual(['Invites']);
+    // The team joined is the selected one.
+    expect((await invited.app.getUser({ or: 'throw' })).selectedTeam?.displayName).toBe('Invites');
 
     // The link is used now; and a team deleted under a fresh invitation says so.
     show(realApp(service).app, <TeamInvitation />, page);

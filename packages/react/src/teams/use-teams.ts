@@ -5,7 +5,7 @@
  * its name `'teams'`) on the provider's `ClientApp`. Both suspend until the
  * teams are loaded.
  */
-import type { Team } from '@latchkey/js';
+import type { Team, TeamActions } from '@latchkey/js';
 import { useAppData } from '../internal/use-app-data.js';
 
 /**
@@ -32,4 +32,15 @@ export function useTeams(): Team[] {
  */
 export function useTeam(teamId: string): Team | null {
   return useTeams().find((team) => team.id === teamId) ?? null;
+}
+
+/**
+ * Creates a team the user is the first member of, and makes it their
+ * selected team: what they create is what they go on to work in (the Teams
+ * section and the switcher both create this way).
+ */
+export async function createSelectedTeam(user: TeamActions, displayName: string): Promise<Team> {
+  const team = await user.createTeam({ displayName });
+  await user.setSelectedTeam(team);
+  return team;
 }

@@ -4,20 +4,27 @@
  * the last); arrows, Home and End move between items; Escape closes and
  * returns focus to the button; Tab closes and moves on from the button; a
  * click outside closes.
+ *
+ * `{ popup: 'dialog' }` makes it a popover that holds more than items (the
+ * team switcher's create form): the item marked `aria-current="true"` takes
+ * the focus first, arrows move between the `itemSelector` items only while one
+ * has the focus, Tab moves through the popover as usual, and the focus
+ * leaving it closes it.
  */
-import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FocusEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 
 type FocusTarget = 'first' | 'last';
 
-export function useMenu() {
+export function useMenu({ popup = 'menu', itemSelector = '[role="menuitem"]' } = {}) {
+  const dialog = popup === 'dialog';
   const [open, setOpen] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const pendingFocus = useRef<FocusTarget | null>(null);
 
   const items = useCallback(
-    () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []),
-    [],
+    () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>(itemSelector) ?? []),
+    [itemSelector],
   );
 
   const openMenu = useCallback((focus: FocusTarget) => {
@@ -33,7 +40,8 @@ export function useMenu() {
   useEffect(() => {
     if (!open || !pendingFocus.current) return;
     const list = items();
-    (pendingFocus.current === 'first' ? list[0] : list[list.length - 1])?.focus();
+    const current = list.find((item) => item.getAttribute('aria-current') === 'true');
+    (pendingFocus.current === 'first' ? (current ?? list[0]) : list[list.length - 1])?.focus();
     pendingFocus.current = null;
   }, [open, items]);
 
@@ -49,7 +57,7 @@ export function useMenu() {
 
   const buttonProps = {
     ref: buttonRef,
-    'aria-haspopup': 'menu' as const,
+    'aria-haspopup': popup as 'menu' | 'dialog',
     'aria-expanded': open,
     onClick: () => (open ? close(false) : openMenu('first')),
     onKeyDown: (event: KeyboardEvent) => {
@@ -65,10 +73,15 @@ export function useMenu() {
 
   const menuProps = {
     ref: menuRef,
-    role: 'menu' as const,
+    role: popup as 'menu' | 'dialog',
+    onBlur: (event: FocusEvent) => {
+      const next = event.relatedTarget as Node | null;
+      if (dialog && next && !menuRef.current?.contains(next) && !buttonRef.current?.contains(next)) setOpen(false);
+    },
     onKeyDown: (event: KeyboardEvent) => {
       const list = items();
       const index = list.indexOf(document.activeElement as HTMLElement);
+      if (dialog && index < 0 && event.key !== 'Escape') return;
       const move = (to: number) => {
         event.preventDefault();
         list[(to + list.length) % list.length]?.focus();
@@ -80,7 +93,7 @@ export function useMenu() {
       else if (event.key === 'Escape') {
         event.preventDefault();
         close(true);
-      } else if (event.key === 'Tab') {
+      } else if (event.key === 'Tab' && !dialog) {
         // Tab leaves from the button, so it lands just after (Shift+Tab: before) it however the menu is placed.
         close(true);
       }

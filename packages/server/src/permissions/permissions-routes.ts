@@ -14,21 +14,25 @@
  *   and they are all requests for a state the graph may not be in.
  * - Definition writes of a project run one after another (a transaction-
  *   scoped advisory lock), so two changes cannot together close a cycle.
+ * - An extension: a client grants and revokes a member's permissions when
+ *   it holds `$remove_members` and the permission itself (`memberToChange`).
  * - Renaming or deleting a definition renames or removes it in the project's
  *   default lists too, in the same transaction (grants and containments
  *   follow through the foreign keys).
  */
-import { KnownError } from '@latchkey/protocol';
+import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
 import { z } from 'zod';
+import { isUuid } from '../common/ids.js';
 import { idRef, successAnswer } from '../common/schemas.js';
 import { requestContext } from '../events/recorder.js';
+import type { RequestAuth } from '../http/env.js';
 import { defineRoute, type Route } from '../http/route.js';
 import type { Db } from '../storage/db.js';
-import { existingTeam } from '../teams/team-access.js';
+import { existingTeam, teamAccessErrors, teamFor } from '../teams/team-access.js';
 import { findMembership, findTeam } from '../teams/team-store.js';
-import { requireOwnList, resolveUser, userRefErrors } from '../users/user-ref.js';
+import { namesOwnUser, requireOwnList, resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findDefinition, heldPermissions, listDefinitions } from './definition-store.js';
-import { heldPermissionIds } from './permission-store.js';
+import { heldPermissionIds, holdsPermission, type MemberRef } from './permission-store.js';
 import {
   createDefinition,
   deleteDefinition,
@@ -115,7 +119,7 @@ const listPermissionsRoute = defineRoute({
 
 const grantParams = z.object({ teamId: idRef, userId: idRef, permissionId: anyPermissionId });
 
-/** The team, user and membership a grant route names, or the known error that says which is missing. */
+/** The team, user and membership a server grant route names, or the known error that says which is missing. */
 async function memberOf(
   db: Db,
   projectId: string,
@@ -130,26 +134,54 @@ async function memberOf(
   return { projectId, teamId: team.id, userId: user.id };
 }
 
-const grantErrors = ['TEAM_NOT_FOUND', 'TEAM_MEMBERSHIP_NOT_FOUND', ...userRefErrors] as const;
+/**
+ * The member a grant route names, with the caller's right to change what
+ * they hold checked. Server and admin access: `memberOf`. A client (an
+ * extension; the original backend grants from server code only) must be a
+ * member of the team holding `$remove_members` (`teamFor`), which lets it
+ * take a member out anyway, and must hold the permission itself, directly or
+ * through containment, so no member hands out more than they have
+ * (TEAM_PERMISSION_REQUIRED naming it); the other user must be a member
+ * (TEAM_MEMBERSHIP_NOT_FOUND).
+ */
+async function memberToChange(db: Db, auth: RequestAuth, params: z.output<typeof grantParams>): Promise<MemberRef> {
+  const projectId = auth.project.id;
+  if (auth.accessType !== 'client') return memberOf(db, projectId, params, auth);
+  const team = await teamFor(db, auth, params.teamId, systemTeamPermissions.removeMembers);
+  const caller = { projectId, teamId: team.id, userId: auth.userId! };
+  if (!(await holdsPermission(db, caller, params.permissionId))) {
+    throw new KnownError('TEAM_PERMISSION_REQUIRED', { ...idsOf(caller), permission_id: params.permissionId });
+  }
+  const userId = namesOwnUser(auth, params.userId) ? caller.userId : params.userId.toLowerCase();
+  if (!isUuid(userId) || !(await findMembership(db, projectId, team.id, userId))) {
+    throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: team.id, user_id: userId });
+  }
+  return { projectId, teamId: team.id, userId };
+}
+
+const idsOf = (member: MemberRef) => ({ team_id: member.teamId, user_id: member.userId });
+
+const grantErrors = [...teamAccessErrors, 'INSUFFICIENT_ACCESS_TYPE', 'USER_NOT_FOUND'] as const;
 
 const grantRoute = defineRoute({
   method: 'POST',
   path: '/team-permissions/:teamId/:userId/:permissionId',
   tag: 'permissions',
-  summary: 'Grants a member a permission in a team.',
-  access: 'server',
+  summary:
+    'Grants a member a permission in a team. Latchkey extension: a client may, holding `$remove_members` and the permission itself.',
+  access: 'client',
   params: grantParams,
   answer: permissionSchema,
   status: 201,
   errors: [...grantErrors, 'PERMISSION_NOT_FOUND'],
   handler: async (input) => {
     const { auth, params, deps } = input;
-    const member = await memberOf(deps.db, auth.project.id, params, auth);
+    const member = await memberToChange(deps.db, auth, params);
     if (!(await findDefinition(deps.db, auth.project.id, params.permissionId))) {
       throw new KnownError('PERMISSION_NOT_FOUND', { permission_id: params.permissionId });
     }
     await grantPermission(requestContext(input), member, params.permissionId);
-    return { id: params.permissionId, user_id: member.userId, team_id: member.teamId };
+    return { id: params.permissionId, ...idsOf(member) };
   },
 });
 
@@ -157,21 +189,18 @@ const revokeRoute = defineRoute({
   method: 'DELETE',
   path: '/team-permissions/:teamId/:userId/:permissionId',
   tag: 'permissions',
-  summary: 'Revokes a permission granted directly to a member (what it contains goes with it).',
-  access: 'server',
+  summary:
+    'Revokes a permission granted directly to a member (what it contains goes with it). Latchkey extension: a client may, holding `$remove_members` and the permission itself.',
+  access: 'client',
   params: grantParams,
   answer: successAnswer,
   errors: [...grantErrors, 'TEAM_PERMISSION_NOT_FOUND'],
   handler: async (input) => {
     const { auth, params, deps } = input;
-    const member = await memberOf(deps.db, auth.project.id, params, auth);
+    const member = await memberToChange(deps.db, auth, params);
     const revoked = await revokePermission(requestContext(input), member, params.permissionId);
     if (!revoked) {
-      throw new KnownError('TEAM_PERMISSION_NOT_FOUND', {
-        team_id: member.teamId,
-        user_id: member.userId,
-        permission_id: params.permissionId,
-      });
+      throw new KnownError('TEAM_PERMISSION_NOT_FOUND', { ...idsOf(member), permission_id: params.permissionId });
     }
     return { success: true as const };
   },

@@ -18,7 +18,11 @@
  * - a client may change only its own team profile and may leave any team; it
  *   removes others with `$remove_members` and sees them with `$read_members`.
  * A member profile's empty name or picture shows the user's own (the profile
- * overrides them for that team only). A team's name may be empty, as on the
+ * overrides them for that team only). An extension: callers who may read the
+ * members (`$read_members`; server code always) also see each member's
+ * primary e-mail and directly granted permissions (`primary_email`,
+ * `permission_ids`), so a member without a name is still recognisable and
+ * their roles are visible. A team's name may be empty, as on the
  * original backend.
  */
 import { KnownError, systemTeamPermissions } from '@latchkey/protocol';
@@ -29,6 +33,8 @@ import { requestContext } from '../events/recorder.js';
 import type { RequestAuth } from '../http/env.js';
 import { StatusRefusal } from '../http/responses.js';
 import { defineRoute, defineViews, type Route } from '../http/route.js';
+import { heldPermissions } from '../permissions/definition-store.js';
+import { holdsPermission } from '../permissions/permission-store.js';
 import type { Db } from '../storage/db.js';
 import type { TeamRow } from '../storage/schema.js';
 import { namesOwnUser, requireOwnList, resolveUser, userRefErrors } from '../users/user-ref.js';
@@ -274,6 +280,14 @@ const clientProfileSchema = z
     user_id: z.uuid(),
     display_name: z.string().nullable(),
     profile_image_url: z.string().nullable(),
+    primary_email: z.string().nullable().optional().meta({
+      description:
+        "Latchkey extension: the member's primary e-mail address, for callers who may read the team's members (`$read_members`; server code always).",
+    }),
+    permission_ids: z.array(z.string()).optional().meta({
+      description:
+        'Latchkey extension: the permissions granted to the member in the team directly (their roles, without what those contain), for callers who may read the members.',
+    }),
   })
   .strict()
   .meta({ id: 'ClientTeamMemberProfile' });
@@ -281,25 +295,65 @@ const serverProfileSchema = clientProfileSchema
   .extend({ user: serverUserSchema })
   .meta({ id: 'ServerTeamMemberProfile' });
 
-/** A profile as the views render it: its user carries the selected team. */
-type ProfileWithTeam = MemberProfileRow & { user: UserWithTeam };
-
-/** The profiles `filter` names, each user with their selected team. */
-async function profiles(db: Db, projectId: string, filter: ProfileFilter): Promise<ProfileWithTeam[]> {
-  const rows = await listMemberProfiles(db, projectId, filter);
-  const users = await attachSelectedTeams(
-    db,
-    rows.map((row) => row.user),
-  );
-  return rows.map((row, index) => ({ ...row, user: users[index]! }));
+/** What a caller who may read a team's members also sees of each (extensions). */
+interface MemberDetails {
+  primary_email: string | null;
+  permission_ids: string[];
 }
 
-function clientProfileView({ member, user }: MemberProfileRow) {
+/** A profile as the views render it: its user carries the selected team; `details` only for readers of members. */
+type ProfileWithTeam = MemberProfileRow & { user: UserWithTeam; details: MemberDetails | null };
+
+/**
+ * The profiles `filter` names, each user with their selected team, and with
+ * `details` (for callers who may read the members) each member's primary
+ * e-mail and directly granted permissions.
+ */
+async function profiles(
+  db: Db,
+  projectId: string,
+  filter: ProfileFilter,
+  details: boolean,
+): Promise<ProfileWithTeam[]> {
+  const rows = await listMemberProfiles(db, projectId, filter);
+  const [users, grants] = await Promise.all([
+    attachSelectedTeams(
+      db,
+      rows.map((row) => row.user),
+    ),
+    details && rows.length > 0
+      ? heldPermissions(db, projectId, {
+          teamId: filter.teamId ?? null,
+          userId: filter.userId ?? null,
+          permissionId: null,
+          recursive: false,
+        })
+      : [],
+  ]);
+  const granted = new Map<string, string[]>();
+  for (const grant of grants) {
+    const key = `${grant.team_id}/${grant.user_id}`;
+    granted.set(key, [...(granted.get(key) ?? []), grant.id]);
+  }
+  return rows.map((row, index) => ({
+    ...row,
+    user: users[index]!,
+    details: details
+      ? {
+          primary_email: row.user.primary_email,
+          permission_ids: granted.get(`${row.member.team_id}/${row.member.user_id}`) ?? [],
+        }
+      : null,
+  }));
+}
+
+function clientProfileView({ member, user, details }: ProfileWithTeam) {
   return {
     team_id: member.team_id,
     user_id: member.user_id,
     display_name: member.display_name ?? user.display_name,
     profile_image_url: member.profile_image_url ?? user.profile_image_url,
+    ...details,
   };
 }
 
@@ -321,6 +375,16 @@ const profileListViews = defineViews<ProfileWithTeam[]>({
   },
 });
 
+/**
+ * Whether the caller sees the members' details in `teamId`: server and admin
+ * access always; a client when it holds `$read_members` there (`known`: it
+ * was checked already).
+ */
+async function readsMemberDetails(db: Db, auth: RequestAuth, teamId: string, known = false): Promise<boolean> {
+  if (auth.accessType !== 'client' || known) return true;
+  return holdsPermission(db, { projectId: auth.project.id, teamId, userId: auth.userId! }, readMembers);
+}
+
 const listProfilesRoute = defineRoute({
   method: 'GET',
   path: '/team-member-profiles',
@@ -338,22 +402,26 @@ const listProfilesRoute = defineRoute({
       if (!auth.userId) throw new KnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
       if (query.team_id === undefined) throw new StatusRefusal(400, 'team_id is required for access type client');
       const userId = query.user_id === undefined ? undefined : namedUserId(auth, query.user_id);
-      const team = await teamFor(deps.db, auth, query.team_id, ...(userId === auth.userId ? [] : [readMembers]));
+      const others = userId !== auth.userId;
+      const team = await teamFor(deps.db, auth, query.team_id, ...(others ? [readMembers] : []));
       if (userId !== undefined && !isUuid(userId)) return [];
-      return profiles(deps.db, projectId, { teamId: team.id, userId });
+      const details = await readsMemberDetails(deps.db, auth, team.id, others);
+      return profiles(deps.db, projectId, { teamId: team.id, userId }, details);
     }
     const team = query.team_id === undefined ? null : await existingTeam(deps.db, projectId, query.team_id);
     const user = query.user_id === undefined ? null : await resolveUser(deps.db, auth, query.user_id);
-    return profiles(deps.db, projectId, { teamId: team?.id, userId: user?.id });
+    return profiles(deps.db, projectId, { teamId: team?.id, userId: user?.id }, true);
   },
 });
 
 /** The profile a route names; a client reads others' only with `$read_members`. */
 async function memberProfile(db: Db, auth: RequestAuth, teamRef: string, userRef: string): Promise<ProfileWithTeam> {
   const userId = namedUserId(auth, userRef);
-  if (auth.accessType === 'client' && userId !== auth.userId) await teamFor(db, auth, teamRef, readMembers);
+  const others = auth.accessType === 'client' && userId !== auth.userId;
+  if (others) await teamFor(db, auth, teamRef, readMembers);
   const member = await existingMembership(db, auth.project.id, teamRef, userId);
-  const [profile] = await profiles(db, auth.project.id, { teamId: member.team_id, userId: member.user_id });
+  const details = await readsMemberDetails(db, auth, member.team_id, others);
+  const [profile] = await profiles(db, auth.project.id, { teamId: member.team_id, userId: member.user_id }, details);
   if (!profile) throw new KnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: teamRef, user_id: userId });
   return profile;
 }

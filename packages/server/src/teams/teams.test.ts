@@ -263,8 +263,8 @@ describe("another team's data", () => {
         ['GET', `/team-member-profiles/${teamB}/${alice.user_id}`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
         ['GET', `/team-member-profiles/${teamB}/me`, undefined, 'TEAM_MEMBERSHIP_NOT_FOUND'],
         ['PATCH', `/team-member-profiles/${teamB}/me`, { display_name: 'x' }, 'TEAM_MEMBERSHIP_NOT_FOUND'],
-        ['POST', `/team-permissions/${teamB}/me/admin`, {}, 'INSUFFICIENT_ACCESS_TYPE'],
-        ['DELETE', `/team-permissions/${teamB}/${alice.user_id}/admin`, {}, 'INSUFFICIENT_ACCESS_TYPE'],
+        ['POST', `/team-permissions/${teamB}/me/admin`, {}, 'TEAM_MEMBERSHIP_NOT_FOUND'],
+        ['DELETE', `/team-permissions/${teamB}/${alice.user_id}/admin`, {}, 'TEAM_MEMBERSHIP_NOT_FOUND'],
         [
           'POST',
           '/team-invitations/send-code',
@@ -378,7 +378,7 @@ describe('members', () => {
     expectKnownError(nobody, 'USER_NOT_FOUND', 404);
   });
 
-  it('see each other with their team profiles; the server view carries the user', async () => {
+  it('see each other with their team profiles, e-mail and roles; the server view carries the user', async () => {
     const seen = ok(await call(service, 'GET', `/team-member-profiles?team_id=${team}`, { headers: as(bob) }));
     expect(seen.items.map((profile: { user_id: string }) => profile.user_id)).toEqual([alice.user_id, bob.user_id]);
     expect(seen.items[0]).toEqual({
@@ -386,8 +386,11 @@ describe('members', () => {
       user_id: alice.user_id,
       display_name: null,
       profile_image_url: null,
+      primary_email: alice.email,
+      permission_ids: ['admin'],
     });
     const full = ok(await call(service, 'GET', `/team-member-profiles?team_id=${team}`, { headers: server() }));
+    expect(full.items[1]).toMatchObject({ primary_email: bob.email, permission_ids: ['member'] });
     expect(full.items[1].user).toMatchObject({ id: bob.user_id, primary_email: bob.email, server_metadata: null });
   });
 
@@ -438,6 +441,87 @@ describe('members', () => {
     ok(await call(service, 'DELETE', `/team-memberships/${team}/me`, { headers: as(bob), json: {} }));
     const after = ok(await call(service, 'GET', '/users/me', { headers: as(bob) }));
     expect(after).toMatchObject({ selected_team: null, selected_team_id: null });
+  });
+});
+
+describe("members' e-mail and roles (extensions)", () => {
+  let admin: Person;
+  let member: Person;
+  let team: string;
+  const grant = (by: Person, user: string, permission: string, method: 'POST' | 'DELETE' = 'POST') =>
+    call(service, method, `/team-permissions/${team}/${user}/${permission}`, { headers: as(by), json: {} });
+  const rename = (by: Person) =>
+    call(service, 'PATCH', `/teams/${team}`, { headers: as(by), json: { display_name: `${by.email}'s` } });
+
+  beforeAll(async () => {
+    [admin, member] = [await signUp(service), await signUp(service)];
+    team = (await createTeam(admin)).id;
+    ok(
+      await call(service, 'POST', `/team-memberships/${team}/${member.user_id}`, { headers: server(), json: {} }),
+      201,
+    );
+  });
+
+  it('are not shown to a member without $read_members, not even in their own profile', async () => {
+    ok(await call(service, 'DELETE', `/team-permissions/${team}/${member.user_id}/member`, { headers: server() }));
+    const own = ok(await call(service, 'GET', `/team-member-profiles/${team}/me`, { headers: as(member) }));
+    expect(own).toEqual({ team_id: team, user_id: member.user_id, display_name: null, profile_image_url: null });
+    const listed = ok(
+      await call(service, 'GET', `/team-member-profiles?team_id=${team}&user_id=me`, { headers: as(member) }),
+    );
+    expect(listed.items[0]).not.toHaveProperty('primary_email');
+    expect(listed.items[0]).not.toHaveProperty('permission_ids');
+    const others = await call(service, 'GET', `/team-member-profiles?team_id=${team}`, { headers: as(member) });
+    expectKnownError(others, 'TEAM_PERMISSION_REQUIRED', 401);
+    // With $read_members back, they see everyone's, their own included.
+    ok(await call(service, 'POST', `/team-permissions/${team}/${member.user_id}/member`, { headers: server() }), 201);
+    const again = ok(await call(service, 'GET', `/team-member-profiles/${team}/me`, { headers: as(member) }));
+    expect(again).toMatchObject({ primary_email: member.email, permission_ids: ['member'] });
+    const admins = ok(
+      await call(service, 'GET', `/team-member-profiles/${team}/${admin.user_id}`, { headers: as(member) }),
+    );
+    expect(admins).toMatchObject({ primary_email: admin.email, permission_ids: ['admin'] });
+  });
+
+  it('are granted and revoked by a member holding $remove_members and the permission, which the other then has', async () => {
+    expectKnownError(await rename(member), 'TEAM_PERMISSION_REQUIRED', 401);
+    expect(ok(await grant(admin, member.user_id, '$update_team'), 201)).toEqual({
+      id: '$update_team',
+      team_id: team,
+      user_id: member.user_id,
+    });
+    expect(await held(team, member.user_id)).toEqual(['$update_team', 'member']);
+    ok(await rename(member));
+    const seen = ok(
+      await call(service, 'GET', `/team-member-profiles/${team}/${member.user_id}`, { headers: as(admin) }),
+    );
+    expect(seen.permission_ids).toEqual(['$update_team', 'member']);
+    ok(await grant(admin, member.user_id, '$update_team', 'DELETE'));
+    expectKnownError(await rename(member), 'TEAM_PERMISSION_REQUIRED', 401);
+    ok(await grant(admin, member.user_id, 'admin'), 201);
+    ok(await rename(member));
+    ok(await grant(admin, member.user_id, 'admin', 'DELETE'));
+    expect(await held(team, member.user_id)).toEqual(['member']);
+  });
+
+  it('refuses a member without the rights, unknown members and permissions, and changes nothing', async () => {
+    const stranger = await signUp(service);
+    const before = await snapshot(service);
+    // A member without $remove_members may not grant, not even to themselves.
+    const self = await grant(member, 'me', 'admin');
+    expectKnownError(self, 'TEAM_PERMISSION_REQUIRED', 401);
+    expect(self.body.details).toEqual({ team_id: team, user_id: member.user_id, permission_id: '$remove_members' });
+    expectKnownError(await grant(member, admin.user_id, 'admin', 'DELETE'), 'TEAM_PERMISSION_REQUIRED', 401);
+    // An admin may not hand out what they do not hold themselves (nor what does not exist).
+    const missing = await grant(admin, member.user_id, 'billing_write');
+    expectKnownError(missing, 'TEAM_PERMISSION_REQUIRED', 401);
+    expect(missing.body.details).toEqual({ team_id: team, user_id: admin.user_id, permission_id: 'billing_write' });
+    for (const user of [stranger.user_id, 'not-a-user', '00000000-0000-4000-8000-000000000000']) {
+      expectKnownError(await grant(admin, user, '$update_team'), 'TEAM_MEMBERSHIP_NOT_FOUND', 404);
+    }
+    expectKnownError(await grant(stranger, member.user_id, 'member'), 'TEAM_MEMBERSHIP_NOT_FOUND', 404);
+    expectKnownError(await grant(admin, member.user_id, '$update_team', 'DELETE'), 'TEAM_PERMISSION_NOT_FOUND', 401);
+    expect(await snapshot(service)).toEqual(before);
   });
 });
 
