@@ -17,6 +17,7 @@ import { requestTokens } from '../internal/session/request-tokens.js';
 import { systemClock } from '../internal/timers.js';
 import type { Query } from '../query.js';
 import type { Page, RequestTokenStore } from '../server-types.js';
+import type { UserSession } from '../sessions/sessions-api.js';
 import { type TeamRef, teamIdOf } from '../teams/team-permissions.js';
 import { listTeamPermissions, type TeamPermission } from '../teams/teams-api.js';
 import type { ConnectedAccount } from './connected-accounts.js';
@@ -24,7 +25,6 @@ import {
   createServerUser,
   type ServerTeam,
   type ServerUser,
-  type UserSession,
   userSessions,
   userTeams,
 } from './server-user.js';
