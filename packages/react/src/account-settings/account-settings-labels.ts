@@ -205,6 +205,8 @@ export const accountSettingsLabels = {
       'session.revoked': 'Session ended',
       'session.refresh_token_reused': 'Session ended (its sign-in was reused)',
     })[type] ?? type,
+  /** When an event happened (`date`: the date and time as the browser writes them). */
+  accountActivityAt: ({ date }: { date: string }) => date,
   /** Where an event came from: the device, the country and the network, as far as they are known. */
   accountActivityNetwork: ({ address }: { address: string }) => `network ${address}`,
   /** Account settings, Profile section: deleting the account. */

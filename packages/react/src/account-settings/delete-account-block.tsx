@@ -70,6 +70,7 @@ function DeleteAccountForm({ onCancel }: { onCancel: () => void }) {
       <FormInputField
         input="input"
         field="confirm"
+        name="confirm"
         className="lk-input"
         autoComplete="off"
         spellCheck={false}

@@ -40,8 +40,8 @@ function EventRow({ event }: { event: SecurityEvent }) {
   const labels = useLabels(accountSettingsLabels);
   const failed = event.type === 'sign_in.failed' || event.type === 'mfa.failed';
   const where = [
-    dateTimeFormat(event.occurredAt),
-    labels.accountDevice(event),
+    labels.accountActivityAt({ date: dateTimeFormat(event.occurredAt) }),
+    labels.accountDevice({ browser: event.browser, os: event.os }),
     event.country ? countryName(event.country) : null,
     event.ipAddress ? labels.accountActivityNetwork({ address: event.ipAddress }) : null,
   ];

@@ -36,6 +36,9 @@ export function SessionsSection() {
   useUser({ or: 'redirect' });
   const state = useQuery(sessionsQuery, { suspend: false });
   const others = state.status === 'ready' ? state.data.filter((session) => !session.isCurrent).length : 0;
+  // Once offered, "Sign out everywhere else" stays, so its outcome shows after the other sessions went.
+  const [offered, setOffered] = useState(false);
+  if (others > 0 && !offered) setOffered(true);
   return (
     <>
       <SettingsBlock className="lk-settings-block-wide" title={labels.accountSessionsListTitle}>
@@ -52,7 +55,7 @@ export function SessionsSection() {
           }
         </SettingsList>
       </SettingsBlock>
-      {others > 0 ? (
+      {others > 0 || offered ? (
         <SettingsBlock title={labels.accountSessionOthersTitle} description={labels.accountSessionOthersDescription}>
           <SignOutOthers />
         </SettingsBlock>
@@ -67,7 +70,7 @@ function SessionRow({ session, onRemoved }: { session: UserSession; onRemoved: (
   const action = useFormAction();
   const [confirming, setConfirming] = useState(false);
   const endRef = useRef<HTMLButtonElement>(null);
-  const device = labels.accountDevice(session);
+  const device = labels.accountDevice({ browser: session.browser, os: session.os });
   const end = async () => {
     const done = await action.run(async () => {
       await session.revoke();
