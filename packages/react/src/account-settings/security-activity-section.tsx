@@ -6,6 +6,7 @@
  * person can recognise it: browser and OS, country, network.
  */
 import { type SecurityEvent, securityActivityQuery } from '@latchkey/js';
+import { useEffect } from 'react';
 import { useLabels } from '../internal/text.js';
 import { useQuery } from '../internal/use-app-data.js';
 import { useApp } from '../provider.js';
@@ -19,6 +20,10 @@ export function SecurityActivitySection() {
   const app = useApp();
   const labels = useLabels(accountSettingsLabels);
   useUser({ or: 'redirect' });
+  // Read again each time the section is shown: events since it was last read appear.
+  useEffect(() => {
+    void app.invalidate(securityActivityQuery).catch(() => {});
+  }, [app]);
   const state = useQuery(securityActivityQuery, { suspend: false });
   return (
     <SettingsBlock className="lk-settings-block-wide" title={labels.accountActivityListTitle}>

@@ -5,7 +5,7 @@
  * session's device is signed out at once (the service's revocation).
  */
 import { sessionsQuery, type UserSession } from '@latchkey/js';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
 import { BusyButton } from '../form/submit-button.js';
 import { useFormAction } from '../form/use-form-action.js';
@@ -34,6 +34,10 @@ export function SessionsSection() {
   const app = useApp();
   const labels = useLabels(accountSettingsLabels);
   useUser({ or: 'redirect' });
+  // Read again each time the section is shown: sessions opened or ended elsewhere appear.
+  useEffect(() => {
+    void app.invalidate(sessionsQuery).catch(() => {});
+  }, [app]);
   const state = useQuery(sessionsQuery, { suspend: false });
   const others = state.status === 'ready' ? state.data.filter((session) => !session.isCurrent).length : 0;
   // Once offered, "Sign out everywhere else" stays, so its outcome shows after the other sessions went.
