@@ -158,9 +158,7 @@ describe('Sessions, Security activity and Delete account in Chromium', () => {
     const confirm = page.getByLabel('To confirm, type “delete my account”');
     await confirm.fill('delete');
     await page.getByRole('button', { name: 'Delete my account' }).click();
-    await expect
-      .poll(() => page.getByText('Type “delete my account” exactly').count(), { timeout: 15_000 })
-      .toBe(1);
+    await expect.poll(() => page.getByText('Type “delete my account” exactly').count(), { timeout: 15_000 }).toBe(1);
 
     await confirm.fill('delete my account');
     await page.getByRole('button', { name: 'Delete my account' }).click();

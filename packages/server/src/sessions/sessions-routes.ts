@@ -10,8 +10,8 @@ import { deviceOf } from '../common/device.js';
 import { millis, successAnswer } from '../common/schemas.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { requestContext } from '../events/recorder.js';
-import { defineRoute, type Route } from '../http/route.js';
 import { countryOf } from '../http/client-address.js';
+import { defineRoute, type Route } from '../http/route.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findUser } from '../users/user-store.js';
 import { completeSignIn, refreshAnswer, sessionTokensAnswer } from './complete-sign-in.js';
@@ -112,7 +112,8 @@ const sessionSchema = z
       description: 'Latchkey extension: the browser `user_agent` names (`Chrome`, `Firefox`), null when it names none.',
     }),
     os: z.string().nullable().meta({
-      description: 'Latchkey extension: the operating system `user_agent` names (`macOS`, `Android`), null when it names none.',
+      description:
+        'Latchkey extension: the operating system `user_agent` names (`macOS`, `Android`), null when it names none.',
     }),
     country: z.string().nullable().meta({
       description:
