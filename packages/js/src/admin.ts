@@ -72,7 +72,7 @@ export { type OwnedProjects, ownedProjectsQuery } from './projects/owned-project
 export { type AdminProject, adminProjectQuery, type ProjectAdministration } from './projects/project-admin.js';
 export type { Query, QueryAccess, QueryKey } from './query.js';
 export type { Page, ProjectOwnerSession } from './server-types.js';
-export type { CreateSessionOptions, SessionTokens, UserSessionData } from './sessions/sessions-api.js';
+export type { CreateSessionOptions, SessionTokens, UserSession, UserSessionData } from './sessions/sessions-api.js';
 export {
   permissionDefinitionsQuery,
   type TeamPermissionDefinition,
@@ -85,7 +85,7 @@ export {
   serverTeamQuery,
   serverTeamsQuery,
 } from './teams/server-team.js';
-export type { ServerTeam, ServerTeamUser, ServerUser, UserSession } from './users/server-user.js';
+export type { ServerTeam, ServerTeamUser, ServerUser } from './users/server-user.js';
 export {
   serverUserQuery,
   serverUsersQuery,

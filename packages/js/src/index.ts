@@ -72,6 +72,13 @@ export type { Clock, FetchFunction, Timers, TokenStoreOption } from './options.j
 export type { EnabledOAuthProvider, Project } from './projects/project-decoder.js';
 export { projectQuery } from './projects/projects-api.js';
 export type { Query, QueryAccess, QueryKey } from './query.js';
+export {
+  type SecurityEvent,
+  type SessionActions,
+  securityActivityQuery,
+  sessionsQuery,
+} from './sessions/own-sessions.js';
+export type { UserSession, UserSessionData } from './sessions/sessions-api.js';
 export type { TeamInvitationCodes, TeamInvitationDetails } from './teams/invitation-codes.js';
 export {
   type EditableTeamMemberProfile,

@@ -2,6 +2,8 @@
  * Wire types: the JSON the service sends and the SDK reads, with the wire's
  * own snake_case names (wire-protocol.md §15). SDK objects are mapped from these.
  */
+import type { AuditEventType } from './events.js';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export interface OAuthProviderLinkWire {
@@ -212,6 +214,11 @@ export interface SessionWire {
   expires_at_millis: number;
   ip: string | null;
   user_agent: string | null;
+  /** The browser and operating system `user_agent` names (`Chrome`, `macOS`), null when it names none (ours). */
+  browser: string | null;
+  os: string | null;
+  /** ISO 3166 alpha-2 code from the trusted country header when the session opened, else null (ours). */
+  country: string | null;
   is_current: boolean;
   is_impersonation: boolean;
 }
@@ -351,6 +358,25 @@ export interface AuditEventWire {
   ip_address: string | null;
   user_agent: string | null;
   data: Record<string, unknown>;
+}
+
+/**
+ * One of the signed-in user's own security events, as
+ * `GET /users/me/security-activity` (ours) lists them: what and when, and
+ * from where as far as the person can recognise it. `ip_address` is cut to
+ * its network (`203.0.113.x`, `2001:db8:85a3::/48`); `method` is how a
+ * sign-in was made, `provider` the OAuth provider of a sign-in or connection.
+ */
+export interface SecurityEventWire {
+  id: string;
+  type: AuditEventType;
+  occurred_at_millis: number;
+  browser: string | null;
+  os: string | null;
+  country: string | null;
+  ip_address: string | null;
+  method: string | null;
+  provider: string | null;
 }
 
 /** A webhook endpoint as `/webhooks/endpoints` (ours) shows it: never its secret. `event_types` null: every type. */

@@ -16,6 +16,9 @@ describe('decodeSessionList', () => {
         expiresAt: new Date(1_731_536_000_000),
         ip: '203.0.113.7',
         userAgent: 'Mozilla/5.0',
+        browser: 'Firefox',
+        os: 'macOS',
+        country: 'FR',
         isCurrent: false,
         isImpersonation: true,
       },
@@ -23,8 +26,14 @@ describe('decodeSessionList', () => {
   });
 
   it('reads an address and a browser the service did not record as null', () => {
-    const unknown = { ...session, ip: null, user_agent: null };
-    expect(decodeSessionList({ items: [unknown] })[0]).toMatchObject({ ip: null, userAgent: null });
+    const unknown = { ...session, ip: null, user_agent: null, browser: null, os: null, country: null };
+    expect(decodeSessionList({ items: [unknown] })[0]).toMatchObject({
+      ip: null,
+      userAgent: null,
+      browser: null,
+      os: null,
+      country: null,
+    });
   });
 
   it.each(Object.keys(session!))('refuses a session without %s, naming items[0].%s', (key) => {

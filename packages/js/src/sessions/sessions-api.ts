@@ -52,12 +52,31 @@ export interface UserSessionData {
   lastUsedAt: Date;
   /** When its refresh token stops working. */
   expiresAt: Date;
-  /** Address and browser of the last use, when the service recorded them. */
+  /** Address and user agent of the sign-in that opened it, when the service recorded them. */
   ip: string | null;
   userAgent: string | null;
+  /** The browser and operating system the user agent names (`Chrome`, `macOS`); null when it names none. */
+  browser: string | null;
+  os: string | null;
+  /** ISO 3166 alpha-2 code of the country it was opened from, when the service trusts a header for it. */
+  country: string | null;
   /** True for the session whose tokens came with the request that listed it. */
   isCurrent: boolean;
   isImpersonation: boolean;
+}
+
+/**
+ * One of a user's sessions, which server code, or the user, may end.
+ *
+ * @example
+ * ```ts
+ * const sessions = await user.listSessions();
+ * await Promise.all(sessions.filter((s) => !s.isCurrent).map((s) => s.revoke()));
+ * ```
+ */
+export interface UserSession extends UserSessionData {
+  /** Ends the session: its refresh token stops working (its access token lasts until it expires). */
+  revoke(): Promise<void>;
 }
 
 const ignoreAnswer = (): void => {};
@@ -105,6 +124,9 @@ function readSession(session: Fields<SessionWire>): UserSessionData {
     expiresAt: new Date(session.number('expires_at_millis')),
     ip: session.stringOrNull('ip'),
     userAgent: session.stringOrNull('user_agent'),
+    browser: session.stringOrNull('browser'),
+    os: session.stringOrNull('os'),
+    country: session.stringOrNull('country'),
     isCurrent: session.boolean('is_current'),
     isImpersonation: session.boolean('is_impersonation'),
   };

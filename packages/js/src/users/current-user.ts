@@ -3,8 +3,9 @@
  * account, assembled from one slice per capability: the profile and session
  * (here), the password (`auth/password-auth.ts`), contact channels
  * (`contact-channels/contact-channel.ts`), teams (`teams/team.ts`),
- * connected accounts (`auth/oauth-auth.ts`), passkeys (`auth/passkey-auth.ts`)
- * and the second factor (`auth/mfa-auth.ts`). Also the account as
+ * connected accounts (`auth/oauth-auth.ts`), passkeys (`auth/passkey-auth.ts`),
+ * the second factor (`auth/mfa-auth.ts`) and sessions and security activity
+ * (`sessions/own-sessions.ts`). Also the account as
  * `ClientApp`'s queries (the user, `currentUserQuery`, also `'user'`, and
  * their connected accounts), the scope they load with, and `getUser`.
  * Mutations update the cache so subscribers see the result.
@@ -26,6 +27,7 @@ import { createDataStore } from '../internal/cache/data-store.js';
 import type { Core } from '../internal/core.js';
 import { publishableKeyCredentials, withSession } from '../internal/http/credentials.js';
 import type { Session } from '../internal/session/session.js';
+import { type SessionActions, sessionActions } from '../sessions/own-sessions.js';
 import { type TeamActions, teamActions, teamsQuery } from '../teams/team.js';
 import { accountKey, accountQuery, type ClientQuery, type ClientScope } from './account-data.js';
 import type { ConnectedAccount, ConnectedAccountOptions } from './connected-accounts.js';
@@ -104,7 +106,8 @@ export interface CurrentUser
     TeamActions,
     ConnectedAccountActions,
     PasskeyActions,
-    MfaActions {}
+    MfaActions,
+    SessionActions {}
 
 /**
  * The signed-in user (`null` when signed out), as a query of `ClientApp`
@@ -200,6 +203,7 @@ function createCurrentUser(user: UserData, scope: ClientScope): CurrentUser {
     ...teamActions(scope),
     ...connectedAccountActions(user, scope),
     ...accountSecurityActions(scope),
+    ...sessionActions(scope),
   };
 }
 
@@ -301,4 +305,6 @@ function setSignedOut({ data }: ClientScope): void {
   data.reset(accountKey('team'));
   data.reset(accountKey('connectedAccounts'));
   data.reset(accountKey('passkeys'));
+  data.reset(accountKey('sessions'));
+  data.reset(accountKey('securityActivity'));
 }

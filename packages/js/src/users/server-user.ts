@@ -26,7 +26,7 @@ import {
   listSessions,
   revokeSession,
   type SessionTokens,
-  type UserSessionData,
+  type UserSession,
 } from '../sessions/sessions-api.js';
 import { invitationObject, type TeamInvitation } from '../teams/team.js';
 import { readServerTeam, type ServerTeamData } from '../teams/team-decoder.js';
@@ -55,20 +55,6 @@ import {
 import { type ConnectedAccountQueries, connectedAccountQueries } from './connected-accounts.js';
 import { deleteUser, type ServerUserUpdate, updateUser } from './server-users-api.js';
 import { readServerUser, type ServerUserData } from './user-decoder.js';
-
-/**
- * One of a user's sessions, which server code may end.
- *
- * @example
- * ```ts
- * const sessions = await user.listSessions();
- * await Promise.all(sessions.filter((s) => !s.isCurrent).map((s) => s.revoke()));
- * ```
- */
-export interface UserSession extends UserSessionData {
-  /** Ends the session: its refresh token stops working (its access token lasts until it expires). */
-  revoke(): Promise<void>;
-}
 
 /**
  * A user as server code sees it, and what server code may do to it.

@@ -17,17 +17,11 @@ import { requestTokens } from '../internal/session/request-tokens.js';
 import { systemClock } from '../internal/timers.js';
 import type { Query } from '../query.js';
 import type { Page, RequestTokenStore } from '../server-types.js';
+import type { UserSession } from '../sessions/sessions-api.js';
 import { type TeamRef, teamIdOf } from '../teams/team-permissions.js';
 import { listTeamPermissions, type TeamPermission } from '../teams/teams-api.js';
 import type { ConnectedAccount } from './connected-accounts.js';
-import {
-  createServerUser,
-  type ServerTeam,
-  type ServerUser,
-  type UserSession,
-  userSessions,
-  userTeams,
-} from './server-user.js';
+import { createServerUser, type ServerTeam, type ServerUser, userSessions, userTeams } from './server-user.js';
 import { type CreateUserOptions, createUser, fetchUser, type ListUsersOptions, listUsers } from './server-users-api.js';
 import { decodeServerUser } from './user-decoder.js';
 import { fetchCurrentUser } from './users-api.js';

@@ -9,7 +9,7 @@
 import '../test-support/dom-in-node.js';
 import { ClientApp } from '@latchkey/js';
 import type { TestService } from '@latchkey/server/testing';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { englishLabels } from '../labels.js';
 import { formMessages } from '../messages.js';
@@ -40,6 +40,16 @@ const unreachable = new Set([
   'accountEmailsLoading',
   'accountSaving',
   'accountEmailAddBusy',
+  // Sessions and Security activity: an empty or failed list, and busy texts; a network needs the client's
+  // address, which the in-process service has none of (e2e/account-security.test.ts shows it in Chromium).
+  'accountSessionsLoading',
+  'accountSessionsLoadFailed',
+  'accountSessionsEmpty',
+  'accountActivityLoading',
+  'accountActivityLoadFailed',
+  'accountActivityEmpty',
+  'accountActivityNetwork',
+  'accountDeleteBusy',
 ]);
 
 const pseudo = pseudoLabels;
@@ -140,6 +150,23 @@ describe('AccountSettings labels', () => {
     await step(type('currentPassword', 'correct-horse-battery'), () => {});
     await step(submit('currentPassword'), expectMarker('accountPasswordChanged'));
 
+    // Two more sessions of the same person: one ended from its row, the other by "everywhere else".
+    for (let i = 0; i < 2; i++) {
+      await realApp(service).app.signInWithCredential({ email, password: 'staple-horse-battery', noRedirect: true });
+    }
+    show(app, 'sessions');
+    await step(() => {}, expectMarker('accountSessionThisDevice'));
+    await step(press('accountSessionEnd'), expectMarker('accountSessionEndConfirm'));
+    const sessionRows = () =>
+      within(screen.getByRole('list', { name: '⟦accountSessionsListTitle⟧' })).getAllByRole('listitem');
+    await waitFor(() => expect(sessionRows()).toHaveLength(3));
+    await step(press('accountSessionEndSubmit'), () => expect(sessionRows()).toHaveLength(2));
+    await step(press('accountSessionOthersSubmit'), expectMarker('accountSessionOthersConfirm'));
+    await step(press('accountSessionOthersSubmit'), expectMarker('accountSessionOthersDone'));
+
+    show(app, 'security-activity');
+    await step(() => {}, expectMarker('accountActivityEvent'));
+
     show(app, 'emails');
     await step(() => {}, expectMarker('accountEmailPrimary'));
     await step(type('email', 'nope'), () => {});
@@ -197,6 +224,25 @@ describe('AccountSettings labels', () => {
     await step(type('nextPassword', 'first-horse-battery'), () => {});
     await step(type('confirmPassword', 'first-horse-battery'), () => {});
     await step(submit('nextPassword'), expectMarker('accountPasswordSet'));
+
+    // A project that lets users delete themselves: the typed confirmation, refused when it differs.
+    const patched = await service.fetch('/api/v1/projects/current', {
+      method: 'PATCH',
+      headers: {
+        ...server,
+        'x-stack-access-type': 'admin',
+        'x-stack-super-secret-admin-key': service.keys.superSecretAdminKey,
+      },
+      body: JSON.stringify({ config: { client_user_deletion_enabled: true } }),
+    });
+    expect(patched.status).toBe(200);
+    await passwordless.invalidate('project');
+    userData = new RegExp(`${userData.source}|\\bN\\b`, 'g'); // the passwordless user's initial ("nopass-…")
+    show(passwordless, 'profile');
+    await step(() => {}, expectMarker('accountDeleteOpen'));
+    await step(press('accountDeleteOpen'), expectMarker('accountDeleteConfirmLabel'));
+    await step(type('confirm', 'delete'), () => {});
+    await step(submit('confirm'), expectMarker('accountDeleteMismatch'));
 
     expect(leftovers).toEqual([]);
     // The Teams section's labels are proven by teams/teams-ui.test.tsx, Connected accounts' by oauth/oauth-ui.test.tsx,

@@ -1,7 +1,7 @@
 /**
- * Words of the account settings page: its navigation and the profile,
- * e-mails, connected accounts, password, passkeys and two-step sign-in
- * sections. The English table is the
+ * Words of the account settings page: its navigation and the profile
+ * (with deleting the account), e-mails, connected accounts, password,
+ * passkeys, two-step sign-in, sessions and security activity sections. The English table is the
  * one declaration: the label type derives from it, and `labels` overrides
  * (provider, page) reword any entry.
  */
@@ -151,4 +151,72 @@ export const accountSettingsLabels = {
   /** The code asked before regenerating the recovery codes or turning two-step sign-in off. */
   accountMfaCurrentCodeLabel: 'Current code from your authenticator app',
   accountMfaDone: 'Done',
+  /** Account settings, Sessions section. */
+  accountSessionsTitle: 'Sessions',
+  accountSessionsDescription: 'The devices where you are signed in. End any session you do not recognise.',
+  accountSessionsListTitle: 'Your sessions',
+  accountSessionsLoading: 'Loading your sessions…',
+  accountSessionsLoadFailed: 'Your sessions could not be loaded.',
+  accountSessionsEmpty: 'No session.',
+  /** A session's or an event's device: browser and operating system, as far as they are known. */
+  accountDevice: ({ browser, os }: { browser: string | null; os: string | null }) =>
+    browser && os ? `${browser} on ${os}` : (browser ?? os ?? 'Unknown browser'),
+  accountSessionThisDevice: 'This device',
+  accountSessionCreated: ({ date }: { date: string }) => `Signed in ${date}`,
+  accountSessionLastActive: ({ date }: { date: string }) => `last active ${date}`,
+  accountSessionEnd: 'End session',
+  /** Accessible name of a session's "End session" button. */
+  accountSessionEndFor: ({ device }: { device: string }) => `End the session on ${device}`,
+  accountSessionEndConfirm: ({ device }: { device: string }) =>
+    `End the session on ${device}? That device will be signed out.`,
+  accountSessionEndSubmit: 'End session',
+  accountSessionOthersTitle: 'Sign out everywhere else',
+  accountSessionOthersDescription: 'Ends every session except the one on this device.',
+  accountSessionOthersSubmit: 'Sign out everywhere else',
+  accountSessionOthersConfirm: 'Sign out on every other device?',
+  accountSessionOthersDone: 'You are now signed out everywhere else.',
+  /** Account settings, Security activity section. */
+  accountActivityTitle: 'Security activity',
+  accountActivityDescription: 'Sign-ins and changes to your account in the last 90 days.',
+  accountActivityListTitle: 'Recent activity',
+  accountActivityLoading: 'Loading your activity…',
+  accountActivityLoadFailed: 'Your activity could not be loaded.',
+  accountActivityEmpty: 'Nothing in the last 90 days.',
+  /** What an event of the activity was, by its type (`sign_in.failed`, …). */
+  accountActivityEvent: ({ type }: { type: string }) =>
+    ({
+      sign_up: 'Account created',
+      'sign_in.succeeded': 'Signed in',
+      'sign_in.failed': 'Failed sign-in',
+      'mfa.failed': 'Wrong two-step code',
+      'password.changed': 'Password changed',
+      'password.reset': 'Password reset',
+      'password.set': 'Password set',
+      'contact_channel.added': 'E-mail address added',
+      'contact_channel.verified': 'E-mail address verified',
+      'contact_channel.updated': 'E-mail address changed',
+      'contact_channel.removed': 'E-mail address removed',
+      'oauth.connected': 'Account connected',
+      'oauth.disconnected': 'Account disconnected',
+      'passkey.added': 'Passkey added',
+      'passkey.removed': 'Passkey removed',
+      'mfa.enabled': 'Two-step sign-in turned on',
+      'mfa.disabled': 'Two-step sign-in turned off',
+      'session.revoked': 'Session ended',
+      'session.refresh_token_reused': 'Session ended (its sign-in was reused)',
+    })[type] ?? type,
+  /** When an event happened (`date`: the date and time as the browser writes them). */
+  accountActivityAt: ({ date }: { date: string }) => date,
+  /** Where an event came from: the device, the country and the network, as far as they are known. */
+  accountActivityNetwork: ({ address }: { address: string }) => `network ${address}`,
+  /** Account settings, Profile section: deleting the account. */
+  accountDeleteTitle: 'Delete account',
+  accountDeleteDescription: 'Deletes your account and signs you out everywhere. This cannot be undone.',
+  accountDeleteOpen: 'Delete account…',
+  /** The words to type before the account is deleted. */
+  accountDeletePhrase: 'delete my account',
+  accountDeleteConfirmLabel: ({ phrase }: { phrase: string }) => `To confirm, type “${phrase}”`,
+  accountDeleteMismatch: ({ phrase }: { phrase: string }) => `Type “${phrase}” exactly to delete your account.`,
+  accountDeleteSubmit: 'Delete my account',
+  accountDeleteBusy: 'Deleting…',
 };

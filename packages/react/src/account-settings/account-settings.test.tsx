@@ -105,6 +105,8 @@ describe('AccountSettings: layout and navigation', () => {
       'E-mails',
       'Password',
       'Two-step sign-in',
+      'Sessions',
+      'Security activity',
       'Teams',
     ]);
     expect(links[0]?.getAttribute('aria-current')).toBe('page');

@@ -39,6 +39,12 @@ const PasskeysSection = lazy(() =>
   import('./passkeys-section.js').then((module) => ({ default: module.PasskeysSection })),
 );
 const MfaSection = lazy(() => import('./mfa-section.js').then((module) => ({ default: module.MfaSection })));
+const SessionsSection = lazy(() =>
+  import('./sessions-section.js').then((module) => ({ default: module.SessionsSection })),
+);
+const SecurityActivitySection = lazy(() =>
+  import('./security-activity-section.js').then((module) => ({ default: module.SecurityActivitySection })),
+);
 
 /** A text, or a function of the labels in force (so a translation rewords it). */
 type Words = string | ((labels: Readonly<LatchkeyLabels>) => string);
@@ -72,9 +78,10 @@ export interface AccountSettingsSection {
 }
 
 /**
- * The sections `AccountSettings` shows by default: Profile, E-mails, Password,
+ * The sections `AccountSettings` shows by default: Profile (with "Delete
+ * account" when the project allows it), E-mails, Password,
  * Passkeys (only when the project enables them or the user has one),
- * Two-step sign-in, Teams, Connected accounts (only when the project enables an OAuth provider
+ * Two-step sign-in, Sessions, Security activity, Teams, Connected accounts (only when the project enables an OAuth provider
  * or the user has a connected account).
  *
  * @example
@@ -119,6 +126,20 @@ export const accountSettingsSections: readonly AccountSettingsSection[] = Object
     description: (labels) => labels.accountMfaDescription,
     icon: <Icon name="lock" size={18} />,
     content: MfaSection,
+  },
+  {
+    id: 'sessions',
+    title: (labels) => labels.accountSessionsTitle,
+    description: (labels) => labels.accountSessionsDescription,
+    icon: <Icon name="door" size={18} />,
+    content: SessionsSection,
+  },
+  {
+    id: 'security-activity',
+    title: (labels) => labels.accountActivityTitle,
+    description: (labels) => labels.accountActivityDescription,
+    icon: <Icon name="alert" size={18} />,
+    content: SecurityActivitySection,
   },
   {
     id: 'teams',

@@ -1,4 +1,4 @@
-/** The Profile section: the display name and the profile picture. */
+/** The Profile section: the display name, the profile picture, and deleting the account (when allowed). */
 import type { CurrentUser } from '@latchkey/js';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { OutcomeNotice } from '../form/alert.js';
@@ -10,6 +10,7 @@ import { errorText } from '../internal/error-text.js';
 import { useLabels, useMessages } from '../internal/text.js';
 import { useUser } from '../use-user.js';
 import { accountSettingsLabels } from './account-settings-labels.js';
+import { DeleteAccountBlock } from './delete-account-block.js';
 import { isImageUrl, ProfileImageError } from './profile-image.js';
 import { SettingsActions, SettingsBlock } from './settings-parts.js';
 
@@ -18,7 +19,8 @@ const displayNameMaxLength = 256;
 
 /**
  * The Profile section's content: a display name form (Save and Cancel appear
- * once it is changed) and the profile picture (upload, an image URL, or remove).
+ * once it is changed), the profile picture (upload, an image URL, or remove),
+ * and "Delete account" when the project lets users delete themselves.
  */
 export function ProfileSection() {
   const user = useUser({ or: 'redirect' });
@@ -26,6 +28,7 @@ export function ProfileSection() {
     <>
       <DisplayNameBlock user={user} />
       <ProfileImageBlock user={user} />
+      <DeleteAccountBlock />
     </>
   );
 }

@@ -47,6 +47,7 @@ export async function listAuditEvents(db: Db, query: AuditQuery): Promise<{ rows
       'actor_id',
       'ip',
       'user_agent',
+      'country',
       'data',
     ])
     .where('project_id', '=', query.projectId);

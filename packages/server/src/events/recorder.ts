@@ -284,6 +284,7 @@ export function recordWrites<T extends EventType>(
         actor_id: tx.actor.id,
         ip: tx.client.ip,
         user_agent: tx.client.userAgent?.slice(0, maxUserAgent) ?? null,
+        country: tx.client.country,
         data,
       },
       options.onlyWith,
@@ -366,7 +367,7 @@ export function operatorContext(db: Db, feed: ChangeFeed | null, projectId: stri
     actor: { type: 'operator', id: null },
     projectId,
     userId: null,
-    client: { ip: null, userAgent: 'latchkey operations' },
+    client: { ip: null, userAgent: 'latchkey operations', country: null },
     feed,
   };
 }

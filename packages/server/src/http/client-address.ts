@@ -10,6 +10,10 @@
  * the right-most entry); a single-value header such as Cloudflare's
  * `cf-connecting-ip` is one hop. A header that is missing, shorter than the
  * hops, or whose entry is not an IP address gives the socket's peer.
+ *
+ * The client's country is read the same way: only from the header the
+ * service is told to trust (`countryHeader`, e.g. Cloudflare's `cf-ipcountry`
+ * set by the proxy), never guessed from the address.
  */
 import { isIP } from 'node:net';
 
@@ -53,4 +57,16 @@ function ipAddress(text: string): string | null {
   else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.indexOf(':'));
   if (isIP(address) === 0) return null;
   return address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+}
+
+/**
+ * The ISO 3166 alpha-2 code in the trusted country header, upper-cased, or
+ * null: no header configured, none sent, or not two letters (Cloudflare's
+ * `XX` for unknown and `T1` for Tor count as none).
+ */
+export function countryOf(request: Request, countryHeader: string | null): string | null {
+  const value = countryHeader ? request.headers.get(countryHeader)?.trim() : undefined;
+  if (!value || !/^[A-Za-z]{2}$/.test(value)) return null;
+  const code = value.toUpperCase();
+  return code === 'XX' ? null : code;
 }

@@ -17,10 +17,12 @@ export interface RequestAuth {
   actorId?: string | null;
 }
 
-/** The client's address and user agent, as far as the service can tell. */
+/** The client's address, user agent and country, as far as the service can tell. */
 export interface ClientInfo {
   ip: string | null;
   userAgent: string | null;
+  /** The ISO 3166 alpha-2 code of the trusted country header (`countryOf`); null when none is configured or sent. */
+  country: string | null;
 }
 
 /** Per-request facts shared by the fetch wrapper and the app (request id, error code for the log). */

@@ -23,6 +23,7 @@ import type { Deps } from '../deps.js';
 import { asRouteHandler } from '../events/action-guard.js';
 import { opensToWebhookToken } from '../webhooks/webhook-token.js';
 import { emptyBody, ignoredBody, readForm, readJson, textProblem } from './body.js';
+import { countryOf } from './client-address.js';
 import type { AppEnv, RequestAuth } from './env.js';
 import { type RefreshCookie, refreshCookieOf, sentRefreshToken } from './refresh-cookie.js';
 import { jsonResponse, knownErrorResponse, StatusRefusal, textResponse } from './responses.js';
@@ -92,7 +93,11 @@ async function serve(route: Route, c: Context<AppEnv>, deps: Deps, cookie: Refre
     ? validate(route.query, storable(firstValues(new URL(request.url).searchParams), 'query'), 'query')
     : {};
   const body = await readBody(route, request, auth?.accessType ?? 'client', deps);
-  const client = { ip: c.env.record.clientIp, userAgent: request.headers.get('user-agent')?.slice(0, 512) || null };
+  const client = {
+    ip: c.env.record.clientIp,
+    userAgent: request.headers.get('user-agent')?.slice(0, 512) || null,
+    country: countryOf(request, deps.countryHeader),
+  };
   const input = { request, auth, userId, body, query, params, client, refreshToken, refreshCookie: cookie, deps };
   // Strict mode: the handler's database handle knows which route writes (`events/action-guard.ts`).
   const result = deps.strict

@@ -12,24 +12,12 @@ export function utcDay(millis: number): string {
   return new Date(millis).toISOString().slice(0, 10);
 }
 
-/**
- * The ISO 3166 alpha-2 code in the trusted country header, upper-cased, or
- * null: no header configured, none sent, or not two letters (Cloudflare's
- * `XX` for unknown and `T1` for Tor count as none).
- */
-export function countryOf(request: Request, countryHeader: string | null): string | null {
-  const value = countryHeader ? request.headers.get(countryHeader)?.trim() : undefined;
-  if (!value || !/^[A-Za-z]{2}$/.test(value)) return null;
-  const code = value.toUpperCase();
-  return code === 'XX' ? null : code;
-}
-
 /** What a user's activity records. */
 export interface UserActivity {
   projectId: string;
   userId: string;
   now: number;
-  /** Where they came from (`countryOf`), when known. */
+  /** Where they came from (`countryOf` of `http/client-address.ts`), when known. */
   country: string | null;
   /** Also set the user's `last_active_at` to `now` (a sign-in; a refresh marks it with its session). */
   markActive?: boolean;

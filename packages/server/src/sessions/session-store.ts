@@ -22,7 +22,7 @@ export interface NewSession {
   /** Default: one year. */
   lifetimeMs?: number;
   /** Where it was opened from (`RouteInput.client`). */
-  client?: { ip: string | null; userAgent: string | null };
+  client?: { ip: string | null; userAgent: string | null; country: string | null };
   /** Opened by server code for the user. */
   isImpersonation?: boolean;
   /**
@@ -60,6 +60,7 @@ function sessionInsert(db: Db, input: NewSession): { sessionId: string; refreshT
     last_used_at: now,
     ip: input.client?.ip ?? null,
     user_agent: input.client?.userAgent ?? null,
+    country: input.client?.country ?? null,
     is_impersonation: input.isImpersonation ?? false,
   });
   return { sessionId, refreshToken, write };

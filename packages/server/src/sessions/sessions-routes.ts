@@ -6,11 +6,12 @@
  */
 import { constants, KnownError } from '@latchkey/protocol';
 import { z } from 'zod';
+import { deviceOf } from '../common/device.js';
 import { millis, successAnswer } from '../common/schemas.js';
 import { constantTimeEqual, sha256Hex } from '../crypto/hash.js';
 import { requestContext } from '../events/recorder.js';
+import { countryOf } from '../http/client-address.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { countryOf } from '../metrics/activity.js';
 import { resolveUser, userRefErrors } from '../users/user-ref.js';
 import { findUser } from '../users/user-store.js';
 import { completeSignIn, refreshAnswer, sessionTokensAnswer } from './complete-sign-in.js';
@@ -107,6 +108,17 @@ const sessionSchema = z
     expires_at_millis: millis,
     ip: z.string().nullable(),
     user_agent: z.string().nullable(),
+    browser: z.string().nullable().meta({
+      description: 'Latchkey extension: the browser `user_agent` names (`Chrome`, `Firefox`), null when it names none.',
+    }),
+    os: z.string().nullable().meta({
+      description:
+        'Latchkey extension: the operating system `user_agent` names (`macOS`, `Android`), null when it names none.',
+    }),
+    country: z.string().nullable().meta({
+      description:
+        'Latchkey extension: the ISO 3166 alpha-2 code of the country the session was opened from, read from the trusted country header (`countryHeader`); null when none is configured or sent.',
+    }),
     is_impersonation: z.boolean(),
     is_current: z.boolean().meta({ description: 'The session of the refresh token sent with this request.' }),
   })
@@ -136,6 +148,8 @@ const listSessions = defineRoute({
         expires_at_millis: row.expires_at.getTime(),
         ip: row.ip,
         user_agent: row.user_agent,
+        ...deviceOf(row.user_agent),
+        country: row.country,
         is_impersonation: row.is_impersonation,
         is_current: currentHash !== null && constantTimeEqual(row.refresh_token_hash, currentHash),
       })),

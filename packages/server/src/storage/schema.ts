@@ -81,6 +81,8 @@ interface SessionsTable {
   /** Client address and user agent when the session was opened (null when unknown). */
   ip: string | null;
   user_agent: string | null;
+  /** The country it was opened from (the trusted country header's code), null when unknown. */
+  country: Generated<string | null>;
   /** Opened by server code for the user (`POST /auth/sessions` with `is_impersonation`). */
   is_impersonation: Generated<boolean>;
   /** The refresh token this session's current one replaced (`sessions/refresh-rotation.ts`), or null. */
@@ -268,6 +270,8 @@ export interface AuditEventsTable {
   actor_id: string | null;
   ip: string | null;
   user_agent: string | null;
+  /** The country of the request (the trusted country header's code), null when unknown. */
+  country: Generated<string | null>;
   data: JsonColumn<Record<string, JsonValue>>;
 }
 

@@ -15,9 +15,9 @@
 import { isKnownError, KnownError, refreshRotationField } from '@latchkey/protocol';
 import { z } from 'zod';
 import { checkCode, useCode, verificationCode } from '../codes/codes.js';
+import { countryOf } from '../http/client-address.js';
 import { jsonResponse } from '../http/responses.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { countryOf } from '../metrics/activity.js';
 import { secondFactorErrors } from '../mfa/mfa-attempts.js';
 import { linkData } from '../oauth/oauth-actions.js';
 import { completeLink, pkceMatches } from '../oauth/oauth-flow.js';

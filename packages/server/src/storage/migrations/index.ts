@@ -20,6 +20,7 @@ import webhooks from './0015-webhooks.js';
 import metadataNullUntilSet from './0016-metadata-null-until-set.js';
 import permissionDescriptions from './0017-permission-descriptions.js';
 import externalIds from './0018-external-ids.js';
+import sessionCountry from './0019-session-country.js';
 
 export interface Migration {
   /** Sortable id, also the file name. */
@@ -47,4 +48,5 @@ export const migrations: readonly Migration[] = [
   { id: '0016-metadata-null-until-set', sql: metadataNullUntilSet },
   { id: '0017-permission-descriptions', sql: permissionDescriptions },
   { id: '0018-external-ids', sql: externalIds },
+  { id: '0019-session-country', sql: sessionCountry },
 ];
