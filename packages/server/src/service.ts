@@ -25,6 +25,7 @@ import {
 import { defaultLogger, finishResponse } from './http/request-log.js';
 import { knownErrorResponse, rateLimitedResponse, StatusRefusal, textResponse } from './http/responses.js';
 import { mountMailbox } from './mail/mailbox.js';
+import { mountRootPage } from './meta/root-page.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
 import { outboxSealer, withOutboxSealer } from './mail/sealed-mail.js';
 import { Transports } from './mail/transports.js';
@@ -382,6 +383,7 @@ export function createService(options: ServiceOptions): Service {
   app.route('/api/v1', api);
   if (options.devMailbox) mountMailbox(app, deps);
   if (options.dashboard) mountDashboard(app, options.dashboard);
+  mountRootPage(app, { dashboard: Boolean(options.dashboard), mailbox: Boolean(options.devMailbox) });
   app.notFound(() => textResponse(404, 'Not found'));
   app.onError((error, c) => {
     const record = c.env.record;
