@@ -155,8 +155,15 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(cli.stderr()).toMatch(/on all interfaces, 0\.0\.0\.0/);
     // No SMTP server: one line says the shared sender's mail will fail.
-    expect(cli.stderr().split('\n').filter((line) => line.includes('LATCHKEY_SMTP_URL'))).toEqual([
-      expect.stringMatching(/^latchkey: warning: LATCHKEY_SMTP_URL is not set, so mail of projects on the shared e-mail config .* fails/),
+    expect(
+      cli
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('LATCHKEY_SMTP_URL')),
+    ).toEqual([
+      expect.stringMatching(
+        /^latchkey: warning: LATCHKEY_SMTP_URL is not set, so mail of projects on the shared e-mail config .* fails/,
+      ),
     ]);
     expect(await (await fetch(`${url}/api/v1/health`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${url}/api/v1/health/ready`);

@@ -25,10 +25,10 @@ import {
 import { defaultLogger, finishResponse } from './http/request-log.js';
 import { knownErrorResponse, rateLimitedResponse, StatusRefusal, textResponse } from './http/responses.js';
 import { mountMailbox } from './mail/mailbox.js';
-import { mountRootPage } from './meta/root-page.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
 import { outboxSealer, withOutboxSealer } from './mail/sealed-mail.js';
 import { Transports } from './mail/transports.js';
+import { mountRootPage } from './meta/root-page.js';
 import { outboundNetwork } from './net/outbound-guard.js';
 import { ProviderCaches, type ProviderNetwork } from './oauth/providers.js';
 import { PasswordHasher } from './password/passwords.js';

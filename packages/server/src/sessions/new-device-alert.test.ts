@@ -16,8 +16,7 @@ import { browserName } from './new-device-alert.js';
 const service = testServiceForSuite({ projectConfig: { new_device_alert_enabled: true }, freshWindows: true });
 
 const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const chrome =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const safari =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const app = 'http://localhost:3000';
@@ -27,7 +26,12 @@ async function newUser(): Promise<{ email: string; id: string }> {
   const email = newEmail('alerted');
   const answer = await call(service, 'POST', '/users', {
     headers: authHeaders(service, 'server'),
-    json: { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, password: goodPassword },
+    json: {
+      primary_email: email,
+      primary_email_verified: true,
+      primary_email_auth_enabled: true,
+      password: goodPassword,
+    },
   });
   expect(answer.status, answer.text).toBe(201);
   return { email, id: answer.body.id };

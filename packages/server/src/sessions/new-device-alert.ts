@@ -21,12 +21,13 @@
  * after the session commits, never while the sign-in waits.
  */
 import { defaultHandlerPath } from '@latchkey/protocol';
-import { sql } from 'kysely';
+import { signInsOnRecord } from '../audit/audit-store.js';
 import { queueTemplatedMail } from '../mail/queue-mail.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { isTrustedUrl } from '../projects/trusted-urls.js';
 import type { Db } from '../storage/db.js';
 import { findUser } from '../users/user-store.js';
+import { sessionsFromAgent } from './session-store.js';
 
 /** The sign-in a session is opened for, as the alert needs it. */
 export interface AlertedSignIn {
@@ -40,9 +41,6 @@ export interface AlertedSignIn {
   oauth: boolean;
   now: number;
 }
-
-/** The audit log keeps this much of a user agent (`events/recorder.ts`). */
-const auditedUserAgentLength = 300;
 
 /**
  * How long before an OAuth sign-in's session its provider callback may have
@@ -85,35 +83,16 @@ export async function queueNewDeviceAlert(db: Db, signIn: AlertedSignIn): Promis
 /**
  * Whether the account has signed in before, and never from `userAgent`: no
  * current session of it was opened from it, and no sign-in or sign-up of it
- * on record was made from it (one query).
+ * on record was made from it.
  */
 async function isNewBrowser(db: Db, signIn: AlertedSignIn, userAgent: string): Promise<boolean> {
-  const { project, userId } = signIn;
-  const audited = userAgent.slice(0, auditedUserAgentLength);
+  const { project, userId, now } = signIn;
+  const query = { projectId: project.id, userId, userAgent };
+  const sessions = await sessionsFromAgent(db, { ...query, now });
+  if (sessions.fromAgent) return false;
   // An OAuth sign-in's own record (its provider's callback, moments ago) is not an earlier sign-in.
-  const recordedBefore = new Date(signIn.oauth ? signIn.now - oauthFlowMs : signIn.now + 1);
-  const signIns = db
-    .selectFrom('audit_events')
-    .where('project_id', '=', project.id)
-    .where('user_id', '=', userId)
-    .where('type', 'in', ['sign_in.succeeded', 'sign_up'])
-    .where('occurred_at', '<', recordedBefore);
-  const sessions = db
-    .selectFrom('sessions')
-    .where('project_id', '=', project.id)
-    .where('user_id', '=', userId)
-    .where('is_impersonation', '=', false)
-    .where('expires_at', '>', new Date(signIn.now));
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb.exists(sessions.select(sql`1`.as('one'))).as('has_session'),
-      eb.exists(signIns.select(sql`1`.as('one'))).as('has_sign_in'),
-      eb.exists(sessions.where('user_agent', '=', userAgent).select(sql`1`.as('one'))).as('session_from_it'),
-      eb.exists(signIns.where('user_agent', '=', audited).select(sql`1`.as('one'))).as('sign_in_from_it'),
-    ])
-    .executeTakeFirstOrThrow();
-  const known = Boolean(row.has_session) || Boolean(row.has_sign_in);
-  return known && !row.session_from_it && !row.sign_in_from_it;
+  const signIns = await signInsOnRecord(db, { ...query, before: signIn.oauth ? now - oauthFlowMs : now + 1 });
+  return (sessions.any || signIns.any) && !signIns.fromAgent;
 }
 
 /**

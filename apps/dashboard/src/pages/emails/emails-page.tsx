@@ -25,11 +25,7 @@ export default function Page(_props: PageProps) {
           <SenderForm />
         </Boundary>
       </Section>
-      <Section
-        id="alerts"
-        title="Alerts"
-        description="Mail your users about their account's security."
-      >
+      <Section id="alerts" title="Alerts" description="Mail your users about their account's security.">
         <Boundary onRetry={() => adminApp.invalidate(adminProjectQuery)}>
           <NewDeviceAlertSwitch />
         </Boundary>
