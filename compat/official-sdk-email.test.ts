@@ -265,12 +265,14 @@ describe('contact channels', () => {
 });
 
 describe('admin: e-mail templates and the test mail', () => {
-  it('lists the four templates, updates one, and resets it to the default', async () => {
+  it('lists the templates (the four and the new-device alert), updates one, and resets it to the default', async () => {
     const admin = adminApp();
     const templates = await admin.listEmailTemplates();
+    // The extension type passes through the official SDK like the four it knows.
     expect(templates.map((t) => t.type).sort()).toEqual([
       'email_verification',
       'magic_link',
+      'new_device_sign_in',
       'password_reset',
       'team_invitation',
     ]);

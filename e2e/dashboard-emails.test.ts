@@ -3,7 +3,8 @@
  * Sent mail once delivered to the dev mailbox; a template's subject edited
  * with the preview following as typed, saved and reset; the project's own
  * SMTP server, a bad port refused beside its field and a test e-mail to a
- * closed local port answered with the failure; axe in both themes; 360 px.
+ * closed local port answered with the failure; the new-device alert switched
+ * on and off, its template listed; axe in both themes; 360 px.
  */
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
@@ -191,6 +192,23 @@ describe('the E-mail page', () => {
     await sender.getByRole('button', { name: 'Save sender' }).click();
     await sender.getByText('Enter the password: the saved one is kept', { exact: false }).waitFor();
     await stack.admin.updateProject({ config: { emailConfig: { type: 'shared' } } });
+    await context.close();
+  });
+
+  it('switches the new-device alert on and off, and lists its template', async () => {
+    const { context, page } = await signedInPage(stack, stack.projectUrl('/emails'));
+    await page.getByRole('heading', { level: 1, name: 'E-mail' }).waitFor();
+    const alert = page.getByRole('region', { name: 'Alerts' }).getByRole('switch', { name: 'New-device alert' });
+    // The development project starts with it off.
+    expect(await alert.getAttribute('aria-checked')).toBe('false');
+    await alert.click();
+    await expect.poll(async () => (await stack.admin.getProject()).config.newDeviceAlertEnabled).toBe(true);
+    await page.reload();
+    await expect.poll(() => alert.getAttribute('aria-checked')).toBe('true');
+    await alert.click();
+    await expect.poll(async () => (await stack.admin.getProject()).config.newDeviceAlertEnabled).toBe(false);
+    const templates = page.getByRole('region', { name: 'Templates' });
+    await templates.getByRole('row').filter({ hasText: 'New-device alert' }).waitFor();
     await context.close();
   });
 

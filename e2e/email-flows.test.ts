@@ -3,7 +3,9 @@
  * `latchkey dev` and demo: sign up, open the dev mailbox, click the
  * verification link; forgot password, reset it through the mailed link, sign
  * in with the new one; sign in with an e-mailed code, by its link and by
- * typing it. Every link is followed from the mailbox page, as a person would.
+ * typing it; the new-device alert for a sign-in from a second browser, and
+ * none for a reload of the first. Every link is followed from the mailbox
+ * page, as a person would.
  */
 import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -186,4 +188,93 @@ describe('the e-mail pages, accessibility', () => {
       await context.close();
     },
   );
+
+  it('mails the new-device alert for a sign-in from a second browser, and nothing for a reload of the first', async () => {
+    const email = newAddress('alerted');
+    const as = (access: 'server' | 'admin') => ({
+      'content-type': 'application/json',
+      'x-stack-project-id': stack.dev.projectId,
+      'x-stack-access-type': access,
+      'x-stack-publishable-client-key': stack.dev.publishableClientKey,
+      'x-stack-secret-server-key': stack.dev.secretServerKey,
+      ...(access === 'admin' ? { 'x-stack-super-secret-admin-key': stack.dev.superSecretAdminKey } : {}),
+    });
+    const setAlerts = async (on: boolean) => {
+      const answer = await fetch(`${stack.dev.apiUrl}/api/v1/projects/current`, {
+        method: 'PATCH',
+        headers: as('admin'),
+        body: JSON.stringify({ config: { new_device_alert_enabled: on } }),
+      });
+      expect(answer.status, await answer.text()).toBe(200);
+    };
+    // The alert goes to a verified address: the account is made by server code with one.
+    const created = await fetch(`${stack.dev.apiUrl}/api/v1/users`, {
+      method: 'POST',
+      headers: as('server'),
+      body: JSON.stringify({
+        primary_email: email,
+        primary_email_verified: true,
+        primary_email_auth_enabled: true,
+        password,
+      }),
+    });
+    expect(created.status, await created.text()).toBe(201);
+    const signIn = async (page: Page) => {
+      await page.goto(`${stack.demoUrl}/handler/sign-in`);
+      await page.getByLabel(/e-?mail/i).fill(email);
+      await page.getByLabel(/^password$/i).fill(password);
+      await page.getByRole('button', { name: /^sign in$/i }).click();
+      await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    };
+    const alerts = async () => {
+      const response = await fetch(`${stack.dev.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`);
+      const { items } = (await response.json()) as { items: MailboxMessage[] };
+      return items.filter((mail) => mail.kind === 'new_device_sign_in');
+    };
+
+    // The dev project starts with the alert off (development); an operator turns it on.
+    await setAlerts(true);
+    try {
+      const first = await fresh();
+      await signIn(first.page);
+      await first.page.reload();
+      await expect.poll(() => first.page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+
+      // Another browser: the service tells browsers apart by their user agent (see docs/guides/email.md).
+      const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
+      const second = await stack.browser.newContext({ userAgent: firefox });
+      const secondPage = await second.newPage();
+      await signIn(secondPage);
+      const alert = await waitForMail(stack.dev, email, /^new_device_sign_in$/);
+      expect(alert.subject).toBe('New sign-in to your Default project account');
+      expect(alert.text).toContain('Firefox on Windows');
+      // The first browser's sign-in and reload, which came before, mailed nothing.
+      expect(await alerts()).toHaveLength(1);
+
+      // The person opens the mail in the dev mailbox and follows its link to their sessions, in the app.
+      const mailbox = await second.newPage();
+      await mailbox.goto(stack.dev.mailboxUrl);
+      await mailbox.locator(`a[href="/mailbox/${alert.id}"]`).click();
+      await mailbox.getByRole('heading', { level: 1, name: alert.subject }).waitFor();
+      const sessions = `${stack.demoUrl}/handler/account-settings#sessions`;
+      const [opened] = await Promise.all([
+        second.waitForEvent('page'),
+        mailbox.locator(`a[href="${sessions}"]`).first().click(),
+      ]);
+      await opened.waitForLoadState();
+      expect(new URL(opened.url()).pathname).toBe('/handler/account-settings');
+      expect(new URL(opened.url()).hash).toBe('#sessions');
+
+      // Each browser again: a reload of the first, a new sign-in from the second (signed out: a fresh
+      // context of it); still the one alert.
+      await first.page.reload();
+      await expect.poll(() => first.page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+      const secondAgain = await stack.browser.newContext({ userAgent: firefox });
+      await signIn(await secondAgain.newPage());
+      expect(await alerts()).toHaveLength(1);
+      await Promise.all([first.context.close(), second.close(), secondAgain.close()]);
+    } finally {
+      await setAlerts(false);
+    }
+  });
 });

@@ -154,6 +154,17 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
     const { cli, url } = await startAndWait(['--host', '0.0.0.0', ...where], env);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(cli.stderr()).toMatch(/on all interfaces, 0\.0\.0\.0/);
+    // No SMTP server: one line says the shared sender's mail will fail.
+    expect(
+      cli
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('LATCHKEY_SMTP_URL')),
+    ).toEqual([
+      expect.stringMatching(
+        /^latchkey: warning: LATCHKEY_SMTP_URL is not set, so mail of projects on the shared e-mail config .* fails/,
+      ),
+    ]);
     expect(await (await fetch(`${url}/api/v1/health`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${url}/api/v1/health/ready`);
     expect(ready.status).toBe(200);
@@ -261,8 +272,13 @@ describe.skipIf(!postgresUp)('from an empty PostgreSQL schema to production', ()
     expect(signIn.status).toBe(200);
     await served.cli.stop();
 
-    const without = await startAndWait(['--host', '127.0.0.1', '--no-dashboard', ...where], env);
+    const without = await startAndWait(['--host', '127.0.0.1', '--no-dashboard', ...where], {
+      ...env,
+      LATCHKEY_SMTP_URL: 'smtp://127.0.0.1:9',
+    });
     expect(without.cli.stderr()).not.toContain('Dashboard:');
+    // With an SMTP server there is nothing to warn of.
+    expect(without.cli.stderr()).not.toContain('warning');
     expect((await fetch(`${without.url}/dashboard/`)).status).toBe(404);
     await without.cli.stop();
   });

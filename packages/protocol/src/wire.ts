@@ -124,6 +124,8 @@ export interface AdminProjectConfigWire extends ClientProjectConfigWire {
   rate_limits?: RateLimitsWire;
   /** Extension: every sign-in needs a TOTP second factor; users without one set it up to finish signing in. */
   mfa_required?: boolean;
+  /** Extension: a sign-in from a browser the account has not used mails its owner (`new_device_sign_in`). */
+  new_device_alert_enabled?: boolean;
 }
 
 /** `GET /projects/current` with admin access. */
@@ -311,8 +313,17 @@ export interface OtpSendResponseWire {
   nonce: string;
 }
 
-/** The four e-mail template types (wire-protocol §15.8). */
-export type EmailTemplateTypeWire = 'email_verification' | 'password_reset' | 'magic_link' | 'team_invitation';
+/**
+ * The e-mail template types: the four of wire-protocol §15.8, and
+ * `new_device_sign_in` (an extension: the alert of a sign-in from a browser
+ * the account has not used, sent when the project's `new_device_alert_enabled` is on).
+ */
+export type EmailTemplateTypeWire =
+  | 'email_verification'
+  | 'password_reset'
+  | 'magic_link'
+  | 'team_invitation'
+  | 'new_device_sign_in';
 
 /** An e-mail template (wire-protocol §15.8); `content` is an editor document passed through untouched. */
 export interface EmailTemplateWire {

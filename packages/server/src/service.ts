@@ -28,6 +28,7 @@ import { mountMailbox } from './mail/mailbox.js';
 import { OutboxWorker } from './mail/outbox-worker.js';
 import { outboxSealer, withOutboxSealer } from './mail/sealed-mail.js';
 import { Transports } from './mail/transports.js';
+import { mountRootPage } from './meta/root-page.js';
 import { outboundNetwork } from './net/outbound-guard.js';
 import { ProviderCaches, type ProviderNetwork } from './oauth/providers.js';
 import { PasswordHasher } from './password/passwords.js';
@@ -382,6 +383,7 @@ export function createService(options: ServiceOptions): Service {
   app.route('/api/v1', api);
   if (options.devMailbox) mountMailbox(app, deps);
   if (options.dashboard) mountDashboard(app, options.dashboard);
+  mountRootPage(app, { dashboard: Boolean(options.dashboard), mailbox: Boolean(options.devMailbox) });
   app.notFound(() => textResponse(404, 'Not found'));
   app.onError((error, c) => {
     const record = c.env.record;

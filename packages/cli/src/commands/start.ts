@@ -292,7 +292,8 @@ export async function runStart(args: string[], context: CliContext): Promise<num
       const limits = redisUrl ? `, limits counted in ${redactUrl(redisUrl)}` : '';
       context.stderr.write(
         `Latchkey is listening on ${running.url} (${note}database ${redactUrl(databaseUrl)}${limits})\n` +
-          (running.dashboardUrl ? `Dashboard: ${running.dashboardUrl}\n` : ''),
+          (running.dashboardUrl ? `Dashboard: ${running.dashboardUrl}\n` : '') +
+          (smtpUrl ? '' : `${noSmtpWarning}\n`),
       );
     }
     await stop.stopped;
@@ -302,6 +303,10 @@ export async function runStart(args: string[], context: CliContext): Promise<num
     stop.dispose();
   }
 }
+
+/** Said once at start when the service has no SMTP server: the shared sender's mail cannot go anywhere. */
+const noSmtpWarning =
+  'latchkey: warning: LATCHKEY_SMTP_URL is not set, so mail of projects on the shared e-mail config (verification, password reset, sign-in codes, alerts) fails; set it, or give each project its own SMTP server';
 
 /** A yes-or-no environment variable: true, 1, yes or on; false, 0, no, off or unset. Anything else is an error. */
 function envSwitch(env: Record<string, string | undefined>, name: string): boolean {

@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadOrCreateSecret, lockDataDir, readDevProject, writeDevProject } from './data-dir.js';
+import { ensureDataDir, loadOrCreateSecret, lockDataDir, readDevProject, writeDevProject } from './data-dir.js';
 import { CliError } from './errors.js';
 
 let dir: string;
@@ -10,6 +11,29 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'latchkey-data-dir-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ensureDataDir', () => {
+  it('creates the directory with a .gitignore that ignores everything in it, and keeps one already there', async () => {
+    const data = join(dir, '.latchkey');
+    await ensureDataDir(data);
+    expect(statSync(data).isDirectory()).toBe(true);
+    const lines = readFileSync(join(data, '.gitignore'), 'utf8').split('\n');
+    expect(lines).toContain('*');
+    writeFileSync(join(data, '.gitignore'), '*\n!keep-me\n');
+    await ensureDataDir(data);
+    expect(readFileSync(join(data, '.gitignore'), 'utf8')).toBe('*\n!keep-me\n');
+  });
+
+  it('keeps the secret out of the repository the directory sits in', async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    writeFileSync(join(dir, 'app.js'), '');
+    const data = join(dir, '.latchkey');
+    await ensureDataDir(data);
+    await loadOrCreateSecret(data, undefined);
+    expect(git('status', '--porcelain', '--untracked-files=all')).toBe('?? app.js\n');
+  });
+});
 
 describe('loadOrCreateSecret', () => {
   it('generates a secret once, keeps it with mode 0600 and returns it again', async () => {

@@ -26,10 +26,21 @@ const minimumSecretLength = 32;
 const secretFile = 'secret';
 const devProjectFile = 'dev-project.json';
 const lockFile = 'latchkey.lock';
+const gitignoreFile = '.gitignore';
+const gitignore = '# Written by latchkey: the master secret, keys and database here are never to be committed.\n*\n';
 
+/**
+ * Creates the data directory when missing, with a `.gitignore` of `*` in it:
+ * it holds the master secret and plaintext keys, which must never be
+ * committed with the project it sits in (`.latchkey/` by default). A
+ * `.gitignore` already there is left as it is.
+ */
 export async function ensureDataDir(dataDir: string): Promise<void> {
   try {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await writeFile(join(dataDir, gitignoreFile), gitignore, { flag: 'wx' }).catch((error: unknown) => {
+      if (systemErrorCode(error) !== 'EEXIST') throw error;
+    });
   } catch (error) {
     throw new CliError(`cannot create the data directory ${dataDir} (${systemErrorCode(error) ?? String(error)})`);
   }

@@ -10,7 +10,7 @@ import { createTestApp, newCredentials, useTestService } from '../test-support/s
 
 const service = useTestService();
 
-const templateTypes = ['email_verification', 'magic_link', 'password_reset', 'team_invitation'];
+const templateTypes = ['email_verification', 'magic_link', 'new_device_sign_in', 'password_reset', 'team_invitation'];
 
 /** A loopback port nothing listens on: taken, then given back. */
 async function closedPort(): Promise<number> {
@@ -22,7 +22,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('AdminApp e-mail templates', { timeout: 30_000 }, () => {
-  it('lists the four types, defaults until edited', async () => {
+  it('lists the five types, defaults until edited', async () => {
     const { app } = createTestAdminApp(service());
     const templates = await app.listEmailTemplates();
     expect(templates.map((template) => template.type).sort()).toEqual(templateTypes);

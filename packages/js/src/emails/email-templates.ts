@@ -1,5 +1,5 @@
 /**
- * E-mail templates (wire-protocol.md §14.7, §15.8), admin access: the four
+ * E-mail templates (wire-protocol.md §14.7, §15.8), admin access: the five
  * templates (defaults where not edited), an edit, a reset to the default, and
  * a preview of unsaved edits rendered with sample values. `AdminApp` mounts it.
  */
@@ -75,7 +75,7 @@ export interface EmailPreview {
  * ```
  */
 export interface EmailTemplates {
-  /** The four templates, the default of each type the project has not edited. */
+  /** The five templates (the four of the protocol and the new-device alert), the default of each type the project has not edited. */
   listEmailTemplates(): Promise<EmailTemplate[]>;
   /** Saves a subject and/or content for `type`; resolves with the template as stored. */
   updateEmailTemplate(type: EmailTemplateType, edit: EmailTemplateEdit): Promise<EmailTemplate>;
@@ -132,7 +132,7 @@ export function decodeEmailPreview(body: unknown): EmailPreview {
 }
 
 /**
- * The project's four e-mail templates, as a query of `AdminApp`; an edit or a reset re-reads it.
+ * The project's five e-mail templates, as a query of `AdminApp`; an edit or a reset re-reads it.
  *
  * @example
  * ```ts
@@ -155,7 +155,13 @@ export function emailTemplates(scope: AudienceScope): EmailTemplates {
   };
 }
 
-const templateTypes: readonly string[] = ['email_verification', 'password_reset', 'magic_link', 'team_invitation'];
+const templateTypes: readonly string[] = [
+  'email_verification',
+  'password_reset',
+  'magic_link',
+  'team_invitation',
+  'new_device_sign_in',
+] satisfies EmailTemplateType[];
 
 function isTemplateType(value: unknown): boolean {
   return typeof value === 'string' && templateTypes.includes(value);

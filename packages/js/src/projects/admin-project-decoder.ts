@@ -126,6 +126,8 @@ export interface AdminProjectConfig extends Omit<Project['config'], 'oauthProvid
   teamMemberDefaultPermissions: { id: string }[];
   /** The limits on guessing; absent on services that predate them. */
   rateLimits?: RateLimits;
+  /** Users get a mail when their account signs in from a browser it has not used; absent on services that predate it. */
+  newDeviceAlertEnabled?: boolean;
 }
 
 /**
@@ -186,6 +188,7 @@ function readAdminConfig(config: Fields<AdminProjectConfigWire>): AdminProjectCo
     teamCreatorDefaultPermissions: config.list('team_creator_default_permissions', readPermission),
     teamMemberDefaultPermissions: config.list('team_member_default_permissions', readPermission),
     rateLimits: optionalObject(config, 'rate_limits', readRateLimits),
+    newDeviceAlertEnabled: config.optionalBoolean('new_device_alert_enabled'),
   };
 }
 

@@ -56,6 +56,8 @@ export interface ProjectConfigUpdate {
   teamMemberDefaultPermissions?: { id: string }[];
   /** The limits it names change, the others stay (an extension). */
   rateLimits?: Partial<RateLimits>;
+  /** Mail users when their account signs in from a browser it has not used (an extension). */
+  newDeviceAlertEnabled?: boolean;
 }
 
 /**
@@ -152,6 +154,7 @@ function configBody(config: ProjectConfigUpdate): Record<string, unknown> {
     team_creator_default_permissions: config.teamCreatorDefaultPermissions?.map(({ id }) => ({ id })),
     team_member_default_permissions: config.teamMemberDefaultPermissions?.map(({ id }) => ({ id })),
     rate_limits: config.rateLimits && rateLimitsBody(config.rateLimits),
+    new_device_alert_enabled: config.newDeviceAlertEnabled,
   });
 }
 

@@ -69,3 +69,36 @@ export async function deleteAuditEventsBefore(db: Db, before: number): Promise<n
   const result = await db.deleteFrom('audit_events').where('occurred_at', '<', new Date(before)).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The longest user agent an event keeps; longer ones are cut (a header can be 8 KB of nothing useful). */
+export const auditedUserAgentLength = 300;
+
+/**
+ * The user's successful sign-ins and sign-ups on record before `before`: any,
+ * and any from `userAgent` (compared as the log keeps it, cut to `auditedUserAgentLength`).
+ *
+ * @example
+ * const { any, fromAgent } = await signInsOnRecord(db, { projectId, userId, userAgent, before: now });
+ */
+export async function signInsOnRecord(
+  db: Db,
+  query: { projectId: string; userId: string; userAgent: string; before: number },
+): Promise<{ any: boolean; fromAgent: boolean }> {
+  const signIns = db
+    .selectFrom('audit_events')
+    .where('project_id', '=', query.projectId)
+    .where('user_id', '=', query.userId)
+    .where('type', 'in', ['sign_in.succeeded', 'sign_up'])
+    .where('occurred_at', '<', new Date(query.before));
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.exists(signIns.select(sql`1`.as('one'))).as('any'),
+      eb
+        .exists(
+          signIns.where('user_agent', '=', query.userAgent.slice(0, auditedUserAgentLength)).select(sql`1`.as('one')),
+        )
+        .as('from_agent'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { any: Boolean(row.any), fromAgent: Boolean(row.from_agent) };
+}

@@ -34,8 +34,11 @@ function linkWithCode(callback: string, code: string): string {
   return url.toString();
 }
 
+/** The template types of mails that carry a code: each is the purpose of its codes. */
+type CodeMailType = EmailTemplateType & CodePurpose;
+
 /** A code to mail: its purpose is the template type of the mail carrying it. */
-export interface CodeMail<T extends EmailTemplateType> {
+export interface CodeMail<T extends CodeMailType> {
   project: ProjectRecord;
   type: T;
   to: string;
@@ -62,7 +65,7 @@ export interface CodeMail<T extends EmailTemplateType> {
  *   }),
  * );
  */
-export async function mailCode<T extends EmailTemplateType>(db: Db, mail: CodeMail<T>): Promise<IssuedCode> {
+export async function mailCode<T extends CodeMailType>(db: Db, mail: CodeMail<T>): Promise<IssuedCode> {
   const issued = await issueCode(db, {
     projectId: mail.project.id,
     purpose: mail.type,

@@ -29,6 +29,19 @@ export function deviceOf(userAgent: string | null): Device {
 }
 
 /**
+ * A person's name for the browser a user agent names (`Firefox on Windows`),
+ * or the user agent itself (its first 120 characters) when it names no browser.
+ *
+ * @example
+ * deviceName('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0'); // 'Firefox on Windows'
+ */
+export function deviceName(userAgent: string): string {
+  const { browser, os } = deviceOf(userAgent);
+  if (!browser) return userAgent.slice(0, 120);
+  return os ? `${browser} on ${os}` : browser;
+}
+
+/**
  * The address with its host part hidden: an IPv4 address's last number
  * (`203.0.113.x`), an IPv6 address past its first three groups, the
  * routing prefix (`2001:db8:85a3::/48`). Null for none or for text that is no address.

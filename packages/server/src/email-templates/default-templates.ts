@@ -82,6 +82,17 @@ const parts: Record<EmailTemplateType, DefaultParts> = {
     link: 'teamInvitationLink',
     ignore: 'If you were not expecting this invitation, you can ignore this e-mail.',
   },
+  new_device_sign_in: {
+    subject: 'New sign-in to your {{ projectDisplayName }} account',
+    previewText: 'Your account was signed in to from a browser it had not used before.',
+    heading: 'New sign-in to your account',
+    intro:
+      'Your {{ projectDisplayName }} account was just signed in to from a browser it had not used before. If it was not you, end that session and change your password.',
+    byline: 'Browser: {{ browser }}. Time: {{ signInTime }}.',
+    button: 'Review your sessions',
+    link: 'sessionsLink',
+    ignore: 'If this was you, you can ignore this e-mail.',
+  },
 };
 
 function textBlock(text: string, style?: { color?: string; fontSize?: number }): TemplateBlock {

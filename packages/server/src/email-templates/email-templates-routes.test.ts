@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('GET /email-templates', () => {
-  it('lists the four types with their defaults, in the documented shape', async () => {
+  it('lists the five types with their defaults, in the documented shape', async () => {
     await reset('magic_link');
     const answer = await list();
     expect(answer.status).toBe(200);
@@ -82,7 +82,7 @@ describe('PATCH /email-templates/{type}', () => {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({ type: 'magic_link', ...sdkVector, is_default: false });
     const items = (await list()).body.items;
-    expect(items.map((item: { is_default: boolean }) => item.is_default)).toEqual([true, true, false, true]);
+    expect(items.map((item: { is_default: boolean }) => item.is_default)).toEqual([true, true, false, true, true]);
     expect((await list(otherAdmin())).body.items.every((item: { is_default: boolean }) => item.is_default)).toBe(true);
 
     // The empty layout sends the default body under the edited subject.

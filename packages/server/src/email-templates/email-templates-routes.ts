@@ -1,6 +1,6 @@
 /**
  * E-mail templates over the API (wire-protocol §14.7, §15.8), admin access
- * only: the four templates (the default where the project has not edited
+ * only: the five templates (the default where the project has not edited
  * one), one template, an edit, a reset to the default, and a preview of
  * unsaved edits rendered with sample values for the dashboard.
  *
@@ -75,7 +75,7 @@ const listEmailTemplates = defineRoute({
   method: 'GET',
   path: '/email-templates',
   tag: 'email-templates',
-  summary: "The project's four e-mail templates, the built-in default of each type it has not edited.",
+  summary: "The project's five e-mail templates, the built-in default of each type it has not edited.",
   access: 'admin',
   answer: templateListSchema,
   errors: [],

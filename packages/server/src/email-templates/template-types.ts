@@ -1,9 +1,16 @@
 /**
- * The four e-mail template types (wire-protocol §15.8) and the variables each
- * one is rendered with. Every type also gets `projectDisplayName`.
+ * The e-mail template types (the four of wire-protocol §15.8, and the
+ * new-device alert, an extension) and the variables each one is rendered
+ * with. Every type also gets `projectDisplayName`.
  */
 
-export const emailTemplateTypes = ['email_verification', 'password_reset', 'magic_link', 'team_invitation'] as const;
+export const emailTemplateTypes = [
+  'email_verification',
+  'password_reset',
+  'magic_link',
+  'team_invitation',
+  'new_device_sign_in',
+] as const;
 
 export type EmailTemplateType = (typeof emailTemplateTypes)[number];
 
@@ -18,6 +25,15 @@ export interface EmailTemplateVariables {
     /** Who invited: their display name and primary e-mail, or null when server code invited. */
     inviterName: string | null;
     teamInvitationLink: string;
+  };
+  new_device_sign_in: {
+    userDisplayName: string | null;
+    /** The browser that signed in, as its user agent names it (`Chrome on Windows`, else the user agent itself). */
+    browser: string;
+    /** When, in UTC (`2025-03-01 14:05 UTC`). */
+    signInTime: string;
+    /** The app's account settings, at its Sessions section. */
+    sessionsLink: string;
   };
 }
 
@@ -67,6 +83,13 @@ export const templateVariables: Readonly<Record<EmailTemplateType, TemplateVaria
     codes: [],
     untrusted: ['teamDisplayName', 'inviterName'],
   },
+  new_device_sign_in: {
+    text: ['projectDisplayName', 'userDisplayName', 'browser', 'signInTime'],
+    links: ['sessionsLink'],
+    codes: [],
+    // The user agent is whatever the signing-in client sent.
+    untrusted: ['browser'],
+  },
 };
 
 /**
@@ -94,5 +117,11 @@ export const sampleVariables: { readonly [T in EmailTemplateType]: EmailTemplate
     teamDisplayName: 'Design Team',
     inviterName: 'Ada Lovelace (ada@example.com)',
     teamInvitationLink: 'https://example.com/handler/team-invitation?code=sample-code',
+  },
+  new_device_sign_in: {
+    userDisplayName: 'Alex Example',
+    browser: 'Firefox on Windows',
+    signInTime: '2025-03-01 14:05 UTC',
+    sessionsLink: 'https://example.com/handler/account-settings#sessions',
   },
 };

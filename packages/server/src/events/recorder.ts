@@ -60,7 +60,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AccessType } from '@latchkey/protocol';
-import { auditEventInsert } from '../audit/audit-store.js';
+import { auditEventInsert, auditedUserAgentLength } from '../audit/audit-store.js';
 import type { Clock } from '../common/clock.js';
 import type { ClientInfo, RequestAuth } from '../http/env.js';
 import { type ChangeFeed, type FeedEvent, notifyChanges } from '../storage/change-feed.js';
@@ -222,9 +222,6 @@ type EventFacts<T extends EventType> = {
   projectId?: string;
 } & (Record<string, never> extends EventData<T> ? { data?: EventData<T> } : { data: EventData<T> });
 
-/** The longest user agent kept; longer ones are cut (a header can be 8 KB of nothing useful). */
-const maxUserAgent = 300;
-
 /**
  * Records that `type` happened, inside the action `tx`: its audit row (when
  * audited) is written in the action's transaction, and the caches it makes
@@ -283,7 +280,7 @@ export function recordWrites<T extends EventType>(
         actor_type: tx.actor.type,
         actor_id: tx.actor.id,
         ip: tx.client.ip,
-        user_agent: tx.client.userAgent?.slice(0, maxUserAgent) ?? null,
+        user_agent: tx.client.userAgent?.slice(0, auditedUserAgentLength) ?? null,
         country: tx.client.country,
         data,
       },

@@ -61,7 +61,7 @@ describeEachBackend('a closed administration', ({ databaseUrl }) => {
     await bootstrap(service.storage, { dev: false, internalSignUp: false });
   });
 
-  it('lets an owner the operator created sign in and create a project that trusts no localhost', async () => {
+  it('lets an owner the operator created sign in and create a project that trusts no localhost and alerts of new devices', async () => {
     const email = newEmail('invited');
     await createOwner(service.storage, { email, password: goodPassword });
     const signIn = await call(internal, 'POST', '/auth/password/sign-in', {
@@ -75,6 +75,7 @@ describeEachBackend('a closed administration', ({ databaseUrl }) => {
     });
     expect(created.status, created.text).toBe(201);
     expect(created.body.config.allow_localhost).toBe(false);
+    expect(created.body.config.new_device_alert_enabled).toBe(true);
   });
 
   it('caps the projects one owner creates, even in a concurrent burst', async () => {

@@ -5,7 +5,9 @@
  * zod schema of a config patch. Secret fields (OAuth client secrets, the SMTP
  * password) are stored sealed (`config-secrets.ts`). `rate_limits` (an
  * extension) holds the project's limits on guessing (`rate-limit/limit-settings.ts`); `mfa_required`
- * (an extension) asks every sign-in for a TOTP second factor (`mfa/`).
+ * (an extension) asks every sign-in for a TOTP second factor (`mfa/`); `new_device_alert_enabled`
+ * (an extension) mails a user when their account signs in from a browser it has not used
+ * (`sessions/new-device-alert.ts`).
  */
 import { type AdminProjectConfigWire, KnownError, oauthProviderPresets } from '@latchkey/protocol';
 import { z } from 'zod';
@@ -39,6 +41,8 @@ export const defaultProjectConfig: ProjectConfig = {
   team_member_default_permissions: [{ id: 'member' }],
   rate_limits: defaultRateLimits,
   mfa_required: false,
+  // Off for projects stored before the setting existed; a project created on a production service turns it on.
+  new_device_alert_enabled: false,
 };
 
 /** The preset ids, as the protocol lists them (`oauthProviderPresets`). */
@@ -158,6 +162,10 @@ export const projectConfigSchema = z.strictObject({
   mfa_required: z.boolean().meta({
     description:
       'Latchkey extension: every sign-in needs a TOTP code; a user without an authenticator app sets one up to finish signing in (`MULTI_FACTOR_AUTHENTICATION_SETUP_REQUIRED`).',
+  }),
+  new_device_alert_enabled: z.boolean().meta({
+    description:
+      'Latchkey extension: a sign-in from a browser the account has not used mails the user (template `new_device_sign_in`), with a link to the Sessions section of their account settings. Default: on for projects created on a production service, off in development.',
   }),
 });
 

@@ -48,7 +48,14 @@ describe('POST /internal/projects', () => {
       description: '',
       user_count: 0,
       is_production_mode: false,
-      config: { credential_enabled: true, magic_link_enabled: false, allow_localhost: true, domains: [] },
+      // In development (the test service's mode) a new project trusts localhost and sends no new-device alerts.
+      config: {
+        credential_enabled: true,
+        magic_link_enabled: false,
+        allow_localhost: true,
+        domains: [],
+        new_device_alert_enabled: false,
+      },
     });
     expect(answer.body.config.id).toBe(answer.body.id);
     const owners = await dbOf(service.storage)

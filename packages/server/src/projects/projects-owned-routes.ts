@@ -68,8 +68,9 @@ const createOwned = defineRoute({
   handler: async (input) => {
     const { auth, body, deps } = input;
     requireInternal(auth.project.id);
-    // Outside development a new project trusts only the domains its owner adds, not any page on localhost.
-    const config = { allow_localhost: deps.development, ...body.config };
+    // Outside development a new project trusts only the domains its owner adds, not any page on localhost,
+    // and mails its users when their account signs in from a browser it has not used.
+    const config = { allow_localhost: deps.development, new_device_alert_enabled: !deps.development, ...body.config };
     return createOwnedProject(
       requestContext(input),
       {

@@ -8,6 +8,10 @@
  * answer. A new sign-in method proves the person and calls it; so does
  * nothing else.
  *
+ * A person's sign-in from a browser the account has not used queues the
+ * new-device alert mail in the same transaction, when the project asks for it
+ * (`new-device-alert.ts`).
+ *
  * A person's sign-in of an account with TOTP (or of any account, when the
  * project requires it) opens no session here: its first factor's effects
  * commit with an attempt code, and the route answers
@@ -30,6 +34,7 @@ import { activityWrites } from '../metrics/activity.js';
 import { issueAttempt, secondFactorDue, secondFactorRequired } from '../mfa/mfa-attempts.js';
 import type { ProjectRecord } from '../projects/projects.js';
 import { type Db, type Write, writeTogether } from '../storage/db.js';
+import { queueNewDeviceAlert } from './new-device-alert.js';
 import { type RefreshNeeds, type RefreshRequest, refreshSession } from './refresh-rotation.js';
 import { createSession } from './session-store.js';
 
@@ -273,6 +278,18 @@ async function openSession(
   const country = countryOf(caller.request, deps.countryHeader);
   // After a second step, the events name the first factor and what proved the second.
   const first = typeof method === 'object' ? method.secondFactor.first : method;
+  const project = caller.project ?? caller.auth?.project;
+  // Judged before the session is written: the new session must not count as the browser's own.
+  if (project && !isNewUser) {
+    await queueNewDeviceAlert(db, {
+      project,
+      userId,
+      userAgent: caller.client.userAgent,
+      origin: caller.request.headers.get('origin'),
+      oauth: first === 'oauth',
+      now,
+    });
+  }
   const secondFactor = typeof method === 'object' ? { second_factor: method.secondFactor.factor } : {};
   const session = await createSession(db, {
     projectId,

@@ -309,3 +309,29 @@ export async function deleteUserSessionsExcept(
   );
   return ended.map((session) => session.id);
 }
+
+/**
+ * Whether the user has a current session that a person opened (not server
+ * code's impersonation) at all, and one opened from a client with `userAgent`.
+ *
+ * @example
+ * const { any, fromAgent } = await sessionsFromAgent(db, { projectId, userId, userAgent, now });
+ */
+export async function sessionsFromAgent(
+  db: Db,
+  query: { projectId: string; userId: string; userAgent: string; now: number },
+): Promise<{ any: boolean; fromAgent: boolean }> {
+  const sessions = db
+    .selectFrom('sessions')
+    .where('project_id', '=', query.projectId)
+    .where('user_id', '=', query.userId)
+    .where('is_impersonation', '=', false)
+    .where('expires_at', '>', new Date(query.now));
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.exists(sessions.select(sql`1`.as('one'))).as('any'),
+      eb.exists(sessions.where('user_agent', '=', query.userAgent).select(sql`1`.as('one'))).as('from_agent'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { any: Boolean(row.any), fromAgent: Boolean(row.from_agent) };
+}

@@ -1,13 +1,16 @@
 /**
  * E-mail: who sends the project's mail (the service's shared sender or the
- * project's own SMTP server, with a test e-mail), the four templates with a
- * live preview, and the delivery status of the mail sent lately.
+ * project's own SMTP server, with a test e-mail), the new-device alert
+ * switch, the five templates with a live preview, and the delivery status of
+ * the mail sent lately.
  */
 import { adminProjectQuery, emailTemplatesQuery } from '@latchkey/js/admin';
+import { useQuery } from '@latchkey/react';
 import { useProject } from '../../project.js';
 import type { PageProps } from '../../routes.js';
 import { Boundary } from '../../ui/boundary.js';
 import { PageHeader, Section } from '../../ui/page.js';
+import { SettingSwitch } from '../settings/setting-switch.js';
 import { SenderForm } from './sender-form.js';
 import { SentMail, SentMailRefresh } from './sent-mail.js';
 import { TemplatesList } from './templates.js';
@@ -20,6 +23,11 @@ export default function Page(_props: PageProps) {
       <Section id="sender" title="Sender" description="The service's shared sender, or your own SMTP server.">
         <Boundary onRetry={() => adminApp.invalidate(adminProjectQuery)}>
           <SenderForm />
+        </Boundary>
+      </Section>
+      <Section id="alerts" title="Alerts" description="Mail your users about their account's security.">
+        <Boundary onRetry={() => adminApp.invalidate(adminProjectQuery)}>
+          <NewDeviceAlertSwitch />
         </Boundary>
       </Section>
       <Section
@@ -46,5 +54,18 @@ export default function Page(_props: PageProps) {
         </Boundary>
       </Section>
     </>
+  );
+}
+
+function NewDeviceAlertSwitch() {
+  const { adminApp } = useProject();
+  const project = useQuery(adminProjectQuery, { suspend: true });
+  return (
+    <SettingSwitch
+      label="New-device alert"
+      hint="When an account signs in from a browser it has not used before, mail its owner a link to their sessions (the New-device alert template)."
+      checked={project.config.newDeviceAlertEnabled ?? false}
+      save={(next) => adminApp.updateProject({ config: { newDeviceAlertEnabled: next } })}
+    />
   );
 }

@@ -1,5 +1,5 @@
 /**
- * The four e-mail templates: a list, and an editor for one of them (subject
+ * The five e-mail templates: a list, and an editor for one of them (subject
  * and body document) beside a live preview the service renders with sample
  * values as you type; save, or reset to the built-in default.
  */
@@ -19,6 +19,7 @@ export const templateLabels: Record<EmailTemplateType, string> = {
   password_reset: 'Password reset',
   magic_link: 'Magic link',
   team_invitation: 'Team invitation',
+  new_device_sign_in: 'New-device alert',
 };
 
 /** How long typing pauses before the preview is rendered again. */
