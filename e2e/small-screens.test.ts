@@ -45,6 +45,8 @@ const pages: SmallPage[] = [
   { path: '/handler/account-settings#emails', as: 'signed-in', heading: 'E-mails', level: 2 },
   { path: '/handler/account-settings#password', as: 'signed-in', heading: 'Password', level: 2 },
   { path: '/handler/account-settings#two-step', as: 'signed-in', heading: 'Two-step sign-in', level: 2 },
+  { path: '/handler/account-settings#sessions', as: 'signed-in', heading: 'Sessions', level: 2 },
+  { path: '/handler/account-settings#security-activity', as: 'signed-in', heading: 'Security activity', level: 2 },
   { path: '/handler/account-settings#teams', as: 'signed-in', heading: 'Teams', level: 2 },
   { path: '/handler/account-settings#connected-accounts', as: 'signed-in', heading: 'Connected accounts', level: 2 },
 ];

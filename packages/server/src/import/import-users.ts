@@ -116,6 +116,17 @@ export async function importRecords(
   return run.counts;
 }
 
+/** The tables an import writes to, which it has PostgreSQL sample as they grow (`analyzeTables`). */
+const importedTables = [
+  'users',
+  'contact_channels',
+  'oauth_accounts',
+  'user_mfa',
+  'teams',
+  'team_members',
+  'team_member_permissions',
+] as const;
+
 /** Batches written at once (each on its own connection; PGlite runs them one after another). */
 const maxWriting = 4;
 
@@ -210,9 +221,9 @@ class ImportRun {
    */
   async flush(): Promise<void> {
     if (!this.options.dryRun && this.counts.users_imported >= this.nextAnalysis) {
-      // Each time the users written double, so that plans (foreign-key checks') fit the tables' size.
+      // Each time the users written double, so that plans (the lookups', foreign-key checks') fit the tables' size.
       this.nextAnalysis = this.counts.users_imported * 2;
-      await analyzeTables(this.db, ['users', 'teams', 'team_members']);
+      await analyzeTables(this.db, importedTables);
     }
     const permissions = this.permissions;
     const teams = this.teams;

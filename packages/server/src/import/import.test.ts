@@ -90,6 +90,7 @@ async function teamsOf(service: TestService) {
 describeEachBackend('import and export', (backend) => {
   const service = testServiceForSuite({ databaseUrl: backend.databaseUrl });
   const source = testServiceForSuite({ databaseUrl: backend.databaseUrl });
+  const bulk = testServiceForSuite({ databaseUrl: backend.databaseUrl });
 
   it('imports users who sign in with their old password (bcrypt and argon2id), then hold argon2id', async () => {
     const records: ImportRecord[] = [
@@ -175,6 +176,22 @@ describeEachBackend('import and export', (backend) => {
     expect(counts).toMatchObject({ users_imported: 1, skipped: 7 });
     expect(await countRows(service, 'users')).toBe(usersBefore + 1);
     expect(await countRows(service, 'contact_channels')).toBe(channelsBefore + 1);
+  });
+
+  it('imports thousands in batches of the default size, sampling the tables as they grow; all are found by search', async () => {
+    const usersBefore = await countRows(bulk, 'users');
+    const many = Array.from({ length: 2_100 }, (_, i) => user(`bulk_${i}`, `bulk${i}@many.import.test`));
+    const counts = await importUsers(bulk.storage, bulk.projectId, items(many), { secret: bulk.secret });
+    expect(counts).toMatchObject({ users_imported: 2_100, skipped: 0 });
+    expect(await countRows(bulk, 'users')).toBe(usersBefore + 2_100);
+    const found = await call(bulk, 'GET', '/users?query=bulk2099@many', { headers: authHeaders(bulk, 'server') });
+    expect(found.body.items.map((item: { primary_email: string }) => item.primary_email)).toEqual([
+      'bulk2099@many.import.test',
+    ]);
+    const again = await importUsers(bulk.storage, bulk.projectId, items(many.slice(0, 10)), {
+      secret: bulk.secret,
+    });
+    expect(again).toMatchObject({ users_imported: 0, users_existing: 10 });
   });
 
   it('a run again counts what exists and writes nothing; a dry run writes nothing', async () => {
