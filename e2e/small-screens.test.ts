@@ -144,3 +144,16 @@ describe.each(['light', 'dark'] as const)('at 360 px in the %s scheme', (colorSc
     expect(await protectedLink.isVisible()).toBe(false);
   });
 });
+
+it('shows the navigation and no menu button on a wide screen', async () => {
+  const context = await stack.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(stack.demoUrl);
+    const main = page.getByRole('navigation', { name: 'Main' });
+    await main.getByRole('link', { name: 'Protected' }).waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await page.getByRole('button', { name: 'Menu', exact: true }).isVisible()).toBe(false);
+  } finally {
+    await context.close();
+  }
+});

@@ -10,7 +10,7 @@
 export const accountSettingsLabels = {
   /** Account settings: the page and its navigation. */
   accountSettingsTitle: 'Account settings',
-  accountSettingsSubtitle: 'Manage your profile, your e-mail addresses and your password.',
+  accountSettingsSubtitle: 'Your profile, how you sign in, where you are signed in, and your teams.',
   /** Accessible name of the section navigation. */
   accountSettingsNav: 'Account settings sections',
   accountSettingsLoading: 'Loading your account…',

@@ -117,7 +117,8 @@ function Switcher({ onChange, urlMap }: Pick<SelectedTeamSwitcherProps, 'onChang
         aria-controls={open ? popoverId : undefined}
         {...buttonProps}
       >
-        <span className="lk-team-switcher-label">{labels.teamSwitcherLabel}</span> <TeamAvatar team={selected} />
+        <span className="lk-team-switcher-label">{labels.teamSwitcherLabel}</span>{' '}
+        {selected ? <TeamAvatar team={selected} /> : null}
         <span className="lk-team-switcher-name">{selected?.displayName ?? labels.teamSwitcherNone}</span>
         <Icon name="chevron-down" size={14} className="lk-chevron" />
       </button>
