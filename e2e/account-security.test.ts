@@ -1,18 +1,7 @@
-/**
- * The signed-in person's Sessions, Security activity and Delete account in
- * real Chromium against `latchkey dev` and the built demo: one person signed
- * in in two browser contexts sees both sessions, ends the other from one,
- * and the other is signed out on its next request; the security activity
- * shows a failed sign-in and a password change; the account is deleted after
- * the typed confirmation and signing in again fails. Axe checks both new
- * sections and the delete form.
- */
-import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe.js';
 import { type Stack, startStack } from './support/stack.js';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let stack: Stack;
 beforeAll(async () => {
@@ -53,25 +42,6 @@ async function openSection(page: Page, hash: string, heading: string) {
 
 const sessionRows = (page: Page) => page.getByRole('list', { name: 'Your sessions' }).getByRole('listitem');
 const activityRows = (page: Page) => page.getByRole('list', { name: 'Recent activity' }).getByRole('listitem');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** Serious or critical axe violations of the page as it is now, named by `where`. */
-async function seriousViolations(page: Page, where: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ path: axePath });
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${where}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 describe('Sessions, Security activity and Delete account in Chromium', () => {
   let laptop: BrowserContext;
@@ -143,14 +113,14 @@ describe('Sessions, Security activity and Delete account in Chromium', () => {
   });
 
   it('has no serious axe violations in Sessions, Security activity and the delete form', async () => {
-    const serious = await seriousViolations(page, 'Security activity');
+    const serious = await seriousAxeViolations(page, { where: 'Security activity' });
     await openSection(page, 'sessions', 'Sessions');
     await sessionRows(page).first().waitFor({ timeout: 15_000 });
-    serious.push(...(await seriousViolations(page, 'Sessions')));
+    serious.push(...(await seriousAxeViolations(page, { where: 'Sessions' })));
     await openSection(page, 'profile', 'Profile');
     await page.getByRole('button', { name: 'Delete account…' }).click();
     await page.getByLabel('To confirm, type “delete my account”').waitFor();
-    serious.push(...(await seriousViolations(page, 'Delete account')));
+    serious.push(...(await seriousAxeViolations(page, { where: 'Delete account' })));
     expect(serious).toEqual([]);
   });
 

@@ -1,16 +1,7 @@
-/**
- * Account settings in real Chromium against `latchkey dev` and the built
- * demo: a person adds an e-mail, verifies it from the dev mailbox, makes it
- * primary and their sign-in address, changes their password, signs out and
- * signs in with the new address and password. Every section is checked with
- * axe in the light and the dark theme (contrast included, which jsdom cannot judge).
- */
-import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe.js';
 import { type Stack, startStack } from './support/stack.js';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let stack: Stack;
 let mailboxUrl: string;
@@ -191,34 +182,18 @@ describe('account settings in Chromium', () => {
   });
 });
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
 describe.each(['light', 'dark'] as const)('account settings in the %s theme', (colorScheme) => {
   it('has no serious axe violations in any section', async () => {
     const context = await stack.browser.newContext({ colorScheme });
     const page = await context.newPage();
     await signUp(page, `axe-${colorScheme}-${Date.now()}@example.com`);
     await page.goto(`${stack.demoUrl}/handler/account-settings`);
-    await page.addScriptTag({ path: axePath });
     const serious: string[] = [];
     for (const section of ['Profile', 'E-mails', 'Password']) {
       await page.getByRole('link', { name: section, exact: true }).click();
       await page.getByRole('heading', { level: 2, name: section }).waitFor({ timeout: 15_000 });
       if (section === 'E-mails') await page.locator('.lk-email-row').first().waitFor({ timeout: 15_000 });
-      const violations = (await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-        return (await axe.run()).violations;
-      })) as AxeViolation[];
-      serious.push(
-        ...violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${section}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-      );
+      serious.push(...(await seriousAxeViolations(page, { where: section })));
     }
     expect(serious).toEqual([]);
     await context.close();

@@ -1,13 +1,6 @@
-/**
- * The API reference page as a person reads it in Chromium: it renders every
- * route from the OpenAPI document, asks nothing of any other origin, runs no
- * script, and has no serious accessibility problem in either colour scheme.
- */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe.js';
 import { type Stack, startStack } from './support/stack.js';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let stack: Stack;
 beforeAll(async () => {
@@ -57,14 +50,6 @@ it('has no serious axe violations (axe injected by the test, as the page itself 
   const context = await stack.browser.newContext({ bypassCSP: true });
   const page = await context.newPage();
   await page.goto(`${stack.dev.apiUrl}/api/v1/docs`);
-  await page.addScriptTag({ path: axePath });
-  const violations = await page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe is injected at run time.
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return (result.violations as { id: string; impact: string | null }[])
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => v.id);
-  });
-  expect(violations).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   await context.close();
 });

@@ -1,19 +1,8 @@
-/**
- * The e-mail flows a person goes through, in real Chromium against the built
- * `latchkey dev` and demo: sign up, open the dev mailbox, click the
- * verification link; forgot password, reset it through the mailed link, sign
- * in with the new one; sign in with an e-mailed code, by its link and by
- * typing it; the new-device alert for a sign-in from a second browser, and
- * none for a reload of the first. Every link is followed from the mailbox
- * page, as a person would.
- */
-import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe.js';
 import { linkOf, type MailboxMessage, waitForMail } from './support/mailbox.js';
 import { type Stack, startStack } from './support/stack.js';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let stack: Stack;
 beforeAll(async () => {
@@ -161,18 +150,7 @@ describe('the e-mail pages, accessibility', () => {
     async (colorScheme) => {
       const context = await stack.browser.newContext({ colorScheme });
       const page = await context.newPage();
-      const check = async () => {
-        await page.addScriptTag({ path: axePath });
-        const violations = (await page.evaluate(async () => {
-          const axe = (
-            globalThis as unknown as {
-              axe: { run(): Promise<{ violations: { id: string; impact: string | null }[] }> };
-            }
-          ).axe;
-          return (await axe.run()).violations;
-        })) as { id: string; impact: string | null }[];
-        return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-      };
+      const check = () => seriousAxeViolations(page);
       await page.goto(`${stack.demoUrl}/handler/forgot-password`);
       await page.getByLabel(/e-?mail/i).waitFor();
       expect(await check()).toEqual([]);

@@ -1,43 +1,12 @@
-/**
- * Passkeys and two-step sign-in in real Chromium against `latchkey dev` and
- * the built demo, with the DevTools Protocol's virtual authenticator standing
- * in for the person's device: a person adds a passkey in account settings,
- * signs out, signs in with the passkey button, then through the e-mail
- * field's autofill; another signs up with only a passkey (the e-mailed code
- * from the dev mailbox first) and signs back in with it; one turns on
- * two-step sign-in from the key shown (the test
- * computes the codes as an authenticator app does), signs in with password +
- * code, then with a recovery code; and under the project's requirement a new
- * account sets two-step sign-in up before it is signed in. At 360 px wide, in
- * the light and the dark theme, the forced set-up, the Passkeys and Two-step
- * sections and the code step have no serious axe violations.
- *
- * WebAuthn needs a domain, not an IP address: the demo is opened as
- * `localhost` (the dev project trusts localhost origins).
- */
-import { createRequire } from 'node:module';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Bytes, totpAt } from '../packages/js/src/test-support/totp.js';
+import { seriousAxeViolations } from './support/axe.js';
 import { linkOf, waitForMail } from './support/mailbox.js';
 import { type Stack, startStack } from './support/stack.js';
 
 let stack: Stack;
 let origin: string;
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** The serious and critical axe violations of the page as it stands, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
-  })) as { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 async function patchProject(config: Record<string, unknown>) {
   const answer = await fetch(`${stack.dev.apiUrl}/api/v1/projects/current`, {
@@ -357,11 +326,11 @@ describe.each(['light', 'dark'] as const)('at 360 px wide in the %s theme', (col
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).locator('path').waitFor({
       timeout: 15_000,
     });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     const { code } = await codeOfShownKey(page);
     await page.getByLabel('Code from the app, to confirm').fill(code);
     await page.getByRole('list', { name: 'Recovery codes' }).waitFor({ timeout: 15_000 });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'I saved them, continue' }).click();
     await signedInAs(page, email);
   });
@@ -369,10 +338,10 @@ describe.each(['light', 'dark'] as const)('at 360 px wide in the %s theme', (col
   it('the Passkeys and Two-step sections have no serious axe violations', async () => {
     await open(page, `${origin}/handler/account-settings#passkeys`);
     await page.getByRole('button', { name: 'Add a passkey' }).waitFor({ timeout: 15_000 });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await open(page, `${origin}/handler/account-settings#two-step`);
     await page.getByRole('button', { name: 'Turn off' }).waitFor({ timeout: 15_000 });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
   it('the code step has no serious axe violations, nor its recovery-code form', async () => {
@@ -382,9 +351,9 @@ describe.each(['light', 'dark'] as const)('at 360 px wide in the %s theme', (col
     page = await context.newPage();
     await signInWithPassword(page, email);
     await page.getByLabel('Code from your authenticator app').waitFor({ timeout: 15_000 });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Use a recovery code' }).click();
     await page.getByLabel('Recovery code').waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 });

@@ -1,19 +1,9 @@
-/**
- * Every page of the demo and every handler page on a 360-px-wide screen, in
- * real Chromium, in the light and the dark colour scheme, signed out and
- * signed in: nothing is wider than the screen (no sideways scrolling) and axe
- * finds nothing serious. The demo's header folds its navigation into a menu,
- * which is checked open too. A page or an account-settings section added
- * later is one line of `pages`.
- */
-import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe.js';
 import { linkOf, waitForMail } from './support/mailbox.js';
 import { inviteToNewTeam } from './support/server-api.js';
 import { type Stack, startStack } from './support/stack.js';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 interface SmallPage {
   /** The address under the demo's origin; `{invitation}` is a team invitation's `?code=`. */
@@ -70,13 +60,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
 /** The page is no wider than the screen, and axe finds nothing serious or critical on it. */
 async function expectFits(page: Page, what: string) {
   const widths = await page.evaluate(() => ({
@@ -86,15 +69,7 @@ async function expectFits(page: Page, what: string) {
   expect(widths.scroll, `${what} is ${widths.scroll} px wide on a ${widths.screen}-px screen`).toBeLessThanOrEqual(
     widths.screen,
   );
-  await page.addScriptTag({ path: axePath });
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
-  })) as AxeViolation[];
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(serious, what).toEqual([]);
+  expect(await seriousAxeViolations(page), what).toEqual([]);
 }
 
 describe.each(['light', 'dark'] as const)('at 360 px in the %s scheme', (colorScheme) => {

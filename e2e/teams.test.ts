@@ -1,17 +1,6 @@
-/**
- * Teams as people use them, in real Chromium against the built `latchkey
- * dev` and demo: Ada creates a team in account settings (it becomes her
- * selected team) and invites Grace by e-mail; Grace, in her own browser,
- * opens the link from the dev mailbox, creates her account on the way (the
- * invitation proves her address) and joins (the team becomes hers selected); Ada sees her among the members by
- * e-mail with her role, makes her an admin (Grace may then rename and delete
- * the team) and takes it back; Ada creates and switches teams with the
- * switcher in the header by keyboard alone, and removes Grace, whose account
- * then shows no team. axe checks the Teams section and the open switcher.
- */
-import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/axe.js';
 import { linkOf, waitForMail } from './support/mailbox.js';
 import { type Stack, startStack } from './support/stack.js';
 
@@ -25,20 +14,6 @@ afterAll(async () => {
 
 const password = 'correct-horse-battery';
 const newAddress = (name: string) => `${name}-${Date.now()}@example.com`;
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** The serious and critical axe violations of the page, or of `selector` in it. */
-async function axeViolations(page: Page, selector?: string): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
-  const violations = (await page.evaluate(async (within) => {
-    const axe = (globalThis as unknown as { axe: { run(context?: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(within ?? document)).violations;
-  }, selector)) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 /** The header's team switcher button, named after the selected team. */
 const switcherOf = (page: Page, team: string) => page.getByRole('button', { name: `Team ${team}`, exact: true });
@@ -110,7 +85,7 @@ describe('teams in Chromium', () => {
     await members.getByRole('listitem').filter({ hasText: 'You' }).getByText('admin', { exact: true }).waitFor();
     await ada.page.getByRole('button', { name: `Remove ${grace}` }).waitFor();
     await ada.page.getByText('No pending invitations.').waitFor();
-    expect(await axeViolations(ada.page, '.lk-settings-section')).toEqual([]);
+    expect(await seriousAxeViolations(ada.page, { selector: '.lk-settings-section' })).toEqual([]);
 
     // Grace may not rename or delete Acme; Ada makes her an admin, and then she may; Ada takes it back.
     await teamsSettings(other.page);
@@ -144,7 +119,7 @@ describe('teams in Chromium', () => {
     const current = popover.getByRole('button', { name: 'Acme Corp' });
     expect(await current.getAttribute('aria-current')).toBe('true');
     expect(await current.evaluate((el) => el === document.activeElement)).toBe(true);
-    expect(await axeViolations(ada.page, '.lk-team-switcher')).toEqual([]);
+    expect(await seriousAxeViolations(ada.page, { selector: '.lk-team-switcher' })).toEqual([]);
     await ada.page.keyboard.press('Tab');
     await ada.page.keyboard.press('Enter');
     await ada.page.keyboard.type('Beta');

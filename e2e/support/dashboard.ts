@@ -7,8 +7,7 @@
  * Screenshots go to `e2e/screenshots/dashboard/<name>-<light|dark>.png`
  * (ignored by git) for a reviewer to look at.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +16,9 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { AdminApp } from '@latchkey/js/server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { seriousAxeViolations } from './axe.js';
 import { type DevInfo, launchChromium, startDev } from './stack.js';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-let axeSource: string | undefined;
 const screenshotDir = fileURLToPath(new URL('../screenshots/dashboard/', import.meta.url));
 
 export interface DashboardStack {
@@ -107,29 +105,9 @@ export async function signedInPage(
   return { context, page };
 }
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/**
- * Runs axe-core on the page as it is; fails on any serious or critical violation.
- * axe is evaluated by the browser's devtools protocol, which the page's CSP
- * (scripts of its own origin only) does not govern, as a script tag would be.
- */
+/** Runs axe-core on the page as it is; fails on any serious or critical violation. */
 async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
-  axeSource ??= await readFile(axePath, 'utf8');
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
-  })) as AxeViolation[];
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(serious).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
 }
 
 /**
