@@ -254,7 +254,7 @@ describe('AdminApp queries', () => {
     await calledTimes(listener, 1);
     stop();
     clock.advance(4999);
-    expect(app.getSnapshot(emailTemplatesQuery)).toHaveLength(4);
+    expect(app.getSnapshot(emailTemplatesQuery)).toHaveLength(5);
     clock.advance(1);
     expect(app.getSnapshot(emailTemplatesQuery)).toBeUndefined();
     await app.load(emailTemplatesQuery);
