@@ -132,8 +132,9 @@ describe('@latchkey/react on a server (no window, no document)', () => {
     expect(await serverHtml(app, <UserButton />)).toContain(`aria-label="${englishLabels.accountMenuFor({ name })}"`);
     expect(await serverHtml(app, <AccountSettings />)).toContain(englishLabels.accountSettingsTitle);
     const switcher = await serverHtml(app, <SelectedTeamSwitcher />);
-    expect(switcher).toContain(`>${englishLabels.teamSwitcherLabel}</label>`);
-    expect(switcher).toContain(`>${englishLabels.teamSwitcherNone}</option>`);
+    expect(switcher).toContain('aria-haspopup="dialog"');
+    expect(switcher).toContain(`>${englishLabels.teamSwitcherLabel}</span>`);
+    expect(switcher).toContain(`>${englishLabels.teamSwitcherNone}</span>`);
     expect(unanswered).toEqual([]);
   });
 
