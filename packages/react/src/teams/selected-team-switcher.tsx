@@ -1,3 +1,4 @@
+'use client';
 /**
  * `SelectedTeamSwitcher`: the signed-in user's selected team, and a popover
  * to switch it. The button names the selected team (with its picture); the
