@@ -97,6 +97,14 @@ describe.each(['light', 'dark'] as const)('at 360 px in the %s scheme', (colorSc
     await page.goto(`${stack.demoUrl}${address}`);
     await page.getByRole('heading', { level, name: heading }).waitFor({ timeout: 15_000 });
     await expectFits(page, `${path} (${as})`);
+    if (level === 2) {
+      // The chosen section's name is in view in the navigation's row, which scrolls sideways.
+      const chosen = page
+        .getByRole('navigation', { name: 'Account settings sections' })
+        .locator('[aria-current="page"]');
+      const box = await chosen.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 360, `${heading} in view: ${JSON.stringify(box)}`).toBe(true);
+    }
   });
 
   it('folds the header into a menu that opens, fits, and closes on the way to another page', async () => {

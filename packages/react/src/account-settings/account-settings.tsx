@@ -258,6 +258,19 @@ function SettingsLayout({ sections: allSections, section, defaultSection, onSect
     headingRef.current?.focus();
   }, [current]);
 
+  // On a narrow screen the navigation is one row that scrolls sideways: keep the chosen section in view.
+  const navListRef = useRef<HTMLUListElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when another section is chosen, to scroll to it
+  useEffect(() => {
+    const list = navListRef.current;
+    const link = list?.querySelector('[aria-current="page"]');
+    if (!list || !link || list.scrollWidth <= list.clientWidth) return;
+    const row = list.getBoundingClientRect();
+    const shown = link.getBoundingClientRect();
+    if (shown.left < row.left) list.scrollLeft -= row.left - shown.left;
+    else if (shown.right > row.right) list.scrollLeft += shown.right - row.right;
+  }, [current?.id]);
+
   useEffect(() => {
     const onHashChange = () => {
       const id = sectionInUrl(allSections);
@@ -287,7 +300,7 @@ function SettingsLayout({ sections: allSections, section, defaultSection, onSect
         <p className="lk-subtitle">{words.accountSettingsSubtitle}</p>
       </header>
       <nav className="lk-settings-nav" aria-label={words.accountSettingsNav}>
-        <ul className="lk-settings-nav-list">
+        <ul className="lk-settings-nav-list" ref={navListRef}>
           {sections.map((entry) => (
             <li key={entry.id}>
               <a
