@@ -114,9 +114,11 @@ const budgetBytes = 28_200;
  * event, ~1 kB), the delete form in the Profile section (~0.2 kB), and the
  * SDK's share (see above); the two sections' code loads when first shown:
  * 38.37 kB.
- * All of them together: 40.49 kB.
+ * All of them together: 40.49 kB; keeping the chosen settings section in view
+ * on a narrow screen, the styled failed attempts and the switcher's own
+ * 'use client' +0.16 kB: 40.65 kB.
  */
-const wholeEntryBudgetBytes = 40_550;
+const wholeEntryBudgetBytes = 40_700;
 
 /**
  * What a page loads before calling anything: each `import()` is left to load
