@@ -33,7 +33,7 @@ describe('keyboard only', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('correct-horse-battery');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByTestId('user-email').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('user-email').count(), { timeout: 30_000 }).toBe(1);
     await context.close();
   });
 });

@@ -37,7 +37,7 @@ async function signIn(page: Page, address: string, secret: string) {
 
 async function openSection(page: Page, hash: string, heading: string) {
   await page.goto(`${stack.demoUrl}/handler/account-settings#${hash}`);
-  await page.getByRole('heading', { level: 2, name: heading }).waitFor({ timeout: 15_000 });
+  await page.getByRole('heading', { level: 2, name: heading }).waitFor({ timeout: 30_000 });
 }
 
 const sessionRows = (page: Page) => page.getByRole('list', { name: 'Your sessions' }).getByRole('listitem');
@@ -68,12 +68,12 @@ describe('Sessions, Security activity and Delete account in Chromium', () => {
     await page.getByLabel(/e-?mail/i).fill(email);
     await page.getByLabel(/^password$/i).fill(password);
     await page.getByRole('button', { name: /create account/i }).click();
-    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
     await signIn(other, email, password);
-    await expect.poll(() => other.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    await expect.poll(() => other.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
 
     await openSection(page, 'sessions', 'Sessions');
-    await expect.poll(() => sessionRows(page).count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => sessionRows(page).count(), { timeout: 30_000 }).toBe(2);
     const mine = sessionRows(page).filter({ hasText: 'This device' });
     expect(await mine.textContent()).toMatch(/Chrome on Linux/);
     const phoneRow = sessionRows(page).filter({ hasText: 'Chrome on Android' });
@@ -82,17 +82,17 @@ describe('Sessions, Security activity and Delete account in Chromium', () => {
 
     await phoneRow.getByRole('button', { name: 'End the session on Chrome on Android' }).click();
     await page.getByRole('button', { name: 'End session', exact: true }).click();
-    await expect.poll(() => sessionRows(page).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => sessionRows(page).count(), { timeout: 30_000 }).toBe(1);
 
     // The phone's next request is refused at once, its refresh too: it shows the signed-out page.
     await other.goto(`${stack.demoUrl}/handler/account-settings#sessions`);
-    await expect.poll(() => new URL(other.url()).pathname, { timeout: 15_000 }).toBe('/handler/sign-in');
+    await expect.poll(() => new URL(other.url()).pathname, { timeout: 30_000 }).toBe('/handler/sign-in');
   });
 
   it('shows a failed sign-in and a password change in the security activity', async () => {
     await signIn(other, email, 'not-the-password-1');
     await expect
-      .poll(() => other.getByRole('alert').first().textContent(), { timeout: 15_000 })
+      .poll(() => other.getByRole('alert').first().textContent(), { timeout: 30_000 })
       .toContain('Wrong e-mail or password.');
 
     await openSection(page, 'password', 'Password');
@@ -100,10 +100,10 @@ describe('Sessions, Security activity and Delete account in Chromium', () => {
     await page.getByLabel('New password', { exact: true }).fill(newPassword);
     await page.getByLabel('Confirm new password').fill(newPassword);
     await page.getByRole('button', { name: 'Change password' }).click();
-    await page.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor({ timeout: 30_000 });
 
     await openSection(page, 'security-activity', 'Security activity');
-    await expect.poll(() => activityRows(page).count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => activityRows(page).count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
     const names = await activityRows(page).locator('.lk-email-address').allTextContents();
     expect(names.slice(0, 2)).toEqual(['Password changed', 'Failed sign-in']);
     expect(names).toContain('Session ended');
@@ -115,7 +115,7 @@ describe('Sessions, Security activity and Delete account in Chromium', () => {
   it('has no serious axe violations in Sessions, Security activity and the delete form', async () => {
     const serious = await seriousAxeViolations(page, { where: 'Security activity' });
     await openSection(page, 'sessions', 'Sessions');
-    await sessionRows(page).first().waitFor({ timeout: 15_000 });
+    await sessionRows(page).first().waitFor({ timeout: 30_000 });
     serious.push(...(await seriousAxeViolations(page, { where: 'Sessions' })));
     await openSection(page, 'profile', 'Profile');
     await page.getByRole('button', { name: 'Delete account…' }).click();
@@ -128,16 +128,16 @@ describe('Sessions, Security activity and Delete account in Chromium', () => {
     const confirm = page.getByLabel('To confirm, type “delete my account”');
     await confirm.fill('delete');
     await page.getByRole('button', { name: 'Delete my account' }).click();
-    await expect.poll(() => page.getByText('Type “delete my account” exactly').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByText('Type “delete my account” exactly').count(), { timeout: 30_000 }).toBe(1);
 
     await confirm.fill('delete my account');
     await page.getByRole('button', { name: 'Delete my account' }).click();
-    await expect.poll(() => page.getByTestId('user-email').count(), { timeout: 15_000 }).toBe(0);
-    await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).not.toContain('account-settings');
+    await expect.poll(() => page.getByTestId('user-email').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).not.toContain('account-settings');
 
     await signIn(page, email, newPassword);
     await expect
-      .poll(() => page.getByRole('alert').first().textContent(), { timeout: 15_000 })
+      .poll(() => page.getByRole('alert').first().textContent(), { timeout: 30_000 })
       .toContain('Wrong e-mail or password.');
   });
 });

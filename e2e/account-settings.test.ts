@@ -36,7 +36,7 @@ async function newestMailTo(to: string): Promise<MailboxMessage> {
         found = ((await response.json()) as { items: MailboxMessage[] }).items[0];
         return found !== undefined;
       },
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     )
     .toBe(true);
   return found!;
@@ -54,7 +54,7 @@ async function signUp(page: Page, email: string) {
   await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByRole('button', { name: /create account/i }).click();
-  await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+  await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
 }
 
 const row = (page: Page, email: string) => page.locator('.lk-email-row', { hasText: email });
@@ -78,7 +78,7 @@ describe('account settings in Chromium', () => {
   it('uploads a large photo as a small square profile picture', async () => {
     await signUp(page, first);
     await page.goto(`${stack.demoUrl}/handler/account-settings`);
-    await page.getByRole('heading', { level: 2, name: 'Profile' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 2, name: 'Profile' }).waitFor({ timeout: 30_000 });
     // A 1600×1000 noisy picture (noise does not compress), drawn by the browser itself.
     const png = await page.evaluate(() => {
       const canvas = document.createElement('canvas');
@@ -93,7 +93,7 @@ describe('account settings in Chromium', () => {
     await page
       .locator('input[type="file"]')
       .setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') });
-    await status(page, 'Profile picture updated.').waitFor({ timeout: 15_000 });
+    await status(page, 'Profile picture updated.').waitFor({ timeout: 30_000 });
     const source = (await page.locator('img.lk-avatar-large').getAttribute('src')) ?? '';
     expect(source).toMatch(/^data:image\/webp;base64,/);
     expect(source.length).toBeLessThanOrEqual(65_536);
@@ -106,22 +106,22 @@ describe('account settings in Chromium', () => {
 
   it('adds an e-mail and verifies it from the dev mailbox', async () => {
     await page.goto(`${stack.demoUrl}/handler/account-settings#emails`);
-    await page.getByRole('heading', { level: 2, name: 'E-mails' }).waitFor({ timeout: 15_000 });
-    await expect.poll(() => row(page, first).textContent(), { timeout: 15_000 }).toContain('Primary');
+    await page.getByRole('heading', { level: 2, name: 'E-mails' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => row(page, first).textContent(), { timeout: 30_000 }).toContain('Primary');
 
     await page.getByLabel('New e-mail address').fill(second);
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await status(page, `${second} was added.`).waitFor({ timeout: 15_000 });
+    await status(page, `${second} was added.`).waitFor({ timeout: 30_000 });
     expect(await row(page, second).textContent()).toContain('Unverified');
 
     await row(page, second).getByRole('button', { name: 'Verify' }).click();
-    await status(page, `We sent a verification link to ${second}`).waitFor({ timeout: 15_000 });
+    await status(page, `We sent a verification link to ${second}`).waitFor({ timeout: 30_000 });
     const mail = await newestMailTo(second);
     await page.goto(codeLink(mail));
     await page.waitForLoadState('networkidle');
 
     await page.goto(`${stack.demoUrl}/handler/account-settings#emails`);
-    await expect.poll(() => row(page, second).textContent(), { timeout: 15_000 }).toContain('Verified');
+    await expect.poll(() => row(page, second).textContent(), { timeout: 30_000 }).toContain('Verified');
     expect(await row(page, second).textContent()).not.toContain('Unverified');
   });
 
@@ -130,12 +130,12 @@ describe('account settings in Chromium', () => {
       .getByRole('button', { name: `Options for ${second}` })
       .click();
     await page.getByRole('menuitem', { name: 'Make primary' }).click();
-    await status(page, `${second} is now your primary e-mail.`).waitFor({ timeout: 15_000 });
+    await status(page, `${second} is now your primary e-mail.`).waitFor({ timeout: 30_000 });
     await row(page, second)
       .getByRole('button', { name: `Options for ${second}` })
       .click();
     await page.getByRole('menuitem', { name: 'Use for sign-in' }).click();
-    await status(page, `You can now sign in with ${second}.`).waitFor({ timeout: 15_000 });
+    await status(page, `You can now sign in with ${second}.`).waitFor({ timeout: 30_000 });
     const badges = await row(page, second).locator('.lk-badge').allTextContents();
     expect(badges).toEqual(['Primary', 'Verified', 'Used for sign-in']);
     expect(await row(page, first).textContent()).not.toContain('Primary');
@@ -154,7 +154,7 @@ describe('account settings in Chromium', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type(newPassword);
     await page.keyboard.press('Enter');
-    await status(page, 'Your password was changed.').waitFor({ timeout: 15_000 });
+    await status(page, 'Your password was changed.').waitFor({ timeout: 30_000 });
     expect(await current.inputValue()).toBe('');
   });
 
@@ -165,7 +165,7 @@ describe('account settings in Chromium', () => {
       .click();
     await page.getByRole('menuitem', { name: /sign out/i }).click();
     await expect
-      .poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 15_000 })
+      .poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 30_000 })
       .toBeGreaterThan(0);
 
     await page.goto(`${stack.demoUrl}/handler/sign-in`);
@@ -173,12 +173,12 @@ describe('account settings in Chromium', () => {
     await page.getByLabel(/^password$/i).fill(password);
     await page.getByRole('button', { name: /^sign in$/i }).click();
     await expect
-      .poll(() => page.getByRole('alert').first().textContent(), { timeout: 15_000 })
+      .poll(() => page.getByRole('alert').first().textContent(), { timeout: 30_000 })
       .toContain('Wrong e-mail or password.');
 
     await page.getByLabel(/^password$/i).fill(newPassword);
     await page.getByRole('button', { name: /^sign in$/i }).click();
-    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(second);
+    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(second);
   });
 });
 
@@ -191,8 +191,8 @@ describe.each(['light', 'dark'] as const)('account settings in the %s theme', (c
     const serious: string[] = [];
     for (const section of ['Profile', 'E-mails', 'Password']) {
       await page.getByRole('link', { name: section, exact: true }).click();
-      await page.getByRole('heading', { level: 2, name: section }).waitFor({ timeout: 15_000 });
-      if (section === 'E-mails') await page.locator('.lk-email-row').first().waitFor({ timeout: 15_000 });
+      await page.getByRole('heading', { level: 2, name: section }).waitFor({ timeout: 30_000 });
+      if (section === 'E-mails') await page.locator('.lk-email-row').first().waitFor({ timeout: 30_000 });
       serious.push(...(await seriousAxeViolations(page, { where: section })));
     }
     expect(serious).toEqual([]);

@@ -232,7 +232,7 @@ describe('Webhooks', () => {
       const deliveries = page.getByRole('table', { name: 'Webhook deliveries' });
       await page.getByRole('button', { name: 'Refresh' }).click();
       const row = deliveries.getByRole('row').filter({ hasText: 'user.created' });
-      await row.getByText('Delivered').waitFor({ timeout: 15_000 });
+      await row.getByText('Delivered').waitFor({ timeout: 30_000 });
       await row.getByText('HTTP 204').waitFor();
       await checkPageInBothThemes(page, 'webhooks');
       await page.setViewportSize({ width: 360, height: 760 });
@@ -244,7 +244,7 @@ describe('Webhooks', () => {
       expect(received[1]!.headers.get('webhook-id')).toBe(received[0]!.headers.get('webhook-id'));
       // The replay is a second attempt of the same message: its history lists both.
       await row.locator('summary').click();
-      await expect.poll(() => row.getByText('HTTP 204', { exact: false }).count(), { timeout: 15_000 }).toBe(3);
+      await expect.poll(() => row.getByText('HTTP 204', { exact: false }).count(), { timeout: 30_000 }).toBe(3);
       const [message] = (await stack.admin.listWebhookMessages(endpoint!.id)).items;
       expect(message?.status).toBe('delivered');
       expect(await stack.admin.listWebhookAttempts(message!.id)).toHaveLength(2);

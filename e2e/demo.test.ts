@@ -40,13 +40,13 @@ describe('the demo app in Chromium', () => {
     await page.waitForURL(/\/handler\/sign-up/);
     await fillCredentials(page, email, password);
     await page.getByRole('button', { name: /sign up|create account/i }).click();
-    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
     expect(new URL(page.url()).pathname).toBe('/');
   });
 
   it('stays signed in after a reload', async () => {
     await page.reload();
-    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
   });
 
   it('shows the catalogue message for a wrong password', async () => {
@@ -57,7 +57,7 @@ describe('the demo app in Chromium', () => {
     await fillCredentials(p, email, 'not-the-password');
     await p.getByRole('button', { name: /^sign in$/i }).click();
     await expect
-      .poll(() => p.getByRole('alert').first().textContent(), { timeout: 15_000 })
+      .poll(() => p.getByRole('alert').first().textContent(), { timeout: 30_000 })
       .toContain('Wrong e-mail or password.');
     await fresh.close();
     await other.close();
@@ -70,11 +70,11 @@ describe('the demo app in Chromium', () => {
       .click();
     // Signing out ends with a redirect to the after-sign-out page (a new page load): wait for it, or the next
     // test's navigation races it.
-    const redirected = page.waitForEvent('load', { timeout: 15_000 });
+    const redirected = page.waitForEvent('load', { timeout: 30_000 });
     await page.getByRole('menuitem', { name: /sign out/i }).click();
     await redirected;
     await expect
-      .poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 15_000 })
+      .poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 30_000 })
       .toBeGreaterThan(0);
     expect(await page.getByTestId('user-email').count()).toBe(0);
     const cookies = await context.cookies();
@@ -83,12 +83,12 @@ describe('the demo app in Chromium', () => {
 
   it('sends a signed-out visitor of /protected to sign-in and back after signing in', async () => {
     await page.goto(`${stack.demoUrl}/protected`);
-    await page.waitForURL(/\/handler\/sign-in\?after_auth_return_to=/, { timeout: 15_000 });
+    await page.waitForURL(/\/handler\/sign-in\?after_auth_return_to=/, { timeout: 30_000 });
     expect(new URL(page.url()).searchParams.get('after_auth_return_to')).toBe('/protected');
     await fillCredentials(page, email, password);
     await page.getByRole('button', { name: /^sign in$/i }).click();
-    await page.waitForURL(/\/protected$/, { timeout: 15_000 });
-    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    await page.waitForURL(/\/protected$/, { timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
     expect(await page.getByText('Protected page').count()).toBeGreaterThan(0);
   });
 
@@ -105,7 +105,7 @@ describe('the demo app in Chromium', () => {
     await fillCredentials(p, email, password);
     await p.getByRole('button', { name: /^sign in$/i }).click();
     // Anybody can put a return-to in a link: the sign-in works and ends on the app's own page.
-    await p.getByTestId('user-email').waitFor({ timeout: 15_000 });
+    await p.getByTestId('user-email').waitFor({ timeout: 30_000 });
     // The product waits 2000 ms for a redirect after a location change; give one the time to happen.
     await p.waitForTimeout(2_500);
     expect(new URL(p.url()).origin).toBe(new URL(stack.demoUrl).origin);

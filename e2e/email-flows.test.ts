@@ -53,7 +53,7 @@ async function signUp(page: Page, email: string) {
   await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByRole('button', { name: /create account/i }).click();
-  await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+  await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
 }
 
 describe('e-mail flows in Chromium', () => {
@@ -64,10 +64,10 @@ describe('e-mail flows in Chromium', () => {
     const mail = await waitForMail(stack.dev, email, /verification/);
     const opened = await followMailedLink(context, mail);
     expect(new URL(opened.url()).pathname).toBe('/handler/email-verification');
-    await opened.getByRole('heading', { level: 1, name: 'E-mail verified' }).waitFor({ timeout: 15_000 });
+    await opened.getByRole('heading', { level: 1, name: 'E-mail verified' }).waitFor({ timeout: 30_000 });
     // Opened again, the used link says so.
     await opened.reload();
-    await opened.getByRole('heading', { level: 1, name: 'This link was already used' }).waitFor({ timeout: 15_000 });
+    await opened.getByRole('heading', { level: 1, name: 'This link was already used' }).waitFor({ timeout: 30_000 });
     await context.close();
   });
 
@@ -83,19 +83,19 @@ describe('e-mail flows in Chromium', () => {
     await page.waitForURL(/\/handler\/forgot-password$/);
     await page.getByLabel(/e-?mail/i).fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Check your inbox' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 1, name: 'Check your inbox' }).waitFor({ timeout: 30_000 });
 
     const opened = await followMailedLink(context, await waitForMail(stack.dev, email, /reset/));
     await opened.getByLabel('New password', { exact: true }).fill('brand-new-battery');
     await opened.getByLabel('Confirm new password').fill('brand-new-battery');
     await opened.getByRole('button', { name: 'Save new password' }).click();
-    await opened.getByRole('heading', { level: 1, name: 'Password changed' }).waitFor({ timeout: 15_000 });
+    await opened.getByRole('heading', { level: 1, name: 'Password changed' }).waitFor({ timeout: 30_000 });
     await opened.getByRole('link', { name: 'Sign in' }).click();
     await opened.waitForURL(/\/handler\/sign-in/);
     await opened.getByLabel(/e-?mail/i).fill(email);
     await opened.getByLabel(/^password$/i).fill('brand-new-battery');
     await opened.getByRole('button', { name: /^sign in$/i }).click();
-    await expect.poll(() => opened.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    await expect.poll(() => opened.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
     await context.close();
   });
 
@@ -107,13 +107,13 @@ describe('e-mail flows in Chromium', () => {
     await page.getByLabel(/e-?mail/i).fill(email);
     await page.keyboard.press('Enter');
     const code = page.getByLabel('Code from the e-mail');
-    await code.waitFor({ timeout: 15_000 });
+    await code.waitFor({ timeout: 30_000 });
     const mail = await waitForMail(stack.dev, email, /magic/);
     // The code is the first six characters of the link's code; the mail shows them upper-cased.
     const otp = new URL(linkOf(mail)).searchParams.get('code')!.slice(0, 6).toUpperCase();
     expect(mail.text).toContain(otp);
     await page.keyboard.type(otp.toLowerCase());
-    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
     expect(new URL(page.url()).pathname).toBe('/');
     await context.close();
   });
@@ -126,19 +126,19 @@ describe('e-mail flows in Chromium', () => {
     await page.getByLabel(/e-?mail/i).fill(email);
     await page.getByRole('button', { name: 'Send me a code' }).click();
     const code = page.getByLabel('Code from the e-mail');
-    await code.waitFor({ timeout: 15_000 });
+    await code.waitFor({ timeout: 30_000 });
     const first = await waitForMail(stack.dev, email, /magic/);
     const otp = new URL(linkOf(first)).searchParams.get('code')!.slice(0, 6);
     const wrong = `${otp.startsWith('2') ? '3' : '2'}${otp.slice(1)}`;
     await code.fill(wrong);
-    await page.getByText('That code is not right. Check the e-mail and try again.').waitFor({ timeout: 15_000 });
+    await page.getByText('That code is not right. Check the e-mail and try again.').waitFor({ timeout: 30_000 });
 
     await page.getByRole('button', { name: 'Send a new code' }).click();
-    await page.getByText(/A new code is on its way/).waitFor({ timeout: 15_000 });
+    await page.getByText(/A new code is on its way/).waitFor({ timeout: 30_000 });
     const second = await waitForMail(stack.dev, email, /magic/, 2);
     expect(second.id).not.toBe(first.id);
     const opened = await followMailedLink(context, second);
-    await expect.poll(() => opened.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+    await expect.poll(() => opened.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
     expect(new URL(opened.url()).pathname).toBe('/');
     await context.close();
   });
@@ -155,13 +155,13 @@ describe('the e-mail pages, accessibility', () => {
       await page.getByLabel(/e-?mail/i).waitFor();
       expect(await check()).toEqual([]);
       await page.goto(`${stack.demoUrl}/handler/password-reset?code=${'z'.repeat(45)}`);
-      await page.getByRole('heading', { level: 1, name: 'This link does not work' }).waitFor({ timeout: 15_000 });
+      await page.getByRole('heading', { level: 1, name: 'This link does not work' }).waitFor({ timeout: 30_000 });
       expect(await check()).toEqual([]);
       await page.goto(`${stack.demoUrl}/handler/sign-in`);
       await page.getByRole('button', { name: 'E-mail me a code' }).click();
       await page.getByLabel(/e-?mail/i).fill(newAddress('axe'));
       await page.getByRole('button', { name: 'Send me a code' }).click();
-      await page.getByLabel('Code from the e-mail').waitFor({ timeout: 15_000 });
+      await page.getByLabel('Code from the e-mail').waitFor({ timeout: 30_000 });
       expect(await check()).toEqual([]);
       await context.close();
     },
@@ -202,7 +202,7 @@ describe('the e-mail pages, accessibility', () => {
       await page.getByLabel(/e-?mail/i).fill(email);
       await page.getByLabel(/^password$/i).fill(password);
       await page.getByRole('button', { name: /^sign in$/i }).click();
-      await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+      await expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
     };
     const alerts = async () => {
       const response = await fetch(`${stack.dev.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`);
@@ -216,7 +216,7 @@ describe('the e-mail pages, accessibility', () => {
       const first = await fresh();
       await signIn(first.page);
       await first.page.reload();
-      await expect.poll(() => first.page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+      await expect.poll(() => first.page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
 
       // Another browser: the service tells browsers apart by their user agent (see docs/guides/email.md).
       const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -246,7 +246,7 @@ describe('the e-mail pages, accessibility', () => {
       // Each browser again: a reload of the first, a new sign-in from the second (signed out: a fresh
       // context of it); still the one alert.
       await first.page.reload();
-      await expect.poll(() => first.page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+      await expect.poll(() => first.page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
       const secondAgain = await stack.browser.newContext({ userAgent: firefox });
       await signIn(await secondAgain.newPage());
       expect(await alerts()).toHaveLength(1);

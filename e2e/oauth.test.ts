@@ -61,10 +61,10 @@ describe('OAuth in Chromium', () => {
     const { context, page } = await fresh();
     await page.goto(`${stack.demoUrl}/handler/sign-in`);
     await page.getByRole('button', { name: 'Continue with GitHub' }).click();
-    await page.getByRole('heading', { name: 'Sign in with GitHub' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Sign in with GitHub' }).waitFor({ timeout: 30_000 });
     await page.getByText('Development stand-in').waitFor();
     await page.getByRole('button', { name: /Noor Haddad/ }).click();
-    await page.getByTestId('user-email').waitFor({ timeout: 15_000 });
+    await page.getByTestId('user-email').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('user-email').textContent()).toBe('noor@stand-in.localhost');
     // The callback page took code and state out of the address bar.
     expect(new URL(page.url()).searchParams.has('code')).toBe(false);
@@ -79,7 +79,7 @@ describe('OAuth in Chromium', () => {
     await page.locator('input[name="password"]').fill('anything');
     await page.getByRole('button', { name: 'Sign-in' }).click();
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByTestId('user-email').waitFor({ timeout: 15_000 });
+    await page.getByTestId('user-email').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('user-email').textContent()).toBe('octo@upstream.test');
     await context.close();
   });
@@ -91,25 +91,25 @@ describe('OAuth in Chromium', () => {
     await page.getByLabel(/e-?mail/i).fill(email);
     await page.getByLabel(/^password$/i).fill('correct-horse-battery');
     await page.getByRole('button', { name: /create account/i }).click();
-    await page.getByTestId('user-email').waitFor({ timeout: 15_000 });
+    await page.getByTestId('user-email').waitFor({ timeout: 30_000 });
 
     await page.goto(`${stack.demoUrl}/handler/account-settings#connected-accounts`);
     const section = page.getByRole('region', { name: 'Connected accounts' });
     await section.getByRole('button', { name: 'Connect GitHub' }).click();
-    await page.getByRole('heading', { name: 'Sign in with GitHub' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Sign in with GitHub' }).waitFor({ timeout: 30_000 });
     await page.getByLabel('E-mail').fill(`gh-${email}`);
     await page.getByLabel('Name').fill('Linked Octo');
     await page.getByRole('button', { name: 'Continue' }).click();
 
-    await page.waitForURL(/account-settings/, { timeout: 15_000 });
+    await page.waitForURL(/account-settings/, { timeout: 30_000 });
     const connected = page.getByRole('region', { name: 'Connected accounts' });
-    await connected.getByText(`gh-${email}`).waitFor({ timeout: 15_000 });
+    await connected.getByText(`gh-${email}`).waitFor({ timeout: 30_000 });
     await connected.getByRole('button', { name: /Disconnect/ }).click();
     await page
       .getByRole('button', { name: /Disconnect/ })
       .last()
       .click();
-    await connected.getByRole('button', { name: 'Connect GitHub' }).waitFor({ timeout: 15_000 });
+    await connected.getByRole('button', { name: 'Connect GitHub' }).waitFor({ timeout: 30_000 });
     await context.close();
   });
 });

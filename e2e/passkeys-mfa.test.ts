@@ -69,7 +69,7 @@ async function pageWithAuthenticator(context: BrowserContext): Promise<{ page: P
 }
 
 const signedInAs = (page: Page, email: string) =>
-  expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 15_000 }).toBe(email);
+  expect.poll(() => page.getByTestId('user-email').textContent(), { timeout: 30_000 }).toBe(email);
 
 /**
  * `page.goto`, once more when a navigation the page started itself interrupts
@@ -101,10 +101,10 @@ async function signOut(page: Page) {
     .click();
   // Signing out loads the after-sign-out page once the session has ended: wait for that document's load (a
   // same-document navigation before it does not count), so no later page is replaced by it.
-  const loaded = page.waitForEvent('load', { timeout: 15_000 });
+  const loaded = page.waitForEvent('load', { timeout: 30_000 });
   await page.getByRole('menuitem', { name: /sign out/i }).click();
   await loaded;
-  await expect.poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect.poll(() => page.getByRole('link', { name: /sign in/i }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
 }
 
 async function signInWithPassword(page: Page, email: string) {
@@ -121,7 +121,7 @@ async function signInWithPasskeyButton(page: Page) {
     await open(page, `${origin}/handler/sign-in`);
     // The field offers passkeys once the project's settings are read.
     await expect
-      .poll(() => page.getByLabel(/e-?mail/i).getAttribute('autocomplete'), { timeout: 15_000 })
+      .poll(() => page.getByLabel(/e-?mail/i).getAttribute('autocomplete'), { timeout: 30_000 })
       .toBe('username webauthn');
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   } finally {
@@ -157,7 +157,7 @@ describe('passkeys in Chromium', () => {
     await open(page, `${origin}/handler/account-settings#passkeys`);
     await page.getByLabel('Name (optional)').fill('This laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await status(page, 'Your passkey was added.').waitFor({ timeout: 15_000 });
+    await status(page, 'Your passkey was added.').waitFor({ timeout: 30_000 });
     const row = page.locator('.lk-email-row', { hasText: 'This laptop' });
     await row.waitFor();
     expect(await row.textContent()).toContain('never used');
@@ -177,7 +177,7 @@ describe('passkeys in Chromium', () => {
     // The passkey was used: account settings says when.
     await open(page, `${origin}/handler/account-settings#passkeys`);
     const row = page.locator('.lk-email-row', { hasText: 'This laptop' });
-    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/last used/);
+    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toMatch(/last used/);
   });
 });
 
@@ -197,16 +197,16 @@ describe('an account with only a passkey, in Chromium', () => {
   it('signs up with the e-mailed code and a passkey, no password, then signs back in with the passkey', async () => {
     await open(page, `${origin}/handler/sign-up`);
     // The dev project has e-mailed codes on, and this file turned passkeys on.
-    await page.getByRole('button', { name: 'Sign up with a passkey' }).click({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Sign up with a passkey' }).click({ timeout: 30_000 });
     await page.getByLabel(/e-?mail/i).fill(email);
     await page.getByRole('button', { name: 'Send me a code' }).click();
     const field = page.getByLabel('Code from the e-mail');
-    await field.waitFor({ timeout: 15_000 });
+    await field.waitFor({ timeout: 30_000 });
     const mail = await waitForMail(stack.dev, email, /magic/);
     // The code is the first six characters of the link's code; the sixth sends it, then the browser makes the passkey.
     await field.fill(new URL(linkOf(mail)).searchParams.get('code')!.slice(0, 6));
     // The page goes on to the after-sign-up page once the passkey is made (signed in already before).
-    await page.waitForURL((url) => !url.pathname.startsWith('/handler/'), { timeout: 15_000 });
+    await page.waitForURL((url) => !url.pathname.startsWith('/handler/'), { timeout: 30_000 });
     await signedInAs(page, email);
 
     await signOut(page);
@@ -216,9 +216,9 @@ describe('an account with only a passkey, in Chromium', () => {
     // Account settings: the passkey the sign-up made, and no password (the section offers to set one).
     await open(page, `${origin}/handler/account-settings#passkeys`);
     const row = page.locator('.lk-email-row', { hasText: 'Passkey' });
-    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/last used/);
+    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toMatch(/last used/);
     await open(page, `${origin}/handler/account-settings#password`);
-    await page.getByRole('heading', { name: 'Set a password' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Set a password' }).waitFor({ timeout: 30_000 });
   });
 });
 
@@ -247,7 +247,7 @@ describe('two-step sign-in in Chromium', () => {
     secret = shown.secret;
     await page.getByLabel('Code from the app, to confirm').fill(shown.code);
     const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
-    await codes.first().waitFor({ timeout: 15_000 });
+    await codes.first().waitFor({ timeout: 30_000 });
     expect(await codes.count()).toBe(10);
     recoveryCode = (await codes.first().textContent()) ?? '';
     await page.getByRole('button', { name: 'Done' }).click();
@@ -258,11 +258,11 @@ describe('two-step sign-in in Chromium', () => {
     await signOut(page);
     await signInWithPassword(page, email);
     const field = page.getByLabel('Code from your authenticator app');
-    await field.waitFor({ timeout: 15_000 });
+    await field.waitFor({ timeout: 30_000 });
     expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
     await field.fill('000000');
     await expect
-      .poll(() => page.getByRole('alert').first().textContent(), { timeout: 15_000 })
+      .poll(() => page.getByRole('alert').first().textContent(), { timeout: 30_000 })
       .toContain('Invalid code.');
     // The next period's code: the one of this period confirmed the key, and a code works once.
     await field.fill(totpAt(base32Bytes(secret), Date.now() + 30_000));
@@ -296,11 +296,11 @@ describe('the project requires two-step sign-in', () => {
 
   it('sets it up for a new account, shows the recovery codes, then goes on signed in', async () => {
     await signUp(page, email);
-    await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor({ timeout: 30_000 });
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).locator('path').waitFor();
     const { code } = await codeOfShownKey(page);
     await page.getByLabel('Code from the app, to confirm').fill(code);
-    await page.getByRole('list', { name: 'Recovery codes' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('list', { name: 'Recovery codes' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'I saved them, continue' }).click();
     await signedInAs(page, email);
   });
@@ -324,12 +324,12 @@ describe.each(['light', 'dark'] as const)('at 360 px wide in the %s theme', (col
   it('the forced set-up has no serious axe violations, nor its recovery codes', async () => {
     await signUp(page, email);
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).locator('path').waitFor({
-      timeout: 15_000,
+      timeout: 30_000,
     });
     expect(await seriousAxeViolations(page)).toEqual([]);
     const { code } = await codeOfShownKey(page);
     await page.getByLabel('Code from the app, to confirm').fill(code);
-    await page.getByRole('list', { name: 'Recovery codes' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('list', { name: 'Recovery codes' }).waitFor({ timeout: 30_000 });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'I saved them, continue' }).click();
     await signedInAs(page, email);
@@ -337,10 +337,10 @@ describe.each(['light', 'dark'] as const)('at 360 px wide in the %s theme', (col
 
   it('the Passkeys and Two-step sections have no serious axe violations', async () => {
     await open(page, `${origin}/handler/account-settings#passkeys`);
-    await page.getByRole('button', { name: 'Add a passkey' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Add a passkey' }).waitFor({ timeout: 30_000 });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await open(page, `${origin}/handler/account-settings#two-step`);
-    await page.getByRole('button', { name: 'Turn off' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Turn off' }).waitFor({ timeout: 30_000 });
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
@@ -350,7 +350,7 @@ describe.each(['light', 'dark'] as const)('at 360 px wide in the %s theme', (col
     await context.clearCookies();
     page = await context.newPage();
     await signInWithPassword(page, email);
-    await page.getByLabel('Code from your authenticator app').waitFor({ timeout: 15_000 });
+    await page.getByLabel('Code from your authenticator app').waitFor({ timeout: 30_000 });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Use a recovery code' }).click();
     await page.getByLabel('Recovery code').waitFor();

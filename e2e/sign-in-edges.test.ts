@@ -36,13 +36,13 @@ async function signUp(page: Page, email: string) {
   await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByRole('button', { name: /create account/i }).click();
-  await page.getByTestId('user-email').waitFor({ timeout: 15_000 });
+  await page.getByTestId('user-email').waitFor({ timeout: 30_000 });
 }
 
 /** From the sign-in page to the stand-in's page for GitHub. */
 async function toStandIn(page: Page) {
   await page.getByRole('button', { name: 'Continue with GitHub' }).click();
-  await page.getByRole('heading', { name: 'Sign in with GitHub' }).waitFor({ timeout: 15_000 });
+  await page.getByRole('heading', { name: 'Sign in with GitHub' }).waitFor({ timeout: 30_000 });
 }
 
 describe('sign-in edges in Chromium', () => {
@@ -50,10 +50,10 @@ describe('sign-in edges in Chromium', () => {
     const { context, page } = await fresh();
     await signUp(page, newAddress('already'));
     await page.goto(`${stack.demoUrl}/handler/sign-in`);
-    await page.waitForURL(`${stack.demoUrl}/`, { timeout: 15_000 });
+    await page.waitForURL(`${stack.demoUrl}/`, { timeout: 30_000 });
     await page.getByTestId('user-email').waitFor();
     await page.goto(`${stack.demoUrl}/handler/sign-up?after_auth_return_to=%2Fprotected`);
-    await page.waitForURL(`${stack.demoUrl}/protected`, { timeout: 15_000 });
+    await page.waitForURL(`${stack.demoUrl}/protected`, { timeout: 30_000 });
     await page.getByText('Protected page').first().waitFor();
     await context.close();
   });
@@ -64,7 +64,7 @@ describe('sign-in edges in Chromium', () => {
     await toStandIn(page);
     await page.getByRole('button', { name: 'Cancel' }).click();
     const alert = page.getByRole('alert').filter({ hasText: /cancelled/ });
-    await alert.waitFor({ timeout: 15_000 });
+    await alert.waitFor({ timeout: 30_000 });
     expect((await alert.textContent())?.trim()).toBe('Signing in with the provider was cancelled, so nothing changed.');
     const url = new URL(page.url());
     expect(url.pathname).toBe('/handler/sign-in');
@@ -85,20 +85,20 @@ describe('sign-in edges in Chromium', () => {
     await toStandIn(page);
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByText(/An account already signs in with this e-mail address/).waitFor({ timeout: 15_000 });
+    await page.getByText(/An account already signs in with this e-mail address/).waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).pathname).toBe('/handler/sign-in');
     await page.getByRole('link', { name: 'Sign in, then connect it' }).click();
     await page.getByLabel(/e-?mail/i).fill(email);
     await page.getByLabel(/^password$/i).fill(password);
     await page.getByRole('button', { name: /^sign in$/i }).click();
-    await page.waitForURL(/\/handler\/account-settings#connected-accounts$/, { timeout: 15_000 });
+    await page.waitForURL(/\/handler\/account-settings#connected-accounts$/, { timeout: 30_000 });
     const section = page.getByRole('region', { name: 'Connected accounts' });
     await section.getByRole('button', { name: 'Connect GitHub' }).click();
-    await page.getByRole('heading', { name: 'Sign in with GitHub' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Sign in with GitHub' }).waitFor({ timeout: 30_000 });
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL(/account-settings/, { timeout: 15_000 });
-    await page.getByRole('region', { name: 'Connected accounts' }).getByText(email).waitFor({ timeout: 15_000 });
+    await page.waitForURL(/account-settings/, { timeout: 30_000 });
+    await page.getByRole('region', { name: 'Connected accounts' }).getByText(email).waitFor({ timeout: 30_000 });
     await context.close();
   });
 
@@ -132,19 +132,19 @@ describe('sign-in edges in Chromium', () => {
     const link = linkOf(await waitForMail(stack.dev, grace, /invit/i));
     const { context, page } = await fresh();
     await page.goto(link);
-    await page.getByRole('heading', { level: 1, name: 'Join Acme' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 1, name: 'Join Acme' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Create an account' }).click();
     await page.waitForURL(/\/handler\/sign-up/);
     const email = page.getByLabel(/e-?mail/i);
-    await expect.poll(() => email.inputValue(), { timeout: 15_000 }).toBe(grace);
+    await expect.poll(() => email.inputValue(), { timeout: 30_000 }).toBe(grace);
     await page.getByLabel(/^password$/i).fill(password);
     await page.getByRole('button', { name: /create account/i }).click();
-    await page.waitForURL(/\/handler\/team-invitation/, { timeout: 15_000 });
+    await page.waitForURL(/\/handler\/team-invitation/, { timeout: 30_000 });
     await page.getByRole('button', { name: 'Join team' }).click();
-    await page.getByRole('heading', { level: 1, name: 'You joined Acme' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 1, name: 'You joined Acme' }).waitFor({ timeout: 30_000 });
 
     await page.goto(stack.demoUrl);
-    await page.getByTestId('user-email').waitFor({ timeout: 15_000 });
+    await page.getByTestId('user-email').waitFor({ timeout: 30_000 });
     expect(await page.getByText('E-mail verified').locator('xpath=following-sibling::dd').textContent()).toBe('Yes');
     // Only the invitation reached the mailbox: no verification mail.
     expect((await mailsTo(stack.dev, grace)).map((mail) => mail.kind)).toEqual([expect.stringMatching(/invit/i)]);

@@ -85,7 +85,7 @@ describe.each(['light', 'dark'] as const)('at 360 px in the %s scheme', (colorSc
     await page.getByLabel(/e-?mail/i).fill(`small-${colorScheme}-${Date.now()}@example.com`);
     await page.getByLabel(/^password$/i).fill('correct-horse-battery');
     await page.getByRole('button', { name: /create account/i }).click();
-    await page.getByTestId('user-email').waitFor({ timeout: 15_000 });
+    await page.getByTestId('user-email').waitFor({ timeout: 30_000 });
   });
   afterAll(async () => {
     for (const { context } of Object.values(browsers)) await context.close();
@@ -95,7 +95,7 @@ describe.each(['light', 'dark'] as const)('at 360 px in the %s scheme', (colorSc
     const { page } = browsers[as];
     const address = path.includes('{invitation}') ? path.replace('{invitation}', await invitationQuery()) : path;
     await page.goto(`${stack.demoUrl}${address}`);
-    await page.getByRole('heading', { level, name: heading }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level, name: heading }).waitFor({ timeout: 30_000 });
     await expectFits(page, `${path} (${as})`);
     if (level === 2) {
       // The chosen section's name is in view in the navigation's row, which scrolls sideways.
@@ -110,7 +110,7 @@ describe.each(['light', 'dark'] as const)('at 360 px in the %s scheme', (colorSc
   it('folds the header into a menu that opens, fits, and closes on the way to another page', async () => {
     const { page } = browsers['signed-in'];
     await page.goto(stack.demoUrl);
-    await page.getByTestId('user-email').waitFor({ timeout: 15_000 });
+    await page.getByTestId('user-email').waitFor({ timeout: 30_000 });
     const menu = page.getByRole('button', { name: 'Menu', exact: true });
     const protectedLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Protected' });
     expect(await protectedLink.isVisible()).toBe(false);
@@ -134,7 +134,7 @@ it('shows the navigation and no menu button on a wide screen', async () => {
     const page = await context.newPage();
     await page.goto(stack.demoUrl);
     const main = page.getByRole('navigation', { name: 'Main' });
-    await main.getByRole('link', { name: 'Protected' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await main.getByRole('link', { name: 'Protected' }).waitFor({ state: 'visible', timeout: 30_000 });
     expect(await page.getByRole('button', { name: 'Menu', exact: true }).isVisible()).toBe(false);
   } finally {
     await context.close();

@@ -34,7 +34,7 @@ async function signUp(page: Page, email: string) {
 async function teamsSettings(page: Page) {
   await page.goto(`${stack.demoUrl}/handler/account-settings#teams`);
   await page.reload();
-  await page.getByRole('heading', { level: 2, name: 'Teams' }).waitFor({ timeout: 15_000 });
+  await page.getByRole('heading', { level: 2, name: 'Teams' }).waitFor({ timeout: 30_000 });
 }
 
 describe('teams in Chromium', () => {
@@ -42,7 +42,7 @@ describe('teams in Chromium', () => {
     const ada = await fresh();
     await ada.page.goto(`${stack.demoUrl}/handler/sign-up`);
     await signUp(ada.page, newAddress('ada'));
-    await ada.page.getByTestId('user-email').waitFor({ timeout: 15_000 });
+    await ada.page.getByTestId('user-email').waitFor({ timeout: 30_000 });
 
     await teamsSettings(ada.page);
     await ada.page.getByText('You are not in any team yet.').waitFor();
@@ -62,24 +62,24 @@ describe('teams in Chromium', () => {
     expect(link.pathname).toBe('/handler/team-invitation');
     const other = await fresh();
     await other.page.goto(link.href);
-    await other.page.getByRole('heading', { level: 1, name: 'Join Acme' }).waitFor({ timeout: 15_000 });
+    await other.page.getByRole('heading', { level: 1, name: 'Join Acme' }).waitFor({ timeout: 30_000 });
     await other.page.getByText(`This invitation was sent to ${grace}.`).waitFor();
     await other.page.getByRole('button', { name: 'Create an account' }).click();
     await other.page.waitForURL(/\/handler\/sign-up/);
     await signUp(other.page, grace);
-    await other.page.waitForURL(/\/handler\/team-invitation/, { timeout: 15_000 });
+    await other.page.waitForURL(/\/handler\/team-invitation/, { timeout: 30_000 });
     // The invitation was mailed to her address, which proves it: she joins at once, and it becomes verified.
     await other.page.getByRole('button', { name: 'Join team' }).click();
-    await other.page.getByRole('heading', { level: 1, name: 'You joined Acme' }).waitFor({ timeout: 15_000 });
+    await other.page.getByRole('heading', { level: 1, name: 'You joined Acme' }).waitFor({ timeout: 30_000 });
 
     // The team Grace joined is her selected one.
-    await switcherOf(other.page, 'Acme').waitFor({ timeout: 15_000 });
+    await switcherOf(other.page, 'Acme').waitFor({ timeout: 30_000 });
 
     // Ada sees Grace among the members by e-mail (she has no name) with her role, and no invitation pending.
     await teamsSettings(ada.page);
     await ada.page.getByRole('heading', { level: 3, name: 'Managing Acme' }).waitFor();
     const members = ada.page.getByRole('list', { name: 'Members' });
-    await expect.poll(() => members.getByRole('listitem').count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => members.getByRole('listitem').count(), { timeout: 30_000 }).toBe(2);
     const graceRow = members.getByRole('listitem').filter({ hasText: grace });
     await graceRow.getByText('member', { exact: true }).waitFor();
     await members.getByRole('listitem').filter({ hasText: 'You' }).getByText('admin', { exact: true }).waitFor();
@@ -89,7 +89,7 @@ describe('teams in Chromium', () => {
 
     // Grace may not rename or delete Acme; Ada makes her an admin, and then she may; Ada takes it back.
     await teamsSettings(other.page);
-    await other.page.getByRole('heading', { level: 3, name: 'Managing Acme' }).waitFor({ timeout: 15_000 });
+    await other.page.getByRole('heading', { level: 3, name: 'Managing Acme' }).waitFor({ timeout: 30_000 });
     await other.page.getByRole('list', { name: 'Members' }).waitFor();
     expect(await other.page.getByRole('button', { name: 'Delete team' }).count()).toBe(0);
     expect(await other.page.getByRole('button', { name: /^Grant/ }).count()).toBe(0);
@@ -98,20 +98,20 @@ describe('teams in Chromium', () => {
     await ada.page.getByText(`${grace} now has admin.`).waitFor();
     await graceRow.getByText('admin', { exact: true }).waitFor();
     await teamsSettings(other.page);
-    await other.page.getByRole('button', { name: 'Delete team' }).waitFor({ timeout: 15_000 });
+    await other.page.getByRole('button', { name: 'Delete team' }).waitFor({ timeout: 30_000 });
     await other.page.getByLabel('Name', { exact: true }).fill('Acme Corp');
     await other.page.getByRole('button', { name: 'Save' }).first().click();
     await other.page.getByText('The team is now called Acme Corp.').waitFor();
     await ada.page.getByRole('button', { name: `Revoke admin from ${grace}` }).click();
     await ada.page.getByText(`${grace} no longer has admin.`).waitFor();
     await teamsSettings(other.page);
-    await other.page.getByRole('list', { name: 'Members' }).waitFor({ timeout: 15_000 });
+    await other.page.getByRole('list', { name: 'Members' }).waitFor({ timeout: 30_000 });
     expect(await other.page.getByRole('button', { name: 'Delete team' }).count()).toBe(0);
 
     // The switcher by keyboard alone: open it, create Beta inline (then selected, the focus back on the button).
     await ada.page.goto(`${stack.demoUrl}/`);
     const acme = switcherOf(ada.page, 'Acme Corp');
-    await acme.waitFor({ timeout: 15_000 });
+    await acme.waitFor({ timeout: 30_000 });
     await acme.focus();
     await ada.page.keyboard.press('Enter');
     const popover = ada.page.getByRole('dialog', { name: 'Switch team' });
@@ -124,7 +124,7 @@ describe('teams in Chromium', () => {
     await ada.page.keyboard.press('Enter');
     await ada.page.keyboard.type('Beta');
     await ada.page.keyboard.press('Enter');
-    await switcherOf(ada.page, 'Beta').waitFor({ timeout: 15_000 });
+    await switcherOf(ada.page, 'Beta').waitFor({ timeout: 30_000 });
     expect(await popover.count()).toBe(0);
     await expect.poll(() => isFocused(ada.page, 'Beta')).toBe(true);
 
@@ -149,7 +149,7 @@ describe('teams in Chromium', () => {
     await expect.poll(() => isFocused(ada.page, 'Acme Corp')).toBe(true);
     // The choice is the user's, so it survives a reload.
     await ada.page.reload();
-    await switcherOf(ada.page, 'Acme Corp').waitFor({ timeout: 15_000 });
+    await switcherOf(ada.page, 'Acme Corp').waitFor({ timeout: 30_000 });
 
     // Ada removes Grace from Acme Corp.
     await teamsSettings(ada.page);
@@ -158,7 +158,7 @@ describe('teams in Chromium', () => {
     await ada.page.getByText(`${grace} was removed from the team.`).waitFor();
 
     await teamsSettings(other.page);
-    await other.page.getByText('You are not in any team yet.').waitFor({ timeout: 15_000 });
+    await other.page.getByText('You are not in any team yet.').waitFor({ timeout: 30_000 });
     await ada.context.close();
     await other.context.close();
   }, 120_000);

@@ -34,7 +34,7 @@ export async function waitForMail(dev: DevInfo, to: string, kind: RegExp, count 
         found = (await mailsTo(dev, to)).filter((mail) => kind.test(mail.kind));
         return found.length;
       },
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     )
     .toBeGreaterThanOrEqual(count);
   return found[0]!;

@@ -65,9 +65,10 @@ const srcDir = fileURLToPath(new URL('.', import.meta.url));
  * The user's own sessions and security activity (the SDK's three method
  * names, their reset at sign-out and the `import()` of their chunk; see the
  * js bundle test) added ~60 B: 26.99 kB.
- * Both together: 28.17 kB.
+ * Both together: 28.17 kB; a form sent before the page's first answer about
+ * the user no longer counts as a signed-in visitor's arrival: 28.22 kB.
  */
-const budgetBytes = 28_200;
+const budgetBytes = 28_250;
 /**
  * The whole entry also holds every page (account settings, e-mail pages);
  * measured 22.0 kB with the e-mail flows, 25.6 kB with the team switcher, the
@@ -116,9 +117,10 @@ const budgetBytes = 28_200;
  * 38.37 kB.
  * All of them together: 40.49 kB; keeping the chosen settings section in view
  * on a narrow screen, the styled failed attempts and the switcher's own
- * 'use client' +0.16 kB: 40.65 kB.
+ * 'use client' +0.16 kB: 40.65 kB; the sign-in pages' check of a form sent
+ * before their first answer +0.04 kB: 40.69 kB.
  */
-const wholeEntryBudgetBytes = 40_700;
+const wholeEntryBudgetBytes = 40_750;
 
 /**
  * What a page loads before calling anything: each `import()` is left to load

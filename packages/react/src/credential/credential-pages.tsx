@@ -290,8 +290,20 @@ function useArrivedSignedIn(noRedirect: boolean | undefined): boolean {
   const [arrived, setArrived] = useState<boolean | null>(null);
   // Once decided, the page no longer asks for the user (a sign-in on it would load the user again for nothing).
   const user = useAppData('user', { suspend: false, enabled: arrived === null });
+  // A form sent before the first answer came is a sign-in made here: the user it brings is no visitor's, and
+  // the form goes on by itself (a second redirect racing the form's own could land elsewhere).
+  const sentBeforeAnswer = useRef(false);
   useEffect(() => {
-    if (arrived === null && user.status !== 'loading') setArrived(user.status === 'ready' && user.data !== null);
+    if (arrived !== null) return;
+    const sent = () => {
+      sentBeforeAnswer.current = true;
+    };
+    document.addEventListener('submit', sent, true);
+    return () => document.removeEventListener('submit', sent, true);
+  }, [arrived]);
+  useEffect(() => {
+    if (arrived !== null || user.status === 'loading') return;
+    setArrived(!sentBeforeAnswer.current && user.status === 'ready' && user.data !== null);
   }, [arrived, user]);
   const leave = arrived === true && !noRedirect;
   useEffect(() => {
